@@ -1,0 +1,3 @@
+from cardtable.cli import main
+
+main()

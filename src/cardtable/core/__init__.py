@@ -1,0 +1,1 @@
+"""The game-independent core: the protocol, errors and seeded shuffles."""

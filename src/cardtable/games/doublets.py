@@ -1,0 +1,332 @@
+"""Doublets (AisleRiot's Double or Quits): build one foundation by doubling mod 13.
+
+Rules: RULES.md section 2, in the project's words in ``docs/rules/doublets.md``.
+
+Representation (internal): a card is ``value * 4 + suit`` (value 1..13, suit 0..3), so its value
+is ``card >> 2``. Stock and waste are lists with the top card last.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardtable.core.errors import IllegalAction, MalformedAction
+from cardtable.core.protocol import Game, State
+from cardtable.core.rng import deal_key, shuffled
+
+KING = 13
+NON_KINGS = 48
+RESERVES = 7
+REDEALS = 2
+SUITS = "CDHS"
+RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+DECK = tuple(v * 4 + s for s in range(4) for v in range(1, 14))
+#: the deal visits r1 r2 r3 r4 r5 r6 F r7; slot 6 of this order is the foundation
+DEAL_ORDER = ("r1", "r2", "r3", "r4", "r5", "r6", "F", "r7")
+RESERVE_NAMES = tuple(f"r{i}" for i in range(1, RESERVES + 1))
+#: the value the foundation wants on top of each value: the doubling cycle A 2 4 8 3 6 Q J 9 5 10 7
+NEXT = {v: (2 * v) % 13 for v in range(1, 13)}
+
+_PLAY_TEXT = ("play waste", *(f"play {r}" for r in RESERVE_NAMES))
+_FLIP = (0, "flip")
+_REDEAL = (0, "redeal")
+_PLAYS = tuple((0, t) for t in _PLAY_TEXT)  # index 0: waste, 1..7: r1..r7
+
+
+def card_name(card: int) -> str:
+    """``'QH'``, ``'10S'``, ``'AC'``."""
+    v = card >> 2
+    return f"{RANKS.get(v, v)}{SUITS[card & 3]}"
+
+
+def rank_name(value: int) -> str:
+    return str(RANKS.get(value, value))
+
+
+def card_value(name: str) -> int:
+    """The value of a card named like ``'QH'`` or ``'10S'``; 0 for None."""
+    if not name:
+        return 0
+    rank = name[:-1]
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
+
+
+class DoubletsGame(Game):
+    name = "doublets"
+    title = "Doublets"
+    min_players = 1
+    max_players = 1
+    better = "high"
+    options = ()
+
+    def _deal(self, seed: int, players: int, options: dict[str, Any]) -> DoubletsState:
+        return DoubletsState(seed, players, options)
+
+
+class DoubletsState(State):
+    game: DoubletsGame
+
+    def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
+        super().__init__(seed, players, options)
+        deck = shuffled(DECK, deal_key("doublets", seed))  # deck[0] is the top
+        slots = deck[:8]
+        stock = deck[8:][::-1]  # top last
+        for k in range(8):
+            while slots[k] >> 2 == KING:  # a king dealt: to the bottom, deal again
+                stock.insert(0, slots[k])
+                slots[k] = stock.pop()
+        self.reserves: list[int | None] = slots[:6] + slots[7:]
+        self.foundation = [slots[6]]
+        self.needed = NEXT[slots[6] >> 2]
+        self.stock = stock
+        self.waste: list[int] = []
+        self.redeals_left = REDEALS
+        self._ended = False
+
+    # -- asking -----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self._ended
+
+    @property
+    def won(self) -> bool:
+        return len(self.foundation) == NON_KINGS
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self._ended else (0,)
+
+    def _playable(self) -> list[int]:
+        """Sources that can play now: 0 for the waste, 1..7 for r1..r7."""
+        need = self.needed
+        out = [0] if self.waste and self.waste[-1] >> 2 == need else []
+        out.extend(i + 1 for i, c in enumerate(self.reserves) if c is not None and c >> 2 == need)
+        return out
+
+    def legal(self, seat: int) -> list[str]:
+        if self._ended or seat != 0:
+            return []
+        out = [_PLAY_TEXT[i] for i in self._playable()]
+        if self.stock:
+            out.append("flip")
+        elif self.waste and self.redeals_left:
+            out.append("redeal")
+        return out
+
+    # -- acting -----------------------------------------------------------------------------
+    def _apply(self, seat: int, action: str) -> None:
+        if seat != 0:
+            from cardtable.core.errors import NotYourTurn
+
+            raise NotYourTurn("Doublets is played alone, by seat 0")
+        if action == "flip":
+            if not self.stock:
+                raise IllegalAction(
+                    "the stock is empty: redeal the waste" if self.waste and self.redeals_left
+                    else "the stock is empty"
+                )
+            self.waste.append(self.stock.pop())
+        elif action == "redeal":
+            if self.stock:
+                raise IllegalAction("the stock is not empty yet: redeal only when it is")
+            if not self.redeals_left:
+                raise IllegalAction("both redeals are used: the stock goes round three times only")
+            if not self.waste:
+                raise IllegalAction("the waste is empty: there is nothing to redeal")
+            self._redeal()
+        elif action.startswith("play "):
+            source = action[5:]
+            if source == "waste":
+                index = 0
+            elif source in RESERVE_NAMES:
+                index = RESERVE_NAMES.index(source) + 1
+            else:
+                raise MalformedAction(f"{source!r} is not a source: play waste, or r1 to r7")
+            self._check_play(index)
+            self._play(index)
+        else:
+            raise MalformedAction(
+                f"{action!r} is not a Doublets action: flip, redeal, play waste, play r1..r7"
+            )
+        self._ended = self._finished()
+
+    def _check_play(self, index: int) -> None:
+        name = "the waste" if index == 0 else RESERVE_NAMES[index - 1]
+        card = (self.waste[-1] if self.waste else None) if index == 0 else self.reserves[index - 1]
+        if card is None:
+            raise IllegalAction(f"{name} is empty")
+        value = card >> 2
+        if value == KING:
+            raise IllegalAction(f"{card_name(card)} is a king: kings can never be played")
+        if value != self.needed:
+            raise IllegalAction(
+                f"{card_name(card)} does not go on {card_name(self.foundation[-1])}: "
+                f"the foundation needs a {rank_name(self.needed)} (double of "
+                f"{rank_name(self.foundation[-1] >> 2)}, mod 13)"
+            )
+
+    def _play(self, index: int) -> None:
+        if index == 0:
+            card = self.waste.pop()
+        else:
+            card = self.reserves[index - 1]
+            # the emptied slot refills at once: from the waste, else the stock, else stays empty
+            self.reserves[index - 1] = (
+                self.waste.pop() if self.waste else self.stock.pop() if self.stock else None
+            )
+        self.foundation.append(card)
+        self.needed = NEXT[card >> 2]
+
+    def _redeal(self) -> None:
+        self.stock = self.waste[::-1]  # the first card flipped comes up first again
+        self.waste = []
+        self.redeals_left -= 1
+
+    def _finished(self) -> bool:
+        if len(self.foundation) == NON_KINGS:
+            return True
+        if self.stock or (self.waste and self.redeals_left):
+            return False
+        return not self._playable()
+
+    # -- fast play --------------------------------------------------------------------------
+    def _playout(self, policies: list[str], rng: random.Random) -> None:
+        # The steps of _apply, inlined: this loop is the simulation hot path.
+        if policies[0] == "greedy":
+            self._playout_greedy()
+        else:
+            self._playout_random(rng)
+        self._ended = self._finished()
+
+    def _play_fast(self, choice: int, rvals: list[int]) -> None:
+        """_play for playouts, keeping ``rvals`` (the reserve values, 0 when empty) in step."""
+        self.actions.append(_PLAYS[choice])
+        self._play(choice)
+        if choice:
+            new = self.reserves[choice - 1]
+            rvals[choice - 1] = new >> 2 if new is not None else 0
+
+    def _playout_greedy(self) -> None:
+        """Play when possible (waste first), never pull a king into a reserve while a flip can
+        wait, and flip straight through cards that open no play."""
+        log = self.actions
+        res, found, waste, stock = self.reserves, self.foundation, self.waste, self.stock
+        rvals = [c >> 2 if c is not None else 0 for c in res]
+        need = self.needed
+        while len(found) < NON_KINGS:
+            top = waste[-1] >> 2 if waste else 0
+            if top == need:
+                log.append(_PLAYS[0])
+                card = waste.pop()
+                found.append(card)
+                need = NEXT[card >> 2]
+                continue
+            can_flip = bool(stock) or (bool(waste) and self.redeals_left > 0)
+            in_reserve = need in rvals
+            if in_reserve and (top != KING or not can_flip):
+                k = rvals.index(need)
+                log.append(_PLAYS[k + 1])
+                card = res[k]
+                new = waste.pop() if waste else stock.pop() if stock else None
+                res[k] = new
+                rvals[k] = new >> 2 if new is not None else 0
+                found.append(card)
+                need = NEXT[card >> 2]
+                continue
+            if stock:
+                while stock:
+                    card = stock.pop()
+                    waste.append(card)
+                    log.append(_FLIP)
+                    value = card >> 2
+                    if value == need or (in_reserve and value != KING):
+                        break
+            elif can_flip:
+                self._redeal()
+                waste, stock = self.waste, self.stock
+                log.append(_REDEAL)
+            else:
+                break
+        self.needed = need
+
+    def _playout_random(self, rng: random.Random) -> None:
+        """Uniform over the legal actions, like the random bot."""
+        rvals = [c >> 2 if c is not None else 0 for c in self.reserves]
+        while len(self.foundation) < NON_KINGS:
+            waste, need = self.waste, self.needed
+            options = [0] if waste and waste[-1] >> 2 == need else []
+            options.extend(i + 1 for i in range(RESERVES) if rvals[i] == need)
+            if self.stock or (waste and self.redeals_left):
+                options.append(-1)
+            if not options:
+                break
+            choice = options[int(rng.random() * len(options))]
+            if choice >= 0:
+                self._play_fast(choice, rvals)
+            elif self.stock:
+                waste.append(self.stock.pop())
+                self.actions.append(_FLIP)
+            else:
+                self._redeal()
+                self.actions.append(_REDEAL)
+
+    # -- showing ----------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view = {
+            "game": "doublets",
+            "seat": seat,
+            "players": 1,
+            "deal": self.seed,
+            "to_act": list(self.to_act()),
+            "stock": len(self.stock),
+            "waste": [card_name(c) for c in self.waste],
+            "reserves": [card_name(c) if c is not None else None for c in self.reserves],
+            "foundation": [card_name(c) for c in self.foundation],
+            "needed": self.needed,
+            "redeals_left": self.redeals_left,
+            "score": len(self.foundation),
+            "over": self._ended,
+        }
+        if self._ended:
+            view["result"] = self.result()
+        return view
+
+    def result(self) -> dict[str, Any]:
+        won = self.won
+        return {
+            "over": self._ended,
+            "scores": [len(self.foundation)],
+            "won": won,
+            "winners": [0] if won else [],
+            "foundation": len(self.foundation),
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "game": "doublets",
+            "seed": self.seed,
+            "stock": [card_name(c) for c in self.stock],  # top last
+            "waste": [card_name(c) for c in self.waste],
+            "reserves": [card_name(c) if c is not None else None for c in self.reserves],
+            "foundation": [card_name(c) for c in self.foundation],
+            "needed": self.needed,
+            "redeals_left": self.redeals_left,
+            "over": self._ended,
+            "actions": [list(a) for a in self.actions],
+        }
+
+    def clone(self) -> DoubletsState:
+        other = DoubletsState.__new__(DoubletsState)
+        self._clone_base(other)
+        other.reserves = self.reserves.copy()
+        other.foundation = self.foundation.copy()
+        other.needed = self.needed
+        other.stock = self.stock.copy()
+        other.waste = self.waste.copy()
+        other.redeals_left = self.redeals_left
+        other._ended = self._ended
+        return other
+
+
+GAME = DoubletsGame()
+DoubletsState.game = GAME

@@ -1,0 +1,524 @@
+"""Slide: 2-6 players, a face-down 4x4 grid each, reveal together, draft and slide, lowest wins.
+
+Rules: RULES.md section 1, in the project's words in ``docs/rules/slide.md``.
+
+Representation (internal): a grid is a list of 16 ints, row-major (index = row * 4 + col):
+a face-up card is its value (1..10), a face-down card is minus its value, the hole is 0.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
+from cardtable.core.protocol import Game, Option, State
+from cardtable.core.rng import deal_key, shuffled
+
+SIZE = 4
+CELLS = SIZE * SIZE
+ROUNDS = CELLS
+DECK = tuple(v for v in range(1, 11) for _ in range(10))
+DIRECTIONS = ("left", "right", "top", "bottom")
+COLUMNS = "abcd"
+CELL_NAMES = tuple(f"{COLUMNS[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
+CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
+NEIGHBOURS = tuple(
+    tuple(
+        (r + dr) * SIZE + (c + dc)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    )
+    for r in range(SIZE)
+    for c in range(SIZE)
+)
+
+
+def _slide_path(hole: int, direction: str) -> tuple[int, ...] | None:
+    """Cells from the hole back to the entry edge, or None when the push is illegal.
+
+    Pushing moves each cell one step toward the hole: path[k] takes what was in path[k+1],
+    and the new card enters at path[-1].
+    """
+    r, c = divmod(hole, SIZE)
+    if direction == "left":
+        return tuple(r * SIZE + k for k in range(c, -1, -1)) if c > 0 else None
+    if direction == "right":
+        return tuple(r * SIZE + k for k in range(c, SIZE)) if c < SIZE - 1 else None
+    if direction == "top":
+        return tuple(k * SIZE + c for k in range(r, -1, -1)) if r > 0 else None
+    return tuple(k * SIZE + c for k in range(r, SIZE)) if r < SIZE - 1 else None
+
+
+#: PUSHES[hole] = ((direction, path), ...) in DIRECTIONS order, legal pushes only
+PUSHES: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] = tuple(
+    tuple((d, p) for d in DIRECTIONS if (p := _slide_path(h, d)) is not None) for h in range(CELLS)
+)
+_PATH = {(h, d): p for h in range(CELLS) for d, p in PUSHES[h]}
+
+
+def _as_slices(path: tuple[int, ...]) -> tuple[slice, slice, int]:
+    """A push as one slice assignment: grid[dst] = grid[src], then the card at ``entry``."""
+    step = path[1] - path[0]
+    dst = path[:-1]
+    return slice(min(dst), max(dst) + 1, abs(step)), slice(
+        min(path[1:]), max(path[1:]) + 1, abs(step)
+    ), path[-1]
+
+
+#: SLICES[hole] = ((direction, dst, src, entry), ...): PUSHES as slice assignments
+SLICES = tuple(tuple((d, *_as_slices(p)) for d, p in PUSHES[h]) for h in range(CELLS))
+_SLICE = {(h, d): rest for h in range(CELLS) for d, *rest in SLICES[h]}
+_TAKE_TEXT = {(v, d): f"take {v} {d}" for v in range(1, 11) for d in DIRECTIONS}
+_REVEAL_TEXT = tuple(f"reveal {name}" for name in CELL_NAMES)
+
+
+# -- rules helpers: pure functions on a plain list of 16 cells, shared with bots ---------------
+def push(grid: list, hole: int, direction: str, card: Any) -> None:
+    """Slide ``card`` into ``grid`` (16 cells) from ``direction`` toward ``hole``, in place."""
+    dst, src, entry = _SLICE[(hole, direction)]
+    grid[dst] = grid[src]
+    grid[entry] = card
+
+
+#: every orthogonally adjacent pair of cells once
+ADJACENT_PAIRS = tuple((i, j) for i in range(CELLS) for j in NEIGHBOURS[i] if i < j)
+
+
+def removed_cells(values: list[int]) -> list[int]:
+    """Indexes of the cards that cancel: those with an orthogonal neighbour of equal value."""
+    gone = [False] * CELLS
+    for i, j in ADJACENT_PAIRS:
+        if values[i] == values[j]:
+            gone[i] = gone[j] = True
+    return [i for i in range(CELLS) if gone[i]]
+
+
+def unpaired_sum(grid: list) -> int:
+    """Sum of the face-up cards (ints > 0) with no equal face-up orthogonal neighbour.
+
+    The greedy bots' measure of a grid: face-down cards and the hole count nothing.
+    """
+    total = 0
+    for i in range(CELLS):
+        v = grid[i]
+        if type(v) is int and v > 0:
+            for j in NEIGHBOURS[i]:
+                if grid[j] == v:
+                    break
+            else:
+                total += v
+    return total
+
+
+def _greedy_reveal(face_down: list[int]) -> int:
+    """The greedy reveal: the face-down cell that leaves the most pushes, first in order."""
+    return max(face_down, key=lambda i: (len(PUSHES[i]), -i))
+
+
+def _greedy_take(grid: list, hole: int, centre_values: list[int]) -> tuple[int, str]:
+    """The greedy take: the (value, direction) leaving the lowest unpaired sum, first in order."""
+    best = None
+    for v in sorted(set(centre_values)):
+        for d, _ in PUSHES[hole]:
+            trial = grid.copy()
+            push(trial, hole, d, v)
+            score = unpaired_sum(trial)
+            if best is None or score < best[0]:
+                best = (score, v, d)
+    assert best is not None
+    return best[1], best[2]
+
+
+class SlideGame(Game):
+    name = "slide"
+    title = "Slide"
+    min_players = 2
+    max_players = 6
+    better = "low"
+    options = (
+        Option("start", 0, "seat that holds the first-player token at the start", low=0, high=5,
+               check=lambda v, n: None if v < n else f"there is no seat {v} among {n} players"),
+        Option("target", None, "play deals, adding up scores, until a seat's total reaches "
+               "this (100 is usual); off by default: one deal", nullable=True, low=1),
+    )
+
+    def _deal(self, seed: int, players: int, options: dict[str, Any]) -> SlideState:
+        return SlideState(seed, players, options)
+
+
+class SlideState(State):
+    game: SlideGame  # set below
+
+    def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
+        super().__init__(seed, players, options)
+        self.totals = [0] * players
+        self.total_counts = [0] * players
+        self.deal_results: list[dict[str, Any]] = []
+        self.deal_no = 0
+        self.first = options["start"]
+        self._ended = False
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        n = self.players
+        self.deal_no += 1
+        dealt = shuffled(DECK, deal_key("slide", self.seed, self.deal_no))  # the rest: boxed
+        self.grids = [[-v for v in dealt[s * CELLS:(s + 1) * CELLS]] for s in range(n)]
+        self.holes = [-1] * n
+        self.round = 1
+        self.phase = "reveal"
+        self.pending = [-1] * n
+        self.centre: list[int] = []
+        self.taken = 0  # seats that have taken this round
+
+    # -- asking -----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self._ended
+
+    def to_act(self) -> tuple[int, ...]:
+        if self._ended:
+            return ()
+        if self.phase == "reveal":
+            return tuple(s for s in range(self.players) if self.pending[s] < 0)
+        return ((self.first + self.taken) % self.players,)
+
+    def legal(self, seat: int) -> list[str]:
+        if self._ended or not 0 <= seat < self.players:
+            return []
+        if self.phase == "reveal":
+            grid, mine = self.grids[seat], self.pending[seat]
+            return [_REVEAL_TEXT[i] for i in range(CELLS) if grid[i] < 0 and i != mine]
+        if seat != (self.first + self.taken) % self.players:
+            return []
+        hole = self.holes[seat]
+        return [_TAKE_TEXT[(v, d)] for v in sorted(set(self.centre)) for d, _ in PUSHES[hole]]
+
+    def turn(self) -> int | None:
+        """The seat to take a centre card, during the take phase."""
+        if self._ended or self.phase != "take":
+            return None
+        return (self.first + self.taken) % self.players
+
+    # -- acting -----------------------------------------------------------------------------
+    def _apply(self, seat: int, action: str) -> None:
+        words = action.split(" ")
+        if len(words) == 2 and words[0] == "reveal":
+            cell = CELL_INDEX.get(words[1])
+            if cell is None:
+                raise MalformedAction(
+                    f"{words[1]!r} is not a cell: cells are a1 (top left) to d4 (bottom right)"
+                )
+            self._check_reveal(seat, cell)
+            self._reveal(seat, cell)
+        elif len(words) == 3 and words[0] == "take":
+            value = int(words[1]) if words[1].isdigit() and words[1][0] != "0" else None
+            if value is None or not 1 <= value <= 10:
+                raise MalformedAction(f"{words[1]!r} is not a card: Slide's cards are 1 to 10")
+            if words[2] not in DIRECTIONS:
+                raise MalformedAction(
+                    f"{words[2]!r} is not a side: push from left, right, top or bottom"
+                )
+            self._check_take(seat, value, words[2])
+            self._take(seat, value, words[2])
+        else:
+            raise MalformedAction(
+                f"{action!r} is not a Slide action: 'reveal b3' or 'take 7 left'"
+            )
+
+    def _check_reveal(self, seat: int, cell: int) -> None:
+        if self.phase != "reveal":
+            raise IllegalAction(
+                "the cards are revealed already: now each seat in turn takes a centre card"
+            )
+        if self.pending[seat] == cell:
+            raise IllegalAction(f"{CELL_NAMES[cell]} is already your chosen card")
+        if self.grids[seat][cell] == 0:
+            raise IllegalAction(f"{CELL_NAMES[cell]} is the hole in your grid")
+        if self.grids[seat][cell] > 0:
+            raise IllegalAction(f"{CELL_NAMES[cell]} is face up: reveal a face-down card")
+
+    def _check_take(self, seat: int, value: int, direction: str) -> None:
+        if self.phase != "take":
+            raise NotYourTurn("every seat must first choose a card to reveal")
+        turn = (self.first + self.taken) % self.players
+        if seat != turn:
+            raise NotYourTurn(f"it is seat {turn}'s turn to take a card")
+        if value not in self.centre:
+            shown = ", ".join(map(str, sorted(self.centre)))
+            raise IllegalAction(f"there is no {value} in the centre (it holds {shown})")
+        hole = self.holes[seat]
+        if (hole, direction) not in _PATH:
+            edge = {"left": "left column", "right": "right column",
+                    "top": "top row", "bottom": "bottom row"}[direction]
+            raise IllegalAction(
+                f"your hole is {CELL_NAMES[hole]}, on the {edge}: a card may not go straight "
+                f"into the hole, so push from another side"
+            )
+
+    def _reveal(self, seat: int, cell: int) -> None:
+        self.pending[seat] = cell
+        if -1 not in self.pending:
+            self._resolve_reveals()
+
+    def _resolve_reveals(self) -> None:
+        centre = self.centre
+        for s in range(self.players):
+            cell = self.pending[s]
+            grid = self.grids[s]
+            centre.append(-grid[cell])
+            grid[cell] = 0
+            self.holes[s] = cell
+            self.pending[s] = -1
+        centre.sort()
+        self.phase = "take"
+        self.taken = 0
+
+    def _take(self, seat: int, value: int, direction: str) -> None:
+        self.centre.remove(value)
+        push(self.grids[seat], self.holes[seat], direction, value)
+        self.holes[seat] = -1
+        self.taken += 1
+        if self.taken == self.players:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        self.first = (self.first + 1) % self.players
+        if self.round < ROUNDS:
+            self.round += 1
+            self.phase = "reveal"
+            return
+        self._score_deal()
+
+    def _score_deal(self) -> None:
+        seats = []
+        for s, grid in enumerate(self.grids):
+            removed = removed_cells(grid)
+            gone = set(removed)
+            left = [grid[i] for i in range(CELLS) if i not in gone]
+            seats.append({"removed": [CELL_NAMES[i] for i in removed],
+                          "score": sum(left), "remaining": len(left)})
+            self.totals[s] += sum(left)
+            self.total_counts[s] += len(left)
+        self.deal_results.append({"deal": self.deal_no, "seats": seats})
+        target = self.options["target"]
+        if target is None or max(self.totals) >= target:
+            self.phase = "over"
+            self._ended = True
+        else:
+            self._new_deal()
+
+    # -- fast play --------------------------------------------------------------------------
+    def _playout(self, policies: list[str], rng: random.Random) -> None:
+        # The same steps as _reveal/_take, inlined: this loop is the simulation hot path.
+        greedy = [p == "greedy" for p in policies]
+        rand = rng.random
+        log = self.actions
+        n = self.players
+        grids, pending, holes = self.grids, self.pending, self.holes
+        while not self._ended:
+            if self.phase == "reveal":
+                for s in range(n):
+                    if pending[s] >= 0:
+                        continue
+                    grid = grids[s]
+                    if greedy[s]:
+                        cell = _greedy_reveal([i for i in range(CELLS) if grid[i] < 0])
+                    else:
+                        cell = int(rand() * CELLS)
+                        while grid[cell] >= 0:  # rejection: uniform over face-down cells
+                            cell = int(rand() * CELLS)
+                    log.append((s, _REVEAL_TEXT[cell]))
+                    pending[s] = cell
+                self._resolve_reveals()
+                continue
+            centre = self.centre
+            first = self.first
+            for k in range(self.taken, n):
+                s = (first + k) % n
+                hole = holes[s]
+                grid = grids[s]
+                if greedy[s]:
+                    value, direction = _greedy_take(grid, hole, centre)
+                    push(grid, hole, direction, value)
+                else:
+                    values = sorted(set(centre))
+                    value = values[int(rand() * len(values))]
+                    pushes = SLICES[hole]
+                    direction, dst, src, entry = pushes[int(rand() * len(pushes))]
+                    grid[dst] = grid[src]
+                    grid[entry] = value
+                log.append((s, _TAKE_TEXT[(value, direction)]))
+                centre.remove(value)
+                holes[s] = -1
+            self.taken = n
+            self._end_round()
+
+    def _end_round(self) -> None:
+        self.first = (self.first + 1) % self.players
+        if self.round < ROUNDS:
+            self.round += 1
+            self.phase = "reveal"
+            return
+        self._score_deal()
+
+    def _score_deal(self) -> None:
+        seats = []
+        for s, grid in enumerate(self.grids):
+            removed = removed_cells(grid)
+            gone = set(removed)
+            left = [grid[i] for i in range(CELLS) if i not in gone]
+            seats.append({"removed": [CELL_NAMES[i] for i in removed],
+                          "score": sum(left), "remaining": len(left)})
+            self.totals[s] += sum(left)
+            self.total_counts[s] += len(left)
+        self.deal_results.append({"deal": self.deal_no, "seats": seats})
+        target = self.options["target"]
+        if target is None or max(self.totals) >= target:
+            self.phase = "over"
+            self._ended = True
+        else:
+            self._new_deal()
+
+    # -- fast play --------------------------------------------------------------------------
+    def _playout(self, policies: list[str], rng: random.Random) -> None:
+        # The same steps as _reveal/_take, inlined: this loop is the simulation hot path.
+        greedy = [p == "greedy" for p in policies]
+        rand = rng.random
+        log = self.actions
+        n = self.players
+        grids, pending, holes = self.grids, self.pending, self.holes
+        while not self._ended:
+            if self.phase == "reveal":
+                for s in range(n):
+                    if pending[s] >= 0:
+                        continue
+                    grid = grids[s]
+                    if greedy[s]:
+                        cell = _greedy_reveal([i for i in range(CELLS) if grid[i] < 0])
+                    else:
+                        cell = int(rand() * CELLS)
+                        while grid[cell] >= 0:  # rejection: uniform over face-down cells
+                            cell = int(rand() * CELLS)
+                    log.append((s, _REVEAL_TEXT[cell]))
+                    pending[s] = cell
+                self._resolve_reveals()
+                continue
+            centre = self.centre
+            while self.taken < n:
+                s = (self.first + self.taken) % n
+                hole = holes[s]
+                grid = grids[s]
+                if greedy[s]:
+                    value, direction = _greedy_take(grid, hole, centre)
+                    path = _PATH[(hole, direction)]
+                else:
+                    values = sorted(set(centre))
+                    value = values[int(rand() * len(values))]
+                    pushes = PUSHES[hole]
+                    direction, path = pushes[int(rand() * len(pushes))]
+                log.append((s, _TAKE_TEXT[(value, direction)]))
+                centre.remove(value)
+                for k in range(len(path) - 1):
+                    grid[path[k]] = grid[path[k + 1]]
+                grid[path[-1]] = value
+                holes[s] = -1
+                self.taken += 1
+            self._end_round()
+
+    # -- showing ----------------------------------------------------------------------------
+    def _rows(self, grid: list[int], reveal_all: bool) -> list[list[Any]]:
+        def show(v: int) -> Any:
+            if v == 0:
+                return None
+            if v > 0 or reveal_all:
+                return abs(v)
+            return "?"
+
+        return [[show(grid[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        over = self._ended
+        view: dict[str, Any] = {
+            "game": "slide",
+            "seat": seat,
+            "players": self.players,
+            "deal": self.deal_no,
+            "round": self.round,
+            "first": self.first if not over else None,
+            "phase": self.phase,
+            "to_act": list(self.to_act()),
+            "turn": self.turn(),
+            "grids": [self._rows(g, over) for g in self.grids],
+            "holes": [CELL_NAMES[h] if h >= 0 else None for h in self.holes],
+            "centre": list(self.centre),
+            "chosen": [p >= 0 for p in self.pending],
+            "choice": None,
+            "totals": list(self.totals),
+            "deal_results": [dict(d) for d in self.deal_results],
+            "target": self.options["target"],
+        }
+        if seat is not None and 0 <= seat < self.players and self.pending[seat] >= 0:
+            view["choice"] = CELL_NAMES[self.pending[seat]]
+        if over:
+            view["result"] = self.result()
+        return view
+
+    def result(self) -> dict[str, Any]:
+        n = self.players
+        key = [(self.totals[s], self.total_counts[s]) for s in range(n)]
+        ranks = [1 + sum(1 for t in range(n) if key[t] < key[s]) for s in range(n)]
+        return {
+            "over": self._ended,
+            "scores": list(self.totals),
+            "remaining": list(self.total_counts),
+            "ranks": ranks,
+            "winners": [s for s in range(n) if ranks[s] == 1] if self._ended else [],
+            "deals": [dict(d) for d in self.deal_results],
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "game": "slide",
+            "seed": self.seed,
+            "players": self.players,
+            "options": dict(self.options),
+            "deal": self.deal_no,
+            "round": self.round,
+            "first": self.first,
+            "phase": self.phase,
+            # cells: value face up, minus value face down, 0 the hole
+            "grids": [list(g) for g in self.grids],
+            "holes": list(self.holes),
+            "pending": [CELL_NAMES[p] if p >= 0 else None for p in self.pending],
+            "centre": list(self.centre),
+            "taken": self.taken,
+            "totals": list(self.totals),
+            "total_counts": list(self.total_counts),
+            "deal_results": self.deal_results,
+            "over": self._ended,
+            "actions": [list(a) for a in self.actions],
+        }
+
+    def clone(self) -> SlideState:
+        other = SlideState.__new__(SlideState)
+        self._clone_base(other)
+        other.totals = self.totals.copy()
+        other.total_counts = self.total_counts.copy()
+        other.deal_results = list(self.deal_results)  # entries are never mutated
+        other.deal_no = self.deal_no
+        other.first = self.first
+        other._ended = self._ended
+        other.grids = [g.copy() for g in self.grids]
+        other.holes = self.holes.copy()
+        other.round = self.round
+        other.phase = self.phase
+        other.pending = self.pending.copy()
+        other.centre = self.centre.copy()
+        other.taken = self.taken
+        return other
+
+
+GAME = SlideGame()
+SlideState.game = GAME

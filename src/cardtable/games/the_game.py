@@ -1,0 +1,390 @@
+"""The Game (Steffen Benndorf): cooperative, 1-5 players, 98 cards onto four piles.
+
+Rules: RULES.md section 3, in the project's words in ``docs/rules/the-game.md``.
+
+Representation (internal): piles are a list of four top cards in PILES order; hands are
+sorted lists; the draw pile is a list with the top card last.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
+from cardtable.core.protocol import Game, Option, State
+from cardtable.core.rng import deal_key, shuffled
+
+PILES = ("up1", "up2", "down1", "down2")
+UP = (True, True, False, False)
+START_TOPS = (1, 1, 100, 100)
+CARDS = tuple(range(2, 100))
+SIGNALS = ("avoid", "small", "good")
+HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
+
+_PLAY_TEXT = {(c, p): f"play {c} {PILES[p]}" for c in CARDS for p in range(4)}
+_END = "end"
+
+
+def fits(card: int, pile: int, top: int) -> bool:
+    """May ``card`` go on pile number ``pile`` (PILES order) whose top card is ``top``?"""
+    if UP[pile]:
+        return card > top or card == top - 10
+    return card < top or card == top + 10
+
+
+def jump(card: int, pile: int, top: int) -> int:
+    """How much of a pile's range a play uses up: negative for the backwards trick."""
+    return card - top if UP[pile] else top - card
+
+
+def fitting_cards(hand: list[int], tops: list[int], enough: int = 99) -> int:
+    """How many cards of ``hand`` fit some pile now (counting stops at ``enough``)."""
+    lowest_up, highest_down = min(tops[0], tops[1]), max(tops[2], tops[3])
+    backs = (tops[0] - 10, tops[1] - 10, tops[2] + 10, tops[3] + 10)
+    count = 0
+    for c in hand:
+        if c > lowest_up or c < highest_down or c in backs:
+            count += 1
+            if count >= enough:
+                break
+    return count
+
+
+def can_play_run(hand: list[int], tops: list[int], count: int) -> bool:
+    """Can ``count`` cards from ``hand`` be played one after another (whole sequences)?"""
+    if count <= 0:
+        return True
+    # Cards that fit now can always all be played (per pile: the trick first, then toward
+    # the far end), so counting them settles most cases without a search.
+    fitting = fitting_cards(hand, tops, count)
+    if fitting >= count:
+        return True
+    if fitting == 0:
+        return False
+    for i, card in enumerate(hand):
+        for p in range(4):
+            top = tops[p]
+            if fits(card, p, top):
+                tops[p] = card
+                ok = can_play_run(hand[:i] + hand[i + 1:], tops, count - 1)
+                tops[p] = top
+                if ok:
+                    return True
+    return False
+
+
+def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
+                ) -> tuple[int, int] | None:
+    """The greedy play (card, pile index) for a sorted ``hand``, or None to end the turn.
+
+    The smallest jump first (a backwards trick is the best jump there is; ties: the lower
+    card, then the pile in PILES order); beyond the minimum, only tricks and jumps of one.
+    """
+    best_cost, best_card, best_pile = 1000, 0, -1
+    for p in range(4):
+        top = tops[p]
+        if p < 2:  # up piles
+            if top - 10 in hand:
+                cost, card = -10, top - 10
+            else:
+                i = bisect_right(hand, top)
+                if i == len(hand):
+                    continue
+                card = hand[i]
+                cost = card - top
+        else:
+            if top + 10 in hand:
+                cost, card = -10, top + 10
+            else:
+                i = bisect_left(hand, top)
+                if i == 0:
+                    continue
+                card = hand[i - 1]
+                cost = top - card
+        if cost < best_cost or (cost == best_cost and card < best_card):
+            best_cost, best_card, best_pile = cost, card, p
+    if best_pile < 0 or (played >= minimum and best_cost > 1):
+        return None
+    return best_card, best_pile
+
+
+class TheGame(Game):
+    name = "the-game"
+    title = "The Game"
+    min_players = 1
+    max_players = 5
+    better = "low"
+    options = (
+        Option("start", 0, "seat that plays first", low=0, high=4,
+               check=lambda v, n: None if v < n else f"there is no seat {v} among {n} players"),
+        Option("min_after_empty", 1, "cards a turn must play once the draw pile is empty "
+               "(1, the published rule; 2, the seed page's reading)", choices=(1, 2)),
+        Option("pro", False, "pro variant: at least 3 cards a turn while the draw pile lasts",
+               kind=bool),
+    )
+
+    def _deal(self, seed: int, players: int, options: dict[str, Any]) -> TheGameState:
+        return TheGameState(seed, players, options)
+
+
+class TheGameState(State):
+    game: TheGame
+
+    def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
+        super().__init__(seed, players, options)
+        deck = shuffled(CARDS, deal_key("the-game", seed))  # deck[0] is the top
+        size = HAND_SIZE[players]
+        self.hand_size = size
+        self.hands = [sorted(deck[s * size:(s + 1) * size]) for s in range(players)]
+        self.draw = deck[players * size:][::-1]  # top last
+        self.tops = list(START_TOPS)
+        self.piles_played = [[] for _ in PILES]  # every card played, per pile, in order
+        self.turn = options["start"]
+        self.played = 0
+        self.signals: list[dict[str, str]] = [{} for _ in range(players)]
+        self._ended = False
+        self._start_turn()
+
+    # -- asking -----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self._ended
+
+    @property
+    def minimum(self) -> int:
+        """Cards the seat to move must play this turn."""
+        if self.draw:
+            return 3 if self.options["pro"] else 2
+        return self.options["min_after_empty"]
+
+    def cards_left(self) -> int:
+        return len(self.draw) + sum(map(len, self.hands))
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self._ended else (self.turn,)
+
+    def legal(self, seat: int) -> list[str]:
+        if self._ended or not 0 <= seat < self.players:
+            return []
+        out = []
+        if seat == self.turn:
+            tops = self.tops
+            out = [_PLAY_TEXT[(c, p)] for c in self.hands[seat] for p in range(4)
+                   if fits(c, p, tops[p])]
+            if self.played >= self.minimum:
+                out.append(_END)
+        mine = self.signals[seat]
+        for pile in PILES:
+            current = mine.get(pile)
+            out.extend(f"signal {pile} {s}" for s in SIGNALS if s != current)
+            if current is not None:
+                out.append(f"signal {pile} clear")
+        return out
+
+    # -- acting -----------------------------------------------------------------------------
+    def _apply(self, seat: int, action: str) -> None:
+        words = action.split(" ")
+        if words[0] == "signal" and len(words) == 3:
+            self._signal(seat, words[1], words[2])
+        elif words[0] == "play" and len(words) == 3:
+            card = int(words[1]) if words[1].isdigit() and words[1][0] != "0" else None
+            if card is None or not 2 <= card <= 99:
+                raise MalformedAction(f"{words[1]!r} is not a card: the cards are 2 to 99")
+            if words[2] not in PILES:
+                raise MalformedAction(f"{words[2]!r} is not a pile: up1, up2, down1 or down2")
+            pile = PILES.index(words[2])
+            self._check_turn(seat)
+            if card not in self.hands[seat]:
+                raise IllegalAction(f"you do not hold the {card}")
+            top = self.tops[pile]
+            if not fits(card, pile, top):
+                way = "higher" if UP[pile] else "lower"
+                back = top - 10 if UP[pile] else top + 10
+                raise IllegalAction(
+                    f"{card} does not go on {words[2]} (top {top}): it takes a card {way} than "
+                    f"{top}, or exactly {back} (ten back)"
+                )
+            self._play(seat, card, pile)
+        elif action == "end":
+            self._check_turn(seat)
+            need = self.minimum
+            if self.played < need:
+                raise IllegalAction(
+                    f"play at least {need} card{'s' if need > 1 else ''} this turn before you "
+                    f"end it ({self.played} played)"
+                )
+            self._end_turn()
+        else:
+            raise MalformedAction(
+                f"{action!r} is not an action of The Game: 'play 34 up1', 'end', "
+                f"'signal up1 avoid' (or small, good, clear)"
+            )
+
+    def _check_turn(self, seat: int) -> None:
+        if seat != self.turn:
+            raise NotYourTurn(f"it is seat {self.turn}'s turn")
+
+    def _signal(self, seat: int, pile: str, signal: str) -> None:
+        if pile not in PILES:
+            raise MalformedAction(f"{pile!r} is not a pile: up1, up2, down1 or down2")
+        if signal not in SIGNALS and signal != "clear":
+            raise MalformedAction(f"{signal!r} is not a signal: avoid, small, good or clear")
+        current = self.signals[seat].get(pile)
+        if signal == "clear":
+            if current is None:
+                raise IllegalAction(f"you have no signal on {pile} to clear")
+            del self.signals[seat][pile]
+        elif signal == current:
+            raise IllegalAction(f"your signal on {pile} is already {signal}")
+        else:
+            self.signals[seat][pile] = signal
+
+    def _play(self, seat: int, card: int, pile: int) -> None:
+        self.hands[seat].remove(card)
+        self.tops[pile] = card
+        self.piles_played[pile].append(card)
+        self.played += 1
+        if not self.hands[seat]:
+            self._end_turn()  # a hand played out ends its turn by itself
+        elif self.played < self.minimum and not self._has_play(seat):
+            self._ended = True  # stuck before the minimum
+
+    def _has_play(self, seat: int) -> bool:
+        return fitting_cards(self.hands[seat], self.tops, 1) > 0
+
+    def _end_turn(self) -> None:
+        hand = self.hands[self.turn]
+        draw = self.draw
+        if draw:
+            take = min(self.hand_size - len(hand), len(draw))
+            hand.extend(draw[len(draw) - take:])
+            del draw[len(draw) - take:]
+            hand.sort()
+        self.played = 0
+        n = self.players
+        for k in range(1, n + 1):  # the next seat holding cards; empty hands are skipped
+            seat = (self.turn + k) % n
+            if self.hands[seat]:
+                self.turn = seat
+                self._start_turn()
+                return
+        self._ended = True  # every card is played: won
+
+    def _start_turn(self) -> None:
+        # The game ends as soon as the seat to move cannot reach its minimum.
+        if not can_play_run(self.hands[self.turn], self.tops.copy(), self.minimum):
+            self._ended = True
+
+    # -- fast play --------------------------------------------------------------------------
+    def _playout(self, policies: list[str], rng: random.Random) -> None:
+        # The steps of _play, inlined a turn at a time: this loop is the simulation hot path.
+        greedy = [p == "greedy" for p in policies]
+        rand = rng.random
+        log = self.actions
+        tops, piles_played = self.tops, self.piles_played
+        while not self._ended:
+            seat = self.turn
+            hand = self.hands[seat]
+            minimum = self.minimum  # the draw pile changes only between turns
+            played = self.played
+            while True:
+                if greedy[seat]:
+                    choice = greedy_play(hand, tops, played, minimum)
+                else:
+                    plays = [(c, p) for c in hand for p in range(4) if fits(c, p, tops[p])]
+                    if played >= minimum:
+                        plays.append(None)
+                    choice = plays[int(rand() * len(plays))] if plays else None
+                if choice is None:
+                    self.played = played
+                    if played < minimum:
+                        self._ended = True  # stuck before the minimum
+                    else:
+                        log.append((seat, _END))
+                        self._end_turn()
+                    break
+                card, p = choice
+                log.append((seat, _PLAY_TEXT[choice]))
+                hand.remove(card)
+                tops[p] = card
+                piles_played[p].append(card)
+                played += 1
+                if not hand or (played < minimum and not fitting_cards(hand, tops, 1)):
+                    self.played = played
+                    if hand:
+                        self._ended = True  # stuck before the minimum
+                    else:
+                        self._end_turn()  # a hand played out ends its turn by itself
+                    break
+
+    # -- showing ----------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        mine = seat is not None and 0 <= seat < self.players
+        view = {
+            "game": "the-game",
+            "seat": seat,
+            "players": self.players,
+            "to_act": list(self.to_act()),
+            "piles": dict(zip(PILES, self.tops, strict=True)),
+            "hand": list(self.hands[seat]) if mine else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "draw_pile": len(self.draw),
+            "turn": None if self._ended else self.turn,
+            "played_this_turn": self.played,
+            "minimum": self.minimum,
+            "signals": [dict(s) for s in self.signals],
+            "cards_left": self.cards_left(),
+            "over": self._ended,
+        }
+        if self._ended:
+            view["result"] = self.result()
+        return view
+
+    def result(self) -> dict[str, Any]:
+        left = self.cards_left()
+        won = self._ended and left == 0
+        return {
+            "over": self._ended,
+            "scores": [left] * self.players,
+            "won": won,
+            "winners": list(range(self.players)) if won else [],
+            "cards_left": left,
+            "good": self._ended and left <= 10,
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "game": "the-game",
+            "seed": self.seed,
+            "players": self.players,
+            "options": dict(self.options),
+            "hands": [list(h) for h in self.hands],
+            "draw": list(self.draw),  # top last
+            "piles": {p: list(cards) for p, cards in zip(PILES, self.piles_played, strict=True)},
+            "tops": list(self.tops),
+            "turn": self.turn,
+            "played": self.played,
+            "signals": [dict(s) for s in self.signals],
+            "over": self._ended,
+            "actions": [list(a) for a in self.actions],
+        }
+
+    def clone(self) -> TheGameState:
+        other = TheGameState.__new__(TheGameState)
+        self._clone_base(other)
+        other.hand_size = self.hand_size
+        other.hands = [h.copy() for h in self.hands]
+        other.draw = self.draw.copy()
+        other.tops = self.tops.copy()
+        other.piles_played = [p.copy() for p in self.piles_played]
+        other.turn = self.turn
+        other.played = self.played
+        other.signals = [dict(s) for s in self.signals]
+        other._ended = self._ended
+        return other
+
+
+GAME = TheGame()
+TheGameState.game = GAME
