@@ -27,7 +27,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from cardtable.core.errors import BadOptions, BadRecord, GameOver, IllegalAction, NotYourTurn
+from cardtable.core.errors import (
+    BadOptions,
+    BadRecord,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+)
 from cardtable.core.rng import check_seed
 
 Action = str
@@ -196,9 +203,7 @@ class State(ABC):
     def act(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` or raise ``IllegalAction`` leaving the state as it was."""
         if not isinstance(action, str):
-            from cardtable.core.errors import MalformedAction
-
-            raise MalformedAction(f"an action is a text such as those legal() lists, not {action!r}")
+            raise MalformedAction(f"an action is a text like those legal() lists, not {action!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise NotYourTurn(f"there is no seat {seat!r} at this table of {self.players}")
         if self.over:
@@ -273,7 +278,9 @@ class State(ABC):
 def replay(game: Game, record: Any) -> State:
     """Rebuild a state from a record, action by action. Refuses a bad record whole."""
     if not isinstance(record, Mapping):
-        raise BadRecord("a record is a JSON object with game, version, seed, players, options, actions")
+        raise BadRecord(
+            "a record is a JSON object with game, version, seed, players, options, actions"
+        )
     expected = {"game", "version", "seed", "players", "options", "actions"}
     missing = sorted(expected - set(record))
     if missing:

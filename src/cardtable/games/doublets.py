@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardtable.core.errors import IllegalAction, MalformedAction
+from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
 from cardtable.core.protocol import Game, State
 from cardtable.core.rng import deal_key, shuffled
 
@@ -116,8 +116,6 @@ class DoubletsState(State):
     # -- acting -----------------------------------------------------------------------------
     def _apply(self, seat: int, action: str) -> None:
         if seat != 0:
-            from cardtable.core.errors import NotYourTurn
-
             raise NotYourTurn("Doublets is played alone, by seat 0")
         if action == "flip":
             if not self.stock:

@@ -111,12 +111,12 @@ def unpaired_sum(grid: list) -> int:
     return total
 
 
-def _greedy_reveal(face_down: list[int]) -> int:
+def greedy_reveal(face_down: list[int]) -> int:
     """The greedy reveal: the face-down cell that leaves the most pushes, first in order."""
     return max(face_down, key=lambda i: (len(PUSHES[i]), -i))
 
 
-def _greedy_take(grid: list, hole: int, centre_values: list[int]) -> tuple[int, str]:
+def greedy_take(grid: list, hole: int, centre_values: list[int]) -> tuple[int, str]:
     """The greedy take: the (value, direction) leaving the lowest unpaired sum, first in order."""
     best = None
     for v in sorted(set(centre_values)):
@@ -324,7 +324,7 @@ class SlideState(State):
                         continue
                     grid = grids[s]
                     if greedy[s]:
-                        cell = _greedy_reveal([i for i in range(CELLS) if grid[i] < 0])
+                        cell = greedy_reveal([i for i in range(CELLS) if grid[i] < 0])
                     else:
                         cell = int(rand() * CELLS)
                         while grid[cell] >= 0:  # rejection: uniform over face-down cells
@@ -340,7 +340,7 @@ class SlideState(State):
                 hole = holes[s]
                 grid = grids[s]
                 if greedy[s]:
-                    value, direction = _greedy_take(grid, hole, centre)
+                    value, direction = greedy_take(grid, hole, centre)
                     push(grid, hole, direction, value)
                 else:
                     values = sorted(set(centre))
@@ -353,78 +353,6 @@ class SlideState(State):
                 centre.remove(value)
                 holes[s] = -1
             self.taken = n
-            self._end_round()
-
-    def _end_round(self) -> None:
-        self.first = (self.first + 1) % self.players
-        if self.round < ROUNDS:
-            self.round += 1
-            self.phase = "reveal"
-            return
-        self._score_deal()
-
-    def _score_deal(self) -> None:
-        seats = []
-        for s, grid in enumerate(self.grids):
-            removed = removed_cells(grid)
-            gone = set(removed)
-            left = [grid[i] for i in range(CELLS) if i not in gone]
-            seats.append({"removed": [CELL_NAMES[i] for i in removed],
-                          "score": sum(left), "remaining": len(left)})
-            self.totals[s] += sum(left)
-            self.total_counts[s] += len(left)
-        self.deal_results.append({"deal": self.deal_no, "seats": seats})
-        target = self.options["target"]
-        if target is None or max(self.totals) >= target:
-            self.phase = "over"
-            self._ended = True
-        else:
-            self._new_deal()
-
-    # -- fast play --------------------------------------------------------------------------
-    def _playout(self, policies: list[str], rng: random.Random) -> None:
-        # The same steps as _reveal/_take, inlined: this loop is the simulation hot path.
-        greedy = [p == "greedy" for p in policies]
-        rand = rng.random
-        log = self.actions
-        n = self.players
-        grids, pending, holes = self.grids, self.pending, self.holes
-        while not self._ended:
-            if self.phase == "reveal":
-                for s in range(n):
-                    if pending[s] >= 0:
-                        continue
-                    grid = grids[s]
-                    if greedy[s]:
-                        cell = _greedy_reveal([i for i in range(CELLS) if grid[i] < 0])
-                    else:
-                        cell = int(rand() * CELLS)
-                        while grid[cell] >= 0:  # rejection: uniform over face-down cells
-                            cell = int(rand() * CELLS)
-                    log.append((s, _REVEAL_TEXT[cell]))
-                    pending[s] = cell
-                self._resolve_reveals()
-                continue
-            centre = self.centre
-            while self.taken < n:
-                s = (self.first + self.taken) % n
-                hole = holes[s]
-                grid = grids[s]
-                if greedy[s]:
-                    value, direction = _greedy_take(grid, hole, centre)
-                    path = _PATH[(hole, direction)]
-                else:
-                    values = sorted(set(centre))
-                    value = values[int(rand() * len(values))]
-                    pushes = PUSHES[hole]
-                    direction, path = pushes[int(rand() * len(pushes))]
-                log.append((s, _TAKE_TEXT[(value, direction)]))
-                centre.remove(value)
-                for k in range(len(path) - 1):
-                    grid[path[k]] = grid[path[k + 1]]
-                grid[path[-1]] = value
-                holes[s] = -1
-                self.taken += 1
             self._end_round()
 
     # -- showing ----------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""The greedy bot of each game, deciding from the seat's view alone.
+
+The policies are the same rules helpers the games' fast playouts use (``greedy`` there), so
+the bot and the fast path play the same game move for move; a test holds them to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardtable.core.errors import BadOptions
+from cardtable.games import doublets, slide, the_game
+
+
+def slide_greedy(view: dict, legal: list[str]) -> str:
+    """Reveal where the hole leaves most pushes; take where the unpaired sum is lowest."""
+    seat = view["seat"]
+    # face up: the value; face down: -1 (never equal to a face-up card); hole: 0
+    cells = [c if isinstance(c, int) else 0 if c is None else -1
+             for row in view["grids"][seat] for c in row]
+    if view["phase"] == "reveal":
+        down = [i for i, c in enumerate(cells) if c < 0]
+        return f"reveal {slide.CELL_NAMES[slide.greedy_reveal(down)]}"
+    hole = slide.CELL_INDEX[view["holes"][seat]]
+    value, direction = slide.greedy_take(cells, hole, view["centre"])
+    return f"take {value} {direction}"
+
+
+def doublets_greedy(view: dict, legal: list[str]) -> str:
+    """Play when possible (waste first); never pull a king into a reserve while a flip can wait."""
+    need = view["needed"]
+    top = doublets.card_value(view["waste"][-1]) if view["waste"] else 0
+    can_flip = view["stock"] > 0 or (bool(view["waste"]) and view["redeals_left"] > 0)
+    if top == need:
+        return "play waste"
+    values = [doublets.card_value(c) for c in view["reserves"]]
+    if need in values and (top != doublets.KING or not can_flip):
+        return f"play r{values.index(need) + 1}"
+    if view["stock"]:
+        return "flip"
+    return "redeal" if "redeal" in legal else legal[0]
+
+
+def the_game_greedy(view: dict, legal: list[str]) -> str:
+    """Smallest jumps first, every backwards trick; extra cards only for tricks and jumps of 1."""
+    tops = [view["piles"][p] for p in the_game.PILES]
+    choice = the_game.greedy_play(view["hand"], tops, view["played_this_turn"], view["minimum"])
+    if choice is None:
+        return "end"
+    card, pile = choice
+    return f"play {card} {the_game.PILES[pile]}"
+
+
+POLICIES: dict[str, Callable[[dict, list[str]], str]] = {
+    "slide": slide_greedy,
+    "doublets": doublets_greedy,
+    "the-game": the_game_greedy,
+}
+
+
+class GreedyBot:
+    def __init__(self, game: str, seed: int = 0) -> None:
+        if game not in POLICIES:
+            raise BadOptions(f"there is no greedy bot for {game!r}")
+        self.game = game
+        self._policy = POLICIES[game]
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        return self._policy(view, legal)

@@ -1,0 +1,56 @@
+"""Where cardtable keeps files: the data folder (records, later the database).
+
+``CARDTABLE_DATA`` sets it; otherwise ``$XDG_DATA_HOME/cardtable`` or ``~/.local/share/cardtable``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+
+def data_dir() -> Path:
+    explicit = os.environ.get("CARDTABLE_DATA")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "cardtable"
+
+
+def save_record(record: dict[str, Any], folder: Path | None = None) -> Path:
+    """Write a record as JSON under ``folder`` (default: the data folder's ``records``)."""
+    folder = folder or data_dir() / "records"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{record['game']}-{record['seed']}-{stamp}.json"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{record['game']}-{record['seed']}-{stamp}-{n}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    return path
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    """Read a record file; the caller replays it (``games.replay``), which checks it."""
+    from cardtable.core.errors import BadRecord
+
+    try:
+        data = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise BadRecord(f"{path} is not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise BadRecord(f"{path} does not hold a record (a JSON object)")
+    return data
+
+
+def rules_page(game: str) -> str:
+    """The text of a game's rules page (``docs/rules/GAME.md``)."""
+    packaged = Path(__file__).parent / "_docs" / "rules" / f"{game}.md"
+    if packaged.exists():
+        return packaged.read_text()
+    source = Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game}.md"
+    return source.read_text()
