@@ -71,6 +71,7 @@ SLICES = tuple(tuple((d, *_as_slices(p)) for d, p in PUSHES[h]) for h in range(C
 _SLICE = {(h, d): rest for h in range(CELLS) for d, *rest in SLICES[h]}
 _TAKE_TEXT = {(v, d): f"take {v} {d}" for v in range(1, 11) for d in DIRECTIONS}
 _REVEAL_TEXT = tuple(f"reveal {name}" for name in CELL_NAMES)
+_VALUES = {str(v): v for v in range(1, 11)}
 
 
 # -- rules helpers: pure functions on a plain list of 16 cells, shared with bots ---------------
@@ -213,8 +214,8 @@ class SlideState(State):
             self._check_reveal(seat, cell)
             self._reveal(seat, cell)
         elif len(words) == 3 and words[0] == "take":
-            value = int(words[1]) if words[1].isdigit() and words[1][0] != "0" else None
-            if value is None or not 1 <= value <= 10:
+            value = _VALUES.get(words[1])  # exact ASCII "1".."10" only (not "07", "²", "١")
+            if value is None:
                 raise MalformedAction(f"{words[1]!r} is not a card: Slide's cards are 1 to 10")
             if words[2] not in DIRECTIONS:
                 raise MalformedAction(
@@ -316,8 +317,9 @@ class SlideState(State):
         rand = rng.random
         log = self.actions
         n = self.players
-        grids, pending, holes = self.grids, self.pending, self.holes
         while not self._ended:
+            # read every round: a new deal (option target) brings new lists
+            grids, pending, holes = self.grids, self.pending, self.holes
             if self.phase == "reveal":
                 for s in range(n):
                     if pending[s] >= 0:
@@ -424,7 +426,7 @@ class SlideState(State):
             "taken": self.taken,
             "totals": list(self.totals),
             "total_counts": list(self.total_counts),
-            "deal_results": self.deal_results,
+            "deal_results": list(self.deal_results),
             "over": self._ended,
             "actions": [list(a) for a in self.actions],
         }

@@ -24,6 +24,7 @@ SIGNALS = ("avoid", "small", "good")
 HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 
 _PLAY_TEXT = {(c, p): f"play {c} {PILES[p]}" for c in CARDS for p in range(4)}
+_CARD_VALUES = {str(c): c for c in CARDS}
 _END = "end"
 
 
@@ -189,8 +190,8 @@ class TheGameState(State):
         if words[0] == "signal" and len(words) == 3:
             self._signal(seat, words[1], words[2])
         elif words[0] == "play" and len(words) == 3:
-            card = int(words[1]) if words[1].isdigit() and words[1][0] != "0" else None
-            if card is None or not 2 <= card <= 99:
+            card = _CARD_VALUES.get(words[1])  # exact ASCII "2".."99" only (not "07", "²", "٣٤")
+            if card is None:
                 raise MalformedAction(f"{words[1]!r} is not a card: the cards are 2 to 99")
             if words[2] not in PILES:
                 raise MalformedAction(f"{words[2]!r} is not a pile: up1, up2, down1 or down2")

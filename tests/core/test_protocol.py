@@ -1,0 +1,162 @@
+"""The protocol as every game implements it: registry, options, records, errors."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cardtable import (
+    BadOptions,
+    BadRecord,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    UnknownGame,
+    games,
+)
+
+
+def test_registry_names_and_lookup():
+    assert games.names() == ["doublets", "slide", "the-game"]
+    for name in games.names():
+        game = games.get(name)
+        assert game.name == name
+        assert 1 <= game.min_players <= game.max_players
+
+
+def test_unknown_game_is_a_clear_value_error():
+    with pytest.raises(UnknownGame, match="no game called 'chess'") as e:
+        games.get("chess")
+    assert isinstance(e.value, ValueError)
+
+
+def test_error_taxonomy_is_value_errors_and_illegal_actions():
+    for cls in (MalformedAction, NotYourTurn, GameOver):
+        assert issubclass(cls, IllegalAction)
+    for cls in (IllegalAction, BadOptions, BadRecord):
+        assert issubclass(cls, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options", "message"),
+    [
+        ("slide", 1, {}, "2 to 6 players, not 1"),
+        ("slide", 7, {}, "2 to 6 players, not 7"),
+        ("doublets", 2, {}, "exactly 1 players, not 2"),
+        ("the-game", 6, {}, "1 to 5 players, not 6"),
+        ("slide", 3, {"colour": "red"}, "no option 'colour'"),
+        ("slide", 3, {"start": 3}, "no seat 3"),
+        ("slide", 3, {"target": 0}, "at least 1"),
+        ("slide", 3, {"target": "100"}, "must be int"),
+        ("the-game", 2, {"min_after_empty": 3}, "one of 1, 2"),
+        ("the-game", 2, {"pro": "yes"}, "must be bool"),
+        ("doublets", 1, {"start": 0}, "no option 'start'"),
+    ],
+)
+def test_bad_players_and_options_are_refused_clearly(game, players, options, message):
+    with pytest.raises(BadOptions, match=message):
+        games.get(game).deal(1, players, **options)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "7", True, None])
+def test_bad_seeds_are_refused(seed):
+    with pytest.raises(BadOptions, match="seed"):
+        games.get("slide").deal(seed, 2)
+
+
+def test_describe_lists_options_with_defaults():
+    d = games.get("the-game").describe()
+    assert {o["name"]: o["default"] for o in d["options"]} == {
+        "start": 0, "min_after_empty": 1, "pro": False,
+    }
+
+
+def test_same_seed_same_deal_different_seed_different_deal(game_seats):
+    name, n = game_seats
+    a, b, c = (games.get(name).deal(s, n) for s in (5, 5, 6))
+    assert a.snapshot() == b.snapshot()
+    assert a.snapshot() != c.snapshot()
+
+
+def test_record_shape_and_json_round_trip(game_seats):
+    name, n = game_seats
+    state = games.get(name).deal(3, n)
+    state.playout(["greedy"] * n, random.Random(3))
+    record = json.loads(json.dumps(state.record()))
+    assert set(record) == {"game", "version", "seed", "players", "options", "actions"}
+    assert record["game"] == name and record["seed"] == 3 and record["players"] == n
+    assert all(isinstance(s, int) and isinstance(a, str) for s, a in record["actions"])
+    again = games.replay(record)
+    assert again == state
+    assert again.result() == state.result()
+
+
+def _record(name="slide", n=2):
+    state = games.get(name).deal(9, n)
+    state.playout(["greedy"] * n, random.Random(1))
+    return state.record()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda r: r.pop("seed"), "has no seed"),
+        (lambda r: r.update(extra=1), "unknown fields: extra"),
+        (lambda r: r.update(game="poker"), "no game called 'poker'"),
+        (lambda r: r.update(version=99), "rules version 99"),
+        (lambda r: r.update(players=9), "cannot be dealt"),
+        (lambda r: r.update(options={"bogus": 1}), "no option 'bogus'"),
+        (lambda r: r.update(options=[]), "options must be an object"),
+        (lambda r: r.update(actions="flip"), "list of \\[seat, action\\] pairs"),
+        (lambda r: r["actions"].__setitem__(3, [0]), "action 4 is not a"),
+        (lambda r: r["actions"].__setitem__(40, [0, "take 11 left"]), "action 41 .* refused"),
+        (lambda r: r["actions"].append([0, "reveal a1"]), "game is over"),
+    ],
+)
+def test_tampered_records_are_refused_whole(mutate, message):
+    record = _record()
+    mutate(record)
+    with pytest.raises(BadRecord, match=message):
+        games.replay(record)
+
+
+@pytest.mark.parametrize("record", [None, [], "slide", {"game": 7}, {}])
+def test_non_records_are_refused(record):
+    with pytest.raises(BadRecord):
+        games.replay(record)
+
+
+def test_truncated_record_replays_to_the_prefix_state():
+    record = _record("the-game", 3)
+    cut = dict(record, actions=record["actions"][:20])
+    state = games.replay(cut)
+    assert len(state.actions) == 20 and not state.over
+
+
+def test_non_string_action_and_bad_seat(game_seats):
+    name, n = game_seats
+    state = games.get(name).deal(1, n)
+    before = state.snapshot()
+    with pytest.raises(MalformedAction):
+        state.act(0, 7)
+    for seat in (-1, n, "0", True):
+        with pytest.raises(NotYourTurn):
+            state.act(seat, state.legal(0)[0])
+    assert state.snapshot() == before
+
+
+def test_playout_refuses_unknown_policies():
+    state = games.get("slide").deal(1, 2)
+    with pytest.raises(ValueError, match="needs 2 policies"):
+        state.playout(["random"], random.Random(0))
+    with pytest.raises(ValueError, match="no built-in policy"):
+        state.playout(["random", "clever"], random.Random(0))
+
+
+def test_repr_is_informative():
+    state = games.get("slide").deal(7, 3)
+    assert repr(state) == "<Slide seed=7 players=3 actions=0 to act [0, 1, 2]>"
+    assert repr(games.get("slide")) == "games.get('slide')"

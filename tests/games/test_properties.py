@@ -1,0 +1,182 @@
+"""Properties over random games of every game and player count (hypothesis).
+
+- cards are conserved;
+- a view is the same whatever the hidden cards are (so it cannot leak them): we shuffle
+  everything the viewer may not know and compare views;
+- ``replay(record())`` rebuilds the state; ``clone()`` is independent;
+- refused actions leave the state unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable import IllegalAction, games
+from helpers import GAME_SEATS, random_game
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+game_cases = st.tuples(st.sampled_from(GAME_SEATS), st.integers(0, 10**6),
+                       st.integers(0, 2**32).map(random.Random))
+
+
+# -- cards conserved -------------------------------------------------------------------------
+def check_cards(state) -> None:
+    snap = state.snapshot()
+    if snap["game"] == "slide":
+        cells = [abs(v) for g in snap["grids"] for v in g if v != 0]
+        cards = Counter(cells + snap["centre"])
+        assert sum(cards.values()) == 16 * state.players
+        assert all(1 <= v <= 10 and c <= 10 for v, c in cards.items())
+    elif snap["game"] == "doublets":
+        cards = (snap["stock"] + snap["waste"] + snap["foundation"]
+                 + [c for c in snap["reserves"] if c])
+        assert len(cards) == 52 and len(set(cards)) == 52
+    else:
+        cards = [c for h in snap["hands"] for c in h] + snap["draw"]
+        cards += [c for pile in snap["piles"].values() for c in pile]
+        assert sorted(cards) == list(range(2, 100))
+
+
+# -- hidden information ----------------------------------------------------------------------
+def shuffle_hidden(state, seat, rng: random.Random):
+    """A copy of ``state`` with everything ``seat`` may not know shuffled."""
+    other = state.clone()
+    name = state.game.name
+    if name == "slide":
+        # face-down values, wherever they lie, are unknown to everyone
+        spots = [(s, i) for s, g in enumerate(other.grids) for i, v in enumerate(g) if v < 0]
+        values = [other.grids[s][i] for s, i in spots]
+        rng.shuffle(values)
+        for (s, i), v in zip(spots, values, strict=True):
+            other.grids[s][i] = v
+        # another seat's pending reveal is its own secret
+        for s in range(other.players):
+            if s != seat and other.pending[s] >= 0:
+                down = [i for i, v in enumerate(other.grids[s]) if v < 0]
+                other.pending[s] = rng.choice(down)
+    elif name == "doublets":
+        rng.shuffle(other.stock)
+    else:
+        hidden = [s for s in range(other.players) if s != seat]
+        pool = [c for s in hidden for c in other.hands[s]] + other.draw
+        rng.shuffle(pool)
+        for s in hidden:
+            k = len(other.hands[s])
+            other.hands[s], pool = sorted(pool[:k]), pool[k:]
+        other.draw = pool
+    return other
+
+
+def check_views_hide(state, rng: random.Random) -> None:
+    for seat in [None, *range(state.players)]:
+        twin = shuffle_hidden(state, seat, rng)
+        assert twin.view(seat) == state.view(seat), f"view({seat}) shows hidden cards"
+
+
+@SETTINGS
+@given(game_cases)
+def test_cards_conserved_and_views_hide_hidden_cards(case):
+    (name, n), seed, rng = case
+    for step, (state, _seat, _action) in enumerate(random_game(name, n, seed, rng)):
+        if step % 7 == 0:
+            check_cards(state)
+            check_views_hide(state, rng)
+    check_cards(state)
+
+
+def test_hidden_check_would_catch_a_leak():
+    """The view comparison above is not vacuous: the truth differs between the twins."""
+    rng = random.Random(1)
+    for name, n in [("slide", 2), ("doublets", 1), ("the-game", 3)]:
+        state = games.get(name).deal(4, n)
+        twin = shuffle_hidden(state, 0, rng)
+        assert twin.snapshot() != state.snapshot()
+
+
+@SETTINGS
+@given(game_cases)
+def test_replay_of_record_equals_state_at_every_point(case):
+    (name, n), seed, rng = case
+    for step, (state, _seat, _action) in enumerate(random_game(name, n, seed, rng)):
+        if step % 11 == 0:
+            assert games.replay(state.record()) == state
+    assert games.replay(state.record()) == state
+
+
+@SETTINGS
+@given(game_cases)
+def test_clone_is_independent(case):
+    (name, n), seed, rng = case
+    for state, seat, action in random_game(name, n, seed, rng):
+        if rng.random() < 0.1:
+            before = state.snapshot()
+            copy = state.clone()
+            assert copy == state
+            copy.act(seat, action)
+            if not copy.over:
+                copy.playout(["random"] * n, rng)
+            assert state.snapshot() == before
+
+
+JUNK = ["", " ", "play", "take 7", "reveal", "flip flip", "end end", "signal up1", "PLAY WASTE",
+        "take 0 left", "play 1 up1", "reveal e5", "play r0", "signal up5 avoid", "x" * 500]
+
+
+@SETTINGS
+@given(game_cases)
+def test_refused_actions_change_nothing(case):
+    (name, n), seed, rng = case
+    for state, seat, _action in random_game(name, n, seed, rng):
+        if rng.random() < 0.2:
+            before = state.snapshot()
+            legal = set(state.legal(seat))
+            # other seats' legal actions and junk text
+            tries = [a for s in range(n) for a in state.legal(s)] + JUNK
+            for attempt in rng.sample(tries, min(8, len(tries))):
+                for who in {seat, rng.randrange(n)}:
+                    if who == seat and attempt in legal:
+                        continue
+                    if who != seat and attempt in state.legal(who):
+                        continue
+                    try:
+                        state.act(who, attempt)
+                    except IllegalAction as e:
+                        assert e.reason
+                    else:
+                        raise AssertionError(f"{attempt!r} by {who} was accepted")
+                    assert state.snapshot() == before
+
+
+@SETTINGS
+@given(game_cases)
+def test_legal_actions_are_accepted_and_stable(case):
+    (name, n), seed, rng = case
+    for state, seat, action in random_game(name, n, seed, rng):
+        assert state.legal(seat) == state.legal(seat)
+        assert action in state.legal(seat)
+        assert seat in state.to_act() or action.startswith(("signal", "reveal"))
+    assert state.to_act() == ()
+    assert all(state.legal(s) == [] for s in range(n))
+    assert state.result()["over"]
+
+
+OPTION_CASES = [("slide", 3, {"target": 70}), ("slide", 2, {"start": 1, "target": 40}),
+                ("the-game", 2, {"pro": True}), ("the-game", 3, {"min_after_empty": 2}),
+                ("the-game", 4, {"start": 2, "pro": True, "min_after_empty": 2})]
+
+
+@pytest.mark.parametrize(("name", "n", "options"), OPTION_CASES)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_fast_playouts_with_options_replay_exactly(name, n, options, policy):
+    for seed in range(15):
+        state = games.get(name).deal(seed, n, **options)
+        state.playout([policy] * n, random.Random(seed))
+        assert state.over
+        check_cards(state)
+        assert games.replay(state.record()) == state

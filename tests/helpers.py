@@ -1,0 +1,41 @@
+"""Shared test helpers: playing games out and comparing states."""
+
+from __future__ import annotations
+
+import random
+
+from cardtable import games
+from cardtable.bots import make_bot
+
+#: every game with every player count it allows
+GAME_SEATS = [(name, n) for name in games.names()
+              for n in range(games.get(name).min_players, games.get(name).max_players + 1)]
+
+
+def random_game(name: str, players: int, seed: int, rng: random.Random):
+    """Yield (state, seat, action) along a random game, before each action is applied.
+
+    Moves are a mix of greedy and random ones (pure random play ends The Game within a few
+    turns); now and then a pile signal.
+    """
+    state = games.get(name).deal(seed, players)
+    greedy = make_bot("greedy", name)
+    while not state.over:
+        seat = rng.choice(state.to_act())
+        if rng.random() < 0.05:  # a seat outside to_act: a signal, or a change of mind
+            other = rng.randrange(players)
+            if state.legal(other):
+                seat = other
+        legal = state.legal(seat)
+        moves = [a for a in legal if not a.startswith("signal")]
+        roll = rng.random()
+        if seat not in state.to_act():
+            action = rng.choice(legal)
+        elif moves and roll < 0.6:
+            action = greedy.choose(state.view(seat), legal)
+        elif moves and roll < 0.95:
+            action = rng.choice(moves)
+        else:
+            action = rng.choice(legal)
+        yield state, seat, action
+        state.act(seat, action)

@@ -1,0 +1,42 @@
+"""The simulator: seeded, reproducible, the same on the fast and plain paths for greedy."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.sim import mean_ci, simulate
+
+
+def test_same_arguments_same_numbers():
+    a = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5)
+    b = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5)
+    assert a == b
+    c = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=6)
+    assert c != a
+
+
+@pytest.mark.parametrize(("game", "players"), [("slide", 3), ("doublets", 1), ("the-game", 4)])
+def test_greedy_figures_equal_on_fast_and_plain_paths(game, players):
+    fast = simulate(game, players, ["greedy"], 25, seed=3, fast=True)
+    plain = simulate(game, players, ["greedy"], 25, seed=3, fast=False)
+    assert fast == plain
+
+
+def test_summary_fields():
+    s = simulate("the-game", 2, ["greedy"], 30, seed=1)
+    assert s["games"] == 30 and s["players"] == 2 and s["bots"] == ["greedy", "greedy"]
+    assert 0 <= s["won"] <= 1
+    assert s["seats"][0]["mean_score"] == s["seats"][1]["mean_score"]  # cooperative
+    assert set(s["by_bot"]) == {"greedy"}
+
+
+def test_bad_bot_lists_are_refused():
+    with pytest.raises(ValueError, match="one per seat"):
+        simulate("slide", 3, ["greedy", "random"], 5)
+
+
+def test_mean_ci():
+    assert mean_ci([]) == (0.0, 0.0)
+    assert mean_ci([2.0]) == (2.0, 0.0)
+    mean, half = mean_ci([0.0, 1.0] * 50)
+    assert mean == 0.5 and 0.09 < half < 0.11
