@@ -30,11 +30,34 @@ class GameOutcome:
 
 
 def play_one(state: State, seat_bots: list[Any]) -> None:
-    """Play ``state`` to the end, each seat asking its bot with its own view."""
-    while not state.over:
-        for seat in state.to_act():
-            bot = seat_bots[seat]
-            state.act(seat, bot.choose(state.view(seat), state.legal(seat)))
+    """Play ``state`` to the end, each seat asking its bot with its own view.
+
+    After every action, bots of the other seats that can ``react`` may answer with talk
+    (once per action: reactions are not themselves reacted to). At the end every bot is told
+    the result (``finish``) and closed (``close``), whatever happened.
+    """
+    talk = state.game.is_talk
+    reactors = [(s, b) for s, b in enumerate(seat_bots) if hasattr(b, "react")]
+    try:
+        while not state.over:
+            for seat in state.to_act():
+                if state.over or seat not in state.to_act():
+                    continue
+                state.act(seat, seat_bots[seat].choose(state.view(seat), state.legal(seat)))
+                for other, bot in reactors:
+                    if other == seat or state.over:
+                        continue
+                    options = [a for a in state.legal(other) if talk(a)]
+                    if options and (said := bot.react(state.view(other), options)):
+                        state.act(other, said)
+        result = state.result()
+        for bot in seat_bots:
+            if hasattr(bot, "finish"):
+                bot.finish(result)
+    finally:
+        for bot in seat_bots:
+            if hasattr(bot, "close"):
+                bot.close()
 
 
 def run_games(

@@ -1,38 +1,82 @@
 """Bots: anything with ``choose(view, legal) -> action``.
 
 A bot sees what its seat sees (``state.view(seat)``) and the legal actions, never the state.
-``make_bot(name, game, seed)`` builds a built-in bot; ``names()`` lists them.
+Optional hooks, called by tables that support them (the simulator, the terminal, the server):
+
+- ``react(view, legal) -> str | None``: after any action at the table, a seat that is not to
+  act may answer with talk (The Game's pile signals); ``legal`` then holds only what that seat
+  may do out of turn. Returning None says nothing.
+- ``finish(result)``: the game is over.
+- ``close()``: free what the bot holds (an external program).
+
+``make_bot(spec, game, seed)`` builds a bot from a spec: a name (``greedy``), a name with a
+level (``search:hard``), or ``cmd:COMMAND`` for an external program speaking JSON lines
+(docs/bot-protocol.md). ``names(game)`` lists the built-in names that play ``game``.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+import importlib
+from typing import Any, Protocol
 
-from cardtable.bots.greedy import GreedyBot
-from cardtable.bots.random import RandomBot
 from cardtable.core.errors import BadOptions
 
 
 class Bot(Protocol):
-    """What the table asks of a bot."""
+    """What a table asks of a bot."""
 
     def choose(self, view: dict, legal: list[str]) -> str: ...
 
 
-BUILT_IN = {"random": RandomBot, "greedy": GreedyBot}
+# name -> "module:Class"; each class has ``games`` (tuple of names, or None for every game)
+# and is built as ``cls(game, seed, level)``. Imported on first use.
+BUILT_IN = {
+    "random": "cardtable.bots.random:RandomBot",
+    "greedy": "cardtable.bots.greedy:GreedyBot",
+    "expert": "cardtable.bots.the_game_expert:ExpertBot",
+    "team": "cardtable.bots.the_game_team:TeamBot",
+    "fair": "cardtable.bots.doublets_fair:FairBot",
+    "search": "cardtable.bots.slide_search:SearchBot",
+}
+EXTERNAL = "cmd:"
 
 
-def names() -> list[str]:
-    return list(BUILT_IN)
-
-
-def make_bot(name: str, game: str, seed: int = 0) -> Bot:
-    """A built-in bot for ``game``; ``seed`` fixes its random choices."""
+def _load(name: str) -> Any:
+    module, _, cls = BUILT_IN[name].partition(":")
     try:
-        cls = BUILT_IN[name]
-    except KeyError:
-        raise BadOptions(f"no bot called {name!r}; the bots are {', '.join(BUILT_IN)}") from None
-    return cls(game, seed)
+        return getattr(importlib.import_module(module), cls)
+    except ModuleNotFoundError:  # a bot listed before its module exists
+        return None
 
 
-__all__ = ["Bot", "make_bot", "names", "RandomBot", "GreedyBot"]
+def names(game: str | None = None) -> list[str]:
+    """Built-in bot names, those that play ``game`` if given."""
+    out = []
+    for name in BUILT_IN:
+        cls = _load(name)
+        if cls is not None and (game is None or cls.games is None or game in cls.games):
+            out.append(name)
+    return out
+
+
+def make_bot(spec: str, game: str, seed: int = 0, **kwargs: Any) -> Bot:
+    """A bot for ``game`` from a spec (``greedy``, ``search:hard``, ``cmd:python bot.py``).
+
+    ``seed`` fixes its random choices; ``kwargs`` go to external bots (``seat``, ``timeout``).
+    """
+    if spec.startswith(EXTERNAL):
+        from cardtable.bots.external import ExternalBot
+
+        return ExternalBot(spec[len(EXTERNAL):], game, **kwargs)
+    name, _, level = spec.partition(":")
+    cls = _load(name) if name in BUILT_IN else None
+    if cls is None:
+        raise BadOptions(
+            f"no bot called {name!r}; the bots are {', '.join(names())}, or cmd:COMMAND"
+        )
+    if cls.games is not None and game not in cls.games:
+        raise BadOptions(f"the {name} bot plays {', '.join(cls.games)}, not {game}")
+    return cls(game, seed, level or None)
+
+
+__all__ = ["Bot", "make_bot", "names"]

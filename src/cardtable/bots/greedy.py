@@ -59,9 +59,11 @@ POLICIES: dict[str, Callable[[dict, list[str]], str]] = {
 
 
 class GreedyBot:
-    def __init__(self, game: str, seed: int = 0) -> None:
-        if game not in POLICIES:
-            raise BadOptions(f"there is no greedy bot for {game!r}")
+    games = tuple(POLICIES)
+
+    def __init__(self, game: str, seed: int = 0, level: str | None = None) -> None:
+        if level is not None:
+            raise BadOptions("the greedy bot has no levels")
         self.game = game
         self._policy = POLICIES[game]
 

@@ -96,6 +96,11 @@ class Game(ABC):
     #: "low" when the lowest score is best (Slide, The Game), "high" otherwise (Doublets)
     better: ClassVar[str] = "low"
 
+    def is_talk(self, action: str) -> bool:
+        """Whether ``action`` is talk (The Game's pile signals): legal at any time, changing
+        no turn. Bots that ``react`` are offered only talk."""
+        return False
+
     def option_defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
 

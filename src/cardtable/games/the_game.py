@@ -126,6 +126,9 @@ class TheGame(Game):
                kind=bool),
     )
 
+    def is_talk(self, action: str) -> bool:
+        return action.startswith("signal ")
+
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> TheGameState:
         return TheGameState(seed, players, options)
 
