@@ -12,6 +12,7 @@ from cardtable import games
 from cardtable.core.errors import (
     BadOptions,
     BadRecord,
+    BotError,
     CardtableError,
     GameOver,
     IllegalAction,
@@ -35,5 +36,6 @@ __all__ = [
     "GameOver",
     "BadOptions",
     "BadRecord",
+    "BotError",
     "UnknownGame",
 ]

@@ -64,3 +64,20 @@ class UnknownGame(BadOptions):
     """No game of that name is registered."""
 
     code = "unknown_game"
+
+
+class BotError(CardtableError):
+    """A bot failed: crashed, answered nonsense or an illegal action, or ran out of time.
+
+    ``bot`` names the bot (its spec, e.g. ``cmd:python mybot.py``), ``answer`` is what it said
+    (None if nothing), ``reason`` what was wrong with it.
+    """
+
+    code = "bot_error"
+
+    def __init__(self, bot: str, reason: str, answer: str | None = None) -> None:
+        shown = "nothing" if answer is None else repr(answer[:200])
+        super().__init__(f"bot {bot} failed: {reason} (it answered {shown})")
+        self.bot = bot
+        self.answer = answer
+        self.bot_reason = reason
