@@ -128,51 +128,176 @@ def rules(game: GameArg) -> None:
     console.print(Markdown(rules_page(game)))
 
 
+JobsOpt = Annotated[
+    int | None, typer.Option("--jobs", "-j", help="worker processes (default: all cores)")
+]
+DaskOpt = Annotated[
+    str | None, typer.Option("--dask", help="run on the Dask scheduler at this address")
+]
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", help="one row per game: a .csv or .jsonl file")
+]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", help="score distributions per bot, as a PNG")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON")]
+ProgressOpt = Annotated[
+    bool | None, typer.Option("--progress/--no-progress", help="a progress bar on stderr")
+]
+TimeoutOpt = Annotated[
+    float, typer.Option(help="seconds an external bot (cmd:...) may take to answer")
+]
+
+
+def run_and_report(
+    game: str, tasks: list, seed: int, options: dict[str, Any], jobs: int | None,
+    dask: str | None, out: Path | None, plot: Path | None, as_json: bool,
+    progress: bool | None, title: str,
+) -> dict[str, Any]:
+    """Play the tasks with a progress bar, write rows and plot, print the summary."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from cardtable.sim import default_jobs, plot_scores, run_tasks, summarize, write_rows
+
+    err = Console(stderr=True)
+    show = err.is_terminal if progress is None else progress
+    outcomes = []
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), console=err, disable=not show, transient=True,
+    ) as bar:
+        job = bar.add_task(title, total=len(tasks))
+        for outcome in run_tasks(tasks, jobs or default_jobs(), dask,
+                                 lambda n: bar.advance(job, n)):
+            outcomes.append(outcome)
+    if out:
+        write_rows(outcomes, out)
+    if plot:
+        plot_scores(outcomes, game, plot)
+    summary = summarize(game, outcomes, seed, options)
+    if as_json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print_summary(summary)
+        if out:
+            console.print(f"rows: {out}")
+        if plot:
+            console.print(f"plot: {plot}")
+    return summary
+
+
 @app.command()
 def simulate(
     game: GameArg,
     players: Annotated[int | None, typer.Option(help="number of seats")] = None,
-    bots: Annotated[str, typer.Option(help="one bot for all seats, or one per seat")] = "greedy",
+    bots: Annotated[
+        str, typer.Option(help="one bot for all seats, or one per seat (e.g. greedy,random)")
+    ] = "greedy",
     games_: Annotated[int, typer.Option("--games", help="how many games")] = 1000,
     seed: Annotated[int, typer.Option(help="seed of the first game; game i uses seed + i")] = 1,
     option: OptionsOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    jobs: JobsOpt = None,
+    dask: DaskOpt = None,
+    out: OutOpt = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
+    timeout: TimeoutOpt = 5.0,
     fast: Annotated[
         bool, typer.Option(help="use the games' fast playouts when every seat is built in")
     ] = True,
 ) -> None:
     """Play seeded games between bots and summarise win rates and scores."""
-    from cardtable.sim import simulate as run
+    from cardtable.sim import make_tasks
 
     check_game(game)
-    bot_names = [b.strip() for b in bots.split(",")]
-    n = players or max(games.get(game).min_players, len(bot_names))
+    bot_specs = split_bots(bots)
+    n = players or max(games.get(game).min_players, len(bot_specs))
+    options = parse_options(option)
     try:
-        summary = run(game, n, bot_names, games_, seed, parse_options(option), fast)
+        tasks = make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout)
+        summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
+                                 progress, f"{game}: {games_} games")
     except (CardtableError, ValueError) as e:
         fail(str(e))
-    if as_json:
-        print(json.dumps(summary, indent=2))
-        return
-    print_summary(summary)
+    if summary["errors"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def tournament(
+    game: GameArg,
+    bots: Annotated[str, typer.Option(help="the bots to compare, e.g. greedy,random")],
+    players: Annotated[int | None, typer.Option(help="seats at each table")] = None,
+    games_: Annotated[int, typer.Option("--games", help="seeds each table plays")] = 200,
+    seed: Annotated[int, typer.Option(help="the first seed")] = 1,
+    option: OptionsOpt = None,
+    jobs: JobsOpt = None,
+    dask: DaskOpt = None,
+    out: OutOpt = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
+) -> None:
+    """Several bots over the same seeds, seats rotated; a table of results per bot."""
+    from cardtable.sim import tournament_tasks
+
+    check_game(game)
+    bot_specs = split_bots(bots)
+    rules = games.get(game)
+    n = players or (rules.min_players if rules.cooperative else
+                    max(rules.min_players, min(rules.max_players, len(bot_specs))))
+    options = parse_options(option)
+    try:
+        tasks = tournament_tasks(game, n, bot_specs, games_, seed, options)
+        summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
+                                 progress, f"{game} tournament: {len(tasks)} games")
+    except (CardtableError, ValueError) as e:
+        fail(str(e))
+    if summary["errors"]:
+        raise typer.Exit(1)
+
+
+def split_bots(spec: str) -> list[str]:
+    """``greedy,cmd:python bot.py,random`` -> three specs (a command may not hold commas)."""
+    return [b.strip() for b in spec.split(",") if b.strip()]
 
 
 def print_summary(summary: dict[str, Any]) -> None:
     better = "lowest" if summary["better"] == "low" else "highest"
+    first = summary["seed"]
     console.print(
         f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
-        f"seeds {summary['seed']}..{summary['seed'] + summary['games'] - 1} ({better} score wins)"
+        f"first seed {first} ({better} score wins; a shared win counts for each winner)"
     )
-    table = Table("seat", "bot", "win rate", "mean score")
-    for s in summary["seats"]:
-        table.add_row(
-            str(s["seat"]), s["bot"],
-            f"{100 * s['win_rate']:.1f} % ± {100 * s['win_rate_ci']:.1f}",
-            f"{s['mean_score']:.2f} ± {s['mean_score_ci']:.2f}",
-        )
+    coop = "won" in summary
+    if summary["seats"]:
+        rows = [(str(r["seat"]), r["bot"], r) for r in summary["seats"]]
+        table = Table("seat", "bot", "games", "win rate", "mean score")
+    else:  # a tournament: bots move between seats
+        rows = [("", b, f) for b, f in summary["by_bot"].items()]
+        table = Table("", "bot", "games" if coop else "seats played", "win rate", "mean score")
+    if not coop:
+        table.add_column("mean rank")
+    for seat, bot, r in rows:
+        cells = [seat, bot, str(r["games"]),
+                 f"{100 * r['win_rate']:.1f} % ± {100 * r['win_rate_ci']:.1f}",
+                 f"{r['mean_score']:.2f} ± {r['mean_score_ci']:.2f}"]
+        table.add_row(*cells, *([] if coop else [f"{r['mean_rank']:.2f}"]))
     console.print(table)
-    if "won" in summary:
+    if summary["seats"] and len(summary["by_bot"]) > 1:
+        by_bot = Table("bot", "seats", "win rate", "mean score")
+        for bot, f in summary["by_bot"].items():
+            by_bot.add_row(bot, str(f["games"]),
+                           f"{100 * f['win_rate']:.1f} % ± {100 * f['win_rate_ci']:.1f}",
+                           f"{f['mean_score']:.2f} ± {f['mean_score_ci']:.2f}")
+        console.print(by_bot)
+    if coop and summary["seats"]:
         console.print(f"games won: {100 * summary['won']:.1f} % ± {100 * summary['won_ci']:.1f}")
+    if summary["errors"]:
+        console.print(f"[red]{summary['errors']} games ended with an error:[/red]")
+        for message in summary["error_messages"]:
+            console.print(f"  {message}")
 
 
 def main() -> None:

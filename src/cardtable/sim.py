@@ -1,32 +1,60 @@
-"""Seeded simulations: many games with bots in one process, and their summary.
+"""Seeded simulations: many games between bots, on one core, many, or a Dask cluster.
 
-Game ``i`` of a run with ``seed`` uses the deal seed ``seed + i``; a bot at seat ``s`` gets the
-random seed ``(seed + i) * 16 + s``. The same arguments always give the same numbers.
+A run is a list of ``Task``s, one game each. Game ``i`` of a run with ``seed`` is dealt from
+``seed + i``; the bot at seat ``s`` gets the random seed ``(seed + i) * 16 + s``. Every task is
+independent, so the same tasks give the same outcomes on one process, a pool (``jobs``) or a
+cluster (``dask``), in the same order.
 
-When every seat is a built-in bot, games go through ``State.playout`` (the fast path);
-``fast=False`` plays them through ``view``/``legal``/``act`` instead. Greedy bots play the same
-moves on both paths; random bots draw differently, so their figures differ slightly.
+When every seat is a built-in bot with a fast policy, games go through ``State.playout``;
+``fast=False`` plays them through ``view``/``legal``/``act``. Greedy bots play the same moves on
+both paths; random bots draw differently, so their figures differ slightly.
+
+A bot that fails (``BotError``, or an action the rules refuse) ends its game with an error;
+the run goes on and the summary reports it.
 """
 
 from __future__ import annotations
 
+import csv
+import itertools
+import json
 import math
+import os
 import random
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cardtable import bots as bot_registry
 from cardtable import games
+from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game to play: everything a worker process needs, picklable."""
+
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    fast: bool = True
+    timeout: float = 5.0  # for external bots
 
 
 @dataclass
 class GameOutcome:
     seed: int
-    scores: list[int]
+    bots: list[str]
+    scores: list[int] | None
     winners: list[int]
-    won: bool | None
+    won: bool | None = None
+    ranks: list[int] | None = None
+    moves: int = 0
+    error: str | None = None
 
 
 def play_one(state: State, seat_bots: list[Any]) -> None:
@@ -60,43 +88,123 @@ def play_one(state: State, seat_bots: list[Any]) -> None:
                 bot.close()
 
 
-def run_games(
-    game: str,
-    players: int,
-    bot_names: list[str],
-    count: int,
-    seed: int = 1,
-    options: dict[str, Any] | None = None,
-    fast: bool = True,
-    on_game: Callable[[int], None] | None = None,
-) -> Iterator[GameOutcome]:
-    """Yield the outcome of each of ``count`` seeded games."""
-    rules = games.get(game)
-    options = options or {}
-    if len(bot_names) == 1:
-        bot_names = bot_names * players
-    if len(bot_names) != players:
-        raise ValueError(f"give one bot, or one per seat ({players}), not {len(bot_names)}")
-    for name in bot_names:
-        bot_registry.make_bot(name, game)  # refuses an unknown bot before the run starts
-    use_fast = fast and all(n in State.playout_policies for n in bot_names)
-    for i in range(count):
-        deal_seed = seed + i
-        state = rules.deal(deal_seed, players, **options)
-        if use_fast:
-            state.playout(bot_names, random.Random(deal_seed))
+def ranks_of(scores: Sequence[int], better: str) -> list[int]:
+    """1 for the best score; equal scores share a rank."""
+    sign = 1 if better == "low" else -1
+    return [1 + sum(1 for t in scores if sign * t < sign * s) for s in scores]
+
+
+def play_task(task: Task) -> GameOutcome:
+    """Play one task to the end and describe how it went (never raises for a bot's fault)."""
+    rules = games.get(task.game)
+    state = rules.deal(task.seed, task.players, **task.options)
+    bots = list(task.bots)
+    try:
+        if task.fast and all(b in State.playout_policies for b in bots):
+            state.playout(bots, random.Random(task.seed))
         else:
-            seat_bots = [
-                bot_registry.make_bot(n, game, deal_seed * 16 + s) for s, n in enumerate(bot_names)
-            ]
+            seat_bots = []
+            try:
+                for s, spec in enumerate(bots):
+                    extra = {"seat": s, "timeout": task.timeout} if spec.startswith("cmd:") else {}
+                    seat_bots.append(
+                        bot_registry.make_bot(spec, task.game, task.seed * 16 + s, **extra)
+                    )
+            except BaseException:
+                for bot in seat_bots:
+                    if hasattr(bot, "close"):
+                        bot.close()
+                raise
             play_one(state, seat_bots)
-        result = state.result()
-        if on_game:
-            on_game(i)
-        yield GameOutcome(deal_seed, result["scores"], result["winners"], result.get("won"))
+    except CardtableError as e:  # a bot failed or chose an illegal action: this game ends
+        return GameOutcome(task.seed, bots, None, [], moves=len(state.actions),
+                           error=f"game {task.seed}: {e}")
+    result = state.result()
+    return GameOutcome(
+        task.seed, bots, list(result["scores"]), list(result["winners"]), result.get("won"),
+        result.get("ranks") or ranks_of(result["scores"], rules.better), len(state.actions),
+    )
 
 
-def mean_ci(values: list[float]) -> tuple[float, float]:
+def play_chunk(tasks: Sequence[Task]) -> list[GameOutcome]:
+    return [play_task(t) for t in tasks]
+
+
+def make_tasks(
+    game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
+    options: dict[str, Any] | None = None, fast: bool = True, timeout: float = 5.0,
+) -> list[Task]:
+    """``count`` games with the same bots, one spec per seat (or one for every seat)."""
+    rules = games.get(game)
+    specs = list(bot_specs)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ValueError(f"give one bot, or one per seat ({players}), not {len(specs)}")
+    rules.deal(seed, players, **(options or {}))  # refuse bad options before the run
+    for spec in dict.fromkeys(specs):
+        if not spec.startswith("cmd:"):
+            bot_registry.make_bot(spec, game)  # refuse an unknown bot before the run
+    return [Task(game, players, tuple(specs), seed + i, dict(options or {}), fast, timeout)
+            for i in range(count)]
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run_tasks(
+    tasks: Sequence[Task], jobs: int = 1, dask: str | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> Iterator[GameOutcome]:
+    """Yield each task's outcome, in task order, wherever the games are played.
+
+    ``jobs`` > 1: a local process pool; ``dask``: the address of a Dask scheduler.
+    ``on_done(n)`` is called as each batch of ``n`` games finishes (for a progress bar).
+    """
+    tasks = list(tasks)
+    if dask:
+        yield from _run_dask(tasks, dask, on_done)
+        return
+    if jobs <= 1 or len(tasks) < 2:
+        for task in tasks:
+            outcome = play_task(task)
+            if on_done:
+                on_done(1)
+            yield outcome
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, min(200, len(tasks) // (jobs * 8)))
+    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for batch in pool.map(play_chunk, chunks):
+            if on_done:
+                on_done(len(batch))
+            yield from batch
+
+
+def _run_dask(tasks: list[Task], address: str, on_done: Callable[[int], None] | None
+              ) -> Iterator[GameOutcome]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CardtableError(
+            "--dask needs the dask extra: pip install 'cardtable[dask]'"
+        ) from None
+    size = max(1, min(500, len(tasks) // 64 or 1))
+    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    with Client(address) as client:
+        futures = client.map(play_chunk, chunks, pure=False)
+        for future in futures:  # in order, so outcomes come out as on one core
+            batch = future.result()
+            if on_done:
+                on_done(len(batch))
+            yield from batch
+
+
+# -- summaries ------------------------------------------------------------------------------
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95 % confidence interval (normal approximation)."""
     n = len(values)
     if n == 0:
@@ -108,47 +216,145 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def summarize(
-    game: str, players: int, bot_names: list[str], outcomes: list[GameOutcome], seed: int,
-    options: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Win rates and mean scores per seat and per bot, with 95 % confidence intervals."""
-    if len(bot_names) == 1:
-        bot_names = bot_names * players
-    n = len(outcomes)
+def _figures(wins: list[float], scores: list[float], ranks: list[float]) -> dict[str, Any]:
+    win, win_ci = mean_ci(wins)
+    score, score_ci = mean_ci(scores)
+    rank, _ = mean_ci(ranks)
+    return {"games": len(wins), "win_rate": win, "win_rate_ci": win_ci,
+            "mean_score": score, "mean_score_ci": score_ci, "mean_rank": rank}
+
+
+def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = None,
+              options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Win rates, mean scores and ranks per seat and per bot, with 95 % confidence intervals.
+
+    A shared win counts as a win for every winner. Games that ended with an error are left
+    out of the figures and listed under ``errors``.
+    """
+    done = [o for o in outcomes if o.error is None]
+    failed = [o for o in outcomes if o.error is not None]
+    players = len(outcomes[0].bots) if outcomes else 0
+    seat_bots = outcomes[0].bots if outcomes else []
+    fixed_seats = all(o.bots == seat_bots for o in outcomes)
     seats = []
-    for s in range(players):
-        wins = [1.0 if s in o.winners else 0.0 for o in outcomes]
-        scores = [float(o.scores[s]) for o in outcomes]
-        win, win_ci = mean_ci(wins)
-        score, score_ci = mean_ci(scores)
-        seats.append({"seat": s, "bot": bot_names[s], "win_rate": win, "win_rate_ci": win_ci,
-                      "mean_score": score, "mean_score_ci": score_ci})
+    if fixed_seats:
+        for s in range(players):
+            figures = _figures([1.0 if s in o.winners else 0.0 for o in done],
+                               [float(o.scores[s]) for o in done],
+                               [float(o.ranks[s]) for o in done])
+            seats.append({"seat": s, "bot": seat_bots[s], **figures})
     by_bot: dict[str, dict[str, Any]] = {}
-    for name in dict.fromkeys(bot_names):
-        mine = [s for s in range(players) if bot_names[s] == name]
-        wins = [1.0 if s in o.winners else 0.0 for o in outcomes for s in mine]
-        scores = [float(o.scores[s]) for o in outcomes for s in mine]
-        win, win_ci = mean_ci(wins)
-        score, score_ci = mean_ci(scores)
-        by_bot[name] = {"seats": mine, "win_rate": win, "win_rate_ci": win_ci,
-                        "mean_score": score, "mean_score_ci": score_ci}
+    names = list(dict.fromkeys(b for o in outcomes for b in o.bots))
+    rules = games.get(game)
+    for name in names:
+        picks = [(o, s) for o in done for s, b in enumerate(o.bots) if b == name]
+        if rules.cooperative:  # one shared result a game: count each game once
+            picks = list({id(o): (o, s) for o, s in picks}.values())
+        by_bot[name] = _figures([1.0 if s in o.winners else 0.0 for o, s in picks],
+                                [float(o.scores[s]) for o, s in picks],
+                                [float(o.ranks[s]) for o, s in picks])
     summary: dict[str, Any] = {
-        "game": game, "players": players, "bots": bot_names, "games": n, "seed": seed,
-        "options": options or {}, "better": games.get(game).better,
-        "seats": seats, "by_bot": by_bot,
+        "game": game, "players": players, "bots": seat_bots if fixed_seats else names,
+        "games": len(outcomes), "seed": seed, "options": options or {},
+        "better": rules.better, "seats": seats, "by_bot": by_bot,
+        "errors": len(failed), "error_messages": [o.error for o in failed[:10]],
     }
-    if outcomes and outcomes[0].won is not None:  # solitaire and cooperative games
-        won, won_ci = mean_ci([1.0 if o.won else 0.0 for o in outcomes])
+    if rules.cooperative:
+        won, won_ci = mean_ci([1.0 if o.won else 0.0 for o in done])
         summary["won"] = won
         summary["won_ci"] = won_ci
     return summary
 
 
 def simulate(
-    game: str, players: int, bot_names: list[str], count: int, seed: int = 1,
-    options: dict[str, Any] | None = None, fast: bool = True,
-    on_game: Callable[[int], None] | None = None,
+    game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
+    options: dict[str, Any] | None = None, fast: bool = True, jobs: int = 1,
+    dask: str | None = None,
 ) -> dict[str, Any]:
-    outcomes = list(run_games(game, players, bot_names, count, seed, options, fast, on_game))
-    return summarize(game, players, bot_names, outcomes, seed, options)
+    """Play ``count`` seeded games and return their summary."""
+    tasks = make_tasks(game, players, bot_specs, count, seed, options, fast)
+    return summarize(game, list(run_tasks(tasks, jobs, dask)), seed, options)
+
+
+# -- tournaments ----------------------------------------------------------------------------
+def tournament_tasks(
+    game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
+    options: dict[str, Any] | None = None, fast: bool = True,
+) -> list[Task]:
+    """Every bot over the same seeds. Competitive games: each table of ``players`` bots (every
+    combination, or the bots repeated when there are fewer than seats) in every seat
+    rotation. Cooperative games and solitaires: each bot in all seats."""
+    specs = list(dict.fromkeys(bot_specs))
+    if games.get(game).cooperative:
+        lineups = [[b] * players for b in specs]
+    else:
+        if len(specs) >= players:
+            tables = [list(t) for t in itertools.combinations(specs, players)]
+        else:
+            tables = [list(itertools.islice(itertools.cycle(specs), players))]
+        lineups = []
+        for table in tables:
+            for r in range(players):
+                rotated = table[r:] + table[:r]
+                if rotated not in lineups:
+                    lineups.append(rotated)
+    tasks = []
+    for lineup in lineups:
+        tasks += make_tasks(game, players, lineup, count, seed, options, fast)
+    return tasks
+
+
+# -- output ---------------------------------------------------------------------------------
+ROW_FIELDS = ["seed", "bots", "scores", "winners", "won", "ranks", "moves", "error"]
+
+
+def write_rows(outcomes: Iterable[GameOutcome], path: Path) -> None:
+    """One row per game: JSON lines (``.jsonl``/``.json``) or CSV (``.csv``)."""
+    path = Path(path)
+    if path.suffix == ".csv":
+        with path.open("w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(ROW_FIELDS)
+            for o in outcomes:
+                row = asdict(o)
+                writer.writerow([
+                    " ".join(map(str, row[k])) if isinstance(row[k], list) else
+                    "" if row[k] is None else row[k]
+                    for k in ROW_FIELDS
+                ])
+    elif path.suffix in (".jsonl", ".json", ".ndjson"):
+        with path.open("w") as f:
+            for o in outcomes:
+                f.write(json.dumps(asdict(o)) + "\n")
+    else:
+        raise CardtableError(f"write results to a .csv or .jsonl file, not {path.name}")
+
+
+def plot_scores(outcomes: Sequence[GameOutcome], game: str, path: Path) -> None:
+    """Score distributions per bot, as a PNG (matplotlib)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise CardtableError("--plot needs matplotlib: pip install 'cardtable[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    per_bot: dict[str, list[int]] = {}
+    for o in outcomes:
+        if o.error is None:
+            for s, bot in enumerate(o.bots):
+                per_bot.setdefault(bot, []).append(o.scores[s])
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    lo = min((min(v) for v in per_bot.values()), default=0)
+    hi = max((max(v) for v in per_bot.values()), default=1)
+    bins = range(lo, hi + 2, max(1, (hi - lo + 1) // 40 or 1))
+    for bot, scores in per_bot.items():
+        ax.hist(scores, bins=bins, alpha=0.55, label=f"{bot} (n={len(scores)})")
+    better = "lower" if games.get(game).better == "low" else "higher"
+    ax.set_xlabel(f"score ({better} is better)")
+    ax.set_ylabel("seats")
+    ax.set_title(f"{games.get(game).title}: score per seat, by bot")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

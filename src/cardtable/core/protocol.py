@@ -95,6 +95,8 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     #: "low" when the lowest score is best (Slide, The Game), "high" otherwise (Doublets)
     better: ClassVar[str] = "low"
+    #: True when all seats share one result (solitaire, cooperative games)
+    cooperative: ClassVar[bool] = False
 
     def is_talk(self, action: str) -> bool:
         """Whether ``action`` is talk (The Game's pile signals): legal at any time, changing
@@ -154,6 +156,7 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "better": self.better,
+            "cooperative": self.cooperative,
             "options": [
                 {"name": o.name, "default": o.default, "doc": o.doc} for o in self.options
             ],

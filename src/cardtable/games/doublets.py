@@ -53,6 +53,7 @@ def card_value(name: str) -> int:
 
 
 class DoubletsGame(Game):
+    cooperative = True
     name = "doublets"
     title = "Doublets"
     min_players = 1

@@ -112,6 +112,7 @@ def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
 
 
 class TheGame(Game):
+    cooperative = True
     name = "the-game"
     title = "The Game"
     min_players = 1
