@@ -54,6 +54,37 @@ def check_game(name: str) -> None:
         fail(f"no game called {name!r}; the games are {', '.join(games.names())}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="database URL, e.g. postgresql://user@host/cardtable "
+                     "(default: an SQLite file in the data folder)"),
+    ] = None,
+    data: Annotated[
+        Path | None, typer.Option(help="the data folder (default: $CARDTABLE_DATA or "
+                                  "~/.local/share/cardtable)")
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves")] = 0.8,
+) -> None:
+    """Start the web server: play in the browser with friends and bots."""
+    import os
+
+    import uvicorn
+
+    from cardtable.server.app import create_app
+
+    if data:
+        os.environ["CARDTABLE_DATA"] = str(data)
+    from cardtable.paths import data_dir
+
+    where = db or f"SQLite in {data_dir()}"
+    console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})")
+    uvicorn.run(create_app(db, bot_delay), host=host, port=port, log_level="warning")
+
+
 @app.command("games")
 def list_games() -> None:
     """List the games with their player counts and options."""

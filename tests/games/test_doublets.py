@@ -53,8 +53,8 @@ def card(name: str) -> int:
 def name(c: int | None) -> str | None:
     if c is None:
         return None
-    value, suit = c >> 2, SUITS[c & 3]
-    return f"{ {1: 'A', 11: 'J', 12: 'Q', 13: 'K'}.get(value, value)}{suit}"
+    rank = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(c >> 2, str(c >> 2))
+    return rank + SUITS[c & 3]
 
 
 def names(cards) -> list[str | None]:
@@ -275,17 +275,30 @@ def test_kings_in_two_places_are_replaced_in_visiting_order():
     assert lay["stock_top_first"][-2:] == ["KC", "KS"]
 
 
-@pytest.mark.parametrize("seed", [
-    SEED_NO_KINGS, SEED_RESERVE_KING, SEED_REPLACEMENT_KING, SEED_THREE_KINGS,
-    SEED_FOUNDATION_KING, SEED_FOUNDATION_TWO_KINGS, SEED_TWO_SLOTS, *range(100, 400),
-])
-def test_deal_matches_the_rule_applied_by_hand_to_the_shuffle(seed):
+def assert_deal_is_the_rule_applied_by_hand(seed: int) -> None:
     places, stock_top_first = deal_by_hand(seed)
     state = GAME.deal(seed)
-    assert state.reserves == places[:6] + places[7:]
-    assert state.foundation == [places[6]]
-    assert state.stock == stock_top_first[::-1]
+    assert state.reserves == places[:6] + places[7:], seed
+    assert state.foundation == [places[6]], seed
+    assert state.stock == stock_top_first[::-1], seed
     assert not any(c >> 2 == KING for c in [*state.reserves, *state.foundation])
+
+
+@pytest.mark.parametrize("seed", [
+    SEED_NO_KINGS, SEED_RESERVE_KING, SEED_REPLACEMENT_KING, SEED_THREE_KINGS,
+    SEED_FOUNDATION_KING, SEED_FOUNDATION_TWO_KINGS, SEED_TWO_SLOTS,
+])
+def test_deal_of_pinned_seeds_matches_the_rule_applied_by_hand(seed):
+    assert_deal_is_the_rule_applied_by_hand(seed)
+
+
+def test_deal_matches_the_rule_applied_by_hand_on_300_seeds():
+    kinged = 0
+    for seed in range(100, 400):
+        assert_deal_is_the_rule_applied_by_hand(seed)
+        deck = shuffled(DECK, deal_key("doublets", seed))
+        kinged += any(c >> 2 == KING for c in deck[:8])
+    assert kinged > 100  # many of these deals have kings to clear
 
 
 def test_deal_starts_with_empty_waste_44_in_stock_score_1_and_two_redeals():
@@ -653,7 +666,7 @@ def test_legal_lists_redeal_last_when_the_stock_is_empty():
 
 def test_legal_matches_act_and_over_means_nothing_legal_on_random_games():
     rng = random.Random(7)
-    for seed in range(4):
+    for seed in range(3):
         for state in random_walk(seed, rng):
             legal = state.legal(0)
             assert set(legal) <= set(ALL_ACTIONS)
@@ -773,3 +786,16 @@ def test_greedy_playout_wins_the_pinned_seed():
     state.playout(["greedy"], random.Random(0))
     assert state.result()["won"] and state.result()["scores"] == [48]
     assert games.replay(state.record()).result()["won"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_greedy_playout_plays_the_greedy_bot_move_for_move(seed):
+    from cardtable.bots.greedy import doublets_greedy
+
+    fast = GAME.deal(seed)
+    fast.playout(["greedy"], random.Random(0))
+    slow = GAME.deal(seed)
+    while not slow.over:
+        slow.act(0, doublets_greedy(slow.view(0), slow.legal(0)))
+    assert slow.actions == fast.actions
+    assert slow == fast

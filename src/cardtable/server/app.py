@@ -1,0 +1,292 @@
+"""The HTTP and websocket surface of the server (FastAPI).
+
+People need no password: ``POST /api/me`` with a name gives the browser a secret token in a
+cookie, and that token owns the player's seats. Every message a table sends is built by the
+hub from ``view(seat)``; see ``docs/server.md`` for the API.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from cardtable import bots, games
+from cardtable.paths import data_dir
+from cardtable.server import store as db
+from cardtable.server.hub import Conn, Hub, HubError, error
+from cardtable.server.ratings import leaderboard
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "cardtable_token"
+MAX_MESSAGE = 4096  # bytes a client may send in one websocket message
+NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
+LEVELS = {"search": ["easy", "normal", "hard"]}
+
+
+class NameBody(BaseModel):
+    name: str = Field(max_length=100)
+
+
+class NewTable(BaseModel):
+    game: str = Field(max_length=32)
+    #: per seat: "me", "open" (for a friend) or a bot spec such as "greedy" or "search:hard"
+    seats: list[str] = Field(max_length=6)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=8)
+    seed: int | None = None
+
+
+class JoinBody(BaseModel):
+    seat: int | None = None
+
+
+class BotBody(BaseModel):
+    bot: str = Field(max_length=40)
+
+
+def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
+    """The server; ``db_url`` defaults to an SQLite file in the data folder."""
+    url = db_url or db.default_url(data_dir())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        store = db.Store(url)
+        hub = Hub(store, bot_delay)
+        app.state.store, app.state.hub = store, hub
+        hub.resume_all()
+        yield
+        store.close()
+
+    app = FastAPI(title="cardtable", lifespan=lifespan)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(HubError)
+    async def hub_error(_request: Request, e: HubError) -> JSONResponse:
+        return JSONResponse({"error": e.code, "message": e.reason}, status_code=e.status)
+
+    def hub(request: Request) -> Hub:
+        return request.app.state.hub
+
+    def me(request: Request, required: bool = True) -> db.Player | None:
+        token = request.cookies.get(COOKIE) or request.headers.get("x-cardtable-token")
+        player = request.app.state.store.player_by_token(token)
+        if player is None and required:
+            raise HubError("no_player", "choose a name first (POST /api/me)", 401)
+        return player
+
+    # -- pages ------------------------------------------------------------------------------
+    for route, page in [("/", "lobby.html"), ("/t/{table_id}", "table.html"),
+                        ("/t/{table_id}/replay", "replay.html"),
+                        ("/leaderboard", "leaderboard.html")]:
+        app.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
+
+    # -- people -----------------------------------------------------------------------------
+    @app.get("/api/me")
+    def get_me(request: Request) -> dict[str, Any]:
+        player = me(request, required=False)
+        return {"player": {"id": player.id, "name": player.name} if player else None}
+
+    @app.post("/api/me")
+    def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
+        name = body.name.strip()
+        if not NAME.match(name):
+            raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
+        store: db.Store = request.app.state.store
+        player = me(request, required=False)
+        if player:
+            store.rename(player.id, name)
+        else:
+            player, token = store.new_player(name)
+            response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
+                                samesite="lax")
+        return {"player": {"id": player.id, "name": name}}
+
+    # -- games and tables -------------------------------------------------------------------
+    @app.get("/api/games")
+    def list_games() -> list[dict[str, Any]]:
+        return [{**games.get(n).describe(),
+                 "bots": [{"name": b, "levels": LEVELS.get(b, [])} for b in bots.names(n)]}
+                for n in games.names()]
+
+    @app.get("/api/tables")
+    def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
+        viewer = me(request, required=False)
+        rows = request.app.state.store.tables(status.split(","))
+        h = hub(request)
+        return [h.load(r.id).info(viewer.id if viewer else None) for r in rows
+                if r.players > 1]
+
+    @app.post("/api/tables")
+    def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+        player = me(request)
+        if any(len(s) > 200 for s in body.seats):
+            raise HubError("bad_request", "a seat is 'me', 'open' or a bot's name")
+        table = hub(request).create(player, body.game, body.seats, body.options, body.seed)
+        return table.info(player.id)
+
+    @app.get("/api/tables/{table_id}")
+    def get_table(request: Request, table_id: str) -> dict[str, Any]:
+        viewer = me(request, required=False)
+        return hub(request).load(table_id).info(viewer.id if viewer else None)
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(request: Request, table_id: str, body: JoinBody) -> dict[str, Any]:
+        player = me(request)
+        table = hub(request).load(table_id)
+        got = await hub(request).join(table, player, body.seat)
+        return {"seat": got, "table": table.info(player.id)}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    async def seat_to_bot(request: Request, table_id: str, seat: int,
+                          body: BotBody) -> dict[str, Any]:
+        player = me(request)
+        table = hub(request).load(table_id)
+        await hub(request).hand_to_bot(table, player, seat, body.bot)
+        return table.info(player.id)
+
+    @app.post("/api/tables/{table_id}/undo")
+    async def undo(request: Request, table_id: str) -> dict[str, Any]:
+        player = me(request)
+        table = hub(request).load(table_id)
+        await hub(request).undo(table, player)
+        return table.info(player.id)
+
+    @app.post("/api/tables/{table_id}/redo")
+    async def redo(request: Request, table_id: str) -> dict[str, Any]:
+        player = me(request)
+        table = hub(request).load(table_id)
+        await hub(request).redo(table, player)
+        return table.info(player.id)
+
+    @app.post("/api/tables/{table_id}/restart")
+    def restart(request: Request, table_id: str) -> dict[str, Any]:
+        """The same deal again, as a new table (solitaire)."""
+        player = me(request)
+        old = hub(request).load(table_id)
+        if not old.solo or old.seats[0]["player_id"] != player.id:
+            raise HubError("forbidden", "only your own solitaire can be restarted", 403)
+        return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
+            player.id)
+
+    @app.get("/api/tables/{table_id}/hint")
+    def hint(request: Request, table_id: str) -> dict[str, Any]:
+        player = me(request)
+        table = hub(request).load(table_id)
+        seat = table.seat_of(player.id)
+        if seat is None or table.game != "doublets":
+            raise HubError("bad_request", "hints are for your own Doublets game")
+        from cardtable.server.advice import doublets_hint
+
+        return doublets_hint(table.state.view(seat), table.state.legal(seat))
+
+    @app.get("/api/tables/{table_id}/record")
+    def record(request: Request, table_id: str) -> Response:
+        table = hub(request).load(table_id)
+        body = json.dumps(hub(request).record(table), indent=1)
+        return Response(body, media_type="application/json", headers={
+            "content-disposition": f'attachment; filename="{table.game}-{table.id}.json"'})
+
+    @app.get("/api/stats/{game}")
+    def stats(request: Request, game: str) -> dict[str, Any]:
+        player = me(request)
+        from cardtable.server.advice import solitaire_stats
+
+        return solitaire_stats(request.app.state.store, player.id, game)
+
+    @app.get("/api/leaderboard")
+    def get_leaderboard(request: Request, game: str | None = None) -> list[dict[str, Any]]:
+        return leaderboard(request.app.state.store, game)
+
+    # -- replay steps (browser client) ------------------------------------------------------
+    # The replay page has no rules in JavaScript: it asks for the spectator view after N
+    # actions of a finished game, rebuilt from the record's prefix by the game itself.
+    @app.get("/api/tables/{table_id}/replay")
+    def replay_step(request: Request, table_id: str, step: int = 0) -> dict[str, Any]:
+        from cardtable.core.errors import CardtableError
+
+        table = hub(request).load(table_id)
+        full = hub(request).record(table)  # 403 unless the game is over
+        steps = len(full["actions"])
+        step = max(0, min(step, steps))
+        try:
+            state = games.replay({**full, "actions": full["actions"][:step]})
+        except CardtableError as e:
+            raise HubError("bad_record", e.reason, 500) from None
+        action = full["actions"][step - 1] if step else None
+        return {"step": step, "steps": steps, "view": state.view(None),
+                "action": {"seat": action[0], "action": action[1]} if action else None}
+    # -- end of replay steps ----------------------------------------------------------------
+
+    # -- live tables ------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        store: db.Store = ws.app.state.store
+        h: Hub = ws.app.state.hub
+        await ws.accept()
+        try:
+            table = h.load(table_id)
+        except HubError as e:
+            await ws.send_json(error(e.code, e.reason))
+            await ws.close(code=4404)
+            return
+        token = ws.cookies.get(COOKIE) or ws.query_params.get("token")
+        player = store.player_by_token(token)
+        seat = table.seat_of(player.id) if player else None
+        conn = Conn(send=ws.send_json, seat=seat, player_id=player.id if player else None)
+        await h.connect(table, conn)
+        try:
+            while True:
+                raw = await ws.receive_text()
+                answer = await handle_message(h, table, conn, raw)
+                if answer is not None:
+                    await ws.send_json(answer)
+                    if answer["type"] == "error":  # the sender gets the table as it is now
+                        await ws.send_json(h.message_for(table, conn))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await h.disconnect(table, conn)
+
+    return app
+
+
+async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, Any] | None:
+    """One client message: ``act`` or ``ping``. Anything else is a typed error."""
+    if len(raw.encode()) > MAX_MESSAGE:
+        return error("too_large", f"a message may be at most {MAX_MESSAGE} bytes")
+    try:
+        message = json.loads(raw)
+    except json.JSONDecodeError:
+        return error("bad_message", "messages are JSON objects")
+    if not isinstance(message, dict):
+        return error("bad_message", "messages are JSON objects")
+    client_id = message.get("id")
+    if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= 64):
+        return error("bad_message", "id must be a short string")
+    kind = message.get("type")
+    if kind == "ping":
+        return {"type": "pong", "id": client_id, "version": table.version}
+    if kind != "act":
+        return error("bad_message", f"unknown message type {kind!r}: act or ping", client_id)
+    if conn.seat is None:
+        return error("not_seated", "you are watching this table: take a seat to play",
+                     client_id)
+    action = message.get("action")
+    if not isinstance(action, str) or len(action) > 64:
+        return error("bad_message", "action must be a short text, e.g. 'take 7 left'",
+                     client_id)
+    return await h.act(table, conn.seat, action, message.get("version"), client_id)
+
+
+def _page(name: str):
+    def page() -> FileResponse:
+        return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
+
+    return page

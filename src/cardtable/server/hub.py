@@ -1,0 +1,468 @@
+"""The hub: live tables, one writer per table.
+
+Every command for a table (a person's action, a bot's, an undo, a seat change) runs under
+that table's lock, in order. An action is checked against the rules, written to the store,
+and only then acknowledged and broadcast: each connection receives its own ``view(seat)``
+(spectators ``view(None)``), never anything else of the state.
+
+Versions: every change bumps the table's ``version``. A client acts against the version it
+last saw; the action is stale (refused, with a fresh view) only if that seat's view has
+changed since — so the simultaneous reveal of Slide never refuses a seat because another
+seat chose first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable import games
+from cardtable.bots import make_bot
+from cardtable.core.errors import BadOptions, CardtableError, IllegalAction
+from cardtable.core.protocol import State
+from cardtable.server import store as db
+
+log = logging.getLogger("cardtable.server")
+
+#: the bot a seat passes to when its own bot fails
+FALLBACK_BOT = "greedy"
+
+
+class HubError(Exception):
+    """A refused request, with a code for clients and a reason for people."""
+
+    def __init__(self, code: str, reason: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.status = status
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket connection watching a table, as a seat or a spectator."""
+
+    send: Any  # async callable taking a dict
+    seat: int | None
+    player_id: str | None
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: str
+    seed: int
+    players: int
+    options: dict[str, Any]
+    status: str
+    created_by: str | None
+    state: State
+    seats: list[dict[str, Any]]  # {"player_id", "bot", "name"}
+    version: int = 0
+    redo: list = field(default_factory=list)
+    bots: dict[int, Any] = field(default_factory=dict)
+    conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    seat_changed: list[int] = field(default_factory=list)
+    last_views: dict[int | None, dict] = field(default_factory=dict)
+    recent: dict[str, dict] = field(default_factory=dict)  # "seat:client id" -> answer
+    bot_task: asyncio.Task | None = None
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The first seat of this table that the player holds."""
+        for i, s in enumerate(self.seats):
+            if player_id and s["player_id"] == player_id:
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def info(self, viewer: str | None = None) -> dict[str, Any]:
+        """Public facts about the table. The seed only where it is public: Doublets shows its
+        deal number; other games' seeds would reveal hidden cards until the game is over."""
+        public_seed = self.game == "doublets" or self.status == "over"
+        return {
+            "id": self.id,
+            "game": self.game,
+            "title": games.get(self.game).title,
+            "players": self.players,
+            "options": self.options,
+            "status": self.status,
+            "seed": self.seed if public_seed else None,
+            "creator": self.created_by == viewer if viewer else False,
+            "version": self.version,
+            "can_undo": self.solo and bool(self.state.actions) and self.status != "open",
+            "can_redo": self.solo and bool(self.redo),
+            "seats": [
+                {"seat": i, "name": s["name"], "bot": s["bot"], "taken": bool(
+                    s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
+                 "connected": self.connected(i) if s["player_id"] else None}
+                for i, s in enumerate(self.seats)
+            ],
+            "notices": self.notices[-5:],
+        }
+
+
+class Hub:
+    """Live tables over a store. Create one per server process."""
+
+    def __init__(self, store: db.Store, bot_delay: float = 0.8) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.tables: dict[str, LiveTable] = {}
+
+    # -- loading ----------------------------------------------------------------------------
+    def load(self, table_id: str) -> LiveTable:
+        """The live table, rebuilt from the store if this process has not seen it yet."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        row = self.store.table(table_id)
+        if row is None:
+            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+        state = games.get(row.game).deal(row.seed, row.players, **row.options)
+        for a in self.store.actions(table_id):
+            state.act(a.seat, a.action)  # the log was checked when written
+        seats = self.store.seats(table_id)
+        names = self.store.names([s.player_id for s in seats if s.player_id])
+        table = LiveTable(
+            id=row.id, game=row.game, seed=row.seed, players=row.players,
+            options=dict(row.options), status=row.status, created_by=row.created_by,
+            state=state, version=row.version, redo=list(row.redo or []),
+            seats=[{"player_id": s.player_id, "bot": s.bot,
+                    "name": names.get(s.player_id) if s.player_id else s.bot} for s in seats],
+        )
+        table.seat_changed = [table.version] * table.players
+        for i, s in enumerate(table.seats):
+            if s["bot"]:
+                table.bots[i] = self._make_bot(table, i, s["bot"])
+        self.tables[table_id] = table
+        return table
+
+    def resume_all(self) -> int:
+        """Load every running table and set its bots going (after a restart)."""
+        rows = self.store.tables(["running"], limit=10_000)
+        for row in rows:
+            self.schedule_bots(self.load(row.id))
+        return len(rows)
+
+    def _make_bot(self, table: LiveTable, seat: int, spec: str) -> Any:
+        return make_bot(spec, table.game, table.seed * 16 + seat, seat=seat)
+
+    # -- creating and joining ---------------------------------------------------------------
+    def create(self, creator: db.Player, game: str, seats: list[str],
+               options: dict[str, Any], seed: int | None = None) -> LiveTable:
+        """A new table. ``seats``: "me", "open" (a free seat for a friend) or a bot spec."""
+        try:
+            rules = games.get(game)
+        except CardtableError as e:
+            raise HubError("bad_request", e.reason) from None
+        if not seats:
+            seats = ["me"]
+        if seed is None:
+            seed = secrets.randbelow(1_000_000_000)
+        try:
+            rules.deal(seed, len(seats), **options)
+            _, options = rules.check_options(len(seats), options)
+            for s in seats:
+                if s not in ("me", "open"):
+                    make_bot(s, game)
+        except CardtableError as e:
+            raise HubError("bad_request", e.reason) from None
+        if seats.count("me") > 1:
+            raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        rows = [db.Seat(table_id=table_id, seat=i,
+                        player_id=creator.id if s == "me" else None,
+                        bot=None if s in ("me", "open") else s) for i, s in enumerate(seats)]
+        full = "open" not in seats
+        self.store.new_table(
+            db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
+                     status="running" if full else "open", created_by=creator.id,
+                     redo=[], version=0), rows)
+        table = self.load(table_id)
+        self.schedule_bots(table)
+        return table
+
+    async def join(self, table: LiveTable, player: db.Player, seat: int | None) -> int:
+        async with table.lock:
+            mine = table.seat_of(player.id)
+            if mine is not None:
+                return mine
+            free = [i for i, s in enumerate(table.seats) if not s["player_id"] and not s["bot"]]
+            if not free:
+                raise HubError("table_full", "every seat at this table is taken", 409)
+            if seat is None:
+                seat = free[0]
+            if seat not in free:
+                raise HubError("seat_taken", f"seat {seat} is not free", 409)
+            self.store.set_seat(table.id, seat, player.id, None)
+            table.seats[seat] = {"player_id": player.id, "bot": None, "name": player.name}
+            if all(s["player_id"] or s["bot"] for s in table.seats):
+                table.status = "running"
+                self.store.set_status(table.id, "running")
+            self._bump(table, all_seats=True)
+        await self.broadcast(table)
+        self.schedule_bots(table)
+        return seat
+
+    async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int,
+                          bot: str) -> None:
+        """The creator gives a seat whose person has left to a bot."""
+        async with table.lock:
+            if table.created_by != player.id:
+                raise HubError("forbidden", "only the table's creator can hand a seat to a bot",
+                               403)
+            if not 0 <= seat < table.players:
+                raise HubError("bad_request", f"there is no seat {seat}")
+            if table.seats[seat]["bot"]:
+                raise HubError("bad_request", f"seat {seat} is already played by a bot")
+            if table.seats[seat]["player_id"] and table.connected(seat):
+                raise HubError("seat_taken", "that player is still at the table", 409)
+            try:
+                new = make_bot(bot, table.game, table.seed * 16 + seat, seat=seat)
+            except BadOptions as e:
+                raise HubError("bad_request", e.reason) from None
+            self.store.set_seat(table.id, seat, None, bot)
+            table.seats[seat] = {"player_id": None, "bot": bot, "name": bot}
+            table.bots[seat] = new
+            table.notices.append(f"seat {seat} is now played by the {bot} bot")
+            if table.status == "open" and all(s["player_id"] or s["bot"] for s in table.seats):
+                table.status = "running"
+                self.store.set_status(table.id, "running")
+            self._bump(table, all_seats=True)
+        await self.broadcast(table)
+        self.schedule_bots(table)
+
+    # -- acting -----------------------------------------------------------------------------
+    async def act(self, table: LiveTable, seat: int, action: Any, version: Any = None,
+                  client_id: str | None = None, react: bool = True) -> dict[str, Any]:
+        """One action for ``seat``; returns the answer for the sender (ack or error).
+
+        ``react``: let talking bots answer it (their own talk is not answered again).
+        """
+        async with table.lock:
+            answer = self._act_locked(table, seat, action, version, client_id)
+        if answer["type"] == "ack":
+            await self.broadcast(table)
+            if react:
+                await self._reactions(table, seat)
+            self.schedule_bots(table)
+        return answer
+
+    def _act_locked(self, table: LiveTable, seat: int, action: Any, version: Any,
+                    client_id: str | None) -> dict[str, Any]:
+        key = f"{seat}:{client_id}"  # ids are the client's own: one seat's never meet another's
+        if client_id and key in table.recent:
+            return table.recent[key]  # a resend: answer again, apply once
+        if table.status == "open":
+            return error("not_started", "the table is waiting for players", client_id)
+        if table.status == "over":
+            return error("game_over", "the game is over: no action is legal", client_id)
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            return error("bad_message", "version must be a whole number", client_id)
+        if version is not None and version < table.seat_changed[seat]:
+            return error("stale", "the table has changed since you saw it: here it is now",
+                         client_id)
+        candidate = table.state.clone()
+        try:
+            candidate.act(seat, action)
+        except IllegalAction as e:
+            return error(e.code, e.reason, client_id)
+        table.version += 1
+        # stored before acknowledged or broadcast: a crash after this line loses nothing
+        self.store.append(table.id, len(candidate.actions) - 1, seat, action, table.version,
+                          client_id, redo=None)
+        table.state = candidate
+        table.redo = []
+        self._after_change(table)
+        answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
+        if client_id:
+            table.recent[key] = answer
+            if len(table.recent) > 256:
+                table.recent.pop(next(iter(table.recent)))
+        return answer
+
+    def _after_change(self, table: LiveTable, all_seats: bool = False) -> None:
+        """Note which seats' views changed, and finish the game if it just ended."""
+        for seat in range(table.players):
+            view = table.state.view(seat)
+            if all_seats or view != table.last_views.get(seat):
+                table.seat_changed[seat] = table.version
+                table.last_views[seat] = view
+        if table.state.over and table.status != "over":
+            table.status = "over"
+            result = table.state.result()
+            self.store.set_status(table.id, "over", result)
+            from cardtable.server.ratings import rate_table
+
+            rate_table(self.store, table)
+
+    def _bump(self, table: LiveTable, all_seats: bool = False) -> None:
+        table.version += 1
+        self.store.bump(table.id, table.version)
+        self._after_change(table, all_seats)
+
+    # -- solitaire comfort ------------------------------------------------------------------
+    async def undo(self, table: LiveTable, player: db.Player) -> None:
+        async with table.lock:
+            self._check_solo_owner(table, player)
+            if not table.state.actions:
+                raise HubError("nothing_to_undo", "there is nothing to undo")
+            table.version += 1
+            last = self.store.pop(table.id, table.version)
+            table.redo.append([last.seat, last.action])
+            table.state = self._rebuild(table)
+            if table.status == "over":
+                table.status = "running"
+                self.store.set_status(table.id, "running")
+            self._after_change(table)
+        await self.broadcast(table)
+
+    async def redo(self, table: LiveTable, player: db.Player) -> None:
+        async with table.lock:
+            self._check_solo_owner(table, player)
+            if not table.redo:
+                raise HubError("nothing_to_redo", "there is nothing to redo")
+            seat, action = table.redo[-1]
+            candidate = table.state.clone()
+            candidate.act(seat, action)
+            table.version += 1
+            self.store.append(table.id, len(candidate.actions) - 1, seat, action,
+                              table.version, redo=table.redo[:-1])
+            table.redo.pop()
+            table.state = candidate
+            self._after_change(table)
+        await self.broadcast(table)
+
+    def _check_solo_owner(self, table: LiveTable, player: db.Player) -> None:
+        if not table.solo:
+            raise HubError("bad_request", "undo is for games played alone")
+        if table.seats[0]["player_id"] != player.id:
+            raise HubError("forbidden", "this is not your game", 403)
+
+    def _rebuild(self, table: LiveTable) -> State:
+        state = games.get(table.game).deal(table.seed, table.players, **table.options)
+        for a in self.store.actions(table.id):
+            state.act(a.seat, a.action)
+        return state
+
+    # -- bots -------------------------------------------------------------------------------
+    def schedule_bots(self, table: LiveTable) -> None:
+        """Start the table's bot loop if a bot must act and none is running."""
+        if table.status != "running" or not table.bots:
+            return
+        if table.bot_task and not table.bot_task.done():
+            return
+        if not any(s in table.bots for s in table.state.to_act()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet (startup): resume_all schedules again
+        table.bot_task = loop.create_task(self._bot_loop(table))
+
+    async def _bot_loop(self, table: LiveTable) -> None:
+        while table.status == "running":
+            due = [s for s in table.state.to_act() if s in table.bots]
+            if not due:
+                return
+            await asyncio.sleep(self.bot_delay)
+            for seat in due:
+                if table.status != "running" or seat not in table.state.to_act():
+                    continue
+                await self._bot_move(table, seat)
+
+    async def _bot_move(self, table: LiveTable, seat: int) -> None:
+        bot = table.bots[seat]
+        view, legal = table.state.view(seat), table.state.legal(seat)
+        version = table.version
+        try:
+            # a thinking bot must not stall the other tables
+            action = await asyncio.to_thread(bot.choose, view, legal)
+        except Exception as e:  # noqa: BLE001 - any bot failure passes the seat on
+            await self._replace_bot(table, seat, f"failed ({e})")
+            return
+        if table.version != version:
+            return  # the table moved on while the bot thought: ask again
+        answer = await self.act(table, seat, action)
+        if answer["type"] == "error":
+            await self._replace_bot(table, seat, f"chose {action!r}: {answer['message']}")
+
+    async def _reactions(self, table: LiveTable, actor: int) -> None:
+        """Bots that talk (The Game's signals) may answer any action at the table."""
+        talk = games.get(table.game).is_talk
+        for seat, bot in list(table.bots.items()):
+            if seat == actor or not hasattr(bot, "react") or table.status != "running":
+                continue
+            options = [a for a in table.state.legal(seat) if talk(a)]
+            if not options:
+                continue
+            try:
+                said = bot.react(table.state.view(seat), options)
+            except Exception:  # noqa: BLE001 - talk is optional; a failing talker stays quiet
+                continue
+            if said:
+                await self.act(table, seat, said, react=False)
+
+    async def _replace_bot(self, table: LiveTable, seat: int, why: str) -> None:
+        old = table.seats[seat]["bot"]
+        log.warning("table %s seat %s: bot %s %s", table.id, seat, old, why)
+        with contextlib.suppress(Exception):
+            if hasattr(table.bots[seat], "close"):
+                table.bots[seat].close()
+        table.bots[seat] = self._make_bot(table, seat, FALLBACK_BOT)
+        table.seats[seat]["bot"] = FALLBACK_BOT
+        table.seats[seat]["name"] = FALLBACK_BOT
+        self.store.set_seat(table.id, seat, None, FALLBACK_BOT)
+        table.notices.append(f"the {old} bot at seat {seat} {why}; the {FALLBACK_BOT} bot "
+                             f"plays on")
+        await self.broadcast(table)
+
+    # -- connections ------------------------------------------------------------------------
+    def message_for(self, table: LiveTable, conn: Conn) -> dict[str, Any]:
+        """What one connection may see: its seat's view and legal actions, nothing more."""
+        seat = conn.seat
+        running = table.status == "running"
+        return {
+            "type": "state",
+            "version": table.version,
+            "seat": seat,
+            "table": table.info(conn.player_id),
+            "view": table.state.view(seat),
+            "legal": table.state.legal(seat) if seat is not None and running else [],
+        }
+
+    async def broadcast(self, table: LiveTable) -> None:
+        for conn in list(table.conns):
+            try:
+                await conn.send(self.message_for(table, conn))
+            except Exception:  # noqa: BLE001 - a dead connection is dropped, not waited for
+                table.conns.discard(conn)
+
+    async def connect(self, table: LiveTable, conn: Conn) -> None:
+        table.conns.add(conn)
+        await self.broadcast(table)  # everyone sees who is connected
+
+    async def disconnect(self, table: LiveTable, conn: Conn) -> None:
+        table.conns.discard(conn)
+        await self.broadcast(table)
+
+    def record(self, table: LiveTable) -> dict[str, Any]:
+        if table.status != "over":
+            raise HubError("not_over", "the record of a game is public once the game is over",
+                           403)
+        return table.state.record()
+
+
+def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "id": client_id}

@@ -1,0 +1,171 @@
+// Shared helpers: the JSON API, DOM building, the top bar and the name dialog.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && (data.message || (typeof data.detail === "string" ? data.detail : null));
+    throw new ApiError(res.status, data && data.error, detail || `${res.status} ${res.statusText}`);
+  }
+  return data;
+}
+
+// el("button", {class: "x", onclick: f, dataset: {action: "flip"}}, "text", child)
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+// Re-rendering replaces elements; put keyboard focus back on the "same" one (by data-key).
+export function keepFocus(render) {
+  const active = document.activeElement;
+  const key = active && active.dataset ? active.dataset.key : null;
+  render();
+  if (key) {
+    const again = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+let me = null;
+
+export async function getMe() {
+  if (me === null) me = (await api("GET", "/api/me")).player;
+  return me;
+}
+
+// The name dialog: resolves with the player once a name is saved (or at once if known).
+export async function askName(force = false) {
+  const known = await getMe();
+  if (known && !force) return known;
+  return new Promise((resolve) => {
+    const input = el("input", {
+      name: "name", maxlength: "24", required: true, autocomplete: "nickname",
+      "aria-label": "Your name", value: known ? known.name : "",
+    });
+    const error = el("p", { class: "muted", role: "alert" });
+    const cancel = el("button", { type: "button", onclick: () => dialog.close() }, "Cancel");
+    const form = el("form", { method: "dialog", class: "stack" },
+      el("h2", {}, "Your name"),
+      el("p", { class: "muted" }, "Other players see it at the table. No password needed."),
+      input, error,
+      el("div", { class: "row" }, el("button", { class: "primary", type: "submit" }, "Save"),
+        known || !force ? cancel : null));
+    const dialog = el("dialog", { "aria-label": "Choose your name" }, form);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        me = (await api("POST", "/api/me", { name: input.value.trim() })).player;
+        dialog.close();
+        renderWho();
+        resolve(me);
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    });
+    dialog.addEventListener("close", () => { dialog.remove(); if (!me) resolve(null); });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+function renderWho() {
+  const who = document.querySelector(".topbar .who");
+  if (!who) return;
+  clear(who);
+  if (me) {
+    who.append(el("span", {}, "Playing as ", el("b", { "data-testid": "me-name" }, me.name)),
+      el("button", { type: "button", onclick: () => askName(true) }, "Rename"));
+  } else {
+    who.append(el("button", { type: "button", class: "primary", onclick: () => askName(true) },
+      "Choose a name"));
+  }
+}
+
+export async function topbar() {
+  const bar = el("header", { class: "topbar" },
+    el("a", { class: "brand", href: "/" }, "cardtable"),
+    el("nav", { "aria-label": "Main" },
+      el("a", { href: "/" }, "Lobby"),
+      el("a", { href: "/leaderboard" }, "Leaderboard")),
+    el("div", { class: "who" }));
+  document.body.prepend(bar);
+  await getMe();
+  renderWho();
+}
+
+// One message area per page: errors stay until dismissed or replaced.
+export function showMessage(text, kind = "error") {
+  const box = document.getElementById("messages");
+  if (!box) return;
+  clear(box);
+  if (!text) return;
+  box.append(el("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status",
+    "data-testid": "message" },
+  el("span", {}, text),
+  el("button", { type: "button", "aria-label": "Dismiss message", onclick: () => clear(box) }, "×")));
+}
+
+let games = null;
+
+export async function getGames() {
+  if (games === null) games = await api("GET", "/api/games");
+  return games;
+}
+
+export function gameTitle(name) {
+  const g = (games || []).find((x) => x.name === name);
+  return g ? g.title : name;
+}
+
+export async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // clipboard needs a secure context: select the text for a manual copy instead
+    const input = button && button.previousElementSibling;
+    if (input && input.select) input.select();
+    document.execCommand && document.execCommand("copy");
+  }
+  if (button) {
+    const old = button.textContent;
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = old; }, 1500);
+  }
+}

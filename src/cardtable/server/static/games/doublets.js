@@ -1,0 +1,161 @@
+// Doublets: the arch of reserves around the foundation, stock and waste, and the solitaire
+// tools (undo, redo, hint, restart, new deal, statistics). Playable cards come from `legal`.
+import { api, el, showMessage } from "../common.js";
+
+const SUITS = { H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false],
+  S: ["♠", "spades", false] };
+const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };
+const VALUE_NAME = { 1: "A", 11: "J", 12: "Q", 13: "K" };
+
+export function seatExtra(view) {
+  return `score ${view.score}`;
+}
+
+function parse(card) {
+  return { rank: card.slice(0, -1), suit: card.slice(-1) };
+}
+
+function cardLabel(card) {
+  const { rank, suit } = parse(card);
+  return `${RANK_WORD[rank] || rank} of ${SUITS[suit][1]}`;
+}
+
+function playingCard(card, attrs = {}) {
+  const { rank, suit } = parse(card);
+  const [symbol, , red] = SUITS[suit];
+  const tag = attrs.button ? "button" : "div";
+  return el(tag, { type: tag === "button" ? "button" : null, ...attrs, button: null,
+    class: `card pc ${red ? "red" : ""} ${rank === "K" ? "king" : ""} ${attrs.class || ""}`,
+    "data-card": card },
+  el("span", {}, rank), el("span", { class: "suit", "aria-hidden": "true" }, symbol));
+}
+
+export function render(root, s, ctx) {
+  const view = s.view;
+  const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
+  const cls = (action) => [s.legal.includes(action) ? "playable" : "",
+    hint && hint.action === action ? "hinted" : ""].join(" ");
+
+  const reserve = (i) => {
+    const card = view.reserves[i - 1];
+    const action = `play r${i}`;
+    const can = s.legal.includes(action);
+    const inner = card
+      ? playingCard(card, {
+        button: true, class: cls(action), "data-action": can ? action : null, "data-key": `r${i}`,
+        "aria-label": `reserve r${i}: ${cardLabel(card)}, face up` + (can ? ", playable" : ""),
+        disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
+      })
+      : el("div", { class: "slot", "aria-label": `reserve r${i}: empty` }, "empty");
+    return el("div", { class: "cell", "data-slot": `r${i}` }, inner,
+      el("div", { class: "label" }, `r${i}`));
+  };
+
+  const top = view.foundation[view.foundation.length - 1];
+  const foundation = el("div", { class: "cell", "data-slot": "foundation" },
+    playingCard(top, { "aria-label": `foundation: ${cardLabel(top)}, ${view.foundation.length} cards` }),
+    el("div", { class: "label" }, `F · ${view.foundation.length}`));
+  const needName = VALUE_NAME[view.needed] || String(view.needed);
+  const arch = el("div", { class: "arch", "aria-label": "reserves and foundation" },
+    reserve(1), reserve(2), reserve(3),
+    reserve(4), el("div", { class: "needed", "data-testid": "needed" }, "needs", el("b", {}, needName)),
+    reserve(5),
+    reserve(6), foundation, reserve(7));
+
+  // the stock: flip, or redeal when the stock is empty and a redeal is left
+  const stockAction = s.legal.includes("flip") ? "flip" : s.legal.includes("redeal") ? "redeal" : null;
+  const stock = el("div", { class: "cell" },
+    view.stock > 0
+      ? el("button", { type: "button", class: `card back ${stockAction ? cls(stockAction) : ""}`,
+        "data-action": stockAction, "data-key": "stock",
+        "aria-label": `stock, ${view.stock} cards face down` + (stockAction ? ": flip one" : ""),
+        disabled: stockAction ? null : true,
+        onclick: stockAction ? () => ctx.act(stockAction) : null }, String(view.stock))
+      : el("button", { type: "button", class: `slot ${stockAction ? cls(stockAction) : ""}`,
+        "data-action": stockAction, "data-key": "stock",
+        "aria-label": stockAction ? "stock empty: redeal the waste" : "stock empty",
+        disabled: stockAction ? null : true,
+        onclick: stockAction ? () => ctx.act(stockAction) : null },
+      stockAction === "redeal" ? "↻ redeal" : "empty"),
+    el("div", {}, `stock ${view.stock}`),
+    el("div", {}, `redeals left ${view.redeals_left}`));
+
+  const wasteTop = view.waste[view.waste.length - 1];
+  const wasteCan = s.legal.includes("play waste");
+  const waste = el("div", { class: "cell", "data-slot": "waste" },
+    wasteTop
+      ? playingCard(wasteTop, {
+        button: true, class: cls("play waste"), "data-action": wasteCan ? "play waste" : null,
+        "data-key": "waste",
+        "aria-label": `waste: ${cardLabel(wasteTop)}, face up` + (wasteCan ? ", playable" : ""),
+        disabled: wasteCan ? null : true, onclick: wasteCan ? () => ctx.act("play waste") : null,
+      })
+      : el("div", { class: "slot", "aria-label": "waste: empty" }, "waste"),
+    el("div", {}, `waste ${view.waste.length}`));
+
+  const prompt = view.over ? "The game is over."
+    : hint ? `Hint: ${hint.action} — ${hint.reason}`
+      : `Needs a ${needName}. Click a highlighted card to play it, or the stock to flip.`;
+
+  root.append(el("div", {},
+    el("div", { class: "row", style: "justify-content:space-between" },
+      el("h3", { "data-testid": "deal" }, `Deal #${view.deal}`),
+      el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
+    el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
+    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
+    ctx.readOnly ? null : tools(s, ctx)));
+}
+
+function tools(s, ctx) {
+  const id = s.table.id;
+  const mine = s.seat === 0;
+  const run = (fn) => async () => {
+    try {
+      await fn();
+    } catch (e) {
+      showMessage(e.message);
+    }
+  };
+  const deal = el("input", { type: "number", min: "0", inputmode: "numeric", placeholder: "deal #",
+    "aria-label": "deal number (empty for a random deal)", style: "width:7rem",
+    "data-testid": "deal-input" });
+  const bar = el("div", { class: "db-tools" },
+    el("button", { type: "button", "data-key": "undo", disabled: mine && s.table.can_undo ? null : true,
+      onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"),
+    el("button", { type: "button", "data-key": "redo", disabled: mine && s.table.can_redo ? null : true,
+      onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"),
+    el("button", { type: "button", "data-key": "hint", disabled: mine && s.legal.length ? null : true,
+      onclick: run(async () => {
+        const h = await api("GET", `/api/tables/${id}/hint`);
+        ctx.ui.hint = { ...h, version: s.version };
+        ctx.rerender();
+      }) }, "💡 Hint"),
+    el("button", { type: "button", "data-key": "restart", disabled: mine ? null : true,
+      onclick: run(async () => {
+        const t = await api("POST", `/api/tables/${id}/restart`);
+        location.href = `/t/${t.id}`;
+      }) }, "⟲ Restart deal"),
+    el("form", { class: "row", onsubmit: (event) => {
+      event.preventDefault();
+      run(async () => {
+        const seed = deal.value === "" ? null : Number(deal.value);
+        const t = await api("POST", "/api/tables", { game: "doublets", seats: ["me"], seed });
+        location.href = `/t/${t.id}`;
+      })();
+    } }, deal, el("button", { type: "submit" }, "New deal")));
+  return bar;
+}
+
+// The player's Doublets statistics, for the side panel.
+export async function stats() {
+  const st = await api("GET", "/api/stats/doublets");
+  const pct = st.played ? Math.round((100 * st.won) / st.played) : 0;
+  return el("div", { class: "stats", "data-testid": "stats" },
+    el("h3", {}, "Your Doublets"),
+    el("dl", {},
+      el("dt", {}, "played"), el("dd", {}, String(st.played)),
+      el("dt", {}, "won"), el("dd", {}, `${st.won} (${pct}%)`),
+      el("dt", {}, "current streak"), el("dd", {}, String(st.current_streak)),
+      el("dt", {}, "best streak"), el("dd", {}, String(st.best_streak)),
+      el("dt", {}, "best score"), el("dd", {}, st.best_score === null ? "–" : String(st.best_score))));
+}

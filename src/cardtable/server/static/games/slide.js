@@ -1,0 +1,156 @@
+// Slide: every seat's 4x4 grid, the centre, and the reveal / take clicks.
+// Nothing here knows the rules: clickable things come from the server's `legal` list.
+import { el } from "../common.js";
+
+const COLS = "abcd";
+const cellName = (r, c) => `${COLS[c]}${r + 1}`;
+const ARROWS = { left: "→", right: "←", top: "↓", bottom: "↑" };
+const SIDE_WORD = { left: "the left", right: "the right", top: "the top", bottom: "the bottom" };
+
+export function seatExtra(view, seat) {
+  const parts = [`score ${view.totals[seat]}`];
+  if (view.phase === "reveal") parts.push(view.chosen[seat] ? "has chosen" : "choosing…");
+  if (view.first === seat) parts.push("first player");
+  return parts.join(" · ");
+}
+
+function removedCells(view, seat) {
+  const deals = view.result ? view.result.deals : view.deal_results;
+  if (!view.result || !deals || !deals.length) return new Set();
+  return new Set(deals[deals.length - 1].seats[seat].removed);
+}
+
+function slideCard(value, attrs = {}) {
+  const face = value === "?" ? "?" : String(value);
+  const cls = value === "?" ? "card back" : `card s${value}`;
+  return el(attrs.onclick || attrs.button ? "button" : "div",
+    { type: attrs.onclick || attrs.button ? "button" : null, ...attrs, button: null,
+      class: `${cls} ${attrs.class || ""}`.trim() }, face);
+}
+
+function grid(view, seat, s, ctx, big) {
+  const mine = seat === s.seat && !ctx.readOnly;
+  const legal = mine ? s.legal : [];
+  const removed = removedCells(view, seat);
+  const box = el("div", { class: `sgrid ${big ? "" : "small"}`, role: "grid",
+    "aria-label": `${ctx.names[seat]}'s grid` });
+  const at = (node, r, c) => {
+    node.style.gridRow = String(r + 1 + (big ? 1 : 0));
+    node.style.gridColumn = String(c + 1 + (big ? 1 : 0));
+    box.append(node);
+  };
+  for (let r = 0; r < 4; r += 1) {
+    for (let c = 0; c < 4; c += 1) {
+      const v = view.grids[seat][r][c];
+      const name = cellName(r, c);
+      if (v === null) {
+        at(el("div", { class: "slot", "aria-label": `hole ${name}`, "data-cell": name }, ""), r, c);
+        continue;
+      }
+      const action = `reveal ${name}`;
+      const canReveal = v === "?" && legal.includes(action);
+      const isChoice = mine && view.choice === name;
+      const label = v === "?" ? `face-down card ${name}` : `${v}, face up, ${name}`;
+      const cls = [canReveal ? "playable" : "", isChoice ? "choice" : "",
+        removed.has(name) ? "removed" : ""].join(" ");
+      at(slideCard(v, {
+        class: cls, "data-cell": name, "data-key": `cell-${seat}-${name}`,
+        "aria-label": label + (isChoice ? ", your choice" : "") + (removed.has(name) ? ", removed" : ""),
+        "aria-pressed": isChoice ? "true" : null,
+        "data-action": canReveal ? action : null,
+        onclick: canReveal ? () => ctx.act(action) : null,
+        button: big,
+        disabled: big && !canReveal ? true : null,
+      }), r, c);
+    }
+  }
+  // arrows at the ends of the hole's row and column, only for the selected centre value
+  const picked = ctx.ui.picked;
+  if (big && mine && picked !== undefined && view.holes[seat]) {
+    const hole = view.holes[seat];
+    const hc = COLS.indexOf(hole[0]);
+    const hr = Number(hole[1]) - 1;
+    const spots = { left: [hr + 1, 0], right: [hr + 1, 5], top: [0, hc + 1], bottom: [5, hc + 1] };
+    for (const side of ["left", "right", "top", "bottom"]) {
+      const action = `take ${picked} ${side}`;
+      if (!legal.includes(action)) continue;
+      const line = side === "left" || side === "right" ? `row ${hr + 1}` : `column ${hole[0]}`;
+      const arrow = el("button", {
+        type: "button", class: "arrow", "data-action": action, "data-key": `arrow-${side}`,
+        "aria-label": `push the ${picked} into ${line} from ${SIDE_WORD[side]}`,
+        title: `push the ${picked} in from ${SIDE_WORD[side]}`,
+        onclick: () => { ctx.ui.picked = undefined; ctx.act(action); },
+      }, ARROWS[side]);
+      arrow.style.gridRow = String(spots[side][0] + 1);
+      arrow.style.gridColumn = String(spots[side][1] + 1);
+      box.append(arrow);
+    }
+  }
+  return box;
+}
+
+export function render(root, s, ctx) {
+  const view = s.view;
+  const seats = [...Array(view.players).keys()];
+  const me = s.seat;
+  const myTurn = !ctx.readOnly && me !== null && s.legal.some((a) => a.startsWith("take "));
+
+  // the picked centre card survives only while it can still be taken
+  const takeValues = [...new Set(s.legal.filter((a) => a.startsWith("take "))
+    .map((a) => Number(a.split(" ")[1])))];
+  if (!takeValues.includes(ctx.ui.picked)) ctx.ui.picked = undefined;
+  if (myTurn && takeValues.length === 1) ctx.ui.picked = takeValues[0];
+
+  let line;
+  if (view.phase === "over") line = "The game is over.";
+  else if (view.phase === "reveal") {
+    if (me === null || ctx.readOnly) line = "Everyone chooses a card to reveal.";
+    else if (s.legal.length && !view.chosen[me]) line = "Click one of your face-down cards to reveal it.";
+    else if (view.chosen[me]) line = "You have chosen (click another to change your mind). Waiting for the others…";
+    else line = "Waiting…";
+  } else if (myTurn) {
+    line = ctx.ui.picked === undefined ? "Your turn: click a centre card to take."
+      : `Now click an arrow to push the ${ctx.ui.picked} into your grid.`;
+  } else line = `${ctx.names[view.turn] ?? "…"} takes a card.`;
+
+  const centre = el("div", { class: "centre", "aria-label": "centre cards" },
+    el("h3", {}, "Centre"),
+    el("div", { class: "cards" },
+      view.centre.length ? view.centre.map((v, i) => {
+        const actions = s.legal.filter((a) => a.startsWith(`take ${v} `));
+        const can = myTurn && actions.length > 0;
+        return slideCard(v, {
+          class: `${can ? "playable" : ""} ${ctx.ui.picked === v && can ? "selected" : ""}`,
+          "data-centre": String(v), "data-key": `centre-${v}-${i}`,
+          "data-actions": can ? actions.join("|") : null,
+          "aria-label": `${v}, face up, in the centre`,
+          "aria-pressed": can ? String(ctx.ui.picked === v) : null,
+          button: true, disabled: can ? null : true,
+          onclick: can ? () => { ctx.ui.picked = v; ctx.rerender(); } : null,
+        });
+      }) : el("span", { class: "muted", style: "color:#cfe3da" }, "empty")));
+
+  const info = el("div", {},
+    el("h3", {}, `Round ${view.round} of 16`
+      + (view.target ? ` · deal ${view.deal} · target ${view.target}` : "")),
+    el("div", {}, view.first !== null ? `First player: ${ctx.names[view.first]}` : ""),
+    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line));
+
+  // my grid first and big, the others smaller
+  const order = me !== null ? [me, ...seats.filter((x) => x !== me)] : seats;
+  const grids = el("div", { class: "grids" }, order.map((seat) => {
+    const big = me === null || seat === me;
+    const turn = (view.phase === "take" && view.turn === seat)
+      || (view.phase === "reveal" && !view.chosen[seat]);
+    const state = view.phase === "reveal" ? (view.chosen[seat] ? "✓ chosen" : "choosing…")
+      : `score ${view.totals[seat]}`;
+    return el("section", { class: `grid-box ${turn && view.phase !== "over" ? "turn" : ""}`,
+      "data-seat": String(seat) },
+    el("div", { class: "who" }, el("span", {}, ctx.names[seat] + (seat === me ? " (you)" : "")),
+      el("span", { class: "state" }, state)),
+    grid(view, seat, s, ctx, big));
+  }));
+
+  root.append(el("div", { class: "slide-board" },
+    el("div", { class: "slide-top" }, info, centre), grids));
+}

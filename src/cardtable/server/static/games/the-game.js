@@ -1,0 +1,98 @@
+// The Game: four piles, the hand, pile signals. Legal plays come from the server's `legal`.
+import { el } from "../common.js";
+
+const PILES = ["up1", "up2", "down1", "down2"];
+const PILE_TITLE = { up1: "▲ up 1", up2: "▲ up 2", down1: "▼ down 1", down2: "▼ down 2" };
+const SIGNALS = ["avoid", "small", "good", "clear"];
+const SIGNAL_TEXT = { avoid: "avoid", small: "small jump", good: "I have good", clear: "clear" };
+
+export function seatExtra(view, seat) {
+  const parts = [`${view.hand_sizes[seat]} cards in hand`];
+  if (view.turn === seat && !view.over) parts.push(`played ${view.played_this_turn}`);
+  return parts.join(" · ");
+}
+
+// a hue from blue (2) to red (99) so neighbouring values look alike
+function tgCard(value, attrs = {}) {
+  const hue = 220 - Math.round(((value - 1) / 99) * 220);
+  const tag = attrs.onclick !== undefined || attrs.button ? "button" : "div";
+  return el(tag, { type: tag === "button" ? "button" : null, ...attrs, button: null,
+    class: `card tgc ${attrs.class || ""}`,
+    style: `background: hsl(${hue} 55% 45%)` }, String(value));
+}
+
+export function render(root, s, ctx) {
+  const view = s.view;
+  const me = ctx.readOnly ? null : s.seat;
+  const plays = s.legal.filter((a) => a.startsWith("play "));
+  const hand = view.hand || [];
+  if (!hand.includes(ctx.ui.picked) || !plays.length) ctx.ui.picked = undefined;
+  const picked = ctx.ui.picked;
+  const myTurn = plays.length > 0 || s.legal.includes("end");
+
+  const piles = el("div", { class: "tg-piles" }, PILES.map((pile) => {
+    const action = picked !== undefined ? `play ${picked} ${pile}` : null;
+    const can = action && plays.includes(action);
+    const top = view.piles[pile];
+    const sigs = view.signals.flatMap((byPile, seat) => (byPile[pile]
+      ? [el("span", { class: `sig ${byPile[pile]}`, "data-signal": `${seat} ${byPile[pile]}` },
+        `${ctx.names[seat]}: ${SIGNAL_TEXT[byPile[pile]]}`)] : []));
+    const sigButtons = me === null ? [] : SIGNALS.map((kind) => {
+      const act = `signal ${pile} ${kind}`;
+      if (!s.legal.includes(act)) return null;
+      return el("button", { type: "button", "data-action": act, "data-key": act,
+        "aria-label": `signal ${kind} on ${pile}`, onclick: () => ctx.act(act) }, kind);
+    });
+    return el("div", { class: "pile", "data-pile": pile },
+      el("div", { class: "pile-name" }, PILE_TITLE[pile]),
+      el("button", {
+        type: "button", class: `pile-btn ${can ? "target" : ""}`,
+        "data-action": can ? action : null, "data-key": `pile-${pile}`,
+        "aria-label": `pile ${pile}, top ${top}` + (can ? `: play ${picked} here` : ""),
+        disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
+      }, tgCard(top, { "aria-hidden": "true" })),
+      el("div", { class: "signals", "aria-label": `signals on ${pile}` }, sigs),
+      el("div", { class: "sigbtns" }, sigButtons));
+  }));
+
+  let line;
+  if (view.over) line = "The game is over.";
+  else if (me === null) line = `${ctx.names[view.turn]} is playing.`;
+  else if (!myTurn) line = `${ctx.names[view.turn]} is playing. You may signal at any time.`;
+  else if (picked === undefined) line = `Your turn: pick a card, then a pile (at least ${view.minimum}).`;
+  else line = `Play the ${picked} on a highlighted pile, or pick another card.`;
+
+  const info = el("div", { class: "tg-info" },
+    el("span", {}, "Draw pile ", el("b", { "data-testid": "draw-pile" }, String(view.draw_pile))),
+    el("span", {}, "Played this turn ", el("b", {}, `${view.played_this_turn} / min ${view.minimum}`)),
+    el("span", {}, "Cards left ", el("b", {}, String(view.cards_left))),
+    el("span", {}, "Hands ", el("b", {}, view.hand_sizes.map((n, i) => `${ctx.names[i]} ${n}`).join(", "))));
+
+  const handBox = el("div", { class: "hand", "aria-label": "your hand", "data-testid": "hand" },
+    hand.map((v) => {
+      const actions = plays.filter((a) => a.split(" ")[1] === String(v));
+      const can = actions.length > 0;
+      return tgCard(v, {
+        class: `${can ? "playable" : ""} ${picked === v ? "selected" : ""}`,
+        "data-card": String(v), "data-key": `hand-${v}`,
+        "data-actions": can ? actions.join("|") : null,
+        "aria-label": `${v}, in your hand` + (can ? "" : ", no pile takes it now"),
+        "aria-pressed": can ? String(picked === v) : null,
+        disabled: can ? null : true, button: true,
+        onclick: can ? () => { ctx.ui.picked = picked === v ? undefined : v; ctx.rerender(); } : null,
+      });
+    }));
+
+  const end = s.legal.includes("end");
+  root.append(el("div", { class: "tg-board" },
+    piles,
+    info,
+    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line),
+    me === null ? null : el("div", {},
+      el("h3", {}, "Your hand"),
+      handBox,
+      el("div", { class: "row", style: "margin-top:.6rem" },
+        el("button", { type: "button", class: "primary", "data-action": end ? "end" : null,
+          "data-key": "end", disabled: end ? null : true,
+          onclick: end ? () => ctx.act("end") : null }, "End turn")))));
+}

@@ -1,0 +1,199 @@
+// The lobby: create a table (seats: me / open / bots), play Doublets, join or watch tables.
+import { api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
+
+const $ = (sel) => document.querySelector(sel);
+let games = [];
+
+// -- creating a table ----------------------------------------------------------------------
+function seatChoices(game, index) {
+  const options = [];
+  if (index === 0) options.push(["me", "me"]);
+  options.push(["open", "open (a friend)"]);
+  for (const bot of game.bots) {
+    if (bot.levels.length) {
+      for (const level of bot.levels) options.push([`${bot.name}:${level}`, `${bot.name} bot (${level})`]);
+    } else options.push([bot.name, `${bot.name} bot`]);
+  }
+  return options;
+}
+
+function defaultSeat(game, index) {
+  if (index === 0) return "me";
+  const names = game.bots.map((b) => b.name);
+  return names.includes("greedy") ? "greedy" : names[0];
+}
+
+function optionInput(opt) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (typeof opt.default === "boolean") {
+    input = el("input", { type: "checkbox", id, name: opt.name, checked: opt.default || null });
+  } else {
+    // numbers; an empty box means "off" (null) where that is the default
+    input = el("input", { type: "number", id, name: opt.name, style: "width:6rem",
+      value: opt.default === null ? "" : String(opt.default),
+      placeholder: opt.default === null ? "off" : null });
+  }
+  return el("div", {},
+    el("label", { for: id }, el("b", {}, opt.name), input),
+    el("div", { class: "option-doc" }, opt.doc));
+}
+
+function readOptions(game) {
+  const out = {};
+  for (const opt of game.options) {
+    const input = document.getElementById(`opt-${opt.name}`);
+    if (!input) continue;
+    if (input.type === "checkbox") {
+      if (input.checked !== opt.default) out[opt.name] = input.checked;
+    } else if (input.value === "") {
+      if (opt.default !== null) out[opt.name] = opt.default;
+    } else if (Number(input.value) !== opt.default) out[opt.name] = Number(input.value);
+  }
+  return out;
+}
+
+function renderCreate() {
+  const form = $("#create-form");
+  const gameSelect = form.querySelector("[name=game]");
+  const game = games.find((g) => g.name === gameSelect.value) || games[0];
+  const countSelect = form.querySelector("[name=count]");
+  const wanted = Number(countSelect.value) || Math.max(2, game.min_players);
+  clear(countSelect);
+  for (let n = game.min_players; n <= game.max_players; n += 1) {
+    countSelect.append(el("option", { value: String(n), selected: n === wanted || null }, String(n)));
+  }
+  if (!countSelect.value || Number(countSelect.value) < game.min_players) {
+    countSelect.value = String(game.min_players);
+  }
+  const count = Number(countSelect.value);
+  const seats = clear($("#seat-rows"));
+  for (let i = 0; i < count; i += 1) {
+    const select = el("select", { name: `seat-${i}`, "aria-label": `seat ${i + 1}` },
+      seatChoices(game, i).map(([value, text]) => el("option", {
+        value, selected: value === defaultSeat(game, i) || null }, text)));
+    seats.append(el("div", { class: "seat-row" }, el("span", { class: "seat-label" }, `Seat ${i + 1}`), select));
+  }
+  const opts = clear($("#options"));
+  if (game.options.length) {
+    opts.append(el("h3", {}, "Options"), ...game.options.map(optionInput));
+  }
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  if (!(await askName())) return;
+  const form = $("#create-form");
+  const game = games.find((g) => g.name === form.querySelector("[name=game]").value);
+  const seats = [...form.querySelectorAll("#seat-rows select")].map((s) => s.value);
+  try {
+    const table = await api("POST", "/api/tables", { game: game.name, seats, options: readOptions(game) });
+    location.href = `/t/${table.id}`;
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+async function playDoublets(event) {
+  event.preventDefault();
+  if (!(await askName())) return;
+  const value = $("#doublets-deal").value;
+  try {
+    const table = await api("POST", "/api/tables", {
+      game: "doublets", seats: ["me"], seed: value === "" ? null : Number(value) });
+    location.href = `/t/${table.id}`;
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+// -- the list of tables --------------------------------------------------------------------
+async function join(table) {
+  if (!(await askName())) return;
+  try {
+    await api("POST", `/api/tables/${table.id}/join`, { seat: null });
+    location.href = `/t/${table.id}`;
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+async function refreshTables() {
+  let tables;
+  try {
+    tables = await api("GET", "/api/tables?status=open,running");
+  } catch (e) {
+    return; // the next refresh tries again
+  }
+  const body = clear($("#tables"));
+  if (!tables.length) {
+    body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" },
+      "No tables yet: create one above, and invite a friend with its link.")));
+    return;
+  }
+  for (const t of tables) {
+    const mine = t.seats.some((s) => s.you);
+    const free = t.seats.some((s) => !s.taken);
+    const players = t.seats.map((s) => (s.taken ? s.name + (s.bot ? " (bot)" : "") : "—")).join(", ");
+    const buttons = [];
+    if (mine) buttons.push(el("a", { class: "button primary", href: `/t/${t.id}` }, "Back to table"));
+    else if (t.status === "open" && free) {
+      buttons.push(el("button", { type: "button", class: "primary", "data-testid": `join-${t.id}`,
+        onclick: () => join(t) }, "Join"));
+    }
+    if (!mine) buttons.push(el("a", { class: "button", href: `/t/${t.id}` }, "Watch"));
+    body.append(el("tr", { "data-table": t.id },
+      el("td", {}, el("b", {}, t.title)),
+      el("td", {}, el("span", { class: `badge ${t.status}` }, t.status)),
+      el("td", {}, players),
+      el("td", {}, el("div", { class: "row" }, buttons))));
+  }
+}
+
+// no name yet: ask inline, the way a site greets a new visitor
+function welcome() {
+  const input = el("input", { name: "name", maxlength: "24", required: true,
+    "aria-label": "Your name", placeholder: "your name", autocomplete: "nickname" });
+  const box = el("form", { class: "panel full", id: "welcome" },
+    el("h2", {}, "Welcome! What should the other players call you?"),
+    el("div", { class: "row" }, input, el("button", { type: "submit", class: "primary" }, "Save")),
+    el("p", { class: "muted" }, "No password: this browser remembers you."));
+  box.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("POST", "/api/me", { name: input.value.trim() });
+      location.reload();
+    } catch (e) {
+      showMessage(e.message);
+    }
+  });
+  $(".lobby").prepend(box);
+}
+
+async function main() {
+  await topbar();
+  try {
+    games = await getGames();
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  const gameSelect = $("#create-form [name=game]");
+  for (const g of games) {
+    if (g.max_players < 2) continue; // solitaire has its own shortcut
+    gameSelect.append(el("option", { value: g.name }, g.title));
+  }
+  gameSelect.addEventListener("change", () => {
+    $("#create-form [name=count]").value = "";
+    renderCreate();
+  });
+  $("#create-form [name=count]").addEventListener("change", renderCreate);
+  $("#create-form").addEventListener("submit", createTable);
+  $("#doublets-form").addEventListener("submit", playDoublets);
+  renderCreate();
+  refreshTables();
+  setInterval(refreshTables, 4000);
+  if (!(await getMe())) welcome();
+}
+
+main();

@@ -1,0 +1,278 @@
+"""Storage: players, tables, seats and the action log, in SQL (SQLAlchemy 2).
+
+The action log is the truth: a table's state is ``replay(seed, options, actions)``. An action
+row is committed before the action is acknowledged or broadcast, so a restarted server
+resumes every table exactly where it was. The schema is created and upgraded by Alembic
+(``migrations/``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def token_hash(token: str) -> str:
+    """Tokens are stored hashed: a leaked database does not give away seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class Table(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON, default=dict)
+    #: open (waiting for players), running, over
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    result: Mapped[dict | None] = mapped_column(JSON)
+    #: undone actions (solitaire undo), most recent last, for redo
+    redo: Mapped[list] = mapped_column(JSON, default=list)
+    #: bumped by every change (action, undo, seat): clients act against a version
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(200))
+
+
+class Action(Base):
+    __tablename__ = "actions"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0-based position in the log
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(64))
+    client_id: Mapped[str | None] = mapped_column(String(64))
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class Rating(Base):
+    __tablename__ = "ratings"
+    #: a person's player id, or "bot:<spec>" for a bot
+    subject: Mapped[str] = mapped_column(String(220), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(220))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+def default_url(data: Path) -> str:
+    data.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data / 'cardtable.sqlite'}"
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn: Any, _record: Any) -> None:
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+            cur.execute("PRAGMA synchronous=FULL")  # a committed action survives a kill
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+class Store:
+    """The small storage interface the hub uses; one SQL database behind it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        migrate(self.engine)
+        self.session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- players ----------------------------------------------------------------------------
+    def new_player(self, name: str) -> tuple[Player, str]:
+        token = secrets.token_urlsafe(24)
+        player = Player(id=secrets.token_hex(8), name=name, token_hash=token_hash(token))
+        with self.session.begin() as s:
+            s.add(player)
+        return player, token
+
+    def player_by_token(self, token: str | None) -> Player | None:
+        if not token:
+            return None
+        with self.session() as s:
+            return s.scalar(select(Player).where(Player.token_hash == token_hash(token)))
+
+    def player(self, player_id: str) -> Player | None:
+        with self.session() as s:
+            return s.get(Player, player_id)
+
+    def rename(self, player_id: str, name: str) -> None:
+        with self.session.begin() as s:
+            s.get(Player, player_id).name = name
+
+    def names(self, ids: list[str]) -> dict[str, str]:
+        with self.session() as s:
+            rows = s.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+            return {i: n for i, n in rows}
+
+    # -- tables -----------------------------------------------------------------------------
+    def new_table(self, table: Table, seats: list[Seat]) -> None:
+        with self.session.begin() as s:
+            s.add(table)
+            s.flush()
+            s.add_all(seats)
+
+    def table(self, table_id: str) -> Table | None:
+        with self.session() as s:
+            return s.get(Table, table_id)
+
+    def seats(self, table_id: str) -> list[Seat]:
+        with self.session() as s:
+            q = select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)
+            return list(s.scalars(q))
+
+    def set_seat(self, table_id: str, seat: int, player_id: str | None, bot: str | None) -> None:
+        with self.session.begin() as s:
+            row = s.get(Seat, (table_id, seat))
+            row.player_id, row.bot = player_id, bot
+
+    def set_status(self, table_id: str, status: str, result: dict | None = None) -> None:
+        with self.session.begin() as s:
+            row = s.get(Table, table_id)
+            row.status = status
+            if status == "over":
+                row.finished_at = now()
+                row.result = result
+
+    def tables(self, statuses: list[str], limit: int = 100) -> list[Table]:
+        with self.session() as s:
+            q = (select(Table).where(Table.status.in_(statuses))
+                 .order_by(Table.created_at.desc()).limit(limit))
+            return list(s.scalars(q))
+
+    def player_tables(self, player_id: str, game: str | None = None) -> list[Table]:
+        with self.session() as s:
+            q = select(Table).join(Seat, Seat.table_id == Table.id).where(
+                Seat.player_id == player_id)
+            if game:
+                q = q.where(Table.game == game)
+            return list(s.scalars(q.order_by(Table.created_at)))
+
+    # -- the action log ---------------------------------------------------------------------
+    def actions(self, table_id: str) -> list[Action]:
+        with self.session() as s:
+            q = select(Action).where(Action.table_id == table_id).order_by(Action.n)
+            return list(s.scalars(q))
+
+    def append(self, table_id: str, n: int, seat: int, action: str, version: int,
+               client_id: str | None = None, redo: list | None = None) -> None:
+        """Commit one action at position ``n`` and the table's new version, together.
+
+        The primary key (table, n) refuses a second writer of the same position. ``redo``
+        replaces the table's redo list (None: an ordinary action clears it).
+        """
+        with self.session.begin() as s:
+            s.add(Action(table_id=table_id, n=n, seat=seat, action=action, client_id=client_id))
+            row = s.get(Table, table_id)
+            row.version = version
+            row.redo = redo or []
+
+    def pop(self, table_id: str, version: int) -> Action | None:
+        """Undo: remove the last action and keep it for redo."""
+        with self.session.begin() as s:
+            last = s.scalar(select(Action).where(Action.table_id == table_id)
+                            .order_by(Action.n.desc()).limit(1))
+            if last is None:
+                return None
+            row = s.get(Table, table_id)
+            row.redo = [*row.redo, [last.seat, last.action]]
+            row.version = version
+            s.execute(delete(Action).where(Action.table_id == table_id, Action.n == last.n))
+            return last
+
+    def bump(self, table_id: str, version: int) -> None:
+        with self.session.begin() as s:
+            s.get(Table, table_id).version = version
+
+    # -- ratings ----------------------------------------------------------------------------
+    def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]:
+        with self.session() as s:
+            q = select(Rating)
+            if game:
+                q = q.where(Rating.game == game)
+            return list(s.scalars(q.order_by((Rating.mu - 3 * Rating.sigma).desc()).limit(limit)))
+
+    def rating(self, subject: str, game: str) -> Rating | None:
+        with self.session() as s:
+            return s.get(Rating, (subject, game))
+
+    def save_ratings(self, rows: list[Rating]) -> None:
+        with self.session.begin() as s:
+            for row in rows:
+                s.merge(row)
+
+    def count_actions(self) -> int:
+        with self.session() as s:
+            return s.scalar(select(func.count()).select_from(Action)) or 0

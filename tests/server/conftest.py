@@ -1,0 +1,179 @@
+"""A real cardtable server in a subprocess on 127.0.0.1, with real HTTP and websocket clients.
+
+Every test runs against SQLite; when ``CARDTABLE_TEST_PG_URL`` names a PostgreSQL server
+(e.g. ``postgresql://postgres@127.0.0.1:5433/postgres``), against PostgreSQL too, each
+server in a fresh database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+PG = os.environ.get("CARDTABLE_TEST_PG_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fresh_pg_database(url: str) -> str:
+    import psycopg
+
+    name = "cardtable_test_" + secrets.token_hex(4)
+    admin = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return admin.rsplit("/", 1)[0] + "/" + name
+
+
+class Server:
+    """One server process; ``restart()`` kills it and starts another on the same database."""
+
+    def __init__(self, db_url: str, data: Path) -> None:
+        self.db_url = db_url
+        self.data = data
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        env = dict(os.environ, CARDTABLE_DATA=str(self.data))
+        with open(self.data / "server.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
+                 "--db", self.db_url, "--bot-delay", "0.01"],
+                env=env, stdout=subprocess.DEVNULL, stderr=log,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start: " + (self.data / "server.log").read_text())
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()  # SIGKILL: no chance to tidy up
+            self.proc.wait()
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+
+@pytest.fixture(params=["sqlite"] + (["postgresql"] if PG else []))
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    url = (f"sqlite:///{tmp_path / 'cardtable.sqlite'}" if request.param == "sqlite"
+           else fresh_pg_database(PG))
+    srv = Server(url, tmp_path)
+    srv.start()
+    yield srv
+    srv.kill()
+
+
+class Client:
+    """A person: an HTTP client with the token cookie, and websocket connections."""
+
+    def __init__(self, server: Server, name: str) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.base, timeout=10)
+        answer = self.http.post("/api/me", json={"name": name})
+        answer.raise_for_status()
+        self.id = answer.json()["player"]["id"]
+        self.token = self.http.cookies["cardtable_token"]
+
+    def post(self, path: str, body: dict | None = None) -> dict:
+        answer = self.http.post(path, json=body or {})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def new_table(self, game: str, seats: list[str], **options) -> dict:
+        return self.post("/api/tables", {"game": game, "seats": seats, "options": options})
+
+    async def connect(self, table_id: str, token: bool = True) -> Socket:
+        url = f"ws://127.0.0.1:{self.server.port}/ws/tables/{table_id}"
+        if token:
+            url += f"?token={self.token}"
+        return Socket(await websockets.connect(url))
+
+
+class Socket:
+    """A websocket to a table that remembers the last state it was sent."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.state: dict | None = None
+        self.states: list[dict] = []
+        self.n = 0
+
+    async def recv(self, timeout: float = 10) -> dict:
+        import asyncio
+
+        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if message["type"] == "state":
+            self.state = message
+            self.states.append(message)
+        return message
+
+    async def until(self, check, timeout: float = 20) -> dict:
+        """Read messages until ``check(state)`` holds for the latest state."""
+        import asyncio
+
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.state is None or not check(self.state):
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"never reached; last state: {self.state}")
+            await self.recv(left)
+        return self.state
+
+    async def act(self, action: str, version: int | None = None) -> dict:
+        """Send an action and return the server's answer (ack or error)."""
+        self.n += 1
+        cid = f"t-{self.n}"
+        v = self.state["version"] if version is None else version
+        await self.ws.send(json.dumps({"type": "act", "action": action, "version": v,
+                                       "id": cid}))
+        while True:
+            message = await self.recv()
+            if message["type"] in ("ack", "error") and message.get("id") == cid:
+                return message
+
+    async def send_raw(self, text: str) -> dict:
+        await self.ws.send(text)
+        while True:
+            message = await self.recv()
+            if message["type"] in ("ack", "error", "pong"):
+                return message
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+@pytest.fixture
+def people(server: Server):
+    made: list[Client] = []
+
+    def make(name: str) -> Client:
+        made.append(Client(server, name))
+        return made[-1]
+
+    yield make
+    for c in made:
+        c.http.close()
