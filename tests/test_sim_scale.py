@@ -87,3 +87,23 @@ def test_bad_runs_are_refused_before_they_start():
         make_tasks("slide", 2, ["wizard"], 5)
     with pytest.raises(ValueError, match="no option"):
         make_tasks("slide", 2, ["greedy"], 5, options={"colour": 1})
+
+
+def test_a_failing_external_bot_ends_its_games_and_the_run_goes_on():
+    import sys
+    from pathlib import Path
+
+    bad = Path(__file__).parent / "bots" / "fixtures" / "illegal_bot.py"
+    tasks = make_tasks("slide", 2, ["greedy", f"cmd:{sys.executable} {bad}"], 3, seed=1,
+                       fast=False, timeout=5)
+    outcomes = list(run_tasks(tasks))
+    assert len(outcomes) == 3 and all(o.error for o in outcomes)
+    assert "illegal_bot.py" in outcomes[0].error and "game 1:" in outcomes[0].error
+    good = list(run_tasks(make_tasks("slide", 2, ["greedy"], 2)))
+    summary = summarize("slide", outcomes + good)
+    assert summary["errors"] == 3 and summary["by_bot"]["greedy"]["games"] == 4
+
+
+def test_a_broken_bot_command_is_refused_before_the_run():
+    with pytest.raises(ValueError, match="cannot read the bot command"):
+        make_tasks("slide", 2, ["greedy", "cmd:python 'unclosed"], 2)

@@ -142,9 +142,13 @@ def make_tasks(
     if len(specs) != players:
         raise ValueError(f"give one bot, or one per seat ({players}), not {len(specs)}")
     rules.deal(seed, players, **(options or {}))  # refuse bad options before the run
-    for spec in dict.fromkeys(specs):
-        if not spec.startswith("cmd:"):
-            bot_registry.make_bot(spec, game)  # refuse an unknown bot before the run
+    for spec in dict.fromkeys(specs):  # refuse an unknown bot or a broken command before the run
+        if spec.startswith(bot_registry.EXTERNAL):
+            from cardtable.bots.external import check_command
+
+            check_command(spec[len(bot_registry.EXTERNAL):])
+        else:
+            bot_registry.make_bot(spec, game)
     return [Task(game, players, tuple(specs), seed + i, dict(options or {}), fast, timeout)
             for i in range(count)]
 

@@ -254,7 +254,7 @@ async def test_creator_hands_a_departed_seat_to_a_bot(people):
     assert denied.status_code == 403
     import asyncio
 
-    for _ in range(50):  # the server notices the closed socket
+    for _ in range(200):  # the server notices the closed socket
         answer = ann.http.post(f"/api/tables/{table['id']}/seats/1/bot", json={"bot": "greedy"})
         if answer.status_code == 200:
             break

@@ -1,0 +1,25 @@
+"""A tiny external bot for cardtable: plays any game with a random legal action.
+
+Run it as a seat:  cardtable simulate slide --players 2 \
+    --bots greedy,cmd:"python examples/bots/random_bot.py" --games 20
+
+It speaks the protocol of docs/bot-protocol.md: one JSON message a line on stdin, one answer a
+line on stdout. Standard library only. An optional first argument seeds its choices.
+"""
+
+import json
+import random
+import sys
+
+rng = random.Random(sys.argv[1] if len(sys.argv) > 1 else None)
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "act":
+        # pile signals (The Game) are talk, not moves: skip them while there is a move
+        moves = [a for a in message["legal"] if not a.startswith("signal ")]
+        action = rng.choice(moves or message["legal"])
+        print(json.dumps({"action": action}), flush=True)
+    elif message["type"] == "over":
+        print("game over:", message["result"]["scores"], file=sys.stderr)
+    # any other type: a later addition to the protocol; ignore it
