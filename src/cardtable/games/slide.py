@@ -386,7 +386,7 @@ class SlideState(State):
             "chosen": [p >= 0 for p in self.pending],
             "choice": None,
             "totals": list(self.totals),
-            "deal_results": [dict(d) for d in self.deal_results],
+            "deal_results": self._deal_results(),
             "target": self.options["target"],
         }
         if seat is not None and 0 <= seat < self.players and self.pending[seat] >= 0:
@@ -394,6 +394,12 @@ class SlideState(State):
         if over:
             view["result"] = self.result()
         return view
+
+    def _deal_results(self) -> list[dict[str, Any]]:
+        """A deep copy: what leaves the state must not share lists with it."""
+        return [{"deal": d["deal"], "seats": [{**seat, "removed": list(seat["removed"])}
+                                              for seat in d["seats"]]}
+                for d in self.deal_results]
 
     def result(self) -> dict[str, Any]:
         n = self.players
@@ -405,7 +411,7 @@ class SlideState(State):
             "remaining": list(self.total_counts),
             "ranks": ranks,
             "winners": [s for s in range(n) if ranks[s] == 1] if self._ended else [],
-            "deals": [dict(d) for d in self.deal_results],
+            "deals": self._deal_results(),
         }
 
     def snapshot(self) -> dict[str, Any]:
@@ -426,7 +432,7 @@ class SlideState(State):
             "taken": self.taken,
             "totals": list(self.totals),
             "total_counts": list(self.total_counts),
-            "deal_results": list(self.deal_results),
+            "deal_results": self._deal_results(),
             "over": self._ended,
             "actions": [list(a) for a in self.actions],
         }
@@ -452,3 +458,77 @@ class SlideState(State):
 
 GAME = SlideGame()
 SlideState.game = GAME
+
+
+# -- search support: a concrete state consistent with one seat's view -------------------------
+def sample_state(view: dict[str, Any], rng: random.Random) -> SlideState:
+    """A full state that ``view`` could have come from, the unknowns drawn with ``rng``.
+
+    Uses the view alone. Face-down values are drawn from the cards nobody has seen (the deck
+    minus every face-up card in the grids and the centre; boxed cards are unseen too). Another
+    seat that has chosen its reveal gets a random face-down cell as its choice (choices are
+    secret); the viewer's own choice is kept. The seed and the action log are unknown: the
+    state has seed 0 and no actions, so it plays on but does not replay.
+    """
+    n = view["players"]
+    seat = view["seat"]
+    over = view["phase"] == "over"
+    counts = [10] * 11  # counts[v]: cards of value v not yet seen
+    grids: list[list[int]] = []
+    down_cells = 0
+    for rows in view["grids"]:
+        grid = []
+        for row in rows:
+            for cell in row:
+                if cell is None:
+                    grid.append(0)
+                elif cell == "?":
+                    grid.append(-1)  # a value is drawn below
+                    down_cells += 1
+                else:
+                    grid.append(cell)
+                    if not over:
+                        counts[cell] -= 1
+        grids.append(grid)
+    for v in view["centre"]:
+        counts[v] -= 1
+    unseen = [v for v in range(1, 11) for _ in range(max(counts[v], 0))]
+    drawn = rng.sample(unseen, down_cells) if down_cells else []
+    k = 0
+    for grid in grids:
+        for i in range(CELLS):
+            if grid[i] == -1:
+                grid[i] = -drawn[k]
+                k += 1
+    pending = [-1] * n
+    if view["phase"] == "reveal":
+        for s in range(n):
+            if not view["chosen"][s]:
+                continue
+            if s == seat and view["choice"] is not None:
+                pending[s] = CELL_INDEX[view["choice"]]
+            else:
+                pending[s] = rng.choice([i for i in range(CELLS) if grids[s][i] < 0])
+    first = view["first"] if view["first"] is not None else 0
+    state = SlideState.__new__(SlideState)
+    state.seed = 0
+    state.players = n
+    # deal 1 began with seat ``start``; the token moves one seat a round
+    state.options = {"start": (first - view["round"] + 1) % n if view["deal"] == 1 else 0,
+                     "target": view["target"]}
+    state.actions = []
+    state.totals = list(view["totals"])
+    state.deal_results = [dict(d) for d in view["deal_results"]]
+    state.total_counts = [sum(d["seats"][s]["remaining"] for d in state.deal_results)
+                          for s in range(n)]
+    state.deal_no = view["deal"]
+    state.first = first
+    state._ended = over
+    state.grids = grids
+    state.holes = [CELL_INDEX[h] if h is not None else -1 for h in view["holes"]]
+    state.round = view["round"]
+    state.phase = view["phase"]
+    state.pending = pending
+    state.centre = sorted(view["centre"])
+    state.taken = (view["turn"] - first) % n if view["turn"] is not None else 0
+    return state
