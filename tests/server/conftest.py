@@ -144,16 +144,23 @@ class Socket:
         return self.state
 
     async def act(self, action: str, version: int | None = None) -> dict:
-        """Send an action and return the server's answer (ack or error)."""
+        """Send an action and return the server's answer (ack or error); like a good client,
+        wait and send again when the server says to slow down."""
+        import asyncio
+
         self.n += 1
         cid = f"t-{self.n}"
         v = self.state["version"] if version is None else version
-        await self.ws.send(json.dumps({"type": "act", "action": action, "version": v,
-                                       "id": cid}))
         while True:
-            message = await self.recv()
-            if message["type"] in ("ack", "error") and message.get("id") == cid:
+            await self.ws.send(json.dumps({"type": "act", "action": action, "version": v,
+                                           "id": cid}))
+            while True:
+                message = await self.recv()
+                if message["type"] in ("ack", "error") and message.get("id") == cid:
+                    break
+            if message.get("code") != "rate_limited":
                 return message
+            await asyncio.sleep(message["retry_after"])
 
     async def send_raw(self, text: str) -> dict:
         await self.ws.send(text)

@@ -7,8 +7,10 @@ hub from ``view(seat)``; see ``docs/server.md`` for the API.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -124,7 +126,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
                 if r.players > 1]
 
     @app.post("/api/tables")
-    def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+    async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
+        # async: hub.create schedules the bots on the running loop (a worker thread has none)
         player = me(request)
         if any(len(s) > 200 for s in body.seats):
             raise HubError("bad_request", "a seat is 'me', 'open' or a bot's name")
@@ -239,22 +242,40 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         token = ws.cookies.get(COOKIE) or ws.query_params.get("token")
         player = store.player_by_token(token)
         seat = table.seat_of(player.id) if player else None
-        conn = Conn(send=ws.send_json, seat=seat, player_id=player.id if player else None)
+        conn = Conn(seat=seat, player_id=player.id if player else None)
+        writer = asyncio.create_task(write_loop(ws, conn))
         await h.connect(table, conn)
         try:
-            while True:
+            while not conn.dropped:
                 raw = await ws.receive_text()
                 answer = await handle_message(h, table, conn, raw)
                 if answer is not None:
-                    await ws.send_json(answer)
+                    conn.push(answer)
                     if answer["type"] == "error":  # the sender gets the table as it is now
-                        await ws.send_json(h.message_for(table, conn))
-        except WebSocketDisconnect:
+                        conn.push(h.message_for(table, conn))
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             await h.disconnect(table, conn)
+            writer.cancel()
 
     return app
+
+
+async def write_loop(ws: WebSocket, conn: Conn) -> None:
+    """Send the connection's outbox in order; a client that falls behind is dropped."""
+    try:
+        while True:
+            if conn.dropped:
+                await ws.close(code=4008, reason="too slow: reconnect to get the table")
+                return
+            try:
+                message = await asyncio.wait_for(conn.outbox.get(), 1.0)
+            except TimeoutError:
+                continue
+            await ws.send_json(message)
+    except Exception:  # noqa: BLE001 - the socket is gone; the reader side cleans up
+        conn.dropped = True
 
 
 async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, Any] | None:
@@ -275,6 +296,10 @@ async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, 
         return {"type": "pong", "id": client_id, "version": table.version}
     if kind != "act":
         return error("bad_message", f"unknown message type {kind!r}: act or ping", client_id)
+    wait = conn.allow_action(time.monotonic())
+    if wait:
+        answer = error("rate_limited", f"too many actions: wait {wait:.1f} s", client_id)
+        return {**answer, "retry_after": round(wait, 2)}
     if conn.seat is None:
         return error("not_seated", "you are watching this table: take a seat to play",
                      client_id)

@@ -42,13 +42,45 @@ class HubError(Exception):
         self.status = status
 
 
+#: limits on what a client controls (docs/server.md lists them)
+OUTBOX = 64  # messages waiting for a slow client before it is dropped
+ACTION_RATE = 20.0  # actions a second a connection may send, on average
+ACTION_BURST = 60  # ... and in a burst
+MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
+BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
+
+
 @dataclass(eq=False)
 class Conn:
-    """One websocket connection watching a table, as a seat or a spectator."""
+    """One websocket connection watching a table, as a seat or a spectator.
 
-    send: Any  # async callable taking a dict
+    Messages go through a bounded outbox drained by the connection's own writer, so a
+    client that does not read is dropped instead of slowing the table down.
+    """
+
     seat: int | None
     player_id: str | None
+    outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    dropped: bool = False
+    tokens: float = ACTION_BURST
+    refilled: float = 0.0
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True  # the writer sees this and closes the socket
+
+    def allow_action(self, now: float) -> float:
+        """0 if an action may go now (and count it), else the seconds to wait."""
+        self.tokens = min(ACTION_BURST, self.tokens + (now - self.refilled) * ACTION_RATE)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / ACTION_RATE
 
 
 @dataclass(eq=False)
@@ -116,9 +148,11 @@ class LiveTable:
 class Hub:
     """Live tables over a store. Create one per server process."""
 
-    def __init__(self, store: db.Store, bot_delay: float = 0.8) -> None:
+    def __init__(self, store: db.Store, bot_delay: float = 0.8,
+                 bot_timeout: float = BOT_TIMEOUT) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.bot_timeout = bot_timeout
         self.tables: dict[str, LiveTable] = {}
 
     # -- loading ----------------------------------------------------------------------------
@@ -178,6 +212,11 @@ class Hub:
                     make_bot(s, game)
         except CardtableError as e:
             raise HubError("bad_request", e.reason) from None
+        mine = [t for t in self.store.tables(["open", "running"], limit=10_000)
+                if t.created_by == creator.id]
+        if len(mine) >= MAX_ACTIVE_TABLES:
+            raise HubError("too_many_tables", f"you have {len(mine)} unfinished tables; finish "
+                           f"or leave some first (at most {MAX_ACTIVE_TABLES})", 429)
         if seats.count("me") > 1:
             raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
@@ -388,7 +427,11 @@ class Hub:
         version = table.version
         try:
             # a thinking bot must not stall the other tables
-            action = await asyncio.to_thread(bot.choose, view, legal)
+            action = await asyncio.wait_for(asyncio.to_thread(bot.choose, view, legal),
+                                            self.bot_timeout)
+        except TimeoutError:
+            await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
+            return
         except Exception as e:  # noqa: BLE001 - any bot failure passes the seat on
             await self._replace_bot(table, seat, f"failed ({e})")
             return
@@ -429,25 +472,31 @@ class Hub:
         await self.broadcast(table)
 
     # -- connections ------------------------------------------------------------------------
-    def message_for(self, table: LiveTable, conn: Conn) -> dict[str, Any]:
-        """What one connection may see: its seat's view and legal actions, nothing more."""
+    def message_for(self, table: LiveTable, conn: Conn,
+                    seen: dict[int | None, tuple[dict, list]] | None = None) -> dict[str, Any]:
+        """What one connection may see: its seat's view and legal actions, nothing more.
+
+        ``seen`` caches the view and legal actions per seat during one broadcast.
+        """
         seat = conn.seat
-        running = table.status == "running"
-        return {
-            "type": "state",
-            "version": table.version,
-            "seat": seat,
-            "table": table.info(conn.player_id),
-            "view": table.state.view(seat),
-            "legal": table.state.legal(seat) if seat is not None and running else [],
-        }
+        if seen is None or seat not in seen:
+            running = table.status == "running"
+            pair = (table.state.view(seat),
+                    table.state.legal(seat) if seat is not None and running else [])
+            if seen is not None:
+                seen[seat] = pair
+        else:
+            pair = seen[seat]
+        return {"type": "state", "version": table.version, "seat": seat,
+                "table": table.info(conn.player_id), "view": pair[0], "legal": pair[1]}
 
     async def broadcast(self, table: LiveTable) -> None:
+        seen: dict[int | None, tuple[dict, list]] = {}
         for conn in list(table.conns):
-            try:
-                await conn.send(self.message_for(table, conn))
-            except Exception:  # noqa: BLE001 - a dead connection is dropped, not waited for
+            if conn.dropped:
                 table.conns.discard(conn)
+            else:
+                conn.push(self.message_for(table, conn, seen))
 
     async def connect(self, table: LiveTable, conn: Conn) -> None:
         table.conns.add(conn)
