@@ -100,7 +100,7 @@ class LiveTable:
     conns: set[Conn] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     seat_changed: list[int] = field(default_factory=list)
-    last_views: dict[int | None, dict] = field(default_factory=dict)
+    last_legal: dict[int, list[str]] = field(default_factory=dict)
     recent: dict[str, dict] = field(default_factory=dict)  # "seat:client id" -> answer
     bot_task: asyncio.Task | None = None
     notices: list[str] = field(default_factory=list)
@@ -153,6 +153,7 @@ class Hub:
         self.store = store
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.tables: dict[str, LiveTable] = {}
 
     # -- loading ----------------------------------------------------------------------------
@@ -183,7 +184,10 @@ class Hub:
         return table
 
     def resume_all(self) -> int:
-        """Load every running table and set its bots going (after a restart)."""
+        """Load every running table and set its bots going (after a restart).
+
+        Called on the server's event loop, which is remembered for work started elsewhere."""
+        self.loop = asyncio.get_running_loop()
         rows = self.store.tables(["running"], limit=10_000)
         for row in rows:
             self.schedule_bots(self.load(row.id))
@@ -323,7 +327,7 @@ class Hub:
                           client_id, redo=None)
         table.state = candidate
         table.redo = []
-        self._after_change(table)
+        self._after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
         if client_id:
             table.recent[key] = answer
@@ -331,13 +335,20 @@ class Hub:
                 table.recent.pop(next(iter(table.recent)))
         return answer
 
-    def _after_change(self, table: LiveTable, all_seats: bool = False) -> None:
-        """Note which seats' views changed, and finish the game if it just ended."""
+    def _after_change(self, table: LiveTable, all_seats: bool = False,
+                      actor: int | None = None) -> None:
+        """Note which seats' situations changed, and finish the game if it just ended.
+
+        A seat's situation changes when it acts itself or when what it may do (its legal
+        actions) changes. Another seat's talk or simultaneous choice changes neither, so it
+        never makes this seat's action stale.
+        """
+        running = table.status == "running"
         for seat in range(table.players):
-            view = table.state.view(seat)
-            if all_seats or view != table.last_views.get(seat):
+            legal = table.state.legal(seat) if running else []
+            if all_seats or seat == actor or legal != table.last_legal.get(seat):
                 table.seat_changed[seat] = table.version
-                table.last_views[seat] = view
+                table.last_legal[seat] = legal
         if table.state.over and table.status != "over":
             table.status = "over"
             result = table.state.result()
@@ -364,7 +375,7 @@ class Hub:
             if table.status == "over":
                 table.status = "running"
                 self.store.set_status(table.id, "running")
-            self._after_change(table)
+            self._after_change(table, all_seats=True)
         await self.broadcast(table)
 
     async def redo(self, table: LiveTable, player: db.Player) -> None:
@@ -380,7 +391,7 @@ class Hub:
                               table.version, redo=table.redo[:-1])
             table.redo.pop()
             table.state = candidate
-            self._after_change(table)
+            self._after_change(table, all_seats=True)
         await self.broadcast(table)
 
     def _check_solo_owner(self, table: LiveTable, player: db.Player) -> None:
@@ -406,8 +417,10 @@ class Hub:
             return
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no loop yet (startup): resume_all schedules again
+        except RuntimeError:  # called from a worker thread (a sync request handler)
+            if self.loop is not None:
+                self.loop.call_soon_threadsafe(self.schedule_bots, table)
+            return
         table.bot_task = loop.create_task(self._bot_loop(table))
 
     async def _bot_loop(self, table: LiveTable) -> None:

@@ -146,7 +146,7 @@ function seatsPanel(s, botNames) {
       } else if (table.creator && seat.taken && !seat.bot && seat.connected === false
         && table.status !== "over") {
         const pick = el("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
-          botNames.map((b) => el("option", { value: b }, b)));
+          botNames.map((b) => el("option", { value: b, selected: b === "greedy" || null }, b)));
         actions = el("div", { class: "row" }, pick,
           el("button", { type: "button", "data-key": `bot-${seat.seat}`,
             onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
@@ -202,7 +202,7 @@ function render() {
     head.append(el("h1", {}, table.title),
       el("span", { class: `badge ${table.status}` }, table.status),
       el("span", { class: "status-line", "data-testid": "status" }, line),
-      s.seat === null ? el("span", { class: "muted" }, "watching") : null);
+      s.seat === null ? el("span", { class: "muted" }, "watching") : "");
 
     const board = clear($("#board"));
     const ctx = { act, ui, names: n, readOnly: false, rerender: render };

@@ -53,7 +53,7 @@ export function render(root, s, ctx) {
 
   const top = view.foundation[view.foundation.length - 1];
   const foundation = el("div", { class: "cell", "data-slot": "foundation" },
-    playingCard(top, { "aria-label": `foundation: ${cardLabel(top)}, ${view.foundation.length} cards` }),
+    playingCard(top, { class: "foundation", "aria-label": `foundation: ${cardLabel(top)}, ${view.foundation.length} cards` }),
     el("div", { class: "label" }, `F · ${view.foundation.length}`));
   const needName = VALUE_NAME[view.needed] || String(view.needed);
   const arch = el("div", { class: "arch", "aria-label": "reserves and foundation" },
@@ -129,7 +129,7 @@ function tools(s, ctx) {
         const h = await api("GET", `/api/tables/${id}/hint`);
         ctx.ui.hint = { ...h, version: s.version };
         ctx.rerender();
-      }) }, "💡 Hint"),
+      }) }, "Hint"),
     el("button", { type: "button", "data-key": "restart", disabled: mine ? null : true,
       onclick: run(async () => {
         const t = await api("POST", `/api/tables/${id}/restart`);

@@ -32,11 +32,12 @@ function grid(view, seat, s, ctx, big) {
   const mine = seat === s.seat && !ctx.readOnly;
   const legal = mine ? s.legal : [];
   const removed = removedCells(view, seat);
-  const box = el("div", { class: `sgrid ${big ? "" : "small"}`, role: "grid",
-    "aria-label": `${ctx.names[seat]}'s grid` });
+  const arrows = big && mine; // only the player's own grid keeps room for push arrows
+  const box = el("div", { class: `sgrid ${big ? "" : "small"} ${arrows ? "" : "plain"}`,
+    role: "grid", "aria-label": `${ctx.names[seat]}'s grid` });
   const at = (node, r, c) => {
-    node.style.gridRow = String(r + 1 + (big ? 1 : 0));
-    node.style.gridColumn = String(c + 1 + (big ? 1 : 0));
+    node.style.gridRow = String(r + 1 + (arrows ? 1 : 0));
+    node.style.gridColumn = String(c + 1 + (arrows ? 1 : 0));
     box.append(node);
   };
   for (let r = 0; r < 4; r += 1) {
@@ -66,7 +67,7 @@ function grid(view, seat, s, ctx, big) {
   }
   // arrows at the ends of the hole's row and column, only for the selected centre value
   const picked = ctx.ui.picked;
-  if (big && mine && picked !== undefined && view.holes[seat]) {
+  if (arrows && picked !== undefined && view.holes[seat]) {
     const hole = view.holes[seat];
     const hc = COLS.indexOf(hole[0]);
     const hr = Number(hole[1]) - 1;
@@ -103,6 +104,7 @@ export function render(root, s, ctx) {
 
   let line;
   if (view.phase === "over") line = "The game is over.";
+  else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
   else if (view.phase === "reveal") {
     if (me === null || ctx.readOnly) line = "Everyone chooses a card to reveal.";
     else if (s.legal.length && !view.chosen[me]) line = "Click one of your face-down cards to reveal it.";
@@ -126,7 +128,11 @@ export function render(root, s, ctx) {
           "aria-label": `${v}, face up, in the centre`,
           "aria-pressed": can ? String(ctx.ui.picked === v) : null,
           button: true, disabled: can ? null : true,
-          onclick: can ? () => { ctx.ui.picked = v; ctx.rerender(); } : null,
+          onclick: can ? (e) => {
+            ctx.ui.picked = v;
+            ctx.rerender();
+            if (e.detail === 0) document.querySelector(".arrow")?.focus(); // keyboard: go on
+          } : null,
         });
       }) : el("span", { class: "muted", style: "color:#cfe3da" }, "empty")));
 
@@ -151,6 +157,7 @@ export function render(root, s, ctx) {
     grid(view, seat, s, ctx, big));
   }));
 
-  root.append(el("div", { class: "slide-board" },
+  root.append(el("div", { class: "slide-board", "data-phase": view.phase,
+    "data-round": String(view.round) },
     el("div", { class: "slide-top" }, info, centre), grids));
 }

@@ -49,6 +49,7 @@ export function render(root, s, ctx) {
         type: "button", class: `pile-btn ${can ? "target" : ""}`,
         "data-action": can ? action : null, "data-key": `pile-${pile}`,
         "aria-label": `pile ${pile}, top ${top}` + (can ? `: play ${picked} here` : ""),
+        "data-top": String(top),
         disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
       }, tgCard(top, { "aria-hidden": "true" })),
       el("div", { class: "signals", "aria-label": `signals on ${pile}` }, sigs),
@@ -57,6 +58,7 @@ export function render(root, s, ctx) {
 
   let line;
   if (view.over) line = "The game is over.";
+  else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
   else if (me === null) line = `${ctx.names[view.turn]} is playing.`;
   else if (!myTurn) line = `${ctx.names[view.turn]} is playing. You may signal at any time.`;
   else if (picked === undefined) line = `Your turn: pick a card, then a pile (at least ${view.minimum}).`;
@@ -79,12 +81,18 @@ export function render(root, s, ctx) {
         "aria-label": `${v}, in your hand` + (can ? "" : ", no pile takes it now"),
         "aria-pressed": can ? String(picked === v) : null,
         disabled: can ? null : true, button: true,
-        onclick: can ? () => { ctx.ui.picked = picked === v ? undefined : v; ctx.rerender(); } : null,
+        onclick: can ? (e) => {
+          ctx.ui.picked = picked === v ? undefined : v;
+          ctx.rerender();
+          // from the keyboard (detail 0), go on to the piles that take the card
+          if (e.detail === 0) document.querySelector(".pile-btn.target")?.focus();
+        } : null,
       });
     }));
 
   const end = s.legal.includes("end");
-  root.append(el("div", { class: "tg-board" },
+  root.append(el("div", { class: "tg-board", "data-played": String(view.played_this_turn),
+    "data-minimum": String(view.minimum) },
     piles,
     info,
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line),

@@ -1,0 +1,39 @@
+// The leaderboard: ratings per game (mu - 3 sigma, the server's order).
+import { api, el, getGames, showMessage, topbar } from "./common.js";
+
+async function main() {
+  await topbar();
+  const root = document.getElementById("boards");
+  let games;
+  try {
+    games = await getGames();
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  for (const g of games) {
+    const rows = await api("GET", `/api/leaderboard?game=${encodeURIComponent(g.name)}`);
+    let body;
+    if (!rows.length) {
+      const why = g.max_players < 2 ? "played alone: not rated (see your statistics at the table)"
+        : g.cooperative ? "cooperative: everyone shares one result, so it is not rated"
+          : "no rated games yet";
+      body = el("p", { class: "muted" }, why);
+    } else {
+      body = el("table", { class: "list" },
+        el("thead", {}, el("tr", {}, ["#", "player", "rating", "μ", "σ", "games"]
+          .map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows.map((r, i) => el("tr", {},
+          el("td", {}, String(i + 1)),
+          el("td", {}, r.name, " ", r.bot && !/bot$/.test(r.name) ? el("span", { class: "badge bot" }, "bot") : null),
+          el("td", {}, el("b", {}, String(r.rating))),
+          el("td", {}, String(r.mu)),
+          el("td", {}, String(r.sigma)),
+          el("td", {}, String(r.games))))));
+    }
+    root.append(el("section", { class: "panel", "data-game": g.name },
+      el("h2", {}, g.title), body));
+  }
+}
+
+main();

@@ -1,0 +1,100 @@
+// The replay page: steps through a finished game. The server rebuilds each step's spectator
+// view from the record (GET /api/tables/{id}/replay?step=N); no rules run in the browser.
+import { api, clear, el, showMessage, topbar } from "./common.js";
+import { results } from "./results.js";
+import * as slide from "./games/slide.js";
+import * as theGame from "./games/the-game.js";
+import * as doublets from "./games/doublets.js";
+
+const RENDERERS = { slide, "the-game": theGame, doublets };
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const $ = (sel) => document.querySelector(sel);
+const cache = new Map();
+let table = null;
+let steps = 0;
+let step = 0;
+let wanted = 0; // the step last asked for: older answers are dropped
+
+function names() {
+  return table.seats.map((s) => (s.bot ? `${s.name} (bot)` : s.name || "?"));
+}
+
+async function load(n) {
+  if (!cache.has(n)) {
+    cache.set(n, api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay?step=${n}`));
+  }
+  try {
+    return await cache.get(n);
+  } catch (e) {
+    cache.delete(n);
+    throw e;
+  }
+}
+
+async function go(n) {
+  n = Math.max(0, Math.min(steps, n));
+  wanted = n;
+  let data;
+  try {
+    data = await load(n);
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  if (wanted !== n) return;
+  step = n;
+  steps = data.steps;
+  show(data);
+  if (n + 1 <= steps) load(n + 1).catch(() => {}); // the next step is likely wanted soon
+}
+
+function show(data) {
+  const n = names();
+  const slider = $("#slider");
+  slider.max = String(steps);
+  slider.value = String(step);
+  slider.setAttribute("aria-valuetext", `step ${step} of ${steps}`);
+  $("#first").disabled = $("#prev").disabled = step === 0;
+  $("#next").disabled = $("#last").disabled = step === steps;
+  const what = data.action ? `${n[data.action.seat]}: ${data.action.action}` : "the deal";
+  $("#step").textContent = `Step ${step} of ${steps}`;
+  $("#what").textContent = what;
+  document.body.dataset.step = String(step);
+  const board = clear($("#board"));
+  const ctx = { act: () => {}, ui: {}, names: n, readOnly: true, rerender: () => show(data) };
+  RENDERERS[table.game].render(board, { view: data.view, legal: [], seat: null, table,
+    version: step }, ctx);
+  const res = clear($("#results"));
+  if (data.view.result) res.append(results(data.view, table, n, false));
+}
+
+function keys(event) {
+  if (event.target.matches("input, select, textarea") && event.target.id !== "slider") return;
+  const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: steps };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  go(moves[event.key]);
+}
+
+async function main() {
+  await topbar();
+  try {
+    table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  $("#title").textContent = `Replay: ${table.title}`;
+  $("#back").href = `/t/${table.id}`;
+  $("#record").href = `/api/tables/${table.id}/record`;
+  if (table.seed !== null) $("#seed").textContent = `deal #${table.seed}`;
+  $("#first").onclick = () => go(0);
+  $("#prev").onclick = () => go(step - 1);
+  $("#next").onclick = () => go(step + 1);
+  $("#last").onclick = () => go(steps);
+  $("#slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  document.addEventListener("keydown", keys);
+  await go(0);
+}
+
+main();
