@@ -44,38 +44,9 @@ def check_cards(state) -> None:
 
 
 # -- hidden information ----------------------------------------------------------------------
-def shuffle_hidden(state, seat, rng: random.Random):
-    """A copy of ``state`` with everything ``seat`` may not know shuffled."""
-    other = state.clone()
-    name = state.game.name
-    if name == "slide":
-        # face-down values, wherever they lie, are unknown to everyone
-        spots = [(s, i) for s, g in enumerate(other.grids) for i, v in enumerate(g) if v < 0]
-        values = [other.grids[s][i] for s, i in spots]
-        rng.shuffle(values)
-        for (s, i), v in zip(spots, values, strict=True):
-            other.grids[s][i] = v
-        # another seat's pending reveal is its own secret
-        for s in range(other.players):
-            if s != seat and other.pending[s] >= 0:
-                down = [i for i, v in enumerate(other.grids[s]) if v < 0]
-                other.pending[s] = rng.choice(down)
-    elif name == "doublets":
-        rng.shuffle(other.stock)
-    else:
-        hidden = [s for s in range(other.players) if s != seat]
-        pool = [c for s in hidden for c in other.hands[s]] + other.draw
-        rng.shuffle(pool)
-        for s in hidden:
-            k = len(other.hands[s])
-            other.hands[s], pool = sorted(pool[:k]), pool[k:]
-        other.draw = pool
-    return other
-
-
 def check_views_hide(state, rng: random.Random) -> None:
     for seat in [None, *range(state.players)]:
-        twin = shuffle_hidden(state, seat, rng)
+        twin = state.redraw_hidden(seat, rng)
         assert twin.view(seat) == state.view(seat), f"view({seat}) shows hidden cards"
 
 
@@ -95,7 +66,7 @@ def test_hidden_check_would_catch_a_leak():
     rng = random.Random(1)
     for name, n in [("slide", 2), ("doublets", 1), ("the-game", 3)]:
         state = games.get(name).deal(4, n)
-        twin = shuffle_hidden(state, 0, rng)
+        twin = state.redraw_hidden(0, rng)
         assert twin.snapshot() != state.snapshot()
 
 

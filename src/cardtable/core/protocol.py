@@ -207,6 +207,14 @@ class State(ABC):
     def snapshot(self) -> dict[str, Any]:
         """Everything, hidden cards included, JSON-ready. Never for a player's eyes."""
 
+    @abstractmethod
+    def redraw_hidden(self, seat: int | None, rng: random.Random) -> State:
+        """A copy in which everything ``seat`` may not know is drawn again at random.
+
+        The audit of the one redaction: ``view(seat)`` of the copy must equal this state's.
+        (A tool for tests and leak checks; bots never get states.)
+        """
+
     # -- changing -------------------------------------------------------------------------
     def act(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` or raise ``IllegalAction`` leaving the state as it was."""

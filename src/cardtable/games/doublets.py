@@ -314,6 +314,11 @@ class DoubletsState(State):
             "actions": [list(a) for a in self.actions],
         }
 
+    def redraw_hidden(self, seat: int | None, rng: random.Random) -> DoubletsState:
+        other = self.clone()
+        rng.shuffle(other.stock)  # only the stock's order is hidden
+        return other
+
     def clone(self) -> DoubletsState:
         other = DoubletsState.__new__(DoubletsState)
         self._clone_base(other)

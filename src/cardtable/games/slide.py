@@ -437,6 +437,21 @@ class SlideState(State):
             "actions": [list(a) for a in self.actions],
         }
 
+    def redraw_hidden(self, seat: int | None, rng: random.Random) -> SlideState:
+        other = self.clone()
+        # face-down values, wherever they lie, are unknown to everyone, their owners too
+        spots = [(s, i) for s, g in enumerate(other.grids) for i, v in enumerate(g) if v < 0]
+        values = [other.grids[s][i] for s, i in spots]
+        rng.shuffle(values)
+        for (s, i), v in zip(spots, values, strict=True):
+            other.grids[s][i] = v
+        # another seat's pending reveal is its own secret
+        for s in range(other.players):
+            if s != seat and other.pending[s] >= 0:
+                down = [i for i, v in enumerate(other.grids[s]) if v < 0]
+                other.pending[s] = rng.choice(down)
+        return other
+
     def clone(self) -> SlideState:
         other = SlideState.__new__(SlideState)
         self._clone_base(other)

@@ -376,6 +376,18 @@ class TheGameState(State):
             "actions": [list(a) for a in self.actions],
         }
 
+    def redraw_hidden(self, seat: int | None, rng: random.Random) -> TheGameState:
+        other = self.clone()
+        # other seats' hands and the draw pile, redealt with the same sizes
+        hidden = [s for s in range(other.players) if s != seat]
+        pool = [c for s in hidden for c in other.hands[s]] + other.draw
+        rng.shuffle(pool)
+        for s in hidden:
+            k = len(other.hands[s])
+            other.hands[s], pool = sorted(pool[:k]), pool[k:]
+        other.draw = pool
+        return other
+
     def clone(self) -> TheGameState:
         other = TheGameState.__new__(TheGameState)
         self._clone_base(other)
