@@ -223,7 +223,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         except CardtableError as e:
             raise HubError("bad_record", e.reason, 500) from None
         action = full["actions"][step - 1] if step else None
+        # the game is over, so every card may be shown: each seat's own view as well
         return {"step": step, "steps": steps, "view": state.view(None),
+                "seat_views": [state.view(s) for s in range(state.players)],
                 "action": {"seat": action[0], "action": action[1]} if action else None}
     # -- end of replay steps ----------------------------------------------------------------
 

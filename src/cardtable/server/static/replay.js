@@ -63,7 +63,7 @@ function show(data) {
   const board = clear($("#board"));
   const ctx = { act: () => {}, ui: {}, names: n, readOnly: true, rerender: () => show(data) };
   RENDERERS[table.game].render(board, { view: data.view, legal: [], seat: null, table,
-    version: step }, ctx);
+    version: step, seatViews: data.seat_views }, ctx);
   const res = clear($("#results"));
   if (data.view.result) res.append(results(data.view, table, n, false));
 }

@@ -90,12 +90,21 @@ export function render(root, s, ctx) {
       });
     }));
 
+  // a finished game's replay shows every hand (the server sends each seat's view)
+  const allHands = ctx.readOnly && s.seatViews ? el("div", { "data-testid": "all-hands" },
+    el("h3", {}, "Hands"),
+    s.seatViews.map((v, i) => el("div", { class: "row" },
+      el("span", { class: "hand-owner" }, ctx.names[i]),
+      el("div", { class: "hand", "aria-label": `${ctx.names[i]}'s hand` },
+        (v.hand || []).map((c) => tgCard(c, { "aria-label": `${c}, in ${ctx.names[i]}'s hand` })))))) : null;
+
   const end = s.legal.includes("end");
   root.append(el("div", { class: "tg-board", "data-played": String(view.played_this_turn),
     "data-minimum": String(view.minimum) },
     piles,
     info,
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line),
+    allHands,
     me === null ? null : el("div", {},
       el("h3", {}, "Your hand"),
       handBox,
