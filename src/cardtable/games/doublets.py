@@ -44,6 +44,11 @@ def rank_name(value: int) -> str:
     return str(RANKS.get(value, value))
 
 
+def with_article(rank: str) -> str:
+    """'a 6', 'an 8', 'an A'."""
+    return f"{'an' if rank in ('A', '8') else 'a'} {rank}"
+
+
 def card_value(name: str) -> int:
     """The value of a card named like ``'QH'`` or ``'10S'``; 0 for None."""
     if not name:
@@ -160,7 +165,7 @@ class DoubletsState(State):
         if value != self.needed:
             raise IllegalAction(
                 f"{card_name(card)} does not go on {card_name(self.foundation[-1])}: "
-                f"the foundation needs a {rank_name(self.needed)} (double of "
+                f"the foundation needs {with_article(rank_name(self.needed))} (double of "
                 f"{rank_name(self.foundation[-1] >> 2)}, mod 13)"
             )
 

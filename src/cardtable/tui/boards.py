@@ -45,7 +45,7 @@ def seat_label(seat: int, names: Sequence[str] | None) -> str:
     """``'you (seat 0)'`` for the person at the keyboard, ``'seat 1 (greedy)'`` for a bot."""
     name = names[seat] if names is not None and 0 <= seat < len(names) else ""
     if name == "you":
-        return f"you (seat {seat})"
+        return "you" if len(names or ()) == 1 else f"you (seat {seat})"  # alone: no seat talk
     return f"seat {seat} ({name})" if name else f"seat {seat}"
 
 
@@ -70,21 +70,25 @@ def render_board(
     width: int = 80,
     links: bool = False,
     selected: str | None = None,
+    show_result: bool = True,
 ) -> Text:
-    """The board of any game's view. ``selected`` is a card reference to highlight."""
+    """The board of any game's view. ``selected`` is a card reference to highlight;
+    ``show_result=False`` leaves out the result of a finished game (shown elsewhere)."""
     game = view.get("game")
     if game == "slide":
-        return slide_board(view, names, width=width, links=links, selected=selected)
+        return slide_board(view, names, width=width, links=links, selected=selected,
+                           show_result=show_result)
     if game == "doublets":
-        return doublets_board(view, links=links)
+        return doublets_board(view, links=links, show_result=show_result)
     if game == "the-game":
-        return the_game_board(view, names, links=links, selected=selected)
+        return the_game_board(view, names, links=links, selected=selected,
+                              show_result=show_result)
     raise ValueError(f"no board for the game {game!r}")
 
 
 # -- Slide --------------------------------------------------------------------------------------
 
-BLOCK = 20  # columns a Slide grid block takes, gap included
+BLOCK = 21  # columns a Slide grid block takes, gap included
 
 
 def slide_board(
@@ -94,6 +98,7 @@ def slide_board(
     width: int = 80,
     links: bool = False,
     selected: str | None = None,
+    show_result: bool = True,
 ) -> Text:
     """Every grid as 4x4 (face-down ``?``, the hole empty), the centre, who chose, whose turn."""
     me = view.get("seat")
@@ -101,11 +106,14 @@ def slide_board(
     phase = view["phase"]
     over = "result" in view
     out = Text()
-    deal = f" · deal {view['deal']} (target {view['target']})" if view.get("target") else ""
+    target = view.get("target")
     out.append("Slide", TITLE)
     if over:
-        out.append(f" · game over after 16 rounds{deal}\n")
+        deals = view["deal"]
+        played = f"{deals} deal{'s' if deals > 1 else ''}, target {target}" if target else ""
+        out.append(f" · game over{' after ' + played if played else ''}\n")
     else:
+        deal = f" · deal {view['deal']}, target {target}" if target else ""
         out.append(f" · round {view['round']} of 16{deal}\n")
     if not over:
         if phase == "reveal":
@@ -143,13 +151,15 @@ def slide_board(
         row = blocks[start:start + per_row]
         out.append("\n")
         for line in range(len(row[0])):
+            joined = Text()
             for block in row:
                 piece = block[line]
-                out.append_text(piece)
-                out.append(" " * max(1, BLOCK - piece.cell_len))
-            out.rstrip()
+                joined.append_text(piece)
+                joined.append(" " * max(1, BLOCK - piece.cell_len))
+            joined.rstrip()
+            out.append_text(joined)
             out.append("\n")
-    if over:
+    if over and show_result:
         out.append("\n")
         out.append_text(result_text(view, names))
     out.rstrip()
@@ -180,8 +190,9 @@ def _slide_block(
     status = Text()
     if over:
         info = view["result"]
-        status.append(f"{info['scores'][seat]} pts, {info['remaining'][seat]} cards, "
-                      f"#{info['ranks'][seat]}", GOOD if seat in info["winners"] else Style())
+        won = GOOD if seat in info["winners"] else Style()
+        status.append(f"#{info['ranks'][seat]} · {info['scores'][seat]} pts, "
+                      f"{info['remaining'][seat]} left", won)
     elif phase == "reveal":
         if view["chosen"][seat]:
             status.append("✓ chosen", GOOD)
@@ -192,7 +203,7 @@ def _slide_block(
     elif view["turn"] == seat:
         status.append("▶ to take", TURN)
     if not over and view.get("first") == seat:
-        status.append(" ★", TURN)  # the first-player token
+        status.append(" ★" if status.plain else "★", TURN)  # the first-player token
     lines = [title, status, Text("    a  b  c  d", DIM)]
     hole = view["holes"][seat]
     for r, row in enumerate(view["grids"][seat]):
@@ -257,7 +268,9 @@ def _value(name: str) -> int:
     return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
 
 
-def doublets_board(view: dict[str, Any], *, links: bool = False) -> Text:
+def doublets_board(
+    view: dict[str, Any], *, links: bool = False, show_result: bool = True
+) -> Text:
     """Stock, waste (top and recent), the arch of reserves around F, what F needs, redeals."""
     need = view["needed"]
     over = "result" in view
@@ -283,7 +296,7 @@ def doublets_board(view: dict[str, Any], *, links: bool = False) -> Text:
         top = _card_box(waste[-1], need, over)
         top.stylize(_link(Style(), "waste", links))
         out.append_text(top)
-        out.append(f"  ({len(waste)} cards)", DIM)
+        out.append(f"  ({len(waste)} card{'s' if len(waste) != 1 else ''})", DIM)
     else:
         out.append("[ empty ]", DIM)
     out.append("\n\n")
@@ -318,18 +331,18 @@ def doublets_board(view: dict[str, Any], *, links: bool = False) -> Text:
     out.append("\n")
     top = foundation[-1]
     count = len(foundation)
-    out.append(f"Foundation {count} card{'s' if count != 1 else ''}, top ")
+    out.append(f"F: {count} card{'s' if count != 1 else ''}, top ")
     out.append_text(card_text(top))
     if not over:
-        out.append(" · needs ")
+        out.append(", needs ")
         out.append(rank_of(need), GOOD)
-        out.append(f" (double of {rank_of(_value(top))}, mod 13)")
+        out.append(f" = 2×{rank_of(_value(top))} mod 13")
     out.append("\nCycle ")
     for value in DOUBLING_CYCLE:
         out.append(rank_of(value), GOOD if value == need and not over else DIM)
         out.append(" ")
     out.rstrip()
-    if over:
+    if over and show_result:
         out.append("\n\n")
         out.append_text(result_text(view))
     return out
@@ -359,18 +372,18 @@ def the_game_board(
     *,
     links: bool = False,
     selected: str | None = None,
+    show_result: bool = True,
 ) -> Text:
     """Piles and tops, signals, my hand, the others' hand sizes, draw pile, turn and minimum."""
     me = view.get("seat")
     over = "result" in view
     out = Text()
     out.append("The Game", TITLE)
-    out.append(f" · {view['players']} player{'s' if view['players'] > 1 else ''}"
-               f" · draw pile {view['draw_pile']} · cards left {view['cards_left']}\n")
+    out.append(f" · draw pile {view['draw_pile']} · cards left {view['cards_left']}\n")
     if not over and view["turn"] is not None:
         out.append("Turn: ", TURN)
-        out.append(f"{seat_label(view['turn'], names)} · played {view['played_this_turn']}"
-                   f" of at least {view['minimum']}\n")
+        out.append(f"{seat_label(view['turn'], names)} · played {view['played_this_turn']}, "
+                   f"min {view['minimum']}\n")
     out.append("\n")
     signals = view["signals"]
     for pile in PILES:
@@ -382,7 +395,6 @@ def the_game_board(
         if selected == ref:
             top.stylize(SELECTED)
         out.append_text(top)
-        out.append("  up: higher, or 10 lower" if up else "  down: lower, or 10 higher", DIM)
         said = [
             (s, seat_signals[pile]) for s, seat_signals in enumerate(signals)
             if pile in seat_signals
@@ -394,6 +406,7 @@ def the_game_board(
                 Style(color="magenta", bold=True),
             )
         out.append("\n")
+    out.append(" ▲ higher or -10 · ▼ lower or +10 (10 back)\n", DIM)
     out.append("\n")
     hand = view.get("hand")
     if me is not None and hand is not None:
@@ -411,7 +424,7 @@ def the_game_board(
             continue
         marker = "▶ " if s == view.get("turn") and not over else "  "
         out.append(f"{marker}{seat_label(s, names)}: {size} card{'s' if size != 1 else ''}\n")
-    if over:
+    if over and show_result:
         out.append("\n")
         out.append_text(result_text(view, names))
     out.rstrip()
@@ -457,10 +470,10 @@ def result_text(view: dict[str, Any], names: Sequence[str] | None = None) -> Tex
     winners = result["winners"]
     who = ", ".join(seat_label(s, names) for s in winners)
     out.append(("Shared win: " if len(winners) > 1 else "Winner: ") + who, GOOD)
-    total = "total" if view.get("target") else "score"
+    total = " total" if view.get("target") else ""
     for s, score in enumerate(result["scores"]):
-        out.append(f"\n  #{result['ranks'][s]} {seat_label(s, names)}: {total} {score}, "
-                   f"{result['remaining'][s]} cards left")
+        out.append(f"\n#{result['ranks'][s]} {seat_label(s, names)}:{total} {score} "
+                   f"({result['remaining'][s]} cards)")
     return out
 
 

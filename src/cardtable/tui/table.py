@@ -7,23 +7,30 @@ view and legal actions, and nothing else leaves.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from cardtable import games
-from cardtable.bots import Bot, make_bot
-from cardtable.core.errors import IllegalAction, NotYourTurn
+from cardtable.bots import EXTERNAL, Bot, make_bot
+from cardtable.core.errors import CardtableError, IllegalAction, NotYourTurn
 from cardtable.paths import save_record
 
 HUMAN = "me"
 
 
 class BotFailed(Exception):
-    """A bot answered with something the rules refuse (never replaced by another move)."""
+    """A bot failed or answered what the rules refuse (never replaced by another move)."""
 
 
 class Table:
-    """A seeded game with people (``"me"``) and bots (``"greedy"``, ``"random"``) in its seats."""
+    """A seeded game with people (``"me"``) and bots in its seats.
+
+    A bot seat holds any spec ``make_bot`` knows: ``greedy``, ``random``, ``search:hard``,
+    ``cmd:python mybot.py`` ... Bots with the optional hooks get them as in ``cardtable.sim``:
+    ``react`` after every action of another seat, ``finish`` at the end, ``close`` from
+    ``close()``.
+    """
 
     def __init__(
         self, game: str, seats: list[str], seed: int, options: dict[str, Any] | None = None
@@ -32,18 +39,26 @@ class Table:
         self.seats = list(seats)
         self.seed = seed
         self.options = dict(options or {})
-        self.title = games.get(game).title
-        self._state = games.get(game).deal(seed, len(self.seats), **self.options)
-        # each bot gets its own random stream (as in cardtable.sim), fixed by the deal's seed
-        self._bots: dict[int, Bot] = {
-            s: make_bot(name, game, seed * 16 + s)
-            for s, name in enumerate(self.seats)
-            if name != HUMAN
-        }
+        rules = games.get(game)
+        self.title = rules.title
+        self._is_talk = rules.is_talk
+        self._state = rules.deal(seed, len(self.seats), **self.options)
+        self._bots: dict[int, Bot] = {}
+        try:
+            for s, spec in enumerate(self.seats):
+                if spec == HUMAN:
+                    continue
+                extra = {"seat": s} if spec.startswith(EXTERNAL) else {}
+                # each bot its own random stream (as in cardtable.sim), fixed by the seed
+                self._bots[s] = make_bot(spec, game, seed * 16 + s, **extra)
+        except BaseException:
+            self.close()
+            raise
         self.humans: tuple[int, ...] = tuple(
             s for s, name in enumerate(self.seats) if name == HUMAN
         )
         self.saved: Path | None = None
+        self._finished = False
 
     # -- asking -------------------------------------------------------------------------------
     @property
@@ -75,28 +90,89 @@ class Table:
         return self._state.record()
 
     def names(self, viewer: int | None) -> list[str]:
-        """Seat names for the boards: ``you`` for the seat at the keyboard, else the bot."""
-        return ["you" if s == viewer else name for s, name in enumerate(self.seats)]
+        """Seat names for the boards: ``you`` for the seat at the keyboard, ``player`` for
+        another person sharing it, else the bot."""
+        return ["you" if s == viewer else "player" if name == HUMAN else name
+                for s, name in enumerate(self.seats)]
+
+    @property
+    def has_bots(self) -> bool:
+        return bool(self._bots)
 
     def bots_to_act(self) -> list[int]:
         return [s for s in self._state.to_act() if s in self._bots]
 
     # -- acting -------------------------------------------------------------------------------
-    def act(self, seat: int, action: str) -> None:
-        """A person's action; raises ``IllegalAction`` (with ``reason``) when refused."""
+    def act(
+        self, seat: int, action: str, quiet: Collection[int] = ()
+    ) -> list[tuple[int, str]]:
+        """A person's action; raises ``IllegalAction`` (with ``reason``) when refused.
+
+        Returns the talk the bots answered with (see ``react``); bots in ``quiet`` (busy
+        choosing a move) are not asked."""
         if seat not in self.humans:
             raise NotYourTurn(f"seat {seat} is not played at this keyboard")
         self._state.act(seat, action)
+        return self._after(seat, quiet)
 
-    def bot_act(self, seat: int) -> str:
-        """Let the bot in ``seat`` choose from its own view and legal list, and act."""
-        bot = self._bots[seat]
-        action = bot.choose(self._state.view(seat), self._state.legal(seat))
+    # A bot's move comes in three steps, so that the screen can let the bot think in another
+    # thread: the question (its view and legal actions, taken on the screen's thread), the
+    # choice (touches only the bot), and the move (back on the screen's thread).
+    def bot_question(self, seat: int) -> tuple[dict[str, Any], list[str]]:
+        """What the bot in ``seat`` is asked with: its own view and legal actions."""
+        return self._state.view(seat), self._state.legal(seat)
+
+    def bot_choose(self, seat: int, view: dict[str, Any], legal: list[str]) -> str:
+        """The bot's answer; ``BotFailed`` if it fails (an external bot crashed or timed out)."""
+        try:
+            return self._bots[seat].choose(view, legal)
+        except CardtableError as e:
+            raise BotFailed(f"the bot at seat {seat} failed: {e}") from None
+
+    def bot_move(
+        self, seat: int, action: str, quiet: Collection[int] = ()
+    ) -> list[tuple[int, str]]:
+        """Play the bot's answer; ``BotFailed`` if the rules refuse it (it is not replaced)."""
         try:
             self._state.act(seat, action)
         except IllegalAction as e:
             raise BotFailed(f"the bot at seat {seat} chose {action!r}: {e.reason}") from None
-        return action
+        return self._after(seat, quiet)
+
+    def bot_act(self, seat: int) -> tuple[str, list[tuple[int, str]]]:
+        """The three steps at once: the action and the talk the other bots answered with."""
+        action = self.bot_choose(seat, *self.bot_question(seat))
+        return action, self.bot_move(seat, action)
+
+    def _after(self, actor: int, quiet: Collection[int] = ()) -> list[tuple[int, str]]:
+        """After an action: other bots may answer with talk (once; talk is not answered)."""
+        said: list[tuple[int, str]] = []
+        for seat, bot in self._bots.items():
+            if seat == actor or seat in quiet or self.over or not hasattr(bot, "react"):
+                continue
+            options = [a for a in self._state.legal(seat) if self._is_talk(a)]
+            if not options:
+                continue
+            try:
+                answer = bot.react(self._state.view(seat), options)
+                if answer:
+                    self._state.act(seat, answer)
+                    said.append((seat, answer))
+            except CardtableError as e:
+                raise BotFailed(f"the bot at seat {seat} failed to react: {e}") from None
+        if self.over and not self._finished:
+            self._finished = True
+            result = self._state.result()
+            for bot in self._bots.values():
+                if hasattr(bot, "finish"):
+                    bot.finish(result)
+        return said
+
+    def close(self) -> None:
+        """Free what the bots hold (an external bot's program). Safe to call twice."""
+        for bot in self._bots.values():
+            if hasattr(bot, "close"):
+                bot.close()
 
     # -- undo (solitaire only: with other seats, taking back would need their consent) ---------
     @property

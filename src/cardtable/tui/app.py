@@ -1,0 +1,568 @@
+"""The play app: one game at the keyboard, against bots (or watching them).
+
+The screen shows only the view of the person's seat (the spectator view when nobody plays),
+the legal actions of that seat, and at the end ``result()``. Bots act on a timer so a person can
+follow them; ``bot_delay=0`` plays them as fast as the event loop goes (tests).
+
+Moves can be made four ways, all ending in ``Table.act``: the move list (keys or mouse), a click
+on a card, the game's shortcut keys, and a typed action in the notation of RULES.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from cardtable.core.errors import IllegalAction
+from cardtable.tui.boards import (
+    move_label,
+    public_action,
+    rank_of,
+    result_text,
+    seat_label,
+    slide_direction,
+)
+from cardtable.tui.table import BotFailed, Table
+from cardtable.tui.widgets import Board, ConfirmQuit, HandOver
+
+#: shortcut keys that only make sense in one game
+GAME_ACTIONS = {
+    "undo": "doublets",
+    "flip": "doublets",
+    "play_waste": "doublets",
+    "reserve": "doublets",
+    "end_turn": "the-game",
+}
+
+CSS = """
+Screen { layout: vertical; }
+#main { height: 1fr; }
+#board-pane { width: 1fr; }
+#side { width: 36; border-left: solid $primary-darken-2; padding: 0 1; }
+#status { height: auto; margin-bottom: 1; }
+#moves { height: 1fr; min-height: 4; border: none; padding: 0; }
+#moves:focus { background-tint: $foreground 5%; }
+#result { height: auto; display: none; }
+#log { height: 7; border-top: solid $primary-darken-2; scrollbar-size-vertical: 1; }
+#message { height: auto; padding: 0 1; }
+#message.error { color: $error; text-style: bold; }
+#entry { border: none; height: 1; padding: 0 1; background: $boost; }
+#entry:focus { background: $primary 20%; }
+PlayApp.over #moves { display: none; }
+PlayApp.over #result { display: block; }
+"""
+
+
+class PlayApp(App[Path | None]):
+    """A full-screen game. ``run()`` returns the path of the saved record (or None)."""
+
+    CSS = CSS
+    TITLE = "cardtable"
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        # priority: handled as it arrives, so the keys typed right after it go to the box
+        Binding("slash", "type", "Type a move", priority=True),
+        Binding("escape", "clear", "Back", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("f", "flip", "Flip/redeal"),
+        Binding("w", "play_waste", "Play waste"),
+        *(Binding(str(n), f"reserve({n})", f"Play r{n}", show=False) for n in range(1, 8)),
+        Binding("e", "end_turn", "End turn"),
+        Binding("p", "pause", "Pause bots"),
+    ]
+
+    def __init__(
+        self,
+        game: str,
+        seats: list[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        *,
+        bot_delay: float = 0.3,
+        record_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.table = Table(game, seats, seed, options)
+        self.game = game
+        self.bot_delay = bot_delay
+        self.record_dir = record_dir
+        self.viewer: int | None = self.table.humans[0] if self.table.humans else None
+        self.selected: str | None = None  # a clicked card waiting for its second click
+        self.paused = False
+        self.left_early = False
+        self.saved: Path | None = None
+        self._bot_timer: Timer | None = None
+        self._last_view: dict[str, Any] | None = None
+        self._bindings_key: tuple[bool, bool, bool] | None = None
+        self._thinking: set[int] = set()  # bots choosing in a worker thread
+        self._status: Text | None = None
+        self._moves_shown: list[tuple[str, str | None]] | None = None
+        #: every line written to the log, unwrapped (the log widget wraps them)
+        self.events: list[str] = []
+
+    # -- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        # kept as attributes: another screen (a hand-over, a question) may be on top when the
+        # bots move, and a query would search that screen
+        self.board = Board(links=True, show_result=False, id="board")
+        self.status = Static(id="status")
+        self.moves = OptionList(id="moves")
+        self.result = Static(id="result")
+        self.log_widget = RichLog(id="log", max_lines=200, wrap=True, markup=False, min_width=20)
+        self.message = Static(id="message")
+        self.entry = Input(
+            placeholder=f"type a move, e.g. {self._example()}  (/ to focus)", id="entry"
+        )
+        with Horizontal(id="main"):
+            with VerticalScroll(id="board-pane"):
+                yield self.board
+            with Vertical(id="side"):
+                yield self.status
+                yield self.moves
+                yield self.result
+                yield self.log_widget
+        yield self.message
+        yield self.entry
+        yield Footer()
+
+    def _example(self) -> str:
+        return {"slide": "take 7 left", "doublets": "play r3", "the-game": "play 34 up1"}.get(
+            self.game, "a move"
+        )
+
+    def on_mount(self) -> None:
+        self.title = f"cardtable · {self.table.title} · seed {self.table.seed}"
+        who = ", ".join(seat_label(s, self.table.names(self.viewer))
+                        for s in range(len(self.table.seats)))
+        self.log_event(f"{self.table.title}, deal {self.table.seed}: {who}")
+        if self.viewer is None:
+            self.log_event("Nobody at the keyboard plays: watching the bots (p pauses).")
+        self.moves.focus()
+        self.refresh_table()
+
+    # -- showing ------------------------------------------------------------------------------
+    def refresh_table(self) -> None:
+        """Redraw everything from the table, then let the bots move or end the game."""
+        with self.batch_update():  # one repaint for all the widgets that change
+            self._refresh_table()
+
+    def _refresh_table(self) -> None:
+        table = self.table
+        new_viewer = self._next_viewer()
+        if new_viewer != self.viewer:
+            self.viewer = new_viewer
+            self.selected = None
+            self._last_view = None
+            # what the last person typed or was told may name their cards
+            self.entry.value = ""
+            self.say("")
+            self.log_event(f"— seat {new_viewer} at the keyboard —")
+            self.push_screen(HandOver(new_viewer))  # an opaque screen: nobody sees the switch
+        view = table.view(self.viewer)
+        self._note_changes(self._last_view, view)
+        self._last_view = view
+        names = table.names(self.viewer)
+        self.board.show(view, names, self.selected)
+        status = self._status_text(view)
+        if status != self._status:  # an update lays the screen out again: only on a change
+            self._status = status
+            self.status.update(status)
+        if table.over:
+            self._finish(view)
+        else:
+            self._fill_moves(view)
+            self._schedule_bots()
+        # the footer is rebuilt on a bindings refresh: only when what it shows can change
+        bindings_key = (table.can_undo, table.over, self.paused)
+        if bindings_key != self._bindings_key:
+            self._bindings_key = bindings_key
+            self.refresh_bindings()
+
+    def _next_viewer(self) -> int | None:
+        """The seat at the keyboard; with several people, the one the game now waits for."""
+        humans = self.table.humans
+        if len(humans) <= 1 or self.table.over:
+            return self.viewer
+        waiting = [s for s in self.table.to_act() if s in humans]
+        return self.viewer if not waiting or self.viewer in waiting else waiting[0]
+
+    def _status_text(self, view: dict[str, Any]) -> Text:
+        table = self.table
+        text = Text()
+        if table.over:
+            text.append("Game over", "bold")
+            return text
+        names = table.names(self.viewer)
+        acting = table.to_act()
+        if self.viewer is None:
+            text.append("Watching. ", "bold")
+        elif self.viewer in acting:
+            text.append("Your move. ", "bold yellow")
+        if self.game == "slide" and view["phase"] == "reveal":
+            if self.viewer is not None and view["chosen"][self.viewer]:
+                text.append(f"You reveal {view['choice']}; pick another to change your mind. ")
+            elif self.viewer is not None:
+                text.append("Click one of your ? cards, or pick it below. ")
+        elif self.game == "slide" and self.viewer in acting:
+            text.append("Click a centre card, then a cell of your hole's row or column "
+                        "(the side it enters from). ")
+        elif self.game == "the-game" and self.viewer is not None:
+            if self.viewer in acting:
+                text.append(f"Played {view['played_this_turn']}, at least {view['minimum']}. "
+                            "Click a card, then a pile. ")
+            else:
+                text.append(f"{seat_label(view['turn'], names)} is playing. You may signal. ")
+        elif self.game == "doublets":
+            text.append(f"Needs {rank_of(view['needed'])}. Click a green card, or the stock to "
+                        "flip. Keys: 1-7 reserves, w waste, f flip, u undo. ")
+        if self.viewer not in acting and self.viewer is not None and self.game != "the-game":
+            text.append("Waiting for " + ", ".join(seat_label(s, names) for s in acting) + ".")
+        if self.paused:
+            text.append(" Bots paused (p).", "bold red")
+        return text
+
+    def _fill_moves(self, view: dict[str, Any]) -> None:
+        moves = self.moves
+        previous = moves.highlighted_option.id if moves.highlighted_option else None
+        legal = self.table.legal(self.viewer) if self.viewer is not None else []
+        if self.selected:
+            chosen = [a for a in legal if self._matches_selection(a)]
+            legal = chosen or legal
+        plays = [a for a in legal if not a.startswith("signal ")]
+        signals = [a for a in legal if a.startswith("signal ")]
+        rows: list[tuple[str, str | None]] = [(move_label(view, a), a) for a in plays]
+        if not plays:
+            waiting = "watching" if self.viewer is None else "nothing to do: waiting"
+            rows.append((f"({waiting})", None))
+        if signals:
+            rows.append(("signals (talk, any time):", None))
+            rows.extend((a, a) for a in signals)
+        if rows == self._moves_shown:
+            return  # rebuilding the list is the costliest part of a redraw
+        # keep the highlight on the same move, unless the list now starts differently (a turn
+        # begins): then the first move is the one in reach
+        same_start = bool(self._moves_shown) and self._moves_shown[0] == rows[0]
+        self._moves_shown = rows
+        moves.set_options(
+            Option(label, id=action) if action else Option(Text(label, "dim"), disabled=True)
+            for label, action in rows
+        )
+        ids = [o.id for o in moves.options]
+        if same_start and previous is not None and previous in ids:
+            moves.highlighted = ids.index(previous)
+        else:
+            first = next((i for i, o in enumerate(moves.options) if not o.disabled), None)
+            moves.highlighted = first
+
+    def _matches_selection(self, action: str) -> bool:
+        ref = (self.selected or "").split(" ")
+        words = action.split(" ")
+        if ref[0] == "centre":  # Slide: take VALUE DIRECTION
+            return words[0] == "take" and words[1] == ref[1]
+        if ref[0] == "hand":  # The Game: play CARD PILE
+            return words[0] == "play" and words[1] == ref[1]
+        return True
+
+    def _note_changes(self, before: dict[str, Any] | None, after: dict[str, Any]) -> None:
+        """Log what the seat can see happen between two of its views."""
+        if before is None:
+            return
+        if self.game == "slide" and before["phase"] == "reveal" and after["phase"] == "take":
+            centre = " ".join(map(str, after["centre"]))
+            self.log_event(f"Round {after['round']}: revealed {centre}")
+        if self.game == "the-game":
+            hand_before, hand_after = before.get("hand"), after.get("hand")
+            if hand_before is not None and hand_after is not None:
+                # how many, not which: the log stays when people sharing the keyboard change
+                drawn = len(set(hand_after) - set(hand_before))
+                if drawn:
+                    self.log_event(f"You drew {drawn} card{'s' if drawn > 1 else ''}.")
+            if after["turn"] != before["turn"] and after["turn"] is not None:
+                names = self.table.names(self.viewer)
+                self.log_event(f"Turn: {seat_label(after['turn'], names)}")
+
+    def _log_talk(self, said: list[tuple[int, str]]) -> None:
+        names = self.table.names(self.viewer)
+        for seat, words in said:
+            self.log_event(f"{seat_label(seat, names)}: {words}")
+
+    def log_event(self, line: str) -> None:
+        self.events.append(line)
+        self.log_widget.write(line)
+
+    def say(self, message: str, error: bool = False) -> None:
+        widget = self.message
+        widget.update(message)
+        widget.set_class(error, "error")
+
+    # -- the end ------------------------------------------------------------------------------
+    def _finish(self, view: dict[str, Any]) -> None:
+        self._cancel_bots()
+        first_time = self.saved is None
+        self.saved = self.table.save(self.record_dir)
+        self.add_class("over")
+        text = result_text(view, self.table.names(self.viewer))
+        text.append(f"\n\nRecord saved: {self.saved}\n", "bold")
+        text.append(f"Replay: cardtable replay {self.saved}\n\nPress q to leave.")
+        self.result.update(text)
+        if first_time:
+            self.log_event("Game over.")
+            self.say(f"Game over. Record saved: {self.saved}")
+
+    # -- bots -----------------------------------------------------------------------------------
+    @property
+    def bots_pending(self) -> bool:
+        """True while a bot move is scheduled or being chosen (tests wait for this to clear)."""
+        return self._bot_timer is not None or bool(self._thinking)
+
+    def _schedule_bots(self) -> None:
+        if self._bot_timer is None and not self._thinking and not self.paused \
+                and self.table.bots_to_act():
+            # a zero-interval timer trips Textual (division by zero when it runs late)
+            self._bot_timer = self.set_timer(max(self.bot_delay, 0.001), self._bot_step)
+
+    def _cancel_bots(self) -> None:
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+            self._bot_timer = None
+
+    def _bot_step(self) -> None:
+        """Ask the bots to move. In a simultaneous step (Slide's reveal) every bot to act
+        chooses at once; otherwise the one bot whose turn it is."""
+        self._bot_timer = None
+        if self.paused or self.table.over:
+            return
+        questions = [(seat, *self.table.bot_question(seat)) for seat in self.table.bots_to_act()]
+        if not questions:
+            return
+        self._thinking = {seat for seat, _, _ in questions}
+        # a bot may think a while (a search, an external program): not on the screen's thread
+        self.run_worker(
+            partial(self._think, questions), thread=True, group="bots", exit_on_error=False
+        )
+
+    def _think(self, questions: list[tuple[int, dict[str, Any], list[str]]]) -> None:
+        """In a worker thread: each bot's choice, then back to the screen's thread."""
+        answers: list[tuple[int, str | BotFailed]] = []
+        for seat, view, legal in questions:
+            try:
+                answers.append((seat, self.table.bot_choose(seat, view, legal)))
+            except BotFailed as e:
+                answers.append((seat, e))
+                break
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.call_from_thread(self._bot_answers, answers)
+
+    def _bot_answers(self, answers: list[tuple[int, str | BotFailed]]) -> None:
+        self._thinking = set()
+        if self.table.over or not self.is_running:
+            return
+        names = self.table.names(self.viewer)
+        for seat, answer in answers:
+            try:
+                if isinstance(answer, BotFailed):
+                    raise answer
+                said = self.table.bot_move(seat, answer)
+            except BotFailed as e:
+                self.paused = True
+                self.say(f"{e}. The bots are paused (p to try again).", error=True)
+                break
+            self.log_event(public_action(self.game, seat_label(seat, names), answer))
+            self._log_talk(said)
+        self.refresh_table()
+
+    # -- acting -------------------------------------------------------------------------------
+    def try_act(self, action: str) -> bool:
+        """Act for the seat at the keyboard; explain a refusal. True when accepted."""
+        if self.viewer is None:
+            self.say("You are watching: no seat here is played from the keyboard.", error=True)
+            return False
+        if self.table.over:
+            self.say("The game is over. Press q to leave.", error=True)
+            return False
+        try:
+            said = self.table.act(self.viewer, action, quiet=self._thinking)
+        except IllegalAction as e:
+            self.say(f"Not allowed: {action}: {e.reason}", error=True)
+            return False
+        except BotFailed as e:  # the action stands; a bot failed to answer it
+            said, failure = [], f"{e}. The bots are paused."
+            self.paused = True
+        else:
+            failure = ""
+        # the public form even for the person: with two people at one keyboard, a Slide
+        # reveal in the log would show the other person's secret choice
+        who = seat_label(self.viewer, self.table.names(self.viewer))
+        self.log_event(public_action(self.game, who, action))
+        self._log_talk(said)
+        self.say(failure, error=bool(failure))
+        self.selected = None
+        self.refresh_table()
+        return True
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.try_act(event.option.id)
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = " ".join(event.value.lower().split())
+        if not text:
+            return
+        if text == "undo":  # not notation, but the word a person would type
+            event.input.value = ""
+            self.action_undo()
+            return
+        if text == "quit":
+            event.input.value = ""
+            await self.action_quit()
+            return
+        if self.try_act(text):
+            event.input.value = ""
+        else:
+            event.input.select_all()  # kept to be corrected; typing replaces it
+
+    def action_card(self, ref: str) -> None:
+        """A click on a card of the board (see ``boards`` for the references)."""
+        if self.viewer is None or self.table.over:
+            return
+        words = ref.split(" ")
+        view = self._last_view or self.table.view(self.viewer)
+        if self.game == "doublets":
+            self._click_doublets(words, view)
+        elif self.game == "slide":
+            self._click_slide(ref, words, view)
+        elif self.game == "the-game":
+            self._click_the_game(ref, words)
+
+    def _click_doublets(self, words: list[str], view: dict[str, Any]) -> None:
+        if words[0] == "stock":
+            legal = self.table.legal(self.viewer)
+            self.try_act("redeal" if "redeal" in legal else "flip")
+        elif words[0] == "waste":
+            self.try_act("play waste")
+        elif words[0] == "reserve":
+            self.try_act(f"play {words[1]}")
+        else:
+            self.say(f"The foundation needs a {rank_of(view['needed'])}.")
+
+    def _click_slide(self, ref: str, words: list[str], view: dict[str, Any]) -> None:
+        if words[0] == "cell":
+            cell = words[2]
+            if view["phase"] == "reveal":
+                self.try_act(f"reveal {cell}")
+                return
+            if view["turn"] != self.viewer:
+                self.say("Wait for your turn to take a card.")
+                return
+            if not self.selected:
+                self.say("First click a centre card, then the side it enters from.")
+                return
+            hole = view["holes"][self.viewer]
+            direction = slide_direction(hole, cell)
+            if direction is None:
+                self.say(f"Click a cell in the row or column of your hole ({hole}): "
+                         "the card enters from that side.", error=True)
+                return
+            self.try_act(f"take {self.selected.split(' ')[1]} {direction}")
+        elif words[0] == "centre":
+            if view["phase"] != "take" or view["turn"] != self.viewer:
+                self.say("Wait for your turn to take a card.")
+                return
+            self._select(ref, f"Take {words[1]}: click a cell of your hole's row or column "
+                              "to push from that side, or pick a move.")
+
+    def _click_the_game(self, ref: str, words: list[str]) -> None:
+        if words[0] == "hand":
+            self._select(ref, f"The {words[1]}: now click a pile, or pick a move.")
+        elif words[0] == "pile":
+            if not self.selected:
+                self.say("Click a card of your hand first, then the pile.")
+                return
+            self.try_act(f"play {self.selected.split(' ')[1]} {words[1]}")
+
+    def _select(self, ref: str, hint: str) -> None:
+        self.selected = None if self.selected == ref else ref
+        self.say(hint if self.selected else "")
+        self.refresh_table()
+
+    # -- keys -----------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = GAME_ACTIONS.get(action)
+        if game is not None and game != self.game:
+            return False  # hidden from the footer and inactive
+        if action == "undo":
+            return True if self.table.can_undo else None
+        if action == "pause":
+            return self.table.has_bots
+        return True
+
+    def action_type(self) -> None:
+        if self.screen is not self.entry.screen:
+            return  # a question or a hand-over is on top
+        # at once, not deferred like focus(): keys typed right after "/" belong to the box
+        self.set_focus(self.entry)
+
+    def action_clear(self) -> None:
+        if self.selected:
+            self.selected = None
+            self.say("")
+            self.refresh_table()
+        self.moves.focus()
+
+    def action_undo(self) -> None:
+        if not self.table.can_undo:
+            self.say("Nothing to undo.", error=True)
+            return
+        undone = self.table.undo()
+        self.log_event(f"undo: {undone}")
+        self.say(f"Took back: {undone}")
+        self._last_view = None
+        self.refresh_table()
+
+    def action_flip(self) -> None:
+        legal = self.table.legal(self.viewer) if self.viewer is not None else []
+        self.try_act("redeal" if "redeal" in legal else "flip")
+
+    def action_play_waste(self) -> None:
+        self.try_act("play waste")
+
+    def action_reserve(self, n: int) -> None:
+        self.try_act(f"play r{n}")
+
+    def action_end_turn(self) -> None:
+        self.try_act("end")
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self.say("Bots paused: press p to go on." if self.paused else "")
+        self.refresh_table()
+
+    def on_unmount(self) -> None:
+        self.table.close()  # an external bot's program must not outlive the screen
+
+    async def action_quit(self) -> None:
+        if isinstance(self.screen, ConfirmQuit):
+            return  # asked already
+        if self.table.over:
+            self.exit(self.saved)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self._cancel_bots()
+                self.saved = self.table.save(self.record_dir)
+                self.left_early = True
+                self.exit(self.saved)
+
+        self.push_screen(ConfirmQuit(), answered)

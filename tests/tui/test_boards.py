@@ -1,0 +1,256 @@
+"""The board renderers: pure functions of a view. They show what the view holds, and nothing
+they are not given can appear: the tests check the visible cards and the hidden ones."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from cardtable import games
+from cardtable.bots import make_bot
+from cardtable.tui.boards import (
+    BLOCK,
+    card_text,
+    move_label,
+    plain,
+    public_action,
+    render_board,
+    result_text,
+    slide_direction,
+)
+
+NAMES3 = ["you", "greedy", "greedy"]
+
+
+def play(state, steps: int) -> None:
+    """Advance ``state`` by ``steps`` greedy actions (each seat deciding from its own view)."""
+    bot = make_bot("greedy", state.game.name)
+    for _ in range(steps):
+        if state.over:
+            return
+        seat = state.to_act()[0]
+        state.act(seat, bot.choose(state.view(seat), state.legal(seat)))
+
+
+def finished(game: str, players: int, seed: int):
+    state = games.get(game).deal(seed, players)
+    state.playout(["greedy"] * players, random.Random(seed))
+    return state
+
+
+def grid_lines(text: str) -> list[str]:
+    """The rows of the Slide grids: lines starting with a row number."""
+    return [line for line in text.splitlines() if re.match(r"^[1-4] ", line)]
+
+
+# -- Slide ----------------------------------------------------------------------------------------
+
+
+def test_slide_shows_every_grid_with_hidden_cells_and_the_hole() -> None:
+    state = games.get("slide").deal(7, 3)
+    state.act(0, "reveal b2")
+    state.act(1, "reveal a1")
+    view = state.view(0)
+    text = render_board(view, NAMES3, width=80).plain
+    # before all have chosen: nothing revealed yet, every cell of every grid is ?
+    assert text.count("?") == 48
+    assert "✓ chosen b2" in text  # my own choice, to me
+    assert text.count("✓ chosen") == 2 and "… choosing" in text
+    assert "waiting for seat 2 (greedy)" in text
+    # to seat 1, my choice is only "chosen"
+    other = render_board(state.view(1), ["greedy", "you", "greedy"], width=80).plain
+    assert "b2" not in other and other.count("✓ chosen") == 2
+    state.act(2, "reveal c3")
+    view = state.view(0)
+    text = render_board(view, NAMES3, width=80).plain
+    assert "Centre: " + " ".join(f"[{v:>2}]" for v in view["centre"]) in text
+    assert text.count("?") == 45  # one hole in each grid
+    assert "Take: you (seat 0) takes a centre card" in text
+    assert "▶ to take" in text
+    rows = grid_lines(text)
+    # three grids side by side at 80 columns: the hole in my row 2 (b2) is an empty cell
+    assert len(rows) == 4
+    assert rows[1].startswith("2   ?     ?  ?")
+
+
+def test_slide_hides_face_down_values_mid_game() -> None:
+    state = games.get("slide").deal(21, 3)
+    play(state, 40)
+    snap = state.snapshot()
+    for seat in (0, 1, 2, None):
+        view = state.view(seat)
+        text = render_board(view, NAMES3, width=200).plain
+        down = sum(1 for g in snap["grids"] for v in g if v < 0)
+        assert text.count("?") == down
+        # each grid row shows exactly the face-up values of that row, in order
+        rows = grid_lines(text)
+        for r in range(4):
+            # blocks are BLOCK (20) columns wide: a row label, then four 3-column cells
+            cells = [rows[r][k + 2:k + 14] for k in range(0, len(rows[r]), BLOCK)]
+            shown = [int(n) for chunk in cells for n in re.findall(r"\d+", chunk)]
+            order = [s for s in range(3) if s != seat]
+            if seat is not None:
+                order.insert(0, seat)  # the viewer's grid comes first
+            expected = [v for s in order for v in snap["grids"][s][r * 4:(r + 1) * 4] if v > 0]
+            assert shown == expected
+
+
+def test_slide_narrow_screens_stack_the_grids() -> None:
+    view = games.get("slide").deal(3, 4).view(0)
+    wide = render_board(view, None, width=100).plain
+    narrow = render_board(view, None, width=30).plain
+    assert len(grid_lines(wide)) == 4  # four grids in one band
+    assert len(grid_lines(narrow)) == 16  # one grid a band
+    assert max(len(line) for line in narrow.splitlines()[3:]) <= 30
+
+
+def test_slide_end_shows_everything_and_the_result() -> None:
+    state = finished("slide", 3, 5)
+    view = state.view(0)
+    text = render_board(view, NAMES3, width=80).plain
+    assert "?" not in text and "game over" in text
+    result = state.result()
+    for s in range(3):
+        rank, score, left = result["ranks"][s], result["scores"][s], result["remaining"][s]
+        assert f"#{rank} · {score} pts, {left} left" in text
+    winners = result["winners"]
+    assert ("Winner: " if len(winners) == 1 else "Shared win: ") in text
+    quiet = render_board(view, NAMES3, width=80, show_result=False).plain
+    assert "Winner" not in quiet and "Shared win" not in quiet
+
+
+def test_slide_links_only_on_my_own_grid() -> None:
+    state = games.get("slide").deal(7, 2)
+    text = render_board(state.view(0), ["you", "greedy"], links=True)
+    refs = {span.style.meta["@click"] for span in text.spans
+            if hasattr(span.style, "meta") and "@click" in span.style.meta}
+    assert "app.card('cell 0 a1')" in refs
+    assert not any("cell 1" in r for r in refs)
+
+
+def test_slide_direction_from_a_click() -> None:
+    assert slide_direction("b2", "a2") == "left"
+    assert slide_direction("b2", "d2") == "right"
+    assert slide_direction("b2", "b1") == "top"
+    assert slide_direction("b2", "b4") == "bottom"
+    assert slide_direction("b2", "c3") is None
+    assert slide_direction("b2", "b2") is None
+
+
+# -- Doublets -------------------------------------------------------------------------------------
+
+
+def test_doublets_shows_the_table_and_never_the_stock() -> None:
+    state = games.get("doublets").deal(12)
+    play(state, 5)
+    state.act(0, "flip")
+    view = state.view(0)
+    text = render_board(view).plain
+    assert "deal 12" in text
+    assert f"Stock [{view['stock']:>2} ▒]" in text
+    assert f"redeals left {view['redeals_left']}" in text
+    for name in view["reserves"]:
+        assert card_text(name).plain in text
+    assert "[" + card_text(view["waste"][-1]).plain + "]" in text  # the waste top
+    assert card_text(view["foundation"][-1]).plain in text
+    # the arch: r1 r2 r3 / r4 _ r5 / r6 F r7
+    labels = [line.split() for line in text.splitlines() if line.strip().startswith("r")]
+    assert labels == [["r1", "r2", "r3"], ["r4", "r5"], ["r6", "F", "r7"]]
+    for name in state.snapshot()["stock"]:
+        assert card_text(name).plain not in text
+
+
+def test_doublets_needed_value_and_result() -> None:
+    view = games.get("doublets").deal(12).view(0)
+    assert "needs 7 = 2×10 mod 13" in render_board(view).plain
+    state = finished("doublets", 1, 1385)
+    text = render_board(state.view(0)).plain
+    score = state.result()["scores"][0]
+    assert f"Score {score} of 48 cards on the foundation." in text
+    won = finished("doublets", 1, 12)
+    assert "You won" in render_board(won.view(0)).plain
+
+
+# -- The Game -------------------------------------------------------------------------------------
+
+
+def numbers(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"\d+", text)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_game_never_shows_another_hand(players: int) -> None:
+    state = games.get("the-game").deal(9, players)
+    bot = make_bot("greedy", "the-game")
+    for _ in range(60):
+        if state.over:
+            break
+        hands = state.snapshot()["hands"]
+        for seat in [*range(players), None]:
+            view = state.view(seat)
+            text = render_board(view, None).plain
+            public = set(view["piles"].values()) | set(view["hand_sizes"]) | {
+                view["draw_pile"], view["cards_left"], view["played_this_turn"],
+                view["minimum"], view["players"], 10, *range(players)}
+            mine = set(hands[seat]) if seat is not None else set()
+            others = {c for s in range(players) if s != seat for c in hands[s]}
+            assert not (numbers(text) & others) - public - mine
+            if seat is not None:
+                hand_line = next(li for li in text.splitlines() if li.startswith("Your hand"))
+                assert numbers(hand_line) - {seat} == mine
+            else:
+                assert "Your hand" not in text
+        seat = state.to_act()[0]
+        state.act(seat, bot.choose(state.view(seat), state.legal(seat)))
+
+
+def test_the_game_board_shows_piles_signals_turn_and_minimum() -> None:
+    state = games.get("the-game").deal(3, 3)
+    state.act(1, "signal up1 avoid")
+    state.act(2, "signal down2 good")
+    view = state.view(0)
+    text = render_board(view, NAMES3).plain
+    assert "draw pile 80 · cards left 98" in text
+    assert "Turn: you (seat 0) · played 0, min 2" in text
+    lines = {line.split()[1]: line for line in text.splitlines() if line.startswith(" ▲")
+             or line.startswith(" ▼")}
+    assert "[  1]" in lines["up1"] and "s1 avoid" in lines["up1"]
+    assert "[100]" in lines["down2"] and "s2 good" in lines["down2"]
+    assert "signal" not in lines["up2"] and "avoid" not in lines["up2"]
+    assert "seat 1 (greedy): 6 cards" in text and "seat 2 (greedy): 6 cards" in text
+
+
+def test_the_game_result() -> None:
+    state = finished("the-game", 2, 394)
+    text = result_text(state.view(0), ["you", "greedy"]).plain
+    left = state.result()["cards_left"]
+    assert f"Cards left: {left} (played {98 - left})" in text and "Won: no" in text
+    won = finished("the-game", 2, 222)
+    assert "The team won: all 98 cards are played!" in result_text(won.view(None)).plain
+
+
+# -- labels ---------------------------------------------------------------------------------------
+
+
+def test_move_labels_add_a_hint() -> None:
+    view = games.get("doublets").deal(12).view(0)
+    assert move_label(view, "play r5") == "play r5 · 7♥"
+    assert move_label(view, "flip") == "flip · stock 44"
+    game = games.get("the-game").deal(3, 2)
+    game.act(0, "play 14 up1")
+    view = game.view(0)
+    assert move_label(view, "play 31 up1") == "play 31 up1 · on 14 (+17)"
+    assert move_label(view, "end") == "end the turn"
+    assert move_label(view, "signal up1 avoid") == "signal up1 avoid"
+
+
+def test_public_action_keeps_a_reveal_secret() -> None:
+    assert public_action("slide", "seat 1", "reveal b3") == "seat 1 chose a card to reveal"
+    assert public_action("slide", "seat 1", "take 7 left") == "seat 1: take 7 left"
+
+
+def test_plain_renders_any_renderable() -> None:
+    view = games.get("doublets").deal(12).view(0)
+    assert plain(render_board(view)) == render_board(view).plain

@@ -1,0 +1,121 @@
+"""Doublets through the play app: a whole deal by keys, undo, clicks, the result screen."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import Static
+
+from cardtable import games
+from cardtable.bots import make_bot
+from cardtable.tui.app import PlayApp
+
+SEED = 1691  # the greedy policy wins this deal in 72 moves (a short one: tests stay quick)
+LOSING_SEED = 1385  # ... and loses this one in 95 moves, with 40 cards on the foundation
+
+
+def key_for(action: str) -> str:
+    """The shortcut key of a Doublets action."""
+    if action in ("flip", "redeal"):
+        return "f"
+    if action == "play waste":
+        return "w"
+    return action[-1]  # play r1 .. play r7: the digit
+
+
+async def play_out_by_keys(pilot, app: PlayApp, ui) -> int:
+    bot = make_bot("greedy", "doublets")
+    moves = 0
+    while not app.table.over:
+        action = bot.choose(app.table.view(0), app.table.legal(0))
+        await pilot.press(key_for(action))  # waits until the screen has handled the key
+        moves += 1
+        assert app.table.moves == moves, f"the key for {action!r} did not act"
+    return moves
+
+
+async def test_whole_deal_by_keys_saves_a_record(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert "deal 1691" in ui.board_text(app)
+        moves = await play_out_by_keys(pilot, app, ui)
+        assert moves == 72
+        result = str(app.query_one("#result", Static).render())
+        assert "You won: all 48 cards are on the foundation!" in result
+        assert "Record saved:" in result
+        assert app.has_class("over")
+        saved = app.saved
+        assert saved is not None and saved.parent == data_dir / "records"
+        await pilot.press("q")  # over: leaves at once, no question
+    assert app.return_value == saved
+    record = json.loads(saved.read_text())
+    assert len(record["actions"]) == 72
+    assert games.replay(record).result()["scores"] == [48]
+
+
+async def test_lost_deal_by_the_move_list_shows_the_score(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], LOSING_SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        bot = make_bot("greedy", "doublets")
+        while app.table.moves < 90:  # most of the deal straight through the app, quickly...
+            assert app.try_act(bot.choose(app.table.view(0), app.table.legal(0)))
+        while not app.table.over:  # ...and its end by the move list
+            await ui.select_move(pilot, bot.choose(app.table.view(0), app.table.legal(0)))
+        assert app.table.moves == 95
+        score = app.table.result()["scores"][0]
+        assert score == 40
+        result = str(app.query_one("#result", Static).render())
+        assert f"Score {score} of 48" in result
+        assert str(app.saved) in result.replace("\n", "")
+    assert len(list((data_dir / "records").glob("doublets-1385-*.json"))) == 1
+
+
+async def test_undo_by_key_and_by_typing(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        start = app.table.view(0)
+        await pilot.press("u")  # nothing to undo: the key is inactive
+        assert app.table.moves == 0
+        await ui.type_move(pilot, "undo")
+        assert "Nothing to undo" in ui.message(app)
+        await pilot.press("escape", "f")
+        await pilot.press("f")
+        await ui.settle(pilot)
+        after_two = app.table.view(0)
+        assert after_two["stock"] == start["stock"] - 2
+        await pilot.press("u")
+        await ui.settle(pilot)
+        assert app.table.moves == 1
+        assert "Took back: flip" in ui.message(app)
+        await ui.type_move(pilot, "undo")
+        assert app.table.view(0) == start
+        # undo replays the record: the same flips bring back the same cards
+        await pilot.press("escape", "f", "f")
+        await ui.settle(pilot)
+        assert app.table.view(0) == after_two
+
+
+async def test_clicks_play_cards_and_explain_refusals(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], 12, {}, bot_delay=0.0)
+    async with app.run_test(size=ui.SIZE) as pilot:
+        view = app.table.view(0)
+        assert view["reserves"][4] == "7H" and view["needed"] == 7  # r5 fits the 10 on F
+        await ui.click_card(pilot, "reserve r5")
+        assert app.table.view(0)["foundation"][-1] == "7H"
+        await ui.click_card(pilot, "reserve r3")  # 4S does not fit on 7H
+        assert app.table.moves == 1
+        assert "Not allowed: play r3" in ui.message(app)
+        assert "does not go on 7H" in ui.message(app)
+        await ui.click_card(pilot, "stock")
+        assert app.table.moves == 2 and app.table.view(0)["waste"]
+        await ui.click_card(pilot, "foundation")
+        assert "needs" in ui.message(app)
+
+
+async def test_typed_move_with_spaces_and_capitals(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ui.type_move(pilot, "  Play   R7 ")
+        assert app.table.moves == 1
+        await ui.type_move(pilot, "jump r1")
+        assert "not a Doublets action" in ui.message(app)

@@ -1,0 +1,92 @@
+"""The replay app: stepping forward and back through saved records as a spectator."""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import Static
+
+from cardtable import games
+from cardtable.tui.replay import ReplayApp, replay_views
+from cardtable.tui.widgets import Board
+
+
+def finished_record(game: str, players: int, seed: int) -> dict:
+    state = games.get(game).deal(seed, players)
+    state.playout(["greedy"] * players, random.Random(seed))
+    return state.record()
+
+
+def prefix(record: dict, n: int) -> dict:
+    return {**record, "actions": record["actions"][:n]}
+
+
+def shown(app: ReplayApp) -> dict:
+    return app.query_one("#board", Board).board_view
+
+
+def board_text(app: ReplayApp) -> str:
+    return app.query_one("#board", Board).render().plain
+
+
+def step_text(app: ReplayApp) -> str:
+    return str(app.query_one("#step", Static).render())
+
+
+async def test_stepping_forward_and_back_through_slide() -> None:
+    record = finished_record("slide", 2, 7)
+    last = len(record["actions"])
+    app = ReplayApp(record)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert app.step == 0 and "Step 0 of 64" in step_text(app)
+        assert shown(app) == games.replay(prefix(record, 0)).view(None)
+        await pilot.press("right", "right", "right")
+        assert app.step == 3
+        assert shown(app) == games.replay(prefix(record, 3)).view(None)
+        seat, action = record["actions"][2]
+        assert f"seat {seat}: {action}" in step_text(app)
+        await pilot.press("left")
+        assert app.step == 2
+        assert shown(app) == games.replay(prefix(record, 2)).view(None)
+        await pilot.press("end")
+        assert app.step == last
+        assert "end of the game" in step_text(app)
+        # the last view of a finished game shows every card, and the result
+        assert "?" not in board_text(app)
+        assert "Winner" in board_text(app) or "Shared win" in board_text(app)
+        await pilot.press("right")  # past the end: stays
+        assert app.step == last
+        await pilot.press("home")
+        assert app.step == 0
+        assert board_text(app).count("?") == 32  # two grids face down
+        await pilot.press("left")  # before the start: stays
+        assert app.step == 0
+        await pilot.press("q")
+    assert app.return_value is None
+
+
+async def test_every_step_is_the_spectator_view() -> None:
+    record = finished_record("the-game", 3, 5)
+    views = replay_views(record)
+    assert len(views) == len(record["actions"]) + 1
+    for n in (0, 1, len(views) // 2, len(views) - 1):
+        assert views[n] == games.replay(prefix(record, n)).view(None)
+        assert views[n]["hand"] is None  # a spectator holds no hand and sees none
+    app = ReplayApp(record, start=-1)
+    async with app.run_test(size=(100, 30)):
+        assert app.step == len(views) - 1
+        text = board_text(app)
+        assert "Your hand" not in text
+        assert "Game over" in text and "cards left" in text
+
+
+async def test_an_unfinished_record_says_so() -> None:
+    record = prefix(finished_record("doublets", 1, 12), 10)
+    app = ReplayApp(record)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("end")
+        assert app.step == 10
+        assert "unfinished" in step_text(app)
+        assert "deal 12" in board_text(app)
+        await pilot.press("home", "n", "n")
+        assert app.step == 2

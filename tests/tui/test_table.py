@@ -1,0 +1,126 @@
+"""The table behind the play app: what bots get, hooks, undo, saving."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardtable import IllegalAction
+from cardtable.bots import make_bot
+from cardtable.tui import table as table_module
+from cardtable.tui.table import BotFailed, Table
+
+
+class Spy:
+    """A greedy bot that records what it is given and answers talk once."""
+
+    def __init__(self, game: str, seat: int, talk: str | None = None) -> None:
+        self.inner = make_bot("greedy", game)
+        self.seat = seat
+        self.talk = talk
+        self.seen: list[tuple[object, object]] = []
+        self.reacted: list[list[str]] = []
+        self.result: dict | None = None
+        self.closed = 0
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        self.seen.append((view, legal))
+        return self.inner.choose(view, legal)
+
+    def react(self, view: dict, legal: list[str]) -> str | None:
+        self.seen.append((view, legal))
+        self.reacted.append(legal)
+        said, self.talk = self.talk, None
+        return said
+
+    def finish(self, result: dict) -> None:
+        self.result = result
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@pytest.fixture
+def spies(monkeypatch: pytest.MonkeyPatch) -> dict[int, Spy]:
+    made: dict[int, Spy] = {}
+
+    def fake_make_bot(spec: str, game: str, seed: int = 0, **kwargs) -> Spy:
+        seat = seed % 16  # the table seeds seat s with seed * 16 + s
+        made[seat] = Spy(game, seat, talk="signal down2 small" if spec == "talker" else None)
+        return made[seat]
+
+    monkeypatch.setattr(table_module, "make_bot", fake_make_bot)
+    return made
+
+
+def play_to_end(table: Table, me: int = 0) -> None:
+    mine = make_bot("greedy", table.game)
+    while not table.over:
+        for seat in table.bots_to_act():
+            table.bot_act(seat)
+        if not table.over and me in table.to_act():
+            table.act(me, mine.choose(table.view(me), table.legal(me)))
+
+
+def test_bots_see_only_their_own_view(spies: dict[int, Spy]) -> None:
+    table = Table("the-game", ["me", "greedy", "greedy"], 4)
+    play_to_end(table)
+    for seat, spy in spies.items():
+        assert spy.seen
+        for view, legal in spy.seen:
+            assert isinstance(view, dict) and isinstance(legal, list)
+            assert view["seat"] == seat
+            assert view["hand"] is not None
+    with pytest.raises(ValueError):
+        table.view(1)  # a bot's view is for the bot only
+    assert table.legal(1) == []
+
+
+def test_react_finish_and_close(spies: dict[int, Spy]) -> None:
+    table = Table("the-game", ["me", "talker"], 4)
+    hand = table.view(0)["hand"]
+    said = table.act(0, f"play {hand[0]} up1")
+    assert said == [(1, "signal down2 small")]
+    assert table.view(0)["signals"][1] == {"down2": "small"}
+    assert all(a.startswith("signal ") for a in spies[1].reacted[0])  # talk only, out of turn
+    play_to_end(table)
+    assert spies[1].result == table.result()
+    table.close()
+    assert spies[1].closed == 1
+
+
+def test_an_illegal_bot_answer_is_refused_not_replaced(monkeypatch) -> None:
+    class Liar:
+        def choose(self, view: dict, legal: list[str]) -> str:
+            return "play 1 up1"
+
+    monkeypatch.setattr(table_module, "make_bot", lambda *a, **k: Liar())
+    table = Table("the-game", ["greedy", "me"], 4)
+    with pytest.raises(BotFailed, match="chose 'play 1 up1'"):
+        table.bot_act(0)
+    assert table.moves == 0
+
+
+def test_undo_is_for_doublets_only(tmp_path) -> None:
+    solo = Table("doublets", ["me"], 12)
+    assert not solo.can_undo
+    solo.act(0, "flip")
+    before = solo.view(0)
+    solo.act(0, "flip")
+    assert solo.can_undo and solo.undo() == "flip"
+    assert solo.view(0) == before
+    duo = Table("slide", ["me", "greedy"], 7)
+    duo.act(0, "reveal a1")
+    assert not duo.can_undo
+    with pytest.raises(IllegalAction):
+        duo.undo()
+
+
+def test_save_once(tmp_path) -> None:
+    table = Table("doublets", ["me"], 12)
+    table.act(0, "flip")
+    first = table.save(tmp_path)
+    assert table.save(tmp_path) == first
+    assert json.loads(first.read_text())["actions"] == [[0, "flip"]]
+    assert first.parent == tmp_path
