@@ -68,21 +68,48 @@ def serve(
                                   "~/.local/share/cardtable)")
     ] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves")] = 0.8,
+    bot_timeout: Annotated[
+        float, typer.Option(help="seconds a bot may think before its seat passes to the "
+                            "greedy bot")
+    ] = 10.0,
+    external_bot: Annotated[
+        list[str] | None,
+        typer.Option("--external-bot", metavar="NAME=COMMAND",
+                     help="offer an external bot (docs/bot-protocol.md) that tables may seat "
+                     "as ext:NAME; repeatable"),
+    ] = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     import os
 
     import uvicorn
 
+    from cardtable.bots.external import check_command
     from cardtable.server.app import create_app
+    from cardtable.server.hub import EXTERNAL_NAME
 
+    if bot_timeout <= 0:
+        fail("--bot-timeout is a number of seconds above 0")
+    external: dict[str, str] = {}
+    for entry in external_bot or []:
+        name, eq, command = entry.partition("=")
+        name = name.strip()
+        if not eq or not EXTERNAL_NAME.match(name):
+            fail(f"--external-bot {entry!r}: write NAME=COMMAND, NAME of letters, digits, "
+                 "_ or -")
+        try:
+            check_command(command)
+        except CardtableError as e:
+            fail(f"--external-bot {name}: {e.reason}")
+        external[name] = command
     if data:
         os.environ["CARDTABLE_DATA"] = str(data)
     from cardtable.paths import data_dir
 
     where = db or f"SQLite in {data_dir()}"
     console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})")
-    uvicorn.run(create_app(db, bot_delay), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(db, bot_delay, bot_timeout, external), host=host, port=port,
+                log_level="warning")
 
 
 @app.command("games")
@@ -102,7 +129,8 @@ def play(
     game: GameArg,
     seats: Annotated[
         str | None,
-        typer.Option(help="one entry per seat: me, greedy or random (e.g. me,greedy,greedy)"),
+        typer.Option(help="one entry per seat: me, or a bot (greedy, random, search:hard, "
+                     "expert, team, fair, cmd:COMMAND), e.g. me,greedy,greedy"),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="deal number; a new one if not given")] = None,
     option: OptionsOpt = None,
@@ -121,7 +149,11 @@ def play(
         from cardtable.bots import make_bot
 
         for s in seat_list:
-            if s != "me":
+            if s.startswith("cmd:"):  # check the command without starting the program
+                from cardtable.bots.external import check_command
+
+                check_command(s[len("cmd:"):])
+            elif s != "me":
                 make_bot(s, game)
     except CardtableError as e:
         fail(e.reason)
@@ -329,6 +361,11 @@ def print_summary(summary: dict[str, Any]) -> None:
         console.print(f"[red]{summary['errors']} games ended with an error:[/red]")
         for message in summary["error_messages"]:
             console.print(f"  {message}")
+
+
+from cardtable.solvers.cli import solve_command  # noqa: E402
+
+app.command("solve")(solve_command)
 
 
 def main() -> None:

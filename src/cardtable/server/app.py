@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
 from cardtable.paths import data_dir
 from cardtable.server import store as db
-from cardtable.server.hub import Conn, Hub, HubError, error
+from cardtable.server.hub import BOT_TIMEOUT, EXTERNAL, Conn, Hub, HubError, error
 from cardtable.server.ratings import leaderboard
 
 STATIC = Path(__file__).parent / "static"
@@ -31,6 +33,7 @@ COOKIE = "cardtable_token"
 MAX_MESSAGE = 4096  # bytes a client may send in one websocket message
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
 LEVELS = {"search": ["easy", "normal", "hard"]}
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 
 
 class NameBody(BaseModel):
@@ -53,14 +56,19 @@ class BotBody(BaseModel):
     bot: str = Field(max_length=40)
 
 
-def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
-    """The server; ``db_url`` defaults to an SQLite file in the data folder."""
+def create_app(db_url: str | None = None, bot_delay: float = 0.8,
+               bot_timeout: float = BOT_TIMEOUT,
+               external_bots: dict[str, str] | None = None) -> FastAPI:
+    """The server; ``db_url`` defaults to an SQLite file in the data folder.
+
+    ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
+    """
     url = db_url or db.default_url(data_dir())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = db.Store(url)
-        hub = Hub(store, bot_delay)
+        hub = Hub(store, bot_delay, bot_timeout, external_bots)
         app.state.store, app.state.hub = store, hub
         hub.resume_all()
         yield
@@ -72,6 +80,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
         return JSONResponse({"error": e.code, "message": e.reason}, status_code=e.status)
+
+    # FastAPI's default 422 echoes the input, and an echoed NaN/Infinity made it a 500
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Request, e: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(map(str, err.get('loc', ())))}: {err.get('msg', 'invalid')}"
+            for err in e.errors()[:5])
+        return JSONResponse({"error": "bad_request", "message": problems or "invalid request"},
+                            status_code=422)
+
+    # the framework's own refusals (a body that is not JSON, no such route) in the same shape
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, e: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(e.status_code, f"http_{e.status_code}")
+        return JSONResponse({"error": code, "message": str(e.detail)},
+                            status_code=e.status_code, headers=e.headers)
 
     def hub(request: Request) -> Hub:
         return request.app.state.hub
@@ -112,9 +136,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
 
     # -- games and tables -------------------------------------------------------------------
     @app.get("/api/games")
-    def list_games() -> list[dict[str, Any]]:
+    def list_games(request: Request) -> list[dict[str, Any]]:
+        external = [{"name": EXTERNAL + b, "levels": []} for b in hub(request).external_bots]
         return [{**games.get(n).describe(),
-                 "bots": [{"name": b, "levels": LEVELS.get(b, [])} for b in bots.names(n)]}
+                 "bots": [{"name": b, "levels": LEVELS.get(b, [])} for b in bots.names(n)]
+                 + external}
                 for n in games.names()]
 
     @app.get("/api/tables")
@@ -282,16 +308,17 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
 
 async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, Any] | None:
     """One client message: ``act`` or ``ping``. Anything else is a typed error."""
-    if len(raw.encode()) > MAX_MESSAGE:
+    if len(raw.encode(errors="surrogatepass")) > MAX_MESSAGE:
         return error("too_large", f"a message may be at most {MAX_MESSAGE} bytes")
     try:
         message = json.loads(raw)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deep
         return error("bad_message", "messages are JSON objects")
     if not isinstance(message, dict):
         return error("bad_message", "messages are JSON objects")
     client_id = message.get("id")
-    if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= 64):
+    if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= 64
+                                      and _encodable(client_id)):
         return error("bad_message", "id must be a short string")
     kind = message.get("type")
     if kind == "ping":
@@ -310,6 +337,16 @@ async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, 
         return error("bad_message", "action must be a short text, e.g. 'take 7 left'",
                      client_id)
     return await h.act(table, conn.seat, action, message.get("version"), client_id)
+
+
+def _encodable(text: str) -> bool:
+    """False for text with lone surrogates (JSON allows "\\ud800"): it can be neither
+    stored nor sent back, so an id holding one is refused up front."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _page(name: str):

@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +50,9 @@ ACTION_RATE = 20.0  # actions a second a connection may send, on average
 ACTION_BURST = 60  # ... and in a burst
 MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
 BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
+#: seats may name ``ext:NAME`` for an external bot the operator registered (--external-bot)
+EXTERNAL = "ext:"
+EXTERNAL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
 @dataclass(eq=False)
@@ -149,12 +154,17 @@ class Hub:
     """Live tables over a store. Create one per server process."""
 
     def __init__(self, store: db.Store, bot_delay: float = 0.8,
-                 bot_timeout: float = BOT_TIMEOUT) -> None:
+                 bot_timeout: float = BOT_TIMEOUT,
+                 external_bots: dict[str, str] | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
+        #: NAME -> COMMAND of the external bots the operator registered; web users may seat
+        #: them as ``ext:NAME`` but never name a command themselves
+        self.external_bots = dict(external_bots or {})
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tables: dict[str, LiveTable] = {}
+        self._closing: set[asyncio.Task] = set()  # bots being closed in the background
 
     # -- loading ----------------------------------------------------------------------------
     def load(self, table_id: str) -> LiveTable:
@@ -178,8 +188,16 @@ class Hub:
         )
         table.seat_changed = [table.version] * table.players
         for i, s in enumerate(table.seats):
-            if s["bot"]:
-                table.bots[i] = self._make_bot(table, i, s["bot"])
+            if s["bot"] and table.status != "over":  # a finished table needs no bots
+                try:
+                    table.bots[i] = self._make_bot(table, i, s["bot"])
+                except CardtableError as e:  # e.g. an external bot no longer registered
+                    log.warning("table %s seat %s: bot %s: %s", table.id, i, s["bot"], e)
+                    table.bots[i] = self._make_bot(table, i, FALLBACK_BOT)
+                    table.notices.append(f"the {s['bot']} bot at seat {i} could not start; "
+                                         f"the {FALLBACK_BOT} bot plays on")
+                    s["bot"] = s["name"] = FALLBACK_BOT
+                    self.store.set_seat(table.id, i, None, FALLBACK_BOT)
         self.tables[table_id] = table
         return table
 
@@ -194,7 +212,27 @@ class Hub:
         return len(rows)
 
     def _make_bot(self, table: LiveTable, seat: int, spec: str) -> Any:
-        return make_bot(spec, table.game, table.seed * 16 + seat, seat=seat)
+        seed = table.seed * 16 + seat
+        if spec.startswith(EXTERNAL):
+            command = self.external_bots.get(spec[len(EXTERNAL):])
+            if command is None:
+                raise BadOptions(f"no external bot called {spec!r} on this server")
+            return make_bot("cmd:" + command, table.game, seed, seat=seat,
+                            timeout=self.bot_timeout)
+        return make_bot(spec, table.game, seed, seat=seat)
+
+    def check_bot(self, spec: str, game: str) -> None:
+        """Refuse a seat's bot spec a web user may not use; ``BadOptions`` says why."""
+        if spec.startswith(EXTERNAL):
+            if spec[len(EXTERNAL):] not in self.external_bots:
+                known = ", ".join(EXTERNAL + n for n in self.external_bots) or "none"
+                raise BadOptions(f"no external bot called {spec!r} on this server "
+                                 f"(registered: {known})")
+            return
+        if spec.startswith("cmd:"):  # the server never runs a command a web user names
+            raise BadOptions("the server runs no commands from players; seat one of its "
+                             "bots (GET /api/games)")
+        make_bot(spec, game)
 
     # -- creating and joining ---------------------------------------------------------------
     def create(self, creator: db.Player, game: str, seats: list[str],
@@ -213,7 +251,7 @@ class Hub:
             _, options = rules.check_options(len(seats), options)
             for s in seats:
                 if s not in ("me", "open"):
-                    make_bot(s, game)
+                    self.check_bot(s, game)
         except CardtableError as e:
             raise HubError("bad_request", e.reason) from None
         mine = [t for t in self.store.tables(["open", "running"], limit=10_000)
@@ -272,8 +310,9 @@ class Hub:
             if table.seats[seat]["player_id"] and table.connected(seat):
                 raise HubError("seat_taken", "that player is still at the table", 409)
             try:
-                new = make_bot(bot, table.game, table.seed * 16 + seat, seat=seat)
-            except BadOptions as e:
+                self.check_bot(bot, table.game)
+                new = self._make_bot(table, seat, bot)
+            except CardtableError as e:
                 raise HubError("bad_request", e.reason) from None
             self.store.set_seat(table.id, seat, None, bot)
             table.seats[seat] = {"player_id": None, "bot": bot, "name": bot}
@@ -299,6 +338,8 @@ class Hub:
             await self.broadcast(table)
             if react:
                 await self._reactions(table, seat)
+            if table.status == "over":
+                self._retire_bots(table)
             self.schedule_bots(table)
         return answer
 
@@ -440,19 +481,20 @@ class Hub:
         version = table.version
         try:
             # a thinking bot must not stall the other tables
-            action = await asyncio.wait_for(asyncio.to_thread(bot.choose, view, legal),
+            action = await asyncio.wait_for(in_thread(bot.choose, view, legal),
                                             self.bot_timeout)
         except TimeoutError:
             await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
             return
         except Exception as e:  # noqa: BLE001 - any bot failure passes the seat on
-            await self._replace_bot(table, seat, f"failed ({e})")
+            await self._replace_bot(table, seat, "failed", f" ({e})")
             return
-        if table.version != version:
+        if table.version != version or table.bots.get(seat) is not bot:
             return  # the table moved on while the bot thought: ask again
         answer = await self.act(table, seat, action)
         if answer["type"] == "error":
-            await self._replace_bot(table, seat, f"chose {action!r}: {answer['message']}")
+            await self._replace_bot(table, seat, "chose an action the rules refuse",
+                                    f": {action!r}: {answer['message']}")
 
     async def _reactions(self, table: LiveTable, actor: int) -> None:
         """Bots that talk (The Game's signals) may answer any action at the table."""
@@ -464,18 +506,25 @@ class Hub:
             if not options:
                 continue
             try:
-                said = bot.react(table.state.view(seat), options)
+                said = await asyncio.wait_for(
+                    in_thread(bot.react, table.state.view(seat), options), self.bot_timeout)
+            except TimeoutError:  # a hung talker would hang its seat's moves too
+                await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
+                continue
             except Exception:  # noqa: BLE001 - talk is optional; a failing talker stays quiet
+                continue
+            if table.bots.get(seat) is not bot or table.status != "running":
                 continue
             if said:
                 await self.act(table, seat, said, react=False)
 
-    async def _replace_bot(self, table: LiveTable, seat: int, why: str) -> None:
+    async def _replace_bot(self, table: LiveTable, seat: int, why: str,
+                           detail: str = "") -> None:
+        """``why`` goes to every seat in a notice; ``detail`` (the bot's action or error,
+        which may name cards of its hand) only to the log."""
         old = table.seats[seat]["bot"]
-        log.warning("table %s seat %s: bot %s %s", table.id, seat, old, why)
-        with contextlib.suppress(Exception):
-            if hasattr(table.bots[seat], "close"):
-                table.bots[seat].close()
+        log.warning("table %s seat %s: bot %s %s%s", table.id, seat, old, why, detail)
+        self._close_later(table.bots[seat])  # a hung program is stopped, off the loop
         table.bots[seat] = self._make_bot(table, seat, FALLBACK_BOT)
         table.seats[seat]["bot"] = FALLBACK_BOT
         table.seats[seat]["name"] = FALLBACK_BOT
@@ -483,6 +532,30 @@ class Hub:
         table.notices.append(f"the {old} bot at seat {seat} {why}; the {FALLBACK_BOT} bot "
                              f"plays on")
         await self.broadcast(table)
+
+    def _close_later(self, bot: Any, result: dict | None = None) -> None:
+        """Tell a bot the result (if any) and close it in a thread: closing an external
+        program may wait for it to exit, which must not hold the event loop."""
+        if not hasattr(bot, "close"):
+            return
+
+        def close() -> None:
+            with contextlib.suppress(Exception):
+                if result is not None and hasattr(bot, "finish"):
+                    bot.finish(result)
+            with contextlib.suppress(Exception):
+                bot.close()
+
+        task = asyncio.get_running_loop().create_task(in_thread(close))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    def _retire_bots(self, table: LiveTable) -> None:
+        """The game is over: free what the table's bots hold (external programs)."""
+        result = table.state.result()
+        for bot in table.bots.values():
+            self._close_later(bot, result)
+        table.bots = {}
 
     # -- connections ------------------------------------------------------------------------
     def message_for(self, table: LiveTable, conn: Conn,
@@ -524,6 +597,28 @@ class Hub:
             raise HubError("not_over", "the record of a game is public once the game is over",
                            403)
         return table.state.record()
+
+
+async def in_thread(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in a thread of its own (daemon). Unlike ``asyncio.to_thread``, a call
+    that never returns (a hung bot) holds only its own thread, never a pool every bot shares."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not future.done():
+            future.set_result(value) if ok else future.set_exception(value)
+
+    def run() -> None:
+        try:
+            value, ok = fn(*args), True
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting coroutine
+            value, ok = e, False
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, ok, value)
+
+    threading.Thread(target=run, name="cardtable bot", daemon=True).start()
+    return await future
 
 
 def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:
