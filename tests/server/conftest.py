@@ -149,7 +149,7 @@ class Socket:
         import asyncio
 
         self.n += 1
-        cid = f"t-{self.n}"
+        cid = f"t-{id(self):x}-{self.n}"  # unique across connections, like a real client's
         v = self.state["version"] if version is None else version
         while True:
             await self.ws.send(json.dumps({"type": "act", "action": action, "version": v,

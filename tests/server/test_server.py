@@ -207,7 +207,8 @@ async def test_restart_the_server_mid_game_and_finish(server, people):
     bot = make_bot("greedy", "slide")
     for _ in range(6):
         state = await sock.until(lambda s: s["legal"] and 0 in s["view"]["to_act"])
-        assert (await sock.act(bot.choose(state["view"], state["legal"])))["type"] == "ack"
+        answer = await sock.act(bot.choose(state["view"], state["legal"]))
+        assert answer["type"] == "ack", (answer, state)
     before = sock.state["version"]
     server.restart()  # SIGKILL, then a new process on the same database
     with pytest.raises(websockets.ConnectionClosed):
