@@ -114,6 +114,12 @@ def _record(name="slide", n=2):
         (lambda r: r["actions"].__setitem__(3, [0]), "action 4 is not a"),
         (lambda r: r["actions"].__setitem__(40, [0, "take 11 left"]), "action 41 .* refused"),
         (lambda r: r["actions"].append([0, "reveal a1"]), "game is over"),
+        # found by bench/fuzz.py: non-text option keys made deal(**options) a TypeError
+        (lambda r: r.update(options={1: 2}), "options must be an object"),
+        (lambda r: r["actions"].__setitem__(3, ["0", r["actions"][3][1]]), "action 4 .* no seat"),
+        (lambda r: r["actions"].insert(5, r["actions"][5]), "action 7 .* refused"),
+        (lambda r: r.update(seed=r["seed"] + 1), "refused"),
+        (lambda r: r.update(seed=2**63), "cannot be dealt"),
     ],
 )
 def test_tampered_records_are_refused_whole(mutate, message):

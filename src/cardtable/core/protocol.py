@@ -312,8 +312,9 @@ def replay(game: Game, record: Any) -> State:
             f"this cardtable plays version {game.version}"
         )
     options = record["options"]
-    if not isinstance(options, Mapping):
-        raise BadRecord("the record's options must be an object")
+    # non-text keys would make deal(**options) raise TypeError, not BadOptions
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise BadRecord("the record's options must be an object with text keys")
     try:
         state = game.deal(record["seed"], record["players"], **options)
     except BadOptions as e:

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.bots import make_bot
 from cardtable.server import store as db
 
 
-def doublets_hint(view: dict, legal: list[str]) -> dict[str, Any]:
-    """The fair bot's move for this view with a one-line reason (greedy if it is missing)."""
+def doublets_hint(advisor: Any, view: dict, legal: list[str]) -> dict[str, Any]:
+    """The fair bot's move for this view with a one-line reason. ``advisor`` is the fair bot
+    that has watched the game (it remembers every card the player has seen flipped)."""
     if not legal:
         return {"action": None, "reason": "the game is over"}
-    try:
-        from cardtable.bots.doublets_fair import hint
-    except ImportError:
-        action = make_bot("greedy", "doublets").choose(view, legal)
-        return {"action": action, "reason": "the greedy move"}
-    action, reason = hint(view, legal)
+    action, reason = advisor.hint(view, legal)
     return {"action": action, "reason": reason}
 
 

@@ -213,7 +213,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             raise HubError("bad_request", "hints are for your own Doublets game")
         from cardtable.server.advice import doublets_hint
 
-        return doublets_hint(table.state.view(seat), table.state.legal(seat))
+        return doublets_hint(table.advisor, table.state.view(seat), table.state.legal(seat))
 
     @app.get("/api/tables/{table_id}/record")
     def record(request: Request, table_id: str) -> Response:

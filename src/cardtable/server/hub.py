@@ -109,6 +109,8 @@ class LiveTable:
     recent: dict[str, dict] = field(default_factory=dict)  # "seat:client id" -> answer
     bot_task: asyncio.Task | None = None
     notices: list[str] = field(default_factory=list)
+    #: Doublets: the fair bot watching the player's game, so hints remember flipped cards
+    advisor: Any = None
 
     @property
     def solo(self) -> bool:
@@ -175,8 +177,13 @@ class Hub:
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
         state = games.get(row.game).deal(row.seed, row.players, **row.options)
+        advisor = make_advisor(row.game)
+        if advisor:
+            advisor.observe(state.view(0))
         for a in self.store.actions(table_id):
             state.act(a.seat, a.action)  # the log was checked when written
+            if advisor:
+                advisor.observe(state.view(0))
         seats = self.store.seats(table_id)
         names = self.store.names([s.player_id for s in seats if s.player_id])
         table = LiveTable(
@@ -185,6 +192,7 @@ class Hub:
             state=state, version=row.version, redo=list(row.redo or []),
             seats=[{"player_id": s.player_id, "bot": s.bot,
                     "name": names.get(s.player_id) if s.player_id else s.bot} for s in seats],
+            advisor=advisor,
         )
         table.seat_changed = [table.version] * table.players
         for i, s in enumerate(table.seats):
@@ -384,6 +392,8 @@ class Hub:
         actions) changes. Another seat's talk or simultaneous choice changes neither, so it
         never makes this seat's action stale.
         """
+        if table.advisor:
+            table.advisor.observe(table.state.view(0))
         running = table.status == "running"
         for seat in range(table.players):
             legal = table.state.legal(seat) if running else []
@@ -619,6 +629,15 @@ async def in_thread(fn: Any, *args: Any) -> Any:
 
     threading.Thread(target=run, name="cardtable bot", daemon=True).start()
     return await future
+
+
+def make_advisor(game: str) -> Any:
+    """The fair Doublets bot, watching a player's game to give hints (None for other games)."""
+    if game != "doublets":
+        return None
+    from cardtable.bots.doublets_fair import FairBot
+
+    return FairBot("doublets")
 
 
 def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,375 @@
+"""Leak check: does any card a receiver may not know reach it? Figure wanted: 0.
+
+    python bench/leak_check.py [--games 1000] [--twins 3] [--configs slide:2,the-game:3]
+
+For every game and player count, ``--games`` games are played twice:
+
+- through ``sim.play_one`` with every bot wrapped in a checker: each input a bot gets must equal
+  ``state.view(seat)`` (and its legal actions ``state.legal(seat)``) and pass the twin check.
+  Before every action, every viewer's view (each seat and a spectator) is twin-checked too.
+- through a real in-process ``Hub`` (a ``Store`` on a temporary SQLite file, one ``Conn`` per
+  seat and a spectator, actions sent as raw websocket text to ``app.handle_message``): every
+  message drained from every outbox must carry exactly ``state.view(conn.seat)`` at that moment
+  (twin-checked), ``legal`` must be ``state.legal(seat)``, and no other field may carry game
+  data (the table info's seed is null for Slide/The Game until the game is over).
+  ``hub.record()`` must refuse the table while it is unfinished, and the HTTP record and
+  replay endpoints must refuse an unfinished table (checked on a few tables per configuration).
+
+The twin check: ``state.redraw_hidden(seat, rng)`` redraws everything ``seat`` may not know
+(other hands, the stock order, face-down values, other seats' pending reveals); the twin's
+view must be the same. A view that shows a hidden card differs on some twin.
+
+Bots: each seat gets a built-in bot of the game in turn (game ``i``, seat ``s``: bot
+``(i + s) mod count``). The Slide search bot is slow (about 0.1 s a move), so it plays
+(level ``easy``) only in every 25th game; greedy takes its seat otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable import bots, games
+from cardtable.core.protocol import State
+from cardtable.sim import play_one
+
+SEARCH_EVERY = 25
+STATE_KEYS = {"type", "version", "seat", "table", "view", "legal"}
+ACK_KEYS = {"type", "id", "version", "action"}
+INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
+             "version", "can_undo", "can_redo", "seats", "notices"}
+SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected"}
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    views: int = 0
+    messages: int = 0
+    bot_inputs: int = 0
+    refusals: int = 0
+    leaks: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def leak(self, what: str) -> None:
+        self.leaks += 1
+        if len(self.examples) < 5:
+            self.examples.append(what)
+
+    def add(self, other: Tally) -> None:
+        for name in ("games", "views", "messages", "bot_inputs", "refusals", "leaks"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.examples.extend(other.examples[: 5 - len(self.examples)])
+
+
+def twin_problem(state: State, seat: int | None, view: dict, rng: random.Random,
+                 twins: int) -> str | None:
+    """None if ``view`` is the same on ``twins`` redraws of what ``seat`` may not know."""
+    for _ in range(twins):
+        if state.redraw_hidden(seat, rng).view(seat) != view:
+            return f"view({seat}) changes when hidden cards are redrawn"
+    return None
+
+
+def check_view(state: State, seat: int | None, view: dict, rng: random.Random, twins: int,
+               tally: Tally, where: str) -> None:
+    if view != state.view(seat):
+        tally.leak(f"{where}: the view of seat {seat} is not state.view({seat})")
+        return
+    problem = twin_problem(state, seat, view, rng, twins)
+    if problem:
+        tally.leak(f"{where}: {problem}")
+
+
+def check_all_views(state: State, rng: random.Random, twins: int, tally: Tally) -> None:
+    for seat in [None, *range(state.players)]:
+        tally.views += 1
+        check_view(state, seat, state.view(seat), rng, twins, tally, "engine")
+
+
+# -- bot inputs, through sim.play_one ----------------------------------------------------------
+class CheckedBot:
+    """Wraps a bot: audits every input it is given, then asks the bot itself."""
+
+    def __init__(self, inner: Any, seat: int, state: State, rng: random.Random, twins: int,
+                 tally: Tally) -> None:
+        self.inner, self.seat, self.state = inner, seat, state
+        self.rng, self.twins, self.tally = rng, twins, tally
+        # play_one asks hasattr(): offer only the hooks the real bot has
+        for hook in ("react", "finish", "close"):
+            if hasattr(inner, hook):
+                setattr(self, hook, getattr(self, "_" + hook))
+
+    def _audit(self, view: dict, legal: list[str], talk_only: bool) -> None:
+        state, seat = self.state, self.seat
+        # play_one asks one bot at a time, before each action: every viewer, every step
+        check_all_views(state, self.rng, self.twins, self.tally)
+        self.tally.bot_inputs += 1
+        check_view(state, seat, view, self.rng, self.twins, self.tally, "bot input")
+        expected = state.legal(seat)
+        if talk_only:
+            expected = [a for a in expected if state.game.is_talk(a)]
+        if legal != expected:
+            self.tally.leak(f"bot input: seat {seat}'s legal actions are not state.legal()")
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        self._audit(view, legal, talk_only=False)
+        return self.inner.choose(view, legal)
+
+    def _react(self, view: dict, legal: list[str]) -> str | None:
+        self._audit(view, legal, talk_only=True)
+        return self.inner.react(view, legal)
+
+    def _finish(self, result: dict) -> None:
+        if result != self.state.result() or not self.state.over:
+            self.tally.leak("bot finish: the result is not the final result")
+        self.inner.finish(result)
+
+    def _close(self) -> None:
+        self.inner.close()
+
+
+def bot_specs(name: str, players: int, i: int) -> list[str]:
+    pool = bots.names(name)
+    specs = []
+    for s in range(players):
+        spec = pool[(i + s) % len(pool)]
+        if spec == "search":
+            spec = "search:easy" if i % SEARCH_EVERY == 0 else "greedy"
+        specs.append(spec)
+    return specs
+
+
+def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally) -> None:
+    state = games.get(name).deal(seed, players)
+    rng = random.Random(seed)
+    seat_bots = [CheckedBot(bots.make_bot(spec, name, seed * 16 + s), s, state, rng, twins, tally)
+                 for s, spec in enumerate(bot_specs(name, players, seed))]
+    play_one(state, seat_bots)
+    check_all_views(state, rng, twins, tally)
+
+
+# -- websocket messages, through a real Hub ----------------------------------------------------
+class HubRun:
+    """One Store and Hub for a configuration; people seated by ``Conn``s; raw messages in."""
+
+    def __init__(self, folder: str) -> None:
+        from cardtable.server.hub import Hub
+        from cardtable.server.store import Store
+
+        self.store = Store(f"sqlite:///{folder}/leaks.sqlite")
+        self.hub = Hub(self.store, bot_delay=0)
+        self.people = [self.store.new_player(f"p{s}")[0] for s in range(6)]
+
+    def close(self) -> None:
+        self.store.close()
+
+    def check_message(self, table: Any, conn: Any, message: dict, rng: random.Random,
+                      twins: int, tally: Tally) -> None:
+        tally.messages += 1
+        state, seat = table.state, conn.seat
+        kind = message.get("type")
+        if kind == "ack":
+            if set(message) != ACK_KEYS:
+                tally.leak(f"ack with fields {sorted(message)}")
+            return
+        if kind == "error":
+            return  # code, message, id: text about the sender's own action
+        if kind != "state" or set(message) != STATE_KEYS:
+            tally.leak(f"a message of type {kind!r} with fields {sorted(message)}")
+            return
+        if message["seat"] != seat or message["version"] != table.version:
+            tally.leak(f"a state message for seat {message['seat']} on a seat {seat} socket")
+        check_view(state, seat, message["view"], rng, twins, tally, "websocket")
+        running = table.status == "running"
+        legal = state.legal(seat) if seat is not None and running else []
+        if message["legal"] != legal:
+            tally.leak(f"websocket: seat {seat}'s legal actions are not state.legal()")
+        info = message["table"]
+        if set(info) != INFO_KEYS or any(set(s) != SEAT_KEYS for s in info["seats"]):
+            tally.leak(f"table info with fields {sorted(info)}")
+        secret = table.game != "doublets" and table.status != "over"
+        if secret and info["seed"] is not None:
+            tally.leak(f"table info shows the seed of a running {table.game} game")
+        if info["options"] != table.options or info["status"] != table.status:
+            tally.leak("table info: options or status are not the table's")
+
+    def drain(self, table: Any, conns: list, rng: random.Random, twins: int,
+              tally: Tally) -> dict:
+        """Check every waiting message; return the last state message per connection."""
+        last = {}
+        for conn in conns:
+            while not conn.outbox.empty():
+                message = conn.outbox.get_nowait()
+                self.check_message(table, conn, message, rng, twins, tally)
+                if message.get("type") == "state":
+                    last[id(conn)] = message
+        return last
+
+    async def game(self, name: str, players: int, seed: int, twins: int, tally: Tally) -> None:
+        from cardtable.server.app import handle_message
+        from cardtable.server.hub import ACTION_BURST, Conn, HubError
+
+        hub, rng = self.hub, random.Random(seed)
+        seats = ["me"] + ["open"] * (players - 1)
+        table = hub.create(self.people[0], name, seats, {}, seed)
+        conns = [Conn(seat=s, player_id=self.people[s].id) for s in range(players)]
+        conns.append(Conn(seat=None, player_id=None))  # a spectator
+        latest: dict[int, dict] = {}
+
+        def refused() -> None:
+            tally.refusals += 1
+            try:
+                hub.record(table)
+            except HubError as e:
+                if e.code != "not_over":
+                    tally.leak(f"hub.record() refused with {e.code}")
+            else:
+                tally.leak("hub.record() gave the record of an unfinished game")
+
+        # people arrive: the first connects, the others connect (as spectators) and join
+        await hub.connect(table, conns[0])
+        await hub.connect(table, conns[-1])
+        for s in range(1, players):
+            conn = conns[s]
+            conn.seat = None
+            await hub.connect(table, conn)
+            latest.update(self.drain(table, conns, rng, twins, tally))
+            await hub.join(table, self.people[s], s)
+            latest.update(self.drain(table, conns, rng, twins, tally))
+            conn.seat = s  # the client reconnects with its new seat
+            await hub.broadcast(table)
+        latest.update(self.drain(table, conns, rng, twins, tally))
+        refused()
+        specs = bot_specs(name, players, seed)
+        seat_bots = [bots.make_bot(spec, name, seed * 16 + s) for s, spec in enumerate(specs)]
+        n = 0
+        while table.status == "running":
+            to_act = list(table.state.to_act())
+            seat = rng.choice(to_act)
+            message = latest[id(conns[seat])]
+            if name == "the-game" and rng.random() < 0.05:  # talk from anyone
+                seat = rng.randrange(players)
+                message = latest[id(conns[seat])]
+                talk = [a for a in message["legal"] if a.startswith("signal")]
+                action = rng.choice(talk) if talk else None
+            else:
+                action = seat_bots[seat].choose(message["view"], message["legal"])
+            if action is None:
+                continue
+            n += 1
+            conn = conns[seat]
+            conn.tokens = ACTION_BURST  # the harness sends faster than the rate limit allows
+            raw = json.dumps({"type": "act", "action": action, "version": message["version"],
+                              "id": f"c-{n}"})
+            answer = await handle_message(hub, table, conn, raw)
+            if answer is not None:  # as app.table_socket does
+                conn.push(answer)
+                if answer["type"] == "error":
+                    conn.push(hub.message_for(table, conn))
+            latest.update(self.drain(table, conns, rng, twins, tally))
+            if table.status == "running" and n % 10 == 0:
+                refused()
+        for conn in conns:
+            await hub.disconnect(table, conn)
+        self.drain(table, conns, rng, twins, tally)
+        hub.tables.pop(table.id, None)  # keep memory flat over many games
+
+
+def http_refusals(folder: str, tally: Tally) -> None:
+    """The record and replay endpoints refuse unfinished tables (open and running)."""
+    from fastapi.testclient import TestClient
+
+    from cardtable.server.app import create_app
+
+    app = create_app(db_url=f"sqlite:///{folder}/http.sqlite", bot_delay=3600)
+    with TestClient(app) as client:
+        client.post("/api/me", json={"name": "Ann"})
+        for name, seats in (("slide", ["me", "greedy"]), ("the-game", ["me", "open"]),
+                            ("doublets", ["me"]), ("slide", ["me", "open", "open"])):
+            table = client.post("/api/tables", json={"game": name, "seats": seats}).json()
+            for path in ("record", "replay?step=0", "replay?step=5", "replay?step=999"):
+                tally.refusals += 1
+                got = client.get(f"/api/tables/{table['id']}/{path}")
+                if got.status_code != 403 or got.json().get("error") != "not_over":
+                    tally.leak(f"GET {path} of an unfinished {name} table: {got.status_code}")
+            if name != "doublets" and table["seed"] is not None:
+                tally.leak(f"POST /api/tables shows the seed of a running {name} game")
+
+
+def run_config(name: str, players: int, count: int, twins: int, folder: str,
+               progress: int = 0) -> Tally:
+    tally = Tally()
+    run = HubRun(folder)
+    try:
+        for i in range(count):
+            seed = 1000 * players + i
+            bots_game(name, players, seed, twins, tally)
+            asyncio.run(run.game(name, players, seed, twins, tally))
+            tally.games += 1
+            if progress and tally.games % progress == 0:
+                print(f"  {name} {players}: {tally.games} games, {tally.views} views, "
+                      f"{tally.messages} messages, {tally.bot_inputs} bot inputs, "
+                      f"{tally.leaks} leaks", file=sys.stderr, flush=True)
+    finally:
+        run.close()
+    return tally
+
+
+def configs(only: str | None) -> list[tuple[str, int]]:
+    every = [(g, n) for g in ("slide", "doublets", "the-game")
+             for n in range(games.get(g).min_players, games.get(g).max_players + 1)]
+    if not only:
+        return every
+    wanted = {(g, int(n)) for g, _, n in (c.partition(":") for c in only.split(","))}
+    return [c for c in every if c in wanted]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per configuration")
+    parser.add_argument("--twins", type=int, default=3, help="redraws per view checked")
+    parser.add_argument("--configs", help="e.g. slide:2,the-game:3 (default: all)")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print running counts to stderr every N games")
+    args = parser.parse_args(argv)
+    # tmpfs when there is one: the store commits every action with fsync
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    total = Tally()
+    header = (f"{'game':<9} {'players':>7} {'games':>6} {'views':>9} {'messages':>9} "
+              f"{'bot inputs':>10} {'refusals':>8} {'leaks':>5} {'seconds':>7}")
+    print(header)
+    print("-" * len(header))
+    with tempfile.TemporaryDirectory(dir=base) as folder:
+        tally = Tally()
+        http_refusals(folder, tally)
+        print(f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {tally.refusals:>8} "
+              f"{tally.leaks:>5} {'-':>7}", flush=True)
+        total.add(tally)
+        for name, players in configs(args.configs):
+            start = time.perf_counter()
+            sub = os.path.join(folder, f"{name}-{players}")
+            os.mkdir(sub)
+            tally = run_config(name, players, args.games, args.twins, sub, args.progress)
+            total.add(tally)
+            print(f"{name:<9} {players:>7} {tally.games:>6} {tally.views:>9} "
+                  f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.refusals:>8} "
+                  f"{tally.leaks:>5} {time.perf_counter() - start:>7.0f}", flush=True)
+    print("-" * len(header))
+    print(f"{'total':<9} {'':>7} {total.games:>6} {total.views:>9} {total.messages:>9} "
+          f"{total.bot_inputs:>10} {total.refusals:>8} {total.leaks:>5}")
+    for example in total.examples:
+        print("leak:", example)
+    return 1 if total.leaks else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

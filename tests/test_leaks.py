@@ -1,0 +1,109 @@
+"""A short run of bench/leak_check.py: views, websocket messages, records and bot inputs of a
+few games of every game and player count carry nothing their receiver may not know."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardtable import games
+from cardtable.games.the_game import TheGameState
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "leak_check.py"
+spec = importlib.util.spec_from_file_location("leak_check", BENCH)
+leak_check = importlib.util.module_from_spec(spec)
+sys.modules["leak_check"] = leak_check  # dataclasses look their module up there
+spec.loader.exec_module(leak_check)
+
+
+# Slide with 4-6 players costs seconds a game; the bench covers them
+QUICK = [c for c in leak_check.configs(None) if c[0] != "slide" or c[1] <= 3]
+
+
+@pytest.mark.parametrize(("name", "players"), QUICK, ids=[f"{g}-{n}" for g, n in QUICK])
+def test_no_leaks(name, players, tmp_path):
+    tally = leak_check.run_config(name, players, 1, 1, str(tmp_path))
+    assert tally.leaks == 0, tally.examples
+    assert tally.games == 1 and tally.views and tally.messages and tally.bot_inputs
+    assert tally.refusals >= 1
+
+
+def test_record_and_replay_endpoints_refuse_unfinished_tables(tmp_path):
+    tally = leak_check.Tally()
+    leak_check.http_refusals(str(tmp_path), tally)
+    assert tally.leaks == 0, tally.examples
+    assert tally.refusals == 16
+
+
+def test_the_check_catches_a_leaking_view(monkeypatch, tmp_path):
+    """Not vacuous: a view that shows the draw pile is caught on every path."""
+    real = TheGameState.view
+
+    def leaky(self, seat):
+        return {**real(self, seat), "draw": list(self.draw)}
+
+    monkeypatch.setattr(TheGameState, "view", leaky)
+    tally = leak_check.Tally()
+    state = games.get("the-game").deal(3, 2)
+    leak_check.check_all_views(state, random.Random(1), 2, tally)
+    assert tally.leaks == 3  # two seats and the spectator
+    tally = leak_check.Tally()
+    leak_check.bots_game("the-game", 2, 3, 1, tally)
+    assert tally.leaks > 0 and any("bot input" in e for e in tally.examples)
+    run = leak_check.HubRun(str(tmp_path))
+    tally = leak_check.Tally()
+    try:
+        asyncio.run(run.game("the-game", 2, 3, 1, tally))
+    finally:
+        run.close()
+    assert tally.leaks > 0 and any("websocket" in e for e in tally.examples)
+
+
+def test_the_check_catches_a_shown_seed(monkeypatch, tmp_path):
+    from cardtable.server.hub import LiveTable
+
+    real = LiveTable.info
+
+    def showing(self, viewer=None):
+        return {**real(self, viewer), "seed": self.seed}
+
+    monkeypatch.setattr(LiveTable, "info", showing)
+    run = leak_check.HubRun(str(tmp_path))
+    tally = leak_check.Tally()
+    try:
+        asyncio.run(run.game("slide", 2, 5, 1, tally))
+    finally:
+        run.close()
+    assert any("seed" in e for e in tally.examples)
+
+
+async def test_a_failing_bot_notice_names_no_card(tmp_path):
+    """Regression: a bot's refused action (e.g. 'play 34 up1', a card of its hand) went into
+    the table notice every seat is sent; it now goes to the log only."""
+    from cardtable.server.hub import Hub
+    from cardtable.server.store import Store
+
+    store = Store(f"sqlite:///{tmp_path}/t.sqlite")
+    hub = Hub(store, bot_delay=0)
+    try:
+        ann, _ = store.new_player("Ann")
+        table = hub.create(ann, "the-game", ["greedy", "me"], {}, 11)
+        if table.bot_task:
+            table.bot_task.cancel()
+        card = table.state.hands[0][0]
+
+        class Wrong:
+            def choose(self, view, legal):
+                return f"play {card} up9"
+
+        table.bots[0] = Wrong()
+        await hub._bot_move(table, 0)
+        notices = " ".join(table.notices)
+        assert "refuse" in notices and str(card) not in notices
+    finally:
+        store.close()
