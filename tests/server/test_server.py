@@ -111,6 +111,8 @@ async def test_doublets_alone_to_the_end_with_undo_redo_hint_restart_and_stats(p
     await sock.until(lambda s: s["view"]["stock"] == 43 or s["view"]["waste"])
     hint = ann.http.get(f"/api/tables/{table['id']}/hint").json()
     assert hint["action"] in sock.state["legal"] and hint["reason"]
+    peek = ann.http.get(f"/api/tables/{table['id']}/winnable").json()
+    assert peek["peeking"] and peek["winnable"] in (True, False)
     final = await play_with_greedy(sock, "doublets")
     assert final["view"]["over"]
     stats = ann.http.get("/api/stats/doublets").json()

@@ -119,3 +119,16 @@ async def test_typed_move_with_spaces_and_capitals(data_dir, ui) -> None:
         assert app.table.moves == 1
         await ui.type_move(pilot, "jump r1")
         assert "not a Doublets action" in ui.message(app)
+
+
+async def test_hint_and_peek_keys(data_dir, ui) -> None:
+    """h shows the fair bot's move with a reason; x says, marked as peeking, whether the deal
+    can still be won."""
+    app = PlayApp("doublets", ["me"], 0, {}, bot_delay=0.0)
+    async with app.run_test() as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        assert "Hint: " in ui.message(app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert "Peeking at the stock: " in ui.message(app)

@@ -33,6 +33,7 @@ COOKIE = "cardtable_token"
 MAX_MESSAGE = 4096  # bytes a client may send in one websocket message
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
 LEVELS = {"search": ["easy", "normal", "hard"]}
+WINNABLE_BUDGET = 2_000_000  # solver nodes for "still winnable?" (None beyond: no answer)
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 
 
@@ -214,6 +215,19 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         from cardtable.server.advice import doublets_hint
 
         return doublets_hint(table.advisor, table.state.view(seat), table.state.legal(seat))
+
+    @app.get("/api/tables/{table_id}/winnable")
+    async def winnable(request: Request, table_id: str) -> dict[str, Any]:
+        """Peeking: the solver, which knows the stock, says whether the deal can still be won."""
+        player = me(request)
+        table = hub(request).load(table_id)
+        if table.game != "doublets" or table.seat_of(player.id) is None:
+            raise HubError("bad_request", "this is for your own Doublets game")
+        from cardtable.solvers.doublets import still_winnable
+
+        state = table.state.clone()
+        answer = await asyncio.to_thread(still_winnable, state, WINNABLE_BUDGET)
+        return {"winnable": answer, "peeking": True}
 
     @app.get("/api/tables/{table_id}/record")
     def record(request: Request, table_id: str) -> Response:

@@ -41,6 +41,8 @@ GAME_ACTIONS = {
     "flip": "doublets",
     "play_waste": "doublets",
     "reserve": "doublets",
+    "hint": "doublets",
+    "peek": "doublets",
     "end_turn": "the-game",
 }
 
@@ -75,6 +77,8 @@ class PlayApp(App[Path | None]):
         Binding("slash", "type", "Type a move", priority=True),
         Binding("escape", "clear", "Back", show=False),
         Binding("u", "undo", "Undo"),
+        Binding("h", "hint", "Hint"),
+        Binding("x", "peek", "Winnable? (peeks)"),
         Binding("f", "flip", "Flip/redeal"),
         Binding("w", "play_waste", "Play waste"),
         *(Binding(str(n), f"reserve({n})", f"Play r{n}", show=False) for n in range(1, 8)),
@@ -505,6 +509,8 @@ class PlayApp(App[Path | None]):
             return True if self.table.can_undo else None
         if action == "pause":
             return self.table.has_bots
+        if action in ("hint", "peek"):
+            return not self.table.over
         return True
 
     def action_type(self) -> None:
@@ -529,6 +535,17 @@ class PlayApp(App[Path | None]):
         self.say(f"Took back: {undone}")
         self._last_view = None
         self.refresh_table()
+
+    def action_hint(self) -> None:
+        advice = self.table.hint()
+        if advice:
+            self.say(f"Hint: {advice[0]} — {advice[1]}")
+
+    def action_peek(self) -> None:
+        answer = self.table.peek_winnable()
+        text = ("no answer in time" if answer is None else
+                "yes, it can still be won" if answer else "no, it can no longer be won")
+        self.say(f"Peeking at the stock: {text}")
 
     def action_flip(self) -> None:
         legal = self.table.legal(self.viewer) if self.viewer is not None else []

@@ -59,6 +59,13 @@ class Table:
         )
         self.saved: Path | None = None
         self._finished = False
+        # Doublets: the fair bot watches the person's game, so a hint remembers flipped cards
+        self._advisor = None
+        if game == "doublets":
+            from cardtable.bots.doublets_fair import FairBot
+
+            self._advisor = FairBot(game)
+            self._advisor.observe(self._state.view(0))
 
     # -- asking -------------------------------------------------------------------------------
     @property
@@ -113,6 +120,8 @@ class Table:
         if seat not in self.humans:
             raise NotYourTurn(f"seat {seat} is not played at this keyboard")
         self._state.act(seat, action)
+        if self._advisor:
+            self._advisor.observe(self._state.view(0))
         return self._after(seat, quiet)
 
     # A bot's move comes in three steps, so that the screen can let the bot think in another
@@ -188,6 +197,20 @@ class Table:
         last = record["actions"].pop()
         self._state = games.replay(record)
         return last[1]
+
+    # -- Doublets advice ----------------------------------------------------------------------
+    def hint(self) -> tuple[str, str] | None:
+        """The fair bot's move for the person's view, with a one-line reason."""
+        if self._advisor is None or self.over:
+            return None
+        return self._advisor.hint(self._state.view(0), self._state.legal(0))
+
+    def peek_winnable(self) -> bool | None:
+        """**Peeking** (the solver reads the face-down stock): can this deal still be won?
+        None when the solver found no answer within its budget."""
+        from cardtable.solvers.doublets import still_winnable
+
+        return still_winnable(self._state.clone(), budget=2_000_000)
 
     # -- saving -------------------------------------------------------------------------------
     def save(self, folder: Path | None = None) -> Path:

@@ -93,7 +93,9 @@ export function render(root, s, ctx) {
       : el("div", { class: "slot", "aria-label": "waste: empty" }, "waste"),
     el("div", {}, `waste ${view.waste.length}`));
 
+  const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
   const prompt = view.over ? "The game is over."
+    : peek ? `Peeking at the stock: ${peek.text}`
     : hint ? `Hint: ${hint.action} — ${hint.reason}`
       : `Needs a ${needName}. Click a highlighted card to play it, or the stock to flip.`;
 
@@ -130,6 +132,16 @@ function tools(s, ctx) {
         ctx.ui.hint = { ...h, version: s.version };
         ctx.rerender();
       }) }, "Hint"),
+    // the solver knows the stock's order: the button says it peeks
+    el("button", { type: "button", "data-key": "peek", disabled: mine && s.legal.length ? null : true,
+      title: "asks the solver, which looks at the face-down stock",
+      onclick: run(async () => {
+        const w = await api("GET", `/api/tables/${id}/winnable`);
+        const text = w.winnable === null ? "no answer in time"
+          : w.winnable ? "yes, this deal can still be won" : "no, this deal can no longer be won";
+        ctx.ui.peek = { text, version: s.version };
+        ctx.rerender();
+      }) }, "Still winnable? (peeks)"),
     el("button", { type: "button", "data-key": "restart", disabled: mine ? null : true,
       onclick: run(async () => {
         const t = await api("POST", `/api/tables/${id}/restart`);
