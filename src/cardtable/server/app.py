@@ -57,6 +57,8 @@ class BotBody(BaseModel):
     bot: str = Field(max_length=40)
 
 
+# Every route is async: the hub and the store are used from the event loop only, one writer,
+# never from the thread pool (where SQLite writers would wait on each other).
 def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
                external_bots: dict[str, str] | None = None) -> FastAPI:
@@ -116,12 +118,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
 
     # -- people -----------------------------------------------------------------------------
     @app.get("/api/me")
-    def get_me(request: Request) -> dict[str, Any]:
+    async def get_me(request: Request) -> dict[str, Any]:
         player = me(request, required=False)
         return {"player": {"id": player.id, "name": player.name} if player else None}
 
     @app.post("/api/me")
-    def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
+    async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
         name = body.name.strip()
         if not NAME.match(name):
             raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
@@ -137,7 +139,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
 
     # -- games and tables -------------------------------------------------------------------
     @app.get("/api/games")
-    def list_games(request: Request) -> list[dict[str, Any]]:
+    async def list_games(request: Request) -> list[dict[str, Any]]:
         external = [{"name": EXTERNAL + b, "levels": []} for b in hub(request).external_bots]
         return [{**games.get(n).describe(),
                  "bots": [{"name": b, "levels": LEVELS.get(b, [])} for b in bots.names(n)]
@@ -145,7 +147,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                 for n in games.names()]
 
     @app.get("/api/tables")
-    def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
+    async def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
         viewer = me(request, required=False)
         rows = request.app.state.store.tables(status.split(","))
         h = hub(request)
@@ -162,7 +164,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         return table.info(player.id)
 
     @app.get("/api/tables/{table_id}")
-    def get_table(request: Request, table_id: str) -> dict[str, Any]:
+    async def get_table(request: Request, table_id: str) -> dict[str, Any]:
         viewer = me(request, required=False)
         return hub(request).load(table_id).info(viewer.id if viewer else None)
 
@@ -196,7 +198,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         return table.info(player.id)
 
     @app.post("/api/tables/{table_id}/restart")
-    def restart(request: Request, table_id: str) -> dict[str, Any]:
+    async def restart(request: Request, table_id: str) -> dict[str, Any]:
         """The same deal again, as a new table (solitaire)."""
         player = me(request)
         old = hub(request).load(table_id)
@@ -206,7 +208,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             player.id)
 
     @app.get("/api/tables/{table_id}/hint")
-    def hint(request: Request, table_id: str) -> dict[str, Any]:
+    async def hint(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
         seat = table.seat_of(player.id)
@@ -230,28 +232,28 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         return {"winnable": answer, "peeking": True}
 
     @app.get("/api/tables/{table_id}/record")
-    def record(request: Request, table_id: str) -> Response:
+    async def record(request: Request, table_id: str) -> Response:
         table = hub(request).load(table_id)
         body = json.dumps(hub(request).record(table), indent=1)
         return Response(body, media_type="application/json", headers={
             "content-disposition": f'attachment; filename="{table.game}-{table.id}.json"'})
 
     @app.get("/api/stats/{game}")
-    def stats(request: Request, game: str) -> dict[str, Any]:
+    async def stats(request: Request, game: str) -> dict[str, Any]:
         player = me(request)
         from cardtable.server.advice import solitaire_stats
 
         return solitaire_stats(request.app.state.store, player.id, game)
 
     @app.get("/api/leaderboard")
-    def get_leaderboard(request: Request, game: str | None = None) -> list[dict[str, Any]]:
+    async def get_leaderboard(request: Request, game: str | None = None) -> list[dict[str, Any]]:
         return leaderboard(request.app.state.store, game)
 
     # -- replay steps (browser client) ------------------------------------------------------
     # The replay page has no rules in JavaScript: it asks for the spectator view after N
     # actions of a finished game, rebuilt from the record's prefix by the game itself.
     @app.get("/api/tables/{table_id}/replay")
-    def replay_step(request: Request, table_id: str, step: int = 0) -> dict[str, Any]:
+    async def replay_step(request: Request, table_id: str, step: int = 0) -> dict[str, Any]:
         from cardtable.core.errors import CardtableError
 
         table = hub(request).load(table_id)

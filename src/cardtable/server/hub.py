@@ -195,6 +195,9 @@ class Hub:
             advisor=advisor,
         )
         table.seat_changed = [table.version] * table.players
+        running = table.status == "running"
+        # what each seat may do now: the baseline its next change is measured against
+        table.last_legal = {s: state.legal(s) if running else [] for s in range(table.players)}
         for i, s in enumerate(table.seats):
             if s["bot"] and table.status != "over":  # a finished table needs no bots
                 try:
