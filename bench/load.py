@@ -208,11 +208,12 @@ def main() -> None:
     for count in args.tables or [100]:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
-            server = subprocess.Popen(
-                [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-                 "--db", f"sqlite:///{tmp}/load.sqlite"],
-                env=dict(os.environ, CARDTABLE_DATA=tmp),
-                stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/server.log", "w"))
+            with open(f"{tmp}/server.log", "w") as log:
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
+                     "--db", f"sqlite:///{tmp}/load.sqlite"],
+                    env=dict(os.environ, CARDTABLE_DATA=tmp),
+                    stdout=subprocess.DEVNULL, stderr=log)
             try:
                 for _ in range(300):
                     try:

@@ -23,7 +23,7 @@ from cardtable.solvers.doublets import Position, moves_to_actions, pack_reserves
 LEVELS = {"easy": 0, "normal": 8, "hard": 24}
 #: search nodes for one possible stock (a choice's estimate), and for the exact line
 SAMPLE_BUDGET = 20_000
-EXACT_BUDGET = 300_000
+EXACT_BUDGET = 3_000_000
 
 
 def position_from_view(view: dict[str, Any], stock: list[str]) -> Position:

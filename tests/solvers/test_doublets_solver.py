@@ -1,0 +1,123 @@
+"""The Doublets solver: winning lines replay, losses are proved, budgets and jobs behave."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cardtable import games
+from cardtable.cli import app
+from cardtable.solvers import doublets as solver
+from cardtable.solvers.cli import parse_seeds, run, wilson
+from cardtable.solvers.doublets import solve, solve_seed, still_winnable
+
+GAME = games.get("doublets")
+
+
+def card(name: str) -> int:
+    """Engine card int from a name like '6C' or 'KH'."""
+    rank, suit = name[:-1], name[-1]
+    value = {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
+    return value * 4 + "CDHS".index(suit)
+
+
+def hopeless_state():
+    """Last pass, the only 6 left lies under a king in the waste and no reserve holds a 6."""
+    state = GAME.deal(1)
+    state.stock = [card("3D"), card("5S")]  # top last
+    state.waste = [card("6C"), card("KH")]
+    state.reserves = [card(c) for c in ("KC", "KD", "KS", "9C", "9D", "9H", "9S")]
+    state.foundation = [card("3C")]
+    state.needed = 6
+    state.redeals_left = 0
+    state._ended = state._finished()
+    return state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 7, 11, 20, 33, 42, 99, 123])
+def test_winning_line_replays_to_a_win(seed: int) -> None:
+    sol = solve_seed(seed)
+    assert sol.status == "won"
+    state = GAME.deal(seed)
+    for action in sol.line:
+        assert action in state.legal(0)
+        state.act(0, action)
+    assert state.over and state.won
+
+
+def test_line_from_a_position_in_play() -> None:
+    state = GAME.deal(5)
+    for _ in range(10):  # a few greedy-ish moves first: the solver starts from any position
+        state.act(0, state.legal(0)[0])
+    sol = solve(state)
+    assert sol.status in ("won", "lost")
+    if sol.won:
+        replay = state.clone()
+        for action in sol.line:
+            replay.act(0, action)
+        assert replay.won
+
+
+def test_hopeless_position_is_lost_with_a_proof() -> None:
+    state = hopeless_state()
+    assert not state.over  # flips are still legal: the search has to look
+    sol = solve(state)
+    assert sol.status == "lost"
+    assert sol.line == []
+    assert "exhaustive" in sol.proof and sol.nodes > 0
+    assert still_winnable(state) is False
+
+
+def test_finished_game_is_reported() -> None:
+    state = hopeless_state()
+    state.stock = []
+    state._ended = state._finished()
+    assert state.over
+    sol = solve(state)
+    assert sol.status == "lost" and "over" in sol.proof
+
+
+def test_budget_gives_unknown() -> None:
+    sol = solve_seed(1, budget=3)
+    assert sol.status == "unknown" and "budget" in sol.proof
+    assert still_winnable(GAME.deal(1), budget=3) is None
+    assert still_winnable(GAME.deal(1)) is True
+
+
+def test_results_do_not_depend_on_jobs() -> None:
+    seeds = list(range(1, 51))
+
+    def strip(results: list[dict]) -> list[dict]:
+        return [{k: v for k, v in r.items() if k not in ("ms", "cpu_ms")} for r in results]
+
+    assert strip(run(seeds, jobs=1)) == strip(run(seeds, jobs=2))
+
+
+def test_solver_is_unchanged_by_the_search() -> None:
+    state = GAME.deal(8)
+    before = state.snapshot()
+    solve(state)
+    assert state.snapshot() == before
+
+
+def test_parse_seeds_and_wilson() -> None:
+    assert parse_seeds("1-3,7, 9-10") == [1, 2, 3, 7, 9, 10]
+    low, high = wilson(99, 100)
+    assert 0.94 < low < 0.99 < high <= 1.0
+
+
+def test_command_line() -> None:
+    result = CliRunner().invoke(app, ["solve", "doublets", "--seeds", "1-3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["summary"]["decided"] == 3
+    assert all(d["status"] == "won" and d["line"] for d in data["deals"])
+    result = CliRunner().invoke(app, ["solve", "doublets", "--seeds", "4,6"])
+    assert result.exit_code == 0 and "winnable" in result.stdout
+    assert CliRunner().invoke(app, ["solve", "slide"]).exit_code == 2
+
+
+def test_module_says_it_peeks() -> None:
+    assert "peeks" in solver.__doc__ and "not a player" in solver.__doc__
