@@ -1,0 +1,320 @@
+"""A strong bot for The Game that never talks: it plans its whole turn.
+
+How it decides (all from its own views):
+
+- It remembers every card it has seen played (pile tops it was shown, and cards that left its
+  own hand), so it knows the *live* cards: those still to be played (its hand and the unseen).
+- At the start of a turn (and whenever the table changed under its plan) it searches the
+  sequences of plays from its hand this turn, at least the minimum, extras only when cheap or
+  when they set up a backwards trick, and scores each resulting position.
+- The score of a position counts, for every live card, how many piles will still take it; a
+  card that fewer piles take is worth less, a card no pile takes is nearly a lost game. A jump
+  that skips cards nobody holds any more costs nothing, and a backwards trick wins cards back.
+- Its own remaining hand adds a term: cards that will fit closely later are kept, cards that
+  would cost a big jump are better played while cheap.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+from cardtable.core.errors import BadOptions
+from cardtable.games.the_game import CARDS, PILES
+
+ALL_CARDS = sum(1 << c for c in CARDS)
+# ABOVE[t]: the cards above t; BELOW[t]: the cards below t (as bit masks over 2..99)
+ABOVE = [ALL_CARDS & ~((1 << (t + 1)) - 1) for t in range(102)]
+BELOW = [ALL_CARDS & ((1 << t) - 1) for t in range(102)]
+PILE_INDEX = {p: i for i, p in enumerate(PILES)}
+
+# Tuned by simulation (bench/the_game_bots.py); see docs/bots.md.
+DEFAULTS: dict[str, Any] = {
+    # value of a live card that 0, 1, 2, 3 or 4 piles still take
+    "g": (-14.0, -5.0, -2.0, -0.8, 0.0),
+    # a live card that fits a pile only by the backwards trick counts this much of a pile
+    "trick_weight": 1.0,
+    # each card played beyond the minimum while the draw pile lasts / once it is empty
+    "extra": 0.6,
+    # alone, a full hand is worth more than a quick draw: extras only when they pay
+    "extra_alone": -1.0,
+    "extra_empty": 0.3,
+    # an extra play is searched only when its own cost is at most this (or it is a trick)
+    "extra_cap": 4.0,
+    # search at most this many positions a turn (a bound on the time a move takes)
+    "nodes": 1500,
+    # closest cards searched per pile
+    "width": 1,
+    # own hand: the cost of the closest fit of each kept card, weighted
+    "hand_weight": 0.15,
+    # a pair in hand ten apart (a backwards trick in waiting)
+    "pair_bonus": 1.5,
+}
+
+
+def _segment(live: int, lo: int, hi: int) -> int:
+    """Live cards in lo..hi-1."""
+    return ((live >> lo) & ((1 << (hi - lo)) - 1)).bit_count() if hi > lo else 0
+
+
+def position_value(tops: list[int], live: int, params: dict[str, Any]) -> float:
+    """How good the piles are for the live cards: each live card by how many piles take it."""
+    g = params["g"]
+    u0, u1, d0, d1 = tops
+    if u0 > u1:
+        u0, u1 = u1, u0  # u0: the lower up pile
+    if d0 < d1:
+        d0, d1 = d1, d0  # d0: the higher down pile
+    # n(c) = [c > u0] + [c > u1] + [c < d0] + [c < d1]; it changes at four places
+    n = (u0 < 2) + (u1 < 2) + (d0 > 2) + (d1 > 2)
+    events = sorted(((u0 + 1, 1), (u1 + 1, 1), (d1, -1), (d0, -1)))
+    value = 0.0
+    lo = 2
+    for pos, delta in events:
+        if pos <= 2:
+            continue
+        hi = min(pos, 100)
+        if hi > lo:
+            k = _segment(live, lo, hi)
+            if k:
+                value += g[n] * k
+            lo = hi
+        n += delta
+    if lo < 100:
+        k = _segment(live, lo, 100)
+        if k:
+            value += g[n] * k
+    # live backwards-trick cards: one pile more takes them
+    tw = params["trick_weight"]
+    for c in (tops[0] - 10, tops[1] - 10, tops[2] + 10, tops[3] + 10):
+        if 2 <= c <= 99 and live >> c & 1:
+            m = (c > u0) + (c > u1) + (c < d0) + (c < d1)
+            if m < 4:
+                value += tw * (g[m + 1] - g[m])
+    return value
+
+
+def hand_value(hand: list[int], tops: list[int], prefix: list[int],
+               params: dict[str, Any]) -> float:
+    """The kept hand: close fits are good, and pairs ten apart are tricks in waiting."""
+    value = 0.0
+    hw = params["hand_weight"]
+    if hw:
+        u0, u1, d0, d1 = tops
+        if u0 > u1:
+            u0, u1 = u1, u0
+        if d0 < d1:
+            d0, d1 = d1, d0
+        for c in hand:
+            best = 30
+            t = u1 if c > u1 else u0 if c > u0 else 0
+            if t:
+                best = min(best, prefix[c - 1] - prefix[t])
+            t = d1 if c < d1 else d0 if c < d0 else 0
+            if t:
+                best = min(best, prefix[t - 1] - prefix[c])
+            value -= hw * best
+    pb = params["pair_bonus"]
+    if pb:
+        for c in hand:
+            if c + 10 in hand:
+                value += pb
+    return value
+
+
+class TurnPlanner:
+    """Searches the plays of one turn and returns the best sequence."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = params
+
+    def penalty(self, start: list[int], tops: list[int], prefix: list[int]) -> float:
+        """Cost of the pile changes to partners (none here; the team bot adds its signals)."""
+        return 0.0
+
+    def twins_alike(self, pile: int) -> bool:
+        """Are ``pile`` and its twin (up1/up2, down1/down2) alike but for their tops?"""
+        return True
+
+    def leaf(self, start: list[int], tops: list[int], hand: list[int], live: int,
+             prefix: list[int], extra: int, empty: bool) -> float:
+        p = self.params
+        v = position_value(tops, live, p) + hand_value(hand, tops, prefix, p)
+        v += extra * (p["extra_empty"] if empty else p["extra"])
+        return v - self.penalty(start, tops, prefix)
+
+    def candidates(self, hand: list[int], tops: list[int], extras: bool,
+                   prefix: list[int]) -> list[tuple[int, int]]:
+        """The plays worth searching: per pile the closest cards, tricks and trick set-ups."""
+        width = self.params["width"]
+        cap = self.params["extra_cap"]
+        held = set(hand)
+        out = []
+        for p in range(4):
+            t = tops[p]
+            if (p == 1 and tops[0] == t or p == 3 and tops[2] == t) and self.twins_alike(p):
+                continue  # the same as its twin pile
+            if p < 2:
+                if t - 10 in held:
+                    out.append((t - 10, p))
+                i = bisect_right(hand, t)
+                picks = hand[i:i + width] + [c for c in hand[i + width:] if c - 10 in held]
+                for c in picks:
+                    if extras and prefix[c - 1] - prefix[t] > cap and c - 10 not in held:
+                        continue
+                    out.append((c, p))
+            else:
+                if t + 10 in held:
+                    out.append((t + 10, p))
+                i = bisect_left(hand, t)
+                lo = max(0, i - width)
+                picks = hand[lo:i] + [c for c in hand[:lo] if c + 10 in held]
+                for c in picks:
+                    if extras and prefix[t - 1] - prefix[c] > cap and c + 10 not in held:
+                        continue
+                    out.append((c, p))
+        return out
+
+    def plan(self, hand: list[int], tops: list[int], played: int, minimum: int, live: int,
+             empty: bool) -> list[tuple[int, int]]:
+        """The best sequence of (card, pile) plays for this turn (possibly empty)."""
+        prefix = [0] * 101
+        k = 0
+        for v in range(101):
+            if live >> v & 1:
+                k += 1
+            prefix[v] = k
+        start = list(tops)
+        tops = list(tops)
+        best: list[Any] = [float("-inf"), None]
+        seen: set[tuple] = set()
+        path: list[tuple[int, int]] = []
+
+        def rec(hand: list[int], live: int, played: int) -> None:
+            key = (tuple(hand), tops[0], tops[1], tops[2], tops[3])
+            if key in seen:
+                return
+            seen.add(key)
+            extras = played - minimum
+            if extras >= 0:
+                v = self.leaf(start, tops, hand, live, prefix, extras, empty)
+                if v > best[0]:
+                    best[0] = v
+                    best[1] = path.copy()
+            if not hand:
+                return
+            for c, p in self.candidates(hand, tops, extras >= 0, prefix):
+                t = tops[p]
+                tops[p] = c
+                path.append((c, p))
+                i = hand.index(c)
+                guarded(hand[:i] + hand[i + 1:], live & ~(1 << c), played + 1)
+                path.pop()
+                tops[p] = t
+
+        budget = [self.params["nodes"]]
+
+        def guarded(hand: list[int], live: int, played: int) -> None:
+            if budget[0] <= 0 and best[1] is not None:
+                return  # out of time: keep the best found (the first lines are the cheap ones)
+            budget[0] -= 1
+            rec(hand, live, played)
+
+        rec(list(hand), live, played)
+        return best[1] or []
+
+
+class ExpertBot:
+    """Plans its turn by search over its own hand; never signals."""
+
+    games = ("the-game",)
+
+    def __init__(self, game: str, seed: int = 0, level: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        if level is not None:
+            raise BadOptions("the expert bot has no levels")
+        self.game = game
+        self.seed = seed
+        self.params = dict(DEFAULTS)
+        if params:
+            self.params.update(params)
+        self.planner = self.make_planner()
+        self.played = 0  # bit mask of the cards known to be played
+        self._hand: list[int] = []
+        self._plan: list[tuple[int, int]] = []
+        self._plan_key: Any = None
+
+    def make_planner(self) -> TurnPlanner:
+        return TurnPlanner(self.params)
+
+    # -- memory ----------------------------------------------------------------------------
+    def observe(self, view: dict) -> None:
+        """Remember played cards: pile tops seen, and own cards that left the hand."""
+        played = self.played
+        for p in PILES:
+            top = view["piles"][p]
+            if 2 <= top <= 99:
+                played |= 1 << top
+        hand = view["hand"] or []
+        if self._hand:
+            now = set(hand)
+            for c in self._hand:
+                if c not in now:
+                    played |= 1 << c
+        self._hand = list(hand)
+        self.played = played
+
+    def live(self, view: dict) -> int:
+        """Cards still to be played: all minus those known played (own hand included)."""
+        live = ALL_CARDS & ~self.played
+        for c in view["hand"]:
+            live |= 1 << c
+        return live
+
+    # -- deciding --------------------------------------------------------------------------
+    def plan_key(self, view: dict) -> Any:
+        return (tuple(view["piles"][p] for p in PILES), tuple(view["hand"]),
+                view["played_this_turn"])
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        self.observe(view)
+        key = self.plan_key(view)
+        if key != self._plan_key:
+            tops = [view["piles"][p] for p in PILES]
+            if view["players"] == 1:
+                self.params["extra"] = self.params["extra_alone"]
+            self._plan = self.planner.plan(
+                sorted(view["hand"]), tops, view["played_this_turn"], view["minimum"],
+                self.live(view), view["draw_pile"] == 0)
+        if not self._plan:
+            self._plan_key = key  # asked again unchanged (after a signal): still end
+            return "end" if "end" in legal else self._fallback(legal)
+        card, pile = self._plan.pop(0)
+        action = f"play {card} {PILES[pile]}"
+        if action not in legal:  # never happens with a sound plan; stay legal regardless
+            self._plan = []
+            self._plan_key = None
+            return self._fallback(legal)
+        # the view we expect at the next call, if nothing else changes
+        tops = [view["piles"][p] for p in PILES]
+        tops[pile] = card
+        hand = list(view["hand"])
+        hand.remove(card)
+        self._plan_key = self.expect_key(view, (tuple(tops), tuple(hand),
+                                                 view["played_this_turn"] + 1))
+        return action
+
+    def expect_key(self, view: dict, base: Any) -> Any:
+        """The plan key of the next view if only our play changes it."""
+        return base
+
+    def _fallback(self, legal: list[str]) -> str:
+        plays = [a for a in legal if a.startswith("play ")]
+        if plays:
+            return plays[0]
+        return "end" if "end" in legal else legal[0]
+
+    def react(self, view: dict, legal: list[str]) -> None:
+        """Say nothing; only watch the table to remember the cards played."""
+        self.observe(view)
+        return None

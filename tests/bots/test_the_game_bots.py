@@ -1,0 +1,152 @@
+"""The Game's expert and team bots: legal, view-only, cooperative through signals, and strong."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtable import games
+from cardtable.bots import make_bot
+from cardtable.sim import play_one
+
+RULES = games.get("the-game")
+
+
+def _play_checked(players: int, seed: int, bot: str) -> list:
+    """Play a game asking each bot in turn, checking every answer is legal."""
+    state = RULES.deal(seed, players)
+    seat_bots = [make_bot(bot, "the-game", seed * 16 + s) for s in range(players)]
+    talk = RULES.is_talk
+    while not state.over:
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        action = seat_bots[seat].choose(state.view(seat), legal)
+        assert action in legal
+        state.act(seat, action)
+        for other, b in enumerate(seat_bots):
+            if other == seat or state.over or not hasattr(b, "react"):
+                continue
+            options = [a for a in state.legal(other) if talk(a)]
+            said = b.react(state.view(other), options)
+            assert said is None or said in options
+            if said:
+                state.act(other, said)
+    return state.actions
+
+
+@pytest.mark.parametrize("bot", ["expert", "team"])
+@pytest.mark.parametrize("players", [1, 2, 3, 5])
+def test_bots_choose_only_legal_actions(bot, players):
+    for seed in (1, 2):
+        _play_checked(players, seed, bot)
+
+
+def test_expert_never_signals():
+    actions = _play_checked(3, 4, "expert")
+    assert not any(a.startswith("signal") for _, a in actions)
+
+
+@pytest.mark.parametrize("bot", ["expert", "team"])
+def test_bots_decide_from_views_alone(bot):
+    # Two bots fed the same views answer the same; the bot never sees the state, so a state
+    # with a different deck behind the same views cannot change what it does.
+    state = RULES.deal(7, 3)
+    twin_a = make_bot(bot, "the-game", 5)
+    twin_b = make_bot(bot, "the-game", 99)  # its seed must not matter either
+    others = [make_bot(bot, "the-game", s) for s in range(3)]
+    while not state.over:
+        seat = state.to_act()[0]
+        view, legal = state.view(seat), state.legal(seat)
+        if seat == 0:
+            a = twin_a.choose(view, legal)
+            assert twin_b.choose(view, legal) == a
+        else:
+            a = others[seat].choose(view, legal)
+            for bot_ in (twin_a, twin_b):
+                if hasattr(bot_, "react"):
+                    opts = [x for x in state.legal(0) if RULES.is_talk(x)]
+                    assert bot_.react(state.view(0), opts) == bot_.react(state.view(0), opts)
+        state.act(seat, a)
+
+
+def test_views_never_leak_the_deck():
+    # the decision inputs are the view's fields; a deep copy changes nothing
+    import copy
+
+    state = RULES.deal(11, 2)
+    bot = make_bot("expert", "the-game", 1)
+    view = state.view(0)
+    assert bot.choose(copy.deepcopy(view), state.legal(0)) == make_bot(
+        "expert", "the-game", 1).choose(view, state.legal(0))
+
+
+def _table(piles: dict[str, int], hand: list[int], signals: list[dict], draw: int = 40) -> dict:
+    return {
+        "game": "the-game", "seat": 0, "players": 2, "to_act": [0], "piles": piles,
+        "hand": hand, "hand_sizes": [len(hand), 7], "draw_pile": draw, "turn": 0,
+        "played_this_turn": 0, "minimum": 2, "signals": signals, "cards_left": 60,
+        "over": False,
+    }
+
+
+def _legal(view: dict) -> list[str]:
+    from cardtable.games.the_game import PILES, fits
+
+    out = [f"play {c} {p}" for c in view["hand"] for i, p in enumerate(PILES)
+           if fits(c, i, view["piles"][p])]
+    return out + [f"signal {p} {s}" for p in PILES for s in ("avoid", "small", "good")]
+
+
+def test_team_bot_keeps_off_a_pile_a_partner_asked_to_avoid():
+    # up1 and up2 both at 30, 31 and 32 in hand: without talk either up pile is as good.
+    piles = {"up1": 30, "up2": 30, "down1": 100, "down2": 100}
+    hand = [31, 32, 47, 58, 66, 75, 89]
+    for marked in ("up1", "up2"):
+        bot = make_bot("team", "the-game", 1)
+        view = _table(piles, hand, [{}, {marked: "avoid"}])
+        plays = []
+        for _ in range(2):
+            action = bot.choose(view, _legal(view))
+            assert action.startswith("play")
+            _, card, pile = action.split()
+            plays.append(pile)
+            view = dict(view, piles=dict(view["piles"], **{pile: int(card)}),
+                        hand=[c for c in view["hand"] if c != int(card)],
+                        played_this_turn=view["played_this_turn"] + 1)
+        assert marked not in plays
+
+
+def test_team_bot_signals_a_backwards_trick_and_clears_it():
+    bot = make_bot("team", "the-game", 1)
+    piles = {"up1": 40, "up2": 10, "down1": 95, "down2": 95}
+    view = _table(piles, [30, 60, 62, 64, 66, 68, 70], [{}, {}])
+    view["seat"], view["to_act"], view["turn"] = 0, [1], 1
+    said = bot.react(view, _legal(view) + ["signal up1 clear"])
+    assert said == "signal up1 avoid"
+    view["signals"] = [{"up1": "avoid"}, {}]
+    view["piles"] = dict(piles, up1=45)  # a partner played over it anyway: the need is gone
+    legal = [a for a in _legal(view) if a != "signal up1 avoid"] + ["signal up1 clear"]
+    assert bot.react(view, legal) == "signal up1 clear"
+
+
+def test_team_bot_reacts_with_legal_signals_in_a_whole_game():
+    state = RULES.deal(3, 4)
+    seat_bots = [make_bot("team", "the-game", s) for s in range(4)]
+    play_one(state, seat_bots)
+    assert any(a.startswith("signal") for _, a in state.actions)
+
+
+def test_expert_beats_greedy_on_a_small_run():
+    def wins(bot: str) -> int:
+        won = 0
+        for seed in range(1, 41):
+            state = RULES.deal(seed, 3)
+            if bot == "greedy":
+                state.playout(["greedy"] * 3, random.Random(seed))
+            else:
+                play_one(state, [make_bot(bot, "the-game", seed * 16 + s) for s in range(3)])
+            won += state.result()["won"]
+        return won
+
+    assert wins("expert") > wins("greedy") + 5
