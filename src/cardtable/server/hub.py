@@ -176,14 +176,8 @@ class Hub:
         row = self.store.table(table_id)
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
-        state = games.get(row.game).deal(row.seed, row.players, **row.options)
         advisor = make_advisor(row.game)
-        if advisor:
-            advisor.observe(state.view(0))
-        for a in self.store.actions(table_id):
-            state.act(a.seat, a.action)  # the log was checked when written
-            if advisor:
-                advisor.observe(state.view(0))
+        state = self._replay_log(row.id, row.game, row.seed, row.players, row.options, advisor)
         seats = self.store.seats(table_id)
         names = self.store.names([s.player_id for s in seats if s.player_id])
         table = LiveTable(
@@ -455,9 +449,18 @@ class Hub:
             raise HubError("forbidden", "this is not your game", 403)
 
     def _rebuild(self, table: LiveTable) -> State:
-        state = games.get(table.game).deal(table.seed, table.players, **table.options)
-        for a in self.store.actions(table.id):
-            state.act(a.seat, a.action)
+        return self._replay_log(table.id, table.game, table.seed, table.players, table.options)
+
+    def _replay_log(self, table_id: str, game: str, seed: int, players: int,
+                    options: dict[str, Any], advisor: Any = None) -> State:
+        """The table's state from its stored log; ``advisor`` watches every step."""
+        state = games.get(game).deal(seed, players, **options)
+        if advisor:
+            advisor.observe(state.view(0))
+        for a in self.store.actions(table_id):
+            state.act(a.seat, a.action)  # the log was checked when written
+            if advisor:
+                advisor.observe(state.view(0))
         return state
 
     # -- bots -------------------------------------------------------------------------------
