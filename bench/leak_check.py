@@ -2,22 +2,32 @@
 
     python bench/leak_check.py [--games 1000] [--twins 3] [--configs slide:2,the-game:3]
 
-For every game and player count, ``--games`` games are played twice:
+For every game and player count, ``--games`` games are played, each on two paths:
 
 - through ``sim.play_one`` with every bot wrapped in a checker: each input a bot gets must equal
   ``state.view(seat)`` (and its legal actions ``state.legal(seat)``) and pass the twin check.
   Before every action, every viewer's view (each seat and a spectator) is twin-checked too.
-- through a real in-process ``Hub`` (a ``Store`` on a temporary SQLite file, one ``Conn`` per
-  seat and a spectator, actions sent as raw websocket text to ``app.handle_message``): every
-  message drained from every outbox must carry exactly ``state.view(conn.seat)`` at that moment
-  (twin-checked), ``legal`` must be ``state.legal(seat)``, and no other field may carry game
-  data (the table info's seed is null for Slide/The Game until the game is over).
-  ``hub.record()`` must refuse the table while it is unfinished, and the HTTP record and
-  replay endpoints must refuse an unfinished table (checked on a few tables per configuration).
+- the same game again through a real in-process ``Hub`` (a ``Store`` on a temporary SQLite
+  file, one ``Conn`` per seat and a spectator, people joining one by one, each action of the
+  game sent by its seat as raw websocket text to ``app.handle_message``): every message drained
+  from every outbox must carry exactly ``state.view(conn.seat)`` at that moment (twin-checked),
+  ``legal`` must be ``state.legal(seat)``, and no other field may carry game data (the table
+  info's seed is null for Slide/The Game until the game is over). The hub must accept every
+  action and end with the same actions. ``hub.record()`` must refuse the table while it is
+  unfinished, and the HTTP record and replay endpoints must refuse an unfinished table
+  (checked on a few tables per configuration).
 
 The twin check: ``state.redraw_hidden(seat, rng)`` redraws everything ``seat`` may not know
 (other hands, the stock order, face-down values, other seats' pending reveals); the twin's
 view must be the same. A view that shows a hidden card differs on some twin.
+
+Each (state, viewer) pair is twin-checked once: a view that passed is remembered by the state's
+snapshot (everything, hidden cards included: the same snapshot is the same state, so the same
+``view(seat)``). A view met again on a state with that snapshot (a bot's input after the
+check of every viewer at that step, a react call at an unchanged state, a websocket message
+on the hub's copy of the game) must still equal ``state.view(seat)`` and the remembered view,
+and is counted as ``reused`` instead of being redrawn again. A view that failed is never
+remembered.
 
 Bots: each seat gets a built-in bot of the game in turn (game ``i``, seat ``s``: bot
 ``(i + s) mod count``). The Slide search bot is slow (about 0.1 s a move), so it plays
@@ -56,6 +66,7 @@ class Tally:
     messages: int = 0
     bot_inputs: int = 0
     refusals: int = 0
+    reused: int = 0  # views already twin-checked on the same state (see Checked)
     leaks: int = 0
     examples: list[str] = field(default_factory=list)
 
@@ -65,7 +76,8 @@ class Tally:
             self.examples.append(what)
 
     def add(self, other: Tally) -> None:
-        for name in ("games", "views", "messages", "bot_inputs", "refusals", "leaks"):
+        for name in ("games", "views", "messages", "bot_inputs", "refusals", "reused",
+                     "leaks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.examples.extend(other.examples[: 5 - len(self.examples)])
 
@@ -79,20 +91,50 @@ def twin_problem(state: State, seat: int | None, view: dict, rng: random.Random,
     return None
 
 
+class Checked:
+    """Views that passed the twin check, by the state they are a view of.
+
+    A state is known by its snapshot (everything, hidden cards included, in a fixed order):
+    two states with the same snapshot are the same state and have the same ``view(seat)``, so
+    a view that passed on one needs no second round of twins on the other.
+    """
+
+    def __init__(self) -> None:
+        self.passed: dict[str, dict[int | None, dict]] = {}
+
+    @staticmethod
+    def key(state: State) -> str:
+        return repr(state.snapshot())  # repr tells tuples from lists; dicts keep their order
+
+
 def check_view(state: State, seat: int | None, view: dict, rng: random.Random, twins: int,
-               tally: Tally, where: str) -> None:
+               tally: Tally, where: str, checked: Checked, key: str | None = None) -> None:
+    """``view`` must be ``state.view(seat)`` and pass the twin check (once per state)."""
     if view != state.view(seat):
         tally.leak(f"{where}: the view of seat {seat} is not state.view({seat})")
+        return
+    key = key or checked.key(state)
+    views = checked.passed.setdefault(key, {})
+    if seat in views and views[seat] == view:
+        tally.reused += 1
         return
     problem = twin_problem(state, seat, view, rng, twins)
     if problem:
         tally.leak(f"{where}: {problem}")
+    else:
+        views[seat] = view
 
 
-def check_all_views(state: State, rng: random.Random, twins: int, tally: Tally) -> None:
+def check_all_views(state: State, rng: random.Random, twins: int, tally: Tally,
+                    checked: Checked) -> str:
+    """Twin-check every viewer's view (each seat and a spectator) once per state; the key."""
+    key = checked.key(state)
+    done = checked.passed.get(key, {})
     for seat in [None, *range(state.players)]:
-        tally.views += 1
-        check_view(state, seat, state.view(seat), rng, twins, tally, "engine")
+        if seat not in done:
+            tally.views += 1
+            check_view(state, seat, state.view(seat), rng, twins, tally, "engine", checked, key)
+    return key
 
 
 # -- bot inputs, through sim.play_one ----------------------------------------------------------
@@ -100,9 +142,9 @@ class CheckedBot:
     """Wraps a bot: audits every input it is given, then asks the bot itself."""
 
     def __init__(self, inner: Any, seat: int, state: State, rng: random.Random, twins: int,
-                 tally: Tally) -> None:
+                 tally: Tally, checked: Checked) -> None:
         self.inner, self.seat, self.state = inner, seat, state
-        self.rng, self.twins, self.tally = rng, twins, tally
+        self.rng, self.twins, self.tally, self.checked = rng, twins, tally, checked
         # play_one asks hasattr(): offer only the hooks the real bot has
         for hook in ("react", "finish", "close"):
             if hasattr(inner, hook):
@@ -111,9 +153,10 @@ class CheckedBot:
     def _audit(self, view: dict, legal: list[str], talk_only: bool) -> None:
         state, seat = self.state, self.seat
         # play_one asks one bot at a time, before each action: every viewer, every step
-        check_all_views(state, self.rng, self.twins, self.tally)
+        key = check_all_views(state, self.rng, self.twins, self.tally, self.checked)
         self.tally.bot_inputs += 1
-        check_view(state, seat, view, self.rng, self.twins, self.tally, "bot input")
+        check_view(state, seat, view, self.rng, self.twins, self.tally, "bot input",
+                   self.checked, key)
         expected = state.legal(seat)
         if talk_only:
             expected = [a for a in expected if state.game.is_talk(a)]
@@ -148,13 +191,18 @@ def bot_specs(name: str, players: int, i: int) -> list[str]:
     return specs
 
 
-def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally) -> None:
+def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally,
+              checked: Checked | None = None) -> list[tuple[int, str]]:
+    """One game of bots, every input audited; its actions (for the hub to play again)."""
+    checked = checked if checked is not None else Checked()
     state = games.get(name).deal(seed, players)
     rng = random.Random(seed)
-    seat_bots = [CheckedBot(bots.make_bot(spec, name, seed * 16 + s), s, state, rng, twins, tally)
+    seat_bots = [CheckedBot(bots.make_bot(spec, name, seed * 16 + s), s, state, rng, twins,
+                            tally, checked)
                  for s, spec in enumerate(bot_specs(name, players, seed))]
     play_one(state, seat_bots)
-    check_all_views(state, rng, twins, tally)
+    check_all_views(state, rng, twins, tally, checked)
+    return [(seat, action) for seat, action in state.actions]
 
 
 # -- websocket messages, through a real Hub ----------------------------------------------------
@@ -173,7 +221,7 @@ class HubRun:
         self.store.close()
 
     def check_message(self, table: Any, conn: Any, message: dict, rng: random.Random,
-                      twins: int, tally: Tally) -> None:
+                      twins: int, tally: Tally, checked: Checked, key: str) -> None:
         tally.messages += 1
         state, seat = table.state, conn.seat
         kind = message.get("type")
@@ -188,7 +236,7 @@ class HubRun:
             return
         if message["seat"] != seat or message["version"] != table.version:
             tally.leak(f"a state message for seat {message['seat']} on a seat {seat} socket")
-        check_view(state, seat, message["view"], rng, twins, tally, "websocket")
+        check_view(state, seat, message["view"], rng, twins, tally, "websocket", checked, key)
         running = table.status == "running"
         legal = state.legal(seat) if seat is not None and running else []
         if message["legal"] != legal:
@@ -203,21 +251,25 @@ class HubRun:
             tally.leak("table info: options or status are not the table's")
 
     def drain(self, table: Any, conns: list, rng: random.Random, twins: int,
-              tally: Tally) -> dict:
+              tally: Tally, checked: Checked) -> dict:
         """Check every waiting message; return the last state message per connection."""
         last = {}
+        key = checked.key(table.state)  # the state does not change while draining
         for conn in conns:
             while not conn.outbox.empty():
                 message = conn.outbox.get_nowait()
-                self.check_message(table, conn, message, rng, twins, tally)
+                self.check_message(table, conn, message, rng, twins, tally, checked, key)
                 if message.get("type") == "state":
                     last[id(conn)] = message
         return last
 
-    async def game(self, name: str, players: int, seed: int, twins: int, tally: Tally) -> None:
+    async def game(self, name: str, players: int, seed: int, twins: int, tally: Tally,
+                   actions: list[tuple[int, str]], checked: Checked | None = None) -> None:
+        """Play ``actions`` (a game of ``bots_game``) again, each sent by its seat's socket."""
         from cardtable.server.app import handle_message
         from cardtable.server.hub import ACTION_BURST, Conn, HubError
 
+        checked = checked if checked is not None else Checked()
         hub, rng = self.hub, random.Random(seed)
         seats = ["me"] + ["open"] * (players - 1)
         table = hub.create(self.people[0], name, seats, {}, seed)
@@ -242,31 +294,16 @@ class HubRun:
             conn = conns[s]
             conn.seat = None
             await hub.connect(table, conn)
-            latest.update(self.drain(table, conns, rng, twins, tally))
+            latest.update(self.drain(table, conns, rng, twins, tally, checked))
             await hub.join(table, self.people[s], s)
-            latest.update(self.drain(table, conns, rng, twins, tally))
+            latest.update(self.drain(table, conns, rng, twins, tally, checked))
             conn.seat = s  # the client reconnects with its new seat
             await hub.broadcast(table)
-        latest.update(self.drain(table, conns, rng, twins, tally))
+        latest.update(self.drain(table, conns, rng, twins, tally, checked))
         refused()
-        specs = bot_specs(name, players, seed)
-        seat_bots = [bots.make_bot(spec, name, seed * 16 + s) for s, spec in enumerate(specs)]
-        n = 0
-        while table.status == "running":
-            to_act = list(table.state.to_act())
-            seat = rng.choice(to_act)
-            message = latest[id(conns[seat])]
-            if name == "the-game" and rng.random() < 0.05:  # talk from anyone
-                seat = rng.randrange(players)
-                message = latest[id(conns[seat])]
-                talk = [a for a in message["legal"] if a.startswith("signal")]
-                action = rng.choice(talk) if talk else None
-            else:
-                action = seat_bots[seat].choose(message["view"], message["legal"])
-            if action is None:
-                continue
-            n += 1
+        for n, (seat, action) in enumerate(actions, 1):
             conn = conns[seat]
+            message = latest[id(conn)]
             conn.tokens = ACTION_BURST  # the harness sends faster than the rate limit allows
             raw = json.dumps({"type": "act", "action": action, "version": message["version"],
                               "id": f"c-{n}"})
@@ -275,12 +312,16 @@ class HubRun:
                 conn.push(answer)
                 if answer["type"] == "error":
                     conn.push(hub.message_for(table, conn))
-            latest.update(self.drain(table, conns, rng, twins, tally))
+                    tally.leak(f"websocket: the hub refused {action!r} by seat {seat}, which "
+                               f"the engine took: {answer}")
+            latest.update(self.drain(table, conns, rng, twins, tally, checked))
             if table.status == "running" and n % 10 == 0:
                 refused()
+        if [tuple(a) for a in table.state.actions] != actions or table.status != "over":
+            tally.leak("websocket: the hub's game is not the engine's game")
         for conn in conns:
             await hub.disconnect(table, conn)
-        self.drain(table, conns, rng, twins, tally)
+        self.drain(table, conns, rng, twins, tally, checked)
         hub.tables.pop(table.id, None)  # keep memory flat over many games
 
 
@@ -312,13 +353,14 @@ def run_config(name: str, players: int, count: int, twins: int, folder: str,
     try:
         for i in range(count):
             seed = 1000 * players + i
-            bots_game(name, players, seed, twins, tally)
-            asyncio.run(run.game(name, players, seed, twins, tally))
+            checked = Checked()  # shared by the two paths of one game
+            actions = bots_game(name, players, seed, twins, tally, checked)
+            asyncio.run(run.game(name, players, seed, twins, tally, actions, checked))
             tally.games += 1
             if progress and tally.games % progress == 0:
                 print(f"  {name} {players}: {tally.games} games, {tally.views} views, "
                       f"{tally.messages} messages, {tally.bot_inputs} bot inputs, "
-                      f"{tally.leaks} leaks", file=sys.stderr, flush=True)
+                      f"{tally.reused} reused, {tally.leaks} leaks", file=sys.stderr, flush=True)
     finally:
         run.close()
     return tally
@@ -345,27 +387,29 @@ def main(argv: list[str] | None = None) -> int:
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     total = Tally()
     header = (f"{'game':<9} {'players':>7} {'games':>6} {'views':>9} {'messages':>9} "
-              f"{'bot inputs':>10} {'refusals':>8} {'leaks':>5} {'seconds':>7}")
+              f"{'bot inputs':>10} {'reused':>9} {'refusals':>8} {'leaks':>5} {'seconds':>7} "
+              f"{'cpu s':>7}")
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(dir=base) as folder:
         tally = Tally()
         http_refusals(folder, tally)
-        print(f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {tally.refusals:>8} "
+        print(f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {0:>9} {tally.refusals:>8} "
               f"{tally.leaks:>5} {'-':>7}", flush=True)
         total.add(tally)
         for name, players in configs(args.configs):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             sub = os.path.join(folder, f"{name}-{players}")
             os.mkdir(sub)
             tally = run_config(name, players, args.games, args.twins, sub, args.progress)
             total.add(tally)
             print(f"{name:<9} {players:>7} {tally.games:>6} {tally.views:>9} "
-                  f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.refusals:>8} "
-                  f"{tally.leaks:>5} {time.perf_counter() - start:>7.0f}", flush=True)
+                  f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.reused:>9} "
+                  f"{tally.refusals:>8} {tally.leaks:>5} {time.perf_counter() - start:>7.0f} "
+                  f"{time.process_time() - cpu:>7.0f}", flush=True)
     print("-" * len(header))
     print(f"{'total':<9} {'':>7} {total.games:>6} {total.views:>9} {total.messages:>9} "
-          f"{total.bot_inputs:>10} {total.refusals:>8} {total.leaks:>5}")
+          f"{total.bot_inputs:>10} {total.reused:>9} {total.refusals:>8} {total.leaks:>5}")
     for example in total.examples:
         print("leak:", example)
     return 1 if total.leaks else 0

@@ -31,6 +31,7 @@ def test_no_leaks(name, players, tmp_path):
     assert tally.leaks == 0, tally.examples
     assert tally.games == 1 and tally.views and tally.messages and tally.bot_inputs
     assert tally.refusals >= 1
+    assert tally.reused > 0  # the hub's messages are views of states the engine path checked
 
 
 def test_record_and_replay_endpoints_refuse_unfinished_tables(tmp_path):
@@ -50,15 +51,44 @@ def test_the_check_catches_a_leaking_view(monkeypatch, tmp_path):
     monkeypatch.setattr(TheGameState, "view", leaky)
     tally = leak_check.Tally()
     state = games.get("the-game").deal(3, 2)
-    leak_check.check_all_views(state, random.Random(1), 2, tally)
+    leak_check.check_all_views(state, random.Random(1), 2, tally, leak_check.Checked())
     assert tally.leaks == 3  # two seats and the spectator
     tally = leak_check.Tally()
-    leak_check.bots_game("the-game", 2, 3, 1, tally)
+    checked = leak_check.Checked()
+    actions = leak_check.bots_game("the-game", 2, 3, 1, tally, checked)
     assert tally.leaks > 0 and any("bot input" in e for e in tally.examples)
+    assert not any(checked.passed.values())  # a view that failed is never remembered
     run = leak_check.HubRun(str(tmp_path))
     tally = leak_check.Tally()
+    try:  # with the engine path's memory of checked views, as the bench runs it
+        asyncio.run(run.game("the-game", 2, 3, 1, tally, actions, checked))
+    finally:
+        run.close()
+    assert tally.leaks > 0 and any("websocket" in e for e in tally.examples)
+    assert tally.reused == 0
+
+
+def test_a_reused_check_still_catches_a_websocket_only_leak(monkeypatch, tmp_path):
+    """The engine's views pass; the hub sends something else: a message whose view is not
+    state.view() is caught although the engine path checked that state."""
+    from cardtable.server.hub import Hub
+
+    tally = leak_check.Tally()
+    checked = leak_check.Checked()
+    actions = leak_check.bots_game("the-game", 2, 3, 1, tally, checked)
+    assert tally.leaks == 0 and checked.passed
+    real = Hub.message_for
+
+    def leaky(self, table, conn, seen=None):
+        message = real(self, table, conn, seen)
+        if message.get("type") == "state":
+            message = {**message, "view": {**message["view"], "draw": list(table.state.draw)}}
+        return message
+
+    monkeypatch.setattr(Hub, "message_for", leaky)
+    run = leak_check.HubRun(str(tmp_path))
     try:
-        asyncio.run(run.game("the-game", 2, 3, 1, tally))
+        asyncio.run(run.game("the-game", 2, 3, 1, tally, actions, checked))
     finally:
         run.close()
     assert tally.leaks > 0 and any("websocket" in e for e in tally.examples)
@@ -73,10 +103,11 @@ def test_the_check_catches_a_shown_seed(monkeypatch, tmp_path):
         return {**real(self, viewer), "seed": self.seed}
 
     monkeypatch.setattr(LiveTable, "info", showing)
+    actions = leak_check.bots_game("slide", 2, 5, 1, leak_check.Tally())
     run = leak_check.HubRun(str(tmp_path))
     tally = leak_check.Tally()
     try:
-        asyncio.run(run.game("slide", 2, 5, 1, tally))
+        asyncio.run(run.game("slide", 2, 5, 1, tally, actions))
     finally:
         run.close()
     assert any("seed" in e for e in tally.examples)

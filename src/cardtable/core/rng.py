@@ -8,6 +8,7 @@ call yields all the numbers a shuffle needs, which keeps a deal cheap enough for
 from __future__ import annotations
 
 import hashlib
+import random
 import struct
 from collections.abc import Sequence
 from typing import TypeVar
@@ -42,6 +43,18 @@ def shuffled(items: Sequence[T], key: str) -> list[T]:
     """
     words = random_words(key, len(items))
     return [items[i] for i in sorted(range(len(items)), key=words.__getitem__)]
+
+
+def reorder(items: list[T], rng: random.Random) -> None:
+    """Put ``items`` in a uniformly random order drawn from ``rng``, in place.
+
+    Like ``rng.shuffle`` (which makes a Python call per item), but by sorting on 64-bit keys
+    from one ``randbytes`` call, at C speed. For redraws of hidden cards, not for deals.
+    """
+    n = len(items)
+    if n > 1:
+        words = struct.unpack(f"<{n}Q", rng.randbytes(8 * n))
+        items[:] = [items[i] for i in sorted(range(n), key=words.__getitem__)]
 
 
 def deal_key(game: str, seed: int, *parts: object) -> str:

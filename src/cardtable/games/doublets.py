@@ -13,7 +13,7 @@ from typing import Any
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
 from cardtable.core.protocol import Game, State
-from cardtable.core.rng import deal_key, shuffled
+from cardtable.core.rng import deal_key, reorder, shuffled
 
 KING = 13
 NON_KINGS = 48
@@ -321,7 +321,7 @@ class DoubletsState(State):
 
     def redraw_hidden(self, seat: int | None, rng: random.Random) -> DoubletsState:
         other = self.clone()
-        rng.shuffle(other.stock)  # only the stock's order is hidden
+        reorder(other.stock, rng)  # only the stock's order is hidden
         return other
 
     def clone(self) -> DoubletsState:

@@ -13,7 +13,7 @@ from typing import Any
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
 from cardtable.core.protocol import Game, Option, State
-from cardtable.core.rng import deal_key, shuffled
+from cardtable.core.rng import deal_key, reorder, shuffled
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -72,6 +72,10 @@ _SLICE = {(h, d): rest for h in range(CELLS) for d, *rest in SLICES[h]}
 _TAKE_TEXT = {(v, d): f"take {v} {d}" for v in range(1, 11) for d in DIRECTIONS}
 _REVEAL_TEXT = tuple(f"reveal {name}" for name in CELL_NAMES)
 _VALUES = {str(v): v for v in range(1, 11)}
+# how a cell shows (indexed by the cell's int; a negative index counts from the end):
+# the hole None, face up its value, face down "?" (or its value once the game is over)
+_SHOW = tuple([None, *range(1, 11), *(["?"] * 10)])
+_SHOW_ALL = tuple([None, *range(1, 11), *range(10, 0, -1)])
 
 
 # -- rules helpers: pure functions on a plain list of 16 cells, shared with bots ---------------
@@ -359,14 +363,8 @@ class SlideState(State):
 
     # -- showing ----------------------------------------------------------------------------
     def _rows(self, grid: list[int], reveal_all: bool) -> list[list[Any]]:
-        def show(v: int) -> Any:
-            if v == 0:
-                return None
-            if v > 0 or reveal_all:
-                return abs(v)
-            return "?"
-
-        return [[show(grid[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)]
+        cells = list(map((_SHOW_ALL if reveal_all else _SHOW).__getitem__, grid))
+        return [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         over = self._ended
@@ -440,11 +438,10 @@ class SlideState(State):
     def redraw_hidden(self, seat: int | None, rng: random.Random) -> SlideState:
         other = self.clone()
         # face-down values, wherever they lie, are unknown to everyone, their owners too
-        spots = [(s, i) for s, g in enumerate(other.grids) for i, v in enumerate(g) if v < 0]
-        values = [other.grids[s][i] for s, i in spots]
-        rng.shuffle(values)
-        for (s, i), v in zip(spots, values, strict=True):
-            other.grids[s][i] = v
+        values = [v for g in self.grids for v in g if v < 0]
+        reorder(values, rng)
+        drawn = iter(values)  # back into the face-down cells, in the same reading order
+        other.grids = [[v if v >= 0 else next(drawn) for v in g] for g in self.grids]
         # another seat's pending reveal is its own secret
         for s in range(other.players):
             if s != seat and other.pending[s] >= 0:

@@ -14,7 +14,7 @@ from typing import Any
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
 from cardtable.core.protocol import Game, Option, State
-from cardtable.core.rng import deal_key, shuffled
+from cardtable.core.rng import deal_key, reorder, shuffled
 
 PILES = ("up1", "up2", "down1", "down2")
 UP = (True, True, False, False)
@@ -381,7 +381,7 @@ class TheGameState(State):
         # other seats' hands and the draw pile, redealt with the same sizes
         hidden = [s for s in range(other.players) if s != seat]
         pool = [c for s in hidden for c in other.hands[s]] + other.draw
-        rng.shuffle(pool)
+        reorder(pool, rng)
         for s in hidden:
             k = len(other.hands[s])
             other.hands[s], pool = sorted(pool[:k]), pool[k:]
