@@ -78,6 +78,10 @@ def serve(
                      help="offer an external bot (docs/bot-protocol.md) that tables may seat "
                      "as ext:NAME; repeatable"),
     ] = None,
+    bot_workers: Annotated[
+        int, typer.Option(help="worker processes in which the bots that think (all but "
+                          "greedy and random) make their moves")
+    ] = 2,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     import os
@@ -90,6 +94,8 @@ def serve(
 
     if bot_timeout <= 0:
         fail("--bot-timeout is a number of seconds above 0")
+    if bot_workers < 1:
+        fail("--bot-workers is a whole number above 0")
     external: dict[str, str] = {}
     for entry in external_bot or []:
         name, eq, command = entry.partition("=")
@@ -108,8 +114,8 @@ def serve(
 
     where = db or f"SQLite in {data_dir()}"
     console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})")
-    uvicorn.run(create_app(db, bot_delay, bot_timeout, external), host=host, port=port,
-                log_level="warning")
+    uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers), host=host,
+                port=port, log_level="warning")
 
 
 @app.command("games")

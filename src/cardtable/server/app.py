@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardtable import bots, games
 from cardtable.paths import data_dir
 from cardtable.server import store as db
+from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.hub import BOT_TIMEOUT, EXTERNAL, Conn, Hub, HubError, error
 from cardtable.server.ratings import leaderboard
 
@@ -61,20 +62,23 @@ class BotBody(BaseModel):
 # never from the thread pool (where SQLite writers would wait on each other).
 def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
-               external_bots: dict[str, str] | None = None) -> FastAPI:
+               external_bots: dict[str, str] | None = None,
+               bot_workers: int = DEFAULT_WORKERS) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
+    ``bot_workers``: worker processes for the bots that think.
     """
     url = db_url or db.default_url(data_dir())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = db.Store(url)
-        hub = Hub(store, bot_delay, bot_timeout, external_bots)
+        hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers)
         app.state.store, app.state.hub = store, hub
         hub.resume_all()
         yield
+        await hub.close()
         store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan)

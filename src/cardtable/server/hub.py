@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import secrets
@@ -27,6 +28,7 @@ from cardtable.bots import make_bot
 from cardtable.core.errors import BadOptions, CardtableError, IllegalAction
 from cardtable.core.protocol import State
 from cardtable.server import store as db
+from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
 
 log = logging.getLogger("cardtable.server")
 
@@ -53,6 +55,10 @@ BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
 #: seats may name ``ext:NAME`` for an external bot the operator registered (--external-bot)
 EXTERNAL = "ext:"
 EXTERNAL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+#: built-in bots that answer in microseconds: asked on the event loop itself. Every other
+#: built-in bot thinks in a worker process (botpool); external bots wait on their program in
+#: a thread. See docs/server.md, "Bots".
+INLINE_BOTS = ("greedy", "random")
 
 
 @dataclass(eq=False)
@@ -157,7 +163,8 @@ class Hub:
 
     def __init__(self, store: db.Store, bot_delay: float = 0.8,
                  bot_timeout: float = BOT_TIMEOUT,
-                 external_bots: dict[str, str] | None = None) -> None:
+                 external_bots: dict[str, str] | None = None,
+                 bot_workers: int = DEFAULT_WORKERS) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
@@ -167,6 +174,17 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tables: dict[str, LiveTable] = {}
         self._closing: set[asyncio.Task] = set()  # bots being closed in the background
+        #: worker processes for the bots that think (started when first needed)
+        self.pool = BotPool(bot_workers)
+
+    async def close(self) -> None:
+        """Stop the bot workers and external bot programs (the server is stopping)."""
+        for table in self.tables.values():
+            for bot in table.bots.values():
+                self._close_later(bot)
+        await self.pool.close()
+        if self._closing:
+            await asyncio.wait(list(self._closing), timeout=5)
 
     # -- loading ----------------------------------------------------------------------------
     def load(self, table_id: str) -> LiveTable:
@@ -224,7 +242,22 @@ class Hub:
                 raise BadOptions(f"no external bot called {spec!r} on this server")
             return make_bot("cmd:" + command, table.game, seed, seat=seat,
                             timeout=self.bot_timeout)
-        return make_bot(spec, table.game, seed, seat=seat)
+        bot = make_bot(spec, table.game, seed, seat=seat)
+        if spec.partition(":")[0] in INLINE_BOTS:
+            return bot
+        return RemoteBot(bot, spec)
+
+    async def _call_bot(self, bot: Any, method: str, view: dict, legal: list[str]) -> Any:
+        """``bot.method(view, legal)`` without holding the event loop longer than a
+        greedy move: in a worker process (thinking bots), inline (greedy, random), or in a
+        thread of its own (external bots, which wait on their program; any other object).
+        ``TimeoutError`` after ``bot_timeout`` seconds."""
+        if isinstance(bot, RemoteBot):
+            return await self.pool.call(bot, method, view, legal, self.bot_timeout)
+        if isinstance(bot, inline_classes()):
+            return getattr(bot, method)(view, legal)
+        return await asyncio.wait_for(in_thread(getattr(bot, method), view, legal),
+                                      self.bot_timeout)
 
     def check_bot(self, spec: str, game: str) -> None:
         """Refuse a seat's bot spec a web user may not use; ``BadOptions`` says why."""
@@ -497,8 +530,7 @@ class Hub:
         version = table.version
         try:
             # a thinking bot must not stall the other tables
-            action = await asyncio.wait_for(in_thread(bot.choose, view, legal),
-                                            self.bot_timeout)
+            action = await self._call_bot(bot, "choose", view, legal)
         except TimeoutError:
             await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
             return
@@ -516,14 +548,13 @@ class Hub:
         """Bots that talk (The Game's signals) may answer any action at the table."""
         talk = games.get(table.game).is_talk
         for seat, bot in list(table.bots.items()):
-            if seat == actor or not hasattr(bot, "react") or table.status != "running":
+            if seat == actor or not can(bot, "react") or table.status != "running":
                 continue
             options = [a for a in table.state.legal(seat) if talk(a)]
             if not options:
                 continue
             try:
-                said = await asyncio.wait_for(
-                    in_thread(bot.react, table.state.view(seat), options), self.bot_timeout)
+                said = await self._call_bot(bot, "react", table.state.view(seat), options)
             except TimeoutError:  # a hung talker would hang its seat's moves too
                 await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
                 continue
@@ -635,6 +666,20 @@ async def in_thread(fn: Any, *args: Any) -> Any:
 
     threading.Thread(target=run, name="cardtable bot", daemon=True).start()
     return await future
+
+
+@functools.cache
+def inline_classes() -> tuple[type, ...]:
+    from cardtable.bots import _load
+
+    return tuple(_load(name) for name in INLINE_BOTS)
+
+
+def can(bot: Any, method: str) -> bool:
+    """Whether a bot (in this process or a worker) has the optional hook ``method``."""
+    if isinstance(bot, RemoteBot):
+        return bot.can(method)
+    return callable(getattr(bot, method, None))
 
 
 def make_advisor(game: str) -> Any:
