@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Any
 
+from cardtable.bots.the_game_endgame import LOST, WON, solve
 from cardtable.core.errors import BadOptions
 from cardtable.games.the_game import CARDS, PILES
 
@@ -49,12 +50,10 @@ DEFAULTS: dict[str, Any] = {
     "hand_weight": 0.15,
     # a pair in hand ten apart (a backwards trick in waiting)
     "pair_bonus": 1.5,
+    # once the draw pile is empty and every hand is known: search the rest of the game
+    # exhaustively, within this many positions a move (0: never)
+    "endgame_nodes": 30000,
 }
-
-
-def _segment(live: int, lo: int, hi: int) -> int:
-    """Live cards in lo..hi-1."""
-    return ((live >> lo) & ((1 << (hi - lo)) - 1)).bit_count() if hi > lo else 0
 
 
 def position_value(tops: list[int], live: int, params: dict[str, Any]) -> float:
@@ -65,25 +64,19 @@ def position_value(tops: list[int], live: int, params: dict[str, Any]) -> float:
         u0, u1 = u1, u0  # u0: the lower up pile
     if d0 < d1:
         d0, d1 = d1, d0  # d0: the higher down pile
-    # n(c) = [c > u0] + [c > u1] + [c < d0] + [c < d1]; it changes at four places
-    n = (u0 < 2) + (u1 < 2) + (d0 > 2) + (d1 > 2)
-    events = sorted(((u0 + 1, 1), (u1 + 1, 1), (d1, -1), (d0, -1)))
-    value = 0.0
-    lo = 2
-    for pos, delta in events:
-        if pos <= 2:
-            continue
-        hi = min(pos, 100)
-        if hi > lo:
-            k = _segment(live, lo, hi)
-            if k:
-                value += g[n] * k
-            lo = hi
-        n += delta
-    if lo < 100:
-        k = _segment(live, lo, 100)
-        if k:
-            value += g[n] * k
+    # n(c) = [c > u0] + [c > u1] + [c < d0] + [c < d1]: the live cards split by how many up
+    # piles (a0, a1, a2) and how many down piles (b0, b1, b2) take them
+    a2 = live & ABOVE[u1]
+    a1 = (live & ABOVE[u0]) ^ a2
+    a0 = live ^ a1 ^ a2
+    b2 = live & BELOW[d1]
+    b1 = (live & BELOW[d0]) ^ b2
+    b0 = live ^ b1 ^ b2
+    value = (g[0] * (a0 & b0).bit_count()
+             + g[1] * ((a1 & b0).bit_count() + (a0 & b1).bit_count())
+             + g[2] * ((a2 & b0).bit_count() + (a1 & b1).bit_count() + (a0 & b2).bit_count())
+             + g[3] * ((a2 & b1).bit_count() + (a1 & b2).bit_count())
+             + g[4] * (a2 & b2).bit_count())
     # live backwards-trick cards: one pile more takes them
     tw = params["trick_weight"]
     for c in (tops[0] - 10, tops[1] - 10, tops[2] + 10, tops[3] + 10):
@@ -243,6 +236,7 @@ class ExpertBot:
         self._hand: list[int] = []
         self._plan: list[tuple[int, int]] = []
         self._plan_key: Any = None
+        self._endgame_lost = False  # the endgame search proved the game lost
 
     def make_planner(self) -> TurnPlanner:
         return TurnPlanner(self.params)
@@ -283,7 +277,8 @@ class ExpertBot:
             tops = [view["piles"][p] for p in PILES]
             if view["players"] == 1:
                 self.params["extra"] = self.params["extra_alone"]
-            self._plan = self.planner.plan(
+            solved = self.endgame_plan(view, tops)
+            self._plan = solved if solved is not None else self.planner.plan(
                 sorted(view["hand"]), tops, view["played_this_turn"], view["minimum"],
                 self.live(view), view["draw_pile"] == 0)
         if not self._plan:
@@ -303,6 +298,45 @@ class ExpertBot:
         self._plan_key = self.expect_key(view, (tuple(tops), tuple(hand),
                                                  view["played_this_turn"] + 1))
         return action
+
+    def endgame_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
+        """This turn's plays of a winning line once every hand is known, else None.
+
+        Every hand is known when the draw pile is empty and at most one other seat holds
+        cards: the cards still out are that seat's hand.
+        """
+        nodes = self.params["endgame_nodes"]
+        if not nodes or view["draw_pile"] or self._endgame_lost:
+            return None
+        me = view["seat"]
+        sizes = view["hand_sizes"]
+        others = [s for s in range(view["players"]) if s != me and sizes[s]]
+        if len(others) > 1:
+            return None
+        mine = 0
+        for c in view["hand"]:
+            mine |= 1 << c
+        out = self.live(view) & ~mine
+        hands = [0] * view["players"]
+        hands[me] = mine
+        if others:
+            if out.bit_count() != sizes[others[0]]:
+                return None  # a card played unseen: do not trust the memory
+            hands[others[0]] = out
+        elif out:
+            return None
+        status, line = solve(tops, hands, me, view["played_this_turn"], view["minimum"],
+                             nodes)
+        if status == LOST:
+            self._endgame_lost = True  # lost from here on, whatever is played
+        if status != WON:
+            return None
+        plan = []
+        for seat, card, pile in line:
+            if seat != me or not card:
+                break
+            plan.append((card, pile))
+        return plan
 
     def expect_key(self, view: dict, base: Any) -> Any:
         """The plan key of the next view if only our play changes it."""
