@@ -8,7 +8,7 @@ under the standard rules; seat ``s`` gets the bot seed ``(first + i) * 16 + s``.
 through ``cardtable.sim.play_one`` (views, legal actions, reactions), one bot per seat, so the
 figures do not depend on ``--jobs``. The time per move is the mean processor time of a bot's
 ``choose`` (its ``react`` calls are not counted as moves): on a busy machine wall-clock time
-would count the waits for the processor too.
+would count the waits for the processor too. "max ms" is the longest single ``choose``.
 """
 
 from __future__ import annotations
@@ -31,19 +31,23 @@ class _Timed:
         self.bot = bot
         self.moves = 0
         self.seconds = 0.0
+        self.longest = 0.0
         if hasattr(bot, "react"):
             self.react = bot.react
 
     def choose(self, view: dict, legal: list[str]) -> str:
         start = time.process_time()
         action = self.bot.choose(view, legal)
-        self.seconds += time.process_time() - start
+        spent = time.process_time() - start
+        self.seconds += spent
+        self.longest = max(self.longest, spent)
         self.moves += 1
         return action
 
 
-def play_chunk(task: tuple[str, int, list[int]]) -> list[tuple[int, int, int, float]]:
-    """Play the games of ``seeds``: per game (seed, cards left, moves, seconds choosing)."""
+def play_chunk(task: tuple[str, int, list[int]]) -> list[tuple[int, int, int, float, float]]:
+    """Play the games of ``seeds``: per game (seed, cards left, moves, seconds choosing, the
+    longest move in seconds)."""
     bot, players, seeds = task
     rules = games.get("the-game")
     out = []
@@ -52,7 +56,7 @@ def play_chunk(task: tuple[str, int, list[int]]) -> list[tuple[int, int, int, fl
         seat_bots = [_Timed(make_bot(bot, "the-game", seed * 16 + s)) for s in range(players)]
         play_one(state, seat_bots)
         out.append((seed, state.result()["cards_left"], sum(b.moves for b in seat_bots),
-                    sum(b.seconds for b in seat_bots)))
+                    sum(b.seconds for b in seat_bots), max(b.longest for b in seat_bots)))
     return out
 
 
@@ -78,6 +82,8 @@ def run(bot: str, players: int, games_n: int, first: int, jobs: int) -> dict[str
         "left": sum(r[1] for r in rows) / n,
         "good": sum(1 for r in rows if r[1] <= 10) / n,
         "ms": 1000 * sum(r[3] for r in rows) / max(1, moves),
+        "max_ms": 1000 * max(r[4] for r in rows),
+        "cpu": sum(r[3] for r in rows),
     }
 
 
@@ -93,14 +99,14 @@ def main() -> None:
     for bot in args.bots.split(","):
         print(f"\n{bot}: {args.games} games per player count, seeds {args.first}.."
               f"{args.first + args.games - 1}, start seat 0, standard rules")
-        print("| players | win % (95% CI) | mean cards left | <=10 left | ms/move |")
-        print("|---|---|---|---|---|")
+        print("| players | win % (95% CI) | mean cards left | <=10 left | ms/move | max ms |")
+        print("|---|---|---|---|---|---|")
         for players in counts:
             if bot == "team" and players == 1:
                 continue  # nobody to talk to: the team bot alone is the expert
             r = run(bot, players, args.games, args.first, args.jobs)
             print(f"| {players} | {100 * r['win']:.1f} ± {100 * r['ci']:.1f} | {r['left']:.2f} "
-                  f"| {100 * r['good']:.1f} % | {r['ms']:.2f} |", flush=True)
+                  f"| {100 * r['good']:.1f} % | {r['ms']:.2f} | {r['max_ms']:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -143,29 +143,38 @@ class TurnPlanner:
         cap = self.params["extra_cap"]
         held = set(hand)
         out = []
-        for p in range(4):
-            t = tops[p]
-            if (p == 1 and tops[0] == t or p == 3 and tops[2] == t) and self.twins_alike(p):
+        n = len(hand)
+        t0, t1, t2, t3 = tops
+        # cards that set up a trick (x, then x-10 on an up pile; x, then x+10 on a down pile)
+        ups = [c for c in hand if c - 10 in held]
+        downs = [c for c in hand if c + 10 in held]
+        for p, t in ((0, t0), (1, t1)):
+            if p == 1 and t0 == t1 and self.twins_alike(1):
                 continue  # the same as its twin pile
-            if p < 2:
-                if t - 10 in held:
-                    out.append((t - 10, p))
-                i = bisect_right(hand, t)
-                picks = hand[i:i + width] + [c for c in hand[i + width:] if c - 10 in held]
-                for c in picks:
-                    if extras and prefix[c - 1] - prefix[t] > cap and c - 10 not in held:
-                        continue
-                    out.append((c, p))
-            else:
-                if t + 10 in held:
-                    out.append((t + 10, p))
-                i = bisect_left(hand, t)
-                lo = max(0, i - width)
-                picks = hand[lo:i] + [c for c in hand[:lo] if c + 10 in held]
-                for c in picks:
-                    if extras and prefix[t - 1] - prefix[c] > cap and c + 10 not in held:
-                        continue
-                    out.append((c, p))
+            if t - 10 in held:
+                out.append((t - 10, p))
+            i = bisect_right(hand, t)
+            for c in hand[i:i + width]:
+                if extras and prefix[c - 1] - prefix[t] > cap and c - 10 not in held:
+                    continue
+                out.append((c, p))
+            if ups and i + width < n:
+                beyond = hand[i + width]
+                out.extend((c, p) for c in ups if c >= beyond)
+        for p, t in ((2, t2), (3, t3)):
+            if p == 3 and t2 == t3 and self.twins_alike(3):
+                continue
+            if t + 10 in held:
+                out.append((t + 10, p))
+            i = bisect_left(hand, t)
+            lo = max(0, i - width)
+            for c in hand[lo:i]:
+                if extras and prefix[t - 1] - prefix[c] > cap and c + 10 not in held:
+                    continue
+                out.append((c, p))
+            if downs and lo:
+                below = hand[lo]
+                out.extend((c, p) for c in downs if c < below)
         return out
 
     def plan(self, hand: list[int], tops: list[int], played: int, minimum: int, live: int,

@@ -88,6 +88,8 @@ class TeamBot(ExpertBot):
         if params:
             merged.update(params)
         super().__init__(game, seed, level, merged)  # refuses levels, like the expert
+        self._wanted_key: Any = None
+        self._wanted: dict[str, str] = {}
 
     def make_planner(self) -> TurnPlanner:
         return SignalPlanner(self.params)
@@ -122,8 +124,12 @@ class TeamBot(ExpertBot):
         if not hand:
             return {}
         live = self.live(view)
+        key = (tuple(view["piles"][pile] for pile in PILES), tuple(hand), live)
+        if key == self._wanted_key:
+            return self._wanted  # asked again after talk only: nothing it depends on changed
         p = self.params
-        out = {}
+        out: dict[str, str] = {}
+        self._wanted_key, self._wanted = key, out
         for i, pile in enumerate(PILES):
             top = view["piles"][pile]
             back = top - 10 if i < 2 else top + 10
