@@ -1,37 +1,52 @@
 """Load test: many tables of The Game, four real websocket clients each, one server process.
 
     python bench/load.py --tables 500 [--tables 1000 ...] [--seconds 60] [--period 2]
+                         [--client-procs 2] [--py-spy FILE]
 
-Each client acts about every ``--period`` seconds: the seat to move plays a card (greedy), the
-others set and clear pile signals (legal at any time). For every accepted action the time from
-sending it to the moment the last of the table's four clients has received the new state is
-recorded ("action to last view"). Errors are refusals other than ``stale`` (a signal sent just
-as the seat's turn came) and ``rate_limited``, and lost connections. Memory per connection is
-the server's resident memory with all clients connected, minus its memory before, divided by
-the connections. Prints one row per table count.
+For each table count: the tables (four people each, running) are written straight into a fresh
+SQLite database, one ``cardtable serve`` process is started on it (it loads every running
+table, as after a restart), and ``--client-procs`` separate client processes (the tables split
+among them, a table's four clients always in one process) open one websocket per seat. Once
+every client is connected, each client acts about every ``--period`` seconds for ``--seconds``:
+the seat to move plays a card (greedy), the others set and clear pile signals (legal at any
+time); then the clients stop acting and keep reading for a few seconds.
+
+Figures: for every accepted action the time from sending it to the moment the last of the
+table's four clients has received a state at least that new ("action to last view"), p50, p95,
+p99 and max; actions acknowledged per second; errors (refusals other than ``stale`` and
+``rate_limited``, lost connections, actions whose views never all arrived); memory per
+connection (the server's peak resident memory during the run minus its memory before the
+clients connected, divided by the connections); the server's and the clients' CPU use (cores)
+and the machine's load average. ``--py-spy FILE`` records the server with py-spy during the run
+(raw collapsed stacks) if py-spy is installed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import random
+import secrets
+import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import httpx
-import websockets
-
-from cardtable.bots import make_bot
-
 SEATS = 4
+DRAIN = 5.0  # seconds the clients go on reading after they stop acting
+
+try:
+    import orjson
+
+    loads = orjson.loads
+except ImportError:  # pragma: no cover - the bench works without it, a little slower
+    loads = json.loads
 
 
 def free_port() -> int:
@@ -47,15 +62,46 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.errors: dict[str, int] = {}
-        self.refused_ok = 0
-        self.actions = 0
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (its own, not its children's)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    def error(self, kind: str) -> None:
-        self.errors[kind] = self.errors.get(kind, 0) + 1
 
+# -- setting up: tables written straight into the database -----------------------------------
+
+def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
+    """``tables`` running tables of The Game with four people; per table [id, 4 tokens]."""
+    from sqlalchemy import insert
+
+    from cardtable.server import store as db
+
+    store = db.Store(url)  # creates the schema
+    rng = random.Random(seed)
+    players, rows, seats, out = [], [], [], []
+    for i in range(tables):
+        tid = f"load{i:05d}"
+        tokens = []
+        for s in range(SEATS):
+            token = secrets.token_urlsafe(24)
+            pid = f"p{i:05d}s{s}"
+            players.append({"id": pid, "name": f"p{i}-{s}", "created_at": db.now(),
+                            "token_hash": hashlib.sha256(token.encode()).hexdigest()})
+            seats.append({"table_id": tid, "seat": s, "player_id": pid, "bot": None})
+            tokens.append(token)
+        rows.append({"id": tid, "game": "the-game", "seed": rng.randrange(10**9), "players": SEATS,
+                     "options": {}, "status": "running", "created_by": f"p{i:05d}s0",
+                     "created_at": db.now(), "redo": [], "version": 1})
+        out.append([tid, *tokens])
+    with store.engine.begin() as conn:
+        conn.execute(insert(db.Player.__table__), players)
+        conn.execute(insert(db.Table.__table__), rows)
+        conn.execute(insert(db.Seat.__table__), seats)
+    store.close()
+    return out
+
+
+# -- the clients (run in their own processes) ------------------------------------------------
 
 class TableRun:
     """One table: when each action was sent and acknowledged, when each seat saw each version."""
@@ -65,56 +111,76 @@ class TableRun:
         self.acked: list[tuple[int, float]] = []  # (version, time sent)
         self.receipts: list[list[tuple[int, float]]] = [[] for _ in range(SEATS)]
 
-    def latencies(self) -> list[float]:
-        """Per accepted action: from sending it until the last seat had a state that new."""
-        out = []
+    def latencies(self) -> tuple[list[float], int]:
+        """Per accepted action, seconds from sending it until the last seat had a state that
+        new; and how many accepted actions some seat never saw."""
+        out, unseen = [], 0
         for version, t0 in self.acked:
             last = 0.0
             for seen in self.receipts:
                 arrival = next((t for v, t in seen if v >= version), None)
                 if arrival is None:
-                    break  # the run ended before every seat saw it
+                    unseen += 1
+                    break
                 last = max(last, arrival)
             else:
                 out.append(last - t0)
-        return out
+        return out, unseen
 
 
-async def client(url: str, seat: int, run: TableRun, stats: Stats, period: float,
-                 stop: float, rng: random.Random) -> None:
+async def client(url: str, seat: int, run: TableRun, stats: dict, period: float,
+                 go: asyncio.Event, times: dict, rng: random.Random,
+                 connected: list[int], sem: asyncio.Semaphore) -> None:
+    import websockets
+
+    from cardtable.bots import make_bot
+
     bot = make_bot("greedy", "the-game")
+    n = 0
     try:
-        async with websockets.connect(url, max_size=2**20, ping_interval=None) as ws:
+        async with sem:  # not every handshake at once
+            ws = await websockets.connect(url, max_size=2**20, ping_interval=None,
+                                          open_timeout=120)
+        async with ws:
+            connected[0] += 1
             state: dict | None = None
-            next_move = time.monotonic() + rng.uniform(0, period)
-            n = 0
-            while time.monotonic() < stop:
+            await go.wait()
+            start, stop = times["start"], times["stop"]
+            next_move = start + rng.uniform(0, period)
+            while True:
+                now = time.monotonic()
+                if now >= stop + DRAIN:
+                    return
+                wait = (next_move if now < stop else stop + DRAIN) - now
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), max(0.01, next_move - time.monotonic()))
+                    raw = await asyncio.wait_for(ws.recv(), max(0.001, wait))
                 except TimeoutError:
                     raw = None
                 now = time.monotonic()
                 if raw is not None:
-                    message = json.loads(raw)
-                    if message["type"] == "state":
+                    message = loads(raw)
+                    kind = message["type"]
+                    if kind == "state":
                         state = message
                         run.receipts[seat].append((message["version"], now))
-                    elif message["type"] == "ack":
+                    elif kind == "ack":
                         t0 = run.sent.pop(message["id"], None)
                         if t0 is not None:
-                            stats.actions += 1
+                            stats["acks"] += 1
                             run.acked.append((message["version"], t0))
-                    elif message["type"] == "error":
+                    elif kind == "error":
                         run.sent.pop(message.get("id"), None)
-                        if message["code"] in ("stale", "rate_limited"):
-                            stats.refused_ok += 1
+                        code = message["code"]
+                        if code in ("stale", "rate_limited"):
+                            stats["refused_ok"] += 1
                         else:
-                            stats.error(message["code"])
+                            stats["errors"][code] = stats["errors"].get(code, 0) + 1
                     continue
-                if now < next_move or state is None or state["table"]["status"] != "running":
-                    next_move = max(next_move, now + 0.2) if state is None else next_move
+                if now < next_move or now >= stop:
                     continue
                 next_move = now + period * rng.uniform(0.75, 1.25)
+                if state is None or state["table"]["status"] != "running":
+                    continue
                 legal = state["legal"]
                 if seat in state["view"]["to_act"]:
                     action = bot.choose(state["view"], legal)
@@ -128,112 +194,194 @@ async def client(url: str, seat: int, run: TableRun, stats: Stats, period: float
                 run.sent[cid] = time.monotonic()
                 await ws.send(json.dumps({"type": "act", "action": action,
                                           "version": state["version"], "id": cid}))
-    except (OSError, websockets.ConnectionClosed):
-        stats.error("connection lost")
+    except (OSError, TimeoutError, websockets.WebSocketException) as e:
+        key = f"connection lost ({type(e).__name__})"
+        stats["errors"][key] = stats["errors"].get(key, 0) + 1
 
 
-async def make_tables(base: str, count: int) -> list[list[str]]:
-    """``count`` running tables of four people; per table the four tokens."""
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        sem = asyncio.Semaphore(8)
+async def client_process(spec: dict) -> dict:
+    """Connect every seat of the given tables, say ``ready``, act from the ``go`` line on."""
+    runs, tasks = [], []
+    stats: dict = {"acks": 0, "refused_ok": 0, "errors": {}}
+    go, times, connected = asyncio.Event(), {}, [0]
+    rng = random.Random(spec["seed"])
+    sem = asyncio.Semaphore(64)  # handshakes at once
 
-        async def person(name: str) -> tuple[httpx.AsyncClient, str]:
-            c = httpx.AsyncClient(base_url=base, timeout=60)
-            await c.post("/api/me", json={"name": name})
-            return c, c.cookies["cardtable_token"]
-
-        async def table(i: int) -> list[str]:
-            async with sem:
-                people = [await person(f"p{i}-{s}") for s in range(SEATS)]
-                made = await people[0][0].post("/api/tables", json={
-                    "game": "the-game", "seats": ["me"] + ["open"] * (SEATS - 1),
-                    "options": {}, "seed": i})
-                tid = made.json()["id"]
-                for c, _ in people[1:]:
-                    await c.post(f"/api/tables/{tid}/join", json={})
-                for c, _ in people:
-                    await c.aclose()
-                return [tid] + [t for _, t in people]
-
-        del http
-        return await asyncio.gather(*(table(i) for i in range(count)))
-
-
-async def run_load(port: int, pid: int, tables: int, seconds: float, period: float
-                   ) -> dict[str, float]:
-    base = f"http://127.0.0.1:{port}"
-    made = await make_tables(base, tables)
-    before = rss_kb(pid)
-    stats = Stats()
-    stop = time.monotonic() + seconds
-    rng = random.Random(tables)
-    tasks = []
-    runs = []
-    for entry in made:
-        tid, tokens = entry[0], entry[1:]
+    for tid, *tokens in spec["tables"]:
         run = TableRun()
         runs.append(run)
         for seat, token in enumerate(tokens):
-            url = f"ws://127.0.0.1:{port}/ws/tables/{tid}?token={token}"
-            tasks.append(asyncio.create_task(
-                client(url, seat, run, stats, period, stop, random.Random(rng.random()))))
-    await asyncio.sleep(min(10, seconds / 3))
-    after = rss_kb(pid)
-    started = time.monotonic()
-    cpu0 = sum(map(int, Path(f"/proc/{pid}/stat").read_text().split()[13:15]))
+            url = f"ws://127.0.0.1:{spec['port']}/ws/tables/{tid}?token={token}"
+            tasks.append(asyncio.create_task(client(url, seat, run, stats, spec["period"], go,
+                                                    times, random.Random(rng.random()),
+                                                    connected, sem)))
+    want = len(tasks)
+    while connected[0] < want and not all(t.done() for t in tasks):
+        await asyncio.sleep(0.1)
+    print("ready", connected[0], flush=True)
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    _, start, stop = line.split()
+    times.update(start=float(start), stop=float(stop))
+    cpu0 = time.process_time()
+    go.set()
     await asyncio.gather(*tasks)
-    cpu1 = sum(map(int, Path(f"/proc/{pid}/stat").read_text().split()[13:15]))
-    wall = time.monotonic() - started
-    lat = sorted(x for run in runs for x in run.latencies()) or [0.0]
+    lat: list[float] = []
+    unseen = 0
+    for run in runs:
+        got, missing = run.latencies()
+        lat += got
+        unseen += missing
+    return {**stats, "latencies": lat, "unseen": unseen,
+            "cpu": time.process_time() - cpu0}
+
+
+def client_main(spec_file: str, out_file: str) -> None:
+    spec = json.loads(Path(spec_file).read_text())
+    result = asyncio.run(client_process(spec))
+    Path(out_file).write_text(json.dumps(result))
+
+
+# -- the driver --------------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | None,
+            server_args: list[str]) -> dict:
+    import httpx
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/load.sqlite"
+        t_setup = time.monotonic()
+        made = make_database(url, tables, seed=tables)
+        port = free_port()
+        log = open(f"{tmp}/server.log", "w")  # noqa: SIM115 - closed below
+        server = subprocess.Popen(
+            [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", url,
+             *server_args],
+            env=dict(os.environ, CARDTABLE_DATA=tmp), stdout=subprocess.DEVNULL, stderr=log)
+        clients: list[subprocess.Popen] = []
+        spy_proc = None
+        try:
+            for _ in range(1200):
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    if server.poll() is not None:
+                        raise RuntimeError("the server stopped") from None
+                    time.sleep(0.1)
+            before = rss_kb(server.pid)
+            for k in range(procs):
+                spec = {"port": port, "period": period, "seed": tables * 100 + k,
+                        "tables": made[k::procs]}
+                Path(f"{tmp}/spec{k}.json").write_text(json.dumps(spec))
+                clients.append(subprocess.Popen(
+                    [sys.executable, __file__, "--client", f"{tmp}/spec{k}.json",
+                     f"{tmp}/out{k}.json"],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+            connected = 0
+            for c in clients:
+                line = c.stdout.readline().split()
+                connected += int(line[1]) if line and line[0] == "ready" else 0
+            setup = time.monotonic() - t_setup
+            idle = rss_kb(server.pid)
+            start = time.monotonic() + 1.0
+            stop = start + seconds
+            for c in clients:
+                c.stdin.write(f"go {start} {stop}\n")
+                c.stdin.flush()
+            load0 = os.getloadavg()
+            time.sleep(max(0.0, start - time.monotonic()))
+            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            spy_bin = shutil.which("py-spy") or shutil.which(
+                "py-spy", path=str(Path(sys.executable).parent))
+            if spy and spy_bin:
+                spy_proc = subprocess.Popen(
+                    [spy_bin, "record", "--pid", str(server.pid), "--duration",
+                     str(int(seconds)), "--rate", "100", "--gil", "--format", "raw", "-o", spy,
+                     "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            peak = idle
+            while time.monotonic() < stop:
+                time.sleep(1.0)
+                peak = max(peak, rss_kb(server.pid))
+            cpu1, t1 = cpu_seconds(server.pid), time.monotonic()
+            load1 = os.getloadavg()
+            results = []
+            for k, c in enumerate(clients):
+                c.wait(timeout=DRAIN + 120)
+                results.append(json.loads(Path(f"{tmp}/out{k}.json").read_text()))
+            if spy_proc:
+                spy_proc.wait(timeout=60)
+        except Exception:
+            log.flush()
+            print(Path(f"{tmp}/server.log").read_text()[-3000:], file=sys.stderr)
+            raise
+        finally:
+            for c in clients:
+                if c.poll() is None:
+                    c.kill()
+            server.kill()
+            server.wait()
+            log.close()
+    lat = sorted(x for r in results for x in r["latencies"])
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    unseen = sum(r["unseen"] for r in results)
+    if unseen:
+        errors["views never all received"] = unseen
+    if connected < tables * SEATS:
+        errors["not connected"] = tables * SEATS - connected
     return {
         "tables": tables, "connections": tables * SEATS,
-        "actions_per_s": stats.actions / seconds,
-        "p50_ms": 1000 * statistics.median(lat),
-        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
-        "errors": sum(stats.errors.values()), "error_kinds": stats.errors,
-        "refused_stale": stats.refused_ok,
-        "kb_per_connection": (after - before) / (tables * SEATS),
-        "server_cpu": (cpu1 - cpu0) / os.sysconf("SC_CLK_TCK") / wall,
+        "actions_per_s": sum(r["acks"] for r in results) / seconds,
+        "p50_ms": 1000 * percentile(lat, 0.50), "p95_ms": 1000 * percentile(lat, 0.95),
+        "p99_ms": 1000 * percentile(lat, 0.99), "max_ms": 1000 * (lat[-1] if lat else 0),
+        "errors": sum(errors.values()), "error_kinds": errors,
+        "refused_stale": sum(r["refused_ok"] for r in results),
+        "kb_per_connection": (peak - before) / (tables * SEATS),
+        "kb_per_connection_idle": (idle - before) / (tables * SEATS),
+        "server_cpu": (cpu1 - cpu0) / (t1 - t0),
+        "client_cpu": sum(r["cpu"] for r in results) / (seconds + DRAIN),
+        "load": (load0[0], load1[0]), "setup_s": setup,
     }
 
 
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--client":
+        client_main(sys.argv[2], sys.argv[3])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, action="append", default=None)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--period", type=float, default=2.0)
+    parser.add_argument("--client-procs", type=int, default=2,
+                        help="client processes (the tables are split among them)")
+    parser.add_argument("--py-spy", default=None, metavar="FILE",
+                        help="record the server with py-spy (raw stacks; FILE.N per run)")
+    parser.add_argument("--json", default=None, metavar="FILE", help="append rows as JSON")
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="extra argument for cardtable serve (repeatable)")
     args = parser.parse_args()
-    print(f"{'tables':>6} {'conns':>6} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'errors':>6} {'stale':>6} {'KB/conn':>8} {'server CPU':>10}")
+    print(f"{'tables':>6} {'conns':>6} {'acts/s':>7} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'p99 ms':>8} {'max ms':>8} {'errors':>6} {'stale':>6} {'KB/conn':>8} "
+          f"{'server':>7} {'clients':>7} {'load':>10}", flush=True)
     for count in args.tables or [100]:
-        with tempfile.TemporaryDirectory() as tmp:
-            port = free_port()
-            with open(f"{tmp}/server.log", "w") as log:
-                server = subprocess.Popen(
-                    [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-                     "--db", f"sqlite:///{tmp}/load.sqlite"],
-                    env=dict(os.environ, CARDTABLE_DATA=tmp),
-                    stdout=subprocess.DEVNULL, stderr=log)
-            try:
-                for _ in range(300):
-                    try:
-                        httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-                        break
-                    except httpx.HTTPError:
-                        time.sleep(0.1)
-                r = asyncio.run(run_load(port, server.pid, count, args.seconds, args.period))
-            except Exception:
-                print(Path(f"{tmp}/server.log").read_text()[-3000:])
-                raise
-            finally:
-                server.kill()
-                server.wait()
-        print(f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>9.0f} "
-              f"{r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['errors']:>6} "
-              f"{r['refused_stale']:>6} {r['kb_per_connection']:>8.1f} "
-              f"{100 * r['server_cpu']:>9.0f}%", flush=True)
+        spy = f"{args.py_spy}.{count}" if args.py_spy else None
+        r = run_one(count, args.seconds, args.period, args.client_procs, spy, args.server_arg)
+        print(f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7.0f} "
+              f"{r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} {r['p99_ms']:>8.1f} "
+              f"{r['max_ms']:>8.0f} {r['errors']:>6} {r['refused_stale']:>6} "
+              f"{r['kb_per_connection']:>8.1f} {r['server_cpu']:>6.0%} "
+              f"{r['client_cpu']:>6.0%} {r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}", flush=True)
         if r["error_kinds"]:
-            print("       errors:", r["error_kinds"])
+            print("       errors:", r["error_kinds"], flush=True)
+        if args.json:
+            with open(args.json, "a") as f:
+                f.write(json.dumps(r) + "\n")
 
 
 if __name__ == "__main__":

@@ -89,7 +89,7 @@ def serve(
     import uvicorn
 
     from cardtable.bots.external import check_command
-    from cardtable.server.app import create_app
+    from cardtable.server.app import MAX_WS_FRAME, create_app
     from cardtable.server.hub import EXTERNAL_NAME
 
     if bot_timeout <= 0:
@@ -114,8 +114,12 @@ def serve(
 
     where = db or f"SQLite in {data_dir()}"
     console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})")
+    # no per-message deflate: it costs ~40 KB and a compression per message on every
+    # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
+    # socket (1009), one over 4096 bytes gets the error too_large
     uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers), host=host,
-                port=port, log_level="warning")
+                port=port, log_level="warning", ws_per_message_deflate=False,
+                ws_max_size=MAX_WS_FRAME)
 
 
 @app.command("games")

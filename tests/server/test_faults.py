@@ -178,7 +178,7 @@ async def test_a_slow_client_is_dropped_with_4008_not_waited_for():
     class SlowSocket:
         sent, closed = 0, None
 
-        async def send_json(self, message: dict) -> None:
+        async def send_text(self, message: str) -> None:
             await asyncio.sleep(0.05)  # a client that reads far slower than the table writes
             self.sent += 1
 

@@ -15,6 +15,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a declared dependency; the standard library works
+    orjson = None
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -32,6 +36,7 @@ from cardtable.server.ratings import leaderboard
 STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_token"
 MAX_MESSAGE = 4096  # bytes a client may send in one websocket message
+MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
 LEVELS = {"search": ["easy", "normal", "hard"]}
 WINNABLE_BUDGET = 2_000_000  # solver nodes for "still winnable?" (None beyond: no answer)
@@ -311,19 +316,31 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
 
 
 async def write_loop(ws: WebSocket, conn: Conn) -> None:
-    """Send the connection's outbox in order; a client that falls behind is dropped."""
+    """Send the connection's outbox in order; a client that falls behind is dropped.
+
+    (A connection is dropped only when its outbox is full, so the writer is never waiting on
+    an empty outbox then: it sees the mark before its next message.)"""
     try:
         while True:
             if conn.dropped:
                 await ws.close(code=4008, reason="too slow: reconnect to get the table")
                 return
-            try:
-                message = await asyncio.wait_for(conn.outbox.get(), 1.0)
-            except TimeoutError:
-                continue
-            await ws.send_json(message)
+            message = await conn.outbox.get()
+            if not conn.dropped:
+                await ws.send_text(encode(message))
     except Exception:  # noqa: BLE001 - the socket is gone; the reader side cleans up
         conn.dropped = True
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson; the standard library for what it refuses,
+    such as integers beyond 64 bits)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(message).decode()
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, Any] | None:

@@ -132,10 +132,21 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 
+    def info_as(self, base: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """``info(viewer)`` from ``info(None)``: only ``creator`` and ``you`` differ."""
+        if not viewer:
+            return base
+        seats = base["seats"]
+        mine = [i for i, s in enumerate(self.seats) if s["player_id"] == viewer]
+        if mine:
+            seats = [{**s, "you": True} if i in mine else s for i, s in enumerate(seats)]
+        return {**base, "creator": self.created_by == viewer, "seats": seats}
+
     def info(self, viewer: str | None = None) -> dict[str, Any]:
         """Public facts about the table. The seed only where it is public: Doublets shows its
         deal number; other games' seeds would reveal hidden cards until the game is over."""
         public_seed = self.game == "doublets" or self.status == "over"
+        present = {c.seat for c in self.conns}
         return {
             "id": self.id,
             "game": self.game,
@@ -151,7 +162,7 @@ class LiveTable:
             "seats": [
                 {"seat": i, "name": s["name"], "bot": s["bot"], "taken": bool(
                     s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
-                 "connected": self.connected(i) if s["player_id"] else None}
+                 "connected": (i in present) if s["player_id"] else None}
                 for i, s in enumerate(self.seats)
             ],
             "notices": self.notices[-5:],
@@ -176,6 +187,8 @@ class Hub:
         self._closing: set[asyncio.Task] = set()  # bots being closed in the background
         #: worker processes for the bots that think (started when first needed)
         self.pool = BotPool(bot_workers)
+        #: actions are stored by group commit, off the event loop
+        self.writer = db.GroupCommit(store)
 
     async def close(self) -> None:
         """Stop the bot workers and external bot programs (the server is stopping)."""
@@ -371,7 +384,7 @@ class Hub:
         ``react``: let talking bots answer it (their own talk is not answered again).
         """
         async with table.lock:
-            answer = self._act_locked(table, seat, action, version, client_id)
+            answer = await self._act_locked(table, seat, action, version, client_id)
         if answer["type"] == "ack":
             await self.broadcast(table)
             if react:
@@ -381,8 +394,8 @@ class Hub:
             self.schedule_bots(table)
         return answer
 
-    def _act_locked(self, table: LiveTable, seat: int, action: Any, version: Any,
-                    client_id: str | None) -> dict[str, Any]:
+    async def _act_locked(self, table: LiveTable, seat: int, action: Any, version: Any,
+                          client_id: str | None) -> dict[str, Any]:
         key = f"{seat}:{client_id}"  # ids are the client's own: one seat's never meet another's
         if client_id and key in table.recent:
             return table.recent[key]  # a resend: answer again, apply once
@@ -400,10 +413,12 @@ class Hub:
             candidate.act(seat, action)
         except IllegalAction as e:
             return error(e.code, e.reason, client_id)
+        # stored before acknowledged or broadcast: a crash after this line loses nothing.
+        # The table's lock is held meanwhile, so its next action waits for this one.
+        await commit(self.writer.submit(
+            {"table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
+             "action": action, "version": table.version + 1, "client_id": client_id}))
         table.version += 1
-        # stored before acknowledged or broadcast: a crash after this line loses nothing
-        self.store.append(table.id, len(candidate.actions) - 1, seat, action, table.version,
-                          client_id, redo=None)
         table.state = candidate
         table.redo = []
         self._after_change(table, actor=seat)
@@ -606,25 +621,29 @@ class Hub:
 
     # -- connections ------------------------------------------------------------------------
     def message_for(self, table: LiveTable, conn: Conn,
-                    seen: dict[int | None, tuple[dict, list]] | None = None) -> dict[str, Any]:
+                    seen: dict[Any, Any] | None = None) -> dict[str, Any]:
         """What one connection may see: its seat's view and legal actions, nothing more.
 
-        ``seen`` caches the view and legal actions per seat during one broadcast.
+        ``seen`` caches, during one broadcast, the view and legal actions per seat and the
+        table info (the same for every viewer but for ``creator`` and ``you``).
         """
+        seen = {} if seen is None else seen
         seat = conn.seat
-        if seen is None or seat not in seen:
-            running = table.status == "running"
-            pair = (table.state.view(seat),
-                    table.state.legal(seat) if seat is not None and running else [])
-            if seen is not None:
-                seen[seat] = pair
-        else:
-            pair = seen[seat]
+        pair = seen.get(seat)
+        if pair is None:
+            running = table.status == "running" and seat is not None
+            # last_legal is what the seat may do now (kept by every change: _after_change)
+            pair = seen[seat] = (table.state.view(seat),
+                                 table.last_legal.get(seat, []) if running else [])
+        base = seen.get("info")
+        if base is None:
+            base = seen["info"] = table.info(None)
         return {"type": "state", "version": table.version, "seat": seat,
-                "table": table.info(conn.player_id), "view": pair[0], "legal": pair[1]}
+                "table": table.info_as(base, conn.player_id), "view": pair[0],
+                "legal": pair[1]}
 
     async def broadcast(self, table: LiveTable) -> None:
-        seen: dict[int | None, tuple[dict, list]] = {}
+        seen: dict[Any, Any] = {}
         for conn in list(table.conns):
             if conn.dropped:
                 table.conns.discard(conn)
@@ -673,6 +692,26 @@ def inline_classes() -> tuple[type, ...]:
     from cardtable.bots import _load
 
     return tuple(_load(name) for name in INLINE_BOTS)
+
+
+async def commit(task: asyncio.Future) -> None:
+    """Await a store write that, once begun, must finish: if the waiting task is cancelled
+    meanwhile, the write (and the caller's bookkeeping after it) still completes, and the
+    cancellation comes at the caller's next await."""
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done() and not task.cancelled():
+                break
+            cancelled = True
+    if cancelled:  # re-arm the cancellation for the caller's next await
+        current = asyncio.current_task()
+        if current is not None:
+            current.cancel()
+    task.result()
 
 
 def can(bot: Any, method: str) -> bool:

@@ -8,6 +8,7 @@ resumes every table exactly where it was. The schema is created and upgraded by 
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import secrets
@@ -250,6 +251,20 @@ class Store:
                                           "action": action, "client_id": client_id, "at": now()})
             conn.execute(_SET_VERSION, {"tid": table_id, "version": version, "redo": redo or []})
 
+    def append_many(self, rows: list[dict[str, Any]]) -> None:
+        """Commit the actions of several tables (and each table's new version) in one
+        transaction: all of them or none. Each row: ``table_id, n, seat, action, version,
+        client_id``, optionally ``redo``. See :class:`GroupCommit`."""
+        at = now()
+        with self.engine.begin() as conn:
+            conn.execute(_INSERT_ACTION, [
+                {"table_id": r["table_id"], "n": r["n"], "seat": r["seat"],
+                 "action": r["action"], "client_id": r.get("client_id"), "at": at}
+                for r in rows])
+            conn.execute(_SET_VERSION, [
+                {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or []}
+                for r in rows])
+
     def pop(self, table_id: str, version: int) -> Action | None:
         """Undo: remove the last action and keep it for redo."""
         with self.session.begin() as s:
@@ -287,3 +302,59 @@ class Store:
     def count_actions(self) -> int:
         with self.session() as s:
             return s.scalar(select(func.count()).select_from(Action)) or 0
+
+
+class GroupCommit:
+    """Group commit of actions, off the event loop.
+
+    ``await append(row)`` returns once the row is committed (durable against a killed server;
+    see ``make_engine``) and raises if it could not be stored. Rows that arrive while a commit
+    is running wait and go together in the next one, so under load one transaction (one WAL
+    sync) carries the actions of many tables, and the event loop never waits for SQLite: the
+    commit runs in a worker thread. A failing batch is retried row by row, so one bad row
+    (e.g. a position another writer took) fails only its own action.
+    """
+
+    MAX_BATCH = 1000
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pending: list[tuple[dict[str, Any], asyncio.Future]] = []
+        self.task: asyncio.Task | None = None
+        self.commits = 0  # transactions
+        self.rows = 0  # rows committed
+
+    def submit(self, row: dict[str, Any]) -> asyncio.Future:
+        """Queue ``row``; the future is done once it is committed (or has its error)."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self.pending.append((row, done))
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._run())
+        return done
+
+    async def append(self, row: dict[str, Any]) -> None:
+        await self.submit(row)
+
+    async def _run(self) -> None:
+        while self.pending:
+            batch = self.pending[:self.MAX_BATCH]
+            del self.pending[:self.MAX_BATCH]
+            try:
+                await asyncio.to_thread(self.store.append_many, [r for r, _ in batch])
+                self.commits += 1
+                results: list[BaseException | None] = [None] * len(batch)
+            except Exception:  # noqa: BLE001 - find the bad row: the others are stored
+                results = []
+                for row, _ in batch:
+                    try:
+                        await asyncio.to_thread(self.store.append_many, [row])
+                        self.commits += 1
+                        results.append(None)
+                    except Exception as e:  # noqa: BLE001 - handed to that action
+                        results.append(e)
+            for (_, done), error in zip(batch, results, strict=True):
+                if error is None:
+                    self.rows += 1
+                if not done.done():
+                    done.set_result(None) if error is None else done.set_exception(error)
