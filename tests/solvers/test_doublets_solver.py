@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardtable import games
 from cardtable.cli import app
+from cardtable.games.doublets import KING, NEXT
 from cardtable.solvers import doublets as solver
 from cardtable.solvers.cli import parse_seeds, run, wilson
-from cardtable.solvers.doublets import solve, solve_seed, still_winnable
+from cardtable.solvers.doublets import Position, pack_reserves, solve, solve_seed, still_winnable
 
 GAME = games.get("doublets")
 
@@ -121,3 +125,79 @@ def test_command_line() -> None:
 
 def test_module_says_it_peeks() -> None:
     assert "peeks" in solver.__doc__ and "not a player" in solver.__doc__
+
+
+# -- the last-pass bound -------------------------------------------------------------------
+
+def needed_run(need: int, left: int) -> list[int]:
+    """The values the foundation still wants, in order: what a win has left to play."""
+    out = []
+    for _ in range(left):
+        out.append(need)
+        need = NEXT[need]
+    return out
+
+
+@st.composite
+def last_pass_positions(draw: st.DrawFn) -> Position:
+    """A position with no redeal left whose cards are exactly what is still needed (plus kings),
+    dealt at random between the reserves, the waste and the stock."""
+    need = draw(st.integers(1, 12))
+    left = draw(st.integers(8, 17))
+    cards = needed_run(need, left) + [KING] * draw(st.integers(0, 3))
+    cards = draw(st.permutations(cards))
+    res, deck = cards[:7], bytes(cards[7:])
+    pointer = draw(st.integers(0, len(deck)))
+    return Position(deck, pointer, pack_reserves(res), 0, need, left)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(last_pass_positions())
+def test_last_pass_bound_is_sound(pos: Position) -> None:
+    # without the bound the search is plain and exhaustive: the bound may only save work
+    plain = solver.solve_position(pos, bound=False)
+    bounded = solver.solve_position(pos)
+    assert plain[0] in ("won", "lost") and bounded[0] == plain[0]
+    if not solver.last_pass_possible(pos.deck, pos.pointer, pos.needed, pos.left):
+        assert plain[0] == "lost"
+    if bounded[0] == "won":
+        slots = [v for v in range(1, 14) for _ in range((pos.reserves >> (3 * v)) & 7)]
+        line = solver.moves_to_actions(slots, pos.deck, pos.pointer, pos.needed, bounded[1])
+        assert line.count("redeal") == 0 and sum(a.startswith("play") for a in line) == pos.left
+
+
+def test_bound_keeps_answers_on_real_last_passes() -> None:
+    # positions from real deals played at random into the last pass
+    rng = random.Random(7)
+    decided = plain_nodes = bounded_nodes = 0
+    for seed in range(1, 41):
+        state = GAME.deal(seed)
+        while not state.over and (state.redeals_left or rng.random() < 0.8):
+            legal = state.legal(0)
+            state.act(0, rng.choice(legal) if rng.random() < 0.3 else legal[0])
+        if state.over:
+            continue
+        pos = solver.position_from_state(state)
+        plain = solver.solve_position(pos, budget=200_000, bound=False)
+        if plain[0] == "unknown":
+            continue
+        decided += 1
+        sol = solve(state)
+        assert sol.status == plain[0]
+        plain_nodes += plain[2]
+        bounded_nodes += sol.nodes
+        if sol.won:
+            replay = state.clone()
+            for action in sol.line:
+                replay.act(0, action)
+            assert replay.won
+    assert decided >= 20
+    assert bounded_nodes < plain_nodes  # and it saves work
+
+
+def test_table_cap_keeps_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tiny table forgets almost everything: slower, but the same answers
+    monkeypatch.setattr(solver, "TABLE_CAP", 8)
+    for seed in (1, 2, 3):
+        assert solve_seed(seed).status == "won"
+    assert solve(hopeless_state()).status == "lost"

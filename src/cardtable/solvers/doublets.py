@@ -38,6 +38,30 @@ Iterative widening keeps the search from thrashing in hopeless last passes: in e
 subtree below a redeal gets a node allowance; a subtree that runs over it is left undecided (and
 not recorded as lost) and the search moves on. The next round raises the allowances, keeping
 what was proved. A round that cut nothing was exhaustive, so its "no win" is a proof.
+
+The table's memory is capped (``TABLE_CAP`` entries): when it is full, the older half is
+dropped. An entry only saves a search, so forgetting one costs time, never soundness.
+
+The last-pass bound
+-------------------
+With no redeal left (the last pass) a position is cut as lost when ``last_pass_possible`` says
+no. Why that is sound:
+
+1. Every play takes exactly one card off the top of the waste while the waste is not empty:
+   ``play waste`` takes the top itself, a reserve play refills its slot from the waste top.
+   Flips only put cards on top. So a waste card with ``d`` cards above it cannot leave the
+   waste before the ``(d + 1)``-th play from now, and with no redeal left there is no other
+   way to it.
+2. The foundation's order is fixed (the doubling cycle), so the times at which each value is
+   still needed are known: value ``v`` first at play ``t_v`` (1 for the value needed now), then
+   every 12 plays. A win plays every remaining non-king, so the remaining copies of ``v`` are
+   exactly as many as the times ``v`` is still needed.
+3. The ``k``-th time ``v`` is needed, at least ``k`` copies of ``v`` must have left the deck or
+   sit in the reserves. Copies in the reserves or the stock can be there in time at best (play
+   1 at the earliest); copies in the waste come off in top-down order no earlier than their
+   depth allows. Matching the copies by earliest arrival to the needed times in order, the
+   bottom-most waste copy serves the last time ``v`` is needed, the next one up 12 plays
+   earlier, and so on: if a waste copy cannot come off by its time, no line wins.
 """
 
 from __future__ import annotations
@@ -45,6 +69,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import NamedTuple
 
 from cardtable import games
@@ -55,6 +80,8 @@ _ALL = 1 << 62
 SCHEDULE = (100, 1_000, 10_000, 100_000, _ALL)
 #: the allowance of a subtree below the first redeal, in last-pass allowances
 WIDEN_SECOND_PASS = 30
+#: positions kept in the transposition table; over it, the older half is dropped
+TABLE_CAP = 1_000_000
 
 # move codes of the search's line: a positive number is that many flips
 _WASTE, _RESERVE, _REDEAL = -1, -2, -3
@@ -91,6 +118,49 @@ class _OutOfBudget(Exception):
     pass
 
 
+def _cycle_position() -> dict[int, int]:
+    out, v = {}, 1
+    for i in range(12):
+        out[v] = i
+        v = NEXT[v]
+    return out
+
+
+_CYCLE = _cycle_position()
+
+
+def _last_needed() -> dict[tuple[int, int], tuple[int, ...]]:
+    """``[need, left][v]``: the play (1 = the next one) at which value ``v`` is needed for the
+    last time when ``need`` is wanted now and ``left`` cards are still to play; 0 if never."""
+    table = {}
+    for need in range(1, 13):
+        for left in range(NON_KINGS + 1):
+            last = [0] * (KING + 1)
+            for v in range(1, 13):
+                first = (_CYCLE[v] - _CYCLE[need]) % 12 + 1
+                if first <= left:
+                    last[v] = first + 12 * ((left - first) // 12)
+            table[need, left] = tuple(last)
+    return table
+
+
+_LAST_NEEDED = _last_needed()
+
+
+def last_pass_possible(deck: bytes, pointer: int, need: int, left: int) -> bool:
+    """False when a position **with no redeal left** is surely lost: some waste card cannot come
+    off the waste (one card per play, top first) by the time its value is needed for the last
+    copies (the argument is in the module docstring). True says nothing."""
+    last = list(_LAST_NEEDED[need, left])
+    for i in range(pointer):  # the waste, bottom first: the bottom copy serves the last time
+        v = deck[i]
+        if v != KING:
+            if pointer - i > last[v]:
+                return False
+            last[v] -= 12
+    return True
+
+
 def pack_reserves(values: Iterable[int]) -> int:
     """The packed multiset of reserve values (0 or None for an empty slot)."""
     packed = 0
@@ -108,13 +178,17 @@ def position_from_state(state: DoubletsState) -> Position:
                     NON_KINGS - len(state.foundation))
 
 
-def solve_position(pos: Position, budget: int | None = None) -> tuple[str, list[int], int, str]:
+def solve_position(pos: Position, budget: int | None = None,
+                   bound: bool = True) -> tuple[str, list[int], int, str]:
     """Search ``pos``: ``(status, moves, nodes, proof)``. ``moves`` is the search's own line
-    (see ``moves_to_actions``); ``budget`` caps the nodes over all rounds."""
+    (see ``moves_to_actions``); ``budget`` caps the nodes over all rounds. ``bound=False``
+    switches the last-pass bound off (for testing that it never changes an answer)."""
     if pos.left <= 0:
         return "won", [], 0, ""
     limit = budget if budget is not None else 1 << 62
     lost: dict[tuple[bytes, int], int] = {}
+    cap = TABLE_CAP
+    bounded = 0  # last-pass positions cut by the bound
     path: list[int] = []
     nodes = 0
     cuts = 0
@@ -122,7 +196,7 @@ def solve_position(pos: Position, budget: int | None = None) -> tuple[str, list[
     cap0 = cap1 = 0
 
     def visit(deck: bytes, p: int, res: int, r: int, need: int, left: int) -> bool:
-        nonlocal nodes, cuts, sub0, sub1
+        nonlocal nodes, cuts, sub0, sub1, bounded
         n = len(deck)
         phi = r * (n + 1) + n - p
         key = (deck, res)
@@ -143,9 +217,15 @@ def solve_position(pos: Position, budget: int | None = None) -> tuple[str, list[
                     cuts += 1
                     return False
         before = cuts
-        if expand(deck, p, res, r, need, left, n):
+        if r == 0 and bound and not last_pass_possible(deck, p, need, left):
+            bounded += 1
+        elif expand(deck, p, res, r, need, left, n):
             return True
         if cuts == before and phi > lost.get(key, -1):
+            if len(lost) >= cap:
+                # full: forget the older half (an entry only saves work; dicts keep order)
+                for old in list(islice(lost, cap // 2)):
+                    del lost[old]
             lost[key] = phi
         return False
 
@@ -248,7 +328,8 @@ def solve_position(pos: Position, budget: int | None = None) -> tuple[str, list[
                 f"node budget of {budget} spent after {rounds} widening round(s); undecided")
     proof = (
         f"exhaustive: {nodes} search nodes over {rounds} widening round(s); the last round cut "
-        f"no branch, every line ends stuck short of 48 cards ({len(lost)} positions proved lost)"
+        f"no branch, every line ends stuck short of 48 cards ({bounded} last-pass positions cut "
+        f"by the bound, {len(lost)} lost positions in the table)"
     )
     return "lost", [], nodes, proof
 
@@ -322,6 +403,7 @@ def still_winnable(state: DoubletsState, budget: int | None = None) -> bool | No
 __all__ = [
     "Position",
     "Solution",
+    "last_pass_possible",
     "moves_to_actions",
     "pack_reserves",
     "position_from_state",
