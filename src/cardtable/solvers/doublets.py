@@ -81,7 +81,7 @@ SCHEDULE = (100, 1_000, 10_000, 100_000, _ALL)
 #: the allowance of a subtree below the first redeal, in last-pass allowances
 WIDEN_SECOND_PASS = 30
 #: positions kept in the transposition table; over it, the older half is dropped
-TABLE_CAP = 1_000_000
+TABLE_CAP = 400_000
 
 # move codes of the search's line: a positive number is that many flips
 _WASTE, _RESERVE, _REDEAL = -1, -2, -3
@@ -186,8 +186,8 @@ def solve_position(pos: Position, budget: int | None = None,
     if pos.left <= 0:
         return "won", [], 0, ""
     limit = budget if budget is not None else 1 << 62
-    lost: dict[tuple[bytes, int], int] = {}
-    cap = TABLE_CAP
+    lost: dict[bytes, int] = {}
+    table_cap = TABLE_CAP
     bounded = 0  # last-pass positions cut by the bound
     path: list[int] = []
     nodes = 0
@@ -199,7 +199,7 @@ def solve_position(pos: Position, budget: int | None = None,
         nonlocal nodes, cuts, sub0, sub1, bounded
         n = len(deck)
         phi = r * (n + 1) + n - p
-        key = (deck, res)
+        key = deck + res.to_bytes(6, "little")  # the deck and the reserves, in one bytes
         if lost.get(key, -1) >= phi:
             return False
         nodes += 1
@@ -222,9 +222,9 @@ def solve_position(pos: Position, budget: int | None = None,
         elif expand(deck, p, res, r, need, left, n):
             return True
         if cuts == before and phi > lost.get(key, -1):
-            if len(lost) >= cap:
+            if len(lost) >= table_cap:
                 # full: forget the older half (an entry only saves work; dicts keep order)
-                for old in list(islice(lost, cap // 2)):
+                for old in list(islice(lost, table_cap // 2)):
                     del lost[old]
             lost[key] = phi
         return False
