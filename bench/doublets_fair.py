@@ -1,13 +1,17 @@
 """The fair Doublets bot's win rate over seeds 1..N (it plays from views only).
 
-    python bench/doublets_fair.py [--games 1000] [--jobs 2] [--level normal]
+    python bench/doublets_fair.py [--games 1000] [--jobs 1] [--level normal] [--out FILE]
 
-Prints games won with the 95 % Wilson interval and the mean seconds per game.
+Prints games won with the 95 % Wilson interval, the mean CPU milliseconds per game and per
+bot move (the bot's own time, the engine's excluded), and the slowest moves. ``--out`` writes
+one JSON line per game as it finishes (seed, won, score, moves, ms), so a run stopped early
+still leaves its games; ``--summary FILE`` prints the table of such a file instead of playing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -16,39 +20,82 @@ from cardtable.bots import make_bot
 from cardtable.solvers.cli import wilson
 
 
-def play(args: tuple[int, str]) -> tuple[int, bool, int, float]:
-    """One game: (seed, won, score, seconds)."""
+def play(args: tuple[int, str]) -> dict:
+    """One game: a JSON-ready record."""
     seed, spec = args
-    start = time.perf_counter()
+    wall = time.perf_counter()
     state = games.get("doublets").deal(seed)
     bot = make_bot(spec, "doublets", seed)
+    moves = 0
+    bot_cpu = slowest = 0.0
     while not state.over:
         legal = state.legal(0)
-        state.act(0, bot.choose(state.view(0), legal))
-    return seed, state.won, len(state.foundation), time.perf_counter() - start
+        view = state.view(0)
+        cpu = time.process_time()
+        action = bot.choose(view, legal)
+        cpu = time.process_time() - cpu
+        bot_cpu += cpu
+        slowest = max(slowest, cpu)
+        moves += 1
+        state.act(0, action)
+    return {"seed": seed, "won": state.won, "score": len(state.foundation), "moves": moves,
+            "cpu_ms": round(1000 * bot_cpu, 3), "max_move_ms": round(1000 * slowest, 3),
+            "wall_ms": round(1000 * (time.perf_counter() - wall), 3)}
+
+
+def summary(results: list[dict], label: str) -> None:
+    won = sum(r["won"] for r in results)
+    n = len(results)
+    low, high = wilson(won, n)
+    seeds = sorted(r["seed"] for r in results)
+    cpu = sum(r["cpu_ms"] for r in results)
+    moves = sum(r["moves"] for r in results)
+    print(f"{label} over {n} seeds ({seeds[0]}..{seeds[-1]}): won {won} of {n} = "
+          f"{100 * won / n:.2f} % (95 % CI {100 * low:.2f} - {100 * high:.2f} %)")
+    worst = max(r["max_move_ms"] for r in results)
+    print(f"bot CPU: mean {cpu / n:.0f} ms a game, {cpu / moves:.2f} ms a move "
+          f"({moves / n:.0f} moves a game); slowest move {worst:.0f} ms; "
+          f"mean wall {sum(r['wall_ms'] for r in results) / n:.0f} ms a game")
+    lost = sorted(r["seed"] for r in results if not r["won"])
+    print(f"lost: {lost}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="play seeds 1..N")
+    parser.add_argument("--games", type=int, default=1000, help="play seeds first..first+N-1")
     parser.add_argument("--first", type=int, default=1, help="the first seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--level", default="normal", help="easy, normal or hard")
+    parser.add_argument("--out", help="append one JSON line per game to this file")
+    parser.add_argument("--summary", help="summarise a file written by --out; play nothing")
     args = parser.parse_args()
+    if args.summary:
+        with open(args.summary) as f:
+            summary([json.loads(line) for line in f if line.strip()], "from " + args.summary)
+        return
     tasks = [(s, f"fair:{args.level}") for s in range(args.first, args.first + args.games)]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(play, tasks, chunksize=2))
-    else:
-        results = [play(t) for t in tasks]
-    won = sum(r[1] for r in results)
-    low, high = wilson(won, len(results))
-    mean_s = sum(r[3] for r in results) / len(results)
-    print(f"fair:{args.level} over seeds {tasks[0][0]}..{tasks[-1][0]}: won {won} of "
-          f"{len(results)} = {100 * won / len(results):.2f} % "
-          f"(95 % CI {100 * low:.2f} - {100 * high:.2f} %); mean {1000 * mean_s:.0f} ms a game")
-    lost = [r[0] for r in results if not r[1]]
-    print(f"lost: {lost}")
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115 - closed below
+    results = []
+    try:
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                records = pool.map(play, tasks, chunksize=2)
+                for r in records:
+                    results.append(r)
+                    if out:
+                        out.write(json.dumps(r) + "\n")
+                        out.flush()
+        else:
+            for t in tasks:
+                r = play(t)
+                results.append(r)
+                if out:
+                    out.write(json.dumps(r) + "\n")
+                    out.flush()
+    finally:
+        if out:
+            out.close()
+    summary(results, f"fair:{args.level}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ whole deck in flip order) it knows the stock order exactly, and from then on it 
 the solver proves (``cardtable.solvers.doublets.solve_position``) on a position rebuilt from
 that knowledge. Before that the unseen cards' order is unknown: at each real choice (play now,
 or flip on) it deals the unseen cards at random a few times, solves each of those possible
-stocks after each choice, and takes the choice that wins in most of them (ties: play).
+stocks after each choice, and takes the choice that wins in most of them (ties: play). Most
+choices are clear: the first few possible stocks screen a choice, and when the first action wins
+in all of them it is taken without solving the rest.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from cardtable.solvers.doublets import Position, moves_to_actions, pack_reserves
 
 #: possible stocks dealt at each choice of the first pass, per level
 LEVELS = {"easy": 0, "normal": 8, "hard": 24}
+#: the first few of them screen a choice: if the first action wins in all, it is taken at once
+SCREEN = {"easy": 0, "normal": 3, "hard": 6}
 #: search nodes for one possible stock (a choice's estimate), and for the exact line
 SAMPLE_BUDGET = 20_000
 EXACT_BUDGET = 3_000_000
@@ -88,6 +92,7 @@ class FairBot:
             raise BadOptions(f"the fair bot's levels are {', '.join(LEVELS)}, not {level!r}")
         self.game = game
         self.samples = LEVELS[level or "normal"]
+        self.screen = SCREEN[level or "normal"]
         self.rng = random.Random(seed)
         self._forget()
 
@@ -179,7 +184,11 @@ class FairBot:
         for _ in range(self.samples):
             self.rng.shuffle(unseen)
             stocks.append(list(unseen))
-        firsts = [self._wins(view, first, stock) for stock in stocks]
+        # screening: most choices are clear, and a few stocks show it (the first wins in all)
+        firsts = [self._wins(view, first, stock) for stock in stocks[:self.screen]]
+        if all(firsts):
+            return first, f"wins in all {len(firsts)} possible stocks tried"
+        firsts += [self._wins(view, first, stock) for stock in stocks[self.screen:]]
         w1 = sum(firsts)
         if w1 == len(stocks):
             return first, f"wins in all {len(stocks)} possible stocks tried"
