@@ -14,7 +14,8 @@ time); then the clients stop acting and keep reading for a few seconds.
 Figures: for every accepted action the time from sending it to the moment the last of the
 table's four clients has received a state at least that new ("action to last view"), p50, p95,
 p99 and max; actions acknowledged per second; errors (refusals other than ``stale`` and
-``rate_limited``, lost connections, actions whose views never all arrived); memory per
+``rate_limited``, lost connections, actions whose views never all arrived, actions with no
+answer at all by the end); memory per
 connection (the server's peak resident memory during the run minus its memory before the
 clients connected, divided by the connections); the server's and the clients' CPU use (cores)
 and the machine's load average. ``--py-spy FILE`` records the server with py-spy during the run
@@ -226,12 +227,13 @@ async def client_process(spec: dict) -> dict:
     go.set()
     await asyncio.gather(*tasks)
     lat: list[float] = []
-    unseen = 0
+    unseen = unanswered = 0
     for run in runs:
         got, missing = run.latencies()
         lat += got
         unseen += missing
-    return {**stats, "latencies": lat, "unseen": unseen,
+        unanswered += len(run.sent)  # sent, neither acknowledged nor refused by the end
+    return {**stats, "latencies": lat, "unseen": unseen, "unanswered": unanswered,
             "cpu": time.process_time() - cpu0}
 
 
@@ -333,6 +335,9 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
     unseen = sum(r["unseen"] for r in results)
     if unseen:
         errors["views never all received"] = unseen
+    unanswered = sum(r["unanswered"] for r in results)
+    if unanswered:
+        errors["no answer by the end"] = unanswered
     if connected < tables * SEATS:
         errors["not connected"] = tables * SEATS - connected
     return {
