@@ -158,7 +158,7 @@ def test_last_pass_bound_is_sound(pos: Position) -> None:
     plain = solver.solve_position(pos, bound=False)
     bounded = solver.solve_position(pos)
     assert plain[0] in ("won", "lost") and bounded[0] == plain[0]
-    if not solver.last_pass_possible(pos.deck, pos.pointer, pos.needed, pos.left):
+    if not solver.last_pass_possible(pos.deck, pos.pointer, pos.reserves, pos.needed, pos.left):
         assert plain[0] == "lost"
     if bounded[0] == "won":
         slots = [v for v in range(1, 14) for _ in range((pos.reserves >> (3 * v)) & 7)]
@@ -201,3 +201,10 @@ def test_table_cap_keeps_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     for seed in (1, 2, 3):
         assert solve_seed(seed).status == "won"
     assert solve(hopeless_state()).status == "lost"
+
+
+def test_a_lost_deal_is_proved_lost() -> None:
+    # deal 6594 is the one deal of 1..10000 that cannot be won (see docs/bots.md)
+    sol = solve_seed(6594)
+    assert sol.status == "lost" and sol.line == []
+    assert "exhaustive" in sol.proof and "cut no branch" in sol.proof

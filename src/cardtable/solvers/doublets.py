@@ -61,7 +61,16 @@ no. Why that is sound:
    1 at the earliest); copies in the waste come off in top-down order no earlier than their
    depth allows. Matching the copies by earliest arrival to the needed times in order, the
    bottom-most waste copy serves the last time ``v`` is needed, the next one up 12 plays
-   earlier, and so on: if a waste copy cannot come off by its time, no line wins.
+   earlier, and so on: that time is the latest at which that waste card can come off in any
+   winning line (after it, too few copies are left to come).
+4. Flipping buries. If by play ``T`` the copies of some value that can be there in time from
+   the reserves and the waste (counted generously, as if each waste copy came off as early as
+   its depth allows) fall short, the rest must come from the stock, so the first ``q`` stock
+   cards up to the needed copy are flipped before play ``T``. A waste card still in the waste
+   then has those ``q`` cards on top of it (a reserve play takes the stock top directly only
+   when the waste is empty), so if it comes off at play ``T`` or later it comes off no earlier
+   than play ``depth + q``. Iterating this from its depth gives the earliest play at which it
+   can come off; if that is after its latest time (3), no line wins.
 """
 
 from __future__ import annotations
@@ -147,16 +156,68 @@ def _last_needed() -> dict[tuple[int, int], tuple[int, ...]]:
 _LAST_NEEDED = _last_needed()
 
 
-def last_pass_possible(deck: bytes, pointer: int, need: int, left: int) -> bool:
+_FIRST_NEEDED = {need: tuple([0] + [(_CYCLE[v] - _CYCLE[need]) % 12 + 1 for v in range(1, 13)])
+                 for need in range(1, 13)}
+
+
+def last_pass_possible(deck: bytes, pointer: int, reserves: int, need: int, left: int) -> bool:
     """False when a position **with no redeal left** is surely lost: some waste card cannot come
-    off the waste (one card per play, top first) by the time its value is needed for the last
-    copies (the argument is in the module docstring). True says nothing."""
+    off the waste (one card per play, top first, after every stock card flipped onto it) by the
+    time its value is needed for the last copies. The argument is in the module docstring.
+    True says nothing."""
+    first = _FIRST_NEEDED[need]
+    # the waste copies of each value, by the earliest play that can take them off (top first)
+    waste: list[list[int]] = [[] for _ in range(KING)]
+    for i in range(pointer - 1, -1, -1):
+        v = deck[i]
+        if v != KING:
+            waste[v].append(pointer - i)
+    # flips[t]: stock cards that must be flipped by play t (to bring up a needed copy in time)
+    flips = [0] * (left + 2)
+    forced = False
+    for v in range(1, KING):
+        t = first[v]
+        if t > left:
+            continue
+        have = (reserves >> (3 * v)) & 7
+        early = waste[v]
+        k = ready = taken = 0
+        j = pointer - 1
+        while t <= left:
+            k += 1
+            while ready < len(early) and early[ready] <= t:
+                ready += 1
+            short = k - have - ready  # copies that can only come from the stock by play t
+            while taken < short:
+                j = deck.find(v, j + 1)
+                if j < 0:
+                    return False
+                taken += 1
+            if short > 0 and j - pointer + 1 > flips[t]:
+                flips[t] = j - pointer + 1
+                forced = True
+            t += 12
+    if forced:
+        for t in range(1, left + 2):
+            if flips[t] < flips[t - 1]:
+                flips[t] = flips[t - 1]
     last = list(_LAST_NEEDED[need, left])
     for i in range(pointer):  # the waste, bottom first: the bottom copy serves the last time
         v = deck[i]
         if v != KING:
-            if pointer - i > last[v]:
+            due = last[v]
+            depth = pointer - i  # plays to take it off, if nothing is flipped onto it
+            if depth > due:
                 return False
+            if forced:
+                at = depth
+                while True:  # flipped before it comes off: those come off first
+                    later = depth + flips[at if at <= left else left + 1]
+                    if later > due:
+                        return False
+                    if later <= at:
+                        break
+                    at = later
             last[v] -= 12
     return True
 
@@ -217,7 +278,7 @@ def solve_position(pos: Position, budget: int | None = None,
                     cuts += 1
                     return False
         before = cuts
-        if r == 0 and bound and not last_pass_possible(deck, p, need, left):
+        if r == 0 and bound and not last_pass_possible(deck, p, res, need, left):
             bounded += 1
         elif expand(deck, p, res, r, need, left, n):
             return True
