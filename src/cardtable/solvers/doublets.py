@@ -256,7 +256,8 @@ def solve_position(pos: Position, budget: int | None = None,
     sub0 = sub1 = 0  # nodes in the current last-pass / second-pass subtree
     cap0 = cap1 = 0
 
-    def visit(deck: bytes, p: int, res: int, r: int, need: int, left: int) -> bool:
+    def visit(deck: bytes, p: int, res: int, r: int, need: int, left: int,
+              flipped: bool = True) -> bool:
         nonlocal nodes, cuts, sub0, sub1, bounded
         n = len(deck)
         phi = r * (n + 1) + n - p
@@ -278,7 +279,9 @@ def solve_position(pos: Position, budget: int | None = None,
                     cuts += 1
                     return False
         before = cuts
-        if r == 0 and bound and not last_pass_possible(deck, p, res, need, left):
+        # the bound is checked where cards were flipped (plays seldom make a line hopeless;
+        # skipping the check anywhere only costs pruning, never soundness)
+        if r == 0 and flipped and bound and not last_pass_possible(deck, p, res, need, left):
             bounded += 1
         elif expand(deck, p, res, r, need, left, n):
             return True
@@ -311,7 +314,7 @@ def solve_position(pos: Position, budget: int | None = None,
         nxt = NEXT[need]
         if top == need:
             path.append(_WASTE)
-            if left == 1 or visit(deck[:p - 1] + deck[p:], p - 1, res, r, nxt, left - 1):
+            if left == 1 or visit(deck[:p - 1] + deck[p:], p - 1, res, r, nxt, left - 1, False):
                 return True
             path.pop()
         elif (res >> shift) & 7:
@@ -327,12 +330,12 @@ def solve_position(pos: Position, budget: int | None = None,
                 if flip_on(deck, p, res, r, need, left, n):
                     return True
                 path.append(_RESERVE)
-                if left == 1 or visit(rest, p2, res2, r, nxt, left - 1):
+                if left == 1 or visit(rest, p2, res2, r, nxt, left - 1, False):
                     return True
                 path.pop()
                 return False
             path.append(_RESERVE)
-            if left == 1 or visit(rest, p2, res2, r, nxt, left - 1):
+            if left == 1 or visit(rest, p2, res2, r, nxt, left - 1, False):
                 return True
             path.pop()
         else:
