@@ -196,7 +196,8 @@ async def client(url: str, seat: int, run: TableRun, stats: dict, period: float,
                 await ws.send(json.dumps({"type": "act", "action": action,
                                           "version": state["version"], "id": cid}))
     except (OSError, TimeoutError, websockets.WebSocketException) as e:
-        key = f"connection lost ({type(e).__name__})"
+        code = getattr(getattr(e, "rcvd", None), "code", None)  # the server's close code
+        key = f"connection lost ({type(e).__name__}{f', code {code}' if code else ''})"
         stats["errors"][key] = stats["errors"].get(key, 0) + 1
 
 
