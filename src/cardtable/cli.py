@@ -117,8 +117,8 @@ def serve(
     # no per-message deflate: it costs ~40 KB and a compression per message on every
     # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
     # socket (1009), one over 4096 bytes gets the error too_large
-    uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers), host=host,
-                port=port, log_level="warning", ws_per_message_deflate=False,
+    uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True),
+                host=host, port=port, log_level="warning", ws_per_message_deflate=False,
                 ws_max_size=MAX_WS_FRAME)
 
 

@@ -8,6 +8,7 @@ hub from ``view(seat)``; see ``docs/server.md`` for the API.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import re
 import time
@@ -68,11 +69,12 @@ class BotBody(BaseModel):
 def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
                external_bots: dict[str, str] | None = None,
-               bot_workers: int = DEFAULT_WORKERS) -> FastAPI:
+               bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
-    ``bot_workers``: worker processes for the bots that think.
+    ``bot_workers``: worker processes for the bots that think. ``gc_tuning``: the server
+    process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
     """
     url = db_url or db.default_url(data_dir())
 
@@ -82,6 +84,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers)
         app.state.store, app.state.hub = store, hub
         hub.resume_all()
+        if gc_tuning:
+            tune_gc()
         yield
         await hub.close()
         store.close()
@@ -313,6 +317,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             writer.cancel()
 
     return app
+
+
+#: the garbage collector's thresholds while serving (generation 0, 1, 2; Python's are 700, 10,
+#: 10). Nearly all of a server's garbage dies by reference counting; with the defaults, the
+#: collector's passes over the live tables and connections took about a third of the event
+#: loop's time and paused it for 100+ ms (docs/reliability.md, "Load")
+GC_THRESHOLDS = (10_000, 20, 100)
+
+
+def tune_gc() -> None:
+    """Collect once, move everything loaded at start (modules, resumed tables) out of the
+    collector's sight, and collect less often from then on."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 async def write_loop(ws: WebSocket, conn: Conn) -> None:
