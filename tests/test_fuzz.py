@@ -76,3 +76,35 @@ def test_framework_refusals_are_typed(tmp_path):
                           headers={"content-type": "application/json"})
         assert got.status_code == 422 and got.json()["error"] == "bad_request"
         assert "seats" in got.json()["message"]
+
+
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("key", ["seed", "players", "self"])
+def test_an_option_named_like_an_argument_is_bad_options(name, key):
+    """Found by the deal target: deal(seed, players, **{"seed": 1}) was Python's TypeError
+    ("got multiple values for argument 'seed'"); the same options came in through a record,
+    POST /api/tables and -o on the command line. deal_from checks them as option names."""
+    from cardtable.core.errors import BadOptions
+
+    rules = games.get(name)
+    with pytest.raises(BadOptions, match=f"no option '{key}'"):
+        rules.deal_from(1, None, {key: 1})
+    with pytest.raises(BadOptions, match="text keys"):
+        rules.deal_from(1, None, {1: 2})
+    record = rules.deal(1).record()
+    with pytest.raises(BadRecord, match=f"no option '{key}'"):
+        games.replay({**record, "options": {key: 1}})
+
+
+def test_create_table_with_an_option_named_seed_is_400(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from cardtable.server.app import create_app
+
+    with TestClient(create_app(db_url=f"sqlite:///{tmp_path}/h.sqlite")) as client:
+        client.post("/api/me", json={"name": "Ann"})
+        for key in ("seed", "players", "self"):
+            got = client.post("/api/tables", json={"game": "slide", "seats": ["me", "greedy"],
+                                                   "options": {key: 3}})
+            assert got.status_code == 400 and got.json()["error"] == "bad_request"
+            assert key in got.json()["message"]

@@ -155,7 +155,7 @@ def play(
         seed = secrets.randbelow(1_000_000_000)
     options = parse_options(option)
     try:
-        rules.deal(seed, len(seat_list), **options)  # check before the screen opens
+        rules.deal_from(seed, len(seat_list), options)  # check before the screen opens
         from cardtable.bots import make_bot
 
         for s in seat_list:

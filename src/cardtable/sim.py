@@ -97,7 +97,7 @@ def ranks_of(scores: Sequence[int], better: str) -> list[int]:
 def play_task(task: Task) -> GameOutcome:
     """Play one task to the end and describe how it went (never raises for a bot's fault)."""
     rules = games.get(task.game)
-    state = rules.deal(task.seed, task.players, **task.options)
+    state = rules.deal_from(task.seed, task.players, task.options)
     bots = list(task.bots)
     try:
         if task.fast and all(b in State.playout_policies for b in bots):
@@ -141,7 +141,7 @@ def make_tasks(
         specs = specs * players
     if len(specs) != players:
         raise ValueError(f"give one bot, or one per seat ({players}), not {len(specs)}")
-    rules.deal(seed, players, **(options or {}))  # refuse bad options before the run
+    rules.deal_from(seed, players, options or {})  # refuse bad options before the run
     for spec in dict.fromkeys(specs):  # refuse an unknown bot or a broken command before the run
         if spec.startswith(bot_registry.EXTERNAL):
             from cardtable.bots.external import check_command

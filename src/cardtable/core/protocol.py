@@ -145,6 +145,17 @@ class Game(ABC):
         players, full = self.check_options(players, options)
         return self._deal(seed, players, full)
 
+    def deal_from(self, seed: Any, players: Any, options: Any) -> State:
+        """``deal`` with the options as one mapping, as they come from a record, a request or
+        a command line. Use it for options nobody has checked: ``deal(s, n, **options)`` with
+        a key ``"seed"``, ``"players"`` or ``"self"`` is Python's ``TypeError`` (a second value
+        for an argument); here every key is an option name to check (``BadOptions``)."""
+        seed = check_seed(seed)
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            raise BadOptions(f"the options must be an object with text keys, not {options!r}")
+        players, full = self.check_options(players, options)
+        return self._deal(seed, players, full)
+
     @abstractmethod
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> State: ...
 
@@ -312,11 +323,10 @@ def replay(game: Game, record: Any) -> State:
             f"this cardtable plays version {game.version}"
         )
     options = record["options"]
-    # non-text keys would make deal(**options) raise TypeError, not BadOptions
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise BadRecord("the record's options must be an object with text keys")
-    try:
-        state = game.deal(record["seed"], record["players"], **options)
+    try:  # not deal(**options): an option called "seed" would be a TypeError
+        state = game.deal_from(record["seed"], record["players"], options)
     except BadOptions as e:
         raise BadRecord(f"the record cannot be dealt: {e.reason}") from None
     actions = record["actions"]

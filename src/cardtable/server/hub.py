@@ -298,7 +298,7 @@ class Hub:
         if seed is None:
             seed = secrets.randbelow(1_000_000_000)
         try:
-            rules.deal(seed, len(seats), **options)
+            rules.deal_from(seed, len(seats), options)  # an option "seed": BadOptions
             _, options = rules.check_options(len(seats), options)
             for s in seats:
                 if s not in ("me", "open"):
