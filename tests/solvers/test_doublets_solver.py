@@ -139,31 +139,44 @@ def needed_run(need: int, left: int) -> list[int]:
 
 
 @st.composite
-def last_pass_positions(draw: st.DrawFn) -> Position:
-    """A position with no redeal left whose cards are exactly what is still needed (plus kings),
-    dealt at random between the reserves, the waste and the stock."""
+def small_positions(draw: st.DrawFn, redeals: tuple[int, int] = (0, 0)) -> Position:
+    """A position whose cards are exactly what is still needed (plus kings), dealt at random
+    between the reserves, the waste and the stock."""
     need = draw(st.integers(1, 12))
-    left = draw(st.integers(8, 17))
+    left = draw(st.integers(8, 17) if redeals == (0, 0) else st.integers(8, 13))
     cards = needed_run(need, left) + [KING] * draw(st.integers(0, 3))
     cards = draw(st.permutations(cards))
     res, deck = cards[:7], bytes(cards[7:])
     pointer = draw(st.integers(0, len(deck)))
-    return Position(deck, pointer, pack_reserves(res), 0, need, left)
+    return Position(deck, pointer, pack_reserves(res), draw(st.integers(*redeals)), need, left)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(last_pass_positions())
-def test_last_pass_bound_is_sound(pos: Position) -> None:
+def same_answer_with_and_without_bound(pos: Position) -> None:
     # without the bound the search is plain and exhaustive: the bound may only save work
     plain = solver.solve_position(pos, bound=False)
     bounded = solver.solve_position(pos)
     assert plain[0] in ("won", "lost") and bounded[0] == plain[0]
-    if not solver.last_pass_possible(pos.deck, pos.pointer, pos.reserves, pos.needed, pos.left):
+    if pos.redeals == 0 and not solver.last_pass_possible(
+            pos.deck, pos.pointer, pos.reserves, pos.needed, pos.left):
         assert plain[0] == "lost"
     if bounded[0] == "won":
         slots = [v for v in range(1, 14) for _ in range((pos.reserves >> (3 * v)) & 7)]
         line = solver.moves_to_actions(slots, pos.deck, pos.pointer, pos.needed, bounded[1])
-        assert line.count("redeal") == 0 and sum(a.startswith("play") for a in line) == pos.left
+        assert line.count("redeal") <= pos.redeals
+        assert sum(a.startswith("play") for a in line) == pos.left
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_last_pass_bound_is_sound(pos: Position) -> None:
+    same_answer_with_and_without_bound(pos)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(redeals=(1, 2)))
+def test_bound_inside_earlier_passes_keeps_answers(pos: Position) -> None:
+    # the bound also cuts the last passes that a search from an earlier pass reaches
+    same_answer_with_and_without_bound(pos)
 
 
 def test_bound_keeps_answers_on_real_last_passes() -> None:
