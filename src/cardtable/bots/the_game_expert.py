@@ -12,6 +12,9 @@ How it decides (all from its own views):
   that skips cards nobody holds any more costs nothing, and a backwards trick wins cards back.
 - Its own remaining hand adds a term: cards that will fit closely later are kept, cards that
   would cost a big jump are better played while cheap.
+- Once the draw pile is empty and at most one other seat holds cards, every hand is known: it
+  searches the rest of the game exhaustively (``the_game_endgame.solve``) and plays its turn
+  of a winning line when there is one.
 """
 
 from __future__ import annotations
