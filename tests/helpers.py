@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
+from pathlib import Path
 
 from cardtable import games
 from cardtable.bots import make_bot
@@ -39,3 +42,24 @@ def random_game(name: str, players: int, seed: int, rng: random.Random):
             action = rng.choice(legal)
         yield state, seat, action
         state.act(seat, action)
+
+
+def load_bench(name: str):
+    """The module ``bench/NAME.py`` (benchmarks are scripts, not a package), imported as
+    ``NAME``."""
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def play_checking_legal(state, seat_bots: list) -> None:
+    """Play ``state`` to the end with one bot per seat, asserting each choice is legal."""
+    while not state.over:
+        for seat in state.to_act():
+            legal = state.legal(seat)
+            action = seat_bots[seat].choose(state.view(seat), legal)
+            assert action in legal
+            state.act(seat, action)

@@ -9,6 +9,7 @@ import pytest
 from cardtable import BadOptions, games
 from cardtable.bots import make_bot, names
 from cardtable.sim import play_one
+from helpers import play_checking_legal
 
 
 def test_bot_names():
@@ -23,12 +24,7 @@ def test_bots_only_choose_legal_actions_from_views(game_seats, bot):
     name, n = game_seats
     state = games.get(name).deal(21, n)
     seat_bots = [make_bot(bot, name, s) for s in range(n)]
-    while not state.over:
-        for seat in state.to_act():
-            legal = state.legal(seat)
-            action = seat_bots[seat].choose(state.view(seat), legal)
-            assert action in legal
-            state.act(seat, action)
+    play_checking_legal(state, seat_bots)
 
 
 def test_random_bot_never_signals_while_it_can_move():

@@ -13,6 +13,7 @@ from cardtable.bots.slide_search import _PUSHES, SearchBot, greedy_take_fast
 from cardtable.games import slide
 from cardtable.games.slide import sample_state
 from cardtable.sim import play_one
+from helpers import play_checking_legal
 
 GAME = games.get("slide")
 
@@ -34,12 +35,7 @@ def test_moves_are_legal_at_every_level(level, players):
     state = GAME.deal(40 + players, players)
     seat_bots = [make_bot(f"search:{level}", "slide", s) if s == 0 else make_bot("greedy", "slide")
                  for s in range(players)]
-    while not state.over:
-        for seat in state.to_act():
-            legal = state.legal(seat)
-            action = seat_bots[seat].choose(state.view(seat), legal)
-            assert action in legal
-            state.act(seat, action)
+    play_checking_legal(state, seat_bots)
 
 
 def test_levels_and_registry():

@@ -4,7 +4,6 @@ nonsense. See docs/reliability.md ("Faults") for the figures of the longer runs.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import shlex
@@ -21,6 +20,7 @@ import websockets
 from cardtable.bots import make_bot
 from cardtable.server import store as db
 from cardtable.server.hub import Hub
+from helpers import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "bots" / "fixtures"
@@ -29,15 +29,7 @@ BAD_BOTS = ("crash", "slow", "nonsense", "illegal")
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL and /proc")
 
 
-def load_chaos():
-    spec = importlib.util.spec_from_file_location("chaos", ROOT / "bench" / "chaos.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["chaos"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-chaos = load_chaos()
+chaos = load_bench("chaos")
 
 
 @pytest.fixture

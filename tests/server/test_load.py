@@ -4,28 +4,17 @@ docs/reliability.md ("Load")."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from helpers import load_bench
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="/proc")
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("load_bench", ROOT / "bench" / "load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["load_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_twenty_tables_of_four_clients_lose_nothing_and_stay_quick():
-    bench = load_bench()
+    bench = load_bench("load")
     r = bench.run_one(tables=20, seconds=8, period=1.0, procs=1, spy=None, server_args=[])
     print({k: v for k, v in r.items() if k != "error_kinds"}, r["error_kinds"])
     assert r["errors"] == 0, r["error_kinds"]
