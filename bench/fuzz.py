@@ -216,7 +216,7 @@ def target_deal(cases: int, derandomize: bool, seed: int) -> Tally:
     option_names = sorted({o.name for g in games.names() for o in games.get(g).options})
     names = st.sampled_from(games.names()) | st.text(max_size=10)
     seeds = (st.integers(-5, 2**64) | st.integers(0, 100) | st.floats() | st.none()
-             | st.booleans() | st.text(max_size=5) | st.just(2**63 - 1) | st.just(2**63))
+             | st.booleans() | st.text(max_size=5) | st.just(2**256 - 1) | st.just(2**256))
     players = st.integers(-2, 8) | st.none() | st.booleans() | st.floats() | st.text(max_size=3)
     options = st.dictionaries(st.sampled_from(option_names) | st.text(max_size=8),
                               json_values | st.integers(-3, 200), max_size=4)
@@ -293,7 +293,7 @@ def _damage(record: dict, r: random.Random, junk: Any) -> Any:
     elif how == 9:
         rec["options"] = r.choice([junk, {"start": junk}, {"nope": 1}, [], {1: 2}, None])
     elif how == 10:
-        rec["seed"] = r.choice([_plus1(rec["seed"]), -1, 2**63, "1", 1.0, None, junk])
+        rec["seed"] = r.choice([_plus1(rec["seed"]), -1, 2**256, "1", 1.0, None, junk])
     else:
         rec["players"] = r.choice([_plus1(rec["players"]), 0, 7, "2", None, True, junk])
     return rec

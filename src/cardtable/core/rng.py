@@ -17,7 +17,10 @@ from cardtable.core.errors import BadOptions
 
 T = TypeVar("T")
 
-MAX_SEED = 2**63 - 1
+#: seeds are whole numbers up to 256 bits: a multiplayer table's deal comes from 128 bits of
+#: secret randomness (``cardtable.server``), a deal number people type is small; both name a
+#: stream by their decimal digits, so every seed ever dealt keeps its deal
+MAX_SEED = 2**256 - 1
 
 
 def check_seed(seed: object) -> int:

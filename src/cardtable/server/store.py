@@ -17,13 +17,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
+    TypeDecorator,
     bindparam,
     create_engine,
     delete,
@@ -50,6 +51,20 @@ class Base(DeclarativeBase):
     pass
 
 
+class SeedText(TypeDecorator):
+    """A deal seed, stored as its decimal digits: multiplayer seeds have 128 bits, more than
+    any SQL integer type holds, and text keeps every seed (old 64-bit ones too) exact."""
+
+    impl = String(80)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, _dialect: Any) -> str | None:
+        return None if value is None else str(int(value))
+
+    def process_result_value(self, value: str | None, _dialect: Any) -> int | None:
+        return None if value is None else int(value)
+
+
 class Player(Base):
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -62,12 +77,13 @@ class Table(Base):
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(SeedText)
     players: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict] = mapped_column(JSON, default=dict)
     #: open (waiting for players), running, over
     status: Mapped[str] = mapped_column(String(12), index=True)
     created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    __table_args__ = (Index("ix_tables_created_by_status", "created_by", "status"),)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
     result: Mapped[dict | None] = mapped_column(JSON)
@@ -92,6 +108,10 @@ class Action(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(64))
     client_id: Mapped[str | None] = mapped_column(String(64))
+    #: the table version this action made (null in rows written before it was kept)
+    version: Mapped[int | None] = mapped_column(Integer)
+    #: who played it: a player id, or "bot:<spec>" (null in rows written before it was kept)
+    actor: Mapped[str | None] = mapped_column(String(220))
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
 
 
@@ -145,9 +165,17 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        if sqlite:  # SQLite changes a column by copying its table: foreign keys off meanwhile
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        with conn.begin():
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+        if sqlite:
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+            conn.commit()
 
 
 class Store:
