@@ -8,17 +8,22 @@ from cardtable.sim import mean_ci, simulate
 
 
 def test_same_arguments_same_numbers():
-    a = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5)
-    b = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5)
-    assert a == b
-    c = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=6)
+    a = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5, bot_key=8)
+    b = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5, bot_key=8)
+    assert a == b and a["bot_key"] == 8
+    c = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=6, bot_key=8)
     assert c != a
+    # without a key each run gets a fresh secret one, which the summary names
+    d = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5)
+    assert d["bot_key"] not in (None, 8) and d["bot_key"].bit_length() > 64
+    assert simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5,
+                    bot_key=d["bot_key"]) == d
 
 
 @pytest.mark.parametrize(("game", "players"), [("slide", 3), ("doublets", 1), ("the-game", 4)])
 def test_greedy_figures_equal_on_fast_and_plain_paths(game, players):
-    fast = simulate(game, players, ["greedy"], 25, seed=3, fast=True)
-    plain = simulate(game, players, ["greedy"], 25, seed=3, fast=False)
+    fast = simulate(game, players, ["greedy"], 25, seed=3, fast=True, bot_key=1)
+    plain = simulate(game, players, ["greedy"], 25, seed=3, fast=False, bot_key=1)
     assert fast == plain
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,6 +13,7 @@ from rich.table import Table
 
 from cardtable import games
 from cardtable.core.errors import CardtableError
+from cardtable.seeds import new_deal_seed
 
 app = typer.Typer(
     help="Play and study Slide, Doublets and The Game.",
@@ -151,8 +151,8 @@ def play(
     seat_list = [s.strip() for s in seats.split(",")] if seats else (
         ["me"] if rules.max_players == 1 else ["me", "greedy"]
     )
-    if seed is None:
-        seed = secrets.randbelow(1_000_000_000)
+    if seed is None:  # a short deal number alone; 128 secret bits against bots
+        seed = new_deal_seed(len(seat_list))
     options = parse_options(option)
     try:
         rules.deal_from(seed, len(seat_list), options)  # check before the screen opens
@@ -217,6 +217,11 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print the summary as JSON
 ProgressOpt = Annotated[
     bool | None, typer.Option("--progress/--no-progress", help="a progress bar on stderr")
 ]
+BotKeyOpt = Annotated[
+    int | None,
+    typer.Option(help="the key of the bots' random seeds, to repeat a run exactly (the summary "
+                 "names it); a new secret key if not given"),
+]
 TimeoutOpt = Annotated[
     float, typer.Option(help="seconds an external bot (cmd:...) may take to answer")
 ]
@@ -247,7 +252,7 @@ def run_and_report(
         write_rows(outcomes, out)
     if plot:
         plot_scores(outcomes, game, plot)
-    summary = summarize(game, outcomes, seed, options)
+    summary = summarize(game, outcomes, seed, options, tasks[0].bot_key if tasks else None)
     if as_json:
         print(json.dumps(summary, indent=2))
     else:
@@ -276,6 +281,7 @@ def simulate(
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     timeout: TimeoutOpt = 5.0,
+    bot_key: BotKeyOpt = None,
     fast: Annotated[
         bool, typer.Option(help="use the games' fast playouts when every seat is built in")
     ] = True,
@@ -288,7 +294,7 @@ def simulate(
     n = players or max(games.get(game).min_players, len(bot_specs))
     options = parse_options(option)
     try:
-        tasks = make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout)
+        tasks = make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout, bot_key)
         summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
                                  progress, f"{game}: {games_} games")
     except (CardtableError, ValueError) as e:
@@ -311,6 +317,7 @@ def tournament(
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
+    bot_key: BotKeyOpt = None,
 ) -> None:
     """Several bots over the same seeds, seats rotated; a table of results per bot."""
     from cardtable.sim import tournament_tasks
@@ -322,7 +329,7 @@ def tournament(
                     max(rules.min_players, min(rules.max_players, len(bot_specs))))
     options = parse_options(option)
     try:
-        tasks = tournament_tasks(game, n, bot_specs, games_, seed, options)
+        tasks = tournament_tasks(game, n, bot_specs, games_, seed, options, bot_key=bot_key)
         summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
                                  progress, f"{game} tournament: {len(tasks)} games")
     except (CardtableError, ValueError) as e:
@@ -343,6 +350,8 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
         f"first seed {first} ({better} score wins; a shared win counts for each winner)"
     )
+    if summary.get("bot_key") is not None:
+        console.print(f"bot key {summary['bot_key']} (--bot-key repeats this run exactly)")
     coop = "won" in summary
     if summary["seats"]:
         rows = [(str(r["seat"]), r["bot"], r) for r in summary["seats"]]

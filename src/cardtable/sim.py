@@ -1,9 +1,12 @@
 """Seeded simulations: many games between bots, on one core, many, or a Dask cluster.
 
 A run is a list of ``Task``s, one game each. Game ``i`` of a run with ``seed`` is dealt from
-``seed + i``; the bot at seat ``s`` gets the random seed ``(seed + i) * 16 + s``. Every task is
-independent, so the same tasks give the same outcomes on one process, a pool (``jobs``) or a
-cluster (``dask``), in the same order.
+``seed + i``; the bot at seat ``s`` gets the random seed ``seeds.bot_seed(bot_key, seed + i,
+s)``, where the run's ``bot_key`` is secret unless given: a bot's seed says nothing about its
+deal (a bot that could work the deal out from its seed would see every hidden card), and the
+summary names the key, so a run repeats exactly with ``bot_key``. Every task is independent, so
+the same tasks give the same outcomes on one process, a pool (``jobs``) or a cluster
+(``dask``), in the same order.
 
 When every seat is a built-in bot with a fast policy, games go through ``State.playout``;
 ``fast=False`` plays them through ``view``/``legal``/``act``. Greedy bots play the same moves on
@@ -30,6 +33,8 @@ from cardtable import bots as bot_registry
 from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
+from cardtable.core.rng import check_seed
+from cardtable.seeds import bot_seed, new_key
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,8 @@ class Task:
     options: dict[str, Any] = field(default_factory=dict)
     fast: bool = True
     timeout: float = 5.0  # for external bots
+    #: the run's secret key for the bots' random seeds (``seeds.bot_seed``)
+    bot_key: int = 0
 
 
 @dataclass
@@ -101,14 +108,15 @@ def play_task(task: Task) -> GameOutcome:
     bots = list(task.bots)
     try:
         if task.fast and all(b in State.playout_policies for b in bots):
-            state.playout(bots, random.Random(task.seed))
+            state.playout(bots, random.Random(bot_seed(task.bot_key, task.seed, "playout")))
         else:
             seat_bots = []
             try:
                 for s, spec in enumerate(bots):
                     extra = {"seat": s, "timeout": task.timeout} if spec.startswith("cmd:") else {}
                     seat_bots.append(
-                        bot_registry.make_bot(spec, task.game, task.seed * 16 + s, **extra)
+                        bot_registry.make_bot(spec, task.game,
+                                              bot_seed(task.bot_key, task.seed, s), **extra)
                     )
             except BaseException:
                 for bot in seat_bots:
@@ -133,8 +141,11 @@ def play_chunk(tasks: Sequence[Task]) -> list[GameOutcome]:
 def make_tasks(
     game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
     options: dict[str, Any] | None = None, fast: bool = True, timeout: float = 5.0,
+    bot_key: int | None = None,
 ) -> list[Task]:
-    """``count`` games with the same bots, one spec per seat (or one for every seat)."""
+    """``count`` games with the same bots, one spec per seat (or one for every seat).
+
+    ``bot_key``: the key of the bots' random seeds; a fresh secret one if not given."""
     rules = games.get(game)
     specs = list(bot_specs)
     if len(specs) == 1:
@@ -149,7 +160,8 @@ def make_tasks(
             check_command(spec[len(bot_registry.EXTERNAL):])
         else:
             bot_registry.make_bot(spec, game)
-    return [Task(game, players, tuple(specs), seed + i, dict(options or {}), fast, timeout)
+    key = new_key() if bot_key is None else check_seed(bot_key)
+    return [Task(game, players, tuple(specs), seed + i, dict(options or {}), fast, timeout, key)
             for i in range(count)]
 
 
@@ -229,7 +241,8 @@ def _figures(wins: list[float], scores: list[float], ranks: list[float]) -> dict
 
 
 def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = None,
-              options: dict[str, Any] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None,
+              bot_key: int | None = None) -> dict[str, Any]:
     """Win rates, mean scores and ranks per seat and per bot, with 95 % confidence intervals.
 
     A shared win counts as a win for every winner. Games that ended with an error are left
@@ -259,7 +272,7 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
                                 [float(o.ranks[s]) for o, s in picks])
     summary: dict[str, Any] = {
         "game": game, "players": players, "bots": seat_bots if fixed_seats else names,
-        "games": len(outcomes), "seed": seed, "options": options or {},
+        "games": len(outcomes), "seed": seed, "bot_key": bot_key, "options": options or {},
         "better": rules.better, "seats": seats, "by_bot": by_bot,
         "errors": len(failed), "error_messages": [o.error for o in failed[:10]],
     }
@@ -273,21 +286,23 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
 def simulate(
     game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
     options: dict[str, Any] | None = None, fast: bool = True, jobs: int = 1,
-    dask: str | None = None,
+    dask: str | None = None, bot_key: int | None = None,
 ) -> dict[str, Any]:
     """Play ``count`` seeded games and return their summary."""
-    tasks = make_tasks(game, players, bot_specs, count, seed, options, fast)
-    return summarize(game, list(run_tasks(tasks, jobs, dask)), seed, options)
+    tasks = make_tasks(game, players, bot_specs, count, seed, options, fast, bot_key=bot_key)
+    return summarize(game, list(run_tasks(tasks, jobs, dask)), seed, options,
+                     tasks[0].bot_key if tasks else bot_key)
 
 
 # -- tournaments ----------------------------------------------------------------------------
 def tournament_tasks(
     game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
-    options: dict[str, Any] | None = None, fast: bool = True,
+    options: dict[str, Any] | None = None, fast: bool = True, bot_key: int | None = None,
 ) -> list[Task]:
-    """Every bot over the same seeds. Competitive games: each table of ``players`` bots (every
-    combination, or the bots repeated when there are fewer than seats) in every seat
-    rotation. Cooperative games and solitaires: each bot in all seats."""
+    """Every bot over the same seeds (and the same bot seeds: one key for the run).
+    Competitive games: each table of ``players`` bots (every combination, or the bots repeated
+    when there are fewer than seats) in every seat rotation. Cooperative games and solitaires:
+    each bot in all seats."""
     specs = list(dict.fromkeys(bot_specs))
     if games.get(game).cooperative:
         lineups = [[b] * players for b in specs]
@@ -302,9 +317,10 @@ def tournament_tasks(
                 rotated = table[r:] + table[:r]
                 if rotated not in lineups:
                     lineups.append(rotated)
+    key = new_key() if bot_key is None else bot_key
     tasks = []
     for lineup in lineups:
-        tasks += make_tasks(game, players, lineup, count, seed, options, fast)
+        tasks += make_tasks(game, players, lineup, count, seed, options, fast, bot_key=key)
     return tasks
 
 

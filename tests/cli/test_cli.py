@@ -20,7 +20,7 @@ def test_games_lists_all_three():
 
 def test_simulate_json_is_reproducible():
     args = ["simulate", "slide", "--players", "2", "--bots", "greedy,random", "--games", "30",
-            "--seed", "4", "--json"]
+            "--seed", "4", "--bot-key", "99", "--json"]
     first = runner.invoke(app, args)
     second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output

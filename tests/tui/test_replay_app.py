@@ -87,6 +87,6 @@ async def test_an_unfinished_record_says_so() -> None:
         await pilot.press("end")
         assert app.step == 10
         assert "unfinished" in step_text(app)
-        assert "deal 12" in board_text(app)
+        assert "Doublets" in board_text(app)
         await pilot.press("home", "n", "n")
         assert app.step == 2

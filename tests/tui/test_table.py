@@ -46,7 +46,7 @@ def spies(monkeypatch: pytest.MonkeyPatch) -> dict[int, Spy]:
     made: dict[int, Spy] = {}
 
     def fake_make_bot(spec: str, game: str, seed: int = 0, **kwargs) -> Spy:
-        seat = seed % 16  # the table seeds seat s with seed * 16 + s
+        seat = 1 + len(made)  # the tests seat the person at 0 and bots after, in order
         made[seat] = Spy(game, seat, talk="signal down2 small" if spec == "talker" else None)
         return made[seat]
 

@@ -97,7 +97,6 @@ class FairBot:
         self._forget()
 
     def _forget(self) -> None:
-        self.deal: Any = None
         self.order: list[str] | None = None  # the whole deck in flip order, once seen
         self.plan: list[str] = []  # the rest of a proved winning line
         self.plan_pos: Position | None = None  # the position the plan's next action expects
@@ -106,10 +105,9 @@ class FairBot:
     # -- memory -------------------------------------------------------------------------------
     def observe(self, view: dict[str, Any]) -> None:
         """Remember what this view shows (called by ``choose``; a UI may call it too)."""
-        start = len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44
-        if view.get("deal") != self.deal or start:  # another game: what was seen is void
+        # a fresh deal (views carry no deal number: the seed would name the whole stock)
+        if len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44:
             self._forget()
-            self.deal = view.get("deal")
         if view["stock"] == 0 and view["waste"]:
             # the stock is gone through: the waste is the whole deck in flip order
             self.order = list(view["waste"])

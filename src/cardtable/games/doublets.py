@@ -280,7 +280,6 @@ class DoubletsState(State):
             "game": "doublets",
             "seat": seat,
             "players": 1,
-            "deal": self.seed,
             "to_act": list(self.to_act()),
             "stock": len(self.stock),
             "waste": [card_name(c) for c in self.waste],

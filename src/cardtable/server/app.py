@@ -173,6 +173,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         player = me(request)
         if any(len(s) > 200 for s in body.seats):
             raise HubError("bad_request", "a seat is 'me', 'open' or a bot's name")
+        if body.seed is not None and len(body.seats) > 1:
+            # whoever chose the seed could deal it again and read every other hand
+            raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
+                           "shared table's deal is secret and chosen by the server")
         table = hub(request).create(player, body.game, body.seats, body.options, body.seed)
         return table.info(player.id)
 

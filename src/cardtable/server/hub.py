@@ -27,6 +27,7 @@ from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.core.errors import BadOptions, CardtableError, IllegalAction
 from cardtable.core.protocol import State
+from cardtable.seeds import new_deal_seed, new_key
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
 
@@ -143,9 +144,10 @@ class LiveTable:
         return {**base, "creator": self.created_by == viewer, "seats": seats}
 
     def info(self, viewer: str | None = None) -> dict[str, Any]:
-        """Public facts about the table. The seed only where it is public: Doublets shows its
-        deal number; other games' seeds would reveal hidden cards until the game is over."""
-        public_seed = self.game == "doublets" or self.status == "over"
+        """Public facts about the table. The seed only where it is public: a solitaire shows
+        its deal number; a shared game's seed would reveal hidden cards until the game is over.
+        As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
+        public_seed = self.solo or self.status == "over"
         present = {c.seat for c in self.conns}
         return {
             "id": self.id,
@@ -154,7 +156,7 @@ class LiveTable:
             "players": self.players,
             "options": self.options,
             "status": self.status,
-            "seed": self.seed if public_seed else None,
+            "seed": str(self.seed) if public_seed else None,
             "creator": self.created_by == viewer if viewer else False,
             "version": self.version,
             "can_undo": self.solo and bool(self.state.actions) and self.status != "open",
@@ -248,7 +250,7 @@ class Hub:
         return len(rows)
 
     def _make_bot(self, table: LiveTable, seat: int, spec: str) -> Any:
-        seed = table.seed * 16 + seat
+        seed = new_key()  # a bot's randomness says nothing about the deal
         if spec.startswith(EXTERNAL):
             command = self.external_bots.get(spec[len(EXTERNAL):])
             if command is None:
@@ -295,8 +297,8 @@ class Hub:
             raise HubError("bad_request", e.reason) from None
         if not seats:
             seats = ["me"]
-        if seed is None:
-            seed = secrets.randbelow(1_000_000_000)
+        if seed is None:  # a shared deal from 128 secret bits; a solitaire's deal number
+            seed = new_deal_seed(len(seats))
         try:
             rules.deal_from(seed, len(seats), options)  # an option "seed": BadOptions
             _, options = rules.check_options(len(seats), options)

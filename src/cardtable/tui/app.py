@@ -146,10 +146,14 @@ class PlayApp(App[Path | None]):
         )
 
     def on_mount(self) -> None:
-        self.title = f"cardtable · {self.table.title} · seed {self.table.seed}"
+        # a solitaire's deal number is the player's own; a shared deal's seed would show
+        # the bots' hands, so it is told once the game is over
+        solo = len(self.table.seats) == 1
+        deal = f" · deal {self.table.seed}" if solo else ""
+        self.title = f"cardtable · {self.table.title}{deal}"
         who = ", ".join(seat_label(s, self.table.names(self.viewer))
                         for s in range(len(self.table.seats)))
-        self.log_event(f"{self.table.title}, deal {self.table.seed}: {who}")
+        self.log_event(f"{self.table.title}{deal}: {who}")
         if self.viewer is None:
             self.log_event("Nobody at the keyboard plays: watching the bots (p pauses).")
         self.moves.focus()
@@ -321,7 +325,8 @@ class PlayApp(App[Path | None]):
         text.append(f"Replay: cardtable replay {self.saved}\n\nPress q to leave.")
         self.result.update(text)
         if first_time:
-            self.log_event("Game over.")
+            self.title = f"cardtable · {self.table.title} · deal {self.table.seed}"
+            self.log_event(f"Game over. The deal was {self.table.seed}.")
             self.say(f"Game over. Record saved: {self.saved}")
 
     # -- bots -----------------------------------------------------------------------------------

@@ -276,7 +276,7 @@ def doublets_board(
     over = "result" in view
     out = Text()
     out.append("Doublets", TITLE)
-    out.append(f" · deal {view['deal']} · score {view['score']} of 48\n")
+    out.append(f" · score {view['score']} of 48\n")
     out.append("\n")
     out.append("Stock ")
     stock = Text(f"[{view['stock']:>2} ▒]" if view["stock"] else "[ empty ]", BOLD)

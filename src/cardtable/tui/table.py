@@ -15,6 +15,7 @@ from cardtable import games
 from cardtable.bots import EXTERNAL, Bot, make_bot
 from cardtable.core.errors import CardtableError, IllegalAction, NotYourTurn
 from cardtable.paths import save_record
+from cardtable.seeds import new_key
 
 HUMAN = "me"
 
@@ -49,8 +50,8 @@ class Table:
                 if spec == HUMAN:
                     continue
                 extra = {"seat": s} if spec.startswith(EXTERNAL) else {}
-                # each bot its own random stream (as in cardtable.sim), fixed by the seed
-                self._bots[s] = make_bot(spec, game, seed * 16 + s, **extra)
+                # each bot its own random stream, unrelated to the deal
+                self._bots[s] = make_bot(spec, game, new_key(), **extra)
         except BaseException:
             self.close()
             raise

@@ -101,7 +101,7 @@ export function render(root, s, ctx) {
 
   root.append(el("div", {},
     el("div", { class: "row", style: "justify-content:space-between" },
-      el("h3", { "data-testid": "deal" }, `Deal #${view.deal}`),
+      el("h3", { "data-testid": "deal" }, s.table.seed === null ? "Doublets" : `Deal #${s.table.seed}`),
       el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
     el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
@@ -123,6 +123,7 @@ function tools(s, ctx) {
     "data-testid": "deal-input" });
   const bar = el("div", { class: "db-tools" },
     el("button", { type: "button", "data-key": "undo", disabled: mine && s.table.can_undo ? null : true,
+      title: "Take back the last move. Cards you have seen stay known: undoing a flip shows the stock, like peeking",
       onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"),
     el("button", { type: "button", "data-key": "redo", disabled: mine && s.table.can_redo ? null : true,
       onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"),
