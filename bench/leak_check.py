@@ -17,6 +17,10 @@ For every game and player count, ``--games`` games are played, each on two paths
   unfinished, and the HTTP record and replay endpoints must refuse an unfinished table
   (checked on a few tables per configuration).
 
+Deals come from 128-bit seeds, as a shared table's on the server, and bots get seeds unrelated
+to the deal (``seeds.bot_seed``); a view that names the seed fails (the seed deals every hidden
+card again), and the table info may show it only for a solitaire or a finished game.
+
 The twin check: ``state.redraw_hidden(seat, rng)`` redraws everything ``seat`` may not know
 (other hands, the stock order, face-down values, other seats' pending reveals); the twin's
 view must be the same. A view that shows a hidden card differs on some twin.
@@ -49,6 +53,8 @@ from typing import Any
 
 from cardtable import bots, games
 from cardtable.core.protocol import State
+from cardtable.core.rng import random_words
+from cardtable.seeds import bot_seed
 from cardtable.sim import play_one
 
 SEARCH_EVERY = 25
@@ -112,6 +118,9 @@ def check_view(state: State, seat: int | None, view: dict, rng: random.Random, t
     """``view`` must be ``state.view(seat)`` and pass the twin check (once per state)."""
     if view != state.view(seat):
         tally.leak(f"{where}: the view of seat {seat} is not state.view({seat})")
+        return
+    if str(state.seed) in json.dumps(view):  # the seed deals every hidden card again
+        tally.leak(f"{where}: the view of seat {seat} names the deal's seed")
         return
     key = key or checked.key(state)
     views = checked.passed.setdefault(key, {})
@@ -197,7 +206,7 @@ def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally,
     checked = checked if checked is not None else Checked()
     state = games.get(name).deal(seed, players)
     rng = random.Random(seed)
-    seat_bots = [CheckedBot(bots.make_bot(spec, name, seed * 16 + s), s, state, rng, twins,
+    seat_bots = [CheckedBot(bots.make_bot(spec, name, bot_seed(0, seed, s)), s, state, rng, twins,
                             tally, checked)
                  for s, spec in enumerate(bot_specs(name, players, seed))]
     play_one(state, seat_bots)
@@ -353,7 +362,9 @@ def run_config(name: str, players: int, count: int, twins: int, folder: str,
     run = HubRun(folder)
     try:
         for i in range(count):
-            seed = 1000 * players + i
+            # a 128-bit deal like the server's, so its digits cannot turn up in a view by chance
+            high, low = random_words(f"leak-check/{name}/{players}/{i}", 2)
+            seed = high << 64 | low
             checked = Checked()  # shared by the two paths of one game
             actions = bots_game(name, players, seed, twins, tally, checked)
             asyncio.run(run.game(name, players, seed, twins, tally, actions, checked))
