@@ -309,3 +309,18 @@ async def test_the_leaderboard_tells_bots_from_people(people):
     await sock.close()
     board = ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
     assert {(r["name"], r["bot"]) for r in board} == {("Ann", False), ("greedy bot", True)}
+
+
+def test_replay_accepts_who_played_and_still_refuses_other_unknown_fields():
+    state = games.get("slide").deal(7, 2)
+    while not state.over:
+        for seat in state.to_act():
+            state.act(seat, state.legal(seat)[0])
+    record = {**state.record(), "played_by": [[{"name": "Ann", "bot": None, "from": 0}],
+                                              [{"name": "greedy", "bot": "greedy", "from": 0}]]}
+    assert games.replay(record) == state
+    assert games.replay(state.record()) == state  # a record without it, as before
+    from cardtable.core.errors import BadRecord
+
+    with pytest.raises(BadRecord, match="unknown fields: players_by"):
+        games.replay({**record, "players_by": []})
