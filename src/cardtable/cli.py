@@ -82,6 +82,10 @@ def serve(
         int, typer.Option(help="worker processes in which the bots that think (all but "
                           "greedy and random) make their moves")
     ] = 2,
+    seat_grace: Annotated[
+        float, typer.Option(help="seconds a person must have been gone before the table's "
+                            "creator may hand their seat to a bot")
+    ] = 60.0,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     import os
@@ -96,6 +100,8 @@ def serve(
         fail("--bot-timeout is a number of seconds above 0")
     if bot_workers < 1:
         fail("--bot-workers is a whole number above 0")
+    if not 0 <= seat_grace <= 86400:
+        fail("--seat-grace is a number of seconds from 0 to 86400")
     external: dict[str, str] = {}
     for entry in external_bot or []:
         name, eq, command = entry.partition("=")
@@ -117,7 +123,8 @@ def serve(
     # no per-message deflate: it costs ~40 KB and a compression per message on every
     # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
     # socket (1009), one over 4096 bytes gets the error too_large
-    uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True),
+    uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True,
+                           seat_grace=seat_grace),
                 host=host, port=port, log_level="warning", ws_per_message_deflate=False,
                 ws_max_size=MAX_WS_FRAME)
 

@@ -259,11 +259,10 @@ async def test_creator_hands_a_departed_seat_to_a_bot(people):
 
     for _ in range(200):  # the server notices the closed socket
         answer = ann.http.post(f"/api/tables/{table['id']}/seats/1/bot", json={"bot": "greedy"})
-        if answer.status_code == 200:
+        if answer.json()["error"] != "seat_taken":
             break
         await asyncio.sleep(0.1)
-    assert answer.json()["seats"][1]["bot"] == "greedy"
-    a = await ann.connect(table["id"])
-    final = await play_with_greedy(a, "slide")
-    assert final["view"]["result"]["over"]
-    await a.close()
+    # Bob may be reloading his page: his seat waits for him (60 s by default; the handover
+    # after the grace: tests/server/test_seats.py)
+    assert answer.status_code == 409 and answer.json()["error"] == "grace_period"
+    assert answer.json()["retry_after"] > 50

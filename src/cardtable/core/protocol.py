@@ -302,6 +302,10 @@ class State(ABC):
         )
 
 
+#: fields a record may carry beyond what replays it; ``replay`` ignores them
+OPTIONAL_RECORD_FIELDS = frozenset({"played_by"})
+
+
 def replay(game: Game, record: Any) -> State:
     """Rebuild a state from a record, action by action. Refuses a bad record whole."""
     if not isinstance(record, Mapping):
@@ -312,7 +316,9 @@ def replay(game: Game, record: Any) -> State:
     missing = sorted(expected - set(record))
     if missing:
         raise BadRecord(f"the record has no {', '.join(missing)}")
-    extra = sorted(set(record) - expected)
+    # optional fields that say nothing about the play itself, accepted and ignored:
+    # ``played_by`` (who played each seat, written by the server; docs/protocol.md)
+    extra = sorted(set(record) - expected - OPTIONAL_RECORD_FIELDS)
     if extra:
         raise BadRecord(f"the record has unknown fields: {', '.join(map(str, extra))}")
     if record["game"] != game.name:

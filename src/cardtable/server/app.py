@@ -12,6 +12,7 @@ import gc
 import json
 import re
 import time
+import unicodedata
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,15 @@ from cardtable import bots, games
 from cardtable.paths import data_dir
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
-from cardtable.server.hub import BOT_TIMEOUT, EXTERNAL, Conn, Hub, HubError, error
+from cardtable.server.hub import (
+    BOT_TIMEOUT,
+    EXTERNAL,
+    SEAT_GRACE,
+    Conn,
+    Hub,
+    HubError,
+    error,
+)
 from cardtable.server.ratings import leaderboard
 
 STATIC = Path(__file__).parent / "static"
@@ -69,19 +78,22 @@ class BotBody(BaseModel):
 def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
                external_bots: dict[str, str] | None = None,
-               bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False) -> FastAPI:
+               bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
+               seat_grace: float = SEAT_GRACE) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
     ``bot_workers``: worker processes for the bots that think. ``gc_tuning``: the server
     process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
+    ``seat_grace``: seconds a person must be gone before their seat may go to a bot.
     """
     url = db_url or db.default_url(data_dir())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = db.Store(url)
-        hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers)
+        hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
+                  seat_grace=seat_grace)
         app.state.store, app.state.hub = store, hub
         hub.resume_all()
         if gc_tuning:
@@ -95,7 +107,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
 
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
-        return JSONResponse({"error": e.code, "message": e.reason}, status_code=e.status)
+        return JSONResponse({"error": e.code, "message": e.reason, **e.extra},
+                            status_code=e.status)
 
     # FastAPI's default 422 echoes the input, and an echoed NaN/Infinity made it a 500
     @app.exception_handler(RequestValidationError)
@@ -140,6 +153,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         name = body.name.strip()
         if not NAME.match(name):
             raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
+        if reserved_name(name, hub(request).external_bots):
+            raise HubError("reserved_name", f"{name!r} is a bot's name (or looks like one): "
+                           "bots' names are kept for bots; choose another")
         store: db.Store = request.app.state.store
         player = me(request, required=False)
         if player:
@@ -282,10 +298,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         except CardtableError as e:
             raise HubError("bad_record", e.reason, 500) from None
         action = full["actions"][step - 1] if step else None
+        by = table.who(table.actors[step - 1] if step <= len(table.actors) else None,
+                       action[0]) if action else None
         # the game is over, so every card may be shown: each seat's own view as well
         return {"step": step, "steps": steps, "view": state.view(None),
                 "seat_views": [state.view(s) for s in range(state.players)],
-                "action": {"seat": action[0], "action": action[1]} if action else None}
+                "action": {"seat": action[0], "action": action[1], "by": by}
+                if action else None, "played_by": full["played_by"]}
     # -- end of replay steps ----------------------------------------------------------------
 
     # -- live tables ------------------------------------------------------------------------
@@ -397,6 +416,26 @@ async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, 
         return error("bad_message", "action must be a short text, e.g. 'take 7 left'",
                      client_id)
     return await h.act(table, conn.seat, action, message.get("version"), client_id)
+
+
+#: words that make a name a bot's: "greedy bot", "Search (bot)", "bots"
+BOT_WORD = re.compile(r"(^|[^a-z0-9])bots?$")
+
+
+def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
+    """Whether a person's ``name`` is (or looks like) a bot's, so that the leaderboard and
+    the tables never show a person as a bot: any built-in bot's name, with or without
+    " bot", in any case (``Greedy``, ``greedy bot``, ``GreedyBot``, ``search:hard``); an
+    operator's external bot (``NAME``, ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``);
+    and any name whose last word is "bot"."""
+    text = unicodedata.normalize("NFKC", name).casefold().strip()
+    if text.startswith((EXTERNAL, bots.EXTERNAL, "bot:")) or BOT_WORD.search(text):
+        return True
+    reserved = {b for g in games.names() for b in bots.names(g)}
+    reserved |= {n.casefold() for n in external or {}}
+    base = text.partition(":")[0].strip()  # a bot with a level: "search:hard"
+    compact = re.sub(r"[^a-z0-9]", "", base)
+    return base in reserved or compact in reserved or compact.removesuffix("bot") in reserved
 
 
 def _encodable(text: str) -> bool:

@@ -20,6 +20,7 @@ import logging
 import re
 import secrets
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,11 +41,14 @@ FALLBACK_BOT = "greedy"
 class HubError(Exception):
     """A refused request, with a code for clients and a reason for people."""
 
-    def __init__(self, code: str, reason: str, status: int = 400) -> None:
+    def __init__(self, code: str, reason: str, status: int = 400,
+                 extra: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
         self.status = status
+        #: more fields for the answer (e.g. ``retry_after``)
+        self.extra = extra or {}
 
 
 #: limits on what a client controls (docs/server.md lists them)
@@ -53,6 +57,11 @@ ACTION_RATE = 20.0  # actions a second a connection may send, on average
 ACTION_BURST = 60  # ... and in a burst
 MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
 BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
+#: seconds a person must have been gone before the creator may hand their seat to a bot: a
+#: page reload or a short network drop must not cost anyone their seat (--seat-grace)
+SEAT_GRACE = 60.0
+#: the ``actor`` of an action a bot played: ``bot:SPEC`` (a person's is their player id)
+BOT_ACTOR = "bot:"
 #: seats may name ``ext:NAME`` for an external bot the operator registered (--external-bot)
 EXTERNAL = "ext:"
 EXTERNAL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -118,6 +127,15 @@ class LiveTable:
     notices: list[str] = field(default_factory=list)
     #: Doublets: the fair bot watching the player's game, so hints remember flipped cards
     advisor: Any = None
+    #: seat -> time.monotonic() its last connection closed (a seat never connected since
+    #: the table was loaded counts as gone since ``loaded_at``)
+    gone_since: dict[int, float] = field(default_factory=dict)
+    loaded_at: float = field(default_factory=time.monotonic)
+    #: who played each action of ``state.actions``: a player id or ``bot:SPEC`` (None: a row
+    #: stored before actors were kept, taken to be the seat's present occupant)
+    actors: list[str | None] = field(default_factory=list)
+    #: player id -> name, for everyone who played here (a person whose seat went to a bot too)
+    actor_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def solo(self) -> bool:
@@ -132,6 +150,40 @@ class LiveTable:
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
+
+    def actor(self, seat: int) -> str | None:
+        """Who plays ``seat`` now, as an action row's ``actor``."""
+        s = self.seats[seat]
+        if s["player_id"]:
+            return s["player_id"]
+        return BOT_ACTOR + s["bot"] if s["bot"] else None
+
+    def who(self, actor: str | None, seat: int) -> dict[str, Any]:
+        """``{"name", "bot"}`` of an action's actor (None: the seat's present occupant)."""
+        actor = actor or self.actor(seat)
+        if actor and actor.startswith(BOT_ACTOR):
+            spec = actor[len(BOT_ACTOR):]
+            return {"name": spec, "bot": spec}
+        s = self.seats[seat]
+        name = self.actor_names.get(actor) or (s["name"] if actor == s["player_id"] else None)
+        return {"name": name or "player", "bot": None}
+
+    def history(self) -> list[list[dict[str, Any]]]:
+        """Per seat, who played it over time: ``[{"name", "bot", "from"}]``, ``from`` the
+        index in the action log of the first action they played (0 for the first of a seat).
+        A seat that never acted lists its present occupant."""
+        runs: list[list[dict[str, Any]]] = [[] for _ in range(self.players)]
+        last: list[str | None] = [None] * self.players
+        for n, (seat, _action) in enumerate(self.state.actions):
+            actor = (self.actors[n] if n < len(self.actors) else None) or self.actor(seat)
+            if runs[seat] and actor == last[seat]:
+                continue
+            last[seat] = actor
+            runs[seat].append({**self.who(actor, seat), "from": n if runs[seat] else 0})
+        for seat, run in enumerate(runs):
+            if not run:
+                run.append({**self.who(None, seat), "from": 0})
+        return runs
 
     def info_as(self, base: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """``info(viewer)`` from ``info(None)``: only ``creator`` and ``you`` differ."""
@@ -149,7 +201,7 @@ class LiveTable:
         As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
         public_seed = self.solo or self.status == "over"
         present = {c.seat for c in self.conns}
-        return {
+        info = {
             "id": self.id,
             "game": self.game,
             "title": games.get(self.game).title,
@@ -169,6 +221,10 @@ class LiveTable:
             ],
             "notices": self.notices[-5:],
         }
+        if self.status == "over":  # who played each seat, a person then a bot that took over
+            for seat, run in zip(info["seats"], self.history(), strict=True):
+                seat["history"] = run
+        return info
 
 
 class Hub:
@@ -177,8 +233,9 @@ class Hub:
     def __init__(self, store: db.Store, bot_delay: float = 0.8,
                  bot_timeout: float = BOT_TIMEOUT,
                  external_bots: dict[str, str] | None = None,
-                 bot_workers: int = DEFAULT_WORKERS) -> None:
+                 bot_workers: int = DEFAULT_WORKERS, seat_grace: float = SEAT_GRACE) -> None:
         self.store = store
+        self.seat_grace = seat_grace
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
         #: NAME -> COMMAND of the external bots the operator registered; web users may seat
@@ -210,16 +267,19 @@ class Hub:
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
         advisor = make_advisor(row.game)
-        state = self._replay_log(row.id, row.game, row.seed, row.players, row.options, advisor)
+        actors: list[str | None] = []
+        state = self._replay_log(row.id, row.game, row.seed, row.players, row.options, advisor,
+                                 actors)
         seats = self.store.seats(table_id)
-        names = self.store.names([s.player_id for s in seats if s.player_id])
+        people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
+        names = self.store.names(list(people | {s.player_id for s in seats if s.player_id}))
         table = LiveTable(
             id=row.id, game=row.game, seed=row.seed, players=row.players,
             options=dict(row.options), status=row.status, created_by=row.created_by,
             state=state, version=row.version, redo=list(row.redo or []),
             seats=[{"player_id": s.player_id, "bot": s.bot,
                     "name": names.get(s.player_id) if s.player_id else s.bot} for s in seats],
-            advisor=advisor,
+            advisor=advisor, actors=actors, actor_names=names,
         )
         table.seat_changed = [table.version] * table.players
         running = table.status == "running"
@@ -332,6 +392,8 @@ class Hub:
             mine = table.seat_of(player.id)
             if mine is not None:
                 return mine
+            if table.status == "over":
+                raise HubError("game_over", "the game is over: its seats never change", 409)
             free = [i for i, s in enumerate(table.seats) if not s["player_id"] and not s["bot"]]
             if not free:
                 raise HubError("table_full", "every seat at this table is taken", 409)
@@ -341,6 +403,8 @@ class Hub:
                 raise HubError("seat_taken", f"seat {seat} is not free", 409)
             self.store.set_seat(table.id, seat, player.id, None)
             table.seats[seat] = {"player_id": player.id, "bot": None, "name": player.name}
+            table.actor_names[player.id] = player.name
+            table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
             if all(s["player_id"] or s["bot"] for s in table.seats):
                 table.status = "running"
                 self.store.set_status(table.id, "running")
@@ -358,10 +422,20 @@ class Hub:
                                403)
             if not 0 <= seat < table.players:
                 raise HubError("bad_request", f"there is no seat {seat}")
+            if table.status == "over":  # who played a finished game is history
+                raise HubError("game_over", "the game is over: its seats never change", 409)
             if table.seats[seat]["bot"]:
                 raise HubError("bad_request", f"seat {seat} is already played by a bot")
             if table.seats[seat]["player_id"] and table.connected(seat):
                 raise HubError("seat_taken", "that player is still at the table", 409)
+            if table.seats[seat]["player_id"]:
+                gone = time.monotonic() - table.gone_since.get(seat, table.loaded_at)
+                left = self.seat_grace - gone
+                if left > 0:
+                    raise HubError(
+                        "grace_period", f"that player left {gone:.1f} s ago and may be coming "
+                        f"back: the seat can go to a bot in {left:.1f} s", 409,
+                        {"retry_after": round(left + 0.05, 1)})
             try:
                 self.check_bot(bot, table.game)
                 new = self._make_bot(table, seat, bot)
@@ -419,9 +493,11 @@ class Hub:
         # The table's lock is held meanwhile, so its next action waits for this one.
         await commit(self.writer.submit(
             {"table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
-             "action": action, "version": table.version + 1, "client_id": client_id}))
+             "action": action, "version": table.version + 1, "client_id": client_id,
+             "actor": table.actor(seat)}))
         table.version += 1
         table.state = candidate
+        table.actors.append(table.actor(seat))
         table.redo = []
         self._after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
@@ -470,6 +546,7 @@ class Hub:
             last = self.store.pop(table.id, table.version)
             table.redo.append([last.seat, last.action])
             table.state = self._rebuild(table)
+            del table.actors[len(table.state.actions):]
             if table.status == "over":
                 table.status = "running"
                 self.store.set_status(table.id, "running")
@@ -486,9 +563,10 @@ class Hub:
             candidate.act(seat, action)
             table.version += 1
             self.store.append(table.id, len(candidate.actions) - 1, seat, action,
-                              table.version, redo=table.redo[:-1])
+                              table.version, redo=table.redo[:-1], actor=table.actor(seat))
             table.redo.pop()
             table.state = candidate
+            table.actors.append(table.actor(seat))
             self._after_change(table, all_seats=True)
         await self.broadcast(table)
 
@@ -502,13 +580,17 @@ class Hub:
         return self._replay_log(table.id, table.game, table.seed, table.players, table.options)
 
     def _replay_log(self, table_id: str, game: str, seed: int, players: int,
-                    options: dict[str, Any], advisor: Any = None) -> State:
-        """The table's state from its stored log; ``advisor`` watches every step."""
+                    options: dict[str, Any], advisor: Any = None,
+                    actors: list[str | None] | None = None) -> State:
+        """The table's state from its stored log; ``advisor`` watches every step; ``actors``
+        (if given) receives who played each action."""
         state = games.get(game).deal(seed, players, **options)
         if advisor:
             advisor.observe(state.view(0))
         for a in self.store.actions(table_id):
             state.act(a.seat, a.action)  # the log was checked when written
+            if actors is not None:
+                actors.append(a.actor)
             if advisor:
                 advisor.observe(state.view(0))
         return state
@@ -586,6 +668,8 @@ class Hub:
                            detail: str = "") -> None:
         """``why`` goes to every seat in a notice; ``detail`` (the bot's action or error,
         which may name cards of its hand) only to the log."""
+        if table.status == "over" or seat not in table.bots:  # a finished seat stays as played
+            return
         old = table.seats[seat]["bot"]
         log.warning("table %s seat %s: bot %s %s%s", table.id, seat, old, why, detail)
         self._close_later(table.bots[seat])  # a hung program is stopped, off the loop
@@ -654,17 +738,21 @@ class Hub:
 
     async def connect(self, table: LiveTable, conn: Conn) -> None:
         table.conns.add(conn)
+        table.gone_since.pop(conn.seat, None)
         await self.broadcast(table)  # everyone sees who is connected
 
     async def disconnect(self, table: LiveTable, conn: Conn) -> None:
         table.conns.discard(conn)
+        if conn.seat is not None and not table.connected(conn.seat):
+            table.gone_since[conn.seat] = time.monotonic()
         await self.broadcast(table)
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         if table.status != "over":
             raise HubError("not_over", "the record of a game is public once the game is over",
                            403)
-        return table.state.record()
+        # who played each seat (names, not player ids): replay() accepts and ignores it
+        return {**table.state.record(), "played_by": table.history()}
 
 
 async def in_thread(fn: Any, *args: Any) -> Any:

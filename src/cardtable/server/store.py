@@ -267,7 +267,8 @@ class Store:
             return list(s.scalars(q))
 
     def append(self, table_id: str, n: int, seat: int, action: str, version: int,
-               client_id: str | None = None, redo: list | None = None) -> None:
+               client_id: str | None = None, redo: list | None = None,
+               actor: str | None = None) -> None:
         """Commit one action at position ``n`` and the table's new version, together.
 
         The primary key (table, n) refuses a second writer of the same position. ``redo``
@@ -276,18 +277,20 @@ class Store:
         # prepared Core statements, not the ORM: this is the one write on every action's path
         with self.engine.begin() as conn:
             conn.execute(_INSERT_ACTION, {"table_id": table_id, "n": n, "seat": seat,
-                                          "action": action, "client_id": client_id, "at": now()})
+                                          "action": action, "client_id": client_id,
+                                          "actor": actor, "at": now()})
             conn.execute(_SET_VERSION, {"tid": table_id, "version": version, "redo": redo or []})
 
     def append_many(self, rows: list[dict[str, Any]]) -> None:
         """Commit the actions of several tables (and each table's new version) in one
         transaction: all of them or none. Each row: ``table_id, n, seat, action, version,
-        client_id``, optionally ``redo``. See :class:`GroupCommit`."""
+        client_id``, optionally ``redo`` and ``actor``. See :class:`GroupCommit`."""
         at = now()
         with self.engine.begin() as conn:
             conn.execute(_INSERT_ACTION, [
                 {"table_id": r["table_id"], "n": r["n"], "seat": r["seat"],
-                 "action": r["action"], "client_id": r.get("client_id"), "at": at}
+                 "action": r["action"], "client_id": r.get("client_id"),
+                 "actor": r.get("actor"), "at": at}
                 for r in rows])
             conn.execute(_SET_VERSION, [
                 {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or []}

@@ -25,7 +25,9 @@ async function main() {
           .map((h) => el("th", {}, h)))),
         el("tbody", {}, rows.map((r, i) => el("tr", {},
           el("td", {}, String(i + 1)),
-          el("td", {}, r.name, " ", r.bot && !/bot$/.test(r.name) ? el("span", { class: "badge bot" }, "bot") : null),
+          // a bot's row says so in a badge of its own (people may not take bots' names)
+          el("td", { "data-bot": String(r.bot) }, r.bot ? r.name.replace(/ bot$/, "") : r.name,
+            " ", r.bot ? el("span", { class: "badge bot" }, "bot") : null),
           el("td", {}, el("b", {}, String(r.rating))),
           el("td", {}, String(r.mu)),
           el("td", {}, String(r.sigma)),

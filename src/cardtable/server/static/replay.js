@@ -1,7 +1,7 @@
 // The replay page: steps through a finished game. The server rebuilds each step's spectator
 // view from the record (GET /api/tables/{id}/replay?step=N); no rules run in the browser.
 import { api, clear, el, showMessage, topbar } from "./common.js";
-import { results } from "./results.js";
+import { playedBy, results } from "./results.js";
 import * as slide from "./games/slide.js";
 import * as theGame from "./games/the-game.js";
 import * as doublets from "./games/doublets.js";
@@ -15,8 +15,17 @@ let steps = 0;
 let step = 0;
 let wanted = 0; // the step last asked for: older answers are dropped
 
-function names() {
-  return table.seats.map((s) => (s.bot ? `${s.name} (bot)` : s.name || "?"));
+function label(who) {
+  return who.bot ? `${who.name} (bot)` : who.name || "?";
+}
+
+// who sat at each seat after `n` actions: a seat handed to a bot shows its person until then
+function names(n = 0) {
+  return table.seats.map((s) => {
+    const history = s.history || [s];
+    const now = history.filter((h, i) => i === 0 || h.from < n).pop();
+    return label(now);
+  });
 }
 
 async function load(n) {
@@ -49,14 +58,15 @@ async function go(n) {
 }
 
 function show(data) {
-  const n = names();
+  const n = names(step);
   const slider = $("#slider");
   slider.max = String(steps);
   slider.value = String(step);
   slider.setAttribute("aria-valuetext", `step ${step} of ${steps}`);
   $("#first").disabled = $("#prev").disabled = step === 0;
   $("#next").disabled = $("#last").disabled = step === steps;
-  const what = data.action ? `${n[data.action.seat]}: ${data.action.action}` : "the deal";
+  const who = data.action && data.action.by ? label(data.action.by) : n[data.action?.seat];
+  const what = data.action ? `${who}: ${data.action.action}` : "the deal";
   $("#step").textContent = `Step ${step} of ${steps}`;
   $("#what").textContent = what;
   document.body.dataset.step = String(step);
@@ -65,7 +75,7 @@ function show(data) {
   RENDERERS[table.game].render(board, { view: data.view, legal: [], seat: null, table,
     version: step, seatViews: data.seat_views }, ctx);
   const res = clear($("#results"));
-  if (data.view.result) res.append(results(data.view, table, n, false));
+  if (data.view.result) res.append(results(data.view, table, playedBy(table, n), false));
 }
 
 function keys(event) {

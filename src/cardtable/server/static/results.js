@@ -1,6 +1,14 @@
 // The results panel of a finished game (from view.result), shared by the table and replay.
 import { el } from "./common.js";
 
+// who played each seat of a finished game, a person then the bot that took over:
+// "Ann, then greedy bot" (seats[i].history from the server; `fallback` without one)
+export function playedBy(table, fallback) {
+  return table.seats.map((s, i) => (s.history
+    ? s.history.map((h) => (h.bot ? `${h.name} bot` : h.name)).join(", then ")
+    : fallback[i]));
+}
+
 export function results(view, table, names, links = true) {
   const r = view.result;
   if (!r) return null;
@@ -31,6 +39,10 @@ export function results(view, table, names, links = true) {
     if (!r.won) {
       parts.push(el("p", {}, r.good ? "10 or fewer cards left: a good result."
         : "More than 10 cards left."));
+    }
+    if (names.length > 1) {
+      parts.push(el("p", { class: "played-by", "data-testid": "played-by" },
+        `Played by ${names.join(" · ")}`));
     }
   }
   if (links) {

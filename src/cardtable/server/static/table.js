@@ -4,7 +4,7 @@
 import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
-import { results } from "./results.js";
+import { playedBy, results } from "./results.js";
 import * as slide from "./games/slide.js";
 import * as theGame from "./games/the-game.js";
 import * as doublets from "./games/doublets.js";
@@ -218,7 +218,7 @@ function render() {
     }
 
     const res = clear($("#results"));
-    if (table.status === "over") res.append(results(view, table, n));
+    if (table.status === "over") res.append(results(view, table, playedBy(table, n)));
   });
   if (table.game === "doublets") refreshStats(table.status);
 }

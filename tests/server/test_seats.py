@@ -1,0 +1,326 @@
+"""Seats and history, against a real server with real websocket clients: a finished game's
+seats never change, a seat goes to a bot only after its person has been gone a grace period,
+the record and the replay name who played each action, and people may not take bots' names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cardtable import games
+from cardtable.bots import make_bot
+from server.conftest import Client, Server
+
+GRACE = 2.0  # seconds: the --seat-grace of the servers that test the positive case
+
+
+class GraceServer(Server):
+    """A server started with ``--seat-grace`` (and, for a database written by the starting
+    commit, another source tree on the path)."""
+
+    def __init__(self, db_url: str, data: Path, grace: float, src: str | None = None) -> None:
+        super().__init__(db_url, data)
+        self.grace = grace
+        self.src = src
+
+    def start(self) -> None:
+        env = dict(os.environ, CARDTABLE_DATA=str(self.data))
+        command = [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
+                   "--db", self.db_url, "--bot-delay", "0.01"]
+        if self.src:
+            env["PYTHONPATH"] = self.src
+        else:
+            command += ["--seat-grace", str(self.grace)]
+        with open(self.data / "server.log", "ab") as log:
+            self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                         stderr=log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start: " + (self.data / "server.log").read_text())
+
+
+@pytest.fixture
+def grace_server(tmp_path: Path):
+    srv = GraceServer(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path, GRACE)
+    srv.start()
+    yield srv
+    srv.kill()
+
+
+def hand(client: Client, table_id: str, seat: int, bot: str = "greedy") -> httpx.Response:
+    return client.http.post(f"/api/tables/{table_id}/seats/{seat}/bot", json={"bot": bot})
+
+
+async def until_gone(client: Client, table_id: str, seat: int) -> float:
+    """Wait until the server shows ``seat`` as away; the time it was first seen so."""
+    for _ in range(200):
+        info = client.http.get(f"/api/tables/{table_id}").json()
+        if info["seats"][seat]["connected"] is False:
+            return time.monotonic()
+        await asyncio.sleep(0.01)
+    raise AssertionError("the server never noticed the closed socket")
+
+
+async def play_greedy(sock, moves: int | None = None) -> int:
+    """Play our seat with the greedy policy: ``moves`` actions, or until the game is over.
+    Returns the number of actions played."""
+    bot, played = make_bot("greedy", sock.state["table"]["game"]), 0
+    while moves is None or played < moves:
+        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
+            s["legal"] and s["seat"] in s["view"]["to_act"]))
+        if state["table"]["status"] == "over":
+            break
+        answer = await sock.act(bot.choose(state["view"], state["legal"]))
+        assert answer["type"] == "ack", answer
+        played += 1
+    return played
+
+
+async def until_over(client: Client, table_id: str, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        info = client.http.get(f"/api/tables/{table_id}").json()
+        if info["status"] == "over":
+            return info
+        await asyncio.sleep(0.05)
+    raise AssertionError("the game never ended")
+
+
+# -- 1. seats of finished games never change ------------------------------------------------
+async def test_the_seats_of_a_finished_game_never_change(people):
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "greedy"])
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: True)
+    await play_greedy(sock)
+    await sock.close()
+    await until_gone(ann, table["id"], 0)
+    before = ann.http.get(f"/api/tables/{table['id']}").json()
+    record = ann.http.get(f"/api/tables/{table['id']}/record").json()
+    for seat in (0, 1):
+        refused = hand(ann, table["id"], seat)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"] == "game_over"
+    joined = bob.http.post(f"/api/tables/{table['id']}/join", json={})
+    assert joined.status_code == 409 and joined.json()["error"] == "game_over"
+    after = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert after["seats"] == before["seats"] and after["version"] == before["version"]
+    assert ann.http.get(f"/api/tables/{table['id']}/record").json() == record
+
+
+# -- 2. the grace period --------------------------------------------------------------------
+async def table_with_ann(bob: Client, ann: Client) -> tuple[str, object]:
+    """Bob's Slide table with Ann at seat 1, connected; returns (table id, Ann's socket)."""
+    table = bob.new_table("slide", ["me", "open"])
+    ann.post(f"/api/tables/{table['id']}/join")
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: s["seat"] == 1)
+    return table["id"], sock
+
+
+async def test_a_seat_is_refused_to_a_bot_within_the_default_grace(people):
+    bob, ann = people("Bob"), people("Ann")
+    table_id, sock = await table_with_ann(bob, ann)
+    await sock.close()
+    await until_gone(bob, table_id, 1)
+    await asyncio.sleep(0.1)
+    refused = hand(bob, table_id, 1)
+    assert refused.status_code == 409, refused.text
+    body = refused.json()
+    assert body["error"] == "grace_period"
+    assert 55 < body["retry_after"] <= 60  # the default grace: 60 s
+    assert "can go to a bot in" in body["message"]
+    assert bob.http.get(f"/api/tables/{table_id}").json()["seats"][1]["bot"] is None
+
+
+async def test_a_seat_goes_to_a_bot_after_the_grace_and_not_before(grace_server):
+    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    table_id, sock = await table_with_ann(bob, ann)
+    await sock.close()
+    await until_gone(bob, table_id, 1)
+    await asyncio.sleep(0.1)
+    refused = hand(bob, table_id, 1)
+    assert refused.status_code == 409 and refused.json()["error"] == "grace_period"
+    left = refused.json()["retry_after"]
+    assert 0 < left < GRACE and "s ago" in refused.json()["message"]
+    await asyncio.sleep(left + 0.1)
+    taken = hand(bob, table_id, 1)
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["seats"][1]["bot"] == "greedy"
+    # Ann comes back too late: she watches
+    back = await ann.connect(table_id)
+    assert (await back.until(lambda s: True))["seat"] is None
+    await back.close()
+
+
+async def test_a_player_back_within_the_grace_keeps_the_seat(grace_server):
+    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    table_id, sock = await table_with_ann(bob, ann)
+    await sock.close()  # a page reload
+    await until_gone(bob, table_id, 1)
+    refused = hand(bob, table_id, 1)
+    assert refused.status_code == 409 and refused.json()["error"] == "grace_period"
+    back = await ann.connect(table_id)
+    state = await back.until(lambda s: True)
+    assert state["seat"] == 1 and state["table"]["seats"][1]["name"] == "Ann"
+    await asyncio.sleep(GRACE + 0.2)  # she stays: the grace never runs out while she is here
+    still = hand(bob, table_id, 1)
+    assert still.status_code == 409 and still.json()["error"] == "seat_taken"
+    await back.close()
+
+
+async def test_a_seat_never_connected_counts_from_the_join_and_from_a_restart(grace_server):
+    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    table = bob.new_table("slide", ["me", "open"])
+    ann.post(f"/api/tables/{table['id']}/join")  # ... and never opens the table
+    refused = hand(bob, table["id"], 1)
+    assert refused.status_code == 409 and refused.json()["error"] == "grace_period"
+    await asyncio.sleep(GRACE + 0.1)
+    grace_server.restart()  # the server forgets when she left: gone since it loaded the table
+    again = hand(bob, table["id"], 1)
+    assert again.status_code == 409 and again.json()["error"] == "grace_period"
+    await asyncio.sleep(again.json()["retry_after"] + 0.1)
+    assert hand(bob, table["id"], 1).status_code == 200
+
+
+# -- 3. who played each action --------------------------------------------------------------
+ANN_MOVES = 5
+
+
+async def ann_then_greedy(bob: Client, ann: Client) -> tuple[str, int]:
+    """Bob's Slide table: Ann plays seat 1 for ANN_MOVES actions, leaves, and after the
+    grace Bob hands her seat to the greedy bot, which plays it to the end (Bob plays greedy
+    too). Returns the table id and the log index of the bot's first action at seat 1."""
+    table_id, sock = await table_with_ann(bob, ann)
+    mine = await bob.connect(table_id)
+    await mine.until(lambda s: True)
+    bob_plays = asyncio.create_task(play_greedy(mine))
+    assert await play_greedy(sock, ANN_MOVES) == ANN_MOVES
+    await sock.close()
+    await until_gone(bob, table_id, 1)
+    await asyncio.sleep(GRACE + 0.1)
+    assert hand(bob, table_id, 1).status_code == 200
+    await asyncio.wait_for(bob_plays, 60)
+    await mine.close()
+    record = bob.http.get(f"/api/tables/{table_id}/record").json()
+    seat_one = [n for n, (seat, _) in enumerate(record["actions"]) if seat == 1]
+    return table_id, seat_one[ANN_MOVES]
+
+
+async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_server):
+    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    table_id, handed_at = await ann_then_greedy(bob, ann)
+    ann_then_bot = [{"name": "Ann", "bot": None, "from": 0},
+                    {"name": "greedy", "bot": "greedy", "from": handed_at}]
+    bob_alone = [{"name": "Bob", "bot": None, "from": 0}]
+
+    record = bob.http.get(f"/api/tables/{table_id}/record").json()
+    assert record["played_by"] == [bob_alone, ann_then_bot]
+    state = games.replay(record)  # the record with who played still replays
+    assert state.over and len(state.actions) == len(record["actions"])
+    old = {k: v for k, v in record.items() if k != "played_by"}  # an old record
+    assert games.replay(old).record() == state.record()
+
+    info = bob.http.get(f"/api/tables/{table_id}").json()
+    assert [s["history"] for s in info["seats"]] == [bob_alone, ann_then_bot]
+
+    for n, (seat, action) in enumerate(record["actions"]):
+        step = bob.http.get(f"/api/tables/{table_id}/replay", params={"step": n + 1}).json()
+        assert step["action"]["seat"] == seat and step["action"]["action"] == action
+        expected = ("Bob" if seat == 0 else "Ann" if n < handed_at else "greedy")
+        assert step["action"]["by"]["name"] == expected, (n, step["action"])
+        assert (step["action"]["by"]["bot"] is None) == (expected != "greedy")
+    assert bob.http.get(f"/api/tables/{table_id}/replay").json()["played_by"] == \
+        record["played_by"]
+    # ... and after a restart, from the stored actors
+    grace_server.restart()
+    assert bob.http.get(f"/api/tables/{table_id}/record").json() == record
+
+
+async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp_path):
+    """A database written by the starting commit (no actors stored) under this server."""
+    url = f"sqlite:///{tmp_path / 'cardtable.sqlite'}"
+    base = Path("/work/wt/base/src")
+    if not base.exists():
+        pytest.skip("needs the starting commit's checkout at /work/wt/base")
+    old = GraceServer(url, tmp_path, GRACE, src=str(base))
+    old.start()
+    ann = Client(old, "Ann")
+    table = ann.new_table("slide", ["me", "greedy"])
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: True)
+    await play_greedy(sock)
+    await sock.close()
+    old.kill()
+    new = GraceServer(url, tmp_path, GRACE)
+    new.port, new.base = old.port, old.base
+    new.start()
+    try:
+        record = ann.http.get(f"/api/tables/{table['id']}/record").json()
+        assert record["played_by"] == [[{"name": "Ann", "bot": None, "from": 0}],
+                                       [{"name": "greedy", "bot": "greedy", "from": 0}]]
+        assert games.replay(record).over
+        step = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": 1}).json()
+        assert step["action"]["by"]["name"] in ("Ann", "greedy")
+    finally:
+        new.kill()
+
+
+# -- 4. bots' names are for bots ------------------------------------------------------------
+@pytest.mark.parametrize("name", ["Greedy bot", "search", "GREEDY", "random bot", "Expert",
+                                  "team", "fair", "greedybot", "Search:hard", "ext:mine",
+                                  "cmd:ls", "Ann's bot", "ann_bot", "Bots", " greedy  bot ",
+                                  "ｇｒｅｅｄｙ"])
+def test_a_person_may_not_take_a_bots_name(server, name):
+    with httpx.Client(base_url=server.base, timeout=10) as http:
+        refused = http.post("/api/me", json={"name": name})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == "reserved_name"
+
+
+def test_ordinary_names_are_still_welcome_and_a_rename_is_checked_too(people):
+    for name in ("Ann", "Abbot", "Robot", "Greedy Gus", "Botond", "Searcher"):
+        assert people(name).id
+    ann = people("Ann")
+    refused = ann.http.post("/api/me", json={"name": "greedy bot"})
+    assert refused.status_code == 400 and refused.json()["error"] == "reserved_name"
+    assert ann.http.get("/api/me").json()["player"]["name"] == "Ann"
+
+
+async def test_the_leaderboard_tells_bots_from_people(people):
+    ann = people("Ann")
+    table = ann.new_table("slide", ["me", "greedy"])
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: True)
+    await play_greedy(sock)
+    await sock.close()
+    board = ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
+    assert {(r["name"], r["bot"]) for r in board} == {("Ann", False), ("greedy bot", True)}
+
+
+def test_replay_accepts_who_played_and_still_refuses_other_unknown_fields():
+    state = games.get("slide").deal(7, 2)
+    while not state.over:
+        for seat in state.to_act():
+            state.act(seat, state.legal(seat)[0])
+    record = {**state.record(), "played_by": [[{"name": "Ann", "bot": None, "from": 0}],
+                                              [{"name": "greedy", "bot": "greedy", "from": 0}]]}
+    assert games.replay(record) == state
+    assert games.replay(state.record()) == state  # a record without it, as before
+    from cardtable.core.errors import BadRecord
+
+    with pytest.raises(BadRecord, match="unknown fields: players_by"):
+        games.replay({**record, "players_by": []})
