@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
 from cardtable.paths import data_dir
+from cardtable.server import security
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.hub import BOT_TIMEOUT, EXTERNAL, Conn, Hub, HubError, error
@@ -69,12 +70,14 @@ class BotBody(BaseModel):
 def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
                external_bots: dict[str, str] | None = None,
-               bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False) -> FastAPI:
+               bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
+               allowed_origins: list[str] | None = None, secure_cookies: bool = False) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
     ``bot_workers``: worker processes for the bots that think. ``gc_tuning``: the server
     process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
+    ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
     """
     url = db_url or db.default_url(data_dir())
 
@@ -91,6 +94,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan)
+    security.install(app, allowed_origins, secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(HubError)
@@ -147,7 +151,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         else:
             player, token = store.new_player(name)
             response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
-                                samesite="lax")
+                                samesite="lax", secure=security.cookie_secure(request))
         return {"player": {"id": player.id, "name": name}}
 
     # -- games and tables -------------------------------------------------------------------
