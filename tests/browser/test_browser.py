@@ -104,7 +104,9 @@ def version(page: Page) -> str:
 
 def settled(page: Page) -> None:
     """Wait until no action of this page waits for the server's answer."""
-    page.wait_for_function("document.body.dataset.version && !document.body.dataset.busy")
+    # a function, not an expression: Playwright evaluates an expression again at every poll,
+    # and the page's Content-Security-Policy (no 'unsafe-eval') refuses that after the first
+    page.wait_for_function("() => document.body.dataset.version && !document.body.dataset.busy")
 
 
 def click_action(page: Page, action: str) -> None:
