@@ -11,6 +11,8 @@ import asyncio
 import json
 import os
 import stat
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -282,3 +284,10 @@ def test_the_data_folder_cardtable_creates_is_private(tmp_path):
         assert mode(shared) == 0o755
     finally:
         os.umask(old_umask)
+
+
+def test_a_bad_allowed_origin_stops_the_server_at_once(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "cardtable", "serve", "--allowed-origin",
+                           "cards.example", "--db", f"sqlite:///{tmp_path / 'x.sqlite'}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "--allowed-origin 'cards.example'" in done.stderr + done.stdout
