@@ -86,6 +86,23 @@ def serve(
         float, typer.Option(help="seconds a person must have been gone before the table's "
                             "creator may hand their seat to a bot")
     ] = 60.0,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option("--allowed-origin", metavar="URL",
+                     help="a page origin (scheme://host[:port]) allowed besides the server's "
+                     "own to open table sockets and send requests; repeatable"),
+    ] = None,
+    secure_cookies: Annotated[
+        bool, typer.Option(help="always mark the cookie Secure (behind a proxy that terminates "
+                           "TLS and sends no X-Forwarded-Proto); it is already Secure whenever "
+                           "the request came over HTTPS")
+    ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="addresses of proxies trusted to tell the client's scheme and address "
+                     "(X-Forwarded-Proto/-For), comma-separated, * for any (default "
+                     "127.0.0.1,::1 or $FORWARDED_ALLOW_IPS)"),
+    ] = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     import os
@@ -114,6 +131,11 @@ def serve(
         except CardtableError as e:
             fail(f"--external-bot {name}: {e.reason}")
         external[name] = command
+    from cardtable.server.security import normalize_origin
+
+    for origin in allowed_origin or []:
+        if normalize_origin(origin) is None:
+            fail(f"--allowed-origin {origin!r}: write an origin such as https://cards.example")
     if data:
         os.environ["CARDTABLE_DATA"] = str(data)
     from cardtable.paths import data_dir
@@ -124,9 +146,10 @@ def serve(
     # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
     # socket (1009), one over 4096 bytes gets the error too_large
     uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True,
-                           seat_grace=seat_grace),
+                           seat_grace=seat_grace, allowed_origins=allowed_origin,
+                           secure_cookies=secure_cookies),
                 host=host, port=port, log_level="warning", ws_per_message_deflate=False,
-                ws_max_size=MAX_WS_FRAME)
+                ws_max_size=MAX_WS_FRAME, forwarded_allow_ips=forwarded_allow_ips)
 
 
 @app.command("games")

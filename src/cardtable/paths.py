@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -20,9 +21,34 @@ def data_dir() -> Path:
     return Path(base) / "cardtable"
 
 
+def private_dir(path: Path) -> Path:
+    """Create ``path`` readable by its owner only (0700); a folder that exists is left as it is
+    (it may be one the operator chose and shares on purpose, such as /tmp)."""
+    if not path.exists():
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def private_sqlite(database: str | None) -> None:
+    """Create the SQLite file 0600 before SQLite does (SQLite gives its -wal and -shm files the
+    mode of the database file), and tighten the files of an existing database."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    try:
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    except OSError:  # no such folder, say: SQLite reports it in its own words
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):  # not there, or not ours to change
+            os.chmod(f"{path}{suffix}", 0o600)
+
+
 def save_record(record: dict[str, Any], folder: Path | None = None) -> Path:
     """Write a record as JSON under ``folder`` (default: the data folder's ``records``)."""
-    folder = folder or data_dir() / "records"
+    if folder is None:
+        folder = private_dir(data_dir()) / "records"
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"{record['game']}-{record['seed']}-{stamp}.json"

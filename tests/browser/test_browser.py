@@ -83,6 +83,9 @@ def person(browser, base: str, name: str | None, width: int = 1280) -> Page:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # a style or script the Content-Security-Policy blocks is an error too (Chromium logs it)
+    page.on("console", lambda m: errors.append(m.text)
+            if "Content Security Policy" in m.text else None)
     page.js_errors = errors  # checked at the end of each test
     if name:
         assert page.request.post("/api/me", data={"name": name}).ok
@@ -101,7 +104,9 @@ def version(page: Page) -> str:
 
 def settled(page: Page) -> None:
     """Wait until no action of this page waits for the server's answer."""
-    page.wait_for_function("document.body.dataset.version && !document.body.dataset.busy")
+    # a function, not an expression: Playwright evaluates an expression again at every poll,
+    # and the page's Content-Security-Policy (no 'unsafe-eval') refuses that after the first
+    page.wait_for_function("() => document.body.dataset.version && !document.body.dataset.busy")
 
 
 def click_action(page: Page, action: str) -> None:

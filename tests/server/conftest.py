@@ -43,9 +43,10 @@ def fresh_pg_database(url: str) -> str:
 class Server:
     """One server process; ``restart()`` kills it and starts another on the same database."""
 
-    def __init__(self, db_url: str, data: Path) -> None:
+    def __init__(self, db_url: str, data: Path, args: list[str] | None = None) -> None:
         self.db_url = db_url
         self.data = data
+        self.args = args or []  # more `cardtable serve` options
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -55,7 +56,7 @@ class Server:
         with open(self.data / "server.log", "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
-                 "--db", self.db_url, "--bot-delay", "0.01"],
+                 "--db", self.db_url, "--bot-delay", "0.01", *self.args],
                 env=env, stdout=subprocess.DEVNULL, stderr=log,
             )
         deadline = time.monotonic() + 30

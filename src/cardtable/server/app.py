@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
 from cardtable.paths import data_dir
+from cardtable.server import security
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.hub import (
@@ -79,13 +80,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
                external_bots: dict[str, str] | None = None,
                bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
-               seat_grace: float = SEAT_GRACE) -> FastAPI:
+               seat_grace: float = SEAT_GRACE, allowed_origins: list[str] | None = None,
+               secure_cookies: bool = False) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
     ``bot_workers``: worker processes for the bots that think. ``gc_tuning``: the server
     process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
     ``seat_grace``: seconds a person must be gone before their seat may go to a bot.
+    ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
     """
     url = db_url or db.default_url(data_dir())
 
@@ -103,6 +106,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan)
+    security.install(app, allowed_origins, secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(HubError)
@@ -163,7 +167,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         else:
             player, token = store.new_player(name)
             response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
-                                samesite="lax")
+                                samesite="lax", secure=security.cookie_secure(request))
         return {"player": {"id": player.id, "name": name}}
 
     # -- games and tables -------------------------------------------------------------------

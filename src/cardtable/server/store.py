@@ -34,8 +34,10 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+from cardtable.paths import private_dir, private_sqlite
 
 
 def now() -> dt.datetime:
@@ -133,7 +135,7 @@ _SET_VERSION = (update(Table.__table__).where(Table.__table__.c.id == bindparam(
 
 
 def default_url(data: Path) -> str:
-    data.mkdir(parents=True, exist_ok=True)
+    private_dir(data)  # 0700 if new: the database holds the seeds of games under way
     return f"sqlite:///{data / 'cardtable.sqlite'}"
 
 
@@ -141,6 +143,7 @@ def make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
     if url.startswith("sqlite"):
+        private_sqlite(make_url(url).database)  # 0600, and so its -wal and -shm files
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
         @event.listens_for(engine, "connect")

@@ -9,7 +9,10 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
-  const init = { method, headers: {}, credentials: "same-origin" };
+  // x-cardtable: the server refuses a POST without a JSON body or this header (a page on
+  // another site cannot send it without asking first, and the server never agrees)
+  const headers = method === "GET" ? {} : { "x-cardtable": "1" };
+  const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -35,6 +38,8 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // property by property: the Content-Security-Policy blocks style attributes (and cssText)
+    else if (key === "style") setStyle(node, value);
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, value);
@@ -44,6 +49,14 @@ export function el(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// "width:6rem; color:#cfe3da" set through the CSSOM, which the policy allows
+function setStyle(node, text) {
+  for (const declaration of String(text).split(";")) {
+    const colon = declaration.indexOf(":");
+    if (colon > 0) node.style.setProperty(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim());
+  }
 }
 
 export function clear(node) {
