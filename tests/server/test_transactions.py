@@ -246,3 +246,40 @@ async def test_a_resent_id_is_answered_after_a_restart(server, people):
     assert await act_without_version(sock, "flip", "flip-1") == first  # not a second flip
     assert stored_ids(server.db_url, table["id"]) == ["flip-1"]
     await sock.close()
+
+
+# -- the store: a game's end goes with its action, all or nothing ----------------------------
+
+def test_games_ending_in_one_batch_all_count_and_a_failed_batch_ends_none(tmp_path):
+    from sqlalchemy.exc import IntegrityError
+
+    from cardtable.server.ratings import rating_of
+
+    store = db.Store(f"sqlite:///{tmp_path / 't.sqlite'}")
+    try:
+        ann, _ = store.new_player("Ann")
+        for tid in ("t1", "t2"):
+            store.new_table(db.Table(id=tid, game="slide", seed=1, players=2, options={},
+                                     status="running", created_by=ann.id, redo=[], version=0),
+                            [db.Seat(table_id=tid, seat=0, player_id=ann.id),
+                             db.Seat(table_id=tid, seat=1, bot="greedy")])
+        seats = [{"player_id": ann.id, "bot": None, "name": "Ann"},
+                 {"player_id": None, "bot": "greedy", "name": "greedy"}]
+        result = {"over": True, "ranks": [1, 2]}
+
+        def last_action(tid: str) -> dict:
+            return {"table_id": tid, "n": 0, "seat": 0, "action": "x", "version": 1,
+                    "finish": {"result": result, "rating": rating_of("slide", seats, result)}}
+
+        with pytest.raises(IntegrityError):  # the second row takes the first's position
+            store.append_many([last_action("t1"), last_action("t1")])
+        assert store.table("t1").status == "running" and store.actions("t1") == []
+        assert store.rating(ann.id, "slide") is None
+        store.append_many([last_action("t1"), last_action("t2")])
+        assert [store.table(t).status for t in ("t1", "t2")] == ["over", "over"]
+        assert store.table("t1").result == result and store.table("t1").finished_at
+        # both games count: each rated from the rows the previous one wrote
+        assert store.rating(ann.id, "slide").games == 2
+        assert store.rating("bot:greedy", "slide").games == 2
+    finally:
+        store.close()
