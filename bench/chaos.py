@@ -15,9 +15,10 @@ At the end the stored action log of every table is compared with the acks the pe
 - applied twice: a client action id stored more than once (must be 0);
 - finished: tables whose game is over.
 
-The server's id memory dies with it, so an action acknowledged before a kill and sent again
-after it is refused (``stale`` or ``illegal``) instead of being answered again; the client
-then just plays on from the fresh state.
+Client ids are stored with the actions, so an action acknowledged before a kill and sent
+again after it is answered with its first ack; one that was never stored is applied then, or
+refused (``stale``) if the table moved on meanwhile, and the client plays on from the fresh
+state.
 """
 
 from __future__ import annotations

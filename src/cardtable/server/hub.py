@@ -31,6 +31,7 @@ from cardtable.core.protocol import State
 from cardtable.seeds import new_deal_seed, new_key
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
+from cardtable.server.ratings import rating_of
 
 log = logging.getLogger("cardtable.server")
 
@@ -122,7 +123,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     seat_changed: list[int] = field(default_factory=list)
     last_legal: dict[int, list[str]] = field(default_factory=dict)
-    recent: dict[str, dict] = field(default_factory=dict)  # "seat:client id" -> answer
+    #: "seat:client id" -> the ack, for every stored action with an id (loaded from the log):
+    #: a resent action is answered again, never applied twice, even after a restart
+    recent: dict[str, dict] = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
     notices: list[str] = field(default_factory=list)
     #: Doublets: the fair bot watching the player's game, so hints remember flipped cards
@@ -267,9 +270,10 @@ class Hub:
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
         advisor = make_advisor(row.game)
-        actors: list[str | None] = []
+        log_rows = self.store.actions(table_id)
+        actors: list[str | None] = [a.actor for a in log_rows]
         state = self._replay_log(row.id, row.game, row.seed, row.players, row.options, advisor,
-                                 actors)
+                                 log_rows)
         seats = self.store.seats(table_id)
         people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
         names = self.store.names(list(people | {s.player_id for s in seats if s.player_id}))
@@ -281,6 +285,11 @@ class Hub:
                     "name": names.get(s.player_id) if s.player_id else s.bot} for s in seats],
             advisor=advisor, actors=actors, actor_names=names,
         )
+        # rows from before actions kept their version are answered with today's
+        table.recent = {f"{a.seat}:{a.client_id}": {
+            "type": "ack", "id": a.client_id, "version": table.version if a.version is None
+            else a.version, "action": a.action} for a in log_rows if a.client_id}
+        self._reconcile(table)
         table.seat_changed = [table.version] * table.players
         running = table.status == "running"
         # what each seat may do now: the baseline its next change is measured against
@@ -299,15 +308,35 @@ class Hub:
         self.tables[table_id] = table
         return table
 
+    def _reconcile(self, table: LiveTable) -> None:
+        """Finish a change an older server stored in two commits and was killed between:
+        a ``running`` table whose log ends the game becomes ``over`` with its result and
+        ratings; an ``open`` table with every seat taken starts. Each in one transaction,
+        written only if the stored status is still the broken one (so it happens once)."""
+        if table.status == "running" and table.state.over:
+            result = table.state.result()
+            self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
+                              only_if="running")
+            table.status = "over"
+            log.info("table %s: its log ends the game; marked over", table.id)
+        elif table.status == "open" and all(s["player_id"] or s["bot"] for s in table.seats):
+            if self.store.change_table(table.id, table.version + 1, status="running",
+                                       only_if="open"):
+                table.version += 1
+            table.status = "running"
+            log.info("table %s: every seat is taken; started", table.id)
+
     def resume_all(self) -> int:
-        """Load every running table and set its bots going (after a restart).
+        """Load every running table (and every open one whose seats are all taken, which an
+        older server could leave) and set its bots going (after a restart).
 
         Called on the server's event loop, which is remembered for work started elsewhere."""
         self.loop = asyncio.get_running_loop()
-        rows = self.store.tables(["running"], limit=10_000)
-        for row in rows:
-            self.schedule_bots(self.load(row.id))
-        return len(rows)
+        ids = [row.id for row in self.store.tables(["running"], limit=10_000)]
+        ids += self.store.open_full_tables()
+        for table_id in ids:
+            self.schedule_bots(self.load(table_id))
+        return len(ids)
 
     def _make_bot(self, table: LiveTable, seat: int, spec: str) -> Any:
         seed = new_key()  # a bot's randomness says nothing about the deal
@@ -401,14 +430,12 @@ class Hub:
                 seat = free[0]
             if seat not in free:
                 raise HubError("seat_taken", f"seat {seat} is not free", 409)
-            self.store.set_seat(table.id, seat, player.id, None)
-            table.seats[seat] = {"player_id": player.id, "bot": None, "name": player.name}
+            others = all(s["player_id"] or s["bot"] for i, s in enumerate(table.seats)
+                         if i != seat)
             table.actor_names[player.id] = player.name
             table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
-            if all(s["player_id"] or s["bot"] for s in table.seats):
-                table.status = "running"
-                self.store.set_status(table.id, "running")
-            self._bump(table, all_seats=True)
+            self._bump(table, all_seats=True, fault="join", status="running" if others else None,
+                       seats={seat: {"player_id": player.id, "bot": None, "name": player.name}})
         await self.broadcast(table)
         self.schedule_bots(table)
         return seat
@@ -441,14 +468,13 @@ class Hub:
                 new = self._make_bot(table, seat, bot)
             except CardtableError as e:
                 raise HubError("bad_request", e.reason) from None
-            self.store.set_seat(table.id, seat, None, bot)
-            table.seats[seat] = {"player_id": None, "bot": bot, "name": bot}
+            full = table.status == "open" and all(
+                s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
+            self._bump(table, all_seats=True, fault="hand-to-bot",
+                       status="running" if full else None,
+                       seats={seat: {"player_id": None, "bot": bot, "name": bot}})
             table.bots[seat] = new
             table.notices.append(f"seat {seat} is now played by the {bot} bot")
-            if table.status == "open" and all(s["player_id"] or s["bot"] for s in table.seats):
-                table.status = "running"
-                self.store.set_status(table.id, "running")
-            self._bump(table, all_seats=True)
         await self.broadcast(table)
         self.schedule_bots(table)
 
@@ -489,23 +515,28 @@ class Hub:
             candidate.act(seat, action)
         except IllegalAction as e:
             return error(e.code, e.reason, client_id)
+        row = {"table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
+               "action": action, "version": table.version + 1, "client_id": client_id,
+               "actor": table.actor(seat)}
+        if candidate.over:  # the game's end (status, result, ratings) goes with its action
+            row["finish"] = self._finish_of(table, candidate)
         # stored before acknowledged or broadcast: a crash after this line loses nothing.
         # The table's lock is held meanwhile, so its next action waits for this one.
-        await commit(self.writer.submit(
-            {"table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
-             "action": action, "version": table.version + 1, "client_id": client_id,
-             "actor": table.actor(seat)}))
+        await commit(self.writer.submit(row))
         table.version += 1
         table.state = candidate
         table.actors.append(table.actor(seat))
         table.redo = []
         self._after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
-        if client_id:
+        if client_id:  # every id the log holds (Hub.load): a table has a few hundred at most
             table.recent[key] = answer
-            if len(table.recent) > 256:
-                table.recent.pop(next(iter(table.recent)))
         return answer
+
+    def _finish_of(self, table: LiveTable, state: State) -> dict[str, Any]:
+        """What the action ending ``table``'s game stores with it: result and ratings."""
+        result = state.result()
+        return {"result": result, "rating": rating_of(table.game, table.seats, result)}
 
     def _after_change(self, table: LiveTable, all_seats: bool = False,
                       actor: int | None = None) -> None:
@@ -524,16 +555,24 @@ class Hub:
                 table.seat_changed[seat] = table.version
                 table.last_legal[seat] = legal
         if table.state.over and table.status != "over":
-            table.status = "over"
-            result = table.state.result()
-            self.store.set_status(table.id, "over", result)
-            from cardtable.server.ratings import rate_table
+            table.status = "over"  # stored with the action that ended it (its row's "finish")
 
-            rate_table(self.store, table)
-
-    def _bump(self, table: LiveTable, all_seats: bool = False) -> None:
+    def _bump(self, table: LiveTable, all_seats: bool = False, *,
+              seats: dict[int, dict[str, Any]] | None = None, status: str | None = None,
+              fault: str | None = None) -> None:
+        """A change of seats (seat -> {"player_id", "bot", "name"}) and/or status, stored
+        with the table's new version in one transaction, then made to the live table.
+        ``fault``: the test fault point right after that commit (``store.fault_point``)."""
+        seats = seats or {}
+        self.store.change_table(table.id, table.version + 1, status=status,
+                                seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()})
+        if fault:
+            db.fault_point(fault)
+        for i, s in seats.items():
+            table.seats[i] = s
+        if status:
+            table.status = status
         table.version += 1
-        self.store.bump(table.id, table.version)
         self._after_change(table, all_seats)
 
     # -- solitaire comfort ------------------------------------------------------------------
@@ -542,14 +581,18 @@ class Hub:
             self._check_solo_owner(table, player)
             if not table.state.actions:
                 raise HubError("nothing_to_undo", "there is nothing to undo")
+            # the action out, the redo list, the version and (a finished game) the status in
+            # one transaction
+            status = "running" if table.status == "over" else None
+            last = self.store.pop(table.id, table.version + 1, status=status)
+            db.fault_point("undo")
             table.version += 1
-            last = self.store.pop(table.id, table.version)
             table.redo.append([last.seat, last.action])
+            table.recent.pop(f"{last.seat}:{last.client_id}", None)  # its id may come again
             table.state = self._rebuild(table)
             del table.actors[len(table.state.actions):]
-            if table.status == "over":
-                table.status = "running"
-                self.store.set_status(table.id, "running")
+            if status:
+                table.status = status
             self._after_change(table, all_seats=True)
         await self.broadcast(table)
 
@@ -561,9 +604,14 @@ class Hub:
             seat, action = table.redo[-1]
             candidate = table.state.clone()
             candidate.act(seat, action)
+            row = {"table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
+                   "action": action, "version": table.version + 1, "redo": table.redo[:-1],
+                   "actor": table.actor(seat)}
+            if candidate.over:
+                row["finish"] = self._finish_of(table, candidate)
+            self.store.append_many([row])
+            db.fault_point("redo")
             table.version += 1
-            self.store.append(table.id, len(candidate.actions) - 1, seat, action,
-                              table.version, redo=table.redo[:-1], actor=table.actor(seat))
             table.redo.pop()
             table.state = candidate
             table.actors.append(table.actor(seat))
@@ -581,16 +629,14 @@ class Hub:
 
     def _replay_log(self, table_id: str, game: str, seed: int, players: int,
                     options: dict[str, Any], advisor: Any = None,
-                    actors: list[str | None] | None = None) -> State:
-        """The table's state from its stored log; ``advisor`` watches every step; ``actors``
-        (if given) receives who played each action."""
+                    log_rows: list[db.Action] | None = None) -> State:
+        """The table's state from its stored log (``log_rows`` if already read); ``advisor``
+        watches every step."""
         state = games.get(game).deal(seed, players, **options)
         if advisor:
             advisor.observe(state.view(0))
-        for a in self.store.actions(table_id):
+        for a in self.store.actions(table_id) if log_rows is None else log_rows:
             state.act(a.seat, a.action)  # the log was checked when written
-            if actors is not None:
-                actors.append(a.actor)
             if advisor:
                 advisor.observe(state.view(0))
         return state

@@ -7,15 +7,12 @@ subject per bot spec (``bot:greedy``), so people can see how they stand against 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from cardtable import games
 from cardtable.server import store as db
-
-if TYPE_CHECKING:
-    from cardtable.server.hub import LiveTable
 
 MODEL = PlackettLuce()
 
@@ -27,31 +24,39 @@ def subject(seat: dict) -> tuple[str, str, bool]:
     return f"bot:{seat['bot']}", f"{seat['bot']} bot", True
 
 
-def rate_table(store: db.Store, table: LiveTable) -> None:
-    """Update the ratings of everyone at a table that has just finished."""
-    if games.get(table.game).cooperative or table.players < 2:
-        return
-    result = table.state.result()
-    ranks = result.get("ranks") or [1] * table.players
-    subjects = [subject(s) for s in table.seats]
+def rating_of(game: str, seats: list[dict], result: dict) -> dict | None:
+    """What a finished game changes in the ratings: ``{"game", "subjects": [{"subject",
+    "name", "is_bot", "rank"}]}``, or None if it is not rated. Plain data, computed before the
+    game's last action is stored and applied in the same transaction (``store._rate``)."""
+    players = len(seats)
+    if games.get(game).cooperative or players < 2:
+        return None
+    ranks = result.get("ranks") or [1] * players
     # the same subject in two seats (two greedy bots) counts once, with its best rank
     best: dict[str, tuple[int, str, bool]] = {}
-    for (sid, name, is_bot), rank in zip(subjects, ranks, strict=True):
+    for (sid, name, is_bot), rank in zip(map(subject, seats), ranks, strict=True):
         if sid not in best or rank < best[sid][0]:
             best[sid] = (rank, name, is_bot)
     if len(best) < 2:
-        return
-    ids = list(best)
-    old = {sid: store.rating(sid, table.game) for sid in ids}
-    teams = [[MODEL.rating(mu=old[s].mu, sigma=old[s].sigma) if old[s] else MODEL.rating()]
-             for s in ids]
-    new = MODEL.rate(teams, ranks=[best[s][0] for s in ids])
-    store.save_ratings([
-        db.Rating(subject=sid, game=table.game, name=best[sid][1], mu=team[0].mu,
-                  sigma=team[0].sigma, games=(old[sid].games if old[sid] else 0) + 1,
-                  is_bot=best[sid][2])
-        for sid, team in zip(ids, new, strict=True)
-    ])
+        return None
+    return {"game": game, "subjects": [
+        {"subject": sid, "name": name, "is_bot": is_bot, "rank": rank}
+        for sid, (rank, name, is_bot) in best.items()]}
+
+
+def new_ratings(rating: dict, old: dict[str, Any]) -> list[dict[str, Any]]:
+    """The new rating rows (``ratings`` columns) of ``rating_of``'s subjects, from their
+    current rows ``old`` (subject -> row with ``mu, sigma, games``; missing: unrated)."""
+    subjects = rating["subjects"]
+    teams = [[MODEL.rating(mu=old[s["subject"]].mu, sigma=old[s["subject"]].sigma)
+              if s["subject"] in old else MODEL.rating()] for s in subjects]
+    new = MODEL.rate(teams, ranks=[s["rank"] for s in subjects])
+    return [
+        {"subject": s["subject"], "game": rating["game"], "name": s["name"],
+         "mu": team[0].mu, "sigma": team[0].sigma, "is_bot": s["is_bot"],
+         "games": (old[s["subject"]].games if s["subject"] in old else 0) + 1}
+        for s, team in zip(subjects, new, strict=True)
+    ]
 
 
 def leaderboard(store: db.Store, game: str | None = None) -> list[dict]:

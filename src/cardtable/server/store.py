@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import hashlib
+import os
 import secrets
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    null,
     select,
     update,
 )
@@ -130,8 +133,54 @@ class Rating(Base):
 
 
 _INSERT_ACTION = insert(Action.__table__)
+#: the keys of an action row (``append_many``) stored in ``actions``: every column but
+#: ``at`` (one time for the whole batch); a key a row lacks is stored as null
+ACTION_KEYS = tuple(c.name for c in Action.__table__.columns if c.name != "at")
 _SET_VERSION = (update(Table.__table__).where(Table.__table__.c.id == bindparam("tid"))
                 .values(version=bindparam("version"), redo=bindparam("redo")))
+
+
+def _finish(conn: Any, table_id: str, result: dict, rating: dict | None, at: dt.datetime,
+            only_if: str | None = None) -> bool:
+    """Mark a table over with its result and rate its game, in the caller's transaction.
+
+    ``only_if``: do it only if the table's status is still this (False if it is not), so a
+    reconciliation run twice rates the game once."""
+    t = Table.__table__
+    q = update(t).where(t.c.id == table_id)
+    if only_if is not None:
+        q = q.where(t.c.status == only_if)
+    if conn.execute(q.values(status="over", finished_at=at, result=result)).rowcount == 0:
+        return False
+    if rating:
+        _rate(conn, rating)
+    return True
+
+
+def _rate(conn: Any, rating: dict) -> None:
+    """New ratings of a finished game's subjects from their stored ones, read and written in
+    the caller's transaction (after its first write, so no other writer is in between)."""
+    from cardtable.server.ratings import new_ratings
+
+    r = Rating.__table__
+    ids = [s["subject"] for s in rating["subjects"]]
+    old = {row.subject: row for row in conn.execute(
+        select(r).where(r.c.game == rating["game"], r.c.subject.in_(ids)).with_for_update())}
+    rows = new_ratings(rating, old)
+    conn.execute(delete(r).where(r.c.game == rating["game"], r.c.subject.in_(ids)))
+    conn.execute(insert(r), rows)
+
+
+#: a fault injected by tests: ``CARDTABLE_FAULT=<point>`` (read once, at start) makes the
+#: process SIGKILL itself right after the commit named by ``<point>`` (docs/reliability.md,
+#: "One change, one transaction"). Never set in production.
+FAULT = os.environ.get("CARDTABLE_FAULT")
+
+
+def fault_point(point: str) -> None:
+    """Die here, as a killed server would, if the tests asked for a fault at ``point``."""
+    if point == FAULT:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def default_url(data: Path) -> str:
@@ -241,6 +290,45 @@ class Store:
             row = s.get(Seat, (table_id, seat))
             row.player_id, row.bot = player_id, bot
 
+    def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
+                     seats: dict[int, tuple[str | None, str | None]] | None = None,
+                     only_if: str | None = None) -> bool:
+        """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
+        the new ``status`` and ``version`` (None: unchanged). ``only_if``: only if the table's
+        status is still this; False (and nothing written) if it is not."""
+        t, st = Table.__table__, Seat.__table__
+        values: dict[str, Any] = {}
+        if version is not None:
+            values["version"] = version
+        if status is not None:
+            values["status"] = status
+        with self.engine.begin() as conn:
+            if values or only_if is not None:
+                q = update(t).where(t.c.id == table_id)
+                if only_if is not None:
+                    q = q.where(t.c.status == only_if)
+                if conn.execute(q.values(**values or {"status": t.c.status})).rowcount == 0:
+                    return False
+            for seat, (player_id, bot) in (seats or {}).items():
+                conn.execute(update(st).where(st.c.table_id == table_id, st.c.seat == seat)
+                             .values(player_id=player_id, bot=bot))
+        return True
+
+    def finish(self, table_id: str, result: dict, rating: dict | None,
+               only_if: str | None = None) -> bool:
+        """Mark a table over, with its result and ratings (see ``ratings.rating_of``), in
+        one transaction; False if ``only_if`` is given and the status is not that."""
+        with self.engine.begin() as conn:
+            return _finish(conn, table_id, result, rating, now(), only_if)
+
+    def open_full_tables(self) -> list[str]:
+        """Ids of ``open`` tables whose every seat is taken (left so by an older server)."""
+        with self.session() as s:
+            free = select(Seat.table_id).where(Seat.table_id == Table.id,
+                                               Seat.player_id.is_(None), Seat.bot.is_(None))
+            return list(s.scalars(select(Table.id).where(Table.status == "open",
+                                                         ~free.exists())))
+
     def set_status(self, table_id: str, status: str, result: dict | None = None) -> None:
         with self.session.begin() as s:
             row = s.get(Table, table_id)
@@ -277,30 +365,34 @@ class Store:
         The primary key (table, n) refuses a second writer of the same position. ``redo``
         replaces the table's redo list (None: an ordinary action clears it).
         """
-        # prepared Core statements, not the ORM: this is the one write on every action's path
-        with self.engine.begin() as conn:
-            conn.execute(_INSERT_ACTION, {"table_id": table_id, "n": n, "seat": seat,
-                                          "action": action, "client_id": client_id,
-                                          "actor": actor, "at": now()})
-            conn.execute(_SET_VERSION, {"tid": table_id, "version": version, "redo": redo or []})
+        self.append_many([{"table_id": table_id, "n": n, "seat": seat, "action": action,
+                           "version": version, "client_id": client_id, "redo": redo,
+                           "actor": actor}])
 
     def append_many(self, rows: list[dict[str, Any]]) -> None:
         """Commit the actions of several tables (and each table's new version) in one
         transaction: all of them or none. Each row: ``table_id, n, seat, action, version,
-        client_id``, optionally ``redo`` and ``actor``. See :class:`GroupCommit`."""
+        client_id``, optionally ``redo`` and ``actor``, and, for the action that ends its
+        game, ``finish``: ``{"result": ..., "rating": ...}`` (the table becomes over with that
+        result and its game is rated in the same transaction). See :class:`GroupCommit`."""
         at = now()
+        # prepared Core statements, not the ORM: this is the one write on every action's path
         with self.engine.begin() as conn:
-            conn.execute(_INSERT_ACTION, [
-                {"table_id": r["table_id"], "n": r["n"], "seat": r["seat"],
-                 "action": r["action"], "client_id": r.get("client_id"),
-                 "actor": r.get("actor"), "at": at}
-                for r in rows])
+            conn.execute(_INSERT_ACTION, [{**{k: r.get(k) for k in ACTION_KEYS}, "at": at}
+                                          for r in rows])
             conn.execute(_SET_VERSION, [
                 {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or []}
                 for r in rows])
+            for r in rows:
+                if r.get("finish"):
+                    _finish(conn, r["table_id"], r["finish"]["result"],
+                            r["finish"].get("rating"), at)
+        if any(r.get("finish") for r in rows):
+            fault_point("finish")
 
-    def pop(self, table_id: str, version: int) -> Action | None:
-        """Undo: remove the last action and keep it for redo."""
+    def pop(self, table_id: str, version: int, status: str | None = None) -> Action | None:
+        """Undo: remove the last action and keep it for redo, with the table's new version
+        and ``status`` (a finished solitaire runs again) in the same transaction."""
         with self.session.begin() as s:
             last = s.scalar(select(Action).where(Action.table_id == table_id)
                             .order_by(Action.n.desc()).limit(1))
@@ -309,8 +401,12 @@ class Store:
             row = s.get(Table, table_id)
             row.redo = [*row.redo, [last.seat, last.action]]
             row.version = version
+            if status is not None:
+                row.status = status
+                if status != "over":  # SQL NULL (a JSON column's None is JSON null)
+                    row.finished_at, row.result = None, null()
             s.execute(delete(Action).where(Action.table_id == table_id, Action.n == last.n))
-            return last
+        return last
 
     def bump(self, table_id: str, version: int) -> None:
         with self.session.begin() as s:

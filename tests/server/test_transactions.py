@@ -1,0 +1,285 @@
+"""One change, one transaction: a server killed right after any commit leaves every table
+consistent; tables an older server left half-changed are mended on load; a resent client
+action id is answered from the stored log, after a restart and after any number of other ids.
+
+The kills are real: ``CARDTABLE_FAULT=<point>`` makes the server SIGKILL itself right after
+the commit named by ``<point>`` (``store.fault_point``; docs/reliability.md, "One change, one
+transaction").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+
+import httpx
+import pytest
+
+from cardtable import games
+from cardtable.bots import make_bot
+from cardtable.server import store as db
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+
+
+def restart(server, monkeypatch: pytest.MonkeyPatch, fault: str | None = None) -> None:
+    """Stop the server (if it still runs) and start it again, with ``fault`` armed or not."""
+    server.kill()
+    if fault:
+        monkeypatch.setenv("CARDTABLE_FAULT", fault)
+    else:
+        monkeypatch.delenv("CARDTABLE_FAULT", raising=False)
+    server.start()
+
+
+def killed_itself(server) -> None:
+    assert server.proc.wait(timeout=60) == -signal.SIGKILL
+
+
+def unfinished_of(server, player_id: str) -> list[str]:
+    """The tables that count against the player's limit of unfinished tables."""
+    store = db.Store(server.db_url)
+    try:
+        return [t.id for t in store.tables(["open", "running"], limit=10_000)
+                if t.created_by == player_id]
+    finally:
+        store.close()
+
+
+def games_rated(person, game: str) -> dict[str, int]:
+    board = person.http.get("/api/leaderboard", params={"game": game}).json()
+    return {r["name"]: r["games"] for r in board}
+
+
+async def play_with_greedy(sock, game: str) -> dict:
+    bot = make_bot("greedy", game)
+    while True:
+        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
+            s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=60)
+        if state["table"]["status"] == "over":
+            return state
+        answer = await sock.act(bot.choose(state["view"], state["legal"]))
+        assert answer["type"] in ("ack", "error"), answer
+
+
+async def first_action_acked(person, table_id: str) -> None:
+    sock = await person.connect(table_id)
+    state = await sock.until(lambda s: s["legal"] and s["seat"] in s["view"]["to_act"])
+    answer = await sock.act(make_bot("greedy", "slide").choose(state["view"], state["legal"]))
+    assert answer["type"] == "ack", answer
+    await sock.close()
+
+
+# -- (a) killed right after each commit ------------------------------------------------------
+
+async def test_killed_after_the_last_action_the_game_is_over_rated_once(server, people,
+                                                                       monkeypatch):
+    ann = people("Ann")
+    restart(server, monkeypatch, "finish")
+    table = ann.new_table("slide", ["greedy", "random"])  # bots play it to the end at once
+    killed_itself(server)  # right after the commit of the game's last action
+    restart(server, monkeypatch)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "over"
+    record = ann.http.get(f"/api/tables/{table['id']}/record")
+    assert record.status_code == 200 and games.replay(record.json()).over
+    assert games_rated(ann, "slide") == {"greedy bot": 1, "random bot": 1}
+    assert unfinished_of(server, ann.id) == []
+    restart(server, monkeypatch)  # and it stays so
+    assert games_rated(ann, "slide") == {"greedy bot": 1, "random bot": 1}
+
+
+@pytest.mark.parametrize("fault", ["join", "hand-to-bot"])
+async def test_killed_after_the_last_seat_is_taken_the_table_runs(server, people, monkeypatch,
+                                                                  fault):
+    ann, bob = people("Ann"), people("Bob")
+    restart(server, monkeypatch, fault)
+    table = ann.new_table("slide", ["me", "open"])
+    with pytest.raises(httpx.HTTPError):  # the server dies answering
+        if fault == "join":
+            bob.http.post(f"/api/tables/{table['id']}/join", json={})
+        else:
+            ann.http.post(f"/api/tables/{table['id']}/seats/1/bot", json={"bot": "greedy"})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "running" and all(s["taken"] for s in info["seats"])
+    await first_action_acked(ann, table["id"])
+    if fault == "join":
+        await first_action_acked(bob, table["id"])
+
+
+async def test_killed_after_undo_and_redo_of_a_finished_solitaire(server, people, monkeypatch):
+    ann = people("Ann")
+    restart(server, monkeypatch, "undo")
+    table = ann.new_table("doublets", ["me"])
+    sock = await ann.connect(table["id"])
+    final = await play_with_greedy(sock, "doublets")
+    await sock.close()
+    with pytest.raises(httpx.HTTPError):
+        ann.http.post(f"/api/tables/{table['id']}/undo", json={})
+    killed_itself(server)
+    restart(server, monkeypatch, "redo")
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "running" and info["can_redo"]  # the last action is undone
+    assert info["version"] == final["version"] + 1
+    with pytest.raises(httpx.HTTPError):
+        ann.http.post(f"/api/tables/{table['id']}/redo", json={})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "over" and not info["can_redo"]
+    assert ann.http.get(f"/api/tables/{table['id']}/record").status_code == 200
+    assert unfinished_of(server, ann.id) == []
+
+
+# -- (b) what an older server left half-written ------------------------------------------------
+
+def write_broken_tables(url: str, ann: str, bob: str) -> tuple[str, str]:
+    """A Slide table ``running`` whose logged actions finish the game, and an ``open`` one
+    with every seat taken: what a server killed between two commits left behind."""
+    store = db.Store(url)
+    try:
+        store.new_table(db.Table(id="overbutrun", game="slide", seed=7, players=2, options={},
+                                 status="running", created_by=ann, redo=[], version=0),
+                        [db.Seat(table_id="overbutrun", seat=0, player_id=ann),
+                         db.Seat(table_id="overbutrun", seat=1, bot="greedy")])
+        state = games.get("slide").deal(7, 2)
+        bots = [make_bot("greedy", "slide", seat) for seat in range(2)]
+        while not state.over:
+            for seat in state.to_act():
+                n = len(state.actions)
+                state.act(seat, bots[seat].choose(state.view(seat), state.legal(seat)))
+                store.append("overbutrun", n, seat, state.actions[-1][1], n + 1)
+        store.new_table(db.Table(id="fullbutopen", game="slide", seed=8, players=2, options={},
+                                 status="open", created_by=ann, redo=[], version=1),
+                        [db.Seat(table_id="fullbutopen", seat=0, player_id=ann),
+                         db.Seat(table_id="fullbutopen", seat=1, player_id=bob)])
+    finally:
+        store.close()
+    return "overbutrun", "fullbutopen"
+
+
+async def test_an_older_database_is_reconciled_on_load_once(server, people, monkeypatch):
+    ann, bob = people("Ann"), people("Bob")
+    server.kill()
+    over, full = write_broken_tables(server.db_url, ann.id, bob.id)
+    server.start()
+    info = ann.http.get(f"/api/tables/{over}").json()
+    assert info["status"] == "over"
+    assert ann.http.get(f"/api/tables/{over}/record").status_code == 200
+    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
+    assert ann.http.get(f"/api/tables/{full}").json()["status"] == "running"
+    await first_action_acked(ann, full)
+    await first_action_acked(bob, full)
+    assert unfinished_of(server, ann.id) == [full]
+    restart(server, monkeypatch)  # reconciling again changes nothing
+    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
+    assert ann.http.get(f"/api/tables/{full}").json()["status"] == "running"
+
+
+# -- (c) a resent client action id -------------------------------------------------------------
+
+async def act_without_version(sock, action: str, client_id: str) -> dict:
+    """Send an action with an id but no version; the answer to that id (waits when told)."""
+    while True:
+        await sock.ws.send(json.dumps({"type": "act", "action": action, "id": client_id}))
+        while True:
+            message = await sock.recv()
+            if message["type"] in ("ack", "error") and message.get("id") == client_id:
+                break
+        if message.get("code") != "rate_limited":
+            return message
+        await asyncio.sleep(message["retry_after"])
+
+
+def stored_ids(url: str, table_id: str) -> list[str | None]:
+    store = db.Store(url)
+    try:
+        return [a.client_id for a in store.actions(table_id)]
+    finally:
+        store.close()
+
+
+async def test_a_resent_id_is_applied_once_after_300_other_ids_and_a_restart(server, people,
+                                                                             monkeypatch):
+    ann, bob, carl = people("Ann"), people("Bob"), people("Carl")
+    table = ann.new_table("the-game", ["me", "open", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    carl.post(f"/api/tables/{table['id']}/join")
+    socks = [await p.connect(table["id"]) for p in (ann, bob, carl)]
+    for sock in socks:
+        await sock.until(lambda s: s["table"]["status"] == "running")
+    first = await act_without_version(socks[1], "signal up1 good", "first")
+    assert first["type"] == "ack", first
+
+    async def talk(sock, who: str) -> None:  # signals: legal at any time, for every seat
+        for i in range(100):
+            signal_ = "signal down1 small" if i % 2 else "signal down1 good"
+            assert (await act_without_version(sock, signal_, f"{who}-{i}"))["type"] == "ack"
+
+    await asyncio.gather(*(talk(s, w) for s, w in zip(socks, "abc", strict=True)))
+    # so the first action is legal again: sent twice, it would be applied twice
+    assert (await act_without_version(socks[1], "signal up1 clear", "clear"))["type"] == "ack"
+    assert await act_without_version(socks[1], "signal up1 good", "first") == first
+    server.restart()
+    sock = await bob.connect(table["id"])
+    await sock.until(lambda s: True)
+    assert await act_without_version(sock, "signal up1 good", "first") == first
+    ids = stored_ids(server.db_url, table["id"])
+    assert ids.count("first") == 1 and len(ids) == 302
+    await sock.close()
+
+
+async def test_a_resent_id_is_answered_after_a_restart(server, people):
+    ann = people("Ann")
+    table = ann.new_table("doublets", ["me"])
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: s["legal"])
+    first = await act_without_version(sock, "flip", "flip-1")
+    assert first["type"] == "ack", first
+    server.restart()
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: s["legal"])
+    assert await act_without_version(sock, "flip", "flip-1") == first  # not a second flip
+    assert stored_ids(server.db_url, table["id"]) == ["flip-1"]
+    await sock.close()
+
+
+# -- the store: a game's end goes with its action, all or nothing ----------------------------
+
+def test_games_ending_in_one_batch_all_count_and_a_failed_batch_ends_none(tmp_path):
+    from sqlalchemy.exc import IntegrityError
+
+    from cardtable.server.ratings import rating_of
+
+    store = db.Store(f"sqlite:///{tmp_path / 't.sqlite'}")
+    try:
+        ann, _ = store.new_player("Ann")
+        for tid in ("t1", "t2"):
+            store.new_table(db.Table(id=tid, game="slide", seed=1, players=2, options={},
+                                     status="running", created_by=ann.id, redo=[], version=0),
+                            [db.Seat(table_id=tid, seat=0, player_id=ann.id),
+                             db.Seat(table_id=tid, seat=1, bot="greedy")])
+        seats = [{"player_id": ann.id, "bot": None, "name": "Ann"},
+                 {"player_id": None, "bot": "greedy", "name": "greedy"}]
+        result = {"over": True, "ranks": [1, 2]}
+
+        def last_action(tid: str) -> dict:
+            return {"table_id": tid, "n": 0, "seat": 0, "action": "x", "version": 1,
+                    "finish": {"result": result, "rating": rating_of("slide", seats, result)}}
+
+        with pytest.raises(IntegrityError):  # the second row takes the first's position
+            store.append_many([last_action("t1"), last_action("t1")])
+        assert store.table("t1").status == "running" and store.actions("t1") == []
+        assert store.rating(ann.id, "slide") is None
+        store.append_many([last_action("t1"), last_action("t2")])
+        assert [store.table(t).status for t in ("t1", "t2")] == ["over", "over"]
+        assert store.table("t1").result == result and store.table("t1").finished_at
+        # both games count: each rated from the rows the previous one wrote
+        assert store.rating(ann.id, "slide").games == 2
+        assert store.rating("bot:greedy", "slide").games == 2
+    finally:
+        store.close()
