@@ -246,11 +246,25 @@ class Store:
                 row.finished_at = now()
                 row.result = result
 
-    def tables(self, statuses: list[str], limit: int = 100) -> list[Table]:
+    def tables(self, statuses: list[str], limit: int = 100,
+               min_players: int = 1) -> list[Table]:
+        """The newest tables in these statuses; ``min_players=2``: multiplayer tables only
+        (filtered here, so solitaires never push them out of the ``limit``)."""
         with self.session() as s:
-            q = (select(Table).where(Table.status.in_(statuses))
-                 .order_by(Table.created_at.desc()).limit(limit))
-            return list(s.scalars(q))
+            q = select(Table).where(Table.status.in_(statuses))
+            if min_players > 1:
+                q = q.where(Table.players >= min_players)
+            return list(s.scalars(q.order_by(Table.created_at.desc()).limit(limit)))
+
+    def seats_of(self, table_ids: list[str]) -> dict[str, list[Seat]]:
+        """The seats of several tables, in seat order, in one query."""
+        found: dict[str, list[Seat]] = {t: [] for t in table_ids}
+        with self.session() as s:
+            q = (select(Seat).where(Seat.table_id.in_(table_ids))
+                 .order_by(Seat.table_id, Seat.seat))
+            for seat in s.scalars(q):
+                found[seat.table_id].append(seat)
+        return found
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]:
         with self.session() as s:
