@@ -23,7 +23,7 @@ def lobby_tables(hub: Any, store: db.Store, statuses: list[str],
     wanted = [s for s in dict.fromkeys(statuses) if s in STATUSES]
     if not wanted:
         return []
-    rows = store.tables(wanted, limit=LOBBY_TABLES, min_players=2)
+    rows = store.tables(wanted, limit=LOBBY_TABLES, multiplayer=True)
     live = {r.id: hub.tables.get(r.id) for r in rows}
     stored = store.seats_of([r.id for r in rows if live[r.id] is None])
     names = store.names(list({s.player_id for seats in stored.values() for s in seats
