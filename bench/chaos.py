@@ -71,7 +71,8 @@ class ServerProcess:
         with open(self.data / "server.log", "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
-                 "--db", self.url, "--bot-delay", str(self.bot_delay), *self.extra],
+                 "--db", self.url, "--bot-delay", str(self.bot_delay),
+                 "--new-players-per-minute", "0", *self.extra],  # all people on 127.0.0.1
                 env=env, stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:

@@ -103,6 +103,14 @@ def serve(
                      "(X-Forwarded-Proto/-For), comma-separated, * for any (default "
                      "127.0.0.1,::1 or $FORWARDED_ALLOW_IPS)"),
     ] = None,
+    new_players_per_minute: Annotated[
+        int, typer.Option(help="new players one client address may make: this many at once, "
+                          "then this many a minute (0: no limit)")
+    ] = 20,
+    max_connections: Annotated[
+        int, typer.Option(help="open connections (HTTP and websocket) beyond which new "
+                          "requests get 503")
+    ] = 10_000,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     import os
@@ -112,6 +120,11 @@ def serve(
     from cardtable.bots.external import check_command
     from cardtable.server.app import MAX_WS_FRAME, create_app
     from cardtable.server.hub import EXTERNAL_NAME
+    from cardtable.server.limits import (
+        HEADER_TIMEOUT,
+        guarded_http_protocol,
+        raise_open_file_limit,
+    )
 
     if bot_timeout <= 0:
         fail("--bot-timeout is a number of seconds above 0")
@@ -119,6 +132,8 @@ def serve(
         fail("--bot-workers is a whole number above 0")
     if not 0 <= seat_grace <= 86400:
         fail("--seat-grace is a number of seconds from 0 to 86400")
+    if new_players_per_minute < 0 or max_connections < 1:
+        fail("--new-players-per-minute is 0 or more, --max-connections above 0")
     external: dict[str, str] = {}
     for entry in external_bot or []:
         name, eq, command = entry.partition("=")
@@ -145,11 +160,21 @@ def serve(
     # no per-message deflate: it costs ~40 KB and a compression per message on every
     # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
     # socket (1009), one over 4096 bytes gets the error too_large
+    # every connection is a file: the soft limit (often 1,024) up to the hard one, and new
+    # requests refused (503) well before the files run out
+    files = raise_open_file_limit()
+    if files:
+        max_connections = min(max_connections, max(files[0] - 256, 64))
+    # uvicorn's own timer runs only between requests (timeout_keep_alive): the guarded
+    # protocol closes a connection that does not send its request headers in time
     uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True,
                            seat_grace=seat_grace, allowed_origins=allowed_origin,
-                           secure_cookies=secure_cookies),
+                           secure_cookies=secure_cookies,
+                           new_players_per_minute=new_players_per_minute),
                 host=host, port=port, log_level="warning", ws_per_message_deflate=False,
-                ws_max_size=MAX_WS_FRAME, forwarded_allow_ips=forwarded_allow_ips)
+                ws_max_size=MAX_WS_FRAME, http=guarded_http_protocol(HEADER_TIMEOUT),
+                forwarded_allow_ips=forwarded_allow_ips,
+                limit_concurrency=max_connections, timeout_keep_alive=5, backlog=2048)
 
 
 @app.command("games")

@@ -1,19 +1,107 @@
-"""Solitaire comfort on the server: hints and per-player statistics."""
+"""Solitaire comfort on the server: hints, "still winnable?" and per-player statistics.
+
+Hints and the solver think in a worker process of their own (:class:`Advice`), never on the
+event loop: a hint took 95 ms of the loop (833 ms in the worst position found), and a flood
+of them held every other table. Each player may ask a few at a time (``HINTS``, ``PEEKS``),
+and at most ``ADVICE_QUEUE`` questions wait for the worker; beyond, the answer is 503 ``busy``.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import pickle
+from typing import TYPE_CHECKING, Any
 
-from cardtable.server import store as db
+from cardtable.server.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
+from cardtable.server.limits import RateLimiter, TooMany
+
+if TYPE_CHECKING:
+    from cardtable.server import store as db
+    from cardtable.server.hub import LiveTable
+
+#: hints per player: 5 at once, then one a second
+HINTS = (1.0, 5)
+#: "still winnable?" per player (a solver run of up to WINNABLE_BUDGET nodes): 3 at once,
+#: then one every 10 s
+PEEKS = (0.1, 3)
+#: worker processes for advice, apart from the bots' workers (a hint flood never delays a bot)
+ADVICE_WORKERS = 1
+#: questions waiting for (or in) the advice worker, server-wide
+ADVICE_QUEUE = 16
+#: seconds a hint, and a "still winnable?" run, may think before its worker is killed
+HINT_TIMEOUT = 10.0
+WINNABLE_TIMEOUT = 30.0
+BUSY_RETRY = 1.0  # seconds to wait after a 503 busy
+WINNABLE_BUDGET = 2_000_000  # solver nodes for "still winnable?" (None beyond: no answer)
 
 
-def doublets_hint(advisor: Any, view: dict, legal: list[str]) -> dict[str, Any]:
-    """The fair bot's move for this view with a one-line reason. ``advisor`` is the fair bot
-    that has watched the game (it remembers every card the player has seen flipped)."""
-    if not legal:
-        return {"action": None, "reason": "the game is over"}
-    action, reason = advisor.hint(view, legal)
-    return {"action": action, "reason": reason}
+class WinnableProbe:
+    """The solver's question as a bot-shaped object, so a bot worker can run it."""
+
+    def __init__(self, state: Any, budget: int) -> None:
+        self.state = state
+        self.budget = budget
+
+    def ask(self, _view: Any, _legal: Any) -> bool | None:
+        from cardtable.solvers.doublets import still_winnable
+
+        return still_winnable(self.state, self.budget)
+
+
+class Advice:
+    """Hints and "still winnable?" for Doublets players, in worker processes of their own."""
+
+    def __init__(self, workers: int = ADVICE_WORKERS, queue: int = ADVICE_QUEUE) -> None:
+        self.pool = BotPool(workers)  # started at the first question
+        self.queue = queue
+        self.pending = 0
+        self.hints = RateLimiter(*HINTS)
+        self.peeks = RateLimiter(*PEEKS)
+
+    async def hint(self, table: LiveTable, seat: int, player_id: str) -> dict[str, Any]:
+        """The fair bot's move for the seat's view, with a reason. The table's advisor (the
+        fair bot that watched the game) thinks on a copy; its new memory (a proved winning
+        line) is kept if the table did not change meanwhile."""
+        self._allow(self.hints, player_id, "hints")
+        legal = table.state.legal(seat)
+        if not legal:
+            return {"action": None, "reason": "the game is over"}
+        advisor, version = table.advisor, table.version
+        copy = RemoteBot(advisor, "advisor")
+        action, reason = await self._ask(copy, "hint", table.state.view(seat), legal,
+                                         HINT_TIMEOUT)
+        if table.advisor is advisor and table.version == version:
+            table.advisor = pickle.loads(copy.blob)
+        return {"action": action, "reason": reason}
+
+    async def winnable(self, table: LiveTable, player_id: str) -> dict[str, Any]:
+        """**Peeking**: whether the deal can still be won (the solver reads the stock)."""
+        self._allow(self.peeks, player_id, "questions whether the deal is winnable")
+        probe = RemoteBot(WinnableProbe(table.state.clone(), WINNABLE_BUDGET), "winnable")
+        answer = await self._ask(probe, "ask", None, None, WINNABLE_TIMEOUT)
+        return {"winnable": answer, "peeking": True}
+
+    def _allow(self, limiter: RateLimiter, player_id: str, what: str) -> None:
+        wait = limiter.wait(player_id)
+        if wait:
+            raise TooMany("rate_limited", f"too many {what}: wait {wait:.1f} s", wait)
+
+    async def _ask(self, bot: RemoteBot, method: str, view: Any, legal: Any,
+                   timeout: float) -> Any:
+        if self.pending >= self.queue:
+            raise TooMany("busy", "the server is busy with other players' questions: try "
+                          "again soon", BUSY_RETRY, 503)
+        self.pending += 1
+        try:
+            return await self.pool.call(bot, method, view, legal, timeout)
+        except TimeoutError:
+            raise TooMany("busy", f"no answer within {timeout:g} s", BUSY_RETRY, 503) from None
+        except (BotFailed, WorkerGone) as e:
+            raise TooMany("busy", f"the advice worker failed: {e}", BUSY_RETRY, 503) from None
+        finally:
+            self.pending -= 1
+
+    async def close(self) -> None:
+        await self.pool.close()
 
 
 def solitaire_stats(store: db.Store, player_id: str, game: str) -> dict[str, Any]:

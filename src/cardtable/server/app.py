@@ -42,6 +42,7 @@ from cardtable.server.hub import (
     HubError,
     error,
 )
+from cardtable.server.limits import BodyLimit, RateLimiter, TooMany, address_key, too_many_response
 from cardtable.server.ratings import leaderboard
 
 STATIC = Path(__file__).parent / "static"
@@ -50,7 +51,9 @@ MAX_MESSAGE = 4096  # bytes a client may send in one websocket message
 MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
 LEVELS = {"search": ["easy", "normal", "hard"]}
-WINNABLE_BUDGET = 2_000_000  # solver nodes for "still winnable?" (None beyond: no answer)
+#: new players (POST /api/me without a token) per client address: a burst of this many, then
+#: this many a minute (docs/server.md, "Limits"); 0: no limit
+NEW_PLAYERS_PER_MINUTE = 20
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 
 
@@ -81,7 +84,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                external_bots: dict[str, str] | None = None,
                bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
                seat_grace: float = SEAT_GRACE, allowed_origins: list[str] | None = None,
-               secure_cookies: bool = False) -> FastAPI:
+               secure_cookies: bool = False,
+               new_players_per_minute: int = NEW_PLAYERS_PER_MINUTE) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
@@ -89,6 +93,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
     ``seat_grace``: seconds a person must be gone before their seat may go to a bot.
     ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
+    ``new_players_per_minute``: per client address (0: no limit).
     """
     url = db_url or db.default_url(data_dir())
 
@@ -98,16 +103,27 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
                   seat_grace=seat_grace)
         app.state.store, app.state.hub = store, hub
+        from cardtable.server.advice import Advice
+
+        app.state.advice = Advice()  # hints and the solver, in a worker process of their own
         hub.resume_all()
         if gc_tuning:
             tune_gc()
         yield
         await hub.close()
+        await app.state.advice.close()
         store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan)
     security.install(app, allowed_origins, secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit)  # request bodies: at most limits.MAX_BODY bytes
+    new_players = (RateLimiter(new_players_per_minute / 60, new_players_per_minute)
+                   if new_players_per_minute > 0 else None)
+
+    @app.exception_handler(TooMany)
+    async def too_many(_request: Request, e: TooMany) -> JSONResponse:
+        return too_many_response(e)
 
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
@@ -165,6 +181,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if player:
             store.rename(player.id, name)
         else:
+            # request.client is the connection's address (uvicorn takes it from
+            # X-Forwarded-For only from a trusted proxy: docs/server.md, "Limits")
+            host = request.client.host if request.client else None
+            wait = new_players.wait(address_key(host)) if new_players is not None else 0
+            if wait:
+                raise TooMany("too_many_players", "too many new players from your address: "
+                              f"wait {wait:.0f} s", wait)
             player, token = store.new_player(name)
             response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
                                 samesite="lax", secure=security.cookie_secure(request))
@@ -181,11 +204,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
 
     @app.get("/api/tables")
     async def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
+        from cardtable.server.lobby import lobby_tables
+
         viewer = me(request, required=False)
-        rows = request.app.state.store.tables(status.split(","))
-        h = hub(request)
-        return [h.load(r.id).info(viewer.id if viewer else None) for r in rows
-                if r.players > 1]
+        return lobby_tables(hub(request), request.app.state.store, status.split(",")[:3],
+                            viewer.id if viewer else None)
 
     @app.post("/api/tables")
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
@@ -251,9 +274,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         seat = table.seat_of(player.id)
         if seat is None or table.game != "doublets":
             raise HubError("bad_request", "hints are for your own Doublets game")
-        from cardtable.server.advice import doublets_hint
-
-        return doublets_hint(table.advisor, table.state.view(seat), table.state.legal(seat))
+        return await request.app.state.advice.hint(table, seat, player.id)
 
     @app.get("/api/tables/{table_id}/winnable")
     async def winnable(request: Request, table_id: str) -> dict[str, Any]:
@@ -262,11 +283,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         table = hub(request).load(table_id)
         if table.game != "doublets" or table.seat_of(player.id) is None:
             raise HubError("bad_request", "this is for your own Doublets game")
-        from cardtable.solvers.doublets import still_winnable
-
-        state = table.state.clone()
-        answer = await asyncio.to_thread(still_winnable, state, WINNABLE_BUDGET)
-        return {"winnable": answer, "peeking": True}
+        return await request.app.state.advice.winnable(table, player.id)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:

@@ -33,8 +33,10 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    literal_column,
     null,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -88,7 +90,11 @@ class Table(Base):
     #: open (waiting for players), running, over
     status: Mapped[str] = mapped_column(String(12), index=True)
     created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
-    __table_args__ = (Index("ix_tables_created_by_status", "created_by", "status"),)
+    __table_args__ = (Index("ix_tables_created_by_status", "created_by", "status"),
+                      # the lobby's: multiplayer tables only, newest first (migration 0003)
+                      Index("ix_tables_lobby", "status", "created_at",
+                            sqlite_where=text("players > 1"),
+                            postgresql_where=text("players > 1")))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
     result: Mapped[dict | None] = mapped_column(JSON)
@@ -337,11 +343,36 @@ class Store:
                 row.finished_at = now()
                 row.result = result
 
-    def tables(self, statuses: list[str], limit: int = 100) -> list[Table]:
+    def tables(self, statuses: list[str], limit: int = 100,
+               multiplayer: bool = False) -> list[Table]:
+        """The newest tables in these statuses; ``multiplayer``: tables of two players or
+        more only, filtered in the query so that solitaires never push them out of ``limit``.
+        """
         with self.session() as s:
-            q = (select(Table).where(Table.status.in_(statuses))
-                 .order_by(Table.created_at.desc()).limit(limit))
-            return list(s.scalars(q))
+            if not multiplayer:
+                q = (select(Table).where(Table.status.in_(statuses))
+                     .order_by(Table.created_at.desc()).limit(limit))
+                return list(s.scalars(q))
+            # one walk down the lobby's partial index per status, newest first, merged: the
+            # literal 1 lets the database see the query is within the index's "players > 1"
+            found: list[Table] = []
+            for status in dict.fromkeys(statuses):
+                q = (select(Table).where(Table.status == status,
+                                         Table.players > literal_column("1"))
+                     .order_by(Table.created_at.desc()).limit(limit))
+                found += s.scalars(q)
+            found.sort(key=lambda t: t.created_at, reverse=True)
+            return found[:limit]
+
+    def seats_of(self, table_ids: list[str]) -> dict[str, list[Seat]]:
+        """The seats of several tables, in seat order, in one query."""
+        found: dict[str, list[Seat]] = {t: [] for t in table_ids}
+        with self.session() as s:
+            q = (select(Seat).where(Seat.table_id.in_(table_ids))
+                 .order_by(Seat.table_id, Seat.seat))
+            for seat in s.scalars(q):
+                found[seat.table_id].append(seat)
+        return found
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]:
         with self.session() as s:

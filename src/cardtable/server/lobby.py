@@ -1,0 +1,62 @@
+"""The lobby's list of multiplayer tables, without loading any table into memory.
+
+A table the hub has in memory gives its own info (who is connected, its notices); any other
+is described from its stored row and seats, as ``LiveTable.info`` would describe it. The lobby
+used to load (replay) each of the 100 newest tables on every request, and kept them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable import games
+from cardtable.server import store as db
+
+#: tables the lobby lists at most (the newest first)
+LOBBY_TABLES = 100
+STATUSES = ("open", "running", "over")
+
+
+def lobby_tables(hub: Any, store: db.Store, statuses: list[str],
+                 viewer: str | None) -> list[dict[str, Any]]:
+    """Infos of the newest multiplayer tables in these statuses, as ``viewer`` sees them."""
+    wanted = [s for s in dict.fromkeys(statuses) if s in STATUSES]
+    if not wanted:
+        return []
+    rows = store.tables(wanted, limit=LOBBY_TABLES, multiplayer=True)
+    live = {r.id: hub.tables.get(r.id) for r in rows}
+    stored = store.seats_of([r.id for r in rows if live[r.id] is None])
+    names = store.names(list({s.player_id for seats in stored.values() for s in seats
+                              if s.player_id}))
+    return [live[r.id].info(viewer) if live[r.id] is not None
+            else stored_info(r, stored[r.id], names, viewer) for r in rows]
+
+
+def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
+                viewer: str | None) -> dict[str, Any]:
+    """``LiveTable.info`` of a table not in memory: nobody is connected, it has no notices,
+    and (a multiplayer table) no undo."""
+    # the same rule as LiveTable.info: a shared deal's seed only once the game is over (a
+    # finished table's seat history is left to its own info, GET /api/tables/{id})
+    public_seed = row.players == 1 or row.status == "over"
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": games.get(row.game).title,
+        "players": row.players,
+        "options": row.options,
+        "status": row.status,
+        "seed": str(row.seed) if public_seed else None,
+        "creator": row.created_by == viewer if viewer else False,
+        "version": row.version,
+        "can_undo": False,
+        "can_redo": False,
+        "seats": [
+            {"seat": s.seat, "name": names.get(s.player_id) if s.player_id else s.bot,
+             "bot": s.bot, "taken": bool(s.player_id or s.bot),
+             "you": bool(viewer and s.player_id == viewer),
+             "connected": False if s.player_id else None}
+            for s in seats
+        ],
+        "notices": [],
+    }
