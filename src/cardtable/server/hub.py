@@ -58,6 +58,7 @@ MAX_BOT_TABLES = 3  # ... of them played by bots only (they play unattended, as 
 UNLOAD_FINISHED_AFTER = 30.0  # seconds untouched, a finished table
 UNLOAD_IDLE_AFTER = 600.0  # ... an open or running one
 SWEEP_EVERY = 15.0  # seconds between two looks for tables to unload
+RESUME_SLICE = 0.02  # seconds of resuming tables at start before other work gets a turn
 BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
 #: seats may name ``ext:NAME`` for an external bot the operator registered (--external-bot)
 EXTERNAL = "ext:"
@@ -202,11 +203,13 @@ class Hub:
         #: and notices; given back when the table is loaded again
         self.parked: dict[str, tuple[dict[int, tuple[str, Any]], list[str]]] = {}
         self._sweeper: asyncio.Task | None = None
+        self._resuming: asyncio.Task | None = None
 
     async def close(self) -> None:
         """Stop the bot workers and external bot programs (the server is stopping)."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._resuming):
+            if task is not None:
+                task.cancel()
         for table in self.tables.values():
             for bot in table.bots.values():
                 self._close_later(bot)
@@ -253,6 +256,7 @@ class Hub:
                     self.store.set_seat(table.id, i, None, FALLBACK_BOT)
         self._unpark(table)
         self.tables[table_id] = table
+        self.schedule_bots(table)  # loaded on first use, after a restart: a bot may be due
         return table
 
     def resume_all(self) -> int:
@@ -262,11 +266,23 @@ class Hub:
         Called on the server's event loop, which is remembered for work started elsewhere."""
         self.loop = asyncio.get_running_loop()
         ids = self.store.running_with_bots()
-        for table_id in ids:
-            self.schedule_bots(self.load(table_id))
+        self._resuming = self.loop.create_task(self._resume(ids))
         if self._sweeper is None:
             self._sweeper = self.loop.create_task(self._sweep_loop())
         return len(ids)
+
+    async def _resume(self, ids: list[str]) -> None:
+        """Load the tables a restart resumes (``load`` sets their bots going), a slice at a
+        time: the server answers meanwhile, and a table asked for first is loaded then."""
+        pause = time.monotonic() + RESUME_SLICE
+        for table_id in ids:
+            try:
+                self.load(table_id)
+            except Exception:  # one broken table must not keep the others from resuming
+                log.exception("resuming table %s", table_id)
+            if time.monotonic() > pause:
+                await asyncio.sleep(0)
+                pause = time.monotonic() + RESUME_SLICE
 
     # -- unloading --------------------------------------------------------------------------
     async def _sweep_loop(self) -> None:
