@@ -140,6 +140,33 @@ async def test_a_call_over_its_time_limit_kills_its_worker_and_others_go_on(test
     assert not any(alive(p) for p in pids)  # closing the pool leaves no worker behind
 
 
+async def test_waiting_calls_are_served_people_first_then_each_share_in_turn(testbots):
+    pool = BotPool(1)
+    try:
+        await pool.call(RemoteBot(testbots.Counter()), "choose", {}, [], 30)  # warm the worker
+        order: list[str] = []
+
+        async def call(name: str, share: str, person: bool) -> None:
+            await pool.call(RemoteBot(testbots.Counter()), "choose", {}, [], 30, share=share,
+                            person=person)
+            order.append(name)
+
+        busy = asyncio.create_task(pool.call(RemoteBot(testbots.Sleeper(0.5)), "choose", {},
+                                             ["x"], 30))
+        await asyncio.sleep(0.1)
+        # they queue in this order behind the busy worker: three calls of one player's tables
+        # of bots, then one of another player's, then one a person waits for
+        calls = [asyncio.create_task(call(f"a{i}", "A", False)) for i in range(3)]
+        calls += [asyncio.create_task(call("b0", "B", False)),
+                  asyncio.create_task(call("person", "C", True))]
+        await asyncio.sleep(0.05)
+        assert pool.stats()["waiting"] == 5
+        await asyncio.gather(busy, *calls)
+        assert order == ["person", "a0", "b0", "a1", "a2"]
+    finally:
+        await pool.close()
+
+
 async def test_a_bot_that_crashes_or_raises(testbots):
     pool = BotPool(1)
     try:

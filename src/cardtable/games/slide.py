@@ -135,6 +135,11 @@ def greedy_take(grid: list, hole: int, centre_values: list[int]) -> tuple[int, s
     return best[1], best[2]
 
 
+#: the highest ``target``: a few dozen deals. Without a bound a table of bots could play for
+#: ever (a target of 10**18) and hold the server's bot workers (docs/rules/slide.md, Options)
+MAX_TARGET = 1000
+
+
 class SlideGame(Game):
     name = "slide"
     title = "Slide"
@@ -145,7 +150,8 @@ class SlideGame(Game):
         Option("start", 0, "seat that holds the first-player token at the start", low=0, high=5,
                check=lambda v, n: None if v < n else f"there is no seat {v} among {n} players"),
         Option("target", None, "play deals, adding up scores, until a seat's total reaches "
-               "this (100 is usual); off by default: one deal", nullable=True, low=1),
+               "this (100 is usual); off by default: one deal", nullable=True, low=1,
+               high=MAX_TARGET),
     )
 
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> SlideState:

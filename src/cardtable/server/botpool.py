@@ -14,6 +14,12 @@ from the moment a worker took it, not while it waited for a free worker) gets it
 worker is started for the next call. Calls on one bot are run one after another (its state
 passes from one call to the next).
 
+Calls that wait for a worker are served fairly, not first come first served: each call names
+its ``share`` (the server passes the player who created the table) and whether a person waits
+on it. Calls a person waits on go before calls of tables made only of bots, and within each of
+these two lanes the shares take turns (round-robin), so neither many tables of bots nor many
+tables of one player hold every worker while another player's bot waits.
+
 Workers are separate Python processes (``python -m cardtable.server.botpool``) that speak
 length-prefixed pickles on their stdin/stdout; they see the server's ``sys.path``, exit when
 the server closes their stdin, and on Linux are killed with the server (``PR_SET_PDEATHSIG``).
@@ -30,6 +36,7 @@ import struct
 import sys
 import time
 from collections import deque
+from collections.abc import Hashable
 from typing import Any
 
 #: worker processes started by default (the machine's cores, at most 2; see docs/server.md)
@@ -61,6 +68,42 @@ class RemoteBot:
 
     def __repr__(self) -> str:
         return f"RemoteBot({self.spec!r}, {len(self.blob)} bytes)"
+
+
+class _FairQueue:
+    """Calls waiting for a worker: the ``person`` lane first, then the bots-only lane; within
+    a lane one call of each share in turn (a share served goes to the back of its lane)."""
+
+    def __init__(self) -> None:
+        # lane -> share -> that share's waiting calls, oldest first (dicts keep the turn order)
+        self.lanes: tuple[dict[Hashable, deque[asyncio.Future]], ...] = ({}, {})
+
+    def push(self, future: asyncio.Future, share: Hashable, person: bool) -> None:
+        lane = self.lanes[0 if person else 1]
+        lane.setdefault(share, deque()).append(future)
+
+    def pop(self) -> asyncio.Future | None:
+        """The next waiting call still wanted, or None."""
+        for lane in self.lanes:
+            while lane:
+                share, calls = next(iter(lane.items()))
+                future = calls.popleft()
+                del lane[share]  # its turn is used: to the back of the lane if it waits still
+                if calls:
+                    lane[share] = calls
+                if not future.done():
+                    return future
+        return None
+
+    def all(self) -> list[asyncio.Future]:
+        return [f for lane in self.lanes for calls in lane.values() for f in calls]
+
+    def clear(self) -> None:
+        for lane in self.lanes:
+            lane.clear()
+
+    def __len__(self) -> int:
+        return sum(not f.done() for f in self.all())
 
 
 class _Worker:
@@ -102,17 +145,21 @@ class BotPool:
         self.size = workers
         self.idle: list[_Worker] = []
         self.busy = 0  # workers taken by a call, or being started for one
-        self.waiting: deque[asyncio.Future] = deque()
+        self.waiting = _FairQueue()
         self.started = 0  # worker processes started (replacements included)
         self.killed = 0  # workers killed for a call over its time limit
         self.closed = False
         self._reaping: set[asyncio.Task] = set()
 
     async def call(self, bot: RemoteBot, method: str, view: dict, legal: list[str],
-                   timeout: float) -> Any:
-        """``bot.method(view, legal)`` in a worker, at most ``timeout`` seconds of thinking."""
+                   timeout: float, share: Hashable = None, person: bool = True) -> Any:
+        """``bot.method(view, legal)`` in a worker, at most ``timeout`` seconds of thinking.
+
+        While every worker is busy the call waits its turn among the other calls of ``share``
+        (default: this bot's own); ``person``: a person waits for it (else: served after
+        every waiting call a person waits for)."""
         async with bot.lock:
-            worker = await self._acquire()
+            worker = await self._acquire(bot if share is None else share, person)
             ok = False
             try:
                 answer = await asyncio.wait_for(
@@ -132,7 +179,7 @@ class BotPool:
             bot.calls += 1
             return result
 
-    async def _acquire(self) -> _Worker:
+    async def _acquire(self, share: Hashable, person: bool) -> _Worker:
         if self.closed:
             raise WorkerGone("the bot pool is closed")
         while self.idle:
@@ -149,7 +196,7 @@ class BotPool:
                 self._wake()
                 raise
         future = asyncio.get_running_loop().create_future()
-        self.waiting.append(future)
+        self.waiting.push(future, share, person)
         try:
             return await future
         except asyncio.CancelledError:
@@ -161,29 +208,31 @@ class BotPool:
         if not reuse or not worker.alive:
             self._retire(worker)
             worker = None
-        while self.waiting:
-            future = self.waiting.popleft()
-            if future.done():
-                continue
+        future = self.waiting.pop()
+        if future is not None:
             if worker is not None:
                 future.set_result(worker)  # stays busy: handed on
-                return
-            # the worker is gone: the waiter starts a new one in its own task
-            self.busy -= 1
-            self.waiting.appendleft(future)
-            self._wake()
+            else:  # the worker is gone: a new one is started for the waiter
+                self.busy -= 1
+                self._wake(future)
             return
         self.busy -= 1
         if worker is not None:
             self.idle.append(worker)
 
-    def _wake(self) -> None:
-        """A worker slot is free and someone waits: start a worker for the first waiter."""
-        while self.waiting and self.waiting[0].done():
-            self.waiting.popleft()
-        if not self.waiting or self.busy >= self.size or self.closed:
+    def _wake(self, future: asyncio.Future | None = None) -> None:
+        """A worker slot is free: start a worker for ``future`` (a waiter already taken from
+        the queue), else for the next waiter if any."""
+        if self.closed:
+            if future is not None and not future.done():
+                future.set_exception(WorkerGone("the bot pool is closed"))
             return
-        future = self.waiting.popleft()
+        if future is None:
+            if self.busy >= self.size:
+                return
+            future = self.waiting.pop()
+            if future is None:
+                return
         self.busy += 1
 
         async def start() -> None:
@@ -235,7 +284,7 @@ class BotPool:
     async def close(self) -> None:
         """Stop every worker (closing stdin ends an idle one; a busy one is killed)."""
         self.closed = True
-        for future in self.waiting:
+        for future in self.waiting.all():
             if not future.done():
                 future.set_exception(WorkerGone("the bot pool is closed"))
         self.waiting.clear()

@@ -57,6 +57,13 @@ OUTBOX = 64  # messages waiting for a slow client before it is dropped
 ACTION_RATE = 20.0  # actions a second a connection may send, on average
 ACTION_BURST = 60  # ... and in a burst
 MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
+MAX_BOT_TABLES = 3  # ... of them played by bots only (they play unattended, as fast as allowed)
+#: tables leave memory when nobody uses them (no connection, no bot to act, no request): the
+#: store has everything, and ``load`` rebuilds them on first use (docs/server.md, "Memory")
+UNLOAD_FINISHED_AFTER = 30.0  # seconds untouched, a finished table
+UNLOAD_IDLE_AFTER = 600.0  # ... an open or running one
+SWEEP_EVERY = 15.0  # seconds between two looks for tables to unload
+RESUME_SLICE = 0.02  # seconds of resuming tables at start before other work gets a turn
 BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
 #: seconds a person must have been gone before the creator may hand their seat to a bot: a
 #: page reload or a short network drop must not cost anyone their seat (--seat-grace)
@@ -139,6 +146,8 @@ class LiveTable:
     actors: list[str | None] = field(default_factory=list)
     #: player id -> name, for everyone who played here (a person whose seat went to a bot too)
     actor_names: dict[str, str] = field(default_factory=dict)
+    #: when it was last loaded or seen in use (time.monotonic): unloaded when idle too long
+    used: float = field(default_factory=time.monotonic)
 
     @property
     def solo(self) -> bool:
@@ -251,9 +260,17 @@ class Hub:
         self.pool = BotPool(bot_workers)
         #: actions are stored by group commit, off the event loop
         self.writer = db.GroupCommit(store)
+        #: what an unloaded table had that the store does not: its bots (what they remember)
+        #: and notices; given back when the table is loaded again
+        self.parked: dict[str, tuple[dict[int, tuple[str, Any]], list[str]]] = {}
+        self._sweeper: asyncio.Task | None = None
+        self._resuming: asyncio.Task | None = None
 
     async def close(self) -> None:
         """Stop the bot workers and external bot programs (the server is stopping)."""
+        for task in (self._sweeper, self._resuming):
+            if task is not None:
+                task.cancel()
         for table in self.tables.values():
             for bot in table.bots.values():
                 self._close_later(bot)
@@ -265,7 +282,9 @@ class Hub:
     def load(self, table_id: str) -> LiveTable:
         """The live table, rebuilt from the store if this process has not seen it yet."""
         if table_id in self.tables:
-            return self.tables[table_id]
+            table = self.tables[table_id]
+            table.used = time.monotonic()
+            return table
         row = self.store.table(table_id)
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
@@ -305,7 +324,9 @@ class Hub:
                                          f"the {FALLBACK_BOT} bot plays on")
                     s["bot"] = s["name"] = FALLBACK_BOT
                     self.store.set_seat(table.id, i, None, FALLBACK_BOT)
+        self._unpark(table)
         self.tables[table_id] = table
+        self.schedule_bots(table)  # loaded on first use, after a restart: a bot may be due
         return table
 
     def _reconcile(self, table: LiveTable) -> None:
@@ -327,16 +348,93 @@ class Hub:
             log.info("table %s: every seat is taken; started", table.id)
 
     def resume_all(self) -> int:
-        """Load every running table (and every open one whose seats are all taken, which an
-        older server could leave) and set its bots going (after a restart).
+        """Load the running tables that have a bot, and every open one whose seats are all
+        taken (which an older server could leave: ``load`` mends it), and set their bots going
+        (after a restart); every other table is loaded on first use. Starts the sweep that
+        unloads idle tables.
 
         Called on the server's event loop, which is remembered for work started elsewhere."""
         self.loop = asyncio.get_running_loop()
-        ids = [row.id for row in self.store.tables(["running"], limit=10_000)]
-        ids += self.store.open_full_tables()
-        for table_id in ids:
-            self.schedule_bots(self.load(table_id))
+        ids = self.store.running_with_bots() + self.store.open_full_tables()
+        self._resuming = self.loop.create_task(self._resume(ids))
+        if self._sweeper is None:
+            self._sweeper = self.loop.create_task(self._sweep_loop())
         return len(ids)
+
+    async def _resume(self, ids: list[str]) -> None:
+        """Load the tables a restart resumes (``load`` sets their bots going), a slice at a
+        time: the server answers meanwhile, and a table asked for first is loaded then."""
+        pause = time.monotonic() + RESUME_SLICE
+        for table_id in ids:
+            try:
+                self.load(table_id)
+            except Exception:  # one broken table must not keep the others from resuming
+                log.exception("resuming table %s", table_id)
+            if time.monotonic() > pause:
+                await asyncio.sleep(0)
+                pause = time.monotonic() + RESUME_SLICE
+
+    # -- unloading --------------------------------------------------------------------------
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                self.sweep()
+            except Exception:  # a bug here must not end the sweeping for good
+                log.exception("sweeping idle tables")
+
+    def sweep(self, now: float | None = None) -> int:
+        """Unload the tables nobody uses: no connection, no bot acting or due, untouched for
+        ``UNLOAD_FINISHED_AFTER`` (finished) or ``UNLOAD_IDLE_AFTER`` seconds. Returns how many.
+
+        A table in use is marked used now, so its idle time counts from when it was last seen
+        in use (e.g. its last connection went)."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for table in self.tables.values():
+            if self._in_use(table):
+                table.used = now
+            elif now - table.used >= (UNLOAD_FINISHED_AFTER if table.status == "over"
+                                      else UNLOAD_IDLE_AFTER):
+                gone.append(table)
+        for table in gone:
+            self.unload(table)
+        return len(gone)
+
+    def _in_use(self, table: LiveTable) -> bool:
+        if table.conns or table.lock.locked():
+            return True
+        if table.bot_task is not None and not table.bot_task.done():
+            return True
+        return table.status == "running" and any(s in table.bots
+                                                 for s in table.state.to_act())
+
+    def unload(self, table: LiveTable) -> None:
+        """Forget a table this process holds; ``load`` rebuilds it from the store. Its bots
+        and notices are kept aside (``parked``): external bots hold a program, which is
+        stopped (it starts again on load, as after a restart)."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        bots = {}
+        for seat, bot in table.bots.items():
+            if isinstance(bot, (RemoteBot, *inline_classes())):
+                bots[seat] = (table.seats[seat]["bot"], bot)
+            else:
+                self._close_later(bot)
+        if bots or table.notices:
+            self.parked[table.id] = (bots, list(table.notices))
+
+    def _unpark(self, table: LiveTable) -> None:
+        """Give a table loaded again the bots and notices it had when it was unloaded."""
+        parked = self.parked.pop(table.id, None)
+        if parked is None:
+            return
+        bots, notices = parked
+        for seat, (spec, bot) in bots.items():
+            if seat in table.bots and table.seats[seat]["bot"] == spec:
+                table.bots[seat] = bot  # the same bot, with what it remembers of the game
+        table.notices[:0] = notices
 
     def _make_bot(self, table: LiveTable, seat: int, spec: str) -> Any:
         seed = new_key()  # a bot's randomness says nothing about the deal
@@ -351,13 +449,20 @@ class Hub:
             return bot
         return RemoteBot(bot, spec)
 
-    async def _call_bot(self, bot: Any, method: str, view: dict, legal: list[str]) -> Any:
+    async def _call_bot(self, bot: Any, method: str, view: dict, legal: list[str],
+                        table: LiveTable | None = None) -> Any:
         """``bot.method(view, legal)`` without holding the event loop longer than a
         greedy move: in a worker process (thinking bots), inline (greedy, random), or in a
         thread of its own (external bots, which wait on their program; any other object).
         ``TimeoutError`` after ``bot_timeout`` seconds."""
         if isinstance(bot, RemoteBot):
-            return await self.pool.call(bot, method, view, legal, self.bot_timeout)
+            if table is None:
+                return await self.pool.call(bot, method, view, legal, self.bot_timeout)
+            # waiting for a worker: tables with a person before tables of bots only, and
+            # each player's tables in turn with every other player's (botpool.py)
+            person = any(s["player_id"] for s in table.seats)
+            return await self.pool.call(bot, method, view, legal, self.bot_timeout,
+                                        share=table.created_by or table.id, person=person)
         if isinstance(bot, inline_classes()):
             return getattr(bot, method)(view, legal)
         return await asyncio.wait_for(in_thread(getattr(bot, method), view, legal),
@@ -396,11 +501,15 @@ class Hub:
                     self.check_bot(s, game)
         except CardtableError as e:
             raise HubError("bad_request", e.reason) from None
-        mine = [t for t in self.store.tables(["open", "running"], limit=10_000)
-                if t.created_by == creator.id]
-        if len(mine) >= MAX_ACTIVE_TABLES:
-            raise HubError("too_many_tables", f"you have {len(mine)} unfinished tables; finish "
+        # one query on the index tables(created_by, status), not a scan of every live table
+        unfinished, bots_only = self.store.unfinished_tables(creator.id)
+        if unfinished >= MAX_ACTIVE_TABLES:
+            raise HubError("too_many_tables", f"you have {unfinished} unfinished tables; finish "
                            f"or leave some first (at most {MAX_ACTIVE_TABLES})", 429)
+        if all(s not in ("me", "open") for s in seats) and bots_only >= MAX_BOT_TABLES:
+            raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished tables "
+                           f"played by bots only; take a seat yourself, or wait for one to end "
+                           f"(at most {MAX_BOT_TABLES})", 429)
         if seats.count("me") > 1:
             raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
@@ -675,7 +784,7 @@ class Hub:
         version = table.version
         try:
             # a thinking bot must not stall the other tables
-            action = await self._call_bot(bot, "choose", view, legal)
+            action = await self._call_bot(bot, "choose", view, legal, table)
         except TimeoutError:
             await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
             return
@@ -699,7 +808,8 @@ class Hub:
             if not options:
                 continue
             try:
-                said = await self._call_bot(bot, "react", table.state.view(seat), options)
+                said = await self._call_bot(bot, "react", table.state.view(seat), options,
+                                            table)
             except TimeoutError:  # a hung talker would hang its seat's moves too
                 await self._replace_bot(table, seat, f"took over {self.bot_timeout:g} s")
                 continue

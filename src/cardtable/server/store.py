@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -373,6 +374,28 @@ class Store:
             for seat in s.scalars(q):
                 found[seat.table_id].append(seat)
         return found
+
+    def unfinished_tables(self, player_id: str) -> tuple[int, int]:
+        """How many open or running tables the player created, and how many of them have a
+        bot in every seat: one query, on the index ``tables(created_by, status)``."""
+        not_a_bot = (select(Seat.table_id)
+                     .where(Seat.table_id == Table.id,
+                            (Seat.player_id.is_not(None)) | (Seat.bot.is_(None)))
+                     .exists())
+        q = (select(func.count(), func.coalesce(func.sum(case((~not_a_bot, 1), else_=0)), 0))
+             .where(Table.created_by == player_id, Table.status.in_(["open", "running"])))
+        with self.session() as s:
+            unfinished, bots_only = s.execute(q).one()
+            return int(unfinished), int(bots_only)
+
+    def running_with_bots(self) -> list[str]:
+        """The ids of the running tables with a bot in some seat: those a restart resumes."""
+        q = (select(Table.id).where(Table.status == "running",
+                                    select(Seat.table_id).where(Seat.table_id == Table.id,
+                                                                Seat.bot.is_not(None)).exists())
+             .order_by(Table.created_at))
+        with self.session() as s:
+            return list(s.scalars(q))
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]:
         with self.session() as s:
