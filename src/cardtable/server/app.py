@@ -11,7 +11,9 @@ import asyncio
 import contextlib
 import gc
 import json
+import math
 import re
+import socket
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -47,6 +49,7 @@ HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 #: behind (its outbox overflowed); no room (too many spectators or sockets of one player)
 CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
 CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
+WS_SEND_BUFFER = 65536  # bytes of kernel send buffer per websocket (Linux doubles it)
 #: errors after which the sender also gets the table as it is now: its action was checked
 #: against a table that is not what the client thought. Every other error (bad_message,
 #: too_large, rate_limited, not_seated) is answered alone: the client's table is not the
@@ -317,6 +320,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             await ws.send_json(error(e.code, e.reason))
             await ws.close(code=CLOSE_FULL, reason=e.reason[:120])
             return
+        limit_send_buffer(ws)
         writer = asyncio.create_task(write_loop(ws, conn))
         try:
             while not conn.dropped:
@@ -331,8 +335,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                     if answer["type"] == "error" and answer["code"] in FRESH_STATE_AFTER:
                         conn.push(h.message_for(table, conn))
                 # one message per turn of the loop: a burst that arrived in one read neither
-                # holds the loop (other tables wait) nor fills the outbox before the writer runs
-                await asyncio.sleep(0)
+                # holds the loop (other tables wait) nor fills the outbox before the writer runs.
+                # Past its rate, the sender is not read until it may send again: a flood waits
+                # in its own socket's buffers and costs the server nothing.
+                await asyncio.sleep(answer.get("retry_after", 0) if answer else 0)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -358,6 +364,18 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def limit_send_buffer(ws: WebSocket, size: int = WS_SEND_BUFFER) -> None:
+    """Bound the kernel's send buffer of a websocket: Linux grows it to 4 MB on loopback, so
+    a client that stops reading would hold megabytes (and not be dropped for thousands of
+    messages). uvicorn's protocols keep the transport; another server keeps its default."""
+    protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 
 async def write_loop(ws: WebSocket, conn: Conn) -> None:
@@ -413,8 +431,9 @@ async def handle_message(h: Hub, table: Any, conn: Conn,
         client_id = None
         answer = answer or error("bad_message", "id must be a short string")
     if wait:  # the rate first: a flood is told to slow down, whatever it sends
+        wait = math.ceil(wait * 100) / 100  # never 0: "wait 0 s" would invite a resend now
         answer = error("rate_limited", f"too many messages: wait {wait:.2f} s", client_id)
-        return {**answer, "retry_after": round(wait, 2)}
+        return {**answer, "retry_after": wait}
     if answer is not None:
         return answer
     if not isinstance(message, dict):
