@@ -41,6 +41,7 @@ import websockets
 
 HERE = Path(__file__).resolve().parent
 ATTACKS = ["quiet", "spectators", "ping", "bad", "4 sockets"]
+WINDOW = 16  # messages a flooding socket keeps unanswered
 
 
 def load_chaos():
@@ -65,25 +66,40 @@ class Tally:
         self.drops = 0
 
 
-async def read_all(ws, tally: Tally) -> None:
+async def read_all(ws, tally: Tally, answered: asyncio.Event | None = None,
+                   answers: list[int] | None = None) -> None:
     with contextlib.suppress(websockets.ConnectionClosed):
         async for raw in ws:
             message = json.loads(raw)
             kind = message["type"]
             tally.received[kind if kind != "error" else message["code"]] += 1
+            if answered is not None and kind in ("pong", "ack", "error"):
+                answers[0] += 1
+                answered.set()
 
 
 async def flood(url: str, messages, tally: Tally, stop) -> None:
-    """Send ``next(messages)`` as fast as the socket takes them; reconnect when dropped."""
+    """Send ``next(messages)`` as fast as the server answers, keeping ``WINDOW`` unanswered
+    (a flood in one burst is merely dropped by the old server, at 33 messages); reconnect
+    when dropped."""
     while not stop.is_set():
         try:
             async with websockets.connect(url, max_queue=None) as ws:
-                reader = asyncio.create_task(read_all(ws, tally))
+                answered = asyncio.Event()
+                answers, sent = [0], 0
+                reader = asyncio.create_task(read_all(ws, tally, answered, answers))
                 while not stop.is_set():
-                    for _ in range(20):
-                        await ws.send(next(messages))
-                        tally.sent += 1
-                    await asyncio.sleep(0)
+                    while sent - answers[0] >= WINDOW and not reader.done():
+                        answered.clear()
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(answered.wait(), 0.5)
+                        if stop.is_set():
+                            break
+                    if reader.done():
+                        raise websockets.ConnectionClosedError(None, None)
+                    await ws.send(next(messages))
+                    sent += 1
+                    tally.sent += 1
                 reader.cancel()
         except (websockets.ConnectionClosed, OSError):
             if not stop.is_set():  # (closing at the end may time out behind the flood)
