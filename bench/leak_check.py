@@ -58,7 +58,8 @@ from cardtable.seeds import bot_seed
 from cardtable.sim import play_one
 
 SEARCH_EVERY = 25
-STATE_KEYS = {"type", "version", "seat", "table", "view", "legal"}
+STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators"}
+PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
              "version", "can_undo", "can_redo", "seats", "notices"}
@@ -242,6 +243,12 @@ class HubRun:
             return
         if kind == "error":
             return  # code, message, id: text about the sender's own action
+        if kind == "presence":  # a seat number, a flag and a count: nothing else
+            if set(message) != PRESENCE_KEYS or not all(
+                    v is None or type(v) in (int, bool) for v in
+                    (message["seat"], message["connected"], message["spectators"])):
+                tally.leak(f"a presence event {message}")
+            return
         if kind != "state" or set(message) != STATE_KEYS:
             tally.leak(f"a message of type {kind!r} with fields {sorted(message)}")
             return

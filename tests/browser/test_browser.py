@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -357,3 +358,50 @@ def test_replay_steps(server, browser):
     page.keyboard.press("Home")
     expect(page.get_by_test_id("step")).to_have_text(f"Step 0 of {steps}")
     assert not page.js_errors
+
+
+# -- 6. presence without a full state ----------------------------------------------------------
+COUNT_MESSAGES = """
+window.__messages = {};
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      const type = JSON.parse(e.data).type;
+      window.__messages[type] = (window.__messages[type] || 0) + 1;
+    });
+  }
+};
+"""
+
+
+def test_presence_shows_without_a_new_state(server, browser):
+    """Another player's socket closing, or a spectator arriving, changes Ann's page through a
+    small ``presence`` event: the seat's connected mark and the count of people watching."""
+    ann = person(browser, server, "Ann")
+    ann.add_init_script(COUNT_MESSAGES)
+    table = ann.request.post("/api/tables", data={"game": "slide",
+                                                  "seats": ["me", "open"]}).json()
+    bob = person(browser, server, "Bob")
+    assert bob.request.post(f"/api/tables/{table['id']}/join", data={}).ok
+    ann.goto(f"/t/{table['id']}")
+    bob.goto(f"/t/{table['id']}")
+    bobs_seat = ann.locator(".seat[data-seat='1']")
+    expect(bobs_seat).to_have_attribute("aria-label", re.compile("at the table"))
+    expect(bobs_seat.locator(".dot")).to_have_class(re.compile(r"\bon\b"))
+    states = ann.evaluate("window.__messages.state")
+
+    carl = person(browser, server, None)  # a spectator without a name
+    carl.goto(f"/t/{table['id']}")
+    expect(ann.get_by_test_id("spectators")).to_have_text("1 person watching")
+    carl.context.close()
+    expect(ann.get_by_test_id("spectators")).to_have_count(0)
+
+    bob.context.close()  # Bob's socket closes
+    expect(bobs_seat).to_have_attribute("aria-label", re.compile("away"))
+    expect(bobs_seat.locator(".dot")).not_to_have_class(re.compile(r"\bon\b"))
+    counts = ann.evaluate("window.__messages")
+    assert counts["state"] == states, counts  # presence came as events, not as states
+    assert counts["presence"] >= 3, counts
+    assert not ann.js_errors

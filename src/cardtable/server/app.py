@@ -8,9 +8,12 @@ hub from ``view(seat)``; see ``docs/server.md`` for the API.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
+import math
 import re
+import socket
 import time
 import unicodedata
 from contextlib import asynccontextmanager
@@ -55,6 +58,17 @@ LEVELS = {"search": ["easy", "normal", "hard"]}
 #: this many a minute (docs/server.md, "Limits"); 0: no limit
 NEW_PLAYERS_PER_MINUTE = 20
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+#: websocket close codes (docs/server.md): the table does not exist; the client fell too far
+#: behind (its outbox overflowed); no room (too many spectators or sockets of one player)
+CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
+CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
+WS_SEND_BUFFER = 65536  # bytes of kernel send buffer per websocket (Linux doubles it)
+#: errors after which the sender also gets the table as it is now: its action was checked
+#: against a table that is not what the client thought. Every other error (bad_message,
+#: too_large, rate_limited, not_seated) is answered alone: the client's table is not the
+#: question, and a flood must not cost a state per message ({"type": "sync"} asks for one).
+FRESH_STATE_AFTER = frozenset({"stale", "illegal", "malformed", "not_your_turn", "game_over",
+                               "not_started"})
 
 
 class NameBody(BaseModel):
@@ -338,26 +352,44 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             table = h.load(table_id)
         except HubError as e:
             await ws.send_json(error(e.code, e.reason))
-            await ws.close(code=4404)
+            await ws.close(code=CLOSE_NOT_FOUND)
             return
         token = ws.cookies.get(COOKIE) or ws.query_params.get("token")
         player = store.player_by_token(token)
         seat = table.seat_of(player.id) if player else None
         conn = Conn(seat=seat, player_id=player.id if player else None)
+        try:
+            await h.connect(table, conn)
+        except HubError as e:  # no room at the table: say why, then close with a code
+            await ws.send_json(error(e.code, e.reason))
+            await ws.close(code=CLOSE_FULL, reason=e.reason[:120])
+            return
+        limit_send_buffer(ws)
         writer = asyncio.create_task(write_loop(ws, conn))
-        await h.connect(table, conn)
         try:
             while not conn.dropped:
-                raw = await ws.receive_text()
-                answer = await handle_message(h, table, conn, raw)
+                event = await ws.receive()
+                if event["type"] == "websocket.disconnect":
+                    break
+                raw = event.get("text")
+                answer = await handle_message(h, table, conn,
+                                              raw if raw is not None else event.get("bytes"))
                 if answer is not None:
                     conn.push(answer)
-                    if answer["type"] == "error":  # the sender gets the table as it is now
+                    if answer["type"] == "error" and answer["code"] in FRESH_STATE_AFTER:
                         conn.push(h.message_for(table, conn))
+                # one message per turn of the loop: a burst that arrived in one read neither
+                # holds the loop (other tables wait) nor fills the outbox before the writer runs.
+                # Past its rate, the sender is not read until it may send again: a flood waits
+                # in its own socket's buffers and costs the server nothing.
+                await asyncio.sleep(answer.get("retry_after", 0) if answer else 0)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             await h.disconnect(table, conn)
+            if conn.dropped:  # the writer closes with 4008 (or finds the socket gone)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, CLOSE_WAIT)
             writer.cancel()
 
     return app
@@ -378,6 +410,18 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def limit_send_buffer(ws: WebSocket, size: int = WS_SEND_BUFFER) -> None:
+    """Bound the kernel's send buffer of a websocket: Linux grows it to 4 MB on loopback, so
+    a client that stops reading would hold megabytes (and not be dropped for thousands of
+    messages). uvicorn's protocols keep the transport; another server keeps its default."""
+    protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
 async def write_loop(ws: WebSocket, conn: Conn) -> None:
     """Send the connection's outbox in order; a client that falls behind is dropped.
 
@@ -386,7 +430,7 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
     try:
         while True:
             if conn.dropped:
-                await ws.close(code=4008, reason="too slow: reconnect to get the table")
+                await ws.close(code=CLOSE_TOO_SLOW, reason="too slow: reconnect to get the table")
                 return
             message = await conn.outbox.get()
             if not conn.dropped:
@@ -406,29 +450,46 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-async def handle_message(h: Hub, table: Any, conn: Conn, raw: str) -> dict[str, Any] | None:
-    """One client message: ``act`` or ``ping``. Anything else is a typed error."""
-    if len(raw.encode(errors="surrogatepass")) > MAX_MESSAGE:
-        return error("too_large", f"a message may be at most {MAX_MESSAGE} bytes")
-    try:
-        message = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deep
-        return error("bad_message", "messages are JSON objects")
-    if not isinstance(message, dict):
-        return error("bad_message", "messages are JSON objects")
-    client_id = message.get("id")
+async def handle_message(h: Hub, table: Any, conn: Conn,
+                         raw: str | bytes | None) -> dict[str, Any] | None:
+    """One client message: ``act``, ``ping`` or ``sync``. Anything else is a typed error.
+
+    Every message, whatever it is, counts against the sender's rate (``Conn.allow``): past
+    it the answer is only ``rate_limited``, with ``retry_after`` seconds."""
+    wait = conn.allow(time.monotonic())
+    if not isinstance(raw, str):  # a binary frame
+        answer = error("bad_message", "messages are JSON text")
+    elif len(raw.encode(errors="surrogatepass")) > MAX_MESSAGE:
+        answer = error("too_large", f"a message may be at most {MAX_MESSAGE} bytes")
+    else:
+        answer = None
+    message: Any = None
+    if answer is None:
+        try:
+            message = json.loads(raw)
+        except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deep
+            answer = error("bad_message", "messages are JSON objects")
+    client_id = message.get("id") if isinstance(message, dict) else None
     if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= 64
                                       and _encodable(client_id)):
-        return error("bad_message", "id must be a short string")
+        client_id = None
+        answer = answer or error("bad_message", "id must be a short string")
+    if wait:  # the rate first: a flood is told to slow down, whatever it sends
+        wait = math.ceil(wait * 100) / 100  # never 0: "wait 0 s" would invite a resend now
+        answer = error("rate_limited", f"too many messages: wait {wait:.2f} s", client_id)
+        return {**answer, "retry_after": wait}
+    if answer is not None:
+        return answer
+    if not isinstance(message, dict):
+        return error("bad_message", "messages are JSON objects")
     kind = message.get("type")
     if kind == "ping":
         return {"type": "pong", "id": client_id, "version": table.version}
+    if kind == "sync":  # the client asks for the table as it is now
+        return h.message_for(table, conn)
     if kind != "act":
-        return error("bad_message", f"unknown message type {kind!r}: act or ping", client_id)
-    wait = conn.allow_action(time.monotonic())
-    if wait:
-        answer = error("rate_limited", f"too many actions: wait {wait:.1f} s", client_id)
-        return {**answer, "retry_after": round(wait, 2)}
+        return error("bad_message", f"unknown message type {kind!r}: act, ping or sync",
+                     client_id)
     if conn.seat is None:
         return error("not_seated", "you are watching this table: take a seat to play",
                      client_id)

@@ -1,4 +1,5 @@
-// The table page: one websocket, rendered only from the server's `state` messages.
+// The table page: one websocket, rendered only from the server's `state` messages (and the
+// small `presence` events that say who is connected and how many watch).
 // Moves are never run here: an action is sent with the version it was made against and an
 // id, and the page waits for the server's next state (the id makes a resend safe).
 import {
@@ -97,8 +98,25 @@ function receive(msg) {
   } else if (msg.type === "ack") {
     pending.delete(msg.id);
     setBusy();
+  } else if (msg.type === "presence") {
+    // someone's socket opened or closed, or the number watching changed: no new state
+    if (!last) return;
+    const seat = msg.seat === null ? null : last.table.seats[msg.seat];
+    if (seat && seat.taken && !seat.bot) seat.connected = msg.connected;
+    last.spectators = msg.spectators;
+    render();
   } else if (msg.type === "error") {
     const p = msg.id ? pending.get(msg.id) : null;
+    if (p && msg.code === "rate_limited") {
+      // the server asks us to slow down: the same action (same id) once it allows
+      setTimeout(() => {
+        if (pending.get(msg.id) === p) {
+          p.sent = Date.now();
+          send({ type: "act", action: p.action, version: p.version, id: msg.id });
+        }
+      }, 1000 * (msg.retry_after || 1));
+      return;
+    }
     if (msg.id) pending.delete(msg.id);
     setBusy();
     if (msg.code === "not_found") gone = true;
@@ -159,7 +177,9 @@ function seatsPanel(s, botNames) {
       el("span", { class: "extra" }, seat.taken || seat.bot
         ? `${presence} · ${renderer.seatExtra(view, seat.seat)}` : presence),
       actions ? el("div", { class: "actions" }, actions) : null);
-    }));
+    }),
+    s.spectators ? el("p", { class: "muted", "data-testid": "spectators" },
+      s.spectators === 1 ? "1 person watching" : `${s.spectators} people watching`) : null);
 }
 
 function invitePanel(table) {
