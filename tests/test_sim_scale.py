@@ -55,7 +55,7 @@ def test_plot_writes_a_png(tmp_path):
 
 
 def test_summary_has_confidence_intervals_and_ranks():
-    outcomes = list(run_tasks(make_tasks("slide", 2, ["greedy", "random"], 80)))
+    outcomes = list(run_tasks(make_tasks("slide", 2, ["greedy", "random"], 80, bot_key=1)))
     s = summarize("slide", outcomes, 1)
     greedy, rand = s["seats"]
     assert greedy["win_rate"] > 0.8 and 0 < greedy["win_rate_ci"] < 0.1
