@@ -46,8 +46,12 @@ def test_the_fourth_table_of_bots_only_is_refused(people):
     assert answer.json()["error"] == "too_many_bot_tables"
     # a table Ann sits at herself, or one with a seat open for a friend, is no table of bots
     ann.new_table("slide", ["me", "greedy"])
-    ann.new_table("slide", ["open", "greedy"])
+    opened = ann.new_table("slide", ["open", "greedy"])
     bob.new_table("slide", ["greedy", "greedy"])  # the limit is per player
+    # nor can an open seat handed to a bot make a fourth
+    answer = ann.http.post(f"/api/tables/{opened['id']}/seats/0/bot", json={"bot": "greedy"})
+    assert answer.status_code == 429, answer.text
+    assert answer.json()["error"] == "too_many_bot_tables"
 
 
 # -- in-process hubs on a temporary SQLite store ---------------------------------------------

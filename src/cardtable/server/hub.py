@@ -615,6 +615,13 @@ class Hub:
                         "grace_period", f"that player left {gone:.1f} s ago and may be coming "
                         f"back: the seat can go to a bot in {left:.1f} s", 409,
                         {"retry_after": round(left + 0.05, 1)})
+            if all(s["bot"] for i, s in enumerate(table.seats) if i != seat):
+                # the table would become one of bots only: the same cap as creating one
+                _, bots_only = self.store.unfinished_tables(player.id)
+                if bots_only >= MAX_BOT_TABLES:
+                    raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished "
+                                   f"tables of bots only; this hand-over would make another "
+                                   f"(at most {MAX_BOT_TABLES})", 429)
             try:
                 self.check_bot(bot, table.game)
                 new = self._make_bot(table, seat, bot)
