@@ -63,3 +63,18 @@ def play_checking_legal(state, seat_bots: list) -> None:
             action = seat_bots[seat].choose(state.view(seat), legal)
             assert action in legal
             state.act(seat, action)
+
+
+async def play_with_greedy(sock, game: str, timeout: float = 60,
+                           errors_allowed: bool = True) -> dict:
+    """Play a websocket's seat (``server.conftest.Socket``) with the greedy policy until the
+    game is over; the last state. ``errors_allowed``: an answer may be an error (``stale``
+    when a bot moved meanwhile); otherwise every action must be acknowledged."""
+    bot = make_bot("greedy", game)
+    while True:
+        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
+            s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=timeout)
+        if state["table"]["status"] == "over":
+            return state
+        answer = await sock.act(bot.choose(state["view"], state["legal"]))
+        assert answer["type"] == "ack" or (errors_allowed and answer["type"] == "error"), answer

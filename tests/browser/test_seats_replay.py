@@ -17,14 +17,14 @@ if not CHROMIUM.exists():
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from server.conftest import Client  # noqa: E402
-from server.test_seats import GRACE, GraceServer, ann_then_greedy  # noqa: E402
+from server.test_seats import ann_then_greedy, grace_server_for  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 
 def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):
-    server = GraceServer(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path, GRACE)
+    server = grace_server_for(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path)
     server.start()
     try:
         bob, ann = Client(server, "Bob"), Client(server, "Ann")

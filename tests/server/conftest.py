@@ -43,16 +43,20 @@ def fresh_pg_database(url: str) -> str:
 class Server:
     """One server process; ``restart()`` kills it and starts another on the same database."""
 
-    def __init__(self, db_url: str, data: Path, args: list[str] | None = None) -> None:
+    def __init__(self, db_url: str, data: Path, args: list[str] | None = None,
+                 src: str | None = None) -> None:
         self.db_url = db_url
         self.data = data
         self.args = args or []  # more `cardtable serve` options
+        self.src = src  # another source tree to run (e.g. an older commit's), first on the path
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
         env = dict(os.environ, CARDTABLE_DATA=str(self.data))
+        if self.src:
+            env["PYTHONPATH"] = self.src
         with open(self.data / "server.log", "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),

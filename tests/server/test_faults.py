@@ -20,7 +20,7 @@ import websockets
 from cardtable.bots import make_bot
 from cardtable.server import store as db
 from cardtable.server.hub import Hub
-from helpers import load_bench
+from helpers import load_bench, play_with_greedy
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "bots" / "fixtures"
@@ -45,15 +45,6 @@ def server(tmp_path: Path):
     srv.kill()
 
 
-async def play_with_greedy(sock, game: str) -> dict:
-    bot = make_bot("greedy", game)
-    while True:
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=60)
-        if state["table"]["status"] == "over":
-            return state
-        answer = await sock.act(bot.choose(state["view"], state["legal"]))
-        assert answer["type"] in ("ack", "error"), answer  # stale if a bot moved meanwhile
 
 
 # -- the server killed at random moments ---------------------------------------------------

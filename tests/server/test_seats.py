@@ -6,9 +6,6 @@ the record and the replay name who played each action, and people may not take b
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,39 +19,16 @@ from server.conftest import Client, Server
 GRACE = 2.0  # seconds: the --seat-grace of the servers that test the positive case
 
 
-class GraceServer(Server):
-    """A server started with ``--seat-grace`` (and, for a database written by the starting
-    commit, another source tree on the path)."""
-
-    def __init__(self, db_url: str, data: Path, grace: float, src: str | None = None) -> None:
-        super().__init__(db_url, data)
-        self.grace = grace
-        self.src = src
-
-    def start(self) -> None:
-        env = dict(os.environ, CARDTABLE_DATA=str(self.data))
-        command = [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
-                   "--db", self.db_url, "--bot-delay", "0.01"]
-        if self.src:
-            env["PYTHONPATH"] = self.src
-        else:
-            command += ["--seat-grace", str(self.grace)]
-        with open(self.data / "server.log", "ab") as log:
-            self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
-                                         stderr=log)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start: " + (self.data / "server.log").read_text())
+def grace_server_for(db_url: str, data: Path, grace: float = GRACE,
+                     src: str | None = None) -> Server:
+    """A server started with ``--seat-grace`` (or, for a database written by the starting
+    commit, that commit's source tree, which has no such option)."""
+    return Server(db_url, data, [] if src else ["--seat-grace", str(grace)], src=src)
 
 
 @pytest.fixture
 def grace_server(tmp_path: Path):
-    srv = GraceServer(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path, GRACE)
+    srv = grace_server_for(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path)
     srv.start()
     yield srv
     srv.kill()
@@ -256,7 +230,7 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
     base = Path("/work/wt/base/src")
     if not base.exists():
         pytest.skip("needs the starting commit's checkout at /work/wt/base")
-    old = GraceServer(url, tmp_path, GRACE, src=str(base))
+    old = grace_server_for(url, tmp_path, src=str(base))
     old.start()
     ann = Client(old, "Ann")
     table = ann.new_table("slide", ["me", "greedy"])
@@ -265,7 +239,7 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
     await play_greedy(sock)
     await sock.close()
     old.kill()
-    new = GraceServer(url, tmp_path, GRACE)
+    new = grace_server_for(url, tmp_path)
     new.port, new.base = old.port, old.base
     new.start()
     try:

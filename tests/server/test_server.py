@@ -11,6 +11,7 @@ import websockets
 
 from cardtable import games
 from cardtable.bots import make_bot
+from helpers import play_with_greedy
 
 
 def views_of(record: dict, seat: int | None) -> set[str]:
@@ -31,16 +32,6 @@ def assert_only_own_views(sock, record: dict, seat: int | None) -> None:
         assert message["seat"] == seat
 
 
-async def play_with_greedy(sock, game: str) -> dict:
-    """Play our seat with the greedy policy until the game is over."""
-    bot = make_bot("greedy", game)
-    while True:
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]))
-        if state["table"]["status"] == "over":
-            return state
-        answer = await sock.act(bot.choose(state["view"], state["legal"]))
-        assert answer["type"] == "ack", answer
 
 
 async def test_slide_against_a_bot_to_the_end_and_nothing_leaks(people):
@@ -48,7 +39,7 @@ async def test_slide_against_a_bot_to_the_end_and_nothing_leaks(people):
     table = ann.new_table("slide", ["me", "greedy"])
     assert table["status"] == "running" and table["seed"] is None  # the seed stays secret
     sock = await ann.connect(table["id"])
-    final = await play_with_greedy(sock, "slide")
+    final = await play_with_greedy(sock, "slide", errors_allowed=False)
     result = final["view"]["result"]
     assert result["over"] and len(result["scores"]) == 2
     record = ann.http.get(f"/api/tables/{table['id']}/record").json()
@@ -113,7 +104,7 @@ async def test_doublets_alone_to_the_end_with_undo_redo_hint_restart_and_stats(p
     assert hint["action"] in sock.state["legal"] and hint["reason"]
     peek = ann.http.get(f"/api/tables/{table['id']}/winnable").json()
     assert peek["peeking"] and peek["winnable"] in (True, False)
-    final = await play_with_greedy(sock, "doublets")
+    final = await play_with_greedy(sock, "doublets", errors_allowed=False)
     assert final["view"]["over"]
     stats = ann.http.get("/api/stats/doublets").json()
     assert stats["played"] == 1 and stats["best_score"] == final["view"]["score"]
@@ -218,7 +209,7 @@ async def test_restart_the_server_mid_game_and_finish(server, people):
     sock = await ann.connect(table["id"])
     state = await sock.until(lambda s: True)
     assert state["version"] >= before and state["seat"] == 0
-    final = await play_with_greedy(sock, "slide")
+    final = await play_with_greedy(sock, "slide", errors_allowed=False)
     assert final["view"]["result"]["over"]
     record = ann.http.get(f"/api/tables/{table['id']}/record").json()
     assert games.replay(record).over

@@ -20,6 +20,7 @@ import pytest
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.server import store as db
+from helpers import play_with_greedy
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 
@@ -53,15 +54,6 @@ def games_rated(person, game: str) -> dict[str, int]:
     return {r["name"]: r["games"] for r in board}
 
 
-async def play_with_greedy(sock, game: str) -> dict:
-    bot = make_bot("greedy", game)
-    while True:
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=60)
-        if state["table"]["status"] == "over":
-            return state
-        answer = await sock.act(bot.choose(state["view"], state["legal"]))
-        assert answer["type"] in ("ack", "error"), answer
 
 
 async def first_action_acked(person, table_id: str) -> None:
