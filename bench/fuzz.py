@@ -411,7 +411,7 @@ def ws_text(case: tuple, legal: list[str], version: int, r: random.Random) -> st
 def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
     tally = Tally()
     from cardtable.server.app import handle_message
-    from cardtable.server.hub import ACTION_BURST
+    from cardtable.server.hub import MESSAGE_BURST
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -432,9 +432,9 @@ def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
         tally.cases += 1
         conn = bench.Conn(seat=seat, player_id=None)
         if not refill:
-            conn.tokens = 0  # now and then, as a client that sends too fast
+            conn.bucket.tokens = 0  # now and then, as a client that sends too fast
         else:
-            conn.tokens = ACTION_BURST
+            conn.bucket.tokens = MESSAGE_BURST
         before = (table.state.snapshot(), table.version, table.status)
         try:
             answer = loop.run_until_complete(handle_message(bench.hub, table, conn, raw))

@@ -288,7 +288,7 @@ class HubRun:
                    actions: list[tuple[int, str]], checked: Checked | None = None) -> None:
         """Play ``actions`` (a game of ``bots_game``) again, each sent by its seat's socket."""
         from cardtable.server.app import handle_message
-        from cardtable.server.hub import ACTION_BURST, Conn, HubError
+        from cardtable.server.hub import MESSAGE_BURST, Conn, HubError
 
         checked = checked if checked is not None else Checked()
         hub, rng = self.hub, random.Random(seed)
@@ -325,7 +325,7 @@ class HubRun:
         for n, (seat, action) in enumerate(actions, 1):
             conn = conns[seat]
             message = latest[id(conn)]
-            conn.tokens = ACTION_BURST  # the harness sends faster than the rate limit allows
+            conn.bucket.tokens = MESSAGE_BURST  # the harness sends faster than the limit
             raw = json.dumps({"type": "act", "action": action, "version": message["version"],
                               "id": f"c-{n}"})
             answer = await handle_message(hub, table, conn, raw)

@@ -58,7 +58,6 @@ OUTBOX = 64  # messages waiting for a slow client before it is dropped
 #: all its sockets together (a spectator without a name: its connection), on average ...
 MESSAGE_RATE = 20.0
 MESSAGE_BURST = 60  # ... and in a burst
-ACTION_RATE, ACTION_BURST = MESSAGE_RATE, MESSAGE_BURST  # their former names
 MAX_SPECTATORS = 200  # spectator connections per table (close code 4029 beyond)
 MAX_PLAYER_SOCKETS = 8  # connections of one player to one table (close code 4029 beyond)
 #: presence changes (who is connected, how many watch) go out at most this often per table,
@@ -137,16 +136,6 @@ class Conn:
         """0 if a message may go now (and count it against the player), else the seconds
         to wait."""
         return self.bucket.take(now)
-
-    allow_action = allow  # its former name
-
-    @property
-    def tokens(self) -> float:  # benches refill the bucket to send faster than a person
-        return self.bucket.tokens
-
-    @tokens.setter
-    def tokens(self, value: float) -> None:
-        self.bucket.tokens = value
 
 
 @dataclass(eq=False)
