@@ -172,7 +172,9 @@ def test_a_body_over_the_limit_gets_413_unread(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
         s.sendall(b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                   b"Content-Length: 300000000\r\n\r\n{\"name\": \"")
-        answer = s.recv(4096)
+        answer = b""
+        while chunk := s.recv(4096):  # the headers and the body may come in two segments
+            answer += chunk
         assert answer.startswith(b"HTTP/1.1 413"), answer
         assert b'"too_large"' in answer and b"connection: close" in answer.lower()
     # a chunked body: refused once it passes the limit, and the rest is not read
