@@ -74,6 +74,31 @@ def test_describe_lists_options_with_defaults():
     }
 
 
+def test_games_say_what_they_offer():
+    """Capabilities adapters ask for (issue #10): a fallback bot every game has, an advisor
+    and a solver where a game has them, also in describe() for the browser."""
+    from cardtable.bots import make_bot
+
+    for name in games.names():
+        game = games.get(name)
+        make_bot(game.fallback_bot, name)  # a bot of that game
+        d = game.describe()
+        assert d["advisor"] is (game.advisor is not None)
+        assert d["solver"] is (game.solver is not None)
+        if game.advisor:
+            advisor = make_bot(game.advisor, name)
+            state = game.deal(3, game.min_players)
+            advisor.observe(state.view(0))
+            action, reason = advisor.hint(state.view(0), state.legal(0))
+            assert action in state.legal(0) and reason
+        if game.solver:
+            assert game.still_winnable(game.deal(1, game.min_players), 3) in (True, False, None)
+        else:
+            with pytest.raises(ValueError, match="no solver"):
+                game.still_winnable(game.deal(1, game.min_players))
+    assert games.get("doublets").advisor == "fair" and games.get("doublets").solver
+
+
 def test_same_seed_same_deal_different_seed_different_deal(game_seats):
     name, n = game_seats
     a, b, c = (games.get(name).deal(s, n) for s in (5, 5, 6))

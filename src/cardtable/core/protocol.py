@@ -98,6 +98,27 @@ class Game(ABC):
     #: True when all seats share one result (solitaire, cooperative games)
     cooperative: ClassVar[bool] = False
 
+    # -- capabilities: what adapters ask for instead of naming games ----------------------
+    #: the bot a seat passes to when its own bot fails (any game's ``greedy`` works)
+    fallback_bot: ClassVar[str] = "greedy"
+    #: the bot that watches a person's game to give hints (a spec for ``make_bot`` whose bot
+    #: has ``observe(view)`` and ``hint(view, legal) -> (action, reason)``), or None
+    advisor: ClassVar[str | None] = None
+    #: a full-knowledge solver for "can this position still be won?" (peeking), as
+    #: ``"module:function"`` taking ``(state, budget)`` and answering True, False or None
+    #: (budget spent), or None when the game has none
+    solver: ClassVar[str | None] = None
+
+    def still_winnable(self, state: State, budget: int | None = None) -> bool | None:
+        """**Peeking**: the game's ``solver`` on the true state (it reads hidden cards, so its
+        answer is for a player who asked to peek at a solitaire). ``ValueError`` without one."""
+        if self.solver is None:
+            raise ValueError(f"{self.title} has no solver")
+        import importlib
+
+        module, _, function = self.solver.partition(":")
+        return getattr(importlib.import_module(module), function)(state, budget)
+
     def is_talk(self, action: str) -> bool:
         """Whether ``action`` is talk (The Game's pile signals): legal at any time, changing
         no turn. Bots that ``react`` are offered only talk."""
@@ -168,6 +189,8 @@ class Game(ABC):
             "max_players": self.max_players,
             "better": self.better,
             "cooperative": self.cooperative,
+            "advisor": self.advisor is not None,
+            "solver": self.solver is not None,
             "options": [
                 {"name": o.name, "default": o.default, "doc": o.doc} for o in self.options
             ],

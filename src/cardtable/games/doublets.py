@@ -61,6 +61,8 @@ class DoubletsGame(Game):
     cooperative = True
     name = "doublets"
     title = "Doublets"
+    advisor = "fair"  # the fair bot gives hints from the player's own view
+    solver = "cardtable.solvers.doublets:still_winnable"
     min_players = 1
     max_players = 1
     better = "high"

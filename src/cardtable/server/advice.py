@@ -42,13 +42,12 @@ class WinnableProbe:
         self.budget = budget
 
     def ask(self, _view: Any, _legal: Any) -> bool | None:
-        from cardtable.solvers.doublets import still_winnable
-
-        return still_winnable(self.state, self.budget)
+        return self.state.game.still_winnable(self.state, self.budget)
 
 
 class Advice:
-    """Hints and "still winnable?" for Doublets players, in worker processes of their own."""
+    """Hints and "still winnable?" for the players of games that offer them (a game's
+    ``advisor`` and ``solver``), in worker processes of their own."""
 
     def __init__(self, workers: int = ADVICE_WORKERS, queue: int = ADVICE_QUEUE) -> None:
         self.pool = BotPool(workers)  # started at the first question

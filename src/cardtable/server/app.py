@@ -286,8 +286,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         player = me(request)
         table = hub(request).load(table_id)
         seat = table.seat_of(player.id)
-        if seat is None or table.game != "doublets":
-            raise HubError("bad_request", "hints are for your own Doublets game")
+        if seat is None or games.get(table.game).advisor is None:
+            raise HubError("bad_request", "hints are for your own game, in a game that has "
+                           "them (GET /api/games: advisor)")
         return await request.app.state.advice.hint(table, seat, player.id)
 
     @app.get("/api/tables/{table_id}/winnable")
@@ -295,8 +296,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """Peeking: the solver, which knows the stock, says whether the deal can still be won."""
         player = me(request)
         table = hub(request).load(table_id)
-        if table.game != "doublets" or table.seat_of(player.id) is None:
-            raise HubError("bad_request", "this is for your own Doublets game")
+        if games.get(table.game).solver is None or table.seat_of(player.id) is None:
+            raise HubError("bad_request", "this is for your own game, in a game with a solver "
+                           "(GET /api/games: solver)")
         return await request.app.state.advice.winnable(table, player.id)
 
     @app.get("/api/tables/{table_id}/record")

@@ -35,9 +35,6 @@ from cardtable.server.ratings import rating_of
 
 log = logging.getLogger("cardtable.server")
 
-#: the bot a seat passes to when its own bot fails
-FALLBACK_BOT = "greedy"
-
 
 class HubError(Exception):
     """A refused request, with a code for clients and a reason for people."""
@@ -345,17 +342,18 @@ class Hub:
         running = table.status == "running"
         # what each seat may do now: the baseline its next change is measured against
         table.last_legal = {s: state.legal(s) if running else [] for s in range(table.players)}
+        fallback = games.get(table.game).fallback_bot
         for i, s in enumerate(table.seats):
             if s["bot"] and table.status != "over":  # a finished table needs no bots
                 try:
                     table.bots[i] = self._make_bot(table, i, s["bot"])
                 except CardtableError as e:  # e.g. an external bot no longer registered
                     log.warning("table %s seat %s: bot %s: %s", table.id, i, s["bot"], e)
-                    table.bots[i] = self._make_bot(table, i, FALLBACK_BOT)
+                    table.bots[i] = self._make_bot(table, i, fallback)
                     table.notices.append(f"the {s['bot']} bot at seat {i} could not start; "
-                                         f"the {FALLBACK_BOT} bot plays on")
-                    s["bot"] = s["name"] = FALLBACK_BOT
-                    self.store.set_seat(table.id, i, None, FALLBACK_BOT)
+                                         f"the {fallback} bot plays on")
+                    s["bot"] = s["name"] = fallback
+                    self.store.set_seat(table.id, i, None, fallback)
         self._unpark(table)
         self.tables[table_id] = table
         self.schedule_bots(table)  # loaded on first use, after a restart: a bot may be due
@@ -868,11 +866,12 @@ class Hub:
         old = table.seats[seat]["bot"]
         log.warning("table %s seat %s: bot %s %s%s", table.id, seat, old, why, detail)
         self._close_later(table.bots[seat])  # a hung program is stopped, off the loop
-        table.bots[seat] = self._make_bot(table, seat, FALLBACK_BOT)
-        table.seats[seat]["bot"] = FALLBACK_BOT
-        table.seats[seat]["name"] = FALLBACK_BOT
-        self.store.set_seat(table.id, seat, None, FALLBACK_BOT)
-        table.notices.append(f"the {old} bot at seat {seat} {why}; the {FALLBACK_BOT} bot "
+        fallback = games.get(table.game).fallback_bot
+        table.bots[seat] = self._make_bot(table, seat, fallback)
+        table.seats[seat]["bot"] = fallback
+        table.seats[seat]["name"] = fallback
+        self.store.set_seat(table.id, seat, None, fallback)
+        table.notices.append(f"the {old} bot at seat {seat} {why}; the {fallback} bot "
                              f"plays on")
         await self.broadcast(table)
 
@@ -1070,12 +1069,10 @@ def can(bot: Any, method: str) -> bool:
 
 
 def make_advisor(game: str) -> Any:
-    """The fair Doublets bot, watching a player's game to give hints (None for other games)."""
-    if game != "doublets":
-        return None
-    from cardtable.bots.doublets_fair import FairBot
-
-    return FairBot("doublets")
+    """The game's advisor bot (``Game.advisor``), watching a player's game to give hints so
+    they remember what was shown (Doublets' flipped cards); None for a game without one."""
+    spec = games.get(game).advisor
+    return None if spec is None else make_bot(spec, game)
 
 
 def spectators(table: LiveTable) -> int:

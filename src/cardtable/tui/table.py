@@ -60,12 +60,10 @@ class Table:
         )
         self.saved: Path | None = None
         self._finished = False
-        # Doublets: the fair bot watches the person's game, so a hint remembers flipped cards
-        self._advisor = None
-        if game == "doublets":
-            from cardtable.bots.doublets_fair import FairBot
-
-            self._advisor = FairBot(game)
+        # the game's advisor (Doublets: the fair bot) watches the person's game, so a hint
+        # remembers what was shown (flipped cards)
+        self._advisor = make_bot(rules.advisor, game) if rules.advisor else None
+        if self._advisor is not None:
             self._advisor.observe(self._state.view(0))
 
     # -- asking -------------------------------------------------------------------------------
@@ -209,9 +207,7 @@ class Table:
     def peek_winnable(self) -> bool | None:
         """**Peeking** (the solver reads the face-down stock): can this deal still be won?
         None when the solver found no answer within its budget."""
-        from cardtable.solvers.doublets import still_winnable
-
-        return still_winnable(self._state.clone(), budget=2_000_000)
+        return self._state.game.still_winnable(self._state.clone(), budget=2_000_000)
 
     # -- saving -------------------------------------------------------------------------------
     def save(self, folder: Path | None = None) -> Path:
