@@ -13,7 +13,8 @@ each action (sent until acknowledged), first on a quiet server and then while an
 - ``names``: makes new players (and a solitaire for each) as fast as 4 clients can.
 
     python bench/hostile_http.py              # this checkout's server
-    python bench/hostile_http.py --base       # /work/wt/base's code (before issue #9)
+    git worktree add /tmp/base fcb0323   # the code before issue #9
+    python bench/hostile_http.py --base /tmp/base/src
     python bench/hostile_http.py --port 8000  # a server already running
 
 The server is started on a fresh SQLite database with a soft limit of ``--files`` open files
@@ -38,7 +39,6 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE_SRC = Path("/work/wt/base/src")
 SLOW_DEAL, SLOW_STEP = 32, 34  # a position where the fair bot's hint takes ~0.8 s
 ATTACKS = ("quiet", "hint", "slow", "body", "names")
 
@@ -338,7 +338,9 @@ async def run(base: str, port: int, pid: int | None, attacks: list[str], seconds
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", action="store_true", help="run /work/wt/base's code")
+    parser.add_argument("--base", type=Path, metavar="SRC",
+                        help="run the server from another checkout's src folder (e.g. the "
+                        "code before issue #9, for 'before' figures)")
     parser.add_argument("--port", type=int, help="a server already running on this port")
     parser.add_argument("--attacks", default=",".join(ATTACKS))
     parser.add_argument("--seconds", type=float, default=8)
@@ -356,7 +358,7 @@ def main() -> None:
             port = args.port
         else:
             port = free_port()
-            proc = start_server(BASE_SRC if args.base else ROOT / "src", port, Path(tmp),
+            proc = start_server(args.base or ROOT / "src", port, Path(tmp),
                                 args.files)
         try:
             rows = asyncio.run(run(f"http://127.0.0.1:{port}", port,
@@ -366,7 +368,8 @@ def main() -> None:
             if proc:
                 proc.kill()
                 proc.wait()
-    which = "base" if args.base else (f"port {args.port}" if args.port else "this checkout")
+    which = (f"base {args.base}" if args.base else
+             f"port {args.port}" if args.port else "this checkout")
     print(f"server: {which}; victim: Doublets actions over its websocket, {args.seconds:g} s "
           "per attack")
     header = ["attack", "actions", "p50 ms", "p99 ms", "max ms", "errors", "new ok", "rss+",

@@ -3,8 +3,9 @@
     python bench/hostile_tables.py [--src SRC ...] [--bot-tables 12] [--live 6000]
                                    [--seconds 15]
 
-For each ``--src`` (a ``src`` folder to run the server from, e.g. /work/wt/base/src; default
-this checkout's) three attacks, each against a fresh ``cardtable serve`` process on SQLite:
+For each ``--src`` (a ``src`` folder to run the server from, e.g. /tmp/base/src after
+``git worktree add /tmp/base fcb0323``, the code before issue #9; default this checkout's)
+three attacks, each against a fresh ``cardtable serve`` process on SQLite:
 
 - **bots**: ``--bot-tables`` tables of six ``search:hard`` bots each (Slide, target 1000,
   three per player: the most the limit allows), then a person plays Slide against one

@@ -6,7 +6,8 @@ to hand her seat to the greedy bot. Prints, per run, how long after the close Bo
 success came (or the refusal he kept getting) and which seat Ann's new socket got.
 
     PYTHONPATH=src python bench/seat_grace.py                       # this tree
-    PYTHONPATH=/work/wt/base/src python bench/seat_grace.py --runs 5  # the starting commit
+    git worktree add /tmp/base fcb0323                               # the starting commit
+    PYTHONPATH=/tmp/base/src python bench/seat_grace.py --runs 5    # ... for "before"
 """
 
 from __future__ import annotations

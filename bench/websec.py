@@ -3,7 +3,8 @@ of the same host would make them (the victim's cookie, the page's ``Origin``); p
 server answered.
 
     PYTHONPATH=src python bench/websec.py             # this checkout
-    PYTHONPATH=/work/wt/base/src python bench/websec.py   # another one, for "before"
+    git worktree add /tmp/base fcb0323                # the code before issue #9
+    PYTHONPATH=/tmp/base/src python bench/websec.py   # ... for "before"
 """
 
 from __future__ import annotations
