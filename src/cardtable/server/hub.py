@@ -237,32 +237,46 @@ class LiveTable:
         """Public facts about the table. The seed only where it is public: a solitaire shows
         its deal number; a shared game's seed would reveal hidden cards until the game is over.
         As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
-        public_seed = self.solo or self.status == "over"
-        present = {c.seat for c in self.conns}
-        info = {
-            "id": self.id,
-            "game": self.game,
-            "title": games.get(self.game).title,
-            "players": self.players,
-            "options": self.options,
-            "status": self.status,
-            "seed": str(self.seed) if public_seed else None,
-            "creator": self.created_by == viewer if viewer else False,
-            "version": self.version,
-            "can_undo": self.solo and bool(self.state.actions) and self.status != "open",
-            "can_redo": self.solo and bool(self.redo),
-            "seats": [
-                {"seat": i, "name": s["name"], "bot": s["bot"], "taken": bool(
-                    s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
-                 "connected": (i in present) if s["player_id"] else None}
-                for i, s in enumerate(self.seats)
-            ],
-            "notices": self.notices[-5:],
-        }
+        info = table_info(
+            self.id, self.game, self.players, self.options, self.status, self.seed,
+            self.created_by, self.version, self.seats, {c.seat for c in self.conns}, viewer,
+            can_undo=self.solo and bool(self.state.actions) and self.status != "open",
+            can_redo=self.solo and bool(self.redo), notices=self.notices[-5:])
         if self.status == "over":  # who played each seat, a person then a bot that took over
             for seat, run in zip(info["seats"], self.history(), strict=True):
                 seat["history"] = run
         return info
+
+
+def table_info(table_id: str, game: str, players: int, options: dict[str, Any], status: str,
+               seed: int, created_by: str | None, version: int,
+               seats: list[dict[str, Any]], present: set[int | None], viewer: str | None, *,
+               can_undo: bool = False, can_redo: bool = False,
+               notices: list[str] | None = None) -> dict[str, Any]:
+    """The public facts of a table, built in this one place for tables in memory and those
+    described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
+    ``present``: the seats with a connection."""
+    public_seed = players == 1 or status == "over"
+    return {
+        "id": table_id,
+        "game": game,
+        "title": games.get(game).title,
+        "players": players,
+        "options": options,
+        "status": status,
+        "seed": str(seed) if public_seed else None,
+        "creator": created_by == viewer if viewer else False,
+        "version": version,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        "seats": [
+            {"seat": i, "name": s["name"], "bot": s["bot"], "taken": bool(
+                s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
+             "connected": (i in present) if s["player_id"] else None}
+            for i, s in enumerate(seats)
+        ],
+        "notices": notices or [],
+    }
 
 
 class Hub:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable import games
 from cardtable.server import store as db
+from cardtable.server.hub import table_info
 
 #: tables the lobby lists at most (the newest first)
 LOBBY_TABLES = 100
@@ -36,27 +36,10 @@ def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
                 viewer: str | None) -> dict[str, Any]:
     """``LiveTable.info`` of a table not in memory: nobody is connected, it has no notices,
     and (a multiplayer table) no undo."""
-    # the same rule as LiveTable.info: a shared deal's seed only once the game is over (a
-    # finished table's seat history is left to its own info, GET /api/tables/{id})
-    public_seed = row.players == 1 or row.status == "over"
-    return {
-        "id": row.id,
-        "game": row.game,
-        "title": games.get(row.game).title,
-        "players": row.players,
-        "options": row.options,
-        "status": row.status,
-        "seed": str(row.seed) if public_seed else None,
-        "creator": row.created_by == viewer if viewer else False,
-        "version": row.version,
-        "can_undo": False,
-        "can_redo": False,
-        "seats": [
-            {"seat": s.seat, "name": names.get(s.player_id) if s.player_id else s.bot,
-             "bot": s.bot, "taken": bool(s.player_id or s.bot),
-             "you": bool(viewer and s.player_id == viewer),
-             "connected": False if s.player_id else None}
-            for s in seats
-        ],
-        "notices": [],
-    }
+    # (a finished table's seat history is left to its own info, GET /api/tables/{id})
+    by_seat = sorted(seats, key=lambda s: s.seat)
+    return table_info(
+        row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
+        row.version, [{"player_id": s.player_id, "bot": s.bot,
+                       "name": names.get(s.player_id) if s.player_id else s.bot}
+                      for s in by_seat], set(), viewer)
