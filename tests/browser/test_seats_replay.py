@@ -5,22 +5,13 @@ the leaderboard. The game is played by real websocket clients (tests/server/test
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
-import pytest
+from playwright.sync_api import expect, sync_playwright
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
-                "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
-
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
-
-from server.conftest import Client  # noqa: E402
-from server.test_seats import ann_then_greedy, grace_server_for  # noqa: E402
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+# Chromium, its flags and the skip without it: as every browser test (test_browser.py)
+from browser.test_browser import ARGS, CHROMIUM
+from server.conftest import Client
+from server.test_seats import ann_then_greedy, grace_server_for
 
 
 def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):

@@ -685,7 +685,7 @@ class Hub:
         await commit(self.writer.submit(row))
         table.version += 1
         table.state = candidate
-        table.actors.append(table.actor(seat))
+        table.actors.append(row["actor"])
         table.redo = []
         self._after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
@@ -774,7 +774,7 @@ class Hub:
             table.version += 1
             table.redo.pop()
             table.state = candidate
-            table.actors.append(table.actor(seat))
+            table.actors.append(row["actor"])
             self._after_change(table, all_seats=True)
         await self.broadcast(table)
 

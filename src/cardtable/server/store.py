@@ -462,10 +462,6 @@ class Store:
             s.execute(delete(Action).where(Action.table_id == table_id, Action.n == last.n))
         return last
 
-    def bump(self, table_id: str, version: int) -> None:
-        with self.session.begin() as s:
-            s.get(Table, table_id).version = version
-
     # -- ratings ----------------------------------------------------------------------------
     def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]:
         with self.session() as s:
