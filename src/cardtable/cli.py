@@ -119,7 +119,7 @@ def serve(
 
     from cardtable.bots.external import check_command
     from cardtable.server.app import MAX_WS_FRAME, create_app
-    from cardtable.server.hub import EXTERNAL_NAME
+    from cardtable.server.botrunner import EXTERNAL_NAME
     from cardtable.server.limits import (
         HEADER_TIMEOUT,
         guarded_http_protocol,

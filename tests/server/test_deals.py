@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from cardtable.server import hub as hub_module
+from cardtable.server import botrunner
 from cardtable.server import store as db
 from cardtable.server.hub import Hub
 
@@ -37,13 +37,13 @@ async def test_shared_deals_have_128_bits_and_stay_secret_until_the_end(people):
 async def test_the_hub_deals_128_bits_and_seeds_bots_apart_from_the_deal(tmp_path: Path,
                                                                         monkeypatch):
     seeds: list[int] = []
-    real = hub_module.make_bot
+    real = botrunner.make_bot
 
     def spy(spec: str, game: str, seed: int = 0, **kwargs):
         seeds.append(seed)
         return real(spec, game, seed, **kwargs)
 
-    monkeypatch.setattr(hub_module, "make_bot", spy)
+    monkeypatch.setattr(botrunner, "make_bot", spy)
     store = db.Store(f"sqlite:///{tmp_path / 'hub.sqlite'}")
     hub = Hub(store, bot_delay=3600)
     hub.loop = asyncio.get_running_loop()

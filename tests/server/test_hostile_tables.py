@@ -124,7 +124,7 @@ def many_live_tables(store: db.Store, count: int, by: str = "someone",
                      bot: str | None = None) -> None:
     """``count`` running tables of The Game written straight into the store (as
     bench/load.py does), created by another player; with ``bot``, it plays seat 1."""
-    if store.player(by) is None:
+    if not store.names([by]):
         with store.engine.begin() as conn:
             conn.execute(insert(db.Player.__table__), [{"id": by, "name": by,
                                                         "token_hash": by, "created_at": db.now()}])

@@ -16,7 +16,7 @@ from cardtable.server.limits import RateLimiter, TooMany
 
 if TYPE_CHECKING:
     from cardtable.server import store as db
-    from cardtable.server.hub import LiveTable
+    from cardtable.server.live import LiveTable
 
 #: hints per player: 5 at once, then one a second
 HINTS = (1.0, 5)
@@ -103,12 +103,14 @@ class Advice:
         await self.pool.close()
 
 
-def solitaire_stats(store: db.Store, player_id: str, game: str) -> dict[str, Any]:
+def solitaire_stats(store: db.Storage, player_id: str, game: str) -> dict[str, Any]:
     """Played, won, win streaks and best score of one player's finished games."""
-    finished = [t for t in store.player_tables(player_id, game)
+    finished = [(t.finished_at or t.created_at, t.result) for t in
+                store.player_tables(player_id, game)
                 if t.status == "over" and t.players == 1 and t.result]
-    finished.sort(key=lambda t: t.finished_at)
-    won = [bool(t.result.get("won")) for t in finished]
+    finished.sort(key=lambda t: t[0])
+    results = [result for _, result in finished if result]
+    won = [bool(r.get("won")) for r in results]
     best_streak = streak = 0
     for w in won:
         streak = streak + 1 if w else 0
@@ -119,5 +121,5 @@ def solitaire_stats(store: db.Store, player_id: str, game: str) -> dict[str, Any
         "won": sum(won),
         "current_streak": streak,
         "best_streak": best_streak,
-        "best_score": max((t.result["scores"][0] for t in finished), default=None),
+        "best_score": max((r["scores"][0] for r in results), default=None),
     }

@@ -20,15 +20,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-try:
-    import orjson
-except ImportError:  # pragma: no cover - a declared dependency; the standard library works
-    orjson = None
+import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
@@ -36,21 +32,41 @@ from cardtable.paths import data_dir
 from cardtable.server import security
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
-from cardtable.server.hub import (
-    BOT_TIMEOUT,
-    EXTERNAL,
-    SEAT_GRACE,
-    Conn,
-    Hub,
-    HubError,
-    error,
-)
+from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
+from cardtable.server.broadcast import Conn
+from cardtable.server.engine import SEAT_GRACE
+from cardtable.server.hub import Hub
 from cardtable.server.limits import BodyLimit, RateLimiter, TooMany, address_key, too_many_response
+from cardtable.server.live import LiveTable
+from cardtable.server.messages import (
+    MAX_MESSAGE,
+    ActMessage,
+    BotBody,
+    ErrorAnswer,
+    GameInfo,
+    HintAnswer,
+    HubError,
+    JoinAnswer,
+    JoinBody,
+    LeaderboardRow,
+    MeAnswer,
+    NameBody,
+    NewTable,
+    PingMessage,
+    ReplayStep,
+    Stats,
+    TableInfo,
+    WebsocketSchema,
+    WinnableAnswer,
+    encodable,
+    error,
+    parse_client,
+    websocket_schema,
+)
 from cardtable.server.ratings import leaderboard
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_token"
-MAX_MESSAGE = 4096  # bytes a client may send in one websocket message
 MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
 LEVELS = {"search": ["easy", "normal", "hard"]}
@@ -58,6 +74,11 @@ LEVELS = {"search": ["easy", "normal", "hard"]}
 #: this many a minute (docs/server.md, "Limits"); 0: no limit
 NEW_PLAYERS_PER_MINUTE = 20
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+#: the statuses of refusals, as the API's documentation lists them
+ERROR_STATUSES = [(400, "a bad request (a typed error)"), (401, "no player: POST /api/me"),
+                  (403, "forbidden"), (404, "no such table"), (409, "a conflict"),
+                  (422, "a body that fails its model"), (429, "over a limit: retry_after"),
+                  (503, "busy: retry_after")]
 #: websocket close codes (docs/server.md): the table does not exist; the client fell too far
 #: behind (its outbox overflowed); no room (too many spectators or sockets of one player)
 CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
@@ -69,26 +90,6 @@ WS_SEND_BUFFER = 65536  # bytes of kernel send buffer per websocket (Linux doubl
 #: question, and a flood must not cost a state per message ({"type": "sync"} asks for one).
 FRESH_STATE_AFTER = frozenset({"stale", "illegal", "malformed", "not_your_turn", "game_over",
                                "not_started"})
-
-
-class NameBody(BaseModel):
-    name: str = Field(max_length=100)
-
-
-class NewTable(BaseModel):
-    game: str = Field(max_length=32)
-    #: per seat: "me", "open" (for a friend) or a bot spec such as "greedy" or "search:hard"
-    seats: list[str] = Field(max_length=6)
-    options: dict[str, Any] = Field(default_factory=dict, max_length=8)
-    seed: int | None = None
-
-
-class JoinBody(BaseModel):
-    seat: int | None = None
-
-
-class BotBody(BaseModel):
-    bot: str = Field(max_length=40)
 
 
 # Every route is async: the hub and the store are used from the event loop only, one writer,
@@ -128,7 +129,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         await app.state.advice.close()
         store.close()
 
-    app = FastAPI(title="cardtable", lifespan=lifespan)
+    # every refusal has the same body (ErrorAnswer): documented once for every route
+    app = FastAPI(title="cardtable", lifespan=lifespan, responses={
+        code: {"model": ErrorAnswer, "description": why} for code, why in ERROR_STATUSES})
     security.install(app, allowed_origins, secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit)  # request bodies: at most limits.MAX_BODY bytes
@@ -163,12 +166,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     def hub(request: Request) -> Hub:
         return request.app.state.hub
 
-    def me(request: Request, required: bool = True) -> db.Player | None:
+    def viewer(request: Request) -> db.Player | None:
+        """The player the request's token names, if any."""
         token = request.cookies.get(COOKIE) or request.headers.get("x-cardtable-token")
-        player = request.app.state.store.player_by_token(token)
-        if player is None and required:
+        store: db.Storage = request.app.state.store
+        return store.player_by_token(token)
+
+    def me(request: Request) -> db.Player:
+        player = viewer(request)
+        if player is None:
             raise HubError("no_player", "choose a name first (POST /api/me)", 401)
         return player
+
+    def seen_by(request: Request) -> str | None:
+        player = viewer(request)
+        return player.id if player else None
 
     # -- pages ------------------------------------------------------------------------------
     for route, page in [("/", "lobby.html"), ("/t/{table_id}", "table.html"),
@@ -177,12 +189,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         app.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
 
     # -- people -----------------------------------------------------------------------------
-    @app.get("/api/me")
+    @app.get("/api/me", response_model=MeAnswer)
     async def get_me(request: Request) -> dict[str, Any]:
-        player = me(request, required=False)
+        player = viewer(request)
         return {"player": {"id": player.id, "name": player.name} if player else None}
 
-    @app.post("/api/me")
+    @app.post("/api/me", response_model=MeAnswer)
     async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
         name = body.name.strip()
         if not NAME.match(name):
@@ -190,8 +202,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if reserved_name(name, hub(request).external_bots):
             raise HubError("reserved_name", f"{name!r} is a bot's name (or looks like one): "
                            "bots' names are kept for bots; choose another")
-        store: db.Store = request.app.state.store
-        player = me(request, required=False)
+        store: db.Storage = request.app.state.store
+        player = viewer(request)
         if player:
             store.rename(player.id, name)
         else:
@@ -208,7 +220,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         return {"player": {"id": player.id, "name": name}}
 
     # -- games and tables -------------------------------------------------------------------
-    @app.get("/api/games")
+    @app.get("/api/games", response_model=list[GameInfo])
     async def list_games(request: Request) -> list[dict[str, Any]]:
         external = [{"name": EXTERNAL + b, "levels": []} for b in hub(request).external_bots]
         return [{**games.get(n).describe(),
@@ -216,15 +228,16 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                  + external}
                 for n in games.names()]
 
-    @app.get("/api/tables")
+    # a table's seats have ``history`` once the game is over: exclude_unset keeps it out
+    # before (the same info as the websocket's)
+    @app.get("/api/tables", response_model=list[TableInfo], response_model_exclude_unset=True)
     async def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
         from cardtable.server.lobby import lobby_tables
 
-        viewer = me(request, required=False)
-        return lobby_tables(hub(request), request.app.state.store, status.split(",")[:3],
-                            viewer.id if viewer else None)
+        return lobby_tables(hub(request).tables, request.app.state.store,
+                            status.split(",")[:3], seen_by(request))
 
-    @app.post("/api/tables")
+    @app.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         # async: hub.create schedules the bots on the running loop (a worker thread has none)
         player = me(request)
@@ -237,19 +250,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         table = hub(request).create(player, body.game, body.seats, body.options, body.seed)
         return table.info(player.id)
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", response_model=TableInfo,
+             response_model_exclude_unset=True)
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
-        viewer = me(request, required=False)
-        return hub(request).load(table_id).info(viewer.id if viewer else None)
+        return hub(request).load(table_id).info(seen_by(request))
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", response_model=JoinAnswer,
+              response_model_exclude_unset=True)
     async def join(request: Request, table_id: str, body: JoinBody) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
         got = await hub(request).join(table, player, body.seat)
         return {"seat": got, "table": table.info(player.id)}
 
-    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=TableInfo,
+              response_model_exclude_unset=True)
     async def seat_to_bot(request: Request, table_id: str, seat: int,
                           body: BotBody) -> dict[str, Any]:
         player = me(request)
@@ -257,31 +272,34 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         await hub(request).hand_to_bot(table, player, seat, body.bot)
         return table.info(player.id)
 
-    @app.post("/api/tables/{table_id}/undo")
+    @app.post("/api/tables/{table_id}/undo", response_model=TableInfo,
+              response_model_exclude_unset=True)
     async def undo(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
         await hub(request).undo(table, player)
         return table.info(player.id)
 
-    @app.post("/api/tables/{table_id}/redo")
+    @app.post("/api/tables/{table_id}/redo", response_model=TableInfo,
+              response_model_exclude_unset=True)
     async def redo(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
         await hub(request).redo(table, player)
         return table.info(player.id)
 
-    @app.post("/api/tables/{table_id}/restart")
+    @app.post("/api/tables/{table_id}/restart", response_model=TableInfo,
+              response_model_exclude_unset=True)
     async def restart(request: Request, table_id: str) -> dict[str, Any]:
-        """The same deal again, as a new table (solitaire)."""
+        """The same deal again, as a new table (a game played alone that offers undo)."""
         player = me(request)
         old = hub(request).load(table_id)
-        if not old.solo or old.seats[0]["player_id"] != player.id:
+        if not old.offers_undo or old.seats[0]["player_id"] != player.id:
             raise HubError("forbidden", "only your own solitaire can be restarted", 403)
         return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
             player.id)
 
-    @app.get("/api/tables/{table_id}/hint")
+    @app.get("/api/tables/{table_id}/hint", response_model=HintAnswer)
     async def hint(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
@@ -289,9 +307,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if seat is None or games.get(table.game).advisor is None:
             raise HubError("bad_request", "hints are for your own game, in a game that has "
                            "them (GET /api/games: advisor)")
-        return await request.app.state.advice.hint(table, seat, player.id)
+        answer: dict[str, Any] = await request.app.state.advice.hint(table, seat, player.id)
+        return answer
 
-    @app.get("/api/tables/{table_id}/winnable")
+    @app.get("/api/tables/{table_id}/winnable", response_model=WinnableAnswer)
     async def winnable(request: Request, table_id: str) -> dict[str, Any]:
         """Peeking: the solver, which knows the stock, says whether the deal can still be won."""
         player = me(request)
@@ -299,30 +318,39 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if games.get(table.game).solver is None or table.seat_of(player.id) is None:
             raise HubError("bad_request", "this is for your own game, in a game with a solver "
                            "(GET /api/games: solver)")
-        return await request.app.state.advice.winnable(table, player.id)
+        answer: dict[str, Any] = await request.app.state.advice.winnable(table, player.id)
+        return answer
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", response_class=Response, responses={200: {
+        "description": "the game's record (docs/protocol.md), as a download",
+        "content": {"application/json": {"schema": {"type": "object"}}}}})
     async def record(request: Request, table_id: str) -> Response:
         table = hub(request).load(table_id)
         body = json.dumps(hub(request).record(table), indent=1)
         return Response(body, media_type="application/json", headers={
             "content-disposition": f'attachment; filename="{table.game}-{table.id}.json"'})
 
-    @app.get("/api/stats/{game}")
+    @app.get("/api/stats/{game}", response_model=Stats)
     async def stats(request: Request, game: str) -> dict[str, Any]:
         player = me(request)
         from cardtable.server.advice import solitaire_stats
 
         return solitaire_stats(request.app.state.store, player.id, game)
 
-    @app.get("/api/leaderboard")
+    @app.get("/api/leaderboard", response_model=list[LeaderboardRow])
     async def get_leaderboard(request: Request, game: str | None = None) -> list[dict[str, Any]]:
         return leaderboard(request.app.state.store, game)
+
+    @app.get("/api/ws-schema", response_model=WebsocketSchema)
+    async def ws_schema() -> dict[str, Any]:
+        """JSON Schemas of the websocket messages of ``/ws/tables/{id}``, both ways (OpenAPI
+        describes HTTP only)."""
+        return websocket_schema()
 
     # -- replay steps (browser client) ------------------------------------------------------
     # The replay page has no rules in JavaScript: it asks for the spectator view after N
     # actions of a finished game, rebuilt from the record's prefix by the game itself.
-    @app.get("/api/tables/{table_id}/replay")
+    @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
     async def replay_step(request: Request, table_id: str, step: int = 0) -> dict[str, Any]:
         from cardtable.core.errors import CardtableError
 
@@ -347,7 +375,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     # -- live tables ------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        store: db.Store = ws.app.state.store
+        store: db.Storage = ws.app.state.store
         h: Hub = ws.app.state.hub
         await ws.accept()
         try:
@@ -444,36 +472,35 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
 def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson; the standard library for what it refuses,
     such as integers beyond 64 bits)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(message).decode()
-        except TypeError:  # orjson.JSONEncodeError
-            pass
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-async def handle_message(h: Hub, table: Any, conn: Conn,
+async def handle_message(h: Hub, table: LiveTable, conn: Conn,
                          raw: str | bytes | None) -> dict[str, Any] | None:
-    """One client message: ``act``, ``ping`` or ``sync``. Anything else is a typed error.
+    """One client message (``messages.ClientMessage``: ``act``, ``ping`` or ``sync``).
+    Anything else is a typed error.
 
     Every message, whatever it is, counts against the sender's rate (``Conn.allow``): past
     it the answer is only ``rate_limited``, with ``retry_after`` seconds."""
     wait = conn.allow(time.monotonic())
+    answer: dict[str, Any] | None = None
+    message: Any = None
     if not isinstance(raw, str):  # a binary frame
         answer = error("bad_message", "messages are JSON text")
     elif len(raw.encode(errors="surrogatepass")) > MAX_MESSAGE:
         answer = error("too_large", f"a message may be at most {MAX_MESSAGE} bytes")
     else:
-        answer = None
-    message: Any = None
-    if answer is None:
         try:
             message = json.loads(raw)
         except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deep
             answer = error("bad_message", "messages are JSON objects")
+    # the id first, by hand: every answer (the rate's too) carries it if it can be sent back
     client_id = message.get("id") if isinstance(message, dict) else None
     if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= 64
-                                      and _encodable(client_id)):
+                                      and encodable(client_id)):
         client_id = None
         answer = answer or error("bad_message", "id must be a short string")
     if wait:  # the rate first: a flood is told to slow down, whatever it sends
@@ -484,22 +511,18 @@ async def handle_message(h: Hub, table: Any, conn: Conn,
         return answer
     if not isinstance(message, dict):
         return error("bad_message", "messages are JSON objects")
-    kind = message.get("type")
-    if kind == "ping":
-        return {"type": "pong", "id": client_id, "version": table.version}
-    if kind == "sync":  # the client asks for the table as it is now
-        return h.message_for(table, conn)
-    if kind != "act":
-        return error("bad_message", f"unknown message type {kind!r}: act, ping or sync",
-                     client_id)
-    if conn.seat is None:
+    if message.get("type") == "act" and conn.seat is None:  # whatever else the act says
         return error("not_seated", "you are watching this table: take a seat to play",
                      client_id)
-    action = message.get("action")
-    if not isinstance(action, str) or len(action) > 64:
-        return error("bad_message", "action must be a short text, e.g. 'take 7 left'",
-                     client_id)
-    return await h.act(table, conn.seat, action, message.get("version"), client_id)
+    parsed = parse_client(message)
+    if isinstance(parsed, str):
+        return error("bad_message", parsed, client_id)
+    if isinstance(parsed, PingMessage):
+        return {"type": "pong", "id": client_id, "version": table.version}
+    if not isinstance(parsed, ActMessage):  # sync: the client asks for the table as it is now
+        return h.message_for(table, conn)
+    assert conn.seat is not None  # (refused above)
+    return await h.act(table, conn.seat, parsed.action, parsed.version, client_id)
 
 
 #: words that make a name a bot's: "greedy bot", "Search (bot)", "bots"
@@ -520,16 +543,6 @@ def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
     base = text.partition(":")[0].strip()  # a bot with a level: "search:hard"
     compact = re.sub(r"[^a-z0-9]", "", base)
     return base in reserved or compact in reserved or compact.removesuffix("bot") in reserved
-
-
-def _encodable(text: str) -> bool:
-    """False for text with lone surrogates (JSON allows "\\ud800"): it can be neither
-    stored nor sent back, so an id holding one is refused up front."""
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _page(name: str):

@@ -205,20 +205,21 @@ class BotPool:
             raise
 
     def _release(self, worker: _Worker, reuse: bool) -> None:
+        kept: _Worker | None = worker
         if not reuse or not worker.alive:
             self._retire(worker)
-            worker = None
+            kept = None
         future = self.waiting.pop()
         if future is not None:
-            if worker is not None:
-                future.set_result(worker)  # stays busy: handed on
+            if kept is not None:
+                future.set_result(kept)  # stays busy: handed on
             else:  # the worker is gone: a new one is started for the waiter
                 self.busy -= 1
                 self._wake(future)
             return
         self.busy -= 1
-        if worker is not None:
-            self.idle.append(worker)
+        if kept is not None:
+            self.idle.append(kept)
 
     def _wake(self, future: asyncio.Future | None = None) -> None:
         """A worker slot is free: start a worker for ``future`` (a waiter already taken from

@@ -7,29 +7,35 @@ used to load (replay) each of the 100 newest tables on every request, and kept t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cardtable.server import store as db
-from cardtable.server.hub import table_info
+from cardtable.server.live import LiveTable, SeatRow, table_info
 
 #: tables the lobby lists at most (the newest first)
 LOBBY_TABLES = 100
 STATUSES = ("open", "running", "over")
 
 
-def lobby_tables(hub: Any, store: db.Store, statuses: list[str],
+def lobby_tables(tables: Mapping[str, LiveTable], store: db.Storage, statuses: list[str],
                  viewer: str | None) -> list[dict[str, Any]]:
-    """Infos of the newest multiplayer tables in these statuses, as ``viewer`` sees them."""
+    """Infos of the newest multiplayer tables in these statuses, as ``viewer`` sees them;
+    ``tables``: those in memory (the hub's)."""
     wanted = [s for s in dict.fromkeys(statuses) if s in STATUSES]
     if not wanted:
         return []
     rows = store.tables(wanted, limit=LOBBY_TABLES, multiplayer=True)
-    live = {r.id: hub.tables.get(r.id) for r in rows}
+    live = {r.id: tables.get(r.id) for r in rows}
     stored = store.seats_of([r.id for r in rows if live[r.id] is None])
     names = store.names(list({s.player_id for seats in stored.values() for s in seats
                               if s.player_id}))
-    return [live[r.id].info(viewer) if live[r.id] is not None
-            else stored_info(r, stored[r.id], names, viewer) for r in rows]
+    infos = []
+    for r in rows:
+        table = live[r.id]
+        infos.append(table.info(viewer) if table is not None
+                     else stored_info(r, stored[r.id], names, viewer))
+    return infos
 
 
 def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
@@ -40,6 +46,6 @@ def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
     by_seat = sorted(seats, key=lambda s: s.seat)
     return table_info(
         row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
-        row.version, [{"player_id": s.player_id, "bot": s.bot,
-                       "name": names.get(s.player_id) if s.player_id else s.bot}
+        row.version, [SeatRow(player_id=s.player_id, bot=s.bot,
+                              name=names.get(s.player_id) if s.player_id else s.bot)
                       for s in by_seat], set(), viewer)

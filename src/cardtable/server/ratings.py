@@ -7,24 +7,28 @@ subject per bot spec (``bot:greedy``), so people can see how they stand against 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
 from cardtable import games
-from cardtable.server import store as db
+
+if TYPE_CHECKING:  # the store imports this module: the rating of a game is plain data
+    from cardtable.server import store as db
 
 MODEL = PlackettLuce()
 
 
-def subject(seat: dict) -> tuple[str, str, bool]:
+def subject(seat: Mapping[str, Any]) -> tuple[str, str, bool]:
     """(subject id, display name, is_bot) for a seat."""
     if seat["player_id"]:
         return seat["player_id"], seat["name"] or "player", False
     return f"bot:{seat['bot']}", f"{seat['bot']} bot", True
 
 
-def rating_of(game: str, seats: list[dict], result: dict) -> dict | None:
+def rating_of(game: str, seats: Sequence[Mapping[str, Any]],
+              result: Mapping[str, Any]) -> dict[str, Any] | None:
     """What a finished game changes in the ratings: ``{"game", "subjects": [{"subject",
     "name", "is_bot", "rank"}]}``, or None if it is not rated. Plain data, computed before the
     game's last action is stored and applied in the same transaction (``store._rate``)."""
@@ -44,7 +48,7 @@ def rating_of(game: str, seats: list[dict], result: dict) -> dict | None:
         for sid, (rank, name, is_bot) in best.items()]}
 
 
-def new_ratings(rating: dict, old: dict[str, Any]) -> list[dict[str, Any]]:
+def new_ratings(rating: Mapping[str, Any], old: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The new rating rows (``ratings`` columns) of ``rating_of``'s subjects, from their
     current rows ``old`` (subject -> row with ``mu, sigma, games``; missing: unrated)."""
     subjects = rating["subjects"]
@@ -59,7 +63,7 @@ def new_ratings(rating: dict, old: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def leaderboard(store: db.Store, game: str | None = None) -> list[dict]:
+def leaderboard(store: db.Storage, game: str | None = None) -> list[dict[str, Any]]:
     """Ratings, best first by the conservative estimate mu - 3 sigma."""
     return [
         {"name": r.name, "game": r.game, "rating": round(r.mu - 3 * r.sigma, 2),

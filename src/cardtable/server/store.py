@@ -15,7 +15,7 @@ import os
 import secrets
 import signal
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     JSON,
@@ -44,6 +44,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from cardtable.paths import private_dir, private_sqlite
+from cardtable.server.ratings import new_ratings
 
 
 def now() -> dt.datetime:
@@ -139,11 +140,14 @@ class Rating(Base):
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-_INSERT_ACTION = insert(Action.__table__)
+#: the SQL tables of the models, for the Core statements of the hot paths
+TABLES, SEATS = Base.metadata.tables["tables"], Base.metadata.tables["seats"]
+ACTIONS, RATINGS = Base.metadata.tables["actions"], Base.metadata.tables["ratings"]
+_INSERT_ACTION = insert(ACTIONS)
 #: the keys of an action row (``append_many``) stored in ``actions``: every column but
 #: ``at`` (one time for the whole batch); a key a row lacks is stored as null
-ACTION_KEYS = tuple(c.name for c in Action.__table__.columns if c.name != "at")
-_SET_VERSION = (update(Table.__table__).where(Table.__table__.c.id == bindparam("tid"))
+ACTION_KEYS = tuple(c.name for c in ACTIONS.columns if c.name != "at")
+_SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
                 .values(version=bindparam("version"), redo=bindparam("redo")))
 
 
@@ -153,7 +157,7 @@ def _finish(conn: Any, table_id: str, result: dict, rating: dict | None, at: dt.
 
     ``only_if``: do it only if the table's status is still this (False if it is not), so a
     reconciliation run twice rates the game once."""
-    t = Table.__table__
+    t = TABLES
     q = update(t).where(t.c.id == table_id)
     if only_if is not None:
         q = q.where(t.c.status == only_if)
@@ -167,9 +171,7 @@ def _finish(conn: Any, table_id: str, result: dict, rating: dict | None, at: dt.
 def _rate(conn: Any, rating: dict) -> None:
     """New ratings of a finished game's subjects from their stored ones, read and written in
     the caller's transaction (after its first write, so no other writer is in between)."""
-    from cardtable.server.ratings import new_ratings
-
-    r = Rating.__table__
+    r = RATINGS
     ids = [s["subject"] for s in rating["subjects"]]
     old = {row.subject: row for row in conn.execute(
         select(r).where(r.c.game == rating["game"], r.c.subject.in_(ids)).with_for_update())}
@@ -237,8 +239,92 @@ def migrate(engine: Engine) -> None:
             conn.commit()
 
 
+class Storage(Protocol):
+    """What the server needs of storage: players, tables and their seats, the action log and
+    ratings. ``Store`` (SQL, SQLAlchemy) is the one implementation; every method commits
+    what it changes before it returns."""
+
+    # -- players
+    def new_player(self, name: str) -> tuple[Player, str]:
+        """A new player and the secret token that owns their seats (stored hashed)."""
+        ...
+
+    def player_by_token(self, token: str | None) -> Player | None: ...
+
+    def rename(self, player_id: str, name: str) -> None: ...
+
+    def names(self, ids: list[str]) -> dict[str, str]:
+        """Player id -> name, for those of ``ids`` that exist."""
+        ...
+
+    # -- tables
+    def new_table(self, table: Table, seats: list[Seat]) -> None: ...
+
+    def table(self, table_id: str) -> Table | None: ...
+
+    def seats(self, table_id: str) -> list[Seat]:
+        """A table's seats, in seat order."""
+        ...
+
+    def set_seat(self, table_id: str, seat: int, player_id: str | None,
+                 bot: str | None) -> None: ...
+
+    def change_table(self, table_id: str, version: int | None = None,
+                     status: str | None = None,
+                     seats: dict[int, tuple[str | None, str | None]] | None = None,
+                     only_if: str | None = None) -> bool:
+        """Seats, status and version in one transaction (``only_if``: the status it must
+        still have; False and nothing written if it has not)."""
+        ...
+
+    def finish(self, table_id: str, result: dict[str, Any], rating: dict[str, Any] | None,
+               only_if: str | None = None) -> bool:
+        """Mark a table over with its result and rate its game, in one transaction."""
+        ...
+
+    def tables(self, statuses: list[str], limit: int = 100,
+               multiplayer: bool = False) -> list[Table]:
+        """The newest tables in these statuses."""
+        ...
+
+    def seats_of(self, table_ids: list[str]) -> dict[str, list[Seat]]: ...
+
+    def open_full_tables(self) -> list[str]:
+        """Ids of ``open`` tables whose every seat is taken (left so by an older server)."""
+        ...
+
+    def running_with_bots(self) -> list[str]:
+        """Ids of the running tables with a bot in some seat (a restart resumes them)."""
+        ...
+
+    def unfinished_tables(self, player_id: str) -> tuple[int, int]:
+        """(open or running tables the player created, those of them of bots only)."""
+        ...
+
+    def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
+
+    # -- the action log
+    def actions(self, table_id: str) -> list[Action]:
+        """A table's action log, in order."""
+        ...
+
+    def append_many(self, rows: list[dict[str, Any]]) -> None:
+        """Commit actions of several tables (with each table's version, redo list and, for
+        an action ending its game, its result and ratings) in one transaction."""
+        ...
+
+    def pop(self, table_id: str, version: int, status: str | None = None) -> Action | None:
+        """Undo: remove the last action and keep it for redo, with the new version."""
+        ...
+
+    # -- ratings
+    def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]: ...
+
+    def close(self) -> None: ...
+
+
 class Store:
-    """The small storage interface the hub uses; one SQL database behind it."""
+    """The SQL store (SQLAlchemy 2; SQLite or PostgreSQL): the ``Storage`` of the server."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -263,13 +349,11 @@ class Store:
         with self.session() as s:
             return s.scalar(select(Player).where(Player.token_hash == token_hash(token)))
 
-    def player(self, player_id: str) -> Player | None:
-        with self.session() as s:
-            return s.get(Player, player_id)
-
     def rename(self, player_id: str, name: str) -> None:
         with self.session.begin() as s:
-            s.get(Player, player_id).name = name
+            player = s.get(Player, player_id)
+            if player is not None:
+                player.name = name
 
     def names(self, ids: list[str]) -> dict[str, str]:
         with self.session() as s:
@@ -295,7 +379,8 @@ class Store:
     def set_seat(self, table_id: str, seat: int, player_id: str | None, bot: str | None) -> None:
         with self.session.begin() as s:
             row = s.get(Seat, (table_id, seat))
-            row.player_id, row.bot = player_id, bot
+            if row is not None:
+                row.player_id, row.bot = player_id, bot
 
     def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
@@ -303,7 +388,7 @@ class Store:
         """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
         the new ``status`` and ``version`` (None: unchanged). ``only_if``: only if the table's
         status is still this; False (and nothing written) if it is not."""
-        t, st = Table.__table__, Seat.__table__
+        t, st = TABLES, SEATS
         values: dict[str, Any] = {}
         if version is not None:
             values["version"] = version
@@ -339,6 +424,8 @@ class Store:
     def set_status(self, table_id: str, status: str, result: dict | None = None) -> None:
         with self.session.begin() as s:
             row = s.get(Table, table_id)
+            if row is None:
+                return
             row.status = status
             if status == "over":
                 row.finished_at = now()
@@ -453,6 +540,8 @@ class Store:
             if last is None:
                 return None
             row = s.get(Table, table_id)
+            if row is None:  # (an action's table always exists: a foreign key)
+                return None
             row.redo = [*row.redo, [last.seat, last.action]]
             row.version = version
             if status is not None:
@@ -497,7 +586,7 @@ class GroupCommit:
 
     MAX_BATCH = 1000
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self.store = store
         self.pending: list[tuple[dict[str, Any], asyncio.Future]] = []
         self.task: asyncio.Task | None = None
@@ -512,9 +601,6 @@ class GroupCommit:
         if self.task is None or self.task.done():
             self.task = loop.create_task(self._run())
         return done
-
-    async def append(self, row: dict[str, Any]) -> None:
-        await self.submit(row)
 
     async def _run(self) -> None:
         while self.pending:

@@ -1,0 +1,219 @@
+"""The broadcaster: what each connection of a table is sent, and who is connected.
+
+Each connection receives its own ``view(seat)`` (spectators ``view(None)``), never anything
+else of the state. Presence (who is connected, how many watch) is not a table change: it goes
+out as small ``presence`` events, at most every ``PRESENCE_DELAY`` seconds per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.server.live import LiveTable
+from cardtable.server.messages import HubError
+
+#: limits on what a client controls (docs/server.md lists them)
+OUTBOX = 64  # messages waiting for a slow client before it is dropped
+#: messages of any type (actions, pings, syncs, bad ones) a second one player may send over
+#: all its sockets together (a spectator without a name: its connection), on average ...
+MESSAGE_RATE = 20.0
+MESSAGE_BURST = 60  # ... and in a burst
+MAX_SPECTATORS = 200  # spectator connections per table (close code 4029 beyond)
+MAX_PLAYER_SOCKETS = 8  # connections of one player to one table (close code 4029 beyond)
+#: presence changes (who is connected, how many watch) go out at most this often per table,
+#: as small ``presence`` events: a crowd arriving or a reconnect loop is one event a turn
+PRESENCE_DELAY = 0.5
+
+#: builds the state message of one connection: (table, conn, per-broadcast cache) -> message
+StateMessage = Callable[[LiveTable, "Conn", "dict[Any, Any] | None"], dict[str, Any]]
+
+
+@dataclass(eq=False)
+class Bucket:
+    """A token bucket: ``MESSAGE_RATE`` messages a second on average, bursts of
+    ``MESSAGE_BURST``. One per player, shared by all the player's sockets
+    (``Broadcaster.connect``)."""
+
+    tokens: float = MESSAGE_BURST
+    refilled: float = 0.0
+    users: int = 0  # live connections sharing it: a bucket in use is never forgotten
+
+    def take(self, now: float) -> float:
+        """0 if a message may go now (and count it), else the seconds to wait."""
+        self.tokens = min(MESSAGE_BURST, self.tokens + (now - self.refilled) * MESSAGE_RATE)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / MESSAGE_RATE
+
+    def full(self, now: float) -> bool:
+        """Refilled to the brim: as good as a new bucket, so it may be forgotten."""
+        return self.tokens + (now - self.refilled) * MESSAGE_RATE >= MESSAGE_BURST
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket connection watching a table, as a seat or a spectator.
+
+    Messages go through a bounded outbox drained by the connection's own writer, so a
+    client that does not read is dropped instead of slowing the table down.
+    """
+
+    seat: int | None
+    player_id: str | None
+    outbox: asyncio.Queue[dict[str, Any]] = field(
+        default_factory=lambda: asyncio.Queue(OUTBOX))
+    dropped: bool = False
+    bucket: Bucket = field(default_factory=Bucket)
+    admitted: bool = False  # Broadcaster.connect took it (and disconnect has not let it go)
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True  # the writer sees this and closes the socket
+
+    def allow(self, now: float) -> float:
+        """0 if a message may go now (and count it against the player), else the seconds
+        to wait."""
+        return self.bucket.take(now)
+
+
+def state_message(table: LiveTable, conn: Conn,
+                  seen: dict[Any, Any] | None = None) -> dict[str, Any]:
+    """What one connection may see (a ``StateMessage``): its seat's view and legal actions,
+    nothing more.
+
+    ``seen`` caches, during one broadcast, the view and legal actions per seat and the
+    table info (the same for every viewer but for ``creator`` and ``you``).
+    """
+    seen = {} if seen is None else seen
+    seat = conn.seat
+    pair = seen.get(seat)
+    if pair is None:
+        running = table.status == "running" and seat is not None
+        # last_legal is what the seat may do now (kept by every change: engine.after_change)
+        pair = seen[seat] = (table.state.view(seat),
+                             table.last_legal.get(seat, []) if running and seat is not None
+                             else [])
+    base = seen.get("info")
+    if base is None:
+        base = seen["info"] = table.info(None)
+        seen["spectators"] = spectators(table)
+    return {"type": "state", "version": table.version, "seat": seat,
+            "table": table.info_as(base, conn.player_id), "view": pair[0],
+            "legal": pair[1], "spectators": seen["spectators"]}
+
+
+class Broadcaster:
+    """Sends tables to their connections, admits and lets go of connections, and keeps
+    every player's message bucket.
+
+    ``message_for`` builds a connection's state message (``state_message``; the hub passes
+    its own, so whatever the hub says a connection sees is what every broadcast sends)."""
+
+    def __init__(self, message_for: StateMessage = state_message) -> None:
+        self.message_for = message_for
+        #: player id -> the message bucket all its sockets share (``connect``)
+        self.buckets: dict[str, Bucket] = {}
+        self._buckets_swept = 0.0
+
+    def broadcast(self, table: LiveTable) -> None:
+        """Every connection its own state message."""
+        seen: dict[Any, Any] = {}
+        for conn in list(table.conns):
+            if conn.dropped:
+                table.conns.discard(conn)
+            else:
+                conn.push(self.message_for(table, conn, seen))
+        table.presence_sent = presence(table)  # every state carried who is connected
+
+    def connect(self, table: LiveTable, conn: Conn) -> None:
+        """Admit a connection and send it the table; the others hear of it in a small
+        ``presence`` event (``PRESENCE_DELAY``), never a state each. ``HubError`` when the
+        table has no room for it (``MAX_SPECTATORS``, ``MAX_PLAYER_SOCKETS``)."""
+        if conn.seat is None and spectators(table) >= MAX_SPECTATORS:
+            raise HubError("too_many_spectators", f"this table has {MAX_SPECTATORS} "
+                           "spectators already: try again later", 429)
+        if conn.player_id and sum(c.player_id == conn.player_id
+                                  for c in table.conns) >= MAX_PLAYER_SOCKETS:
+            raise HubError("too_many_connections", f"you have {MAX_PLAYER_SOCKETS} "
+                           "connections to this table already: close some", 429)
+        if conn.player_id:  # one bucket for all the player's sockets, whichever table
+            conn.bucket = self._bucket(conn.player_id)
+        conn.bucket.users += 1
+        conn.admitted = True
+        table.conns.add(conn)
+        if conn.seat is not None:
+            table.gone_since.pop(conn.seat, None)
+        conn.push(self.message_for(table, conn, None))
+        self._presence_changed(table)
+
+    def disconnect(self, table: LiveTable, conn: Conn) -> None:
+        if not conn.admitted:  # refused, or gone already
+            return
+        conn.admitted = False
+        table.conns.discard(conn)  # (a broadcast may have discarded it when it was dropped)
+        conn.bucket.users -= 1
+        if conn.seat is not None and not table.connected(conn.seat):
+            table.gone_since[conn.seat] = time.monotonic()  # the grace period starts
+        self._presence_changed(table)
+
+    def _bucket(self, player_id: str) -> Bucket:
+        """The player's message bucket. Now and then, buckets nobody uses and that have
+        refilled are forgotten: a new one is the same, so reconnecting wins nothing."""
+        now = time.monotonic()
+        if now - self._buckets_swept > 30:
+            self._buckets_swept = now
+            for key in [k for k, b in self.buckets.items() if not b.users and b.full(now)]:
+                del self.buckets[key]
+        bucket = self.buckets.get(player_id)
+        if bucket is None:
+            bucket = self.buckets[player_id] = Bucket(refilled=now)
+        return bucket
+
+    def _presence_changed(self, table: LiveTable) -> None:
+        if table.presence_timer is None:
+            loop = asyncio.get_running_loop()
+            table.presence_timer = loop.call_later(PRESENCE_DELAY, self._send_presence, table)
+
+    def _send_presence(self, table: LiveTable) -> None:
+        """Tell the connections what changed in presence since they were last told: a seat
+        connected or gone, to everyone (as one small event per seat); only the number of
+        spectators, to the seated connections alone (spectators do not need a count of
+        each other). Nothing secret: a seat number, a flag, a count."""
+        table.presence_timer = None
+        (was, watching), (now, count) = table.presence_sent, presence(table)
+        table.presence_sent = (now, count)
+        changed = [s for s in range(table.players)
+                   if table.seats[s]["player_id"] and (s in was) != (s in now)]
+        events = [{"type": "presence", "version": table.version, "seat": s,
+                   "connected": s in now, "spectators": count} for s in changed]
+        if events:
+            for conn in list(table.conns):
+                for event in events:
+                    conn.push(event)
+        elif count != watching:
+            event = {"type": "presence", "version": table.version, "seat": None,
+                     "connected": None, "spectators": count}
+            for conn in list(table.conns):
+                if conn.seat is not None:
+                    conn.push(event)
+
+
+def spectators(table: LiveTable) -> int:
+    """Connections watching the table without a seat."""
+    return sum(1 for c in table.conns if c.seat is None)
+
+
+def presence(table: LiveTable) -> tuple[frozenset[int], int]:
+    """(seats with an open connection, spectators)."""
+    seats = frozenset(c.seat for c in table.conns if c.seat is not None)
+    return seats, spectators(table)

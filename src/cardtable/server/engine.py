@@ -1,0 +1,402 @@
+"""The table engine: the rules of a live table's changes, over a ``LiveTable`` and the store.
+
+No sockets and no bots here: an action is checked against the rules, written to the store,
+and only then applied to the live table (the caller holds the table's lock and then tells
+the connections). Seats, undo and redo are changes of the same kind, each stored in one
+transaction with the table's new version.
+
+Versions: every change bumps the table's ``version``. A client acts against the version it
+last saw; the action is stale (refused, with a fresh view) only if that seat's view has
+changed since — so the simultaneous reveal of Slide never refuses a seat because another
+seat chose first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cardtable import games
+from cardtable.bots import make_bot
+from cardtable.core.errors import CardtableError, IllegalAction
+from cardtable.core.protocol import State
+from cardtable.seeds import new_deal_seed
+from cardtable.server import store as db
+from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
+from cardtable.server.messages import HubError, error
+from cardtable.server.ratings import rating_of
+
+log = logging.getLogger("cardtable.server")
+
+MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
+MAX_BOT_TABLES = 3  # ... of them played by bots only (they play unattended, as fast as allowed)
+#: seconds a person must have been gone before the creator may hand their seat to a bot: a
+#: page reload or a short network drop must not cost anyone their seat (--seat-grace)
+SEAT_GRACE = 60.0
+
+
+class TableEngine:
+    """Changes of live tables, each checked, stored, then applied. ``store``: where tables
+    live; ``writer``: the group commit actions are stored through."""
+
+    def __init__(self, store: db.Storage, writer: db.GroupCommit,
+                 seat_grace: float = SEAT_GRACE) -> None:
+        self.store = store
+        self.writer = writer
+        self.seat_grace = seat_grace
+
+    # -- building a table from the store ----------------------------------------------------
+    def load(self, table_id: str) -> LiveTable:
+        """The table as its rows say, with its state replayed from the log (no bots yet:
+        the seats' bots are the bot runner's). ``HubError`` not_found."""
+        row = self.store.table(table_id)
+        if row is None:
+            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+        advisor = make_advisor(row.game)
+        log_rows = self.store.actions(table_id)
+        actors: list[str | None] = [a.actor for a in log_rows]
+        state = self.replay_log(row.game, row.seed, row.players, row.options, advisor,
+                                log_rows)
+        seats = self.store.seats(table_id)
+        people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
+        names = self.store.names(list(people | {s.player_id for s in seats if s.player_id}))
+        table = LiveTable(
+            id=row.id, game=row.game, seed=row.seed, players=row.players,
+            options=dict(row.options), status=row.status, created_by=row.created_by,
+            state=state, version=row.version, redo=list(row.redo or []),
+            seats=[SeatRow(player_id=s.player_id, bot=s.bot,
+                           name=names.get(s.player_id) if s.player_id else s.bot)
+                   for s in seats],
+            advisor=advisor, actors=actors, actor_names=names,
+        )
+        # rows from before actions kept their version are answered with today's
+        table.recent = {f"{a.seat}:{a.client_id}": {
+            "type": "ack", "id": a.client_id, "version": table.version if a.version is None
+            else a.version, "action": a.action} for a in log_rows if a.client_id}
+        self.reconcile(table)
+        table.seat_changed = [table.version] * table.players
+        running = table.status == "running"
+        # what each seat may do now: the baseline its next change is measured against
+        table.last_legal = {s: state.legal(s) if running else [] for s in range(table.players)}
+        return table
+
+    def replay_log(self, game: str, seed: int, players: int, options: dict[str, Any],
+                   advisor: Any = None, log_rows: list[db.Action] | None = None,
+                   table_id: str | None = None) -> State:
+        """The state from a stored log (``log_rows``, or read for ``table_id``); ``advisor``
+        watches every step."""
+        state = games.get(game).deal(seed, players, **options)
+        if advisor:
+            advisor.observe(state.view(0))
+        rows = log_rows if log_rows is not None else self.store.actions(table_id or "")
+        for a in rows:
+            state.act(a.seat, a.action)  # the log was checked when written
+            if advisor:
+                advisor.observe(state.view(0))
+        return state
+
+    def reconcile(self, table: LiveTable) -> None:
+        """Finish a change an older server stored in two commits and was killed between:
+        a ``running`` table whose log ends the game becomes ``over`` with its result and
+        ratings; an ``open`` table with every seat taken starts. Each in one transaction,
+        written only if the stored status is still the broken one (so it happens once)."""
+        if table.status == "running" and table.state.over:
+            result = table.state.result()
+            self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
+                              only_if="running")
+            table.status = "over"
+            log.info("table %s: its log ends the game; marked over", table.id)
+        elif table.status == "open" and all(s["player_id"] or s["bot"] for s in table.seats):
+            if self.store.change_table(table.id, table.version + 1, status="running",
+                                       only_if="open"):
+                table.version += 1
+            table.status = "running"
+            log.info("table %s: every seat is taken; started", table.id)
+
+    # -- creating and seating ---------------------------------------------------------------
+    def create(self, creator: db.Player, game: str, seats: list[str], options: dict[str, Any],
+               seed: int | None, check_bot: Callable[[str, str], None]) -> str:
+        """Store a new table; its id. ``seats``: "me", "open" (a free seat for a friend) or
+        a bot spec, each checked by ``check_bot(spec, game)`` (``CardtableError``)."""
+        try:
+            rules = games.get(game)
+        except CardtableError as e:
+            raise HubError("bad_request", e.reason) from None
+        if not seats:
+            seats = ["me"]
+        if seed is None:  # a shared deal from 128 secret bits; a solitaire's deal number
+            seed = new_deal_seed(len(seats))
+        try:
+            rules.deal_from(seed, len(seats), options)  # an option "seed": BadOptions
+            _, options = rules.check_options(len(seats), options)
+            for s in seats:
+                if s not in ("me", "open"):
+                    check_bot(s, game)
+        except CardtableError as e:
+            raise HubError("bad_request", e.reason) from None
+        # one query on the index tables(created_by, status), not a scan of every live table
+        unfinished, bots_only = self.store.unfinished_tables(creator.id)
+        if unfinished >= MAX_ACTIVE_TABLES:
+            raise HubError("too_many_tables", f"you have {unfinished} unfinished tables; finish "
+                           f"or leave some first (at most {MAX_ACTIVE_TABLES})", 429)
+        if all(s not in ("me", "open") for s in seats) and bots_only >= MAX_BOT_TABLES:
+            raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished tables "
+                           f"played by bots only; take a seat yourself, or wait for one to end "
+                           f"(at most {MAX_BOT_TABLES})", 429)
+        if seats.count("me") > 1:
+            raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        rows = [db.Seat(table_id=table_id, seat=i,
+                        player_id=creator.id if s == "me" else None,
+                        bot=None if s in ("me", "open") else s) for i, s in enumerate(seats)]
+        full = "open" not in seats
+        self.store.new_table(
+            db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
+                     status="running" if full else "open", created_by=creator.id,
+                     redo=[], version=0), rows)
+        log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
+                 ", ".join(seats))
+        return table_id
+
+    def join(self, table: LiveTable, player: db.Player, seat: int | None) -> tuple[int, bool]:
+        """Seat a person (the caller holds the table's lock): (their seat, whether the
+        table changed: False if they held a seat already)."""
+        mine = table.seat_of(player.id)
+        if mine is not None:
+            return mine, False
+        if table.status == "over":
+            raise HubError("game_over", "the game is over: its seats never change", 409)
+        free = [i for i, s in enumerate(table.seats) if not s["player_id"] and not s["bot"]]
+        if not free:
+            raise HubError("table_full", "every seat at this table is taken", 409)
+        if seat is None:
+            seat = free[0]
+        if seat not in free:
+            raise HubError("seat_taken", f"seat {seat} is not free", 409)
+        others = all(s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
+        table.actor_names[player.id] = player.name
+        table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
+        self.change(table, all_seats=True, fault="join", status="running" if others else None,
+                    seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+        return seat, True
+
+    def check_hand_over(self, table: LiveTable, player: db.Player, seat: int) -> None:
+        """Whether ``player`` may give ``seat`` to a bot now (the creator, a seat whose
+        person has been gone the grace period); ``HubError`` says why not."""
+        if table.created_by != player.id:
+            raise HubError("forbidden", "only the table's creator can hand a seat to a bot",
+                           403)
+        if not 0 <= seat < table.players:
+            raise HubError("bad_request", f"there is no seat {seat}")
+        if table.status == "over":  # who played a finished game is history
+            raise HubError("game_over", "the game is over: its seats never change", 409)
+        if table.seats[seat]["bot"]:
+            raise HubError("bad_request", f"seat {seat} is already played by a bot")
+        if table.seats[seat]["player_id"] and table.connected(seat):
+            raise HubError("seat_taken", "that player is still at the table", 409)
+        if table.seats[seat]["player_id"]:
+            gone = time.monotonic() - table.gone_since.get(seat, table.loaded_at)
+            left = self.seat_grace - gone
+            if left > 0:
+                raise HubError(
+                    "grace_period", f"that player left {gone:.1f} s ago and may be coming "
+                    f"back: the seat can go to a bot in {left:.1f} s", 409,
+                    {"retry_after": round(left + 0.05, 1)})
+        if all(s["bot"] for i, s in enumerate(table.seats) if i != seat):
+            # the table would become one of bots only: the same cap as creating one
+            _, bots_only = self.store.unfinished_tables(player.id)
+            if bots_only >= MAX_BOT_TABLES:
+                raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished "
+                               f"tables of bots only; this hand-over would make another "
+                               f"(at most {MAX_BOT_TABLES})", 429)
+
+    def hand_over(self, table: LiveTable, seat: int, bot: str) -> None:
+        """Give ``seat`` to the bot ``bot`` (checked by ``check_hand_over``), stored."""
+        full = table.status == "open" and all(
+            s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
+        self.change(table, all_seats=True, fault="hand-to-bot",
+                    status="running" if full else None,
+                    seats={seat: SeatRow(player_id=None, bot=bot, name=bot)})
+        table.notices.append(f"seat {seat} is now played by the {bot} bot")
+        log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
+
+    def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
+        """A failed bot's seat goes to ``bot``: one seat row, no version change."""
+        table.seats[seat]["bot"] = bot
+        table.seats[seat]["name"] = bot
+        self.store.set_seat(table.id, seat, None, bot)
+
+    # -- acting -----------------------------------------------------------------------------
+    async def act(self, table: LiveTable, seat: int, action: Any, version: Any,
+                  client_id: str | None) -> dict[str, Any]:
+        """One action for ``seat`` (the caller holds the table's lock): the answer for the
+        sender, an ack once the action is stored and applied, or an error."""
+        key = f"{seat}:{client_id}"  # ids are the client's own: one seat's never meet another's
+        if client_id and key in table.recent:
+            return table.recent[key]  # a resend: answer again, apply once
+        if table.status == "open":
+            return error("not_started", "the table is waiting for players", client_id)
+        if table.status == "over":
+            return error("game_over", "the game is over: no action is legal", client_id)
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            return error("bad_message", "version must be a whole number", client_id)
+        if version is not None and version < table.seat_changed[seat]:
+            return error("stale", "the table has changed since you saw it: here it is now",
+                         client_id)
+        candidate = table.state.clone()
+        try:
+            candidate.act(seat, action)
+        except IllegalAction as e:
+            return error(e.code, e.reason, client_id)
+        row: dict[str, Any] = {
+            "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
+            "action": action, "version": table.version + 1, "client_id": client_id,
+            "actor": table.actor(seat)}
+        if candidate.over:  # the game's end (status, result, ratings) goes with its action
+            row["finish"] = self._finish_of(table, candidate)
+        # stored before acknowledged or broadcast: a crash after this line loses nothing.
+        # The table's lock is held meanwhile, so its next action waits for this one.
+        await commit(self.writer.submit(row))
+        table.version += 1
+        table.state = candidate
+        table.actors.append(row["actor"])
+        table.redo = []
+        self.after_change(table, actor=seat)
+        answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
+        if client_id:  # every id the log holds (load): a table has a few hundred at most
+            table.recent[key] = answer
+        return answer
+
+    def _finish_of(self, table: LiveTable, state: State) -> dict[str, Any]:
+        """What the action ending ``table``'s game stores with it: result and ratings."""
+        result = state.result()
+        return {"result": result, "rating": rating_of(table.game, table.seats, result)}
+
+    def after_change(self, table: LiveTable, all_seats: bool = False,
+                     actor: int | None = None) -> None:
+        """Note which seats' situations changed, and finish the game if it just ended.
+
+        A seat's situation changes when it acts itself or when what it may do (its legal
+        actions) changes. Another seat's talk or simultaneous choice changes neither, so it
+        never makes this seat's action stale.
+        """
+        if table.advisor:
+            table.advisor.observe(table.state.view(0))
+        running = table.status == "running"
+        for seat in range(table.players):
+            legal = table.state.legal(seat) if running else []
+            if all_seats or seat == actor or legal != table.last_legal.get(seat):
+                table.seat_changed[seat] = table.version
+                table.last_legal[seat] = legal
+        if table.state.over and table.status != "over":
+            table.status = "over"  # stored with the action that ended it (its row's "finish")
+            log.info("table %s: %s over after %d actions, winners %s", table.id, table.game,
+                     len(table.state.actions), table.state.result().get("winners"))
+
+    def change(self, table: LiveTable, all_seats: bool = False, *,
+               seats: dict[int, SeatRow] | None = None, status: str | None = None,
+               fault: str | None = None) -> None:
+        """A change of seats (seat -> {"player_id", "bot", "name"}) and/or status, stored
+        with the table's new version in one transaction, then made to the live table.
+        ``fault``: the test fault point right after that commit (``store.fault_point``)."""
+        seats = seats or {}
+        self.store.change_table(table.id, table.version + 1, status=status,
+                                seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()})
+        if fault:
+            db.fault_point(fault)
+        for i, s in seats.items():
+            table.seats[i] = s
+        if status:
+            table.status = status
+        table.version += 1
+        self.after_change(table, all_seats)
+
+    # -- solitaire comfort ------------------------------------------------------------------
+    def undo(self, table: LiveTable, player: db.Player) -> None:
+        """Take back the last action (the caller holds the table's lock)."""
+        self._check_solo_owner(table, player)
+        if not table.state.actions:
+            raise HubError("nothing_to_undo", "there is nothing to undo")
+        # the action out, the redo list, the version and (a finished game) the status in
+        # one transaction
+        status = "running" if table.status == "over" else None
+        last = self.store.pop(table.id, table.version + 1, status=status)
+        if last is None:  # the store has no action the memory has: never without a bug
+            raise HubError("nothing_to_undo", "there is nothing to undo")
+        db.fault_point("undo")
+        table.version += 1
+        table.redo.append([last.seat, last.action])
+        table.recent.pop(f"{last.seat}:{last.client_id}", None)  # its id may come again
+        table.state = self.replay_log(table.game, table.seed, table.players, table.options,
+                                      table_id=table.id)
+        del table.actors[len(table.state.actions):]
+        if status:
+            table.status = status
+        self.after_change(table, all_seats=True)
+
+    def redo(self, table: LiveTable, player: db.Player) -> None:
+        """Play the last undone action again (the caller holds the table's lock)."""
+        self._check_solo_owner(table, player)
+        if not table.redo:
+            raise HubError("nothing_to_redo", "there is nothing to redo")
+        seat, action = table.redo[-1]
+        candidate = table.state.clone()
+        candidate.act(seat, action)
+        row: dict[str, Any] = {
+            "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
+            "action": action, "version": table.version + 1, "redo": table.redo[:-1],
+            "actor": table.actor(seat)}
+        if candidate.over:
+            row["finish"] = self._finish_of(table, candidate)
+        self.store.append_many([row])
+        db.fault_point("redo")
+        table.version += 1
+        table.redo.pop()
+        table.state = candidate
+        table.actors.append(row["actor"])
+        self.after_change(table, all_seats=True)
+
+    def _check_solo_owner(self, table: LiveTable, player: db.Player) -> None:
+        if not table.offers_undo:
+            raise HubError("bad_request", "undo is for games played alone")
+        if table.seats[0]["player_id"] != player.id:
+            raise HubError("forbidden", "this is not your game", 403)
+
+    def record(self, table: LiveTable) -> dict[str, Any]:
+        """The game's record, public once the game is over."""
+        if table.status != "over":
+            raise HubError("not_over", "the record of a game is public once the game is over",
+                           403)
+        # who played each seat (names, not player ids): replay() accepts and ignores it
+        return {**table.state.record(), "played_by": table.history()}
+
+
+async def commit(task: asyncio.Future[None]) -> None:
+    """Await a store write that, once begun, must finish: if the waiting task is cancelled
+    meanwhile, the write (and the caller's bookkeeping after it) still completes, and the
+    cancellation comes at the caller's next await."""
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done() and not task.cancelled():
+                break
+            cancelled = True
+    if cancelled:  # re-arm the cancellation for the caller's next await
+        current = asyncio.current_task()
+        if current is not None:
+            current.cancel()
+    task.result()
+
+
+def make_advisor(game: str) -> Any:
+    """The game's advisor bot (``Game.advisor``), watching a player's game to give hints so
+    they remember what was shown (Doublets' flipped cards); None for a game without one."""
+    spec = games.get(game).advisor
+    return None if spec is None else make_bot(spec, game)

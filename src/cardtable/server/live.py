@@ -1,0 +1,188 @@
+"""A live table: what the server holds in memory for one table, and its public description.
+
+Every part of the server works over a :class:`LiveTable`: the engine changes it (actions,
+undo, seats), the bot runner plays its bot seats, the broadcaster sends its views, and
+``table_info`` describes it (and a table only in the store, for the lobby) in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from cardtable import games
+from cardtable.core.protocol import State
+
+if TYPE_CHECKING:
+    from cardtable.server.broadcast import Conn
+
+#: the ``actor`` of an action a bot played: ``bot:SPEC`` (a person's is their player id)
+BOT_ACTOR = "bot:"
+
+
+class SeatRow(TypedDict):
+    """Who holds a seat: a person (``player_id``, their ``name``) or a bot (``bot`` is its
+    spec, and its name too); all None for an open seat."""
+
+    player_id: str | None
+    bot: str | None
+    name: str | None
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: str
+    seed: int
+    players: int
+    options: dict[str, Any]
+    status: str
+    created_by: str | None
+    state: State
+    seats: list[SeatRow]
+    version: int = 0
+    #: undone actions, most recent last: ``[seat, action]`` each
+    redo: list[list[Any]] = field(default_factory=list)
+    #: seat -> its bot (a bot object, or a ``RemoteBot`` thinking in a worker)
+    bots: dict[int, Any] = field(default_factory=dict)
+    conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: per seat, the version at which its situation last changed (staleness: ``engine``)
+    seat_changed: list[int] = field(default_factory=list)
+    last_legal: dict[int, list[str]] = field(default_factory=dict)
+    #: "seat:client id" -> the ack, for every stored action with an id (loaded from the log):
+    #: a resent action is answered again, never applied twice, even after a restart
+    recent: dict[str, dict[str, Any]] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    notices: list[str] = field(default_factory=list)
+    #: the game's advisor bot watching the player's game, so hints remember what was shown
+    advisor: Any = None
+    #: seat -> time.monotonic() its last connection closed (a seat never connected since
+    #: the table was loaded counts as gone since ``loaded_at``)
+    gone_since: dict[int, float] = field(default_factory=dict)
+    loaded_at: float = field(default_factory=time.monotonic)
+    #: who played each action of ``state.actions``: a player id or ``bot:SPEC`` (None: a row
+    #: stored before actors were kept, taken to be the seat's present occupant)
+    actors: list[str | None] = field(default_factory=list)
+    #: player id -> name, for everyone who played here (a person whose seat went to a bot too)
+    actor_names: dict[str, str] = field(default_factory=dict)
+    #: when it was last loaded or seen in use (time.monotonic): unloaded when idle too long
+    used: float = field(default_factory=time.monotonic)
+    #: presence every connection was last told: (seats connected, spectators)
+    presence_sent: tuple[frozenset[int], int] = (frozenset(), 0)
+    presence_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def offers_undo(self) -> bool:
+        """Undo, redo and restart: for a game played alone, if the game offers them."""
+        return self.solo
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The first seat of this table that the player holds."""
+        for i, s in enumerate(self.seats):
+            if player_id and s["player_id"] == player_id:
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def actor(self, seat: int) -> str | None:
+        """Who plays ``seat`` now, as an action row's ``actor``."""
+        s = self.seats[seat]
+        if s["player_id"]:
+            return s["player_id"]
+        return BOT_ACTOR + s["bot"] if s["bot"] else None
+
+    def who(self, actor: str | None, seat: int) -> dict[str, Any]:
+        """``{"name", "bot"}`` of an action's actor (None: the seat's present occupant)."""
+        actor = actor or self.actor(seat)
+        if actor and actor.startswith(BOT_ACTOR):
+            spec = actor[len(BOT_ACTOR):]
+            return {"name": spec, "bot": spec}
+        s = self.seats[seat]
+        name = (self.actor_names.get(actor) if actor else None) or (
+            s["name"] if actor == s["player_id"] else None)
+        return {"name": name or "player", "bot": None}
+
+    def history(self) -> list[list[dict[str, Any]]]:
+        """Per seat, who played it over time: ``[{"name", "bot", "from"}]``, ``from`` the
+        index in the action log of the first action they played (0 for the first of a seat).
+        A seat that never acted lists its present occupant."""
+        runs: list[list[dict[str, Any]]] = [[] for _ in range(self.players)]
+        last: list[str | None] = [None] * self.players
+        for n, (seat, _action) in enumerate(self.state.actions):
+            actor = (self.actors[n] if n < len(self.actors) else None) or self.actor(seat)
+            if runs[seat] and actor == last[seat]:
+                continue
+            last[seat] = actor
+            runs[seat].append({**self.who(actor, seat), "from": n if runs[seat] else 0})
+        for seat, run in enumerate(runs):
+            if not run:
+                run.append({**self.who(None, seat), "from": 0})
+        return runs
+
+    def info_as(self, base: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """``info(viewer)`` from ``info(None)``: only ``creator`` and ``you`` differ."""
+        if not viewer:
+            return base
+        seats = base["seats"]
+        mine = [i for i, s in enumerate(self.seats) if s["player_id"] == viewer]
+        if mine:
+            seats = [{**s, "you": True} if i in mine else s for i, s in enumerate(seats)]
+        return {**base, "creator": self.created_by == viewer, "seats": seats}
+
+    def info(self, viewer: str | None = None) -> dict[str, Any]:
+        """Public facts about the table (``table_info``), with what only memory knows: who
+        is connected, undo and redo, the last notices, and once over who played each seat."""
+        undo = self.offers_undo
+        info = table_info(
+            self.id, self.game, self.players, self.options, self.status, self.seed,
+            self.created_by, self.version, self.seats, {c.seat for c in self.conns}, viewer,
+            can_undo=undo and bool(self.state.actions) and self.status != "open",
+            can_redo=undo and bool(self.redo), notices=self.notices[-5:])
+        if self.status == "over":  # who played each seat, a person then a bot that took over
+            for seat, run in zip(info["seats"], self.history(), strict=True):
+                seat["history"] = run
+        return info
+
+
+def table_info(table_id: str, game: str, players: int, options: dict[str, Any], status: str,
+               seed: int, created_by: str | None, version: int,
+               seats: list[SeatRow], present: set[int | None], viewer: str | None, *,
+               can_undo: bool = False, can_redo: bool = False,
+               notices: list[str] | None = None) -> dict[str, Any]:
+    """The public facts of a table, built in this one place for tables in memory and those
+    described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
+    ``present``: the seats with a connection.
+
+    The seed only where the game says the deal is public (``Game.deal_is_public``: a
+    solitaire's deal number; a shared game's seed would reveal hidden cards until it is
+    over). As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
+    rules = games.get(game)
+    return {
+        "id": table_id,
+        "game": game,
+        "title": rules.title,
+        "players": players,
+        "options": options,
+        "status": status,
+        "seed": str(seed) if players == 1 or status == "over" else None,
+        "creator": created_by == viewer if viewer else False,
+        "version": version,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        "seats": [
+            {"seat": i, "name": s["name"], "bot": s["bot"], "taken": bool(
+                s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
+             "connected": (i in present) if s["player_id"] else None}
+            for i, s in enumerate(seats)
+        ],
+        "notices": notices or [],
+    }
