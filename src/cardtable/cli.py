@@ -210,7 +210,7 @@ def play(
         seed = new_deal_seed(len(seat_list))
     options = parse_options(option)
     try:
-        rules.deal_from(seed, len(seat_list), options)  # check before the screen opens
+        rules.deal(seed, len(seat_list), options)  # check before the screen opens
         from cardtable.bots import make_bot
 
         for s in seat_list:

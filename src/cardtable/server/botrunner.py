@@ -16,11 +16,11 @@ import functools
 import logging
 import re
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from cardtable import games
-from cardtable.bots import make_bot
+from cardtable.bots import lifecycle, make_bot
 from cardtable.core.errors import BadOptions
 from cardtable.seeds import new_key
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
@@ -160,11 +160,12 @@ class BotRunner:
 
     async def reactions(self, table: LiveTable, actor: int) -> None:
         """Bots that talk (The Game's signals) may answer any action at the table."""
-        talk = games.get(table.game).is_talk
+        if not games.get(table.game).has_talk:
+            return
         for seat, bot in list(table.bots.items()):
             if seat == actor or not can(bot, "react") or table.status != "running":
                 continue
-            options = [a for a in table.state.legal(seat) if talk(a)]
+            options = lifecycle.talk_options(table.state, seat)
             if not options:
                 continue
             try:
@@ -216,18 +217,19 @@ class BotRunner:
                                       self.bot_timeout)
 
     # -- the end ----------------------------------------------------------------------------
-    def close_later(self, bot: Any, result: dict[str, Any] | None = None) -> None:
+    def close_later(self, bot: Any, result: Mapping[str, Any] | None = None) -> None:
         """Tell a bot the result (if any) and close it in a thread: closing an external
         program may wait for it to exit, which must not hold the event loop."""
-        if not hasattr(bot, "close"):
-            return
+        if not (lifecycle.can(bot, "close")
+                or result is not None and lifecycle.can(bot, "finish")):
+            return  # (a worker's bot lives in the server as data: nothing to tell or close)
 
-        def close() -> None:
+        def close() -> None:  # the lifecycle's end: the result once, then close
             with contextlib.suppress(Exception):
-                if result is not None and hasattr(bot, "finish"):
-                    bot.finish(result)
+                if result is not None:
+                    lifecycle.finish_all([bot], result)
             with contextlib.suppress(Exception):
-                bot.close()
+                lifecycle.close_all([bot])
 
         task = asyncio.get_running_loop().create_task(in_thread(close))
         self._closing.add(task)
@@ -274,4 +276,4 @@ def can(bot: Any, method: str) -> bool:
     """Whether a bot (in this process or a worker) has the optional hook ``method``."""
     if isinstance(bot, RemoteBot):
         return bot.can(method)
-    return callable(getattr(bot, method, None))
+    return lifecycle.can(bot, method)

@@ -89,7 +89,7 @@ class TableEngine:
                    table_id: str | None = None) -> State:
         """The state from a stored log (``log_rows``, or read for ``table_id``); ``advisor``
         watches every step."""
-        state = games.get(game).deal(seed, players, **options)
+        state = games.get(game).deal(seed, players, options)
         if advisor:
             advisor.observe(state.view(0))
         rows = log_rows if log_rows is not None else self.store.actions(table_id or "")
@@ -131,7 +131,7 @@ class TableEngine:
         if seed is None:  # a shared deal from 128 secret bits; a solitaire's deal number
             seed = new_deal_seed(len(seats))
         try:
-            rules.deal_from(seed, len(seats), options)  # an option "seed": BadOptions
+            rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
             _, options = rules.check_options(len(seats), options)
             for s in seats:
                 if s not in ("me", "open"):

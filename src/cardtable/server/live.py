@@ -81,7 +81,7 @@ class LiveTable:
     @property
     def offers_undo(self) -> bool:
         """Undo, redo and restart: for a game played alone, if the game offers them."""
-        return self.solo
+        return games.get(self.game).offers_undo(self.players)
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The first seat of this table that the player holds."""
@@ -173,7 +173,7 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
         "players": players,
         "options": options,
         "status": status,
-        "seed": str(seed) if players == 1 or status == "over" else None,
+        "seed": str(seed) if rules.deal_is_public(players, status == "over") else None,
         "creator": created_by == viewer if viewer else False,
         "version": version,
         "can_undo": can_undo,

@@ -283,6 +283,11 @@ class GameInfo(BaseModel):
     cooperative: bool
     advisor: bool = Field(description="hints offered")
     solver: bool = Field(description='"still winnable?" offered')
+    undo_alone: bool = Field(description="played alone: undo, redo and restart offered")
+    shows_deal_number: bool = Field(description="played alone: the deal number is public")
+    rated: bool = Field(description="games of two or more change the ratings")
+    has_talk: bool = Field(description="talk: actions out of turn that change no turn")
+    fallback_bot: str = Field(description="the bot a failing bot's seat passes to")
     options: list[dict[str, Any]] = Field(description="{name, default, doc} each")
     bots: list[BotInfo]
 

@@ -1,8 +1,10 @@
 """Ratings (openskill, Plackett-Luce) for people and bots from finished competitive games.
 
-Only competitive games are rated: in The Game every seat shares one result and Doublets is
-played alone, so a rating there would measure the deal, not the player. A bot is rated as one
-subject per bot spec (``bot:greedy``), so people can see how they stand against each level.
+Only games the game says are rated (``Game.is_rated``: two players or more against each other)
+change ratings: in a cooperative game every seat shares one result and a solitaire is played
+alone, so a rating there would measure the deal, not the player. The places come from the
+result's ``ranks``, which every game gives. A bot is rated as one subject per bot spec
+(``bot:greedy``), so people can see how they stand against each level.
 """
 
 from __future__ import annotations
@@ -32,10 +34,9 @@ def rating_of(game: str, seats: Sequence[Mapping[str, Any]],
     """What a finished game changes in the ratings: ``{"game", "subjects": [{"subject",
     "name", "is_bot", "rank"}]}``, or None if it is not rated. Plain data, computed before the
     game's last action is stored and applied in the same transaction (``store._rate``)."""
-    players = len(seats)
-    if games.get(game).cooperative or players < 2:
+    if not games.get(game).is_rated(len(seats)):
         return None
-    ranks = result.get("ranks") or [1] * players
+    ranks = result["ranks"]
     # the same subject in two seats (two greedy bots) counts once, with its best rank
     best: dict[str, tuple[int, str, bool]] = {}
     for (sid, name, is_bot), rank in zip(map(subject, seats), ranks, strict=True):

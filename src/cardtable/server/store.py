@@ -14,6 +14,7 @@ import hashlib
 import os
 import secrets
 import signal
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -151,8 +152,8 @@ _SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
                 .values(version=bindparam("version"), redo=bindparam("redo")))
 
 
-def _finish(conn: Any, table_id: str, result: dict, rating: dict | None, at: dt.datetime,
-            only_if: str | None = None) -> bool:
+def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
+            rating: Mapping[str, Any] | None, at: dt.datetime, only_if: str | None = None) -> bool:
     """Mark a table over with its result and rate its game, in the caller's transaction.
 
     ``only_if``: do it only if the table's status is still this (False if it is not), so a
@@ -168,7 +169,7 @@ def _finish(conn: Any, table_id: str, result: dict, rating: dict | None, at: dt.
     return True
 
 
-def _rate(conn: Any, rating: dict) -> None:
+def _rate(conn: Any, rating: Mapping[str, Any]) -> None:
     """New ratings of a finished game's subjects from their stored ones, read and written in
     the caller's transaction (after its first write, so no other writer is in between)."""
     r = RATINGS
@@ -277,7 +278,7 @@ class Storage(Protocol):
         still have; False and nothing written if it has not)."""
         ...
 
-    def finish(self, table_id: str, result: dict[str, Any], rating: dict[str, Any] | None,
+    def finish(self, table_id: str, result: Mapping[str, Any], rating: Mapping[str, Any] | None,
                only_if: str | None = None) -> bool:
         """Mark a table over with its result and rate its game, in one transaction."""
         ...
@@ -406,7 +407,7 @@ class Store:
                              .values(player_id=player_id, bot=bot))
         return True
 
-    def finish(self, table_id: str, result: dict, rating: dict | None,
+    def finish(self, table_id: str, result: Mapping[str, Any], rating: Mapping[str, Any] | None,
                only_if: str | None = None) -> bool:
         """Mark a table over, with its result and ratings (see ``ratings.rating_of``), in
         one transaction; False if ``only_if`` is given and the status is not that."""
@@ -421,7 +422,7 @@ class Store:
             return list(s.scalars(select(Table.id).where(Table.status == "open",
                                                          ~free.exists())))
 
-    def set_status(self, table_id: str, status: str, result: dict | None = None) -> None:
+    def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> None:
         with self.session.begin() as s:
             row = s.get(Table, table_id)
             if row is None:
