@@ -70,7 +70,7 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves")] = 0.8,
     bot_timeout: Annotated[
         float, typer.Option(help="seconds a bot may think before its seat passes to the "
-                            "greedy bot")
+                            "game's fallback bot")
     ] = 10.0,
     external_bot: Annotated[
         list[str] | None,
@@ -111,6 +111,10 @@ def serve(
         int, typer.Option(help="open connections (HTTP and websocket) beyond which new "
                           "requests get 503")
     ] = 10_000,
+    log_level: Annotated[
+        str, typer.Option(help="what the server logs on stderr: debug, info (tables created "
+                          "and finished, bots replaced, errors) or warning")
+    ] = "info",
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     import os
@@ -118,7 +122,7 @@ def serve(
     import uvicorn
 
     from cardtable.bots.external import check_command
-    from cardtable.server.app import MAX_WS_FRAME, create_app
+    from cardtable.server.app import LOG_LEVELS, MAX_WS_FRAME, configure_logging, create_app
     from cardtable.server.botrunner import EXTERNAL_NAME
     from cardtable.server.limits import (
         HEADER_TIMEOUT,
@@ -126,6 +130,8 @@ def serve(
         raise_open_file_limit,
     )
 
+    if log_level not in LOG_LEVELS:
+        fail(f"--log-level is one of {', '.join(LOG_LEVELS)}")
     if bot_timeout <= 0:
         fail("--bot-timeout is a number of seconds above 0")
     if bot_workers < 1:
@@ -162,6 +168,7 @@ def serve(
     # socket (1009), one over 4096 bytes gets the error too_large
     # every connection is a file: the soft limit (often 1,024) up to the hard one, and new
     # requests refused (503) well before the files run out
+    configure_logging(log_level)
     files = raise_open_file_limit()
     if files:
         max_connections = min(max_connections, max(files[0] - 256, 64))

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import math
 import re
 import socket
@@ -423,6 +424,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             writer.cancel()
 
     return app
+
+
+#: ``cardtable serve --log-level``: what the server's logger (``cardtable.server``) writes
+LOG_LEVELS = ("debug", "info", "warning")
+
+
+def configure_logging(level: str) -> None:
+    """The server's log lines on stderr, at ``level`` (one of ``LOG_LEVELS``): at info, what
+    an operator needs (tables created and finished, bots replaced or handed seats, errors).
+    uvicorn's own loggers stay at warning: a line per request would drown them."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("cardtable")
+    logger.addHandler(handler)
+    logger.setLevel(level.upper())
+    logger.propagate = False  # (one line each, whatever else configures the root logger)
 
 
 #: the garbage collector's thresholds while serving (generation 0, 1, 2; Python's are 700, 10,
