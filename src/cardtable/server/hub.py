@@ -56,12 +56,13 @@ class Hub:
         #: actions are stored by group commit, off the event loop
         self.writer = db.GroupCommit(store)
         self.engine = TableEngine(store, self.writer, seat_grace)
-        self.bots = BotRunner(self._bot_act, self.engine.replace_bot, self._broadcast_now,
-                              bot_delay, bot_timeout, external_bots, bot_workers)
         # every state message is the hub's ``message_for``: one place says what a
         # connection sees, for broadcasts and single answers alike
         self.broadcaster = Broadcaster(lambda table, conn, seen: self.message_for(
             table, conn, seen))
+        self.bots = BotRunner(self._bot_act, self.engine.replace_bot,
+                              self.broadcaster.broadcast, bot_delay, bot_timeout,
+                              external_bots, bot_workers)
         self.tables: dict[str, LiveTable] = {}
         #: what an unloaded table had that the store does not: its bots (what they remember)
         #: and notices; given back when the table is loaded again
@@ -294,9 +295,6 @@ class Hub:
         """What one connection may see: its seat's view and legal actions, nothing more
         (``broadcast.state_message``)."""
         return state_message(table, conn, seen)
-
-    def _broadcast_now(self, table: LiveTable) -> None:
-        self.broadcaster.broadcast(table)
 
     async def broadcast(self, table: LiveTable) -> None:
         self.broadcaster.broadcast(table)
