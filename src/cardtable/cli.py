@@ -8,15 +8,15 @@ The games and bots named in the help come from their registries.
 
 from __future__ import annotations
 
-import contextlib
+import importlib.util
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from cardtable import __version__, games
@@ -58,26 +58,31 @@ BOTS_HELP = (f"built-in bots: {', '.join(bot_registry.names())} (NAME:LEVEL for 
 
 def usage_error(message: str) -> NoReturn:
     """The command cannot run as written: exit status 2."""
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
     raise typer.Exit(2)
 
 
 def failure(message: str) -> NoReturn:
     """The command ran and failed: exit status 1."""
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
     raise typer.Exit(1)
 
 
-@contextlib.contextmanager
-def needs(extra: str, command: str) -> Iterator[None]:
-    """Imports for ``command`` that an extra installs: a missing one is named, not a traceback."""
-    try:
-        yield
-    except ModuleNotFoundError as e:
-        if not e.name or e.name.partition(".")[0] == "cardtable":
-            raise  # our own module missing is a bug, not an installation to complete
-        failure(f"cardtable {command} needs the {extra} extra ({e.name} is not installed): "
-                f"pip install 'cardtable[{extra}]'")
+#: extra -> the modules its commands import (tests/test_packaging.py checks them against
+#: pyproject.toml's extras)
+EXTRA_MODULES = {
+    "tui": ("textual",),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson"),
+}
+
+
+def need_extra(extra: str, command: str) -> None:
+    """Fail in one line, naming the extra to install, when ``command`` cannot import what it
+    needs (``pip install cardtable`` installs the library alone)."""
+    missing = [m for m in EXTRA_MODULES[extra] if importlib.util.find_spec(m) is None]
+    if missing:
+        failure(f"cardtable {command} needs the {extra} extra ({', '.join(missing)} not "
+                f"installed): pip install 'cardtable[{extra}]'")
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -179,17 +184,17 @@ def serve(
 
     from cardtable.bots.external import check_command
 
-    with needs("server", "serve"):
-        import uvicorn
+    need_extra("server", "serve")
+    import uvicorn
 
-        from cardtable.server.app import MAX_WS_FRAME, create_app
-        from cardtable.server.hub import EXTERNAL_NAME
-        from cardtable.server.limits import (
-            HEADER_TIMEOUT,
-            guarded_http_protocol,
-            raise_open_file_limit,
-        )
-        from cardtable.server.security import normalize_origin
+    from cardtable.server.app import MAX_WS_FRAME, create_app
+    from cardtable.server.hub import EXTERNAL_NAME
+    from cardtable.server.limits import (
+        HEADER_TIMEOUT,
+        guarded_http_protocol,
+        raise_open_file_limit,
+    )
+    from cardtable.server.security import normalize_origin
 
     if bot_timeout <= 0:
         usage_error("--bot-timeout is a number of seconds above 0")
@@ -284,8 +289,8 @@ def play(
                 bot_registry.make_bot(s, game)
     except CardtableError as e:
         usage_error(e.reason)
-    with needs("tui", "play"):
-        from cardtable.tui import run_play
+    need_extra("tui", "play")
+    from cardtable.tui import run_play
 
     saved = run_play(game, seat_list, seed, options)
     if saved:
@@ -307,8 +312,8 @@ def replay(file: Annotated[Path, typer.Argument(help="a saved record (JSON)")]) 
         failure(f"cannot read {file}: {e.strerror}")
     except CardtableError as e:
         failure(e.reason)
-    with needs("tui", "replay"):
-        from cardtable.tui import run_replay
+    need_extra("tui", "replay")
+    from cardtable.tui import run_replay
 
     run_replay(record)
 
@@ -355,10 +360,14 @@ TimeoutOpt = Annotated[
 ROW_SUFFIXES = (".csv", ".jsonl", ".json", ".ndjson")
 
 
-def check_outputs(out: Path | None) -> None:
-    """Refuse an output the run could not write before the games are played."""
+def check_outputs(out: Path | None, plot: Path | None, dask: str | None) -> None:
+    """Refuse, before the games are played, what the run could not do at the end."""
     if out is not None and out.suffix not in ROW_SUFFIXES:
         usage_error(f"--out {out}: write rows to a .csv or .jsonl file")
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        failure("--plot needs matplotlib: pip install 'cardtable[plot]'")
+    if dask is not None and importlib.util.find_spec("distributed") is None:
+        failure("--dask needs the dask extra: pip install 'cardtable[dask]'")
 
 
 def run_and_report(
@@ -402,7 +411,7 @@ def run_study(game: str, make: Any, seed: int, options: dict[str, Any], jobs: in
               progress: bool | None, title: str) -> None:
     """Build the tasks (a bad bot, option or seat count: a usage error), play them (a failure
     on the way, or games that ended with an error: exit 1)."""
-    check_outputs(out)
+    check_outputs(out, plot, dask)
     try:
         tasks = make()
     except (CardtableError, ValueError) as e:
