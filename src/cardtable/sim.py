@@ -220,17 +220,20 @@ def _run_dask(tasks: list[Task], address: str, on_done: Callable[[int], None] | 
 
 
 # -- summaries ------------------------------------------------------------------------------
-def _figures(wins: list[bool], scores: list[float], ranks: list[float]) -> dict[str, Any]:
-    """A win rate with its Wilson interval, the mean score with its interval, the mean rank;
-    ``None`` for the figures of no games (every one ended with an error)."""
-    n = len(wins)
+def _figures(picks: Sequence[tuple[GameOutcome, int]]) -> dict[str, Any]:
+    """For (game, seat) picks of finished games: the win rate with its Wilson interval, the
+    mean score with its interval, the mean rank; ``None`` for the figures of no games."""
+    rows = [(s in o.winners, float(o.scores[s]), float(o.ranks[s]))
+            for o, s in picks if o.scores is not None and o.ranks is not None]
+    n = len(rows)
     if n == 0:
         return {"games": 0, "win_rate": None, "win_rate_ci95": list(wilson(0, 0)),
                 "mean_score": None, "mean_score_ci95": None, "mean_rank": None}
-    score, low, high = mean_ci(scores)
-    return {"games": n, "win_rate": sum(wins) / n, "win_rate_ci95": list(wilson(sum(wins), n)),
+    wins = sum(won for won, _, _ in rows)
+    score, low, high = mean_ci([score for _, score, _ in rows])
+    return {"games": n, "win_rate": wins / n, "win_rate_ci95": list(wilson(wins, n)),
             "mean_score": score, "mean_score_ci95": [low, high],
-            "mean_rank": sum(ranks) / n}
+            "mean_rank": sum(rank for _, _, rank in rows) / n}
 
 
 def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = None,
@@ -250,9 +253,7 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
     seats = []
     if fixed_seats:
         for s in range(players):
-            figures = _figures([s in o.winners for o in done],
-                               [float(o.scores[s]) for o in done],
-                               [float(o.ranks[s]) for o in done])
+            figures = _figures([(o, s) for o in done])
             seats.append({"seat": s, "bot": seat_bots[s], **figures})
     by_bot: dict[str, dict[str, Any]] = {}
     names = list(dict.fromkeys(b for o in outcomes for b in o.bots))
@@ -261,9 +262,7 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
         picks = [(o, s) for o in done for s, b in enumerate(o.bots) if b == name]
         if rules.cooperative:  # one shared result a game: count each game once
             picks = list({id(o): (o, s) for o, s in picks}.values())
-        by_bot[name] = _figures([s in o.winners for o, s in picks],
-                                [float(o.scores[s]) for o, s in picks],
-                                [float(o.ranks[s]) for o, s in picks])
+        by_bot[name] = _figures(picks)
     summary: dict[str, Any] = {
         "game": game, "players": players, "bots": seat_bots if fixed_seats else names,
         "games": len(outcomes), "seed": seed, "bot_key": bot_key, "options": options or {},
