@@ -13,7 +13,7 @@ Targets and what each must do:
 - ``act``: random seats and actions (random text, objects, mutated legal actions) on states
   taken along games of every configuration -> accepted only if legal, else an
   ``IllegalAction`` subclass with a non-empty ``reason`` and the snapshot unchanged.
-- ``deal``: random game names, seeds, player counts and options into ``Game.deal_from`` (the
+- ``deal``: random game names, seeds, player counts and options into ``Game.deal`` (the
   entry for options nobody has checked) -> a state or ``BadOptions``.
 - ``replay``: records of real games mutated (fields removed, added, retyped; actions
   truncated, swapped, duplicated, edited) and garbage -> a state equal to its own replay with
@@ -224,8 +224,8 @@ def target_deal(cases: int, derandomize: bool, seed: int) -> Tally:
     def test(c):
         name, s, n, opts = c
         tally.cases += 1
-        try:  # deal_from: options as they come from a request, a record or -o (any keys)
-            state = games.get(name).deal_from(s, n, opts)
+        try:  # deal: options as they come from a request, a record or -o (any keys)
+            state = games.get(name).deal(s, n, opts)
         except BadOptions as e:
             tally.refused += 1
             if not (isinstance(e.reason, str) and e.reason.strip()):

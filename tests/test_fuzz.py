@@ -83,14 +83,14 @@ def test_framework_refusals_are_typed(tmp_path):
 def test_an_option_named_like_an_argument_is_bad_options(name, key):
     """Found by the deal target: deal(seed, players, **{"seed": 1}) was Python's TypeError
     ("got multiple values for argument 'seed'"); the same options came in through a record,
-    POST /api/tables and -o on the command line. deal_from checks them as option names."""
+    POST /api/tables and -o on the command line. deal checks them as option names."""
     from cardtable.core.errors import BadOptions
 
     rules = games.get(name)
     with pytest.raises(BadOptions, match=f"no option '{key}'"):
-        rules.deal_from(1, None, {key: 1})
+        rules.deal(1, None, {key: 1})
     with pytest.raises(BadOptions, match="text keys"):
-        rules.deal_from(1, None, {1: 2})
+        rules.deal(1, None, {1: 2})
     record = rules.deal(1).record()
     with pytest.raises(BadRecord, match=f"no option '{key}'"):
         games.replay({**record, "options": {key: 1}})

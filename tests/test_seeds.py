@@ -56,16 +56,16 @@ def test_bot_seeds_come_from_the_runs_key_not_the_deal() -> None:
 
 
 def test_simulated_bots_get_seeds_unrelated_to_the_deal(monkeypatch) -> None:
-    from cardtable import sim
+    from cardtable.bots import lifecycle
 
     given: list[tuple[int, int]] = []
-    real = sim.bot_registry.make_bot
+    real = lifecycle.make_bot
 
     def spy(spec: str, game: str, seed: int = 0, **kwargs):
         given.append(seed)
         return real(spec, game, seed, **kwargs)
 
-    monkeypatch.setattr(sim.bot_registry, "make_bot", spy)
+    monkeypatch.setattr(lifecycle, "make_bot", spy)
     tasks = make_tasks("slide", 2, ["greedy", "random"], 3, seed=10, fast=False)
     again = make_tasks("slide", 2, ["greedy", "random"], 3, seed=10, fast=False)
     assert tasks[0].bot_key != again[0].bot_key  # each run a fresh secret key

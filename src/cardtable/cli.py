@@ -279,7 +279,7 @@ def play(
         seed = new_deal_seed(len(seat_list))
     options = parse_options(option)
     try:
-        rules.deal_from(seed, len(seat_list), options)  # check before the screen opens
+        rules.deal(seed, len(seat_list), options)  # check before the screen opens
         for s in seat_list:
             if s.startswith(bot_registry.EXTERNAL):  # check without starting the program
                 from cardtable.bots.external import check_command

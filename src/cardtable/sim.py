@@ -30,6 +30,7 @@ from typing import Any
 
 from cardtable import bots as bot_registry
 from cardtable import games
+from cardtable.bots import lifecycle
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
 from cardtable.core.rng import check_seed
@@ -65,64 +66,26 @@ class GameOutcome:
 
 
 def play_one(state: State, seat_bots: list[Any]) -> None:
-    """Play ``state`` to the end, each seat asking its bot with its own view.
-
-    After every action, bots of the other seats that can ``react`` may answer with talk
-    (once per action: reactions are not themselves reacted to). At the end every bot is told
-    the result (``finish``) and closed (``close``), whatever happened.
-    """
-    talk = state.game.is_talk
-    reactors = [(s, b) for s, b in enumerate(seat_bots) if hasattr(b, "react")]
-    try:
-        while not state.over:
-            for seat in state.to_act():
-                if state.over or seat not in state.to_act():
-                    continue
-                state.act(seat, seat_bots[seat].choose(state.view(seat), state.legal(seat)))
-                for other, bot in reactors:
-                    if other == seat or state.over:
-                        continue
-                    options = [a for a in state.legal(other) if talk(a)]
-                    if options and (said := bot.react(state.view(other), options)):
-                        state.act(other, said)
-        result = state.result()
-        for bot in seat_bots:
-            if hasattr(bot, "finish"):
-                bot.finish(result)
-    finally:
-        for bot in seat_bots:
-            if hasattr(bot, "close"):
-                bot.close()
-
-
-def ranks_of(scores: Sequence[int], better: str) -> list[int]:
-    """1 for the best score; equal scores share a rank."""
-    sign = 1 if better == "low" else -1
-    return [1 + sum(1 for t in scores if sign * t < sign * s) for s in scores]
+    """Play ``state`` to the end, each seat asking its bot with its own view, through the one
+    bot lifecycle (``bots.lifecycle``): talk after each action, ``finish`` at the end, every
+    bot closed whatever happened."""
+    lifecycle.play_out(state, lifecycle.BotSeats(dict(enumerate(seat_bots))))
 
 
 def play_task(task: Task) -> GameOutcome:
     """Play one task to the end and describe how it went (never raises for a bot's fault)."""
     rules = games.get(task.game)
-    state = rules.deal_from(task.seed, task.players, task.options)
+    state = rules.deal(task.seed, task.players, task.options)
     bots = list(task.bots)
     try:
-        if task.fast and all(b in State.playout_policies for b in bots):
+        if task.fast and all(b in state.playout_policies for b in bots):
             state.playout(bots, random.Random(bot_seed(task.bot_key, task.seed, "playout")))
         else:
-            seat_bots = []
-            try:
-                for s, spec in enumerate(bots):
-                    extra = {"seat": s, "timeout": task.timeout} if spec.startswith("cmd:") else {}
-                    seat_bots.append(
-                        bot_registry.make_bot(spec, task.game,
-                                              bot_seed(task.bot_key, task.seed, s), **extra)
-                    )
-            except BaseException:
-                for bot in seat_bots:
-                    if hasattr(bot, "close"):
-                        bot.close()
-                raise
+            timeout = {"timeout": task.timeout}
+            seat_bots = list(lifecycle.build(
+                dict(enumerate(bots)), task.game,
+                lambda s: bot_seed(task.bot_key, task.seed, s),
+                lambda s, _spec: {"seat": s, **timeout}).values())
             play_one(state, seat_bots)
     except CardtableError as e:  # a bot failed or chose an illegal action: this game ends
         return GameOutcome(task.seed, bots, None, [], moves=len(state.actions),
@@ -130,7 +93,7 @@ def play_task(task: Task) -> GameOutcome:
     result = state.result()
     return GameOutcome(
         task.seed, bots, list(result["scores"]), list(result["winners"]), result.get("won"),
-        result.get("ranks") or ranks_of(result["scores"], rules.better), len(state.actions),
+        list(result["ranks"]), len(state.actions),
     )
 
 
@@ -152,7 +115,7 @@ def make_tasks(
         specs = specs * players
     if len(specs) != players:
         raise ValueError(f"give one bot, or one per seat ({players}), not {len(specs)}")
-    rules.deal_from(seed, players, options or {})  # refuse bad options before the run
+    rules.deal(seed, players, options or {})  # refuse bad options before the run
     for spec in dict.fromkeys(specs):  # refuse an unknown bot or a broken command before the run
         if spec.startswith(bot_registry.EXTERNAL):
             from cardtable.bots.external import check_command

@@ -21,7 +21,7 @@ GAME = games.get("slide")
 def random_positions(seed: int, players: int, **options: object):
     """Every position of a random game, as (state, seat) for each seat."""
     rng = random.Random(seed)
-    state = GAME.deal(seed, players, **options)
+    state = GAME.deal(seed, players, options)
     while not state.over:
         for seat in range(players):
             yield state, seat

@@ -58,7 +58,7 @@ def test_error_taxonomy_is_value_errors_and_illegal_actions():
 )
 def test_bad_players_and_options_are_refused_clearly(game, players, options, message):
     with pytest.raises(BadOptions, match=message):
-        games.get(game).deal(1, players, **options)
+        games.get(game).deal(1, players, options)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**256, 1.5, "7", True, None])

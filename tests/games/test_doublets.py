@@ -610,7 +610,7 @@ def test_over_when_the_stock_is_empty_and_both_redeals_are_used():
     state.act(0, "flip")  # the last flip: no play, no flip, no redeal
     assert state.over
     assert state.result() == {
-        "over": True, "scores": [1], "won": False, "winners": [], "foundation": 1,
+        "over": True, "scores": [1], "won": False, "winners": [], "ranks": [1], "foundation": 1,
     }
 
 
@@ -750,7 +750,7 @@ def test_refused_actions_leave_the_snapshot_and_record_unchanged():
 ])
 def test_bad_player_count_or_any_option_raises_bad_options(players, options):
     with pytest.raises(BadOptions):
-        GAME.deal(1, players, **options)
+        GAME.deal(1, players, options)
 
 
 def test_one_player_and_no_options_deal():

@@ -71,7 +71,7 @@ def position(
     **options: object,
 ) -> slide.SlideState:
     """A real deal with its internal fields set to the position wanted."""
-    state = GAME.deal(seed, players, **options)
+    state = GAME.deal(seed, players, options)
     if grids is not None:
         assert len(grids) == players
         state.grids = [list(g) for g in grids]
@@ -287,7 +287,7 @@ def test_seat_zero_holds_the_token_by_default_and_round_and_deal_count_from_1():
 
 @pytest.mark.parametrize("start", [0, 1, 2])
 def test_option_start_gives_the_token_to_that_seat(start):
-    state = GAME.deal(1, 3, start=start)
+    state = GAME.deal(1, 3, {"start": start})
     assert state.view(None)["first"] == start
     for seat in range(3):
         state.act(seat, "reveal a1")
@@ -430,7 +430,7 @@ def test_take_during_the_reveal_is_refused_as_not_your_turn():
 
 # -- take and place in turn ------------------------------------------------------------------
 def test_take_order_starts_with_the_token_holder_and_goes_clockwise():
-    state = GAME.deal(14, 4, start=2)
+    state = GAME.deal(14, 4, {"start": 2})
     for seat in range(4):
         state.act(seat, "reveal b2")
     order = []
@@ -446,7 +446,7 @@ def test_take_order_starts_with_the_token_holder_and_goes_clockwise():
 
 @pytest.mark.parametrize(("players", "start"), [(2, 0), (3, 2), (5, 1)])
 def test_first_seat_of_round_k_is_start_plus_k_minus_1_mod_n(players, start):
-    state = GAME.deal(15, players, start=start)
+    state = GAME.deal(15, players, {"start": start})
     seen = []
     for _ in range(MAX_ACTIONS):
         if state.over:
@@ -759,10 +759,10 @@ def test_without_target_a_single_deal_ends_the_game():
 
 
 def test_with_target_a_new_deal_follows_until_a_seat_reaches_it():
-    single = GAME.deal(19, 3, start=1)
+    single = GAME.deal(19, 3, {"start": 1})
     play_first_legal(single)
     deal1 = single.result()["scores"]
-    state = GAME.deal(19, 3, start=1, target=max(deal1) + 1)
+    state = GAME.deal(19, 3, {"start": 1, "target": max(deal1) + 1})
     play_first_legal(state, until=lambda s: s.deal_no == 2)
     assert not state.over
     view = state.view(None)
@@ -773,7 +773,7 @@ def test_with_target_a_new_deal_follows_until_a_seat_reaches_it():
     assert view["grids"] == [[["?"] * 4 for _ in range(4)] for _ in range(3)]
     assert view["centre"] == [] and view["holes"] == [None] * 3
     assert state.to_act() == (0, 1, 2)
-    deal1_start = GAME.deal(19, 3, start=1).snapshot()["grids"]
+    deal1_start = GAME.deal(19, 3, {"start": 1}).snapshot()["grids"]
     assert state.snapshot()["grids"] != deal1_start  # every deal is a fresh shuffle
     assert len(view["deal_results"]) == 1
     for seat in range(3):
@@ -789,7 +789,7 @@ def test_with_target_a_new_deal_follows_until_a_seat_reaches_it():
 
 
 def test_with_target_the_game_stops_after_the_first_deal_reaching_it():
-    state = GAME.deal(20, 2, target=60)
+    state = GAME.deal(20, 2, {"target": 60})
     totals_after = []
     for _ in range(50):
         if state.over:
@@ -892,7 +892,7 @@ def test_non_string_actions_are_malformed(action):
 
 
 def test_a_take_out_of_turn_is_not_your_turn():
-    state = GAME.deal(1, 3, start=1)
+    state = GAME.deal(1, 3, {"start": 1})
     for seat in range(3):
         state.act(seat, "reveal a1")
     value = state.centre[0]
@@ -1013,23 +1013,23 @@ def test_bad_options_and_player_counts_raise_bad_options_with_a_readable_message
     players, options, words
 ):
     with pytest.raises(BadOptions) as err:
-        GAME.deal(1, players, **options)
+        GAME.deal(1, players, options)
     assert isinstance(err.value, ValueError)
     for word in words:
         assert word in err.value.reason
 
 
 def test_good_options_are_accepted():
-    assert GAME.deal(1, 6, start=5).first == 5
-    assert GAME.deal(1, 2, target=None).options["target"] is None
-    assert GAME.deal(1, 2, target=100).options == {"start": 0, "target": 100}
+    assert GAME.deal(1, 6, {"start": 5}).first == 5
+    assert GAME.deal(1, 2, {"target": None}).options["target"] is None
+    assert GAME.deal(1, 2, {"target": 100}).options == {"start": 0, "target": 100}
     assert GAME.deal(1).players == 2
 
 
 # -- records, clone and the fast playout -----------------------------------------------------
 @pytest.mark.parametrize(("players", "target"), [(2, None), (3, None), (6, None), (2, 150)])
 def test_playout_follows_the_rules_its_record_replays_through_act(players, target):
-    state = GAME.deal(25, players, target=target)
+    state = GAME.deal(25, players, {"target": target})
     state.act(0, "reveal b2")  # playouts go on from a position part way through a step
     state.playout([("random", "greedy")[s % 2] for s in range(players)], random.Random(players))
     assert state.over

@@ -49,7 +49,7 @@ def position(hands, tops=(1, 1, 100, 100), draw="rest", *, turn=0, played=0,
     pile that has a played card. ``start_turn`` runs the start-of-turn end test, as the engine
     does when a turn begins.
     """
-    state = GAME.deal(seed, len(hands), **options)
+    state = GAME.deal(seed, len(hands), options)
     placed = list(chain.from_iterable(hands)) + [t for t in tops if t not in (1, 100)]
     assert len(placed) == len(set(placed)), "a card placed twice"
     rest = [c for c in ALL_CARDS if c not in set(placed)]
@@ -125,7 +125,7 @@ def act_all(state, seat, actions):
 def random_act_game(players, seed, **options):
     """Play a game through ``act`` with random legal actions (some signals, from any seat)."""
     rng = random.Random(seed)
-    state = GAME.deal(seed, players, **options)
+    state = GAME.deal(seed, players, options)
     yield state
     while not state.over:
         if rng.random() < 0.05:
@@ -189,7 +189,7 @@ def test_setup_seat_0_begins_by_default():
 
 @pytest.mark.parametrize(("players", "start"), [(2, 1), (3, 2), (5, 4), (1, 0)])
 def test_setup_option_start_picks_the_first_seat(players, start):
-    state = GAME.deal(6, players, start=start)
+    state = GAME.deal(6, players, {"start": start})
     assert state.to_act() == (start,)
     assert "end" not in state.legal(start)
     assert plays(state, start)
@@ -447,7 +447,7 @@ def test_default_rule_a_seat_holding_1_card_plays_it_once_the_draw_pile_is_empty
 
 
 def test_min_after_empty_2_does_not_apply_while_the_draw_pile_lasts():
-    state = GAME.deal(2, 2, min_after_empty=2)
+    state = GAME.deal(2, 2, {"min_after_empty": 2})
     assert state.view(0)["minimum"] == 2
 
 
@@ -485,7 +485,7 @@ def test_option_pro_a_seat_that_can_play_only_2_ends_the_game_at_the_start_of_it
 
 
 def test_turns_pass_to_the_next_seat_number_and_wrap_around():
-    state = GAME.deal(23, 3, start=2)
+    state = GAME.deal(23, 3, {"start": 2})
     seen = []
     for _ in range(4):
         seat = state.turn
@@ -529,7 +529,7 @@ def test_the_game_ends_at_the_start_of_a_turn_when_the_seat_cannot_play_its_mini
     assert state.snapshot()["piles"]["up2"][-2:] == [95, 96]
     left = len(state.draw) + 7 + 7
     assert state.result() == {
-        "over": True, "scores": [left, left], "won": False, "winners": [],
+        "over": True, "scores": [left, left], "won": False, "winners": [], "ranks": [1, 1],
         "cards_left": left, "good": False,
     }
 
@@ -588,7 +588,7 @@ def test_the_team_wins_when_all_98_cards_are_played():
     assert state.over
     assert sum(len(p) for p in state.piles_played) == 98
     assert state.result() == {
-        "over": True, "scores": [0, 0], "won": True, "winners": [0, 1],
+        "over": True, "scores": [0, 0], "won": True, "winners": [0, 1], "ranks": [1, 1],
         "cards_left": 0, "good": True,
     }
     view = state.view(0)
@@ -779,7 +779,7 @@ def check_view_hides_other_hands(state, seat):
         if path == ("hand",):
             continue
         assert path in {("to_act",), ("hand_sizes",), ("signals",), ("result", "scores"),
-                        ("result", "winners")}, path
+                        ("result", "ranks"), ("result", "winners")}, path
         if path == ("signals",):
             assert all(isinstance(s, dict) for s in value)
             for s in value:
@@ -935,11 +935,11 @@ def test_every_refused_action_leaves_the_state_unchanged_in_random_games():
 ])
 def test_bad_options_and_player_counts_raise_bad_options(players, options, message):
     with pytest.raises(BadOptions, match=message):
-        GAME.deal(1, players, **options)
+        GAME.deal(1, players, options)
 
 
 def test_good_options_are_accepted_and_recorded():
-    state = GAME.deal(1, 5, start=4, min_after_empty=2, pro=True)
+    state = GAME.deal(1, 5, {"start": 4, "min_after_empty": 2, "pro": True})
     assert state.options == {"start": 4, "min_after_empty": 2, "pro": True}
     assert state.record()["options"] == state.options
     assert state.view(None)["minimum"] == 3
@@ -962,7 +962,7 @@ def test_playout_records_replay_to_an_equal_state(players, policy):
 @pytest.mark.parametrize("options", [{"pro": True}, {"min_after_empty": 2}, {"start": 2}])
 def test_playout_with_options_and_mixed_policies_replays(options):
     for seed in range(3):
-        state = GAME.deal(seed, 3, **options)
+        state = GAME.deal(seed, 3, options)
         state.playout(["greedy", "random", "greedy"], random.Random(seed))
         assert games.replay(state.record()) == state
 

@@ -18,7 +18,7 @@ CASES = [
 
 
 def golden(name: str, players: int, seed: int, options: dict) -> dict:
-    state = games.get(name).deal(seed, players, **options)
+    state = games.get(name).deal(seed, players, options)
     deal = state.snapshot()
     policies = ["greedy", "random"] * players
     state.playout(policies[:players], random.Random(seed))

@@ -17,7 +17,7 @@ from helpers import play_with_greedy
 def views_of(record: dict, seat: int | None) -> set[str]:
     """Every view ``seat`` could have been sent while the recorded game was played."""
     state = games.get(record["game"]).deal(record["seed"], record["players"],
-                                           **record["options"])
+                                           record["options"])
     seen = {json.dumps(state.view(seat), sort_keys=True)}
     for s, a in record["actions"]:
         state.act(s, a)

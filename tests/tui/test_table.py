@@ -7,8 +7,7 @@ import json
 import pytest
 
 from cardtable import IllegalAction
-from cardtable.bots import make_bot
-from cardtable.tui import table as table_module
+from cardtable.bots import lifecycle, make_bot
 from cardtable.tui.table import BotFailed, Table
 
 
@@ -50,7 +49,7 @@ def spies(monkeypatch: pytest.MonkeyPatch) -> dict[int, Spy]:
         made[seat] = Spy(game, seat, talk="signal down2 small" if spec == "talker" else None)
         return made[seat]
 
-    monkeypatch.setattr(table_module, "make_bot", fake_make_bot)
+    monkeypatch.setattr(lifecycle, "make_bot", fake_make_bot)
     return made
 
 
@@ -95,7 +94,7 @@ def test_an_illegal_bot_answer_is_refused_not_replaced(monkeypatch) -> None:
         def choose(self, view: dict, legal: list[str]) -> str:
             return "play 1 up1"
 
-    monkeypatch.setattr(table_module, "make_bot", lambda *a, **k: Liar())
+    monkeypatch.setattr(lifecycle, "make_bot", lambda *a, **k: Liar())
     table = Table("the-game", ["greedy", "me"], 4)
     with pytest.raises(BotFailed, match="chose 'play 1 up1'"):
         table.bot_act(0)

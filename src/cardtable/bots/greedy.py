@@ -2,12 +2,17 @@
 
 The policies are the same rules helpers the games' fast playouts use (``greedy`` there), so
 the bot and the fast path play the same game move for move; a test holds them to it.
+
+A game without a greedy policy of its own (one added by another package) still gets a
+``greedy`` bot, so that it has a fallback bot from its first day: it plays the first legal
+move that is not talk, in the game's stable order (as weak as it is predictable).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from cardtable import games as registry
 from cardtable.core.errors import BadOptions
 from cardtable.games import doublets, slide, the_game
 
@@ -58,14 +63,26 @@ POLICIES: dict[str, Callable[[dict, list[str]], str]] = {
 }
 
 
+def first_move(is_talk: Callable[[str], bool]) -> Callable[[dict, list[str]], str]:
+    """The policy of a game without its own: the first legal move that is not talk."""
+    def choose(view: dict, legal: list[str]) -> str:
+        for action in legal:
+            if not is_talk(action):
+                return action
+        if not legal:
+            raise ValueError("the bot was asked to act with no legal action")
+        return legal[0]
+    return choose
+
+
 class GreedyBot:
-    games = tuple(POLICIES)
+    games = None  # every game: its own policy, or the first legal move
 
     def __init__(self, game: str, seed: int = 0, level: str | None = None) -> None:
         if level is not None:
             raise BadOptions("the greedy bot has no levels")
         self.game = game
-        self._policy = POLICIES[game]
+        self._policy = POLICIES.get(game) or first_move(registry.get(game).is_talk)
 
     def choose(self, view: dict, legal: list[str]) -> str:
         return self._policy(view, legal)

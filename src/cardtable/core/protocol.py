@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from cardtable.core.errors import (
     BadOptions,
@@ -40,6 +41,27 @@ from cardtable.core.rng import check_seed
 Action = str
 Record = dict[str, Any]
 View = dict[str, Any]
+
+
+class Result(TypedDict):
+    """What ``State.result()`` answers for every game; games add figures of their own."""
+
+    #: whether the game has ended (before the end: the position so far)
+    over: bool
+    #: per seat, in the game's own measure (``Game.better`` says which way is best)
+    scores: list[int]
+    #: the seats that won (all of them in a won cooperative game; none before the end)
+    winners: list[int]
+    #: per seat, 1 for the best; equal places share a rank (every seat 1 in a cooperative game)
+    ranks: list[int]
+    #: cooperative games and solitaires: whether the table won
+    won: NotRequired[bool]
+
+
+def ranks_of(scores: list[int], better: str = "low") -> list[int]:
+    """1 for the best score; equal scores share a rank (1, 1, 3)."""
+    sign = 1 if better == "low" else -1
+    return [1 + sum(1 for t in scores if sign * t < sign * s) for s in scores]
 
 
 @dataclass(frozen=True)
@@ -109,6 +131,64 @@ class Game(ABC):
     #: (budget spent), or None when the game has none
     solver: ClassVar[str | None] = None
 
+    #: a game played alone offers undo, redo and restart (AisleRiot's comforts); an undo
+    #: shows what it takes back, so it is peeking, accepted for a solitaire
+    undo_alone: ClassVar[bool] = True
+    #: a game played alone shows its deal number (AisleRiot's "game number") so a player can
+    #: deal it again; a shared table's deal stays secret until the game is over
+    shows_deal_number: ClassVar[bool] = True
+    #: results count toward the leaderboard's ratings (only games against each other can)
+    rated: ClassVar[bool] = True
+    #: the game has talk (``is_talk``): actions legal out of turn that change no turn
+    has_talk: ClassVar[bool] = False
+
+    def deal_is_public(self, players: int, over: bool) -> bool:
+        """Whether a table's deal number (its seed) may be shown to everyone now."""
+        return over or (players == 1 and self.shows_deal_number)
+
+    def is_rated(self, players: int) -> bool:
+        """Whether a finished game of ``players`` changes ratings."""
+        return self.rated and not self.cooperative and players >= 2
+
+    def offers_undo(self, players: int) -> bool:
+        """Whether a table of ``players`` offers undo, redo and restart."""
+        return players == 1 and self.undo_alone
+
+    # -- words for people: the log, the move buttons, the end of a game ------------------
+    def describe_action(self, action: Action, who: str, view: View | None = None,
+                        public: bool = False) -> str:
+        """``action`` in words for a game log: "Ann took the 7 and pushed it in from the left".
+
+        ``view`` is the describer's view *before* the action (it lets a game name a card the
+        action text does not carry); with ``public`` only what every seat may learn
+        (``public_action``). The default: the action as notation.
+        """
+        if public and self.public_action(action) is None:
+            return f"{who} acted"
+        return f"{who}: {action}"
+
+    def public_action(self, action: Action) -> Action | None:
+        """The action as the other seats learn it when it happens; None while it stays secret
+        (Slide's reveal, known to all once every seat has chosen)."""
+        return action
+
+    def move_label(self, view: View, action: Action) -> str:
+        """A short label for a move button, with a hint from the seat's view
+        (``play r3 · 8♥``). The default: the action itself."""
+        return action
+
+    def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        """The end of a game in words, one line each, for the terminal and the browser."""
+        if not result.get("over"):
+            return []
+        ranks = result["ranks"]
+        winners = [names[s] for s in result["winners"]]
+        lines = [("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)
+                 if winners else "Nobody won."]
+        for s in sorted(range(len(names)), key=lambda s: ranks[s]):
+            lines.append(f"#{ranks[s]} {names[s]}: {result['scores'][s]}")
+        return lines
+
     def still_winnable(self, state: State, budget: int | None = None) -> bool | None:
         """**Peeking**: the game's ``solver`` on the true state (it reads hidden cards, so its
         answer is for a player who asked to peek at a solitaire). ``ValueError`` without one."""
@@ -123,9 +203,6 @@ class Game(ABC):
         """Whether ``action`` is talk (The Game's pile signals): legal at any time, changing
         no turn. Bots that ``react`` are offered only talk."""
         return False
-
-    def option_defaults(self) -> dict[str, Any]:
-        return {o.name: o.default for o in self.options}
 
     def check_options(self, players: int | None, options: Mapping[str, Any]) -> tuple[int, dict]:
         """Validate the player count and options; return them complete, with defaults."""
@@ -160,19 +237,17 @@ class Game(ABC):
             cache[players] = {o.name: o.validate(o.default, players) for o in self.options}
         return dict(cache[players])
 
-    def deal(self, seed: int, players: int | None = None, **options: Any) -> State:
-        """A new game from ``seed``. Same seed, players and options: the same deal, always."""
-        seed = check_seed(seed)
-        players, full = self.check_options(players, options)
-        return self._deal(seed, players, full)
+    def deal(self, seed: int, players: int | None = None,
+             options: Mapping[str, Any] | None = None) -> State:
+        """A new game from ``seed``: same seed, players and options, the same deal, always.
 
-    def deal_from(self, seed: Any, players: Any, options: Any) -> State:
-        """``deal`` with the options as one mapping, as they come from a record, a request or
-        a command line. Use it for options nobody has checked: ``deal(s, n, **options)`` with
-        a key ``"seed"``, ``"players"`` or ``"self"`` is Python's ``TypeError`` (a second value
-        for an argument); here every key is an option name to check (``BadOptions``)."""
+        ``options`` is one mapping (as it comes from a record, a request or a command line);
+        each key is an option name to check (``BadOptions``), missing ones take their default.
+        """
         seed = check_seed(seed)
-        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        if options is None:
+            options = {}
+        elif not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
             raise BadOptions(f"the options must be an object with text keys, not {options!r}")
         players, full = self.check_options(players, options)
         return self._deal(seed, players, full)
@@ -191,6 +266,11 @@ class Game(ABC):
             "cooperative": self.cooperative,
             "advisor": self.advisor is not None,
             "solver": self.solver is not None,
+            "undo_alone": self.undo_alone,
+            "shows_deal_number": self.shows_deal_number,
+            "rated": self.rated and not self.cooperative,
+            "has_talk": self.has_talk,
+            "fallback_bot": self.fallback_bot,
             "options": [
                 {"name": o.name, "default": o.default, "doc": o.doc} for o in self.options
             ],
@@ -231,11 +311,10 @@ class State(ABC):
         """A JSON-ready dict of exactly what ``seat`` may know (``None``: a spectator)."""
 
     @abstractmethod
-    def result(self) -> dict[str, Any]:
-        """At the end: ``scores`` (per seat), ``winners`` (seats), and game-specific figures.
-
-        Before the end it describes the position so far, with ``over`` false.
-        """
+    def result(self) -> Result:
+        """At the end: ``scores`` and ``ranks`` (per seat), ``winners`` (seats), and
+        game-specific figures (``Result``). Before the end: the position so far, ``over``
+        false."""
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
@@ -248,6 +327,12 @@ class State(ABC):
         The audit of the one redaction: ``view(seat)`` of the copy must equal this state's.
         (A tool for tests and leak checks; bots never get states.)
         """
+
+    def cards(self) -> Counter[Any] | None:
+        """Every card of the game wherever it lies (hands, piles, grids, boxed), counted: a
+        game's cards are conserved, so this never changes from the deal to the end (the
+        property tests check it). None for a game without cards to count."""
+        return None
 
     # -- changing -------------------------------------------------------------------------
     def act(self, seat: int, action: Action) -> None:
@@ -277,8 +362,8 @@ class State(ABC):
         other.actions = self.actions.copy()
 
     # -- fast play ------------------------------------------------------------------------
-    #: the built-in policies ``playout`` knows, by name
-    playout_policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    #: the built-in policies ``playout`` knows, by name; a game with fast paths adds its own
+    playout_policies: ClassVar[tuple[str, ...]] = ("random",)
 
     def playout(self, policies: Iterable[str], rng: random.Random) -> None:
         """Play to the end in place, fast: seat ``i`` plays the built-in policy ``policies[i]``.
@@ -295,8 +380,18 @@ class State(ABC):
                 raise ValueError(f"no built-in policy {name!r}: {', '.join(self.playout_policies)}")
         self._playout(names, rng)
 
-    @abstractmethod
-    def _playout(self, policies: list[str], rng: random.Random) -> None: ...
+    def _playout(self, policies: list[str], rng: random.Random) -> None:
+        """The generic playout, on ``legal`` and ``act``: ``random`` picks uniformly among the
+        moves that are not talk (a random talker would never let a turn end). Games override
+        it with fast paths that play the same way."""
+        talk = self.game.is_talk
+        while not self.over:
+            for seat in self.to_act():
+                if self.over or seat not in self.to_act():
+                    continue
+                legal = self.legal(seat)
+                moves = [a for a in legal if not talk(a)] or legal
+                self.act(seat, moves[int(rng.random() * len(moves))])
 
     # -- records --------------------------------------------------------------------------
     def record(self) -> Record:
@@ -354,8 +449,8 @@ def replay(game: Game, record: Any) -> State:
     options = record["options"]
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise BadRecord("the record's options must be an object with text keys")
-    try:  # not deal(**options): an option called "seed" would be a TypeError
-        state = game.deal_from(record["seed"], record["players"], options)
+    try:
+        state = game.deal(record["seed"], record["players"], options)
     except BadOptions as e:
         raise BadRecord(f"the record cannot be dealt: {e.reason}") from None
     actions = record["actions"]

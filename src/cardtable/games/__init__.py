@@ -1,37 +1,66 @@
 """The registry of games: ``names()``, ``get(name)``, ``replay(record)``.
 
-Adding a game: write one module with a ``Game`` subclass and add it to ``_MODULES``.
+Adding a game: write one module whose ``GAME`` is a ``Game`` subclass's instance, then either
+add it to ``BUILT_IN`` or, from a package of your own, declare it in the entry-point group
+``cardtable.games`` (``name = "module"`` or ``"module:OBJECT"``); docs/protocol.md shows how.
+Every adapter (server, terminal, simulator, command line) then offers it.
 """
 
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 from typing import Any
 
 from cardtable.core.errors import BadRecord, UnknownGame
 from cardtable.core.protocol import Game, State
 from cardtable.core.protocol import replay as _replay
 
-# name -> module that defines GAME; imported on first use so a CLI start stays quick
-_MODULES = {
+#: the entry-point group through which other packages add games
+ENTRY_POINT_GROUP = "cardtable.games"
+
+# name -> "module" (whose GAME is the game) or "module:OBJECT"; imported on first use so a
+# command-line start stays quick
+BUILT_IN = {
     "doublets": "cardtable.games.doublets",
     "slide": "cardtable.games.slide",
     "the-game": "cardtable.games.the_game",
 }
+_modules: dict[str, str] | None = None
 _loaded: dict[str, Game] = {}
+
+
+def _registry() -> dict[str, str]:
+    global _modules
+    if _modules is None:
+        found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        _modules = {**found, **BUILT_IN}  # a package cannot replace a built-in game
+    return _modules
+
+
+def refresh() -> None:
+    """Look for installed games again (after installing a package in a running process)."""
+    global _modules
+    _modules = None
+    _loaded.clear()
 
 
 def names() -> list[str]:
     """The registered games, sorted."""
-    return sorted(_MODULES)
+    return sorted(_registry())
 
 
 def get(name: str) -> Game:
     """The game called ``name``; ``UnknownGame`` (a ``ValueError``) otherwise."""
-    if name not in _MODULES:
+    registry = _registry()
+    if name not in registry:
         raise UnknownGame(f"no game called {name!r}; the games are {', '.join(names())}")
     if name not in _loaded:
-        _loaded[name] = importlib.import_module(_MODULES[name]).GAME
+        module, _, attribute = registry[name].partition(":")
+        game = getattr(importlib.import_module(module), attribute or "GAME")
+        if not isinstance(game, Game) or game.name != name:
+            raise UnknownGame(f"{registry[name]} does not define the game {name!r}")
+        _loaded[name] = game
     return _loaded[name]
 
 
@@ -46,4 +75,4 @@ def replay(record: Any) -> State:
     return _replay(game, record)
 
 
-__all__ = ["names", "get", "replay", "Game", "State"]
+__all__ = ["ENTRY_POINT_GROUP", "names", "get", "refresh", "replay", "Game", "State"]

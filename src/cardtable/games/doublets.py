@@ -9,10 +9,12 @@ is ``card >> 2``. Stock and waste are lists with the top card last.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, State
+from cardtable.core.protocol import Game, Result, State, View
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 KING = 13
@@ -20,10 +22,9 @@ NON_KINGS = 48
 RESERVES = 7
 REDEALS = 2
 SUITS = "CDHS"
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 DECK = tuple(v * 4 + s for s in range(4) for v in range(1, 14))
-#: the deal visits r1 r2 r3 r4 r5 r6 F r7; slot 6 of this order is the foundation
-DEAL_ORDER = ("r1", "r2", "r3", "r4", "r5", "r6", "F", "r7")
 RESERVE_NAMES = tuple(f"r{i}" for i in range(1, RESERVES + 1))
 #: the value the foundation wants on top of each value: the doubling cycle A 2 4 8 3 6 Q J 9 5 10 7
 NEXT = {v: (2 * v) % 13 for v in range(1, 13)}
@@ -49,12 +50,22 @@ def with_article(rank: str) -> str:
     return f"{'an' if rank in ('A', '8') else 'a'} {rank}"
 
 
+def card_symbol(name: str) -> str:
+    """A card named ``QH`` as people read it: ``Q♥``."""
+    return f"{name[:-1]}{SUIT_SYMBOLS.get(name[-1], name[-1])}"
+
+
 def card_value(name: str) -> int:
     """The value of a card named like ``'QH'`` or ``'10S'``; 0 for None."""
     if not name:
         return 0
     rank = name[:-1]
     return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
+
+
+class DoubletsResult(Result):
+    #: cards on the foundation (the score; 48 is a win)
+    foundation: int
 
 
 class DoubletsGame(Game):
@@ -71,9 +82,50 @@ class DoubletsGame(Game):
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> DoubletsState:
         return DoubletsState(seed, players, options)
 
+    def _card_played(self, view: View | None, action: str) -> str | None:
+        """The card a ``play`` takes, named from the view before it (``8♥``)."""
+        if view is None:
+            return None
+        where = action.split(" ")[-1]
+        if where == "waste":
+            return card_symbol(view["waste"][-1]) if view.get("waste") else None
+        if where in RESERVE_NAMES:
+            name = view["reserves"][RESERVE_NAMES.index(where)]
+            return card_symbol(name) if name else None
+        return None
+
+    def describe_action(self, action: str, who: str, view: View | None = None,
+                        public: bool = False) -> str:
+        if action == "flip":
+            return f"{who} turned a card from the stock"
+        if action == "redeal":
+            return f"{who} turned the waste over for another pass"
+        if action.startswith("play "):
+            where = action.split(" ")[-1]
+            source = "the waste" if where == "waste" else f"reserve {where[1:]}"
+            card = self._card_played(view, action)
+            return f"{who} played {card + ' ' if card else ''}from {source} to the foundation"
+        return super().describe_action(action, who, view, public)
+
+    def move_label(self, view: View, action: str) -> str:
+        if action == "flip":
+            return f"flip · stock {view['stock']}"
+        if action == "redeal":
+            return f"redeal · {view['redeals_left']} left"
+        card = self._card_played(view, action) if action.startswith("play ") else None
+        return f"{action} · {card}" if card else action
+
+    def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over"):
+            return []
+        if result["won"]:
+            return [f"All {NON_KINGS} cards are on the foundation: won!"]
+        return [f"Score {result['scores'][0]} of {NON_KINGS} cards on the foundation."]
+
 
 class DoubletsState(State):
     game: DoubletsGame
+    playout_policies = ("random", "greedy")
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -296,15 +348,20 @@ class DoubletsState(State):
             view["result"] = self.result()
         return view
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> DoubletsResult:
         won = self.won
         return {
             "over": self._ended,
             "scores": [len(self.foundation)],
             "won": won,
             "winners": [0] if won else [],
+            "ranks": [1],
             "foundation": len(self.foundation),
         }
+
+    def cards(self) -> Counter[Any]:
+        return Counter([*self.stock, *self.waste, *self.foundation,
+                        *(c for c in self.reserves if c is not None)])
 
     def snapshot(self) -> dict[str, Any]:
         return {

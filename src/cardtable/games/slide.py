@@ -9,10 +9,12 @@ a face-up card is its value (1..10), a face-down card is minus its value, the ho
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Option, State
+from cardtable.core.protocol import Game, Option, Result, State, View
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 SIZE = 4
@@ -140,6 +142,13 @@ def greedy_take(grid: list, hole: int, centre_values: list[int]) -> tuple[int, s
 MAX_TARGET = 1000
 
 
+class SlideResult(Result):
+    #: cards left in each seat's grid (summed over the deals): the tie-break, fewer is better
+    remaining: list[int]
+    #: each deal's scoring: per seat the cells that cancelled, the score and the cards left
+    deals: list[dict[str, Any]]
+
+
 class SlideGame(Game):
     name = "slide"
     title = "Slide"
@@ -157,15 +166,43 @@ class SlideGame(Game):
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> SlideState:
         return SlideState(seed, players, options)
 
+    def public_action(self, action: str) -> str | None:
+        # a reveal is secret until every seat has chosen (then the centre shows the cards)
+        return None if action.startswith("reveal ") else action
+
+    def describe_action(self, action: str, who: str, view: View | None = None,
+                        public: bool = False) -> str:
+        words = action.split(" ")
+        if words[0] == "reveal" and len(words) == 2:
+            cell = "a card" if public else words[1]
+            return f"{who} chose {cell} to reveal"
+        if words[0] == "take" and len(words) == 3 and words[2] in DIRECTIONS:
+            side = {"left": "the left", "right": "the right", "top": "the top",
+                    "bottom": "the bottom"}[words[2]]
+            return f"{who} took the {words[1]} and pushed it in from {side}"
+        return super().describe_action(action, who, view, public)
+
+    def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over"):
+            return []
+        winners = [names[s] for s in result["winners"]]
+        lines = [("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)]
+        total = " total" if len(result["deals"]) > 1 else ""
+        for s in sorted(range(len(names)), key=lambda s: result["ranks"][s]):
+            lines.append(f"#{result['ranks'][s]} {names[s]}:{total} {result['scores'][s]} "
+                         f"({result['remaining'][s]} cards)")
+        return lines
+
 
 class SlideState(State):
     game: SlideGame  # set below
+    playout_policies = ("random", "greedy")
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
         self.totals = [0] * players
         self.total_counts = [0] * players
-        self.deal_results: list[dict[str, Any]] = []
+        self.deal_results: list[dict[str, Any]] = []  # entries are never mutated
         self.deal_no = 0
         self.first = options["start"]
         self._ended = False
@@ -174,14 +211,31 @@ class SlideState(State):
     def _new_deal(self) -> None:
         n = self.players
         self.deal_no += 1
-        dealt = shuffled(DECK, deal_key("slide", self.seed, self.deal_no))  # the rest: boxed
+        dealt = shuffled(DECK, deal_key("slide", self.seed, self.deal_no))
         self.grids = [[-v for v in dealt[s * CELLS:(s + 1) * CELLS]] for s in range(n)]
+        self.boxed = tuple(dealt[n * CELLS:])  # out of play for this deal, never seen
         self.holes = [-1] * n
         self.round = 1
         self.phase = "reveal"
         self.pending = [-1] * n
         self.centre: list[int] = []
         self.taken = 0  # seats that have taken this round
+
+    #: every field of a state beyond the base class's, with how a copy takes it: the one list
+    #: ``clone`` and ``sample_state`` build a state from (lists are copied, the rest shared)
+    FIELDS = ("totals", "total_counts", "deal_results", "deal_no", "first", "_ended", "grids",
+              "boxed", "holes", "round", "phase", "pending", "centre", "taken")
+
+    @classmethod
+    def assemble(cls, seed: int, players: int, options: dict[str, Any],
+                 actions: list[tuple[int, str]], **fields: Any) -> SlideState:
+        """A state from its parts (every name of ``FIELDS``), without dealing."""
+        if set(fields) != set(cls.FIELDS):
+            raise TypeError(f"a Slide state needs exactly {', '.join(cls.FIELDS)}")
+        state = cls.__new__(cls)
+        state.seed, state.players, state.options, state.actions = seed, players, options, actions
+        state.__dict__.update(fields)
+        return state
 
     # -- asking -----------------------------------------------------------------------------
     @property
@@ -405,7 +459,7 @@ class SlideState(State):
                                               for seat in d["seats"]]}
                 for d in self.deal_results]
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> SlideResult:
         n = self.players
         key = [(self.totals[s], self.total_counts[s]) for s in range(n)]
         ranks = [1 + sum(1 for t in range(n) if key[t] < key[s]) for s in range(n)]
@@ -458,20 +512,16 @@ class SlideState(State):
     def clone(self) -> SlideState:
         other = SlideState.__new__(SlideState)
         self._clone_base(other)
-        other.totals = self.totals.copy()
-        other.total_counts = self.total_counts.copy()
-        other.deal_results = list(self.deal_results)  # entries are never mutated
-        other.deal_no = self.deal_no
-        other.first = self.first
-        other._ended = self._ended
-        other.grids = [g.copy() for g in self.grids]
-        other.holes = self.holes.copy()
-        other.round = self.round
-        other.phase = self.phase
-        other.pending = self.pending.copy()
-        other.centre = self.centre.copy()
-        other.taken = self.taken
+        d, mine = other.__dict__, self.__dict__
+        for name in self.FIELDS:
+            value = mine[name]
+            d[name] = value.copy() if type(value) is list else value
+        other.grids = [g.copy() for g in self.grids]  # lists of lists: one level deeper
         return other
+
+    def cards(self) -> Counter[Any]:
+        return Counter([*(abs(v) for g in self.grids for v in g if v), *self.centre,
+                        *self.boxed])
 
 
 GAME = SlideGame()
@@ -528,25 +578,27 @@ def sample_state(view: dict[str, Any], rng: random.Random) -> SlideState:
             else:
                 pending[s] = rng.choice([i for i in range(CELLS) if grids[s][i] < 0])
     first = view["first"] if view["first"] is not None else 0
-    state = SlideState.__new__(SlideState)
-    state.seed = 0
-    state.players = n
     # deal 1 began with seat ``start``; the token moves one seat a round
-    state.options = {"start": (first - view["round"] + 1) % n if view["deal"] == 1 else 0,
-                     "target": view["target"]}
-    state.actions = []
-    state.totals = list(view["totals"])
-    state.deal_results = [dict(d) for d in view["deal_results"]]
-    state.total_counts = [sum(d["seats"][s]["remaining"] for d in state.deal_results)
-                          for s in range(n)]
-    state.deal_no = view["deal"]
-    state.first = first
-    state._ended = over
-    state.grids = grids
-    state.holes = [CELL_INDEX[h] if h is not None else -1 for h in view["holes"]]
-    state.round = view["round"]
-    state.phase = view["phase"]
-    state.pending = pending
-    state.centre = sorted(view["centre"])
-    state.taken = (view["turn"] - first) % n if view["turn"] is not None else 0
-    return state
+    options = {"start": (first - view["round"] + 1) % n if view["deal"] == 1 else 0,
+               "target": view["target"]}
+    deal_results = [dict(d) for d in view["deal_results"]]
+    rest = unseen.copy()
+    for v in drawn:
+        rest.remove(v)
+    return SlideState.assemble(
+        0, n, options, [],
+        totals=list(view["totals"]),
+        total_counts=[sum(d["seats"][s]["remaining"] for d in deal_results) for s in range(n)],
+        deal_results=deal_results,
+        deal_no=view["deal"],
+        first=first,
+        _ended=over,
+        grids=grids,
+        boxed=tuple(rest),
+        holes=[CELL_INDEX[h] if h is not None else -1 for h in view["holes"]],
+        round=view["round"],
+        phase=view["phase"],
+        pending=pending,
+        centre=sorted(view["centre"]),
+        taken=(view["turn"] - first) % n if view["turn"] is not None else 0,
+    )

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Option, State
+from cardtable.core.protocol import Game, Option, Result, State, View
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 PILES = ("up1", "up2", "down1", "down2")
@@ -26,6 +28,10 @@ HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 _PLAY_TEXT = {(c, p): f"play {c} {PILES[p]}" for c in CARDS for p in range(4)}
 _CARD_VALUES = {str(c): c for c in CARDS}
 _END = "end"
+#: piles as people read them
+PILE_WORDS = {"up1": "▲ up 1", "up2": "▲ up 2", "down1": "▼ down 1", "down2": "▼ down 2"}
+SIGNAL_WORDS = {"avoid": "please avoid", "small": "only a small jump, please",
+                "good": "I have something good"}
 
 
 def fits(card: int, pile: int, top: int) -> bool:
@@ -33,11 +39,6 @@ def fits(card: int, pile: int, top: int) -> bool:
     if UP[pile]:
         return card > top or card == top - 10
     return card < top or card == top + 10
-
-
-def jump(card: int, pile: int, top: int) -> int:
-    """How much of a pile's range a play uses up: negative for the backwards trick."""
-    return card - top if UP[pile] else top - card
 
 
 def fitting_cards(hand: list[int], tops: list[int], enough: int = 99) -> int:
@@ -111,6 +112,13 @@ def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
     return best_card, best_pile
 
 
+class TheGameResult(Result):
+    #: cards not played (in hands and the draw pile): the score, 0 is a win
+    cards_left: int
+    #: 10 or fewer left, "a good result" in the rules
+    good: bool
+
+
 class TheGame(Game):
     cooperative = True
     name = "the-game"
@@ -127,8 +135,50 @@ class TheGame(Game):
                kind=bool),
     )
 
+    has_talk = True
+
     def is_talk(self, action: str) -> bool:
         return action.startswith("signal ")
+
+    def describe_action(self, action: str, who: str, view: View | None = None,
+                        public: bool = False) -> str:
+        words = action.split(" ")
+        if action == _END:
+            return f"{who} ended the turn"
+        if len(words) == 3 and words[0] == "play" and words[2] in PILE_WORDS:
+            trick = ""
+            if view is not None and words[1].isdigit():
+                gap = int(words[1]) - view["piles"][words[2]]
+                trick = " (10 back)" if gap == (-10 if words[2].startswith("up") else 10) else ""
+            return f"{who} played {words[1]} on {PILE_WORDS[words[2]]}{trick}"
+        if len(words) == 3 and words[0] == "signal" and words[1] in PILE_WORDS:
+            said = SIGNAL_WORDS.get(words[2], words[2])
+            if words[2] == "clear":
+                return f"{who} cleared the signal on {PILE_WORDS[words[1]]}"
+            return f"{who} signals on {PILE_WORDS[words[1]]}: {said}"
+        return super().describe_action(action, who, view, public)
+
+    def move_label(self, view: View, action: str) -> str:
+        if action == _END:
+            return "end the turn"
+        words = action.split(" ")
+        if words[0] == "play" and len(words) == 3 and words[2] in view["piles"]:
+            card, top = int(words[1]), view["piles"][words[2]]
+            gap = card - top if words[2].startswith("up") else top - card
+            hint = "10 back" if gap == -10 else f"+{gap}"
+            return f"{action} · on {top} ({hint})"
+        return action
+
+    def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over"):
+            return []
+        left = result["cards_left"]
+        if result["won"]:
+            return [f"The team won: all {len(CARDS)} cards are played!"]
+        lines = [f"The team did not win. Cards left: {left} (played {len(CARDS) - left})."]
+        if result.get("good"):
+            lines.append("10 or fewer left counts as a good result.")
+        return lines
 
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> TheGameState:
         return TheGameState(seed, players, options)
@@ -136,6 +186,7 @@ class TheGame(Game):
 
 class TheGameState(State):
     game: TheGame
+    playout_policies = ("random", "greedy")
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -347,7 +398,7 @@ class TheGameState(State):
             view["result"] = self.result()
         return view
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> TheGameResult:
         left = self.cards_left()
         won = self._ended and left == 0
         return {
@@ -355,9 +406,14 @@ class TheGameState(State):
             "scores": [left] * self.players,
             "won": won,
             "winners": list(range(self.players)) if won else [],
+            "ranks": [1] * self.players,
             "cards_left": left,
             "good": self._ended and left <= 10,
         }
+
+    def cards(self) -> Counter[Any]:
+        return Counter([*(c for h in self.hands for c in h), *self.draw,
+                        *(c for p in self.piles_played for c in p)])
 
     def snapshot(self) -> dict[str, Any]:
         return {

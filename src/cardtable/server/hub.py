@@ -538,7 +538,7 @@ class Hub:
         if seed is None:  # a shared deal from 128 secret bits; a solitaire's deal number
             seed = new_deal_seed(len(seats))
         try:
-            rules.deal_from(seed, len(seats), options)  # an option "seed": BadOptions
+            rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
             _, options = rules.check_options(len(seats), options)
             for s in seats:
                 if s not in ("me", "open"):
@@ -792,7 +792,7 @@ class Hub:
                     log_rows: list[db.Action] | None = None) -> State:
         """The table's state from its stored log (``log_rows`` if already read); ``advisor``
         watches every step."""
-        state = games.get(game).deal(seed, players, **options)
+        state = games.get(game).deal(seed, players, options)
         if advisor:
             advisor.observe(state.view(0))
         for a in self.store.actions(table_id) if log_rows is None else log_rows:

@@ -31,7 +31,7 @@ CSS = """
 def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The spectator's view before the first action and after each one."""
     state = games.get(record["game"]).deal(
-        record["seed"], record["players"], **record.get("options", {})
+        record["seed"], record["players"], record.get("options", {})
     )
     views = [state.view(None)]
     for seat, action in record["actions"]:

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from cardtable import games
-from cardtable.bots import EXTERNAL, Bot, make_bot
+from cardtable.bots import make_bot
+from cardtable.bots.lifecycle import BotSeats, SeatFailed, build
 from cardtable.core.errors import CardtableError, IllegalAction, NotYourTurn
 from cardtable.paths import save_record
 from cardtable.seeds import new_key
@@ -41,25 +42,17 @@ class Table:
         self.seed = seed
         self.options = dict(options or {})
         rules = games.get(game)
+        self.rules = rules
         self.title = rules.title
-        self._is_talk = rules.is_talk
-        self._state = rules.deal(seed, len(self.seats), **self.options)
-        self._bots: dict[int, Bot] = {}
-        try:
-            for s, spec in enumerate(self.seats):
-                if spec == HUMAN:
-                    continue
-                extra = {"seat": s} if spec.startswith(EXTERNAL) else {}
-                # each bot its own random stream, unrelated to the deal
-                self._bots[s] = make_bot(spec, game, new_key(), **extra)
-        except BaseException:
-            self.close()
-            raise
+        self._state = rules.deal(seed, len(self.seats), self.options)
+        # each bot its own random stream, unrelated to the deal
+        self._bots = BotSeats(build({s: spec for s, spec in enumerate(self.seats)
+                                     if spec != HUMAN}, game, lambda _s: new_key(),
+                                    lambda s, _spec: {"seat": s}))
         self.humans: tuple[int, ...] = tuple(
             s for s, name in enumerate(self.seats) if name == HUMAN
         )
         self.saved: Path | None = None
-        self._finished = False
         # the game's advisor (Doublets: the fair bot) watches the person's game, so a hint
         # remembers what was shown (flipped cards)
         self._advisor = make_bot(rules.advisor, game) if rules.advisor else None
@@ -103,7 +96,7 @@ class Table:
 
     @property
     def has_bots(self) -> bool:
-        return bool(self._bots)
+        return bool(self._bots.bots)
 
     def bots_to_act(self) -> list[int]:
         return [s for s in self._state.to_act() if s in self._bots]
@@ -133,7 +126,7 @@ class Table:
     def bot_choose(self, seat: int, view: dict[str, Any], legal: list[str]) -> str:
         """The bot's answer; ``BotFailed`` if it fails (an external bot crashed or timed out)."""
         try:
-            return self._bots[seat].choose(view, legal)
+            return self._bots.bots[seat].choose(view, legal)
         except CardtableError as e:
             raise BotFailed(f"the bot at seat {seat} failed: {e}") from None
 
@@ -154,38 +147,22 @@ class Table:
 
     def _after(self, actor: int, quiet: Collection[int] = ()) -> list[tuple[int, str]]:
         """After an action: other bots may answer with talk (once; talk is not answered)."""
-        said: list[tuple[int, str]] = []
-        for seat, bot in self._bots.items():
-            if seat == actor or seat in quiet or self.over or not hasattr(bot, "react"):
-                continue
-            options = [a for a in self._state.legal(seat) if self._is_talk(a)]
-            if not options:
-                continue
-            try:
-                answer = bot.react(self._state.view(seat), options)
-                if answer:
-                    self._state.act(seat, answer)
-                    said.append((seat, answer))
-            except CardtableError as e:
-                raise BotFailed(f"the bot at seat {seat} failed to react: {e}") from None
-        if self.over and not self._finished:
-            self._finished = True
-            result = self._state.result()
-            for bot in self._bots.values():
-                if hasattr(bot, "finish"):
-                    bot.finish(result)
+        try:
+            said = self._bots.react(self._state, actor, quiet, wrap=True)
+        except SeatFailed as e:
+            raise BotFailed(str(e)) from None
+        self._bots.finish(self._state)
         return said
 
     def close(self) -> None:
         """Free what the bots hold (an external bot's program). Safe to call twice."""
-        for bot in self._bots.values():
-            if hasattr(bot, "close"):
-                bot.close()
+        self._bots.close()
 
-    # -- undo (solitaire only: with other seats, taking back would need their consent) ---------
+    # -- undo (alone only: with other seats, taking back would need their consent) ------------
     @property
     def can_undo(self) -> bool:
-        return self.game == "doublets" and bool(self._state.actions) and not self.over
+        return (self.rules.offers_undo(len(self.seats)) and bool(self._state.actions)
+                and not self.over)
 
     def undo(self) -> str:
         """Take back the last action by replaying the record without it; return that action."""
@@ -197,7 +174,7 @@ class Table:
         self._state = games.replay(record)
         return last[1]
 
-    # -- Doublets advice ----------------------------------------------------------------------
+    # -- advice (the game's advisor and solver) --------------------------------------------
     def hint(self) -> tuple[str, str] | None:
         """The fair bot's move for the person's view, with a one-line reason."""
         if self._advisor is None or self.over:

@@ -1,0 +1,135 @@
+"""The one life of a table's bots, shared by the simulator, the terminal table and the server.
+
+Every table runs its bots the same way: a bot **chooses** from its seat's view and legal
+actions; after any action the bots of the *other* seats that have ``react`` may answer with
+**talk** (The Game's pile signals), once per action (talk is not answered); at the end each
+bot is told the **result** once (``finish``); and whatever happens, each is **closed**
+(``close``: an external program ends).
+
+``BotSeats`` does all of it for tables that play in one thread (``sim.play_one``, the
+terminal). The server asks its bots in worker processes, so it uses the pieces:
+``talk_options`` and ``can``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
+
+from cardtable.bots import EXTERNAL, Bot, make_bot
+from cardtable.core.protocol import Action, State
+
+
+def can(bot: Any, hook: str) -> bool:
+    """Whether ``bot`` has the optional hook (``react``, ``finish``, ``close``, ``observe``)."""
+    return callable(getattr(bot, hook, None))
+
+
+def talk_options(state: State, seat: int) -> list[Action]:
+    """What ``seat`` may say now, out of turn: its legal actions that are talk."""
+    talk = state.game.is_talk
+    return [a for a in state.legal(seat) if talk(a)] if state.game.has_talk else []
+
+
+def build(specs: Mapping[int, str], game: str, seed_for: Callable[[int], int],
+          extra_for: Callable[[int, str], dict[str, Any]] | None = None) -> dict[int, Bot]:
+    """A bot for each seat in ``specs`` (``make_bot`` specs), each with its own seed; if one
+    cannot be built, those built already are closed before the error goes on."""
+    bots: dict[int, Bot] = {}
+    try:
+        for seat, spec in specs.items():
+            extra = extra_for(seat, spec) if extra_for and spec.startswith(EXTERNAL) else {}
+            bots[seat] = make_bot(spec, game, seed_for(seat), **extra)
+    except BaseException:
+        close_all(bots.values())
+        raise
+    return bots
+
+
+def finish_all(bots: Iterable[Any], result: Mapping[str, Any]) -> None:
+    for bot in bots:
+        if can(bot, "finish"):
+            bot.finish(result)
+
+
+def close_all(bots: Iterable[Any]) -> None:
+    """Close every bot, even when one of them fails to (the first failure is raised last)."""
+    failure: BaseException | None = None
+    for bot in bots:
+        if can(bot, "close"):
+            try:
+                bot.close()
+            except Exception as e:  # noqa: PERF203 - every bot is closed whatever happens
+                failure = failure or e
+    if failure is not None:
+        raise failure
+
+
+class SeatFailed(Exception):
+    """A bot failed (an exception from ``choose`` or ``react``, or an answer the rules refuse);
+    ``seat`` is whose, ``error`` what it raised."""
+
+    def __init__(self, seat: int, step: str, error: Exception) -> None:
+        super().__init__(f"the bot at seat {seat} failed to {step}: {error}")
+        self.seat, self.step, self.error = seat, step, error
+
+
+class BotSeats:
+    """The bots of one table played in one thread, through the whole lifecycle."""
+
+    def __init__(self, bots: Mapping[int, Bot]) -> None:
+        self.bots = dict(bots)
+        self._finished = False
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.bots
+
+    def choose(self, state: State, seat: int) -> Action:
+        """The bot's answer for ``seat``, from its own view and legal actions."""
+        return self.bots[seat].choose(state.view(seat), state.legal(seat))
+
+    def react(self, state: State, actor: int, quiet: Collection[int] = (),
+              wrap: bool = False) -> list[tuple[int, Action]]:
+        """After ``actor``'s action: the other bots that ``react`` may answer with talk,
+        which is played at once. Bots in ``quiet`` (busy choosing) are not asked. Returns
+        what was said; ``wrap`` turns a bot's failure into ``SeatFailed``."""
+        said: list[tuple[int, Action]] = []
+        for seat, bot in self.bots.items():
+            if seat == actor or seat in quiet or state.over or not can(bot, "react"):
+                continue
+            options = talk_options(state, seat)
+            if not options:
+                continue
+            try:
+                answer = bot.react(state.view(seat), options)  # type: ignore[attr-defined]
+                if answer:
+                    state.act(seat, answer)
+                    said.append((seat, answer))
+            except Exception as e:
+                if wrap:
+                    raise SeatFailed(seat, "react", e) from None
+                raise
+        return said
+
+    def finish(self, state: State) -> None:
+        """Tell every bot the result, once, when the game is over."""
+        if state.over and not self._finished:
+            self._finished = True
+            finish_all(self.bots.values(), state.result())
+
+    def close(self) -> None:
+        close_all(self.bots.values())
+
+
+def play_out(state: State, seats: BotSeats) -> None:
+    """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``)."""
+    try:
+        while not state.over:
+            for seat in state.to_act():
+                if state.over or seat not in state.to_act():
+                    continue
+                state.act(seat, seats.choose(state, seat))
+                seats.react(state, seat)
+        seats.finish(state)
+    finally:
+        seats.close()
