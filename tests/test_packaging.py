@@ -43,11 +43,15 @@ sys.meta_path.insert(0, Blocker())
 '''
 
 def run_blocked(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    """Run Python with the third-party packages blocked (a sitecustomize on PYTHONPATH)."""
+    """Run Python with the third-party packages blocked (a sitecustomize on PYTHONPATH) and
+    the test plugin "fifteen" installed, as a game from another package."""
+    from conftest import PLUGIN_SITE
+
     site = tmp_path / "blocker"
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(BLOCKER)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT / "src")])}
+    path = [str(site), str(ROOT / "src"), str(PLUGIN_SITE)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
                           cwd=tmp_path, timeout=300)
 
@@ -69,6 +73,7 @@ def test_core_games_bots_and_simulator_run_without_third_party_packages(tmp_path
         from cardtable.core import errors, protocol, rng
         from cardtable.solvers import batch
 
+        assert "fifteen" in games.names()  # a game from another package too
         played = 0
         for name in games.names():
             game = games.get(name)
@@ -89,7 +94,8 @@ def test_core_games_bots_and_simulator_run_without_third_party_packages(tmp_path
     done = run_blocked(tmp_path, "-c", script)
     assert done.returncode == 0, done.stderr
     played, version, loaded = done.stdout.split(maxsplit=2)
-    assert int(played) >= 2 * len(cardtable.games.names()) and version == cardtable.__version__
+    assert int(played) >= 2 * (len(cardtable.games.names()) + 1)
+    assert version == cardtable.__version__
     assert loaded.strip() == "[]"
 
 

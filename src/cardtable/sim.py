@@ -317,7 +317,7 @@ def plot_scores(outcomes: Sequence[GameOutcome], game: str, path: Path) -> None:
 
     per_bot: dict[str, list[int]] = {}
     for o in outcomes:
-        if o.error is None:
+        if o.scores is not None:  # a game that ended with an error has none
             for s, bot in enumerate(o.bots):
                 per_bot.setdefault(bot, []).append(o.scores[s])
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -169,3 +170,22 @@ def test_a_game_that_ends_in_error_fails_with_status_1(tmp_path):
                               "--seed", "1"])
     assert out.exit_code == 1, out.output
     assert "ended with an error" in out.stderr
+
+
+def test_a_game_from_another_package_is_in_the_help_and_the_commands(plugin_game):
+    def cardtable_(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cardtable", *args], capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "COLUMNS": "300"})
+
+    helped = cardtable_("simulate", "--help")
+    names = games.names()
+    assert plugin_game in names
+    assert helped.returncode == 0
+    assert f"the game: {', '.join(names[:-1])} or {names[-1]}" in helped.stdout
+    assert "Fifteen" in cardtable_("--help").stdout
+    listed = cardtable_("games")
+    assert listed.returncode == 0 and plugin_game in listed.stdout
+    # it has no rules page: a failure (1) in one line, not a traceback
+    rules = cardtable_("rules", plugin_game)
+    assert rules.returncode == 1 and rules.stderr.startswith("error: no rules page for fifteen")
+    assert "Traceback" not in rules.stderr
