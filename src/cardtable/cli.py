@@ -30,8 +30,15 @@ console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 
+def _title(name: str) -> str:
+    try:
+        return games.get(name).title
+    except Exception:  # a broken game package must not break every command; using it will say
+        return name
+
+
 def _titles() -> str:
-    titles = [games.get(name).title for name in games.names()]
+    titles = [_title(name) for name in games.names()]
     return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else "".join(titles)
 
 
