@@ -191,7 +191,7 @@ class PlayApp(App[Path | None]):
             self._status = status
             self.status.update(status)
         if table.over:
-            self._finish(view)
+            self._finish()
         else:
             self._fill_moves(view)
             self._schedule_bots()
@@ -292,7 +292,7 @@ class PlayApp(App[Path | None]):
         widget.set_class(error, "error")
 
     # -- the end ------------------------------------------------------------------------------
-    def _finish(self, view: dict[str, Any]) -> None:
+    def _finish(self) -> None:
         self._cancel_bots()
         first_time = self.saved is None
         self.saved = self.table.save(self.record_dir)
