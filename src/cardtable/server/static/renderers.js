@@ -1,0 +1,25 @@
+// Which module shows a game: static/games/<name>.js when the game has one, else
+// games/generic.js; the exports a game's module leaves out come from the generic one (the
+// list is at the top of games/generic.js). No page names a game: the name comes from the
+// server, and the module is loaded when first needed.
+import * as generic from "./games/generic.js";
+
+const loaded = new Map();
+
+export function rendererFor(name) {
+  if (!loaded.has(name)) loaded.set(name, load(name));
+  return loaded.get(name);
+}
+
+async function load(name) {
+  // a game's name becomes a path: only the characters game names use
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) return generic;
+  try {
+    return { ...generic, ...(await import(`./games/${name}.js`)) };
+  } catch (e) {
+    // no module for this game (a 404, which the console shows) or one that does not load:
+    // the generic renderer still makes the game playable
+    console.info(`cardtable: no renderer of its own for ${name}: ${e.message}`);
+    return generic;
+  }
+}
