@@ -23,7 +23,7 @@ from cardtable.core.errors import (
 )
 from cardtable.core.protocol import replay
 from cardtable.games import slide
-from cardtable.games.slide import removed_cells
+from cardtable.games.slide import SlideState, removed_cells
 
 GAME = games.get("slide")
 DIRECTIONS = ("left", "right", "top", "bottom")
@@ -1047,3 +1047,22 @@ def test_clone_is_independent():
     copy.act(1, "reveal a1")
     assert state.phase == "reveal" and state.centre == [] and state.actions == []
     assert state != copy
+
+
+def test_clone_and_assemble_know_every_field_and_share_no_list():
+    """``clone`` copies field by field for speed: it must hold exactly the fields ``FIELDS``
+    names (which ``assemble`` and ``sample_state`` build from) and share no list."""
+    state = GAME.deal(3, 3)
+    for _ in range(7):
+        for seat in state.to_act():
+            state.act(seat, state.legal(seat)[0])
+    copy = state.clone()
+    base = {"seed", "players", "options", "actions"}
+    assert set(vars(copy)) == set(vars(state)) == base | set(SlideState.FIELDS)
+    for name, value in vars(state).items():
+        if isinstance(value, list) and name != "options":
+            assert vars(copy)[name] is not value, name
+    assert all(a is not b for a, b in zip(copy.grids, state.grids, strict=True))
+    rebuilt = SlideState.assemble(state.seed, state.players, state.options, list(state.actions),
+                                  **{name: getattr(state, name) for name in SlideState.FIELDS})
+    assert rebuilt == state

@@ -360,7 +360,7 @@ class ExpertBot:
             return plays[0]
         return "end" if "end" in legal else legal[0]
 
-    def react(self, view: dict, legal: list[str]) -> None:
+    def react(self, view: dict, legal: list[str]) -> str | None:
         """Say nothing; only watch the table to remember the cards played."""
         self.observe(view)
         return None

@@ -26,7 +26,12 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NotRequired, TypedDict
+from typing import Any, ClassVar
+
+try:  # pydantic reads TypedDicts (for JSON Schemas) only from typing_extensions before 3.12
+    from typing_extensions import TypedDict
+except ImportError:  # the rules core needs no third-party package
+    from typing import TypedDict
 
 from cardtable.core.errors import (
     BadOptions,
@@ -54,8 +59,25 @@ class Result(TypedDict):
     winners: list[int]
     #: per seat, 1 for the best; equal places share a rank (every seat 1 in a cooperative game)
     ranks: list[int]
-    #: cooperative games and solitaires: whether the table won
-    won: NotRequired[bool]
+
+
+class _ViewFields(TypedDict):
+    #: the game's name
+    game: str
+    #: whose view this is (None: a spectator's)
+    seat: int | None
+    players: int
+    #: the seats that must act now (``State.to_act``)
+    to_act: list[int]
+
+
+class ViewBase(_ViewFields, total=False):
+    """What every view holds; each game's view type (``Game.view_type``) adds its own fields.
+    (Optional keys are declared in ``total=False`` classes: with postponed annotations,
+    ``NotRequired`` is not seen before Python 3.12.)"""
+
+    #: once the game is over: its result (the game's own ``result_type``)
+    result: Result
 
 
 def ranks_of(scores: list[int], better: str = "low") -> list[int]:
@@ -119,6 +141,10 @@ class Game(ABC):
     better: ClassVar[str] = "low"
     #: True when all seats share one result (solitaire, cooperative games)
     cooperative: ClassVar[bool] = False
+
+    #: the TypedDicts that document this game's view and result (JSON Schema: ``schema.py``)
+    view_type: ClassVar[type] = ViewBase
+    result_type: ClassVar[type] = Result
 
     # -- capabilities: what adapters ask for instead of naming games ----------------------
     #: the bot a seat passes to when its own bot fails (any game's ``greedy`` works)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Result, State, View
+from cardtable.core.protocol import Game, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 KING = 13
@@ -64,14 +64,35 @@ def card_value(name: str) -> int:
 
 
 class DoubletsResult(Result):
+    #: all 48 cards on the foundation
+    won: bool
     #: cards on the foundation (the score; 48 is a win)
     foundation: int
+
+
+class DoubletsView(ViewBase):
+    #: cards left in the face-down stock
+    stock: int
+    #: the waste, bottom first (its last card is the one that plays)
+    waste: list[str]
+    #: the seven reserves, r1 to r7: a card like "QH", None when empty
+    reserves: list[str | None]
+    #: the foundation, bottom first
+    foundation: list[str]
+    #: the value the foundation takes next (1 to 12)
+    needed: int
+    redeals_left: int
+    #: cards on the foundation
+    score: int
+    over: bool
 
 
 class DoubletsGame(Game):
     cooperative = True
     name = "doublets"
     title = "Doublets"
+    view_type = DoubletsView
+    result_type = DoubletsResult
     advisor = "fair"  # the fair bot gives hints from the player's own view
     solver = "cardtable.solvers.doublets:still_winnable"
     min_players = 1
@@ -124,8 +145,8 @@ class DoubletsGame(Game):
 
 
 class DoubletsState(State):
-    game: DoubletsGame
-    playout_policies = ("random", "greedy")
+    game: ClassVar[DoubletsGame]  # narrower: this game's states
+    playout_policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -136,7 +157,7 @@ class DoubletsState(State):
             while slots[k] >> 2 == KING:  # a king dealt: to the bottom, deal again
                 stock.insert(0, slots[k])
                 slots[k] = stock.pop()
-        self.reserves: list[int | None] = slots[:6] + slots[7:]
+        self.reserves: list[int | None] = [*slots[:6], *slots[7:]]
         self.foundation = [slots[6]]
         self.needed = NEXT[slots[6] >> 2]
         self.stock = stock
@@ -227,7 +248,9 @@ class DoubletsState(State):
         if index == 0:
             card = self.waste.pop()
         else:
-            card = self.reserves[index - 1]
+            in_slot = self.reserves[index - 1]
+            assert in_slot is not None  # _check_play refused an empty reserve
+            card = in_slot
             # the emptied slot refills at once: from the waste, else the stock, else stays empty
             self.reserves[index - 1] = (
                 self.waste.pop() if self.waste else self.stock.pop() if self.stock else None
@@ -284,7 +307,7 @@ class DoubletsState(State):
             if in_reserve and (top != KING or not can_flip):
                 k = rvals.index(need)
                 log.append(_PLAYS[k + 1])
-                card = res[k]
+                card = res[k]  # type: ignore[assignment]  # rvals[k] == need: not empty
                 new = waste.pop() if waste else stock.pop() if stock else None
                 res[k] = new
                 rvals[k] = new >> 2 if new is not None else 0
@@ -330,7 +353,7 @@ class DoubletsState(State):
 
     # -- showing ----------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        view = {
+        view: dict[str, Any] = {
             "game": "doublets",
             "seat": seat,
             "players": 1,

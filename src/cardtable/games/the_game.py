@@ -12,10 +12,10 @@ import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Option, Result, State, View
+from cardtable.core.protocol import Game, Option, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 PILES = ("up1", "up2", "down1", "down2")
@@ -113,16 +113,39 @@ def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
 
 
 class TheGameResult(Result):
+    #: all 98 cards played
+    won: bool
     #: cards not played (in hands and the draw pile): the score, 0 is a win
     cards_left: int
     #: 10 or fewer left, "a good result" in the rules
     good: bool
 
 
+class TheGameView(ViewBase):
+    #: each pile's top card: up1, up2 (rising, from 1), down1, down2 (falling, from 100)
+    piles: dict[str, int]
+    #: the viewer's own hand, sorted (None for a spectator)
+    hand: list[int] | None
+    hand_sizes: list[int]
+    #: cards left in the face-down draw pile
+    draw_pile: int
+    #: whose turn it is (None once over)
+    turn: int | None
+    played_this_turn: int
+    #: cards the seat to move must play this turn
+    minimum: int
+    #: per seat, its signals: pile -> "avoid", "small" or "good"
+    signals: list[dict[str, str]]
+    cards_left: int
+    over: bool
+
+
 class TheGame(Game):
     cooperative = True
     name = "the-game"
     title = "The Game"
+    view_type = TheGameView
+    result_type = TheGameResult
     min_players = 1
     max_players = 5
     better = "low"
@@ -185,8 +208,8 @@ class TheGame(Game):
 
 
 class TheGameState(State):
-    game: TheGame
-    playout_policies = ("random", "greedy")
+    game: ClassVar[TheGame]  # narrower: this game's states
+    playout_policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -196,7 +219,7 @@ class TheGameState(State):
         self.hands = [sorted(deck[s * size:(s + 1) * size]) for s in range(players)]
         self.draw = deck[players * size:][::-1]  # top last
         self.tops = list(START_TOPS)
-        self.piles_played = [[] for _ in PILES]  # every card played, per pile, in order
+        self.piles_played: list[list[int]] = [[] for _ in PILES]  # every card played, per pile
         self.turn = options["start"]
         self.played = 0
         self.signals: list[dict[str, str]] = [{} for _ in range(players)]
@@ -349,7 +372,8 @@ class TheGameState(State):
                 if greedy[seat]:
                     choice = greedy_play(hand, tops, played, minimum)
                 else:
-                    plays = [(c, p) for c in hand for p in range(4) if fits(c, p, tops[p])]
+                    plays: list[tuple[int, int] | None] = [
+                        (c, p) for c in hand for p in range(4) if fits(c, p, tops[p])]
                     if played >= minimum:
                         plays.append(None)
                     choice = plays[int(rand() * len(plays))] if plays else None
@@ -384,7 +408,7 @@ class TheGameState(State):
             "players": self.players,
             "to_act": list(self.to_act()),
             "piles": dict(zip(PILES, self.tops, strict=True)),
-            "hand": list(self.hands[seat]) if mine else None,
+            "hand": list(self.hands[seat]) if mine and seat is not None else None,
             "hand_sizes": [len(h) for h in self.hands],
             "draw_pile": len(self.draw),
             "turn": None if self._ended else self.turn,

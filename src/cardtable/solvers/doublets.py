@@ -82,6 +82,7 @@ from itertools import islice
 from typing import NamedTuple
 
 from cardtable import games
+from cardtable.core.protocol import State
 from cardtable.games.doublets import KING, NEXT, NON_KINGS, RESERVE_NAMES, DoubletsState
 
 _ALL = 1 << 62
@@ -403,7 +404,7 @@ def moves_to_actions(slots: Sequence[int], deck: bytes, pointer: int, needed: in
     """The search's line as actions in RULES.md notation. ``slots`` are the reserve values in
     slot order (0 when empty): they decide which ``play rN`` a reserve play becomes."""
     slots = list(slots)
-    deck = bytearray(deck)
+    cards = bytearray(deck)
     p, need = pointer, needed
     out: list[str] = []
     for m in moves:
@@ -415,17 +416,17 @@ def moves_to_actions(slots: Sequence[int], deck: bytes, pointer: int, needed: in
             p = 0
         elif m == _WASTE:
             out.append("play waste")
-            del deck[p - 1]
+            del cards[p - 1]
             p -= 1
             need = NEXT[need]
         else:
             k = slots.index(need)
             out.append(f"play {RESERVE_NAMES[k]}")
             if p:
-                slots[k] = deck.pop(p - 1)
+                slots[k] = cards.pop(p - 1)
                 p -= 1
-            elif deck:
-                slots[k] = deck.pop(0)
+            elif cards:
+                slots[k] = cards.pop(0)
             else:
                 slots[k] = 0
             need = NEXT[need]
@@ -454,12 +455,16 @@ def solve(state: DoubletsState, budget: int | None = None) -> Solution:
 
 def solve_seed(seed: int, budget: int | None = None) -> Solution:
     """Solve deal ``seed`` from its start. **Peeks** (see the module docstring)."""
-    return solve(games.get("doublets").deal(seed), budget)
+    state = games.get("doublets").deal(seed)
+    assert isinstance(state, DoubletsState)
+    return solve(state, budget)
 
 
-def still_winnable(state: DoubletsState, budget: int | None = None) -> bool | None:
+def still_winnable(state: State, budget: int | None = None) -> bool | None:
     """**Peeking**: can ``state`` still be won, knowing the stock order? None if ``budget``
     (nodes) ran out before an answer. For "is this deal still winnable from here?" in a UI."""
+    if not isinstance(state, DoubletsState):
+        raise TypeError(f"the Doublets solver solves Doublets, not {state.game.title}")
     status = solve(state, budget).status
     return None if status == "unknown" else status == "won"
 
