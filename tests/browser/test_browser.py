@@ -332,6 +332,42 @@ def test_reload_keeps_seat(server, browser):
     assert not page.js_errors
 
 
+# -- 4b. the solitaire tools come from what the game offers -----------------------------------
+def test_the_tools_of_a_game_played_alone_follow_what_it_offers(server, browser):
+    """The Game alone: undo, redo, restart and a new deal (undo_alone, the server's can_undo
+    and can_redo) but no hint and no "still winnable?" (it has no advisor and no solver)."""
+    offers = {g["name"]: g for g in json.loads(
+        urllib.request.urlopen(server + "/api/games").read())}["the-game"]
+    assert offers["undo_alone"] and not offers["advisor"] and not offers["solver"]
+    page = person(browser, server, "Sol")
+    page.goto("/")
+    page.select_option("[name=alone-game]", "the-game")
+    expect(page.get_by_test_id("play-alone")).to_have_text("Play The Game")
+    page.get_by_test_id("play-alone").click()
+    page.wait_for_url("**/t/*")
+    settled(page)
+    for key in ("undo", "redo", "restart", "new-deal"):
+        expect(page.locator(f"[data-key={key}]")).to_have_count(1)
+    for key in ("hint", "peek"):
+        expect(page.locator(f"[data-key={key}]")).to_have_count(0)
+    expect(page.locator("[data-key=undo]")).to_be_disabled()  # nothing to take back yet
+    cards = page.get_by_test_id("hand").locator("[data-card]")
+    hand = [c.get_attribute("data-card") for c in cards.all()]
+    card, action = best_play(page)
+    page.click(f'[data-card="{card}"]')
+    click_action(page, action)
+    expect(cards).to_have_count(len(hand) - 1)
+    expect(page.locator("[data-key=undo]")).to_be_enabled()
+    before = version(page)
+    page.click("[data-key=undo]")
+    wait_change(page, before)
+    settled(page)
+    expect(cards).to_have_count(len(hand))
+    assert [c.get_attribute("data-card") for c in cards.all()] == hand
+    expect(page.locator("[data-key=redo]")).to_be_enabled()
+    assert not page.js_errors
+
+
 # -- 5. the replay page ------------------------------------------------------------------------
 def test_replay_steps(server, browser):
     page = person(browser, server, "Viv")

@@ -43,17 +43,22 @@ def test_every_page_script_parses():
 
 
 def test_no_page_names_a_game():
-    """A game's name or title appears only in its own module, static/games/<name>.js (and the
-    stylesheet's per-game sections): the pages ask /api/games and load the module by name."""
+    """A game's name or title appears only in its own files, static/games/<name>.js and .css:
+    the pages ask /api/games and load the module by name."""
     words = [re.compile(rf"\b{re.escape(games.get(n).name)}\b", re.IGNORECASE)
              for n in games.names()]
     words += [re.compile(rf"\b{re.escape(games.get(n).title)}\b") for n in games.names()]
     found = []
-    for path in sorted(STATIC.glob("*.js")) + sorted(STATIC.glob("*.html")):
+    for path in sorted([*STATIC.glob("*.js"), *STATIC.glob("*.html"), *STATIC.glob("*.css")]):
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             found += [f"{path.name}:{number}: {line.strip()}" for w in words if w.search(line)]
     assert not found, "\n".join(found)
     assert {p.stem for p in (STATIC / "games").glob("*.js")} - {"generic"} <= set(games.names())
+    # a module that asks for its stylesheet has one, and no sheet is without its module
+    sheets = {p.stem for p in (STATIC / "games").glob("*.css")}
+    asking = {p.stem for p in (STATIC / "games").glob("*.js")
+              if "export const stylesheet = true;" in p.read_text()}
+    assert sheets == asking
 
 
 def sample(name: str) -> dict[str, Any]:

@@ -14,12 +14,28 @@ export function rendererFor(name) {
 async function load(name) {
   // a game's name becomes a path: only the characters game names use
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) return generic;
+  let module;
   try {
-    return { ...generic, ...(await import(`./games/${name}.js`)) };
+    module = await import(`./games/${name}.js`);
   } catch (e) {
     // no module for this game (a 404, which the console shows) or one that does not load:
     // the generic renderer still makes the game playable
     console.info(`cardtable: no renderer of its own for ${name}: ${e.message}`);
     return generic;
   }
+  if (module.stylesheet) await addStylesheet(new URL(`./games/${name}.css`, import.meta.url));
+  return { ...generic, ...module };
+}
+
+// the game's styles before its first board is drawn (node's tests have no document)
+function addStylesheet(url) {
+  if (typeof document === "undefined") return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = url.pathname;
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // unstyled beats unplayable
+    document.head.append(link);
+  });
 }

@@ -4,6 +4,9 @@
 import { api, el } from "../common.js";
 import { summary } from "../results.js";
 
+// its styles: doublets.css
+export const stylesheet = true;
+
 const SUITS = { H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false],
   S: ["♠", "spades", false] };
 const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };

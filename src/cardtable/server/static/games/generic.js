@@ -12,6 +12,7 @@
 //   sidePanels(s)                 async: extra side panels, asked again when the status changes
 //   showSeats(table)              false: no players panel
 //   showsAdvice                   true: the board shows ctx.ui.hint / ctx.ui.peek itself
+//   stylesheet                    true: games/<name>.css holds its styles, loaded with it
 import { el } from "../common.js";
 import { summary } from "../results.js";
 

@@ -3,6 +3,9 @@
 import { el } from "../common.js";
 import { summary } from "../results.js";
 
+// its styles: slide.css
+export const stylesheet = true;
+
 const COLS = "abcd";
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
 const ARROWS = { left: "→", right: "←", top: "↓", bottom: "↑" };

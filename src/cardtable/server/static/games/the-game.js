@@ -3,6 +3,9 @@
 import { el } from "../common.js";
 import { summary } from "../results.js";
 
+// its styles: the-game.css
+export const stylesheet = true;
+
 const PILES = ["up1", "up2", "down1", "down2"];
 const PILE_TITLE = { up1: "▲ up 1", up2: "▲ up 2", down1: "▼ down 1", down2: "▼ down 2" };
 const SIGNALS = ["avoid", "small", "good", "clear"];
