@@ -4,7 +4,7 @@
 // Run by tests/browser/test_js_units.py, which also writes real views of every registered
 // game (the plugin game too) to the file named by CARDTABLE_SAMPLES.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 import * as generic from "../../../src/cardtable/server/static/games/generic.js";
@@ -164,10 +164,21 @@ describe("choosing a renderer", () => {
     const r = await rendererFor("doublets");
     assert.equal(r.render, doublets.render);
     assert.equal(r.resultSummary, doublets.resultSummary);
-    assert.equal(r.moveButtons, generic.moveButtons);
+    assert.equal(r.seatExtra, doublets.seatExtra);
     const s = await rendererFor("slide");
     assert.equal(s.showSeats, generic.showSeats);
     assert.equal(s.showsAdvice, false);
+  });
+
+  it("holds every game's module to the hooks the pages know", async () => {
+    const dir = new URL("../../../src/cardtable/server/static/games/", import.meta.url);
+    const modules = readdirSync(dir).filter((f) => f.endsWith(".js") && f !== "generic.js");
+    assert.ok(modules.length >= 3);
+    for (const file of modules) {
+      const module = await import(new URL(file, dir));
+      const unknown = Object.keys(module).filter((k) => !generic.HOOKS.includes(k));
+      assert.deepEqual(unknown, [], `${file} exports ${unknown.join(", ")}`);
+    }
   });
 
   it("shows a game without a module, or with a strange name, generically", async () => {

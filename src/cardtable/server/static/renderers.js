@@ -24,7 +24,7 @@ async function load(name) {
     return generic;
   }
   if (module.stylesheet) await addStylesheet(new URL(`./games/${name}.css`, import.meta.url));
-  return { ...generic, ...module };
+  return Object.fromEntries(generic.HOOKS.map((k) => [k, k in module ? module[k] : generic[k]]));
 }
 
 // the game's styles before its first board is drawn (node's tests have no document)

@@ -16,6 +16,10 @@
 import { el } from "../common.js";
 import { summary } from "../results.js";
 
+// the exports above that a game's module may have (a unit test holds each module to them)
+export const HOOKS = ["render", "seatExtra", "resultSummary", "sidePanels", "showSeats",
+  "showsAdvice", "stylesheet"];
+
 export { summary as resultSummary };
 
 export function seatExtra() {
