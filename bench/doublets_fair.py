@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.solvers.cli import wilson
+from cardtable.stats import wilson
 
 
 def play(args: tuple[int, str]) -> dict:

@@ -16,7 +16,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from cardtable.solvers.cli import run, summarise
+from cardtable.solvers.batch import run, summarise
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     args = parser.parse_args()
     seeds = list(range(args.first, args.first + args.deals))
     start = time.perf_counter()
-    results = run(seeds, args.jobs, args.budget)
+    results = run("doublets", seeds, args.jobs, args.budget)
     wall = time.perf_counter() - start
     s = summarise(results)
     ms = sorted(r["ms"] for r in results)

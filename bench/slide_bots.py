@@ -15,7 +15,6 @@ included).
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.sim import play_one
+from cardtable.stats import wilson
 
 
 class Timed:
@@ -61,9 +61,10 @@ def play(task: tuple[int, int, str, int]) -> dict[str, Any]:
     }
 
 
-def ci(p: float, n: int) -> float:
-    """Half-width of the 95 % confidence interval of a proportion (normal approximation)."""
-    return 1.96 * math.sqrt(p * (1 - p) / n) if n else 0.0
+def ci(wins: int, n: int) -> str:
+    """The 95 % Wilson interval of a win share, in percent: ``(80.1-85.3)``."""
+    low, high = wilson(wins, n)
+    return f"({100 * low:4.1f}-{100 * high:4.1f})"
 
 
 def report(name: str, rows: list[dict[str, Any]], players: int, seats: bool = True) -> None:
@@ -75,16 +76,16 @@ def report(name: str, rows: list[dict[str, Any]], players: int, seats: bool = Tr
     greedy = sum(r["greedy_score"] for r in rows) / n
     cpu = [t for r in rows for t in r["cpu"]]
     wall = [t for r in rows for t in r["wall"]]
-    print(f"{name:<26} {n:>6} {100 * rate:>6.1f} ± {100 * ci(rate, n):4.1f} {shared:>7} "
+    print(f"{name:<26} {n:>6} {100 * rate:>6.1f} {ci(wins, n)} {shared:>7} "
           f"{score:>7.1f} {greedy:>7.1f} {1000 * sum(cpu) / len(cpu):>8.1f} "
           f"{1000 * max(cpu):>7.0f} {1000 * sum(wall) / len(wall):>8.1f} "
           f"{1000 * max(wall):>7.0f}", flush=True)
     for seat in range(players if seats else 0):
         mine = [r for r in rows if r["seat"] == seat]
         if mine:
-            r_ = sum(r["win"] for r in mine) / len(mine)
-            print(f"  bot in seat {seat:<14} {len(mine):>6} {100 * r_:>6.1f} ± "
-                  f"{100 * ci(r_, len(mine)):4.1f} {sum(r['shared'] for r in mine):>7} "
+            won = sum(r["win"] for r in mine)
+            print(f"  bot in seat {seat:<14} {len(mine):>6} {100 * won / len(mine):>6.1f} "
+                  f"{ci(won, len(mine))} {sum(r['shared'] for r in mine):>7} "
                   f"{sum(r['score'] for r in mine) / len(mine):>7.1f} "
                   f"{sum(r['greedy_score'] for r in mine) / len(mine):>7.1f}")
 
@@ -101,7 +102,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"search:{args.level} vs greedy, {args.games} games a setting, seed {args.seed}, "
           f"{args.jobs} job(s)")
-    print(f"{'setting':<26} {'games':>6} {'win %':>6}   {'ci':>4} {'shared':>7} "
+    print(f"{'setting':<26} {'games':>6} {'win %':>6} {'95 % CI':^11} {'shared':>7} "
           f"{'score':>7} {'greedy':>7} {'cpu ms':>8} {'max':>7} {'wall ms':>8} {'max':>7}")
     for players in (int(p) for p in args.players.split(",")):
         tasks = [(i, players, args.level, args.seed) for i in range(args.games)]

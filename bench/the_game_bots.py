@@ -14,7 +14,6 @@ would count the waits for the processor too. "max ms" is the longest single ``ch
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from multiprocessing import Pool
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.sim import play_one
+from cardtable.stats import wilson
 
 
 class _Timed:
@@ -74,11 +74,10 @@ def run(bot: str, players: int, games_n: int, first: int, jobs: int) -> dict[str
     n = len(rows)
     wins = sum(1 for r in rows if r[1] == 0)
     p = wins / n
-    ci = 1.96 * math.sqrt(p * (1 - p) / n)
     moves = sum(r[2] for r in rows)
     return {
         "bot": bot, "players": players, "games": n,
-        "win": p, "ci": ci,
+        "win": p, "ci95": wilson(wins, n),
         "left": sum(r[1] for r in rows) / n,
         "good": sum(1 for r in rows if r[1] <= 10) / n,
         "ms": 1000 * sum(r[3] for r in rows) / max(1, moves),
@@ -105,7 +104,9 @@ def main() -> None:
             if bot == "team" and players == 1:
                 continue  # nobody to talk to: the team bot alone is the expert
             r = run(bot, players, args.games, args.first, args.jobs)
-            print(f"| {players} | {100 * r['win']:.1f} ± {100 * r['ci']:.1f} | {r['left']:.2f} "
+            low, high = r["ci95"]
+            print(f"| {players} | {100 * r['win']:.1f} ({100 * low:.1f}-{100 * high:.1f}) "
+                  f"| {r['left']:.2f} "
                   f"| {100 * r['good']:.1f} % | {r['ms']:.2f} | {r['max_ms']:.0f} |", flush=True)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.sim import mean_ci, simulate
+from cardtable.sim import simulate
+from cardtable.stats import wilson
 
 
 def test_same_arguments_same_numbers():
@@ -40,8 +41,27 @@ def test_bad_bot_lists_are_refused():
         simulate("slide", 3, ["greedy", "random"], 5)
 
 
-def test_mean_ci():
-    assert mean_ci([]) == (0.0, 0.0)
-    assert mean_ci([2.0]) == (2.0, 0.0)
-    mean, half = mean_ci([0.0, 1.0] * 50)
-    assert mean == 0.5 and 0.09 < half < 0.11
+def test_summary_intervals_are_wilson_and_stay_in_zero_one():
+    # greedy against random at Slide wins nearly every game: a normal approximation would
+    # put the upper bound above 1
+    s = simulate("slide", 2, ["greedy", "random"], 60, seed=1, bot_key=3)
+    greedy, rand = s["seats"]
+    for seat in (greedy, rand):
+        low, high = seat["win_rate_ci95"]
+        assert 0.0 <= low <= seat["win_rate"] <= high <= 1.0
+        score_low, score_high = seat["mean_score_ci95"]
+        assert score_low <= seat["mean_score"] <= score_high
+    wins = round(greedy["win_rate"] * 60)
+    assert greedy["win_rate_ci95"] == list(wilson(wins, 60))
+    coop = simulate("the-game", 2, ["greedy"], 20, seed=1, bot_key=3)
+    assert coop["won_ci95"] == list(wilson(round(coop["won"] * 20), 20))
+
+
+def test_summary_of_games_that_all_failed_has_no_figures():
+    from cardtable.sim import GameOutcome, summarize
+
+    failed = [GameOutcome(seed, ["greedy", "greedy"], None, [], error="boom") for seed in (1, 2)]
+    s = summarize("slide", failed)
+    assert s["errors"] == 2
+    assert s["seats"][0]["games"] == 0 and s["seats"][0]["win_rate"] is None
+    assert s["seats"][0]["win_rate_ci95"] == [0.0, 1.0]

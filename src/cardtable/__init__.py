@@ -22,6 +22,7 @@ from cardtable.core.errors import (
 )
 from cardtable.core.protocol import Game, Option, State
 
+# the one version source: pyproject.toml reads it ([tool.hatch.version])
 __version__ = "0.1.0"
 
 __all__ = [

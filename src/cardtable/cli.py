@@ -1,33 +1,95 @@
-"""The ``cardtable`` command: play, replay, rules, simulate."""
+"""The ``cardtable`` command: serve, play, replay, rules, simulate, tournament, solve.
+
+Errors go to stderr as one line: exit status 2 for a usage error (an unknown game or bot,
+bad seats or options, a value out of range: the command was not run), 1 for a failure (a
+missing file, a record that does not replay, games that ended with an error, a missing extra).
+The games and bots named in the help come from their registries.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
-from cardtable import games
+from cardtable import __version__, games
+from cardtable import bots as bot_registry
 from cardtable.core.errors import CardtableError
 from cardtable.seeds import new_deal_seed
+from cardtable.solvers import batch
+
+# soft wrap: a message stays one line whatever the width (a table still fits the terminal)
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+def _title(name: str) -> str:
+    try:
+        return games.get(name).title
+    except Exception:  # a broken game package must not break every command; using it will say
+        return name
+
+
+def _titles() -> str:
+    titles = [_title(name) for name in games.names()]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else "".join(titles)
+
+
+def _or_list(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
 
 app = typer.Typer(
-    help="Play and study Slide, Doublets and The Game.",
+    help=f"Play and study {_titles()}.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
 
-GameArg = Annotated[str, typer.Argument(help="slide, doublets or the-game")]
+GameArg = Annotated[str, typer.Argument(help=f"the game: {_or_list(games.names())}")]
 OptionsOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="a game option as NAME=VALUE (VALUE in JSON), repeatable"),
+    typer.Option("--option", "-o", help="a game option as NAME=VALUE (VALUE in JSON), repeatable; "
+                 "`cardtable games` lists them"),
 ]
+BOTS_HELP = (f"built-in bots: {', '.join(bot_registry.names())} (NAME:LEVEL for a bot with "
+             f"levels), or {bot_registry.EXTERNAL}COMMAND for a program (docs/bot-protocol.md)")
+
+
+def usage_error(message: str) -> NoReturn:
+    """The command cannot run as written: exit status 2."""
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(2)
+
+
+def failure(message: str) -> NoReturn:
+    """The command ran and failed: exit status 1."""
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(1)
+
+
+#: extra -> the modules its commands import (tests/test_packaging.py checks them against
+#: pyproject.toml's extras)
+EXTRA_MODULES = {
+    "tui": ("textual",),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson"),
+}
+
+
+def need_extra(extra: str, command: str) -> None:
+    """Fail in one line, naming the extra to install, when ``command`` cannot import what it
+    needs (``pip install cardtable`` installs the library alone)."""
+    missing = [m for m in EXTRA_MODULES[extra] if importlib.util.find_spec(m) is None]
+    if missing:
+        failure(f"cardtable {command} needs the {extra} extra ({', '.join(missing)} not "
+                f"installed): pip install 'cardtable[{extra}]'")
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -36,7 +98,7 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     for pair in pairs or []:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
-            raise typer.BadParameter(f"{pair!r}: write an option as NAME=VALUE")
+            usage_error(f"-o {pair!r}: write an option as NAME=VALUE")
         try:
             options[name] = json.loads(raw)
         except json.JSONDecodeError:
@@ -44,14 +106,26 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def fail(message: str) -> None:
-    console.print(f"[red]error:[/red] {message}")
-    raise typer.Exit(2)
-
-
 def check_game(name: str) -> None:
     if name not in games.names():
-        fail(f"no game called {name!r}; the games are {', '.join(games.names())}")
+        usage_error(f"no game called {name!r}; the games are {', '.join(games.names())}")
+
+
+def show_version(value: bool) -> None:
+    if value:
+        print(f"cardtable {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=show_version, is_eager=True,
+                           help="print the version and exit")
+    ] = False,
+) -> None:
+    # the options of ``cardtable`` itself; the Typer app's help describes the command
+    pass
 
 
 @app.command()
@@ -70,7 +144,7 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves")] = 0.8,
     bot_timeout: Annotated[
         float, typer.Option(help="seconds a bot may think before its seat passes to the "
-                            "greedy bot")
+                            "game's fallback bot")
     ] = 10.0,
     external_bot: Annotated[
         list[str] | None,
@@ -115,9 +189,11 @@ def serve(
     """Start the web server: play in the browser with friends and bots."""
     import os
 
+    from cardtable.bots.external import check_command
+
+    need_extra("server", "serve")
     import uvicorn
 
-    from cardtable.bots.external import check_command
     from cardtable.server.app import MAX_WS_FRAME, create_app
     from cardtable.server.hub import EXTERNAL_NAME
     from cardtable.server.limits import (
@@ -125,38 +201,38 @@ def serve(
         guarded_http_protocol,
         raise_open_file_limit,
     )
+    from cardtable.server.security import normalize_origin
 
     if bot_timeout <= 0:
-        fail("--bot-timeout is a number of seconds above 0")
+        usage_error("--bot-timeout is a number of seconds above 0")
     if bot_workers < 1:
-        fail("--bot-workers is a whole number above 0")
+        usage_error("--bot-workers is a whole number above 0")
     if not 0 <= seat_grace <= 86400:
-        fail("--seat-grace is a number of seconds from 0 to 86400")
+        usage_error("--seat-grace is a number of seconds from 0 to 86400")
     if new_players_per_minute < 0 or max_connections < 1:
-        fail("--new-players-per-minute is 0 or more, --max-connections above 0")
+        usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
     external: dict[str, str] = {}
     for entry in external_bot or []:
         name, eq, command = entry.partition("=")
         name = name.strip()
         if not eq or not EXTERNAL_NAME.match(name):
-            fail(f"--external-bot {entry!r}: write NAME=COMMAND, NAME of letters, digits, "
+            usage_error(f"--external-bot {entry!r}: write NAME=COMMAND, NAME of letters, digits, "
                  "_ or -")
         try:
             check_command(command)
         except CardtableError as e:
-            fail(f"--external-bot {name}: {e.reason}")
+            usage_error(f"--external-bot {name}: {e.reason}")
         external[name] = command
-    from cardtable.server.security import normalize_origin
-
     for origin in allowed_origin or []:
         if normalize_origin(origin) is None:
-            fail(f"--allowed-origin {origin!r}: write an origin such as https://cards.example")
+            usage_error(f"--allowed-origin {origin!r}: write an origin such as https://cards.example")
     if data:
         os.environ["CARDTABLE_DATA"] = str(data)
     from cardtable.paths import data_dir
 
     where = db or f"SQLite in {data_dir()}"
-    console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})")
+    console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})",
+                  highlight=False)
     # no per-message deflate: it costs ~40 KB and a compression per message on every
     # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
     # socket (1009), one over 4096 bytes gets the error too_large
@@ -194,8 +270,8 @@ def play(
     game: GameArg,
     seats: Annotated[
         str | None,
-        typer.Option(help="one entry per seat: me, or a bot (greedy, random, search:hard, "
-                     "expert, team, fair, cmd:COMMAND), e.g. me,greedy,greedy"),
+        typer.Option(help=f"one entry per seat, comma-separated: me, or a bot; {BOTS_HELP}. "
+                     "Default: me alone for a solitaire, else me and the game's fallback bot"),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="deal number; a new one if not given")] = None,
     option: OptionsOpt = None,
@@ -204,30 +280,29 @@ def play(
     check_game(game)
     rules = games.get(game)
     seat_list = [s.strip() for s in seats.split(",")] if seats else (
-        ["me"] if rules.max_players == 1 else ["me", "greedy"]
+        ["me"] if rules.max_players == 1 else ["me", rules.fallback_bot]
     )
     if seed is None:  # a short deal number alone; 128 secret bits against bots
         seed = new_deal_seed(len(seat_list))
     options = parse_options(option)
     try:
         rules.deal(seed, len(seat_list), options)  # check before the screen opens
-        from cardtable.bots import make_bot
-
         for s in seat_list:
-            if s.startswith("cmd:"):  # check the command without starting the program
+            if s.startswith(bot_registry.EXTERNAL):  # check without starting the program
                 from cardtable.bots.external import check_command
 
-                check_command(s[len("cmd:"):])
+                check_command(s[len(bot_registry.EXTERNAL):])
             elif s != "me":
-                make_bot(s, game)
+                bot_registry.make_bot(s, game)
     except CardtableError as e:
-        fail(e.reason)
+        usage_error(e.reason)
+    need_extra("tui", "play")
     from cardtable.tui import run_play
 
     saved = run_play(game, seat_list, seed, options)
     if saved:
-        console.print(f"Record saved: {saved}")
-        console.print(f"Replay it with: cardtable replay {saved}")
+        console.print(f"Record saved: {saved}", highlight=False)
+        console.print(f"Replay it with: cardtable replay {saved}", highlight=False)
 
 
 @app.command()
@@ -239,9 +314,12 @@ def replay(file: Annotated[Path, typer.Argument(help="a saved record (JSON)")]) 
         record = load_record(file)
         games.replay(record)  # refuse a bad record before the screen opens
     except FileNotFoundError:
-        fail(f"no such file: {file}")
+        failure(f"no such file: {file}")
+    except OSError as e:
+        failure(f"cannot read {file}: {e.strerror}")
     except CardtableError as e:
-        fail(e.reason)
+        failure(e.reason)
+    need_extra("tui", "replay")
     from cardtable.tui import run_replay
 
     run_replay(record)
@@ -253,11 +331,16 @@ def rules(game: GameArg) -> None:
     check_game(game)
     from cardtable.paths import rules_page
 
-    console.print(Markdown(rules_page(game)))
+    try:
+        page = rules_page(game)
+    except OSError:
+        failure(f"no rules page for {game} in this installation")
+    console.print(Markdown(page))
 
 
 JobsOpt = Annotated[
-    int | None, typer.Option("--jobs", "-j", help="worker processes (default: all cores)")
+    int | None,
+    typer.Option("--jobs", "-j", min=1, help="worker processes (default: all cores)"),
 ]
 DaskOpt = Annotated[
     str | None, typer.Option("--dask", help="run on the Dask scheduler at this address")
@@ -280,6 +363,18 @@ BotKeyOpt = Annotated[
 TimeoutOpt = Annotated[
     float, typer.Option(help="seconds an external bot (cmd:...) may take to answer")
 ]
+#: suffixes ``sim.write_rows`` writes
+ROW_SUFFIXES = (".csv", ".jsonl", ".json", ".ndjson")
+
+
+def check_outputs(out: Path | None, plot: Path | None, dask: str | None) -> None:
+    """Refuse, before the games are played, what the run could not do at the end."""
+    if out is not None and out.suffix not in ROW_SUFFIXES:
+        usage_error(f"--out {out}: write rows to a .csv or .jsonl file")
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        failure("--plot needs matplotlib: pip install 'cardtable[plot]'")
+    if dask is not None and importlib.util.find_spec("distributed") is None:
+        failure("--dask needs the dask extra: pip install 'cardtable[dask]'")
 
 
 def run_and_report(
@@ -292,12 +387,11 @@ def run_and_report(
 
     from cardtable.sim import default_jobs, plot_scores, run_tasks, summarize, write_rows
 
-    err = Console(stderr=True)
-    show = err.is_terminal if progress is None else progress
+    show = err_console.is_terminal if progress is None else progress
     outcomes = []
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=err, disable=not show, transient=True,
+        TimeRemainingColumn(), console=err_console, disable=not show, transient=True,
     ) as bar:
         job = bar.add_task(title, total=len(tasks))
         for outcome in run_tasks(tasks, jobs or default_jobs(), dask,
@@ -313,10 +407,29 @@ def run_and_report(
     else:
         print_summary(summary)
         if out:
-            console.print(f"rows: {out}")
+            console.print(f"rows: {out}", highlight=False)
         if plot:
-            console.print(f"plot: {plot}")
+            console.print(f"plot: {plot}", highlight=False)
     return summary
+
+
+def run_study(game: str, make: Any, seed: int, options: dict[str, Any], jobs: int | None,
+              dask: str | None, out: Path | None, plot: Path | None, as_json: bool,
+              progress: bool | None, title: str) -> None:
+    """Build the tasks (a bad bot, option or seat count: a usage error), play them (a failure
+    on the way, or games that ended with an error: exit 1)."""
+    check_outputs(out, plot, dask)
+    try:
+        tasks = make()
+    except (CardtableError, ValueError) as e:
+        usage_error(str(e))
+    try:
+        summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
+                                 progress, title.format(games=len(tasks)))
+    except (CardtableError, OSError) as e:
+        failure(str(e))
+    if summary["errors"]:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -324,9 +437,10 @@ def simulate(
     game: GameArg,
     players: Annotated[int | None, typer.Option(help="number of seats")] = None,
     bots: Annotated[
-        str, typer.Option(help="one bot for all seats, or one per seat (e.g. greedy,random)")
+        str, typer.Option(help=f"one bot for all seats, or one per seat, comma-separated; "
+                          f"{BOTS_HELP}")
     ] = "greedy",
-    games_: Annotated[int, typer.Option("--games", help="how many games")] = 1000,
+    games_: Annotated[int, typer.Option("--games", min=1, help="how many games")] = 1000,
     seed: Annotated[int, typer.Option(help="seed of the first game; game i uses seed + i")] = 1,
     option: OptionsOpt = None,
     jobs: JobsOpt = None,
@@ -348,22 +462,20 @@ def simulate(
     bot_specs = split_bots(bots)
     n = players or max(games.get(game).min_players, len(bot_specs))
     options = parse_options(option)
-    try:
-        tasks = make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout, bot_key)
-        summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
-                                 progress, f"{game}: {games_} games")
-    except (CardtableError, ValueError) as e:
-        fail(str(e))
-    if summary["errors"]:
-        raise typer.Exit(1)
+    run_study(game, lambda: make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout,
+                                       bot_key),
+              seed, options, jobs, dask, out, plot, as_json, progress,
+              f"{game}: {{games}} games")
 
 
 @app.command()
 def tournament(
     game: GameArg,
-    bots: Annotated[str, typer.Option(help="the bots to compare, e.g. greedy,random")],
+    bots: Annotated[
+        str, typer.Option(help=f"the bots to compare, comma-separated; {BOTS_HELP}")
+    ],
     players: Annotated[int | None, typer.Option(help="seats at each table")] = None,
-    games_: Annotated[int, typer.Option("--games", help="seeds each table plays")] = 200,
+    games_: Annotated[int, typer.Option("--games", min=1, help="seeds each table plays")] = 200,
     seed: Annotated[int, typer.Option(help="the first seed")] = 1,
     option: OptionsOpt = None,
     jobs: JobsOpt = None,
@@ -379,18 +491,16 @@ def tournament(
 
     check_game(game)
     bot_specs = split_bots(bots)
+    if not bot_specs:
+        usage_error("--bots names at least one bot")
     rules = games.get(game)
     n = players or (rules.min_players if rules.cooperative else
                     max(rules.min_players, min(rules.max_players, len(bot_specs))))
     options = parse_options(option)
-    try:
-        tasks = tournament_tasks(game, n, bot_specs, games_, seed, options, bot_key=bot_key)
-        summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
-                                 progress, f"{game} tournament: {len(tasks)} games")
-    except (CardtableError, ValueError) as e:
-        fail(str(e))
-    if summary["errors"]:
-        raise typer.Exit(1)
+    run_study(game, lambda: tournament_tasks(game, n, bot_specs, games_, seed, options,
+                                             bot_key=bot_key),
+              seed, options, jobs, dask, out, plot, as_json, progress,
+              f"{game} tournament: {{games}} games")
 
 
 def split_bots(spec: str) -> list[str]:
@@ -398,15 +508,32 @@ def split_bots(spec: str) -> list[str]:
     return [b.strip() for b in spec.split(",") if b.strip()]
 
 
+def rate(share: float | None, interval: list[float]) -> str:
+    """A win share with its 95 % interval, in percent: ``82.8 % (81.1-84.4)``."""
+    if share is None:
+        return "-"
+    low, high = interval
+    return f"{100 * share:.1f} % ({100 * low:.1f}-{100 * high:.1f})"
+
+
+def mean(value: float | None, interval: list[float] | None) -> str:
+    """A mean with the half-width of its (symmetric) 95 % interval: ``27.40 ± 0.52``."""
+    if value is None or interval is None:
+        return "-"
+    return f"{value:.2f} ± {(interval[1] - interval[0]) / 2:.2f}"
+
+
 def print_summary(summary: dict[str, Any]) -> None:
     better = "lowest" if summary["better"] == "low" else "highest"
     first = summary["seed"]
     console.print(
         f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
-        f"first seed {first} ({better} score wins; a shared win counts for each winner)"
+        f"first seed {first} ({better} score wins; a shared win counts for each winner; "
+        "95 % intervals)", highlight=False,
     )
     if summary.get("bot_key") is not None:
-        console.print(f"bot key {summary['bot_key']} (--bot-key repeats this run exactly)")
+        console.print(f"bot key {summary['bot_key']} (--bot-key repeats this run exactly)",
+                      highlight=False)
     coop = "won" in summary
     if summary["seats"]:
         rows = [(str(r["seat"]), r["bot"], r) for r in summary["seats"]]
@@ -417,29 +544,81 @@ def print_summary(summary: dict[str, Any]) -> None:
     if not coop:
         table.add_column("mean rank")
     for seat, bot, r in rows:
-        cells = [seat, bot, str(r["games"]),
-                 f"{100 * r['win_rate']:.1f} % ± {100 * r['win_rate_ci']:.1f}",
-                 f"{r['mean_score']:.2f} ± {r['mean_score_ci']:.2f}"]
-        table.add_row(*cells, *([] if coop else [f"{r['mean_rank']:.2f}"]))
+        cells = [seat, bot, str(r["games"]), rate(r["win_rate"], r["win_rate_ci95"]),
+                 mean(r["mean_score"], r["mean_score_ci95"])]
+        rank = "-" if r["mean_rank"] is None else f"{r['mean_rank']:.2f}"
+        table.add_row(*cells, *([] if coop else [rank]))
     console.print(table)
     if summary["seats"] and len(summary["by_bot"]) > 1:
         by_bot = Table("bot", "seats", "win rate", "mean score")
         for bot, f in summary["by_bot"].items():
-            by_bot.add_row(bot, str(f["games"]),
-                           f"{100 * f['win_rate']:.1f} % ± {100 * f['win_rate_ci']:.1f}",
-                           f"{f['mean_score']:.2f} ± {f['mean_score_ci']:.2f}")
+            by_bot.add_row(bot, str(f["games"]), rate(f["win_rate"], f["win_rate_ci95"]),
+                           mean(f["mean_score"], f["mean_score_ci95"]))
         console.print(by_bot)
     if coop and summary["seats"]:
-        console.print(f"games won: {100 * summary['won']:.1f} % ± {100 * summary['won_ci']:.1f}")
+        console.print(f"games won: {rate(summary['won'], summary['won_ci95'])}", highlight=False)
     if summary["errors"]:
-        console.print(f"[red]{summary['errors']} games ended with an error:[/red]")
+        err_console.print(f"[red]{summary['errors']} games ended with an error:[/red]")
         for message in summary["error_messages"]:
-            console.print(f"  {message}")
+            err_console.print(f"  {message}", highlight=False)
 
 
-from cardtable.solvers.cli import solve_command  # noqa: E402
+@app.command()
+def solve(
+    game: Annotated[str, typer.Argument(help=f"the game to solve: {_or_list(batch.names())}")],
+    seeds: Annotated[str, typer.Option(help="deals, as ranges and numbers: 1-100,200")] = "1-100",
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON, winning lines too")] = False,
+    budget: Annotated[
+        int | None, typer.Option(min=1, help="search nodes per deal; over it a deal is 'unknown'")
+    ] = None,
+) -> None:
+    """Solve deals with full knowledge (peeking at hidden cards); count the winnable ones."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
-app.command("solve")(solve_command)
+    if game not in batch.names():
+        usage_error(f"there is no solver for {game!r} (only: {', '.join(batch.names())})")
+    try:
+        seed_list = batch.parse_seeds(seeds)
+    except ValueError as e:
+        usage_error(f"--seeds: {e}")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task("solving", total=len(seed_list))
+        results = batch.run(game, seed_list, jobs, budget, lambda: progress.advance(task))
+    summary = batch.summarise(results)
+    if as_json:
+        print(json.dumps({"game": game, "summary": summary, "deals": results}))
+        return
+    for r in results:
+        extra = f"{r['nodes']} nodes, {r['ms']:.1f} ms"
+        console.print(f"deal {r['seed']}: {r['status']} ({extra})", highlight=False)
+    share = summary["winnable"]
+    low, high = summary["winnable_ci95"]
+    console.print(
+        f"decided {summary['decided']} of {summary['deals']} deals"
+        + (f" ({summary['unknown']} unknown: budget spent)" if summary["unknown"] else ""),
+        highlight=False,
+    )
+    if share is not None:
+        console.print(
+            f"winnable: {summary['won']} = {100 * share:.2f} % "
+            f"(95 % CI {100 * low:.2f} - {100 * high:.2f} %)",
+            highlight=False,
+        )
+    console.print(
+        f"ms per deal: median {summary['median_ms']:.2f}, max {summary['max_ms']:.1f}; "
+        f"total {summary['total_s']:.1f} s (CPU: median {summary['median_cpu_ms']:.2f}, "
+        f"max {summary['max_cpu_ms']:.1f}, total {summary['total_cpu_s']:.1f} s)",
+        highlight=False,
+    )
 
 
 def main() -> None:

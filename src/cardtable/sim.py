@@ -21,7 +21,6 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import math
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -36,6 +35,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
 from cardtable.core.rng import check_seed
 from cardtable.seeds import bot_seed, new_key
+from cardtable.stats import mean_ci, wilson
 
 
 @dataclass(frozen=True)
@@ -183,30 +183,27 @@ def _run_dask(tasks: list[Task], address: str, on_done: Callable[[int], None] | 
 
 
 # -- summaries ------------------------------------------------------------------------------
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95 % confidence interval (normal approximation)."""
-    n = len(values)
+def _figures(picks: Sequence[tuple[GameOutcome, int]]) -> dict[str, Any]:
+    """For (game, seat) picks of finished games: the win rate with its Wilson interval, the
+    mean score with its interval, the mean rank; ``None`` for the figures of no games."""
+    rows = [(s in o.winners, float(o.scores[s]), float(o.ranks[s]))
+            for o, s in picks if o.scores is not None and o.ranks is not None]
+    n = len(rows)
     if n == 0:
-        return 0.0, 0.0
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
-
-
-def _figures(wins: list[float], scores: list[float], ranks: list[float]) -> dict[str, Any]:
-    win, win_ci = mean_ci(wins)
-    score, score_ci = mean_ci(scores)
-    rank, _ = mean_ci(ranks)
-    return {"games": len(wins), "win_rate": win, "win_rate_ci": win_ci,
-            "mean_score": score, "mean_score_ci": score_ci, "mean_rank": rank}
+        return {"games": 0, "win_rate": None, "win_rate_ci95": list(wilson(0, 0)),
+                "mean_score": None, "mean_score_ci95": None, "mean_rank": None}
+    wins = sum(won for won, _, _ in rows)
+    score, low, high = mean_ci([score for _, score, _ in rows])
+    return {"games": n, "win_rate": wins / n, "win_rate_ci95": list(wilson(wins, n)),
+            "mean_score": score, "mean_score_ci95": [low, high],
+            "mean_rank": sum(rank for _, _, rank in rows) / n}
 
 
 def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = None,
               options: dict[str, Any] | None = None,
               bot_key: int | None = None) -> dict[str, Any]:
-    """Win rates, mean scores and ranks per seat and per bot, with 95 % confidence intervals.
+    """Win rates, mean scores and ranks per seat and per bot, with 95 % confidence intervals
+    (``cardtable.stats``: Wilson for the rates, ``[low, high]`` in the ``*_ci95`` fields).
 
     A shared win counts as a win for every winner. Games that ended with an error are left
     out of the figures and listed under ``errors``.
@@ -219,9 +216,7 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
     seats = []
     if fixed_seats:
         for s in range(players):
-            figures = _figures([1.0 if s in o.winners else 0.0 for o in done],
-                               [float(o.scores[s]) for o in done],
-                               [float(o.ranks[s]) for o in done])
+            figures = _figures([(o, s) for o in done])
             seats.append({"seat": s, "bot": seat_bots[s], **figures})
     by_bot: dict[str, dict[str, Any]] = {}
     names = list(dict.fromkeys(b for o in outcomes for b in o.bots))
@@ -230,9 +225,7 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
         picks = [(o, s) for o in done for s, b in enumerate(o.bots) if b == name]
         if rules.cooperative:  # one shared result a game: count each game once
             picks = list({id(o): (o, s) for o, s in picks}.values())
-        by_bot[name] = _figures([1.0 if s in o.winners else 0.0 for o, s in picks],
-                                [float(o.scores[s]) for o, s in picks],
-                                [float(o.ranks[s]) for o, s in picks])
+        by_bot[name] = _figures(picks)
     summary: dict[str, Any] = {
         "game": game, "players": players, "bots": seat_bots if fixed_seats else names,
         "games": len(outcomes), "seed": seed, "bot_key": bot_key, "options": options or {},
@@ -240,9 +233,9 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
         "errors": len(failed), "error_messages": [o.error for o in failed[:10]],
     }
     if rules.cooperative:
-        won, won_ci = mean_ci([1.0 if o.won else 0.0 for o in done])
-        summary["won"] = won
-        summary["won_ci"] = won_ci
+        won = sum(1 for o in done if o.won)
+        summary["won"] = won / len(done) if done else None
+        summary["won_ci95"] = list(wilson(won, len(done)))
     return summary
 
 
@@ -324,7 +317,7 @@ def plot_scores(outcomes: Sequence[GameOutcome], game: str, path: Path) -> None:
 
     per_bot: dict[str, list[int]] = {}
     for o in outcomes:
-        if o.error is None:
+        if o.scores is not None:  # a game that ended with an error has none
             for s, bot in enumerate(o.bots):
                 per_bot.setdefault(bot, []).append(o.scores[s])
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)

@@ -1,11 +1,16 @@
-"""The command line, run in-process with Typer's runner."""
+"""The command line, run in-process with Typer's runner (stdout and stderr apart)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 from typer.testing import CliRunner
 
+import cardtable
+from cardtable import bots, games
 from cardtable.cli import app
 
 runner = CliRunner()
@@ -42,14 +47,58 @@ def test_simulate_with_an_option():
     assert json.loads(out.output)["options"] == {"target": 80}
 
 
-def test_errors_are_one_clear_line():
-    out = runner.invoke(app, ["simulate", "slide", "--players", "9"])
-    assert out.exit_code == 2
-    assert "Slide is for 2 to 6 players, not 9" in out.output
-    out = runner.invoke(app, ["simulate", "chess"])
-    assert out.exit_code == 2 and "no game called 'chess'" in out.output
-    out = runner.invoke(app, ["play", "slide", "--seats", "me,wizard"])
-    assert out.exit_code == 2 and "no bot called 'wizard'" in out.output
+def test_usage_errors_are_one_line_on_stderr_with_status_2():
+    cases = [
+        (["simulate", "slide", "--players", "9"], "Slide is for 2 to 6 players, not 9"),
+        (["simulate", "chess"], "no game called 'chess'"),
+        (["play", "slide", "--seats", "me,wizard"], "no bot called 'wizard'"),
+        (["simulate", "slide", "--bots", "greedy,random,random", "--players", "2"],
+         "one per seat"),
+        (["simulate", "slide", "-o", "target"], "NAME=VALUE"),
+        (["simulate", "slide", "-o", "colour=red"], "colour"),
+        (["simulate", "slide", "--out", "rows.txt"], ".csv or .jsonl"),
+        (["tournament", "slide", "--bots", "greedy,wizard"], "no bot called 'wizard'"),
+        (["tournament", "slide", "--bots", ","], "at least one bot"),
+        (["rules", "chess"], "no game called 'chess'"),
+        (["solve", "slide"], "no solver for 'slide'"),
+        (["solve", "doublets", "--seeds", "9-1"], "--seeds"),
+        (["serve", "--bot-timeout", "0"], "--bot-timeout"),
+    ]
+    for args, message in cases:
+        out = runner.invoke(app, args)
+        assert out.exit_code == 2, (args, out.output)
+        assert message in out.stderr, (args, out.stderr)
+        assert out.stdout == "", args
+        assert out.stderr.count("\n") == 1, out.stderr  # one line, no traceback
+
+
+def test_click_usage_errors_are_status_2_too():
+    out = runner.invoke(app, ["simulate", "slide", "--games", "0"])
+    assert out.exit_code == 2 and "--games" in out.stderr
+    out = runner.invoke(app, ["simulate"])
+    assert out.exit_code == 2 and out.stdout == ""
+
+
+def test_version():
+    out = runner.invoke(app, ["--version"])
+    assert out.exit_code == 0 and out.stdout == f"cardtable {cardtable.__version__}\n"
+    done = subprocess.run([sys.executable, "-m", "cardtable", "--version"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.split() == ["cardtable", cardtable.__version__]
+
+
+def test_help_names_the_registered_games_and_bots():
+    wide = {"COLUMNS": "400"}  # no wrapping inside the help's boxes
+    main = runner.invoke(app, ["--help"], env=wide)
+    assert all(games.get(name).title in main.stdout for name in games.names())
+    for command in ("simulate", "play", "tournament"):
+        text = " ".join(runner.invoke(app, [command, "--help"], env=wide).stdout.split())
+        assert ", ".join(games.names()[:-1]) + " or " + games.names()[-1] in text, command
+        assert ", ".join(bots.names()) in text, command
+    from cardtable.solvers import batch
+
+    text = runner.invoke(app, ["solve", "--help"], env=wide).stdout
+    assert all(name in text for name in batch.names())
 
 
 def test_rules_prints_the_page():
@@ -58,10 +107,85 @@ def test_rules_prints_the_page():
     assert "backwards" in out.output.lower()
 
 
-def test_replay_refuses_a_bad_file(tmp_path):
+def test_replay_fails_on_a_bad_file_with_status_1(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     out = runner.invoke(app, ["replay", str(bad)])
-    assert out.exit_code == 2 and "not JSON" in out.output
+    assert out.exit_code == 1 and "not JSON" in out.stderr
     out = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
-    assert out.exit_code == 2 and "no such file" in out.output
+    assert out.exit_code == 1 and "no such file" in out.stderr
+    out = runner.invoke(app, ["replay", str(tmp_path)])
+    assert out.exit_code == 1 and "cannot read" in out.stderr
+    record = games.get("slide").deal(7, 2).record()
+    record["actions"] = [[0, "slide nowhere"]]
+    (tmp_path / "wrong.json").write_text(json.dumps(record))
+    out = runner.invoke(app, ["replay", str(tmp_path / "wrong.json")])
+    assert out.exit_code == 1 and out.stderr.startswith("error:") and out.stdout == ""
+
+
+def test_tournament_table():
+    out = runner.invoke(app, ["tournament", "slide", "--bots", "greedy,random", "--games", "6",
+                              "--seed", "3", "--bot-key", "5"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "seats played" in out.stdout and "win rate" in out.stdout
+    assert "greedy" in out.stdout and "random" in out.stdout
+
+
+def test_tournament_json_rotates_seats_over_the_same_seeds(tmp_path):
+    rows = tmp_path / "rows.jsonl"
+    args = ["tournament", "slide", "--bots", "greedy,random", "--players", "2", "--games", "5",
+            "--seed", "3", "--bot-key", "5", "--json", "--out", str(rows)]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 10 and summary["seats"] == []  # bots change seats
+    assert {b: f["games"] for b, f in summary["by_bot"].items()} == {"greedy": 10, "random": 10}
+    # both bots play each seed from both seats, and win shares add up to one per game
+    played = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert sorted((g["seed"], tuple(g["bots"])) for g in played) == sorted(
+        (seed, lineup) for seed in range(3, 8)
+        for lineup in (("greedy", "random"), ("random", "greedy")))
+    wins = sum(f["win_rate"] * f["games"] for f in summary["by_bot"].values())
+    assert wins >= 10
+    for figures in summary["by_bot"].values():
+        low, high = figures["win_rate_ci95"]
+        assert 0 <= low <= figures["win_rate"] <= high <= 1
+    assert runner.invoke(app, args).stdout == out.stdout  # the same key: the same run
+
+
+def test_cooperative_tournament_counts_each_game_once():
+    out = runner.invoke(app, ["tournament", "the-game", "--bots", "greedy,random", "--players",
+                              "3", "--games", "4", "--json", "--bot-key", "1"])
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 8
+    assert {b: f["games"] for b, f in summary["by_bot"].items()} == {"greedy": 4, "random": 4}
+
+
+def test_a_game_that_ends_in_error_fails_with_status_1(tmp_path):
+    bot = tmp_path / "quits.py"
+    bot.write_text("import sys\nsys.exit(0)\n")
+    out = runner.invoke(app, ["tournament", "slide", "--bots",
+                              f"greedy,cmd:{sys.executable} {bot}", "--games", "2",
+                              "--seed", "1"])
+    assert out.exit_code == 1, out.output
+    assert "ended with an error" in out.stderr
+
+
+def test_a_game_from_another_package_is_in_the_help_and_the_commands(plugin_game):
+    def cardtable_(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cardtable", *args], capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "COLUMNS": "300"})
+
+    helped = cardtable_("simulate", "--help")
+    names = games.names()
+    assert plugin_game in names
+    assert helped.returncode == 0
+    assert f"the game: {', '.join(names[:-1])} or {names[-1]}" in helped.stdout
+    assert "Fifteen" in cardtable_("--help").stdout
+    listed = cardtable_("games")
+    assert listed.returncode == 0 and plugin_game in listed.stdout
+    # it has no rules page: a failure (1) in one line, not a traceback
+    rules = cardtable_("rules", plugin_game)
+    assert rules.returncode == 1 and rules.stderr.startswith("error: no rules page for fifteen")
+    assert "Traceback" not in rules.stderr

@@ -120,6 +120,7 @@ async def reconnect_loop(port: int, path: str, until: asyncio.Event) -> int:
     return n
 
 
+@pytest.mark.perf
 async def test_misbehaving_clients_do_not_slow_another_table(server, people):
     ann, bob, carl = people("Ann"), people("Bob"), people("Carl")
     before = await doublets_latencies(ann, 40)  # warm-up and baseline, nobody misbehaving

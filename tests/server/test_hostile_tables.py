@@ -139,6 +139,7 @@ def many_live_tables(store: db.Store, count: int, by: str = "someone",
         conn.execute(insert(db.Seat.__table__), seats)
 
 
+@pytest.mark.perf
 async def test_creating_a_table_does_not_scan_the_live_tables(store):
     hub = Hub(store, bot_delay=0.0)
     hub.loop = asyncio.get_running_loop()
@@ -254,6 +255,7 @@ def test_a_finished_table_is_served_after_a_restart_loads_it_lazily(people, serv
     assert games.replay(record).over
 
 
+@pytest.mark.perf
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_a_restart_with_thousands_of_running_tables_is_quick_and_resumes_the_bots(
         tmp_path: Path):

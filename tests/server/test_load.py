@@ -13,6 +13,7 @@ from helpers import load_bench
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="/proc")
 
 
+@pytest.mark.perf
 def test_twenty_tables_of_four_clients_lose_nothing_and_stay_quick():
     bench = load_bench("load")
     r = bench.run_one(tables=20, seconds=8, period=1.0, procs=1, spy=None, server_args=[])

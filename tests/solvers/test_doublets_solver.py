@@ -14,7 +14,7 @@ from cardtable import games
 from cardtable.cli import app
 from cardtable.games.doublets import KING, NEXT
 from cardtable.solvers import doublets as solver
-from cardtable.solvers.cli import parse_seeds, run, wilson
+from cardtable.solvers.batch import parse_seeds, run
 from cardtable.solvers.doublets import Position, pack_reserves, solve, solve_seed, still_winnable
 
 GAME = games.get("doublets")
@@ -96,7 +96,7 @@ def test_results_do_not_depend_on_jobs() -> None:
     def strip(results: list[dict]) -> list[dict]:
         return [{k: v for k, v in r.items() if k not in ("ms", "cpu_ms")} for r in results]
 
-    assert strip(run(seeds, jobs=1)) == strip(run(seeds, jobs=2))
+    assert strip(run("doublets", seeds, jobs=1)) == strip(run("doublets", seeds, jobs=2))
 
 
 def test_solver_is_unchanged_by_the_search() -> None:
@@ -106,10 +106,11 @@ def test_solver_is_unchanged_by_the_search() -> None:
     assert state.snapshot() == before
 
 
-def test_parse_seeds_and_wilson() -> None:
+def test_parse_seeds() -> None:
     assert parse_seeds("1-3,7, 9-10") == [1, 2, 3, 7, 9, 10]
-    low, high = wilson(99, 100)
-    assert 0.94 < low < 0.99 < high <= 1.0
+    for bad in ("", "3-1", "x"):
+        with pytest.raises(ValueError):
+            parse_seeds(bad)
 
 
 def test_command_line() -> None:

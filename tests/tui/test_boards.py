@@ -1,5 +1,7 @@
 """The board renderers: pure functions of a view. They show what the view holds, and nothing
-they are not given can appear: the tests check the visible cards and the hidden ones."""
+they are not given can appear: the tests check the visible cards and the hidden ones.
+Each game's board lives in its own module of ``tui/games``; a game without one gets the
+generic board."""
 
 from __future__ import annotations
 
@@ -10,18 +12,26 @@ import pytest
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.tui.boards import (
-    BLOCK,
-    card_text,
-    move_label,
-    plain,
-    public_action,
-    render_board,
-    result_text,
-    slide_direction,
-)
+from cardtable.tui.boards import plain
+from cardtable.tui.games import board_for
+from cardtable.tui.games.doublets import card_text
+from cardtable.tui.games.generic import GenericBoard
+from cardtable.tui.games.slide import BLOCK, slide_direction
 
 NAMES3 = ["you", "greedy", "greedy"]
+
+
+def render_board(view: dict, names=None, **kwargs):
+    """The board of the view's game, as the play and replay apps draw it."""
+    return board_for(games.get(view["game"])).render(view, names, **kwargs)
+
+
+def result_text(game: str, result: dict, names=None):
+    return board_for(games.get(game)).result_text(result, names)
+
+
+def move_label(view: dict, action: str) -> str:
+    return games.get(view["game"]).move_label(view, action)
 
 
 def play(state, steps: int) -> None:
@@ -170,7 +180,7 @@ def test_doublets_needed_value_and_result() -> None:
     score = state.result()["scores"][0]
     assert f"Score {score} of 48 cards on the foundation." in text
     won = finished("doublets", 1, 12)
-    assert "You won" in render_board(won.view(0)).plain
+    assert "All 48 cards are on the foundation: won!" in render_board(won.view(0)).plain
 
 
 # -- The Game -------------------------------------------------------------------------------------
@@ -224,11 +234,15 @@ def test_the_game_board_shows_piles_signals_turn_and_minimum() -> None:
 
 def test_the_game_result() -> None:
     state = finished("the-game", 2, 394)
-    text = result_text(state.view(0), ["you", "greedy"]).plain
+    text = result_text("the-game", state.result(), ["you", "greedy"])
     left = state.result()["cards_left"]
-    assert f"Cards left: {left} (played {98 - left})" in text and "Won: no" in text
+    played = 98 - left
+    assert text.plain == f"Game over. The team did not win. Cards left: {left} (played {played})."
+    assert text.spans[-1].style.color.name == "red"  # a lost game in red
     won = finished("the-game", 2, 222)
-    assert "The team won: all 98 cards are played!" in result_text(won.view(None)).plain
+    text = result_text("the-game", won.result())
+    assert text.plain == "Game over. The team won: all 98 cards are played!"
+    assert text.spans[-1].style.color.name == "green"
 
 
 # -- labels ---------------------------------------------------------------------------------------
@@ -246,11 +260,57 @@ def test_move_labels_add_a_hint() -> None:
     assert move_label(view, "signal up1 avoid") == "signal up1 avoid"
 
 
-def test_public_action_keeps_a_reveal_secret() -> None:
-    assert public_action("slide", "seat 1", "reveal b3") == "seat 1 chose a card to reveal"
-    assert public_action("slide", "seat 1", "take 7 left") == "seat 1: take 7 left"
-
-
 def test_plain_renders_any_renderable() -> None:
     view = games.get("doublets").deal(12).view(0)
     assert plain(render_board(view)) == render_board(view).plain
+
+
+# -- finding a game's board -----------------------------------------------------------------------
+
+
+def test_every_built_in_game_has_its_own_board_and_keys() -> None:
+    from cardtable.tui.app import PlayApp
+
+    for name in games.names():
+        board = board_for(games.get(name))
+        assert not isinstance(board, GenericBoard), name
+        assert type(board).__module__ == f"cardtable.tui.games.{name.replace('-', '_')}"
+        # a game's own keys never shadow the keys every table has
+        common = {b.key for b in PlayApp.BINDINGS} | {"u", "h", "x", "p"}
+        assert not {k.key for k in board.keys} & common, name
+
+
+def test_a_game_without_a_board_gets_the_generic_one(plugin_game: str) -> None:
+    state = games.get(plugin_game).deal(4, 3)
+    state.act(0, state.legal(0)[0])
+    board = board_for(state.game)
+    assert type(board) is GenericBoard
+    view = state.view(1)
+    text = board.render(view, ["greedy", "you", "greedy"], width=60).plain
+    lines = text.splitlines()
+    assert lines[0] == "Fifteen"
+    # every field of the view on a line of its own, in words
+    assert f"hand: {', '.join(map(str, view['hand']))}" in text
+    assert f"hand sizes: {', '.join(map(str, view['hand_sizes']))}" in text
+    assert f"total: {view['total']}" in text and f"draw pile: {view['draw_pile']}" in text
+    assert max(len(line) for line in lines) <= 60
+    # nothing the view does not hold: the other hands stay hidden
+    others = [c for s in (0, 2) for c in state.hands[s]]
+    shown = {int(n) for n in re.findall(r"\d+", text)}
+    public = {v for value in view.values() if isinstance(value, list) for v in value
+              if isinstance(v, int)}
+    public |= {v for v in view.values() if isinstance(v, int)}
+    assert shown <= public, set(others) & (shown - public)
+
+
+def test_the_generic_board_shows_nested_fields_and_the_result(plugin_game: str) -> None:
+    state = games.get(plugin_game).deal(4, 2)
+    state.playout(["random", "random"], random.Random(4))
+    view = state.view(None)
+    board = board_for(state.game)
+    text = board.render(view, ["you", "greedy"]).plain
+    assert "hand: —" in text  # a spectator holds no hand
+    assert "Game over. " in text and ("Winner: " in text or "Shared win: " in text)
+    assert "Game over" not in board.render(view, show_result=False).plain
+    nested = board.render({**view, "piles": {"up": [1, 2], "down": []}}).plain
+    assert "piles" in nested and "up: 1, 2" in nested and "down: none" in nested

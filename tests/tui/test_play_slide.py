@@ -84,7 +84,7 @@ async def test_take_click_outside_the_hole_lines_is_explained(data_dir, ui) -> N
         await ui.click_card(pilot, "cell 0 d4")  # neither the hole's row nor its column
         assert "row or column of your hole (b2)" in ui.message(app)
         await ui.click_card(pilot, "cell 0 d2")  # right of the hole: push from the right
-        assert f"you (seat 0): take {value} right" in log_text(app)
+        assert f"you (seat 0) took the {value} and pushed it in from the right" in log_text(app)
 
 
 async def test_change_of_mind_while_the_bots_think(data_dir, ui) -> None:

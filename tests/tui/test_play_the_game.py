@@ -108,7 +108,42 @@ async def test_whole_game_against_greedy(data_dir, ui) -> None:
         result = app.table.result()
         assert not result["won"] and result["cards_left"] == 53
         text = str(app.query_one("#result", Static).render())
-        assert "Cards left: 53 (played 45)" in text
-        assert "Won: no" in text
+        assert "The team did not win. Cards left: 53 (played 45)." in text
         assert "Record saved:" in text
     assert len(list((data_dir / "records").glob("the-game-394-*.json"))) == 1
+
+
+async def test_undo_alone_by_key(data_dir, ui) -> None:
+    """Played alone, The Game offers undo like Doublets (the game's ``offers_undo``); an
+    undone end of turn puts the drawn cards back."""
+    app = PlayApp("the-game", ["me"], SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert "u" in {b.key for b in app.game_bindings()}
+        start = app.table.view(0)
+        hand = start["hand"]
+        await ui.select_move(pilot, f"play {hand[0]} up1")
+        await ui.select_move(pilot, f"play {hand[1]} up1")
+        before_end = app.table.view(0)
+        await pilot.press("e")
+        await ui.settle(pilot)
+        assert app.table.view(0)["draw_pile"] == start["draw_pile"] - 2
+        await pilot.press("u")
+        await ui.settle(pilot)
+        assert app.table.view(0) == before_end
+        assert "Took back: end" in ui.message(app)
+        await pilot.press("u", "u")
+        await ui.settle(pilot)
+        assert app.table.view(0) == start and app.table.moves == 0
+
+
+async def test_no_undo_hint_or_peek_at_a_shared_table(data_dir, ui) -> None:
+    app = PlayApp("the-game", ["me", "greedy"], SEED, {}, bot_delay=60.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        keys = {b.key for b in app.game_bindings()}
+        assert keys == {"e", "p"}  # the game's end of turn, and pause for the bot
+        hand = app.table.view(0)["hand"]
+        await ui.select_move(pilot, f"play {hand[0]} up1")
+        await pilot.press("u")
+        assert app.table.moves == 1
+        await ui.type_move(pilot, "undo")
+        assert "offers no undo" in ui.message(app)

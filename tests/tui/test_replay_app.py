@@ -90,3 +90,17 @@ async def test_an_unfinished_record_says_so() -> None:
         assert "Doublets" in board_text(app)
         await pilot.press("home", "n", "n")
         assert app.step == 2
+
+
+async def test_a_game_without_a_board_replays_on_the_generic_one(plugin_game: str) -> None:
+    state = games.get(plugin_game).deal(8, 3)
+    state.playout(["random"] * 3, random.Random(8))  # its one built-in policy
+    record = state.record()
+    app = ReplayApp(record, start=-1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = board_text(app)
+        assert text.startswith("Fifteen") and "hand: —" in text  # a spectator holds no hand
+        assert "Winner: " in text or "Shared win: " in text
+        await pilot.press("home")
+        assert shown(app) == games.replay(prefix(record, 0)).view(None)
+        assert f"draw pile: {shown(app)['draw_pile']}" in board_text(app)

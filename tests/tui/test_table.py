@@ -101,16 +101,27 @@ def test_an_illegal_bot_answer_is_refused_not_replaced(monkeypatch) -> None:
     assert table.moves == 0
 
 
-def test_undo_is_for_doublets_only(tmp_path) -> None:
-    solo = Table("doublets", ["me"], 12)
-    assert not solo.can_undo
-    solo.act(0, "flip")
+@pytest.mark.parametrize("game", ["doublets", "the-game"])
+def test_undo_alone_for_any_solitaire(game: str) -> None:
+    """The game says (``offers_undo``): any game played alone, The Game too, as on the
+    server."""
+    solo = Table(game, ["me"], 12)
+    assert solo.rules.offers_undo(1)
+    assert not solo.can_undo  # nothing played yet
+    mine = make_bot("greedy", game)
+    solo.act(0, mine.choose(solo.view(0), solo.legal(0)))
     before = solo.view(0)
-    solo.act(0, "flip")
-    assert solo.can_undo and solo.undo() == "flip"
+    last = mine.choose(before, solo.legal(0))
+    solo.act(0, last)
+    assert solo.can_undo and solo.undo() == last
     assert solo.view(0) == before
-    duo = Table("slide", ["me", "greedy"], 7)
-    duo.act(0, "reveal a1")
+
+
+def test_no_undo_with_other_seats() -> None:
+    duo = Table("the-game", ["me", "greedy"], 7)
+    assert not duo.rules.offers_undo(2)
+    hand = duo.view(0)["hand"]
+    duo.act(0, f"play {hand[0]} up1")
     assert not duo.can_undo
     with pytest.raises(IllegalAction):
         duo.undo()

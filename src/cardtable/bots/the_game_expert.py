@@ -30,7 +30,6 @@ ALL_CARDS = sum(1 << c for c in CARDS)
 # ABOVE[t]: the cards above t; BELOW[t]: the cards below t (as bit masks over 2..99)
 ABOVE = [ALL_CARDS & ~((1 << (t + 1)) - 1) for t in range(102)]
 BELOW = [ALL_CARDS & ((1 << t) - 1) for t in range(102)]
-PILE_INDEX = {p: i for i, p in enumerate(PILES)}
 
 # Tuned by simulation (bench/the_game_bots.py); see docs/bots.md.
 DEFAULTS: dict[str, Any] = {

@@ -48,9 +48,7 @@ Record = dict[str, Any]
 View = dict[str, Any]
 
 
-class Result(TypedDict):
-    """What ``State.result()`` answers for every game; games add figures of their own."""
-
+class _ResultFields(TypedDict):
     #: whether the game has ended (before the end: the position so far)
     over: bool
     #: per seat, in the game's own measure (``Game.better`` says which way is best)
@@ -59,6 +57,14 @@ class Result(TypedDict):
     winners: list[int]
     #: per seat, 1 for the best; equal places share a rank (every seat 1 in a cooperative game)
     ranks: list[int]
+
+
+class Result(_ResultFields, total=False):
+    """What ``State.result()`` answers for every game (``over``, ``scores``, ``winners``,
+    ``ranks``); games add figures of their own (``Game.result_type``)."""
+
+    #: a cooperative game or a solitaire: whether the table won
+    won: bool
 
 
 class _ViewFields(TypedDict):

@@ -64,8 +64,7 @@ def card_value(name: str) -> int:
 
 
 class DoubletsResult(Result):
-    #: all 48 cards on the foundation
-    won: bool
+    # ``won``: all 48 cards on the foundation
     #: cards on the foundation (the score; 48 is a win)
     foundation: int
 

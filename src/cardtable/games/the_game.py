@@ -113,8 +113,7 @@ def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
 
 
 class TheGameResult(Result):
-    #: all 98 cards played
-    won: bool
+    # ``won``: all 98 cards played
     #: cards not played (in hands and the draw pile): the score, 0 is a win
     cards_left: int
     #: 10 or fewer left, "a good result" in the rules

@@ -1,7 +1,8 @@
 """The terminal adapter (Textual): play and replay.
 
 - ``table``: the game at the keyboard without a screen (state, bots, undo, saving);
-- ``boards``: pure functions from a view to Rich text;
+- ``games``: each game's board (pure functions from a view to Rich text), clicks and keys, one
+  module a game, and a generic board for a game without one; ``boards``: what they share;
 - ``app``: the play app; ``replay``: the replay app; ``widgets``: what they share.
 """
 

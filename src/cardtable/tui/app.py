@@ -6,6 +6,11 @@ follow them; ``bot_delay=0`` plays them as fast as the event loop goes (tests).
 
 Moves can be made four ways, all ending in ``Table.act``: the move list (keys or mouse), a click
 on a card, the game's shortcut keys, and a typed action in the notation of RULES.md.
+
+What is the game's own (its board, its clicks and keys, its status line) comes from its terminal
+adapter (``tui.games``); this app names no game. Undo, hint and peek are offered as the game
+says (``offers_undo``, ``advisor``, ``solver``); the log and the end are in the game's words
+(``describe_action``, ``result_lines``).
 """
 
 from __future__ import annotations
@@ -24,27 +29,11 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from cardtable.core.errors import IllegalAction
-from cardtable.tui.boards import (
-    move_label,
-    public_action,
-    rank_of,
-    result_text,
-    seat_label,
-    slide_direction,
-)
+from cardtable.core.protocol import View
+from cardtable.tui.boards import seat_label
+from cardtable.tui.games import board_for
 from cardtable.tui.table import BotFailed, Table
 from cardtable.tui.widgets import Board, ConfirmQuit, HandOver
-
-#: shortcut keys that only make sense in one game
-GAME_ACTIONS = {
-    "undo": "doublets",
-    "flip": "doublets",
-    "play_waste": "doublets",
-    "reserve": "doublets",
-    "hint": "doublets",
-    "peek": "doublets",
-    "end_turn": "the-game",
-}
 
 CSS = """
 Screen { layout: vertical; }
@@ -70,20 +59,13 @@ class PlayApp(App[Path | None]):
 
     CSS = CSS
     TITLE = "cardtable"
+    #: the keys of every table; the others are bound in ``__init__`` from what the game offers
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         # priority: handled as it arrives, so the keys typed right after it go to the box
         Binding("slash", "type", "Type a move", priority=True),
         Binding("escape", "clear", "Back", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("h", "hint", "Hint"),
-        Binding("x", "peek", "Winnable? (peeks)"),
-        Binding("f", "flip", "Flip/redeal"),
-        Binding("w", "play_waste", "Play waste"),
-        *(Binding(str(n), f"reserve({n})", f"Play r{n}", show=False) for n in range(1, 8)),
-        Binding("e", "end_turn", "End turn"),
-        Binding("p", "pause", "Pause bots"),
     ]
 
     def __init__(
@@ -99,6 +81,9 @@ class PlayApp(App[Path | None]):
         super().__init__()
         self.table = Table(game, seats, seed, options)
         self.game = game
+        self.rules = self.table.rules
+        #: the game's board, clicks, keys and status line
+        self.adapter = board_for(self.rules)
         self.bot_delay = bot_delay
         self.record_dir = record_dir
         self.viewer: int | None = self.table.humans[0] if self.table.humans else None
@@ -114,12 +99,30 @@ class PlayApp(App[Path | None]):
         self._moves_shown: list[tuple[str, str | None]] | None = None
         #: every line written to the log, unwrapped (the log widget wraps them)
         self.events: list[str] = []
+        for key in self.game_bindings():
+            self.bind(key.key, key.action, description=key.description, show=key.show)
+
+    def game_bindings(self) -> list[Binding]:
+        """The keys this table adds to the common ones, in the footer's order: undo, hint and
+        peek when the game offers them here, the game's own keys, pause when bots play."""
+        keys = []
+        if self.rules.offers_undo(len(self.table.seats)):
+            keys.append(Binding("u", "undo", "Undo"))
+        if self.rules.advisor is not None:
+            keys.append(Binding("h", "hint", "Hint"))
+        if self.rules.solver is not None:
+            keys.append(Binding("x", "peek", "Winnable? (peeks)"))
+        keys += [Binding(k.key, f"game_key({n})", k.description, show=k.show)
+                 for n, k in enumerate(self.adapter.keys)]
+        if self.table.has_bots:
+            keys.append(Binding("p", "pause", "Pause bots"))
+        return keys
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         # kept as attributes: another screen (a hand-over, a question) may be on top when the
         # bots move, and a query would search that screen
-        self.board = Board(links=True, show_result=False, id="board")
+        self.board = Board(self.adapter, links=True, show_result=False, id="board")
         self.status = Static(id="status")
         self.moves = OptionList(id="moves")
         self.result = Static(id="result")
@@ -141,15 +144,16 @@ class PlayApp(App[Path | None]):
         yield Footer()
 
     def _example(self) -> str:
-        return {"slide": "take 7 left", "doublets": "play r3", "the-game": "play 34 up1"}.get(
-            self.game, "a move"
-        )
+        if self.adapter.example:
+            return self.adapter.example
+        legal = self.legal()
+        return legal[0] if legal else "a move"
 
     def on_mount(self) -> None:
         # a solitaire's deal number is the player's own; a shared deal's seed would show
         # the bots' hands, so it is told once the game is over
-        solo = len(self.table.seats) == 1
-        deal = f" · deal {self.table.seed}" if solo else ""
+        public = self.rules.deal_is_public(len(self.table.seats), over=False)
+        deal = f" · deal {self.table.seed}" if public else ""
         self.title = f"cardtable · {self.table.title}{deal}"
         who = ", ".join(seat_label(s, self.table.names(self.viewer))
                         for s in range(len(self.table.seats)))
@@ -168,7 +172,7 @@ class PlayApp(App[Path | None]):
     def _refresh_table(self) -> None:
         table = self.table
         new_viewer = self._next_viewer()
-        if new_viewer != self.viewer:
+        if new_viewer is not None and new_viewer != self.viewer:
             self.viewer = new_viewer
             self.selected = None
             self._last_view = None
@@ -187,7 +191,7 @@ class PlayApp(App[Path | None]):
             self._status = status
             self.status.update(status)
         if table.over:
-            self._finish(view)
+            self._finish()
         else:
             self._fill_moves(view)
             self._schedule_bots()
@@ -217,25 +221,7 @@ class PlayApp(App[Path | None]):
             text.append("Watching. ", "bold")
         elif self.viewer in acting:
             text.append("Your move. ", "bold yellow")
-        if self.game == "slide" and view["phase"] == "reveal":
-            if self.viewer is not None and view["chosen"][self.viewer]:
-                text.append(f"You reveal {view['choice']}; pick another to change your mind. ")
-            elif self.viewer is not None:
-                text.append("Click one of your ? cards, or pick it below. ")
-        elif self.game == "slide" and self.viewer in acting:
-            text.append("Click a centre card, then a cell of your hole's row or column "
-                        "(the side it enters from). ")
-        elif self.game == "the-game" and self.viewer is not None:
-            if self.viewer in acting:
-                text.append(f"Played {view['played_this_turn']}, at least {view['minimum']}. "
-                            "Click a card, then a pile. ")
-            else:
-                text.append(f"{seat_label(view['turn'], names)} is playing. You may signal. ")
-        elif self.game == "doublets":
-            text.append(f"Needs {rank_of(view['needed'])}. Click a green card, or the stock to "
-                        "flip. Keys: 1-7 reserves, w waste, f flip, u undo. ")
-        if self.viewer not in acting and self.viewer is not None and self.game != "the-game":
-            text.append("Waiting for " + ", ".join(seat_label(s, names) for s in acting) + ".")
+        text.append_text(self.adapter.status(view, self.viewer, acting, names))
         if self.paused:
             text.append(" Bots paused (p).", "bold red")
         return text
@@ -243,24 +229,27 @@ class PlayApp(App[Path | None]):
     def _fill_moves(self, view: dict[str, Any]) -> None:
         moves = self.moves
         previous = moves.highlighted_option.id if moves.highlighted_option else None
-        legal = self.table.legal(self.viewer) if self.viewer is not None else []
-        if self.selected:
-            chosen = [a for a in legal if self._matches_selection(a)]
+        legal = self.legal()
+        selected = self.selected
+        if selected:
+            chosen = [a for a in legal if self.adapter.matches_selection(selected, a)]
             legal = chosen or legal
-        plays = [a for a in legal if not a.startswith("signal ")]
-        signals = [a for a in legal if a.startswith("signal ")]
-        rows: list[tuple[str, str | None]] = [(move_label(view, a), a) for a in plays]
+        is_talk, label = self.rules.is_talk, self.rules.move_label
+        plays = [a for a in legal if not is_talk(a)]
+        talk = [a for a in legal if is_talk(a)]
+        rows: list[tuple[str, str | None]] = [(label(view, a), a) for a in plays]
         if not plays:
             waiting = "watching" if self.viewer is None else "nothing to do: waiting"
             rows.append((f"({waiting})", None))
-        if signals:
-            rows.append(("signals (talk, any time):", None))
-            rows.extend((a, a) for a in signals)
-        if rows == self._moves_shown:
+        if talk:
+            rows.append((self.adapter.talk_heading, None))
+            rows.extend((label(view, a), a) for a in talk)
+        shown = self._moves_shown
+        if rows == shown:
             return  # rebuilding the list is the costliest part of a redraw
         # keep the highlight on the same move, unless the list now starts differently (a turn
         # begins): then the first move is the one in reach
-        same_start = bool(self._moves_shown) and self._moves_shown[0] == rows[0]
+        same_start = bool(shown) and shown is not None and shown[0] == rows[0]
         self._moves_shown = rows
         moves.set_options(
             Option(label, id=action) if action else Option(Text(label, "dim"), disabled=True)
@@ -273,37 +262,25 @@ class PlayApp(App[Path | None]):
             first = next((i for i, o in enumerate(moves.options) if not o.disabled), None)
             moves.highlighted = first
 
-    def _matches_selection(self, action: str) -> bool:
-        ref = (self.selected or "").split(" ")
-        words = action.split(" ")
-        if ref[0] == "centre":  # Slide: take VALUE DIRECTION
-            return words[0] == "take" and words[1] == ref[1]
-        if ref[0] == "hand":  # The Game: play CARD PILE
-            return words[0] == "play" and words[1] == ref[1]
-        return True
-
     def _note_changes(self, before: dict[str, Any] | None, after: dict[str, Any]) -> None:
         """Log what the seat can see happen between two of its views."""
         if before is None:
             return
-        if self.game == "slide" and before["phase"] == "reveal" and after["phase"] == "take":
-            centre = " ".join(map(str, after["centre"]))
-            self.log_event(f"Round {after['round']}: revealed {centre}")
-        if self.game == "the-game":
-            hand_before, hand_after = before.get("hand"), after.get("hand")
-            if hand_before is not None and hand_after is not None:
-                # how many, not which: the log stays when people sharing the keyboard change
-                drawn = len(set(hand_after) - set(hand_before))
-                if drawn:
-                    self.log_event(f"You drew {drawn} card{'s' if drawn > 1 else ''}.")
-            if after["turn"] != before["turn"] and after["turn"] is not None:
-                names = self.table.names(self.viewer)
-                self.log_event(f"Turn: {seat_label(after['turn'], names)}")
+        for line in self.adapter.changes(before, after, self.table.names(self.viewer)):
+            self.log_event(line)
+
+    def _log_action(self, seat: int, action: str, before: View) -> None:
+        """Log an action in the game's words, as every seat may learn it: with two people at
+        one keyboard, a Slide reveal in the log would show the other person's secret choice.
+        ``before`` is the keyboard's view before the action (it names what the action took)."""
+        who = seat_label(seat, self.table.names(self.viewer))
+        self.log_event(self.rules.describe_action(action, who, before, public=True))
 
     def _log_talk(self, said: list[tuple[int, str]]) -> None:
         names = self.table.names(self.viewer)
         for seat, words in said:
-            self.log_event(f"{seat_label(seat, names)}: {words}")
+            who = seat_label(seat, names)
+            self.log_event(self.rules.describe_action(words, who, public=True))
 
     def log_event(self, line: str) -> None:
         self.events.append(line)
@@ -315,12 +292,12 @@ class PlayApp(App[Path | None]):
         widget.set_class(error, "error")
 
     # -- the end ------------------------------------------------------------------------------
-    def _finish(self, view: dict[str, Any]) -> None:
+    def _finish(self) -> None:
         self._cancel_bots()
         first_time = self.saved is None
         self.saved = self.table.save(self.record_dir)
         self.add_class("over")
-        text = result_text(view, self.table.names(self.viewer))
+        text = self.adapter.result_text(self.table.result(), self.table.names(self.viewer))
         text.append(f"\n\nRecord saved: {self.saved}\n", "bold")
         text.append(f"Replay: cardtable replay {self.saved}\n\nPress q to leave.")
         self.result.update(text)
@@ -377,8 +354,8 @@ class PlayApp(App[Path | None]):
         self._thinking = set()
         if self.table.over or not self.is_running:
             return
-        names = self.table.names(self.viewer)
         for seat, answer in answers:
+            before = self.table.view(self.viewer)
             try:
                 if isinstance(answer, BotFailed):
                     raise answer
@@ -387,7 +364,7 @@ class PlayApp(App[Path | None]):
                 self.paused = True
                 self.say(f"{e}. The bots are paused (p to try again).", error=True)
                 break
-            self.log_event(public_action(self.game, seat_label(seat, names), answer))
+            self._log_action(seat, answer, before)
             self._log_talk(said)
         self.refresh_table()
 
@@ -400,6 +377,7 @@ class PlayApp(App[Path | None]):
         if self.table.over:
             self.say("The game is over. Press q to leave.", error=True)
             return False
+        before = self.table.view(self.viewer)
         try:
             said = self.table.act(self.viewer, action, quiet=self._thinking)
         except IllegalAction as e:
@@ -410,10 +388,7 @@ class PlayApp(App[Path | None]):
             self.paused = True
         else:
             failure = ""
-        # the public form even for the person: with two people at one keyboard, a Slide
-        # reveal in the log would show the other person's secret choice
-        who = seat_label(self.viewer, self.table.names(self.viewer))
-        self.log_event(public_action(self.game, who, action))
+        self._log_action(self.viewer, action, before)
         self._log_talk(said)
         self.say(failure, error=bool(failure))
         self.selected = None
@@ -442,74 +417,25 @@ class PlayApp(App[Path | None]):
             event.input.select_all()  # kept to be corrected; typing replaces it
 
     def action_card(self, ref: str) -> None:
-        """A click on a card of the board (see ``boards`` for the references)."""
+        """A click on a card of the board (its game's ``click`` says what it means)."""
         if self.viewer is None or self.table.over:
             return
-        words = ref.split(" ")
-        view = self._last_view or self.table.view(self.viewer)
-        if self.game == "doublets":
-            self._click_doublets(words, view)
-        elif self.game == "slide":
-            self._click_slide(ref, words, view)
-        elif self.game == "the-game":
-            self._click_the_game(ref, words)
+        self.adapter.click(self, ref)
 
-    def _click_doublets(self, words: list[str], view: dict[str, Any]) -> None:
-        if words[0] == "stock":
-            legal = self.table.legal(self.viewer)
-            self.try_act("redeal" if "redeal" in legal else "flip")
-        elif words[0] == "waste":
-            self.try_act("play waste")
-        elif words[0] == "reserve":
-            self.try_act(f"play {words[1]}")
-        else:
-            self.say(f"The foundation needs a {rank_of(view['needed'])}.")
+    # -- what a game's clicks and keys use (``tui.games.Play``) ---------------------------------
+    def current_view(self) -> View:
+        return self._last_view or self.table.view(self.viewer)
 
-    def _click_slide(self, ref: str, words: list[str], view: dict[str, Any]) -> None:
-        if words[0] == "cell":
-            cell = words[2]
-            if view["phase"] == "reveal":
-                self.try_act(f"reveal {cell}")
-                return
-            if view["turn"] != self.viewer:
-                self.say("Wait for your turn to take a card.")
-                return
-            if not self.selected:
-                self.say("First click a centre card, then the side it enters from.")
-                return
-            hole = view["holes"][self.viewer]
-            direction = slide_direction(hole, cell)
-            if direction is None:
-                self.say(f"Click a cell in the row or column of your hole ({hole}): "
-                         "the card enters from that side.", error=True)
-                return
-            self.try_act(f"take {self.selected.split(' ')[1]} {direction}")
-        elif words[0] == "centre":
-            if view["phase"] != "take" or view["turn"] != self.viewer:
-                self.say("Wait for your turn to take a card.")
-                return
-            self._select(ref, f"Take {words[1]}: click a cell of your hole's row or column "
-                              "to push from that side, or pick a move.")
+    def legal(self) -> list[str]:
+        return self.table.legal(self.viewer) if self.viewer is not None else []
 
-    def _click_the_game(self, ref: str, words: list[str]) -> None:
-        if words[0] == "hand":
-            self._select(ref, f"The {words[1]}: now click a pile, or pick a move.")
-        elif words[0] == "pile":
-            if not self.selected:
-                self.say("Click a card of your hand first, then the pile.")
-                return
-            self.try_act(f"play {self.selected.split(' ')[1]} {words[1]}")
-
-    def _select(self, ref: str, hint: str) -> None:
+    def select(self, ref: str, hint: str) -> None:
         self.selected = None if self.selected == ref else ref
         self.say(hint if self.selected else "")
         self.refresh_table()
 
     # -- keys -----------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        game = GAME_ACTIONS.get(action)
-        if game is not None and game != self.game:
-            return False  # hidden from the footer and inactive
         if action == "undo":
             return True if self.table.can_undo else None
         if action == "pause":
@@ -532,6 +458,9 @@ class PlayApp(App[Path | None]):
         self.moves.focus()
 
     def action_undo(self) -> None:
+        if not self.rules.offers_undo(len(self.table.seats)):
+            self.say("This table offers no undo (a game played alone does).", error=True)
+            return
         if not self.table.can_undo:
             self.say("Nothing to undo.", error=True)
             return
@@ -550,20 +479,11 @@ class PlayApp(App[Path | None]):
         answer = self.table.peek_winnable()
         text = ("no answer in time" if answer is None else
                 "yes, it can still be won" if answer else "no, it can no longer be won")
-        self.say(f"Peeking at the stock: {text}")
+        self.say(f"{self.adapter.peek_words}: {text}")
 
-    def action_flip(self) -> None:
-        legal = self.table.legal(self.viewer) if self.viewer is not None else []
-        self.try_act("redeal" if "redeal" in legal else "flip")
-
-    def action_play_waste(self) -> None:
-        self.try_act("play waste")
-
-    def action_reserve(self, n: int) -> None:
-        self.try_act(f"play r{n}")
-
-    def action_end_turn(self) -> None:
-        self.try_act("end")
+    def action_game_key(self, n: int) -> None:
+        """One of the game's own keys (``GameBoard.keys``)."""
+        self.adapter.keys[n].run(self)
 
     def action_pause(self) -> None:
         self.paused = not self.paused

@@ -17,6 +17,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardtable import games
+from cardtable.tui.games import board_for
 from cardtable.tui.widgets import Board
 
 CSS = """
@@ -65,7 +66,7 @@ class ReplayApp(App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with VerticalScroll(id="board-pane"):
-                yield Board(id="board")
+                yield Board(board_for(games.get(self.record["game"])), id="board")
             with Vertical(id="side"):
                 yield Static(id="step")
                 yield OptionList(

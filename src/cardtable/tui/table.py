@@ -9,16 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.bots.lifecycle import BotSeats, SeatFailed, build
 from cardtable.core.errors import CardtableError, IllegalAction, NotYourTurn
+from cardtable.core.protocol import Result
 from cardtable.paths import save_record
 from cardtable.seeds import new_key
 
 HUMAN = "me"
+
+
+class Advisor(Protocol):
+    """A game's advisor (``Game.advisor``): it watches the person's views and gives hints."""
+
+    def observe(self, view: dict[str, Any]) -> None: ...
+
+    def hint(self, view: dict[str, Any], legal: list[str]) -> tuple[str, str]: ...
 
 
 class BotFailed(Exception):
@@ -55,7 +64,8 @@ class Table:
         self.saved: Path | None = None
         # the game's advisor (Doublets: the fair bot) watches the person's game, so a hint
         # remembers what was shown (flipped cards)
-        self._advisor = make_bot(rules.advisor, game) if rules.advisor else None
+        self._advisor = (cast(Advisor, make_bot(rules.advisor, game)) if rules.advisor
+                         else None)
         if self._advisor is not None:
             self._advisor.observe(self._state.view(0))
 
@@ -82,7 +92,7 @@ class Table:
     def legal(self, seat: int) -> list[str]:
         return self._state.legal(seat) if seat in self.humans else []
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> Result:
         return self._state.result()
 
     def record(self) -> dict[str, Any]:

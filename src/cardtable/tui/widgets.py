@@ -13,18 +13,20 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
-from cardtable.tui.boards import render_board
+from cardtable.tui.games import GameBoard
 
 
 class Board(Widget):
-    """Draws a view with ``boards.render_board``, re-laid out to the width it gets."""
+    """Draws a view with its game's board (``tui.games``), re-laid out to the width it gets."""
 
     DEFAULT_CSS = """
     Board { height: auto; width: 1fr; padding: 0 1; }
     """
 
-    def __init__(self, *, links: bool = False, show_result: bool = True, **kwargs: Any) -> None:
+    def __init__(self, adapter: GameBoard, *, links: bool = False, show_result: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.adapter = adapter
         self.links = links
         self.show_result = show_result
         self.board_view: dict[str, Any] | None = None
@@ -51,7 +53,7 @@ class Board(Widget):
             return Text("")
         width = self.content_size.width or 80
         if self._cache is None or self._cache[0] != width:
-            text = render_board(
+            text = self.adapter.render(
                 self.board_view, self.names, width=width, links=self.links,
                 selected=self.selected, show_result=self.show_result,
             )

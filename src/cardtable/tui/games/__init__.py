@@ -1,0 +1,155 @@
+"""Each game's terminal board and keys, one module a game; ``board_for`` finds a game's.
+
+A game's module is named after the game (``the-game`` -> ``the_game.py``) and sets ``ADAPTER``
+to a ``GameBoard`` subclass: how its view is drawn, what a click on a card and its shortcut
+keys do, what the status line and the log add. A game without a module of its own (a game
+from another package) gets ``generic.GenericBoard``: the view as a tree and the legal actions
+as a list, so every registered game is playable in the terminal.
+
+Everything else is common and lives in the play app: the move list (labels from
+``Game.move_label``), the log (``Game.describe_action``), the end (``Game.result_lines``),
+the bots, and undo, hint and peek as the game offers them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rich.style import Style
+from rich.text import Text
+
+from cardtable.core.protocol import Game, View
+from cardtable.tui.boards import GOOD, TITLE, seat_label
+from cardtable.tui.table import Table
+
+
+class Play(Protocol):
+    """What a game's clicks and keys may do on the play screen."""
+
+    table: Table
+    #: the seat at the keyboard (None: watching)
+    viewer: int | None
+    #: a clicked card waiting for its second click (a card reference)
+    selected: str | None
+
+    def try_act(self, action: str) -> bool:
+        """Act for the seat at the keyboard; a refusal is explained on the screen."""
+        ...
+
+    def say(self, message: str, error: bool = False) -> None:
+        """A line under the board."""
+        ...
+
+    def select(self, ref: str, hint: str) -> None:
+        """Select the card ``ref`` (or unselect it, clicked again), saying ``hint``."""
+        ...
+
+    def current_view(self) -> View:
+        """The view of the seat at the keyboard, as shown."""
+        ...
+
+    def legal(self) -> list[str]:
+        """The legal actions of the seat at the keyboard (none when watching)."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """A game's shortcut key: ``key`` (Textual's name for it) runs ``run`` on the screen."""
+
+    key: str
+    description: str
+    run: Callable[[Play], object]
+    show: bool = True
+
+
+class GameBoard(ABC):
+    """A game's terminal adapter. Subclasses draw the board; the rest has a default."""
+
+    #: a typed move for the input's placeholder (None: the first legal action)
+    example: str | None = None
+    #: the game's shortcut keys, added to the screen's footer
+    keys: tuple[GameKey, ...] = ()
+    #: the heading above talk in the move list (``Game.is_talk``)
+    talk_heading = "talk (any time):"
+    #: how the answer of the peek key (``Game.solver``) begins
+    peek_words = "Peeking at the hidden cards"
+
+    def __init__(self, rules: Game) -> None:
+        self.rules = rules
+
+    @abstractmethod
+    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
+               links: bool = False, selected: str | None = None,
+               show_result: bool = True) -> Text:
+        """The board of ``view``. ``selected`` is a card reference to highlight;
+        ``show_result=False`` leaves out the result of a finished game (shown elsewhere)."""
+
+    def status(self, view: View, viewer: int | None, acting: tuple[int, ...],
+               names: Sequence[str]) -> Text:
+        """What the seat at the keyboard is waiting for or may do now (the game's part of
+        the status line)."""
+        text = Text()
+        if viewer is not None and viewer not in acting:
+            text.append("Waiting for " + ", ".join(seat_label(s, names) for s in acting) + ".")
+        return text
+
+    def click(self, play: Play, ref: str) -> None:
+        """A click on the card ``ref`` of the board (only boards with links have any)."""
+        play.say("Pick a move from the list, or type one.")
+
+    def matches_selection(self, selected: str, action: str) -> bool:
+        """Whether ``action`` is one of those the selected card leads to (the move list
+        shows only those)."""
+        return True
+
+    def changes(self, before: View, after: View, names: Sequence[str]) -> list[str]:
+        """Log lines for what the seat can see happen between two of its views."""
+        return []
+
+    def result_text(self, result: Mapping[str, Any], names: Sequence[str] | None) -> Text:
+        """The end of a game: the game's ``result_lines``, the first one (the winners)
+        highlighted when someone won."""
+        out = Text()
+        if not result or not result.get("over"):
+            return out
+        labels = [seat_label(s, names) for s in range(len(result["scores"]))]
+        out.append("Game over. ", TITLE)
+        for n, line in enumerate(self.rules.result_lines(result, labels)):
+            if n:
+                out.append("\n")
+            out.append(line, self.result_style(n, line, result))
+        return out
+
+    def result_style(self, n: int, line: str, result: Mapping[str, Any]) -> Style:
+        """The style of the ``n``-th result line."""
+        return GOOD if n == 0 and result["winners"] else Style()
+
+
+def module_name(game: str) -> str:
+    """The module of a game's terminal adapter: ``the-game`` -> ``the_game``."""
+    return game.replace("-", "_")
+
+
+def board_for(rules: Game) -> GameBoard:
+    """The terminal adapter of a game: its own module's ``ADAPTER``, else the generic one."""
+    name = module_name(rules.name)
+    adapter: type[GameBoard] | None = None
+    if name.isidentifier():
+        path = f"{__name__}.{name}"
+        try:
+            module = importlib.import_module(path)
+        except ModuleNotFoundError as e:
+            if e.name != path:  # the adapter exists but fails to import: say so
+                raise
+        else:
+            adapter = getattr(module, "ADAPTER", None)
+    if adapter is None:
+        from cardtable.tui.games.generic import GenericBoard
+
+        adapter = GenericBoard
+    return adapter(rules)

@@ -1,0 +1,77 @@
+"""The board of any game without one of its own: the view as a readable tree.
+
+The play app around it does the rest for every game: the legal actions as a selectable list
+(labelled by ``Game.move_label``), the typed-action input, the log (``Game.describe_action``)
+and the end (``Game.result_lines``). A new game is therefore playable in the terminal as soon
+as it is registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from rich.tree import Tree
+
+from cardtable.core.protocol import View
+from cardtable.tui.boards import BOLD, DIM, TITLE, to_text
+from cardtable.tui.games import GameBoard
+
+#: view fields the screen shows elsewhere (the title; the result under the moves)
+SHOWN_ELSEWHERE = ("game", "result")
+
+
+def words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def scalar(value: Any) -> Text:
+    """A value that needs no branch of its own, in words."""
+    if value is None:
+        return Text("—", DIM)  # hidden, or nothing
+    if isinstance(value, bool):
+        return Text("yes" if value else "no")
+    if isinstance(value, list | tuple):
+        return Text(", ".join(map(str, value))) if value else Text("none", DIM)
+    return Text(str(value), BOLD)
+
+
+def flat(value: Any) -> bool:
+    """A scalar, or a list of scalars: shown on its key's line."""
+    if isinstance(value, list | tuple):
+        return all(not isinstance(v, list | tuple | dict) for v in value)
+    return not isinstance(value, dict)
+
+
+def grow(branch: Tree, key: str, value: Any) -> None:
+    if flat(value):
+        line = Text(f"{words(key)}: ")
+        line.append_text(scalar(value))
+        branch.add(line)
+        return
+    node = branch.add(Text(words(key), BOLD))
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for k, v in items:
+        grow(node, str(k), v)
+
+
+class GenericBoard(GameBoard):
+    """Any game's view, field by field; nested fields (per seat, per pile) as branches."""
+
+    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
+               links: bool = False, selected: str | None = None,
+               show_result: bool = True) -> Text:
+        tree = Tree(Text(self.rules.title, TITLE), guide_style="dim")
+        for key, value in view.items():
+            if key not in SHOWN_ELSEWHERE:
+                grow(tree, key, value)
+        out = to_text(tree, width)
+        result = view.get("result")
+        if result and show_result:
+            out.append("\n\n")
+            out.append_text(self.result_text(result, names))
+        return out
+
+
+ADAPTER = GenericBoard
