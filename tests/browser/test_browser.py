@@ -15,22 +15,23 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from browser.conftest import CHROMIUM
+
 if not CHROMIUM.exists():
     pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
                 "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 from cardtable import games  # noqa: E402
 from cardtable.bots import make_bot  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TIMEOUT = 15_000  # ms for one wait in the page
 
@@ -41,11 +42,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextmanager
+def serving(data: Path, log: Path) -> Iterator[str]:
+    """A ``cardtable serve`` subprocess on a free port (with this process's environment: its
+    PYTHONPATH too), storing in ``data``; its base URL once it answers."""
     port = free_port()
-    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path_factory.mktemp("data"))}
-    log = tmp_path_factory.mktemp("log") / "server.log"
+    env = {**os.environ, "CARDTABLE_DATA": str(data)}
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
@@ -61,20 +63,21 @@ def server(tmp_path_factory):
                 proc.kill()
                 pytest.fail(f"the server did not start:\n{log.read_text()}")
             time.sleep(0.1)
-    yield base
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with serving(tmp_path_factory.mktemp("data"), log) as base:
+        yield base
 
 
 def person(browser, base: str, name: str | None, width: int = 1280) -> Page:
@@ -194,8 +197,11 @@ def test_doublets_winning_deal(server, browser):
     seed, moves = winning_deal()
     page = person(browser, server, "Dora")
     page.goto("/")
-    page.fill("#doublets-deal", str(seed))
-    page.click("#doublets-form button[type=submit]")
+    # the "Play alone" form lists the games that allow one player, pure solitaires first
+    expect(page.locator("[name=alone-game]")).to_have_value("doublets")
+    expect(page.get_by_test_id("play-alone")).to_have_text("Play Doublets")
+    page.fill("#alone-deal", str(seed))
+    page.get_by_test_id("play-alone").click()
     page.wait_for_url("**/t/*")
     settled(page)
     expect(page.get_by_test_id("deal")).to_have_text(f"Deal #{seed}")
@@ -323,6 +329,42 @@ def test_reload_keeps_seat(server, browser):
     click_action(page, play[1])
     assert version(page) != before
     expect(page.locator('[data-action="end"]')).to_be_visible()  # two cards: may end now
+    assert not page.js_errors
+
+
+# -- 4b. the solitaire tools come from what the game offers -----------------------------------
+def test_the_tools_of_a_game_played_alone_follow_what_it_offers(server, browser):
+    """The Game alone: undo, redo, restart and a new deal (undo_alone, the server's can_undo
+    and can_redo) but no hint and no "still winnable?" (it has no advisor and no solver)."""
+    offers = {g["name"]: g for g in json.loads(
+        urllib.request.urlopen(server + "/api/games").read())}["the-game"]
+    assert offers["undo_alone"] and not offers["advisor"] and not offers["solver"]
+    page = person(browser, server, "Sol")
+    page.goto("/")
+    page.select_option("[name=alone-game]", "the-game")
+    expect(page.get_by_test_id("play-alone")).to_have_text("Play The Game")
+    page.get_by_test_id("play-alone").click()
+    page.wait_for_url("**/t/*")
+    settled(page)
+    for key in ("undo", "redo", "restart", "new-deal"):
+        expect(page.locator(f"[data-key={key}]")).to_have_count(1)
+    for key in ("hint", "peek"):
+        expect(page.locator(f"[data-key={key}]")).to_have_count(0)
+    expect(page.locator("[data-key=undo]")).to_be_disabled()  # nothing to take back yet
+    cards = page.get_by_test_id("hand").locator("[data-card]")
+    hand = [c.get_attribute("data-card") for c in cards.all()]
+    card, action = best_play(page)
+    page.click(f'[data-card="{card}"]')
+    click_action(page, action)
+    expect(cards).to_have_count(len(hand) - 1)
+    expect(page.locator("[data-key=undo]")).to_be_enabled()
+    before = version(page)
+    page.click("[data-key=undo]")
+    wait_change(page, before)
+    settled(page)
+    expect(cards).to_have_count(len(hand))
+    assert [c.get_attribute("data-card") for c in cards.all()] == hand
+    expect(page.locator("[data-key=redo]")).to_be_enabled()
     assert not page.js_errors
 
 

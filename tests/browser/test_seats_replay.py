@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import asyncio
 
-from playwright.sync_api import expect, sync_playwright
+import pytest
 
-# Chromium, its flags and the skip without it: as every browser test (test_browser.py)
-from browser.test_browser import ARGS, CHROMIUM
-from server.conftest import Client
-from server.test_seats import ann_then_greedy, grace_server_for
+# Chromium and its flags: as every browser test (conftest.py)
+from browser.conftest import ARGS, CHROMIUM
+
+if not CHROMIUM.exists():
+    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium",
+                allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from server.conftest import Client  # noqa: E402
+from server.test_seats import ann_then_greedy, grace_server_for  # noqa: E402
 
 
 def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):

@@ -530,8 +530,9 @@ def test_the_game_ends_at_the_start_of_a_turn_when_the_seat_cannot_play_its_mini
     left = len(state.draw) + 7 + 7
     assert state.result() == {
         "over": True, "scores": [left, left], "won": False, "winners": [], "ranks": [1, 1],
-        "cards_left": left, "good": False,
+        "cards_left": left, "good": False, "stuck_seat": 1, "short_by": 2,
     }
+    assert GAME.result_lines(state.result(), ["Ann", "Bob"])[-1] == "Bob could not play 2 cards."
 
 
 def test_the_game_is_not_over_when_the_minimum_can_be_reached_only_as_a_sequence():
@@ -589,7 +590,7 @@ def test_the_team_wins_when_all_98_cards_are_played():
     assert sum(len(p) for p in state.piles_played) == 98
     assert state.result() == {
         "over": True, "scores": [0, 0], "won": True, "winners": [0, 1], "ranks": [1, 1],
-        "cards_left": 0, "good": True,
+        "cards_left": 0, "good": True, "stuck_seat": None, "short_by": 0,
     }
     view = state.view(0)
     assert view["over"] and view["turn"] is None and view["to_act"] == []

@@ -72,3 +72,34 @@ def test_every_game_words_every_legal_action_and_its_result(name, players):
     lines = game.result_lines(state.result(), names)
     assert lines and all(isinstance(line, str) and line for line in lines)
     assert game.result_lines(game.deal(7, players).result(), names) == []
+
+
+def test_verdicts_address_each_player():
+    slide = games.get("slide")
+    result = {"over": True, "scores": [20, 20, 31], "remaining": [4, 6, 5], "ranks": [1, 2, 3],
+              "winners": [0], "deals": [{}]}
+    assert slide.verdict(result, 0).startswith("You came 1st of 3. Tied on 20 points")
+    assert slide.verdict(result, 1) == ("You came 2nd of 3. Tied on 20 points; the tie-break is "
+                                        "fewer cards left: you had 6, against 4.")
+    assert slide.verdict(result, 2) == "You came 3rd of 3."
+    shared = {**result, "remaining": [4, 4, 5], "ranks": [1, 1, 3], "winners": [0, 1]}
+    assert slide.verdict(shared, 1) == "You shared 1st place with 1 other (of 3)."
+    assert slide.verdict({**result, "over": False}, 0) == ""
+    the_game = games.get("the-game")
+    assert the_game.verdict({"over": True, "won": True, "ranks": [1, 1]}, 1) == "The team won!"
+    assert games.get("doublets").verdict({"over": True, "won": False, "ranks": [1]}, 0) == \
+        "You did not win."
+
+
+def test_the_game_says_who_was_stuck_mid_turn():
+    game = games.get("the-game")
+    state = game.deal(1, 2)
+    rng = random.Random(1)
+    while not state.over:
+        seat = state.to_act()[0]
+        state.act(seat, rng.choice([a for a in state.legal(seat) if not game.is_talk(a)]))
+    result = state.result()
+    if result["won"]:
+        pytest.skip("a random game that was won")
+    assert result["stuck_seat"] == state.turn and 1 <= result["short_by"] <= 2
+    assert f"P{state.turn + 1} could not play" in game.result_lines(result, ["P1", "P2"])[-1]

@@ -24,12 +24,5 @@ def test_golden_deal_and_game(name, players, seed, options):
     pinned = json.loads(path_for(name, players, seed).read_text())
     assert games.get(name).deal(seed, players, options).snapshot() == pinned["deal"]
     state = games.replay(pinned["record"])
-    result = dict(state.result())
-    # Doublets' and The Game's results gained "ranks" in #10 (a cooperative table shares
-    # one place); everything else is pinned as it was
-    expected = dict(pinned["result"])
-    if "ranks" not in expected:
-        assert games.get(name).cooperative
-        expected["ranks"] = [1] * players
-    assert result == expected
+    assert state.result() == pinned["result"]
     assert json.loads(json.dumps(state.snapshot())) == pinned["final"]

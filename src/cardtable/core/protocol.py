@@ -86,6 +86,12 @@ class ViewBase(_ViewFields, total=False):
     result: Result
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def ranks_of(scores: list[int], better: str = "low") -> list[int]:
     """1 for the best score; equal scores share a rank (1, 1, 3)."""
     sign = 1 if better == "low" else -1
@@ -220,6 +226,22 @@ class Game(ABC):
         for s in sorted(range(len(names)), key=lambda s: ranks[s]):
             lines.append(f"#{ranks[s]} {names[s]}: {result['scores'][s]}")
         return lines
+
+    def verdict(self, result: Mapping[str, Any], seat: int) -> str:
+        """One seat's own verdict at the end, addressed to its player: "You came 2nd of 3",
+        "You shared 1st place with 1 other", "The team won"; "" before the end."""
+        if not result.get("over"):
+            return ""
+        if self.cooperative:
+            return ("You won!" if len(result["ranks"]) == 1 else "The team won!") \
+                if result.get("won") else ("You did not win." if len(result["ranks"]) == 1
+                                           else "The team did not win.")
+        ranks, rank = result["ranks"], result["ranks"][seat]
+        shared = ranks.count(rank) - 1
+        if shared:
+            others = f"{shared} other{'s' if shared > 1 else ''}"
+            return f"You shared {ordinal(rank)} place with {others} (of {len(ranks)})."
+        return f"You came {ordinal(rank)} of {len(ranks)}."
 
     def still_winnable(self, state: State, budget: int | None = None) -> bool | None:
         """**Peeking**: the game's ``solver`` on the true state (it reads hidden cards, so its

@@ -213,6 +213,18 @@ class SlideGame(Game):
             return f"{who} took the {words[1]} and pushed it in from {side}"
         return super().describe_action(action, who, view, public)
 
+    def verdict(self, result: Mapping[str, Any], seat: int) -> str:
+        said = super().verdict(result, seat)
+        score, rank = result["scores"][seat], result["ranks"][seat]
+        # the tie-break decided when another seat had the same score but another place
+        tied = [s for s, v in enumerate(result["scores"])
+                if v == score and result["ranks"][s] != rank]
+        if said and tied:
+            mine, theirs = result["remaining"][seat], result["remaining"][tied[0]]
+            said += (f" Tied on {score} points; the tie-break is fewer cards left:"
+                     f" you had {mine}, against {theirs}.")
+        return said
+
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
             return []

@@ -114,6 +114,10 @@ def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
 
 class TheGameResult(Result):
     # ``won``: all 98 cards played
+    #: why a lost game ended: the seat that could not play its minimum (None: won or going on)
+    stuck_seat: int | None
+    #: how many more cards that seat had to play and could not
+    short_by: int
     #: cards not played (in hands and the draw pile): the score, 0 is a win
     cards_left: int
     #: 10 or fewer left, "a good result" in the rules
@@ -198,6 +202,10 @@ class TheGame(Game):
         if result["won"]:
             return [f"The team won: all {len(CARDS)} cards are played!"]
         lines = [f"The team did not win. Cards left: {left} (played {len(CARDS) - left})."]
+        if result.get("stuck_seat") is not None:
+            short = result["short_by"]
+            lines.append(f"{names[result['stuck_seat']]} could not play {short} card"
+                         f"{'s' if short != 1 else ''}.")
         if result.get("good"):
             lines.append("10 or fewer left counts as a good result.")
         return lines
@@ -430,6 +438,8 @@ class TheGameState(State):
             "won": won,
             "winners": list(range(self.players)) if won else [],
             "ranks": [1] * self.players,
+            "stuck_seat": self.turn if self._ended and left else None,
+            "short_by": max(self.minimum - self.played, 0) if self._ended and left else 0,
             "cards_left": left,
             "good": self._ended and left <= 10,
         }

@@ -17,7 +17,7 @@ async function main() {
     if (!rows.length) {
       const why = g.max_players < 2 ? "played alone: not rated (see your statistics at the table)"
         : g.cooperative ? "cooperative: everyone shares one result, so it is not rated"
-          : "no rated games yet";
+          : !g.rated ? "not rated" : "no rated games yet";
       body = el("p", { class: "muted" }, why);
     } else {
       body = el("table", { class: "list" },

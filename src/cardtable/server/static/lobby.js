@@ -1,4 +1,5 @@
-// The lobby: create a table (seats: me / open / bots), play Doublets, join or watch tables.
+// The lobby: create a table (seats: me / open / bots), play a game alone, join or watch
+// tables. Every choice is built from GET /api/games: no game is named here.
 import { api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -20,7 +21,7 @@ function seatChoices(game, index) {
 function defaultSeat(game, index) {
   if (index === 0) return "me";
   const names = game.bots.map((b) => b.name);
-  return names.includes("greedy") ? "greedy" : names[0];
+  return names.includes(game.fallback_bot) ? game.fallback_bot : names[0];
 }
 
 function optionInput(opt) {
@@ -94,13 +95,33 @@ async function createTable(event) {
   }
 }
 
-async function playDoublets(event) {
+// -- playing alone: every game that allows one player, pure solitaires first --------------
+function aloneGames() {
+  return games.filter((g) => g.min_players === 1)
+    .sort((a, b) => a.max_players - b.max_players);
+}
+
+function renderAlone() {
+  const game = games.find((g) => g.name === $("#alone-form [name=alone-game]").value);
+  if (!game) return;
+  // a deal number is offered where the game makes it public to the one who plays it
+  $("#alone-deal").classList.toggle("hidden", !game.shows_deal_number);
+  if (!game.shows_deal_number) $("#alone-deal").value = "";
+  $("#alone-form [data-testid=play-alone]").textContent = `Play ${game.title}`;
+  $("#alone-about").textContent = [
+    game.undo_alone ? "Undo, redo and restart, at your own pace." : "At your own pace.",
+    game.shows_deal_number ? "Every deal has a number: play the same one again or share it." : "",
+  ].filter(Boolean).join(" ");
+}
+
+async function playAlone(event) {
   event.preventDefault();
   if (!(await askName())) return;
-  const value = $("#doublets-deal").value;
+  const game = $("#alone-form [name=alone-game]").value;
+  const value = $("#alone-deal").value;
   try {
     const table = await api("POST", "/api/tables", {
-      game: "doublets", seats: ["me"], seed: value === "" ? null : Number(value) });
+      game, seats: ["me"], seed: value === "" ? null : Number(value) });
     location.href = `/t/${table.id}`;
   } catch (e) {
     showMessage(e.message);
@@ -180,17 +201,24 @@ async function main() {
   }
   const gameSelect = $("#create-form [name=game]");
   for (const g of games) {
-    if (g.max_players < 2) continue; // solitaire has its own shortcut
+    if (g.max_players < 2) continue; // played alone only: the "Play alone" form has it
     gameSelect.append(el("option", { value: g.name }, g.title));
   }
+  const alone = aloneGames();
+  const aloneSelect = $("#alone-form [name=alone-game]");
+  for (const g of alone) aloneSelect.append(el("option", { value: g.name }, g.title));
+  $("#alone").classList.toggle("hidden", !alone.length);
+  aloneSelect.classList.toggle("hidden", alone.length < 2);
+  aloneSelect.addEventListener("change", renderAlone);
   gameSelect.addEventListener("change", () => {
     $("#create-form [name=count]").value = "";
     renderCreate();
   });
   $("#create-form [name=count]").addEventListener("change", renderCreate);
   $("#create-form").addEventListener("submit", createTable);
-  $("#doublets-form").addEventListener("submit", playDoublets);
+  $("#alone-form").addEventListener("submit", playAlone);
   renderCreate();
+  renderAlone();
   refreshTables();
   setInterval(refreshTables, 4000);
   if (!(await getMe())) welcome();

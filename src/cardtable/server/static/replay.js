@@ -1,16 +1,14 @@
 // The replay page: steps through a finished game. The server rebuilds each step's spectator
 // view from the record (GET /api/tables/{id}/replay?step=N); no rules run in the browser.
 import { api, clear, el, showMessage, topbar } from "./common.js";
+import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
-import * as slide from "./games/slide.js";
-import * as theGame from "./games/the-game.js";
-import * as doublets from "./games/doublets.js";
 
-const RENDERERS = { slide, "the-game": theGame, doublets };
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
 const cache = new Map();
 let table = null;
+let renderer = null; // the game's module (renderers.js)
 let steps = 0;
 let step = 0;
 let wanted = 0; // the step last asked for: older answers are dropped
@@ -72,10 +70,11 @@ function show(data) {
   document.body.dataset.step = String(step);
   const board = clear($("#board"));
   const ctx = { act: () => {}, ui: {}, names: n, readOnly: true, rerender: () => show(data) };
-  RENDERERS[table.game].render(board, { view: data.view, legal: [], seat: null, table,
+  renderer.render(board, { view: data.view, legal: [], seat: null, table,
     version: step, seatViews: data.seat_views }, ctx);
   const res = clear($("#results"));
-  if (data.view.result) res.append(results(data.view, table, playedBy(table, n), false));
+  const sum = data.view.result ? renderer.resultSummary(data.view, table, playedBy(table, n)) : null;
+  if (sum) res.append(results(sum, table, playedBy(table, n), false));
 }
 
 function keys(event) {
@@ -90,6 +89,7 @@ async function main() {
   await topbar();
   try {
     table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+    renderer = await rendererFor(table.game);
   } catch (e) {
     showMessage(e.message);
     return;

@@ -1,4 +1,6 @@
-// The results panel of a finished game (from view.result), shared by the table and replay.
+// The results panel of a finished game, shared by the table and the replay. Only what every
+// game has lives here: the generic `result` (over, winners, ranks, scores) in words. A game's
+// module (games/<name>.js) may export its own `resultSummary` of the same shape.
 import { el } from "./common.js";
 
 // who played each seat of a finished game, a person then the bot that took over:
@@ -9,51 +11,84 @@ export function playedBy(table, fallback) {
     : fallback[i]));
 }
 
-export function results(view, table, names, links = true) {
+function joinNames(list) {
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+// The end of a game as data (no DOM, so node's test runner checks it):
+// {verdict, won (true/false, or null when the result does not say), columns (extra table
+// headings), rows ([{seat, rank, name, score, winner, extra}], or null for no table), notes
+// (lines under it), playedBy (a "Played by ..." line)}.
+export function summary(view, table, names) {
   const r = view.result;
   if (!r) return null;
-  const winners = new Set(r.winners);
-  const parts = [];
-  if (view.game === "slide") {
-    const me = table.seats.findIndex((x) => x.you);
-    const verdict = me >= 0 ? (winners.has(me) ? "You win!" : "The game is over.")
-      : `${r.winners.map((w) => names[w]).join(" and ")} ${r.winners.length > 1 ? "win" : "wins"}.`;
-    parts.push(el("div", { class: `verdict ${me >= 0 && winners.has(me) ? "won" : ""}` }, verdict));
-    const order = [...r.scores.keys()].sort((a, b) => r.ranks[a] - r.ranks[b]);
-    parts.push(el("table", { class: "list" },
-      el("thead", {}, el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"),
-        el("th", {}, "score"), el("th", {}, "cards left"))),
-      el("tbody", {}, order.map((i) => el("tr", { "data-seat": String(i) },
-        el("td", {}, String(r.ranks[i])),
-        el("td", {}, names[i], winners.has(i) ? el("span", { class: "winner-mark" }, " ★") : null),
-        el("td", {}, String(r.scores[i])),
-        el("td", {}, String(r.remaining[i])))))));
-    parts.push(el("p", { class: "muted" }, "Lowest score wins; a tie goes to fewer cards left."));
-  } else if (view.game === "doublets") {
-    parts.push(el("div", { class: `verdict ${r.won ? "won" : "lost"}` },
-      r.won ? "Won! All 48 cards are on the foundation." : "No more moves."));
-    parts.push(el("p", {}, `Score ${r.scores[0]} of 48 · cards left ${48 - r.scores[0]}`));
-  } else {
-    parts.push(el("div", { class: `verdict ${r.won ? "won" : "lost"}` },
-      r.won ? "You beat The Game! Every card is played." : `The Game wins: ${r.cards_left} cards left.`));
-    if (!r.won) {
-      parts.push(el("p", {}, r.good ? "10 or fewer cards left: a good result."
-        : "More than 10 cards left."));
-    }
-    if (names.length > 1) {
-      parts.push(el("p", { class: "played-by", "data-testid": "played-by" },
-        `Played by ${names.join(" · ")}`));
-    }
+  const winners = new Set(r.winners || []);
+  const me = table.seats.findIndex((x) => x.you);
+  let verdict;
+  if (me >= 0 && winners.has(me)) {
+    const others = [...winners].filter((w) => w !== me).map((w) => names[w]);
+    verdict = others.length ? `You win, with ${joinNames(others)}!` : "You win!";
+  } else if (winners.size) {
+    const list = [...winners].map((w) => names[w]);
+    verdict = `${joinNames(list)} ${list.length > 1 ? "win" : "wins"}.`;
+  } else verdict = "Nobody wins.";
+  const seats = [...(r.scores || []).keys()];
+  const rank = (i) => (r.ranks ? r.ranks[i] : null);
+  const order = r.ranks ? seats.sort((a, b) => rank(a) - rank(b) || a - b) : seats;
+  return {
+    verdict,
+    won: typeof r.won === "boolean" ? r.won : null,
+    mine: me >= 0 && winners.has(me),
+    columns: [],
+    rows: order.map((i) => ({ seat: i, rank: rank(i), name: names[i], score: r.scores[i],
+      winner: winners.has(i), extra: [] })),
+    notes: [],
+    playedBy: false,
+  };
+}
+
+// The summary as plain lines ("#1 Bob: 3", as the game's result_lines in Python), for tests
+// and for anything that wants text.
+export function summaryLines(sum) {
+  if (!sum) return [];
+  const lines = [sum.verdict];
+  for (const row of sum.rows || []) {
+    const extra = row.extra.map((x, k) => `, ${sum.columns[k]} ${x}`).join("");
+    lines.push(`#${row.rank ?? "–"} ${row.name}: ${row.score}${extra}`);
+  }
+  return [...lines, ...sum.notes];
+}
+
+// The panel. `h` builds the elements (`el` in the page; a plain builder in unit tests).
+export function results(sum, table, names, links = true, h = el) {
+  if (!sum) return null;
+  const verdictClass = sum.won === true || sum.mine ? "won" : sum.won === false ? "lost" : "";
+  const parts = [h("div", { class: `verdict ${verdictClass}` }, sum.verdict)];
+  if (sum.rows && sum.rows.length) {
+    parts.push(h("table", { class: "list" },
+      h("thead", {}, h("tr", {}, ["rank", "player", "score", ...sum.columns]
+        .map((x) => h("th", {}, x)))),
+      h("tbody", {}, sum.rows.map((row) => h("tr", { "data-seat": String(row.seat) },
+        h("td", {}, row.rank === null ? "–" : String(row.rank)),
+        h("td", {}, row.name, row.winner ? h("span", { class: "winner-mark" }, " ★") : null),
+        h("td", {}, String(row.score)),
+        row.extra.map((x) => h("td", {}, String(x))))))));
+  }
+  for (const note of sum.notes) parts.push(h("p", {}, note));
+  if (sum.playedBy && names.length > 1) {
+    parts.push(h("p", { class: "played-by", "data-testid": "played-by" },
+      `Played by ${names.join(" · ")}`));
   }
   if (links) {
-    parts.push(el("div", { class: "row" },
-      el("a", { class: "button", href: `/t/${table.id}/replay`, "data-testid": "replay-link" },
+    parts.push(h("div", { class: "row" },
+      h("a", { class: "button", href: `/t/${table.id}/replay`, "data-testid": "replay-link" },
         "▶ Watch the replay"),
-      el("a", { class: "button", href: `/api/tables/${table.id}/record`,
+      h("a", { class: "button", href: `/api/tables/${table.id}/record`,
         download: `${table.game}-${table.id}.json` }, "⬇ Download the record"),
-      el("a", { class: "button", href: "/" }, "Back to the lobby")));
+      h("a", { class: "button", href: "/" }, "Back to the lobby")));
   }
-  return el("section", { class: "panel results", "data-testid": "results",
-    "data-won": r.won === undefined ? null : String(r.won), "aria-label": "results" },
-  el("h2", {}, "Results"), ...parts);
+  return h("section", { class: "panel results", "data-testid": "results",
+    "data-won": sum.won === null ? null : String(sum.won), "aria-label": "results" },
+  h("h2", {}, "Results"), ...parts);
 }

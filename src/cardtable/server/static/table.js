@@ -5,12 +5,9 @@
 import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
+import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
-import * as slide from "./games/slide.js";
-import * as theGame from "./games/the-game.js";
-import * as doublets from "./games/doublets.js";
 
-const RENDERERS = { slide, "the-game": theGame, doublets };
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
 
@@ -21,7 +18,8 @@ let gone = false; // the table does not exist: stop reconnecting
 const pending = new Map(); // id -> {action, version, sent}
 let counter = 0;
 const ui = {}; // per-page choices the server need not know (selected card, hint)
-let statsShownFor = null;
+let renderer = null; // the game's module (renderers.js), loaded before the socket opens
+let game = null; // what the game offers (GET /api/games)
 
 function names(table) {
   return table.seats.map((s) => {
@@ -148,7 +146,6 @@ async function handToBot(seat, bot) {
 function seatsPanel(s, botNames) {
   const { table, view } = s;
   const toAct = new Set(view.to_act || []);
-  const renderer = RENDERERS[table.game];
   const n = names(table);
   return el("section", { class: "panel", "aria-label": "players" },
     el("h2", {}, "Players"),
@@ -164,7 +161,8 @@ function seatsPanel(s, botNames) {
       } else if (table.creator && seat.taken && !seat.bot && seat.connected === false
         && table.status !== "over") {
         const pick = el("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
-          botNames.map((b) => el("option", { value: b, selected: b === "greedy" || null }, b)));
+          botNames.map((b) => el("option", { value: b,
+            selected: (game && b === game.fallback_bot) || null }, b)));
         actions = el("div", { class: "row" }, pick,
           el("button", { type: "button", "data-key": `bot-${seat.seat}`,
             onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
@@ -174,8 +172,9 @@ function seatsPanel(s, botNames) {
       el("span", { class: `dot ${dot}`, title: presence }),
       el("span", { class: "name" }, n[seat.seat], seat.you ? " (you)" : ""),
       el("span", {}, turn ? "▶" : ""),
-      el("span", { class: "extra" }, seat.taken || seat.bot
-        ? `${presence} · ${renderer.seatExtra(view, seat.seat)}` : presence),
+      el("span", { class: "extra" }, [presence,
+        seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat) : ""]
+        .filter(Boolean).join(" · ")),
       actions ? el("div", { class: "actions" }, actions) : null);
     }),
     s.spectators ? el("p", { class: "muted", "data-testid": "spectators" },
@@ -194,15 +193,17 @@ function invitePanel(table) {
 }
 
 // -- rendering -----------------------------------------------------------------------------
-let botNames = ["greedy"];
+let botNames = [];
 
 function statusLine(s) {
   const { table, view, legal } = s;
   if (table.status === "open") return "Waiting for players to sit down";
   if (table.status === "over") return "Game over";
   const n = names(table);
-  if (legal.some((a) => !a.startsWith("signal "))) return "Your turn";
-  const waiting = (view.to_act || []).map((i) => n[i]);
+  // the seats that must act (talk, a game's signals, may be legal at any time)
+  const toAct = view.to_act || [];
+  if (s.seat !== null && toAct.includes(s.seat) && legal.length) return "Your turn";
+  const waiting = toAct.map((i) => n[i]);
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "";
 }
 
@@ -226,38 +227,120 @@ function render() {
 
     const board = clear($("#board"));
     const ctx = { act, ui, names: n, readOnly: false, rerender: render };
-    RENDERERS[table.game].render(board, s, ctx);
+    renderer.render(board, s, ctx);
+    const bar = tools(s, ctx);
+    if (bar) board.append(bar);
 
     const side = clear($("#side"));
     if (table.status === "open") side.append(invitePanel(table));
-    if (table.players > 1 || table.game !== "doublets") side.append(seatsPanel(s, botNames));
-    if (table.game === "doublets") side.append(el("section", { class: "panel", id: "stats" }));
+    if (renderer.showSeats(table)) side.append(seatsPanel(s, botNames));
+    if (renderer.sidePanels) side.append(el("div", { id: "game-panels" }));
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
         el("ul", { class: "notices" }, table.notices.map((x) => el("li", {}, x)))));
     }
 
     const res = clear($("#results"));
-    if (table.status === "over") res.append(results(view, table, playedBy(table, n)));
+    if (table.status === "over") {
+      const sum = renderer.resultSummary(view, table, playedBy(table, n));
+      if (sum) res.append(results(sum, table, playedBy(table, n)));
+    }
   });
-  if (table.game === "doublets") refreshStats(table.status);
+  if (renderer.sidePanels) refreshPanels(s);
 }
 
-// statistics change only when a game ends; refetch then (and once on load)
-let statsNode = null;
-async function refreshStats(status) {
-  const box = $("#stats");
-  if (!box) return;
-  if (statsShownFor !== status) {
-    statsShownFor = status;
+// -- the tools a game offers (GET /api/games): undo and redo (the server says when), a hint
+// from the game's advisor, its solver's "still winnable?", and, alone, restart and a new deal
+function tools(s, ctx) {
+  const { table } = s;
+  if (ctx.readOnly || s.seat === null || !game) return null;
+  const id = table.id;
+  const alone = table.players === 1;
+  const run = (fn) => async () => {
     try {
-      statsNode = await doublets.stats();
-    } catch {
-      statsNode = el("p", { class: "muted" }, "Statistics need a name.");
+      await fn();
+    } catch (e) {
+      showMessage(e.message);
+    }
+  };
+  const buttons = [];
+  if ((alone && game.undo_alone) || table.can_undo || table.can_redo) {
+    buttons.push(
+      el("button", { type: "button", "data-key": "undo", disabled: table.can_undo ? null : true,
+        title: "Take back the last move. Cards you have seen stay known",
+        onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"),
+      el("button", { type: "button", "data-key": "redo", disabled: table.can_redo ? null : true,
+        onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"));
+  }
+  if (game.advisor) {
+    buttons.push(el("button", { type: "button", "data-key": "hint",
+      disabled: s.legal.length ? null : true,
+      onclick: run(async () => {
+        const h = await api("GET", `/api/tables/${id}/hint`);
+        ctx.ui.hint = { ...h, version: s.version };
+        ctx.rerender();
+      }) }, "Hint"));
+  }
+  // the solver reads the hidden cards: only for a game played alone, and the button says so
+  if (game.solver && alone) {
+    buttons.push(el("button", { type: "button", "data-key": "peek",
+      disabled: s.legal.length ? null : true,
+      title: "asks the solver, which looks at the hidden cards",
+      onclick: run(async () => {
+        const w = await api("GET", `/api/tables/${id}/winnable`);
+        const text = w.winnable === null ? "no answer in time"
+          : w.winnable ? "yes, this deal can still be won" : "no, this deal can no longer be won";
+        ctx.ui.peek = { text, version: s.version };
+        ctx.rerender();
+      }) }, "Still winnable? (peeks)"));
+  }
+  if (alone && game.undo_alone) {
+    buttons.push(el("button", { type: "button", "data-key": "restart",
+      onclick: run(async () => {
+        const t = await api("POST", `/api/tables/${id}/restart`);
+        location.href = `/t/${t.id}`;
+      }) }, "⟲ Restart deal"));
+  }
+  if (alone) {
+    const deal = game.shows_deal_number ? el("input", { type: "number", min: "0",
+      inputmode: "numeric", placeholder: "deal #", style: "width:7rem",
+      "aria-label": "deal number (empty for a random deal)", "data-testid": "deal-input" }) : null;
+    buttons.push(el("form", { class: "row", onsubmit: (event) => {
+      event.preventDefault();
+      run(async () => {
+        const seed = deal && deal.value !== "" ? Number(deal.value) : null;
+        const t = await api("POST", "/api/tables", { game: table.game, seats: ["me"], seed });
+        location.href = `/t/${t.id}`;
+      })();
+    } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal")));
+  }
+  if (!buttons.length) return null;
+  let advice = null;
+  if (!renderer.showsAdvice) {
+    const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
+    const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
+    const text = [hint ? `Hint: ${hint.action ?? "none"} — ${hint.reason}` : null,
+      peek ? `Still winnable? ${peek.text}` : null].filter(Boolean).join(" · ");
+    advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);
+  }
+  return el("div", { class: "tools-bar" }, el("div", { class: "tools" }, buttons), advice);
+}
+
+// a game's own side panels (statistics) change only when a game ends: asked again when the
+// status changes (and once on load), and put back after every render
+let panelsFor = null;
+let panels = [];
+async function refreshPanels(s) {
+  if (panelsFor !== s.table.status) {
+    panelsFor = s.table.status;
+    try {
+      panels = await renderer.sidePanels(s);
+    } catch (e) {
+      panels = [el("p", { class: "muted" }, e.message)];
     }
   }
-  const now = $("#stats");
-  if (now && statsNode) clear(now).append(statsNode);
+  const box = $("#game-panels");
+  if (box) clear(box).append(...panels);
 }
 
 async function main() {
@@ -265,12 +348,14 @@ async function main() {
   try {
     const games = await getGames();
     const info = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
-    const game = games.find((g) => g.name === info.game);
+    game = games.find((g) => g.name === info.game) || null;
     if (game) botNames = game.bots.map((b) => b.name);
+    renderer = await rendererFor(info.game);
   } catch (e) {
     showMessage(e.message);
     if (e.status === 404) return;
   }
+  if (!renderer) return; // the table's game is unknown: nothing to show
   await getMe();
   connect();
 }

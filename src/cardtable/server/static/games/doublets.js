@@ -1,6 +1,11 @@
-// Doublets: the arch of reserves around the foundation, stock and waste, and the solitaire
-// tools (undo, redo, hint, restart, new deal, statistics). Playable cards come from `legal`.
-import { api, el, showMessage } from "../common.js";
+// Doublets: the arch of reserves around the foundation, stock and waste, its results and
+// the player's statistics. Playable cards come from `legal`; the solitaire tools (undo, redo,
+// hint, still winnable?, restart, new deal) are the table page's, from what the game offers.
+import { api, el } from "../common.js";
+import { summary } from "../results.js";
+
+// its styles: doublets.css
+export const stylesheet = true;
 
 const SUITS = { H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false],
   S: ["♠", "spades", false] };
@@ -104,63 +109,39 @@ export function render(root, s, ctx) {
       el("h3", { "data-testid": "deal" }, s.table.seed === null ? "Doublets" : `Deal #${s.table.seed}`),
       el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
     el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
-    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
-    ctx.readOnly ? null : tools(s, ctx)));
+    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt)));
 }
 
-function tools(s, ctx) {
-  const id = s.table.id;
-  const mine = s.seat === 0;
-  const run = (fn) => async () => {
-    try {
-      await fn();
-    } catch (e) {
-      showMessage(e.message);
-    }
-  };
-  const deal = el("input", { type: "number", min: "0", inputmode: "numeric", placeholder: "deal #",
-    "aria-label": "deal number (empty for a random deal)", style: "width:7rem",
-    "data-testid": "deal-input" });
-  const bar = el("div", { class: "db-tools" },
-    el("button", { type: "button", "data-key": "undo", disabled: mine && s.table.can_undo ? null : true,
-      title: "Take back the last move. Cards you have seen stay known: undoing a flip shows the stock, like peeking",
-      onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"),
-    el("button", { type: "button", "data-key": "redo", disabled: mine && s.table.can_redo ? null : true,
-      onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"),
-    el("button", { type: "button", "data-key": "hint", disabled: mine && s.legal.length ? null : true,
-      onclick: run(async () => {
-        const h = await api("GET", `/api/tables/${id}/hint`);
-        ctx.ui.hint = { ...h, version: s.version };
-        ctx.rerender();
-      }) }, "Hint"),
-    // the solver knows the stock's order: the button says it peeks
-    el("button", { type: "button", "data-key": "peek", disabled: mine && s.legal.length ? null : true,
-      title: "asks the solver, which looks at the face-down stock",
-      onclick: run(async () => {
-        const w = await api("GET", `/api/tables/${id}/winnable`);
-        const text = w.winnable === null ? "no answer in time"
-          : w.winnable ? "yes, this deal can still be won" : "no, this deal can no longer be won";
-        ctx.ui.peek = { text, version: s.version };
-        ctx.rerender();
-      }) }, "Still winnable? (peeks)"),
-    el("button", { type: "button", "data-key": "restart", disabled: mine ? null : true,
-      onclick: run(async () => {
-        const t = await api("POST", `/api/tables/${id}/restart`);
-        location.href = `/t/${t.id}`;
-      }) }, "⟲ Restart deal"),
-    el("form", { class: "row", onsubmit: (event) => {
-      event.preventDefault();
-      run(async () => {
-        const seed = deal.value === "" ? null : Number(deal.value);
-        const t = await api("POST", "/api/tables", { game: "doublets", seats: ["me"], seed });
-        location.href = `/t/${t.id}`;
-      })();
-    } }, deal, el("button", { type: "submit" }, "New deal")));
-  return bar;
+// the prompt above shows the hint and the solver's answer: the tools need not repeat them
+export const showsAdvice = true;
+
+// alone at the table: no players panel
+export function showSeats(table) {
+  return table.players > 1;
 }
 
-// The player's Doublets statistics, for the side panel.
-export async function stats() {
+export function resultSummary(view, table, names) {
+  const sum = summary(view, table, names);
+  if (!sum) return null;
+  const r = view.result;
+  return { ...sum, rows: null,
+    verdict: r.won ? "Won! All 48 cards are on the foundation." : "No more moves.",
+    notes: [`Score ${r.scores[0]} of 48 · cards left ${48 - r.scores[0]}`] };
+}
+
+// The player's Doublets statistics, for the side panel (asked again when the table's status
+// changes: a finished game counts).
+export async function sidePanels() {
+  let body;
+  try {
+    body = await stats();
+  } catch {
+    body = el("p", { class: "muted" }, "Statistics need a name.");
+  }
+  return [el("section", { class: "panel", id: "stats" }, body)];
+}
+
+async function stats() {
   const st = await api("GET", "/api/stats/doublets");
   const pct = st.played ? Math.round((100 * st.won) / st.played) : 0;
   return el("div", { class: "stats", "data-testid": "stats" },

@@ -1,6 +1,10 @@
-// Slide: every seat's 4x4 grid, the centre, and the reveal / take clicks.
+// Slide: every seat's 4x4 grid, the centre, the reveal / take clicks, and its results.
 // Nothing here knows the rules: clickable things come from the server's `legal` list.
 import { el } from "../common.js";
+import { summary } from "../results.js";
+
+// its styles: slide.css
+export const stylesheet = true;
 
 const COLS = "abcd";
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
@@ -160,4 +164,14 @@ export function render(root, s, ctx) {
   root.append(el("div", { class: "slide-board", "data-phase": view.phase,
     "data-round": String(view.round) },
     el("div", { class: "slide-top" }, info, centre), grids));
+}
+
+// the generic ranks table, with the cards each seat had left (the tie-break)
+export function resultSummary(view, table, names) {
+  const sum = summary(view, table, names);
+  if (!sum) return null;
+  sum.columns = ["cards left"];
+  for (const row of sum.rows) row.extra = [view.result.remaining[row.seat]];
+  sum.notes = ["Lowest score wins; a tie goes to fewer cards left."];
+  return sum;
 }

@@ -1,5 +1,10 @@
-// The Game: four piles, the hand, pile signals. Legal plays come from the server's `legal`.
+// The Game: four piles, the hand, pile signals, and its results. Legal plays come from the
+// server's `legal`.
 import { el } from "../common.js";
+import { summary } from "../results.js";
+
+// its styles: the-game.css
+export const stylesheet = true;
 
 const PILES = ["up1", "up2", "down1", "down2"];
 const PILE_TITLE = { up1: "▲ up 1", up2: "▲ up 2", down1: "▼ down 1", down2: "▼ down 2" };
@@ -112,4 +117,16 @@ export function render(root, s, ctx) {
         el("button", { type: "button", class: "primary", "data-action": end ? "end" : null,
           "data-key": "end", disabled: end ? null : true,
           onclick: end ? () => ctx.act("end") : null }, "End turn")))));
+}
+
+// cooperative: one verdict for the team, and who played, instead of a ranks table
+export function resultSummary(view, table, names) {
+  const sum = summary(view, table, names);
+  if (!sum) return null;
+  const r = view.result;
+  return { ...sum, rows: null, playedBy: true,
+    verdict: r.won ? "You beat The Game! Every card is played."
+      : `The Game wins: ${r.cards_left} cards left.`,
+    notes: r.won ? [] : [r.good ? "10 or fewer cards left: a good result."
+      : "More than 10 cards left."] };
 }

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parents[1] / "src" / "cardtable" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "server" / "static"
 SCRIPTS = sorted(STATIC.rglob("*.js"))
 NODE = shutil.which("node")
 

@@ -1,0 +1,100 @@
+// The renderer of a game that has no module of its own (and the defaults of one that leaves
+// an export out): its legal actions as buttons, its view as a readable tree, its results from
+// the generic `result`. A new game is playable in the browser with this before it has a board.
+//
+// A game's module, static/games/<name>.js, holds everything the pages show of that game. It
+// may export (each optional; ../renderers.js fills in the rest from this module):
+//   render(root, s, ctx)          the board; s = {view, legal, seat, table, version, seatViews}
+//                                 ctx = {act(action), ui (page-local choices), names, readOnly,
+//                                 rerender()}
+//   seatExtra(view, seat)         a few words under a seat in the players panel
+//   resultSummary(view, table, names)  the end of the game (shape: results.js `summary`)
+//   sidePanels(s)                 async: extra side panels, asked again when the status changes
+//   showSeats(table)              false: no players panel
+//   showsAdvice                   true: the board shows ctx.ui.hint / ctx.ui.peek itself
+//   stylesheet                    true: games/<name>.css holds its styles, loaded with it
+import { el } from "../common.js";
+import { summary } from "../results.js";
+
+// the exports above that a game's module may have (a unit test holds each module to them)
+export const HOOKS = ["render", "seatExtra", "resultSummary", "sidePanels", "showSeats",
+  "showsAdvice", "stylesheet"];
+
+export { summary as resultSummary };
+
+export function seatExtra() {
+  return "";
+}
+
+export function showSeats() {
+  return true;
+}
+
+export const showsAdvice = false;
+
+// the buttons' data: one per legal action, labelled with the action (the server's notation)
+export function moveButtons(legal, hint = null) {
+  return legal.map((action) => ({ action, label: action, hinted: hint === action }));
+}
+
+// "hand_sizes" -> "hand sizes"
+export function keyLabel(key) {
+  return String(key).replace(/_/g, " ");
+}
+
+function scalar(value) {
+  return value === null || typeof value !== "object";
+}
+
+export function scalarText(value) {
+  if (value === null || value === undefined) return "–";
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  return String(value);
+}
+
+// The view as nested lists: a list of plain values on one line ("3, 5, 8"), an object as a
+// <dl>, anything deeper inside an open <details> so a long part can be folded away.
+export function tree(value, h = el) {
+  if (scalar(value)) return h("span", { class: "tree-value" }, scalarText(value));
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span", { class: "tree-value muted" }, "none");
+    if (value.every(scalar)) {
+      return h("span", { class: "tree-value" }, value.map(scalarText).join(", "));
+    }
+    return h("ol", { class: "tree-list" },
+      value.map((item) => h("li", {}, tree(item, h))));
+  }
+  return h("dl", { class: "tree" }, Object.entries(value).flatMap(([key, item]) => {
+    const inner = tree(item, h);
+    return [h("dt", { "data-key-name": key }, keyLabel(key)),
+      h("dd", {}, scalar(item) || (Array.isArray(item) && item.every(scalar)) ? inner
+        : h("details", { open: true }, h("summary", {}, keyLabel(key)), inner))];
+  }));
+}
+
+export function board(s, ctx, h = el) {
+  const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint.action : null;
+  const buttons = ctx.readOnly ? [] : moveButtons(s.legal, hint);
+  const rest = { ...s.view };
+  delete rest.result; // the results panel shows it
+  let prompt;
+  if (s.view.result && s.view.result.over) prompt = "The game is over.";
+  else if (buttons.length) prompt = "Your move: choose one.";
+  else if (ctx.readOnly || s.seat === null) prompt = "";
+  else prompt = "Waiting for the others.";
+  return h("div", { class: "generic-board" },
+    s.table.seed === null || s.table.seed === undefined ? null
+      : h("h3", { "data-testid": "deal" }, `Deal #${s.table.seed}`),
+    h("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
+    buttons.length ? h("div", { class: "moves", role: "group", "aria-label": "your moves" },
+      buttons.map((b) => h("button", { type: "button", class: `move ${b.hinted ? "hinted" : ""}`,
+        "data-action": b.action, "data-key": `move-${b.action}`,
+        onclick: () => ctx.act(b.action) }, b.label))) : null,
+    h("div", { class: "view-tree", "aria-label": "the table, as the game describes it" },
+      tree(rest, h)));
+}
+
+export function render(root, s, ctx) {
+  root.append(board(s, ctx));
+}

@@ -1,0 +1,230 @@
+// Unit tests of the browser's per-game code, with node's test runner and no DOM: the pure
+// parts (move buttons, result summaries, seat texts) and the DOM-building functions that take
+// an element builder `h`, given one that builds plain objects.
+// Run by tests/browser/test_js_units.py, which also writes real views of every registered
+// game (the plugin game too) to the file named by CARDTABLE_SAMPLES.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+
+import * as generic from "../../../src/cardtable/server/static/games/generic.js";
+import * as slide from "../../../src/cardtable/server/static/games/slide.js";
+import * as doublets from "../../../src/cardtable/server/static/games/doublets.js";
+import * as theGame from "../../../src/cardtable/server/static/games/the-game.js";
+import { rendererFor } from "../../../src/cardtable/server/static/renderers.js";
+import { results, summary, summaryLines } from "../../../src/cardtable/server/static/results.js";
+
+// an element as {tag, attrs, children}
+const h = (tag, attrs, ...children) => ({ tag, attrs: attrs || {},
+  children: children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false) });
+const text = (node) => (typeof node === "string" ? node
+  : node.children.map(text).join(node.tag === "td" || node.tag === "th" ? " " : ""));
+const all = (node, test) => (typeof node === "string" ? []
+  : [...(test(node) ? [node] : []), ...node.children.flatMap((c) => all(c, test))]);
+
+function tableOf(game, players, you = 0) {
+  return { id: "t1", game, players, seed: null,
+    seats: [...Array(players).keys()].map((i) => ({ seat: i, name: `P${i}`, you: i === you })) };
+}
+
+describe("the generic renderer", () => {
+  it("labels every legal action with the action, in the server's order", () => {
+    const legal = ["play 7", "play 2", "draw"];
+    assert.deepEqual(generic.moveButtons(legal).map((b) => [b.action, b.label]),
+      legal.map((a) => [a, a]));
+    assert.deepEqual(generic.moveButtons(legal, "draw").map((b) => b.hinted), [false, false, true]);
+  });
+
+  it("builds one button per legal action that sends it, and none when read only", () => {
+    const sent = [];
+    const s = { view: { total: 4, hand: [2, 7] }, legal: ["play 2", "play 7"], seat: 0,
+      version: 3, table: tableOf("x", 2) };
+    const ctx = { act: (a) => sent.push(a), ui: {}, readOnly: false };
+    const buttons = all(generic.board(s, ctx, h), (n) => n.tag === "button");
+    assert.deepEqual(buttons.map((b) => b.attrs["data-action"]), ["play 2", "play 7"]);
+    assert.deepEqual(buttons.map(text), ["play 2", "play 7"]);
+    buttons[1].attrs.onclick();
+    assert.deepEqual(sent, ["play 7"]);
+    const watching = generic.board(s, { ...ctx, readOnly: true }, h);
+    assert.equal(all(watching, (n) => n.tag === "button").length, 0);
+  });
+
+  it("marks the hinted move of this version only", () => {
+    const s = { view: {}, legal: ["a", "b"], seat: 0, version: 5, table: tableOf("x", 1) };
+    const hinted = (version) => all(generic.board(s, { act() {}, ui: { hint: { action: "b",
+      version } } }, h), (n) => n.tag === "button" && n.attrs.class.includes("hinted"));
+    assert.deepEqual(hinted(5).map(text), ["b"]);
+    assert.equal(hinted(4).length, 0);
+  });
+
+  it("shows the view as a tree: words for keys, lists on a line, deeper parts in details", () => {
+    const tree = generic.tree({ hand_sizes: [3, 2], over: false, pile: [], who: null,
+      grids: [[1, 2], [3]], seat: { name: "Ann" } }, h);
+    assert.equal(tree.tag, "dl");
+    const dts = all(tree, (n) => n.tag === "dt");
+    assert.deepEqual(dts.map(text), ["hand sizes", "over", "pile", "who", "grids", "seat", "name"]);
+    const dd = (key) => tree.children[tree.children.findIndex((c) => c.attrs["data-key-name"] === key) + 1];
+    assert.equal(text(dd("hand_sizes")), "3, 2");
+    assert.equal(text(dd("over")), "no");
+    assert.equal(text(dd("pile")), "none");
+    assert.equal(text(dd("who")), "–");
+    assert.equal(dd("grids").children[0].tag, "details");
+    assert.equal(all(dd("grids"), (n) => n.tag === "li").length, 2);
+  });
+
+  it("leaves the result to the results panel", () => {
+    const s = { view: { total: 1, result: { over: true, scores: [0], winners: [0], ranks: [1] } },
+      legal: [], seat: 0, version: 1, table: tableOf("x", 1) };
+    const keys = all(generic.board(s, { act() {}, ui: {} }, h), (n) => n.tag === "dt").map(text);
+    assert.deepEqual(keys, ["total"]);
+  });
+});
+
+describe("the generic results", () => {
+  const result = { over: true, scores: [4, 1, 1], winners: [1, 2], ranks: [3, 1, 1] };
+  const names = ["Ann", "Bob", "Cy"];
+
+  it("orders the seats by rank, ties by seat, and names the winners", () => {
+    const sum = summary({ result }, tableOf("x", 3, -1), names);
+    assert.equal(sum.verdict, "Bob and Cy win.");
+    assert.deepEqual(summaryLines(sum), ["Bob and Cy win.", "#1 Bob: 1", "#1 Cy: 1", "#3 Ann: 4"]);
+    assert.equal(sum.won, null);
+  });
+
+  it("speaks to the player who won", () => {
+    assert.equal(summary({ result }, tableOf("x", 3, 1), names).verdict, "You win, with Cy!");
+    const alone = { over: true, scores: [9], winners: [0], ranks: [1] };
+    assert.equal(summary({ result: alone }, tableOf("x", 1, 0), ["Ann"]).verdict, "You win!");
+    const none = { over: true, scores: [2, 2], winners: [], ranks: [1, 1] };
+    assert.equal(summary({ result: none }, tableOf("x", 2, 0), ["Ann", "Bob"]).verdict,
+      "Nobody wins.");
+  });
+
+  it("builds the panel: a row per seat, the winner marked, the links", () => {
+    const sum = summary({ result }, tableOf("x", 3, 0), names);
+    const panel = results(sum, tableOf("x", 3, 0), names, true, h);
+    assert.equal(panel.attrs["data-testid"], "results");
+    const rows = all(panel, (n) => n.tag === "tr" && n.attrs["data-seat"] !== undefined);
+    assert.deepEqual(rows.map((r) => r.attrs["data-seat"]), ["1", "2", "0"]);
+    assert.equal(all(panel, (n) => n.attrs.class === "winner-mark").length, 2);
+    assert.ok(all(panel, (n) => n.tag === "a").some((a) => a.attrs.href === "/t/t1/replay"));
+    assert.equal(all(results(sum, tableOf("x", 3), names, false, h), (n) => n.tag === "a").length, 0);
+    assert.equal(results(null, tableOf("x", 3), names, true, h), null);
+  });
+});
+
+describe("each game's results and seats", () => {
+  it("Slide: the ranks table with cards left and its tie-break", () => {
+    const view = { result: { over: true, scores: [12, 3], remaining: [5, 2], winners: [1],
+      ranks: [2, 1], deals: [] } };
+    const sum = slide.resultSummary(view, tableOf("slide", 2, 0), ["Ann", "Bob"]);
+    assert.deepEqual(summaryLines(sum), ["Bob wins.", "#1 Bob: 3, cards left 2",
+      "#2 Ann: 12, cards left 5", "Lowest score wins; a tie goes to fewer cards left."]);
+    const seatView = { totals: [7, 9], phase: "reveal", chosen: [true, false], first: 1 };
+    assert.equal(slide.seatExtra(seatView, 0), "score 7 · has chosen");
+    assert.equal(slide.seatExtra(seatView, 1), "score 9 · choosing… · first player");
+  });
+
+  it("Doublets: won or not, and the score of 48", () => {
+    const won = { result: { over: true, won: true, scores: [48], winners: [0], ranks: [1] } };
+    const lost = { result: { over: true, won: false, scores: [30], winners: [], ranks: [1] } };
+    const t = tableOf("doublets", 1);
+    assert.deepEqual(summaryLines(doublets.resultSummary(won, t, ["Ann"])),
+      ["Won! All 48 cards are on the foundation.", "Score 48 of 48 · cards left 0"]);
+    const sum = doublets.resultSummary(lost, t, ["Ann"]);
+    assert.deepEqual(summaryLines(sum), ["No more moves.", "Score 30 of 48 · cards left 18"]);
+    assert.equal(results(sum, t, ["Ann"], false, h).attrs["data-won"], "false");
+    assert.equal(doublets.showSeats({ players: 1 }), false);
+    assert.equal(doublets.showsAdvice, true);
+    assert.equal(doublets.seatExtra({ score: 17 }), "score 17");
+  });
+
+  it("The Game: one verdict for the team and who played", () => {
+    const names = ["Ann", "Bob"];
+    const t = tableOf("the-game", 2);
+    const won = { result: { over: true, won: true, cards_left: 0, good: true, scores: [0, 0],
+      winners: [0, 1], ranks: [1, 1] } };
+    const good = { result: { over: true, won: false, cards_left: 7, good: true, scores: [7, 7],
+      winners: [], ranks: [1, 1] } };
+    assert.deepEqual(summaryLines(theGame.resultSummary(won, t, names)),
+      ["You beat The Game! Every card is played."]);
+    const sum = theGame.resultSummary(good, t, names);
+    assert.deepEqual(summaryLines(sum),
+      ["The Game wins: 7 cards left.", "10 or fewer cards left: a good result."]);
+    const playedBy = all(results(sum, t, names, false, h), (n) => n.attrs["data-testid"] === "played-by");
+    assert.deepEqual(playedBy.map(text), ["Played by Ann · Bob"]);
+    const seatView = { hand_sizes: [6, 7], turn: 1, over: false, played_this_turn: 1 };
+    assert.equal(theGame.seatExtra(seatView, 0), "6 cards in hand");
+    assert.equal(theGame.seatExtra(seatView, 1), "7 cards in hand · played 1");
+  });
+});
+
+describe("choosing a renderer", () => {
+  it("takes a game's module and fills in what it leaves out from the generic one", async () => {
+    const r = await rendererFor("doublets");
+    assert.equal(r.render, doublets.render);
+    assert.equal(r.resultSummary, doublets.resultSummary);
+    assert.equal(r.seatExtra, doublets.seatExtra);
+    const s = await rendererFor("slide");
+    assert.equal(s.showSeats, generic.showSeats);
+    assert.equal(s.showsAdvice, false);
+  });
+
+  it("holds every game's module to the hooks the pages know", async () => {
+    const dir = new URL("../../../src/cardtable/server/static/games/", import.meta.url);
+    const modules = readdirSync(dir).filter((f) => f.endsWith(".js") && f !== "generic.js");
+    assert.ok(modules.length >= 3);
+    for (const file of modules) {
+      const module = await import(new URL(file, dir));
+      const unknown = Object.keys(module).filter((k) => !generic.HOOKS.includes(k));
+      assert.deepEqual(unknown, [], `${file} exports ${unknown.join(", ")}`);
+    }
+  });
+
+  it("shows a game without a module, or with a strange name, generically", async () => {
+    assert.equal(await rendererFor("no-such-game"), generic);
+    assert.equal(await rendererFor("../common"), generic);
+  });
+});
+
+// -- real views of every registered game, from the Python side -------------------------------
+const samplesFile = process.env.CARDTABLE_SAMPLES;
+describe("real views of every game", { skip: samplesFile ? false : "CARDTABLE_SAMPLES not set" },
+  () => {
+    const samples = samplesFile ? JSON.parse(readFileSync(samplesFile, "utf8")) : {};
+    for (const [name, sample] of Object.entries(samples)) {
+      const table = tableOf(name, sample.players, 0);
+      const names = table.seats.map((s) => s.name);
+
+      it(`${name}: the generic board offers exactly the legal actions`, () => {
+        const { view, legal, seat } = sample.mid;
+        const board = generic.board({ view, legal, seat, version: 1, table }, { act() {}, ui: {} }, h);
+        const buttons = all(board, (n) => n.tag === "button");
+        assert.deepEqual(buttons.map((b) => b.attrs["data-action"]), legal);
+        assert.deepEqual(buttons.map(text), legal);
+        const keys = all(board, (n) => n.tag === "dt" && n.attrs["data-key-name"] !== undefined)
+          .map((n) => n.attrs["data-key-name"]);
+        for (const key of Object.keys(view)) if (key !== "result") assert.ok(keys.includes(key), key);
+      });
+
+      it(`${name}: the generic results agree with the game's own ranks lines`, () => {
+        const rows = summaryLines(summary(sample.final, table, names)).slice(1);
+        assert.deepEqual(rows, sample.rank_lines);
+      });
+
+      it(`${name}: its renderer sums the end up`, async () => {
+        const renderer = await rendererFor(name);
+        assert.equal(renderer === generic, !sample.has_module);
+        const sum = renderer.resultSummary(sample.final, table, names);
+        assert.ok(sum.verdict);
+        if (sum.rows) {
+          assert.equal(sum.rows.length, sample.players);
+          for (const row of sum.rows) assert.equal(row.score, sample.final.result.scores[row.seat]);
+        }
+        assert.equal(results(sum, table, names, true, h).attrs["data-testid"], "results");
+        for (let seat = 0; seat < sample.players; seat += 1) {
+          assert.equal(typeof renderer.seatExtra(sample.mid.view, seat), "string");
+        }
+      });
+    }
+  });
