@@ -336,7 +336,8 @@ class WsBench:
     """A Store on a temporary SQLite file, a Hub, one table per game (renewed when over)."""
 
     def __init__(self, folder: str) -> None:
-        from cardtable.server.hub import Conn, Hub
+        from cardtable.server.broadcast import Conn
+        from cardtable.server.hub import Hub
         from cardtable.server.store import Store
 
         self.store = Store(f"sqlite:///{folder}/ws.sqlite")
@@ -411,7 +412,7 @@ def ws_text(case: tuple, legal: list[str], version: int, r: random.Random) -> st
 def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
     tally = Tally()
     from cardtable.server.app import handle_message
-    from cardtable.server.hub import MESSAGE_BURST
+    from cardtable.server.broadcast import MESSAGE_BURST
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

@@ -288,7 +288,8 @@ class HubRun:
                    actions: list[tuple[int, str]], checked: Checked | None = None) -> None:
         """Play ``actions`` (a game of ``bots_game``) again, each sent by its seat's socket."""
         from cardtable.server.app import handle_message
-        from cardtable.server.hub import MESSAGE_BURST, Conn, HubError
+        from cardtable.server.broadcast import MESSAGE_BURST, Conn
+        from cardtable.server.messages import HubError
 
         checked = checked if checked is not None else Checked()
         hub, rng = self.hub, random.Random(seed)

@@ -40,7 +40,8 @@ async def test_websocket_regressions(tmp_path):
     """Deep nesting was a RecursionError; an id with a lone surrogate bumped the version and
     then failed to store (the table changed although the action was refused)."""
     from cardtable.server.app import handle_message
-    from cardtable.server.hub import Conn, Hub
+    from cardtable.server.broadcast import Conn
+    from cardtable.server.hub import Hub
     from cardtable.server.store import Store
 
     store = Store(f"sqlite:///{tmp_path}/t.sqlite")

@@ -95,7 +95,7 @@ def test_a_reused_check_still_catches_a_websocket_only_leak(monkeypatch, tmp_pat
 
 
 def test_the_check_catches_a_shown_seed(monkeypatch, tmp_path):
-    from cardtable.server.hub import LiveTable
+    from cardtable.server.live import LiveTable
 
     real = LiveTable.info
 

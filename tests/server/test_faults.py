@@ -157,7 +157,7 @@ async def test_misbehaving_clients_do_not_slow_another_table(server, people):
 
 async def test_a_slow_client_is_dropped_with_4008_not_waited_for():
     from cardtable.server.app import write_loop
-    from cardtable.server.hub import OUTBOX, Conn
+    from cardtable.server.broadcast import OUTBOX, Conn
 
     class SlowSocket:
         sent, closed = 0, None

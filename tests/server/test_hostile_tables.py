@@ -20,7 +20,8 @@ from cardtable.bots import make_bot
 from cardtable.server import hub as hub_module
 from cardtable.server import store as db
 from cardtable.server.botpool import RemoteBot
-from cardtable.server.hub import Conn, Hub
+from cardtable.server.broadcast import Conn
+from cardtable.server.hub import Hub
 from helpers import load_bench
 
 # -- limits, over HTTP against a real server -------------------------------------------------

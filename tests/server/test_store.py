@@ -12,7 +12,8 @@ from sqlalchemy.exc import IntegrityError
 
 from cardtable.bots import make_bot
 from cardtable.server import store as db
-from cardtable.server.hub import Conn, Hub
+from cardtable.server.broadcast import Conn
+from cardtable.server.hub import Hub
 
 
 async def tables_of_people(hub: Hub, store: db.Store, count: int):

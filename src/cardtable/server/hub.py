@@ -26,7 +26,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool
 from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
-from cardtable.server.broadcast import MESSAGE_BURST, OUTBOX, Broadcaster, Conn, state_message
+from cardtable.server.broadcast import Broadcaster, Conn, state_message
 from cardtable.server.engine import SEAT_GRACE, TableEngine
 from cardtable.server.live import LiveTable
 from cardtable.server.messages import HubError
@@ -35,7 +35,7 @@ log = logging.getLogger("cardtable.server")
 
 #: the hub's own names, and those of its parts that the benches (bench/fuzz.py,
 #: bench/leak_check.py) and tests/test_fuzz.py, tests/test_leaks.py import from here
-__all__ = ["MESSAGE_BURST", "OUTBOX", "Conn", "Hub", "HubError", "LiveTable"]
+__all__ = ["Hub"]
 
 #: tables leave memory when nobody uses them (no connection, no bot to act, no request): the
 #: store has everything, and ``load`` rebuilds them on first use (docs/server.md, "Memory")
