@@ -237,8 +237,11 @@ def test_the_game_result() -> None:
     text = result_text("the-game", state.result(), ["you", "greedy"])
     left = state.result()["cards_left"]
     played = 98 - left
-    assert text.plain == f"Game over. The team did not win. Cards left: {left} (played {played})."
-    assert text.spans[-1].style.color.name == "red"  # a lost game in red
+    stuck = state.result()["stuck_seat"]
+    assert text.plain == (f"Game over. The team did not win. Cards left: {left} "
+                          f"(played {played}).\n{['you (seat 0)', 'greedy (seat 1)'][stuck]} "
+                          f"could not play {state.result()['short_by']} cards.")
+    assert any(span.style.color.name == "red" for span in text.spans)  # a lost game in red
     won = finished("the-game", 2, 222)
     text = result_text("the-game", won.result())
     assert text.plain == "Game over. The team won: all 98 cards are played!"
