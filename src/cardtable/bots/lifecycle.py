@@ -79,6 +79,8 @@ class BotSeats:
 
     def __init__(self, bots: Mapping[int, Bot]) -> None:
         self.bots = dict(bots)
+        # asked after every action: known once, not looked up each time
+        self._reactors = [(seat, bot) for seat, bot in self.bots.items() if can(bot, "react")]
         self._finished = False
 
     def __contains__(self, seat: object) -> bool:
@@ -94,8 +96,8 @@ class BotSeats:
         which is played at once. Bots in ``quiet`` (busy choosing) are not asked. Returns
         what was said; ``wrap`` turns a bot's failure into ``SeatFailed``."""
         said: list[tuple[int, Action]] = []
-        for seat, bot in self.bots.items():
-            if seat == actor or seat in quiet or state.over or not can(bot, "react"):
+        for seat, bot in self._reactors:
+            if seat == actor or seat in quiet or state.over:
                 continue
             options = talk_options(state, seat)
             if not options:
