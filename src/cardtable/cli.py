@@ -191,6 +191,21 @@ def serve(
     ] = "info",
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
+    options = dict(locals())  # exactly this command's options
+    import uvicorn
+
+    uvicorn.Server(server_config(**options)).run()
+
+
+def server_config(
+    *, host: str, port: int, db: str | None, data: Path | None, bot_delay: float,
+    bot_timeout: float, external_bot: list[str] | None, bot_workers: int, seat_grace: float,
+    allowed_origin: list[str] | None, secure_cookies: bool, forwarded_allow_ips: str | None,
+    new_players_per_minute: int, max_connections: int, log_level: str, in_process: bool = False,
+) -> Any:
+    """The uvicorn configuration of ``serve`` from its options (checked as on the command
+    line; the defaults are the command's). ``in_process``: for a server run in a thread of
+    another program (the tests), which keeps that program's garbage collector and logging."""
     import os
 
     from cardtable.bots.external import check_command
@@ -244,13 +259,16 @@ def serve(
     # socket (1009), one over 4096 bytes gets the error too_large
     # every connection is a file: the soft limit (often 1,024) up to the hard one, and new
     # requests refused (503) well before the files run out
-    configure_logging(log_level)
+    if not in_process:
+        configure_logging(log_level)
     files = raise_open_file_limit()
     if files:
         max_connections = min(max_connections, max(files[0] - 256, 64))
     # uvicorn's own timer runs only between requests (timeout_keep_alive): the guarded
     # protocol closes a connection that does not send its request headers in time
-    uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True,
+    return uvicorn.Config(
+                create_app(db, bot_delay, bot_timeout, external, bot_workers,
+                           gc_tuning=not in_process,
                            seat_grace=seat_grace, allowed_origins=allowed_origin,
                            secure_cookies=secure_cookies,
                            new_players_per_minute=new_players_per_minute),

@@ -8,11 +8,13 @@ database; without it, the PostgreSQL runs show as skipped, with the reason.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,15 +84,67 @@ class Server:
         self.start()
 
 
+class InProcessServer(Server):
+    """The same server in a thread of this process (``start``, ``stop``); it cannot be
+    killed or restarted: a test that needs that is marked ``own_process``."""
+
+    def start(self) -> None:
+        import typer
+        import uvicorn
+
+        from cardtable import cli
+
+        command = typer.main.get_command(cli.app).commands["serve"]  # type: ignore[attr-defined]
+        options = command.make_context("serve", [
+            "--port", str(self.port), "--db", self.db_url, "--data", str(self.data),
+            "--bot-delay", "0.01", *self.args]).params
+        self.uvicorn = uvicorn.Server(cli.server_config(**options, in_process=True))
+        # what the server logs (errors with their tracebacks) goes to server.log, as a
+        # subprocess's stderr does
+        self.log = logging.FileHandler(self.data / "server.log")
+        self.log.setLevel(logging.INFO)
+        for name in ("uvicorn", "cardtable"):
+            logging.getLogger(name).addHandler(self.log)
+        self.thread = threading.Thread(target=self.uvicorn.run, name=f"server:{self.port}",
+                                       daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.uvicorn.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not start: "
+                                   + (self.data / "server.log").read_text())
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.uvicorn.should_exit = True
+        self.thread.join(30)
+        for name in ("uvicorn", "cardtable"):
+            logging.getLogger(name).removeHandler(self.log)
+        self.log.close()
+
+    def kill(self) -> None:
+        raise RuntimeError("an in-process server cannot be killed: mark the test own_process")
+
+    def restart(self) -> None:
+        raise RuntimeError("an in-process server cannot restart: mark the test own_process")
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"))])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     url = (f"sqlite:///{tmp_path / 'cardtable.sqlite'}" if request.param == "sqlite"
            else fresh_pg_database(PG))
-    srv = Server(url, tmp_path)
-    srv.start()
-    yield srv
-    srv.kill()
+    if request.node.get_closest_marker("own_process"):
+        srv = Server(url, tmp_path)
+        srv.start()
+        yield srv
+        srv.kill()
+    else:
+        inside = InProcessServer(url, tmp_path)
+        inside.start()
+        yield inside
+        inside.stop()
 
 
 class Client:

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "bots" / "fixtures"
 BAD_BOTS = ("crash", "slow", "nonsense", "illegal")
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL and /proc")
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="SIGKILL and /proc"),
+              pytest.mark.own_process]  # killed, restarted or timed: a process of its own
 
 
 chaos = load_bench("chaos")

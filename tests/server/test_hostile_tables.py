@@ -238,6 +238,7 @@ async def test_idle_and_finished_tables_are_unloaded_and_come_back_unchanged(sto
         await stop(hub)
 
 
+@pytest.mark.own_process
 def test_a_finished_table_is_served_after_a_restart_loads_it_lazily(people, server):
     ann = people("Ann")
     table = ann.new_table("slide", ["greedy", "greedy"])
@@ -256,6 +257,7 @@ def test_a_finished_table_is_served_after_a_restart_loads_it_lazily(people, serv
     assert games.replay(record).over
 
 
+@pytest.mark.own_process
 @pytest.mark.perf
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_a_restart_with_thousands_of_running_tables_is_quick_and_resumes_the_bots(

@@ -24,6 +24,7 @@ def new_player(base: str, name: str, forwarded_for: str | None = None) -> httpx.
     return httpx.post(base + "/api/me", json={"name": name}, headers=headers, timeout=10)
 
 
+@pytest.mark.own_process
 def test_the_lobby_shows_a_multiplayer_table_behind_101_solitaires(server, people):
     ann = people("Ann")
     open_table = ann.new_table("slide", ["me", "open"])
@@ -45,6 +46,7 @@ def test_the_lobby_shows_a_multiplayer_table_behind_101_solitaires(server, peopl
     assert ann.http.get("/api/tables", params={"status": "nonsense"}).json() == []
 
 
+@pytest.mark.own_process  # 21 requests must come within the 3 s a token takes to refill
 def test_new_players_are_limited_per_address(server):
     answers = [new_player(server.base, f"P{i}") for i in range(21)]
     assert [a.status_code for a in answers[:20]] == [200] * 20
@@ -66,6 +68,7 @@ def test_new_players_are_limited_per_address(server):
     assert new_player(server.base, "Dan").status_code == 429
 
 
+@pytest.mark.perf  # the allowance refills with time: a very busy machine can refill it
 def test_hints_and_the_solver_are_rate_limited_per_player(server, people):
     ann, bob = people("Ann"), people("Bob")
     table = ann.new_table("doublets", ["me"])

@@ -10,7 +10,8 @@ import pytest
 
 from helpers import load_bench
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="/proc")
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="/proc"),
+              pytest.mark.own_process]  # killed, restarted or timed: a process of its own
 
 
 @pytest.mark.perf

@@ -17,6 +17,9 @@ from cardtable import games
 from cardtable.bots import make_bot
 from server.conftest import Client, Server
 
+#: these tests kill, restart or time the server: a process of its own
+pytestmark = pytest.mark.own_process
+
 GRACE = 2.0  # seconds: the --seat-grace of the servers that test the positive case
 
 

@@ -251,6 +251,7 @@ def mode(path) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
 
 
+@pytest.mark.own_process
 async def test_the_sqlite_files_are_readable_by_the_owner_only(server, people):
     if not server.db_url.startswith("sqlite"):
         pytest.skip("SQLite files only")

@@ -193,6 +193,7 @@ async def test_reconnect_with_the_token_returns_to_the_same_seat(people):
     await again.close()
 
 
+@pytest.mark.own_process
 async def test_restart_the_server_mid_game_and_finish(server, people):
     ann = people("Ann")
     table = ann.new_table("slide", ["me", "greedy", "greedy"])

@@ -22,7 +22,8 @@ from cardtable.bots import make_bot
 from cardtable.server import store as db
 from helpers import play_with_greedy
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="SIGKILL"),
+              pytest.mark.own_process]  # killed, restarted or timed: a process of its own
 
 
 def restart(server, monkeypatch: pytest.MonkeyPatch, fault: str | None = None) -> None:
