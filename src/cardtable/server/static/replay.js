@@ -79,6 +79,7 @@ function show(data) {
     : data.action.text || `${who}: ${data.action.action}`;
   $("#step").textContent = `Step ${step} of ${steps}`;
   $("#what").textContent = what;
+  $("#notation").textContent = data.action ? data.action.action : "";
   document.body.dataset.step = String(step);
   const board = clear($("#board"));
   const last = data.action ? { n: step - 1, seat: data.action.seat, action: data.action.action }
