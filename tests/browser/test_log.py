@@ -209,6 +209,13 @@ def test_the_game_highlights_the_pile_just_played(server, browser):
     expect(page.locator(f'[data-pile="{pile}"] .pile-btn.last-move')).to_have_count(1)
     expect(page.get_by_test_id("log").locator("li").last).to_contain_text(
         f"Tess played {card} on ")
+    # a move arrives with a short animation, and none for a person who asks for less motion
+    probe = """() => { const d = document.createElement('div'); d.className = 'card arrive';
+        document.body.append(d); const name = getComputedStyle(d).animationName;
+        d.remove(); return name; }"""
+    assert page.evaluate(probe) == "arrive"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(probe) == "none"
     assert not page.js_errors
 
 

@@ -7,11 +7,23 @@ reconnect, and who played each move after a seat went to a bot (issue #11)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+
+import pytest
 
 from cardtable import games
 from cardtable.server.messages import SERVER_MESSAGE
 from server.conftest import Client
-from server.test_seats import GRACE, grace_server, hand, play_greedy, until_gone  # noqa: F401
+from server.test_seats import GRACE, grace_server_for, hand, play_greedy, until_gone
+
+
+@pytest.fixture
+def handing_server(tmp_path: Path):
+    """A server whose seats may go to a bot after a short grace (test_seats.py's)."""
+    srv = grace_server_for(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path)
+    srv.start()
+    yield srv
+    srv.kill()
 
 
 def texts(state: dict) -> list[str]:
@@ -113,10 +125,10 @@ async def test_the_game_ends_saying_who_could_not_play(people):
     await sock.close()
 
 
-async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(grace_server):
+async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(handing_server):
     """The Game: Ann signals and plays, leaves; Bob hands her seat to a bot. Her signals
     and moves stay hers in the log, the live table's and the replay's; the bot's are its."""
-    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    bob, ann = Client(handing_server, "Bob"), Client(handing_server, "Ann")
     table = bob.new_table("the-game", ["me", "open"])
     table_id = table["id"]
     ann.post(f"/api/tables/{table_id}/join")
