@@ -129,6 +129,12 @@ def test_slide_log_keeps_a_reveal_secret_and_a_seat_that_chose_is_not_to_play(se
     # the newest move is in view: the list is scrolled to the bottom
     assert ann.evaluate("""() => { const l = document.querySelector('.log-list');
         return l.scrollTop + l.clientHeight >= l.scrollHeight - 4; }""")
+    # a phone: the log is on the page, nothing scrolls sideways
+    ann.set_viewport_size({"width": 390, "height": 844})
+    expect(ann.get_by_test_id("log")).to_be_visible()
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 390
+    ann.get_by_test_id("log").scroll_into_view_if_needed()
+    screenshot(ann, "log-slide-phone.png")
     assert not ann.js_errors and not bob.js_errors
 
 

@@ -175,7 +175,7 @@ function markLast(root, last, ctx) {
   const box = root.querySelector(`.grid-box[data-seat="${last.seat}"]`);
   if (!box) return;
   const add = (node) => node.classList.add("last-move", ...(ctx.fresh ? ["arrive"] : []));
-  add(box);
+  box.classList.add("last-move"); // the grid is marked; only the card arrives
   const [verb, what, side] = (last.action || "").split(" ");
   if (verb === "reveal") {
     const cell = box.querySelector(`[data-cell="${what}"]`);
