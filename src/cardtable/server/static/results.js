@@ -68,7 +68,7 @@ export function results(sum, table, names, links = true, h = el) {
   // the server's words first (a state's `ending`): this seat's own verdict, then why it ended
   const end = sum.ending;
   if (end && end.verdict) {
-    parts.push(h("p", { class: `personal verdict ${verdictClass}`, "data-testid": "verdict" },
+    parts.push(h("p", { class: `personal-verdict ${verdictClass}`, "data-testid": "verdict" },
       end.verdict));
   }
   parts.push(h("div", { class: `verdict ${end && end.verdict ? "sub" : ""} ${verdictClass}` },
