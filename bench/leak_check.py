@@ -12,10 +12,11 @@ For every game and player count, ``--games`` games are played, each on two paths
   game sent by its seat as raw websocket text to ``app.handle_message``): every message drained
   from every outbox must carry exactly ``state.view(conn.seat)`` at that moment (twin-checked),
   ``legal`` must be ``state.legal(seat)``, and no other field may carry game data (the table
-  info's seed is null for Slide/The Game until the game is over). The hub must accept every
-  action and end with the same actions. ``hub.record()`` must refuse the table while it is
-  unfinished, and the HTTP record and replay endpoints must refuse an unfinished table
-  (checked on a few tables per configuration).
+  info's seed is null for Slide/The Game until the game is over); the game log's words never
+  tell another seat's secret action before its simultaneous step is over (``check_words``).
+  The hub must accept every action and end with the same actions. ``hub.record()`` must
+  refuse the table while it is unfinished, and the HTTP record and replay endpoints must
+  refuse an unfinished table (checked on a few tables per configuration).
 
 Deals come from 128-bit seeds, as a shared table's on the server, and bots get seeds unrelated
 to the deal (``seeds.bot_seed``); a view that names the seed fails (the seed deals every hidden
@@ -58,7 +59,8 @@ from cardtable.seeds import bot_seed
 from cardtable.sim import play_one
 
 SEARCH_EVERY = 25
-STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators"}
+STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators",
+              "log", "last", "to_act", "labels", "ending"}  # the words of #11: check_words
 PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
@@ -217,6 +219,40 @@ def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally,
     return [(seat, action) for seat, action in state.actions]
 
 
+def check_words(state: State, seat: int | None, message: dict, running: bool,
+                tally: Tally) -> None:
+    """The words of a state message (the game log, the last move, labels, the end) carry
+    nothing the viewer may not know: one entry per action, in order, each by its seat; the
+    labels are ``move_label`` of the seat's own view; and while another seat's secret action
+    (``public_action`` None) waits for the rest of its simultaneous step (its seat is not to
+    act; the others are, and may only act in secret too), the viewer reads only its public
+    words and no action in ``last``."""
+    game = state.game
+    log, actions = message["log"], state.actions
+    if [(e["n"], e["seat"]) for e in log] != [(n, a[0]) for n, a in enumerate(actions)]:
+        tally.leak("websocket: the log is not one entry per action, in order")
+        return
+    if message["labels"] != [game.move_label(message["view"], a) for a in message["legal"]]:
+        tally.leak("websocket: the labels are not move_label of the seat's view")
+    if message["to_act"] != (list(state.to_act()) if running else []):
+        tally.leak("websocket: to_act is not the state's")
+    if (message["ending"] is None) != (not state.over):
+        tally.leak("websocket: an ending before the end, or none after it")
+    if not actions:
+        if message["last"] is not None:
+            tally.leak("websocket: a last move before any move")
+        return
+    by, action = actions[-1]
+    # still in the secret step: the seats to act are others, and all they may do is secret
+    to_act = state.to_act()
+    waiting = not state.over and to_act and by not in to_act and all(
+        game.public_action(a) is None for s in to_act for a in state.legal(s))
+    if by != seat and game.public_action(action) is None and waiting:
+        words = game.describe_action(action, log[-1]["who"], state.view(None), public=True)
+        if log[-1]["text"] != words or message["last"]["action"] is not None:
+            tally.leak(f"websocket: seat {seat} reads another seat's secret action")
+
+
 # -- websocket messages, through a real Hub ----------------------------------------------------
 class HubRun:
     """One Store and Hub for a configuration; people seated by ``Conn``s; raw messages in."""
@@ -259,6 +295,7 @@ class HubRun:
         legal = state.legal(seat) if seat is not None and running else []
         if message["legal"] != legal:
             tally.leak(f"websocket: seat {seat}'s legal actions are not state.legal()")
+        check_words(state, seat, message, running, tally)
         info = message["table"]
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS

@@ -388,7 +388,7 @@ def test_replay_steps(server, browser):
     page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("step")).to_have_text(f"Step 1 of {steps}")
     seat, action = record["actions"][0]
-    expect(page.get_by_test_id("what")).to_contain_text(action)
+    expect(page.get_by_test_id("notation")).to_have_text(action)
     page.click("#next")
     expect(page.get_by_test_id("step")).to_have_text(f"Step 2 of {steps}")
     page.click("#last")

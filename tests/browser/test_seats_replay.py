@@ -5,6 +5,7 @@ the leaderboard. The game is played by real websocket clients (tests/server/test
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -41,13 +42,13 @@ def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):
             for step in range(1, handed_at + 2):
                 page.click("#next")
                 expect(page.locator("body")).to_have_attribute("data-step", str(step))
-                if step == ann_step:
-                    expect(page.get_by_test_id("what")).to_have_text(
-                        f"Ann: {actions[step - 1][1]}")
+                if step == ann_step:  # her move in words, under her name (#11)
+                    expect(page.get_by_test_id("what")).to_have_text(re.compile("^Ann "))
+                    expect(page.get_by_test_id("notation")).to_have_text(actions[step - 1][1])
             # the step after the handover: seat 1's move is the bot's
             assert actions[handed_at][0] == 1
-            expect(page.get_by_test_id("what")).to_have_text(
-                f"greedy (bot): {actions[handed_at][1]}")
+            expect(page.get_by_test_id("what")).to_have_text(re.compile(r"^greedy \(bot\) "))
+            expect(page.get_by_test_id("notation")).to_have_text(actions[handed_at][1])
             page.click("#last")
             results = page.get_by_test_id("results")
             expect(results).to_contain_text("Ann, then greedy bot")

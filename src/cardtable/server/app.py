@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
 from cardtable.paths import data_dir
-from cardtable.server import security
+from cardtable.server import gamelog, security
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
@@ -352,7 +352,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     # The replay page has no rules in JavaScript: it asks for the spectator view after N
     # actions of a finished game, rebuilt from the record's prefix by the game itself.
     @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
-    async def replay_step(request: Request, table_id: str, step: int = 0) -> dict[str, Any]:
+    async def replay_step(request: Request, table_id: str, step: int = 0,
+                          log: bool = False) -> dict[str, Any]:
         from cardtable.core.errors import CardtableError
 
         table = hub(request).load(table_id)
@@ -366,11 +367,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         action = full["actions"][step - 1] if step else None
         by = table.who(table.actors[step - 1] if step <= len(table.actors) else None,
                        action[0]) if action else None
+        # the log in words as a spectator reads it after the end (gamelog.py)
+        words = gamelog.log_for(table, None)
         # the game is over, so every card may be shown: each seat's own view as well
         return {"step": step, "steps": steps, "view": state.view(None),
                 "seat_views": [state.view(s) for s in range(state.players)],
-                "action": {"seat": action[0], "action": action[1], "by": by}
-                if action else None, "played_by": full["played_by"]}
+                "action": {"seat": action[0], "action": action[1], "by": by,
+                           "text": words[step - 1]["text"] if step <= len(words) else None}
+                if action else None, "played_by": full["played_by"],
+                "log": words if log else None}
     # -- end of replay steps ----------------------------------------------------------------
 
     # -- live tables ------------------------------------------------------------------------

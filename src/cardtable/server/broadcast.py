@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable import games
+from cardtable.server import gamelog
 from cardtable.server.live import LiveTable
 from cardtable.server.messages import HubError
 
@@ -107,9 +109,30 @@ def state_message(table: LiveTable, conn: Conn,
     if base is None:
         base = seen["info"] = table.info(None)
         seen["spectators"] = spectators(table)
+    words = seen.get(("words", seat))
+    if words is None:
+        words = seen[("words", seat)] = table_words(table, seat, pair[0], pair[1])
     return {"type": "state", "version": table.version, "seat": seat,
             "table": table.info_as(base, conn.player_id), "view": pair[0],
-            "legal": pair[1], "spectators": seen["spectators"]}
+            "legal": pair[1], "spectators": seen["spectators"], **words}
+
+
+def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
+                legal: list[str]) -> dict[str, Any]:
+    """What a state message says in words for ``seat`` (docs/protocol.md): the game log as
+    this seat may read it, the last move, who must act, the labels of its legal actions,
+    and once over the end in words with its own verdict."""
+    game = games.get(table.game)
+    running = table.status == "running"
+    ending = None
+    if table.status == "over":
+        result = table.state.result()
+        names = [s["name"] or "open seat" for s in table.seats]
+        ending = {"lines": game.result_lines(result, names),
+                  "verdict": game.verdict(result, seat) if seat is not None else None}
+    return {"log": gamelog.log_for(table, seat), "last": gamelog.last_for(table, seat),
+            "to_act": list(table.state.to_act()) if running else [],
+            "labels": [game.move_label(view, a) for a in legal], "ending": ending}
 
 
 class Broadcaster:

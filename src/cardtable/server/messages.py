@@ -165,6 +165,29 @@ class TableInfo(BaseModel):
 
 
 # -- websocket: server -> client ------------------------------------------------------------
+class LogEntry(BaseModel):
+    """One action of the game log in words (``Game.describe_action``): the seat that played
+    it reads its own words, the others only the public ones until a secret action resolves."""
+
+    n: int = Field(description="index in the action log")
+    seat: int
+    who: str = Field(description="who played it then (a bot marked as one)")
+    text: str
+
+
+class LastMove(BaseModel):
+    n: int
+    seat: int
+    action: str | None = Field(description="null while it is secret from this connection")
+
+
+class Ending(BaseModel):
+    """The end of the game in words."""
+
+    lines: list[str] = Field(description="Game.result_lines: why it ended, the scores")
+    verdict: str | None = Field(description="Game.verdict for this seat; null for a spectator")
+
+
 class StateMessage(BaseModel):
     """The table as one connection may see it: its seat's view and legal actions."""
 
@@ -175,6 +198,13 @@ class StateMessage(BaseModel):
     view: dict[str, Any] = Field(description="the game's view(seat)")
     legal: list[str] = Field(description="empty unless the table runs and the seat may act")
     spectators: int
+    log: list[LogEntry] = Field(description="every action so far in words, as this "
+                                "connection may read them (oldest first)")
+    last: LastMove | None = Field(description="the last action, for the board to highlight")
+    to_act: list[int] = Field(description="the seats that must act now (empty unless the "
+                              "table runs): a seat not here is not to play, whatever its legal")
+    labels: list[str] = Field(description="a label per legal action (Game.move_label)")
+    ending: Ending | None = Field(description="once over: the end in words")
 
 
 class AckMessage(BaseModel):
@@ -335,6 +365,7 @@ class ReplayAction(BaseModel):
     seat: int
     action: str
     by: ReplayActor | None
+    text: str | None = Field(None, description="the action in words, as a spectator reads it")
 
 
 class ReplayStep(BaseModel):
@@ -344,6 +375,8 @@ class ReplayStep(BaseModel):
     seat_views: list[dict[str, Any]]
     action: ReplayAction | None = Field(description="the action that led here; null at 0")
     played_by: list[list[SeatRun]]
+    log: list[LogEntry] | None = Field(None, description="the whole game in words, as a "
+                                       "spectator reads it (with log=1)")
 
 
 class WebsocketSchema(BaseModel):

@@ -1,6 +1,10 @@
 // The replay page: steps through a finished game. The server rebuilds each step's spectator
 // view from the record (GET /api/tables/{id}/replay?step=N); no rules run in the browser.
-import { api, clear, el, showMessage, topbar } from "./common.js";
+// The log lists every move in words (the words a spectator reads); a click on a line goes to
+// the table after that move; autoplay steps on at the chosen speed; the address keeps the
+// step (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
+import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
+import { logPanel, scrollToLine } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
 
@@ -12,15 +16,19 @@ let renderer = null; // the game's module (renderers.js)
 let steps = 0;
 let step = 0;
 let wanted = 0; // the step last asked for: older answers are dropped
+let words = []; // the game log: [{n, seat, who, text}]
+let playedByRuns = null; // the record's played_by: per seat, who played from which action
+let timer = null; // autoplay
 
 function label(who) {
   return who.bot ? `${who.name} (bot)` : who.name || "?";
 }
 
 // who sat at each seat after `n` actions: a seat handed to a bot shows its person until then
+// (the record's played_by: each seat's players with the index of their first action)
 function names(n = 0) {
-  return table.seats.map((s) => {
-    const history = s.history || [s];
+  return table.seats.map((s, i) => {
+    const history = (playedByRuns && playedByRuns[i]) || s.history || [s];
     const now = history.filter((h, i) => i === 0 || h.from < n).pop();
     return label(now);
   });
@@ -51,7 +59,9 @@ async function go(n) {
   if (wanted !== n) return;
   step = n;
   steps = data.steps;
+  playedByRuns = data.played_by || playedByRuns;
   show(data);
+  remember();
   if (n + 1 <= steps) load(n + 1).catch(() => {}); // the next step is likely wanted soon
 }
 
@@ -64,14 +74,23 @@ function show(data) {
   $("#first").disabled = $("#prev").disabled = step === 0;
   $("#next").disabled = $("#last").disabled = step === steps;
   const who = data.action && data.action.by ? label(data.action.by) : n[data.action?.seat];
-  const what = data.action ? `${who}: ${data.action.action}` : "the deal";
+  // the move in words (as the table's log read it), else the notation
+  const what = !data.action ? "the deal"
+    : data.action.text || `${who}: ${data.action.action}`;
   $("#step").textContent = `Step ${step} of ${steps}`;
   $("#what").textContent = what;
+  $("#notation").textContent = data.action ? data.action.action : "";
   document.body.dataset.step = String(step);
   const board = clear($("#board"));
-  const ctx = { act: () => {}, ui: {}, names: n, readOnly: true, rerender: () => show(data) };
-  renderer.render(board, { view: data.view, legal: [], seat: null, table,
-    version: step, seatViews: data.seat_views }, ctx);
+  const last = data.action ? { n: step - 1, seat: data.action.seat, action: data.action.action }
+    : null;
+  const ctx = { act: () => {}, ui: {}, names: n, readOnly: true, rerender: () => show(data),
+    fresh: true };
+  renderer.render(board, { view: data.view, legal: [], labels: [], seat: null, table,
+    version: step, seatViews: data.seat_views, last }, ctx);
+  const side = clear($("#log-side"));
+  side.append(logPanel(words, { current: step - 1, pick: (k) => { pause(); go(k + 1); } }));
+  scrollToLine(side.querySelector(".log-list"), step - 1);
   const res = clear($("#results"));
   const sum = data.view.result ? renderer.resultSummary(data.view, table, playedBy(table, n)) : null;
   if (sum) res.append(results(sum, table, playedBy(table, n), false));
@@ -79,10 +98,70 @@ function show(data) {
 
 function keys(event) {
   if (event.target.matches("input, select, textarea") && event.target.id !== "slider") return;
+  if (event.key === " " && !event.target.matches("button")) {
+    event.preventDefault();
+    toggle();
+    return;
+  }
   const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: steps };
   if (!(event.key in moves)) return;
   event.preventDefault();
+  pause();
   go(moves[event.key]);
+}
+
+// -- autoplay: one step per tick at the chosen speed, stopping at the end
+function playing() {
+  return timer !== null;
+}
+
+function pause() {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+  const button = $("#play");
+  button.textContent = "▶ Play";
+  button.setAttribute("aria-pressed", "false");
+  document.body.dataset.playing = "";
+}
+
+function tick() {
+  if (step >= steps) {
+    pause();
+    return;
+  }
+  go(step + 1).then(() => {
+    if (playing()) timer = setTimeout(tick, Number($("#speed").value));
+  });
+}
+
+function play() {
+  if (step >= steps) go(0); // from the start again
+  const button = $("#play");
+  button.textContent = "⏸ Pause";
+  button.setAttribute("aria-pressed", "true");
+  document.body.dataset.playing = "1";
+  timer = setTimeout(tick, Number($("#speed").value));
+}
+
+function toggle() {
+  if (playing()) pause();
+  else play();
+}
+
+// -- the address keeps the step: #move=N (or ?move=N in a link)
+function wantedStep() {
+  const hash = new URLSearchParams(location.hash.slice(1)).get("move");
+  const query = new URLSearchParams(location.search).get("move");
+  const n = Number.parseInt(hash ?? query ?? "0", 10);
+  return Number.isFinite(n) && n >= 0 ? n : 0;
+}
+
+function linkTo(n) {
+  return `${location.origin}${location.pathname}#move=${n}`;
+}
+
+function remember() {
+  history.replaceState(null, "", `${location.pathname}#move=${step}`);
 }
 
 async function main() {
@@ -102,9 +181,23 @@ async function main() {
   $("#prev").onclick = () => go(step - 1);
   $("#next").onclick = () => go(step + 1);
   $("#last").onclick = () => go(steps);
-  $("#slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("#slider").addEventListener("input", (e) => { pause(); go(Number(e.target.value)); });
+  $("#play").onclick = toggle;
+  $("#share").onclick = (e) => copyText(linkTo(step), e.currentTarget);
+  for (const id of ["first", "prev", "next", "last"]) $(`#${id}`).addEventListener("click", pause, true);
   document.addEventListener("keydown", keys);
-  await go(0);
+  window.addEventListener("hashchange", () => { if (wantedStep() !== step) go(wantedStep()); });
+  // the whole game in words, once (a step asked with log=1 carries it)
+  try {
+    const first = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay?step=0&log=1`);
+    words = first.log || [];
+    playedByRuns = first.played_by;
+    steps = first.steps;
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  await go(wantedStep());
 }
 
 main();

@@ -64,7 +64,19 @@ export function summaryLines(sum) {
 export function results(sum, table, names, links = true, h = el) {
   if (!sum) return null;
   const verdictClass = sum.won === true || sum.mine ? "won" : sum.won === false ? "lost" : "";
-  const parts = [h("div", { class: `verdict ${verdictClass}` }, sum.verdict)];
+  const parts = [];
+  // the server's words first (a state's `ending`): this seat's own verdict, then why it ended
+  const end = sum.ending;
+  if (end && end.verdict) {
+    parts.push(h("p", { class: `personal-verdict ${verdictClass}`, "data-testid": "verdict" },
+      end.verdict));
+  }
+  parts.push(h("div", { class: `verdict ${end && end.verdict ? "sub" : ""} ${verdictClass}` },
+    sum.verdict));
+  if (end && end.lines && end.lines.length) {
+    parts.push(h("ul", { class: "result-lines", "data-testid": "result-lines" },
+      end.lines.map((line) => h("li", {}, line))));
+  }
   if (sum.rows && sum.rows.length) {
     parts.push(h("table", { class: "list" },
       h("thead", {}, h("tr", {}, ["rank", "player", "score", ...sum.columns]

@@ -5,6 +5,7 @@
 import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
+import { keepScrolled, logPanel } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
 
@@ -143,9 +144,16 @@ async function handToBot(seat, bot) {
   }
 }
 
+// the seats that must act now: the server's `to_act` (a seat that has made its simultaneous
+// choice is not among them, even while it may still change its mind)
+function seatsToAct(s) {
+  return s.to_act || s.view.to_act || [];
+}
+
 function seatsPanel(s, botNames) {
-  const { table, view } = s;
-  const toAct = new Set(view.to_act || []);
+  const { table } = s;
+  const view = s.view;
+  const toAct = new Set(seatsToAct(s));
   const n = names(table);
   return el("section", { class: "panel", "aria-label": "players" },
     el("h2", {}, "Players"),
@@ -201,7 +209,7 @@ function statusLine(s) {
   if (table.status === "over") return "Game over";
   const n = names(table);
   // the seats that must act (talk, a game's signals, may be legal at any time)
-  const toAct = view.to_act || [];
+  const toAct = seatsToAct(s);
   if (s.seat !== null && toAct.includes(s.seat) && legal.length) return "Your turn";
   const waiting = toAct.map((i) => n[i]);
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "";
@@ -226,7 +234,10 @@ function render() {
       s.seat === null ? el("span", { class: "muted" }, "watching") : "");
 
     const board = clear($("#board"));
-    const ctx = { act, ui, names: n, readOnly: false, rerender: render };
+    // the last move arrives (a short animation) only once, not at every presence change
+    const fresh = !!s.last && ui.lastSeen !== s.last.n;
+    if (s.last) ui.lastSeen = s.last.n;
+    const ctx = { act, ui, names: n, readOnly: false, rerender: render, fresh };
     renderer.render(board, s, ctx);
     const bar = tools(s, ctx);
     if (bar) board.append(bar);
@@ -235,6 +246,7 @@ function render() {
     if (table.status === "open") side.append(invitePanel(table));
     if (renderer.showSeats(table)) side.append(seatsPanel(s, botNames));
     if (renderer.sidePanels) side.append(el("div", { id: "game-panels" }));
+    if (s.log) side.append(logPanel(s.log, { current: s.last ? s.last.n : null }));
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
         el("ul", { class: "notices" }, table.notices.map((x) => el("li", {}, x)))));
@@ -243,9 +255,10 @@ function render() {
     const res = clear($("#results"));
     if (table.status === "over") {
       const sum = renderer.resultSummary(view, table, playedBy(table, n));
-      if (sum) res.append(results(sum, table, playedBy(table, n)));
+      if (sum) res.append(results({ ...sum, ending: s.ending }, table, playedBy(table, n)));
     }
   });
+  keepScrolled(document.querySelector("#side .log-list"), ui.logScroll ||= {});
   if (renderer.sidePanels) refreshPanels(s);
 }
 
@@ -277,7 +290,7 @@ function tools(s, ctx) {
       disabled: s.legal.length ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
-        ctx.ui.hint = { ...h, version: s.version };
+        ctx.ui.hint = { ...h, version: s.version, at: Date.now() };
         ctx.rerender();
       }) }, "Hint"));
   }
@@ -290,7 +303,7 @@ function tools(s, ctx) {
         const w = await api("GET", `/api/tables/${id}/winnable`);
         const text = w.winnable === null ? "no answer in time"
           : w.winnable ? "yes, this deal can still be won" : "no, this deal can no longer be won";
-        ctx.ui.peek = { text, version: s.version };
+        ctx.ui.peek = { text, version: s.version, at: Date.now() };
         ctx.rerender();
       }) }, "Still winnable? (peeks)"));
   }
@@ -319,8 +332,10 @@ function tools(s, ctx) {
   if (!renderer.showsAdvice) {
     const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
     const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
-    const text = [hint ? `Hint: ${hint.action ?? "none"} — ${hint.reason}` : null,
-      peek ? `Still winnable? ${peek.text}` : null].filter(Boolean).join(" · ");
+    // both, the latest first: asking one never hides the other's answer
+    const parts = [hint ? { at: hint.at || 0, text: `Hint: ${hint.action ?? "none"} — ${hint.reason}` } : null,
+      peek ? { at: peek.at || 0, text: `Still winnable? ${peek.text}` } : null].filter(Boolean);
+    const text = parts.sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
     advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);
   }
   return el("div", { class: "tools-bar" }, el("div", { class: "tools" }, buttons), advice);

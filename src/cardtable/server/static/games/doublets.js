@@ -35,6 +35,16 @@ function playingCard(card, attrs = {}) {
   el("span", {}, rank), el("span", { class: "suit", "aria-hidden": "true" }, symbol));
 }
 
+// the last move on the board: a card played lands on the foundation, a flip on the waste,
+// a redeal empties it (s.last from the server; ctx.fresh: it just happened)
+function markLast(root, last, ctx) {
+  if (!last || !last.action) return;
+  const slot = last.action.startsWith("play ") ? "foundation"
+    : last.action === "flip" ? "waste" : null;
+  const card = slot && root.querySelector(`[data-slot="${slot}"] .card`);
+  if (card) card.classList.add("last-move", ...(ctx.fresh ? ["arrive"] : []));
+}
+
 export function render(root, s, ctx) {
   const view = s.view;
   const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
@@ -99,10 +109,12 @@ export function render(root, s, ctx) {
     el("div", {}, `waste ${view.waste.length}`));
 
   const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
+  // the hint and the solver's answer together, the latest first: one never hides the other
+  const advice = [hint ? { at: hint.at || 0, text: `Hint: ${hint.action} — ${hint.reason}` } : null,
+    peek ? { at: peek.at || 0, text: `Peeking at the stock: ${peek.text}` } : null]
+    .filter(Boolean).sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
   const prompt = view.over ? "The game is over."
-    : peek ? `Peeking at the stock: ${peek.text}`
-    : hint ? `Hint: ${hint.action} — ${hint.reason}`
-      : `Needs a ${needName}. Click a highlighted card to play it, or the stock to flip.`;
+    : advice || `Needs a ${needName}. Click a highlighted card to play it, or the stock to flip.`;
 
   root.append(el("div", {},
     el("div", { class: "row", style: "justify-content:space-between" },
@@ -110,6 +122,7 @@ export function render(root, s, ctx) {
       el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
     el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt)));
+  markLast(root, s.last, ctx);
 }
 
 // the prompt above shows the hint and the solver's answer: the tools need not repeat them

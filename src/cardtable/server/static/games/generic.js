@@ -4,9 +4,11 @@
 //
 // A game's module, static/games/<name>.js, holds everything the pages show of that game. It
 // may export (each optional; ../renderers.js fills in the rest from this module):
-//   render(root, s, ctx)          the board; s = {view, legal, seat, table, version, seatViews}
+//   render(root, s, ctx)          the board; s = {view, legal, labels, seat, table, version,
+//                                 seatViews, last}; last = {n, seat, action} the last move to
+//                                 highlight (action null while secret from this viewer)
 //                                 ctx = {act(action), ui (page-local choices), names, readOnly,
-//                                 rerender()}
+//                                 rerender(), fresh (the last move just happened: animate)}
 //   seatExtra(view, seat)         a few words under a seat in the players panel
 //   resultSummary(view, table, names)  the end of the game (shape: results.js `summary`)
 //   sidePanels(s)                 async: extra side panels, asked again when the status changes
@@ -32,9 +34,11 @@ export function showSeats() {
 
 export const showsAdvice = false;
 
-// the buttons' data: one per legal action, labelled with the action (the server's notation)
-export function moveButtons(legal, hint = null) {
-  return legal.map((action) => ({ action, label: action, hinted: hint === action }));
+// the buttons' data: one per legal action, labelled by the game (the server's `labels`,
+// Game.move_label) or else with the action itself (the server's notation)
+export function moveButtons(legal, hint = null, labels = null) {
+  return legal.map((action, i) => ({ action, label: (labels && labels[i]) || action,
+    hinted: hint === action }));
 }
 
 // "hand_sizes" -> "hand sizes"
@@ -75,7 +79,7 @@ export function tree(value, h = el) {
 
 export function board(s, ctx, h = el) {
   const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint.action : null;
-  const buttons = ctx.readOnly ? [] : moveButtons(s.legal, hint);
+  const buttons = ctx.readOnly ? [] : moveButtons(s.legal, hint, s.labels);
   const rest = { ...s.view };
   delete rest.result; // the results panel shows it
   let prompt;
@@ -87,6 +91,8 @@ export function board(s, ctx, h = el) {
     s.table.seed === null || s.table.seed === undefined ? null
       : h("h3", { "data-testid": "deal" }, `Deal #${s.table.seed}`),
     h("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
+    s.last && s.last.action ? h("p", { class: "last-move", "data-testid": "last-move" },
+      `Last move: ${s.last.action}`) : null,
     buttons.length ? h("div", { class: "moves", role: "group", "aria-label": "your moves" },
       buttons.map((b) => h("button", { type: "button", class: `move ${b.hinted ? "hinted" : ""}`,
         "data-action": b.action, "data-key": `move-${b.action}`,

@@ -164,6 +164,30 @@ export function render(root, s, ctx) {
   root.append(el("div", { class: "slide-board", "data-phase": view.phase,
     "data-round": String(view.round) },
     el("div", { class: "slide-top" }, info, centre), grids));
+  markLast(root, s.last, ctx);
+}
+
+// the last move on the board: the grid of the seat that moved, and the card it revealed or
+// pushed in (the row or column it went into). s.last from the server: its action is null
+// while the move is secret from this viewer; ctx.fresh: it just happened.
+function markLast(root, last, ctx) {
+  if (!last) return;
+  const box = root.querySelector(`.grid-box[data-seat="${last.seat}"]`);
+  if (!box) return;
+  const add = (node) => node.classList.add("last-move", ...(ctx.fresh ? ["arrive"] : []));
+  box.classList.add("last-move"); // the grid is marked; only the card arrives
+  const [verb, what, side] = (last.action || "").split(" ");
+  if (verb === "reveal") {
+    const cell = box.querySelector(`[data-cell="${what}"]`);
+    if (cell) add(cell);
+  } else if (verb === "take" && side) {
+    // the pushed card sits at the end of the line it entered from
+    const cells = [...box.querySelectorAll(".card[data-cell]")].filter((c) => c.textContent === what);
+    const at = { left: (n) => n[0] === "a", right: (n) => n[0] === "d", top: (n) => n[1] === "1",
+      bottom: (n) => n[1] === "4" }[side];
+    const cell = cells.find((c) => at && at(c.dataset.cell));
+    if (cell) add(cell);
+  }
 }
 
 // the generic ranks table, with the cards each seat had left (the tie-break)

@@ -117,6 +117,18 @@ export function render(root, s, ctx) {
         el("button", { type: "button", class: "primary", "data-action": end ? "end" : null,
           "data-key": "end", disabled: end ? null : true,
           onclick: end ? () => ctx.act("end") : null }, "End turn")))));
+  markLast(root, s.last, ctx);
+}
+
+// the last move on the board: the pile a card went on, or the signal given (s.last from the
+// server; ctx.fresh: it just happened, so it arrives with a short animation)
+function markLast(root, last, ctx) {
+  if (!last || !last.action) return;
+  const [verb, a, b] = last.action.split(" ");
+  const node = verb === "play" ? root.querySelector(`[data-pile="${b}"] .pile-btn`)
+    : verb === "signal" ? root.querySelector(`[data-pile="${a}"] [data-signal="${last.seat} ${b}"]`)
+      : null;
+  if (node) node.classList.add("last-move", ...(ctx.fresh ? ["arrive"] : []));
 }
 
 // cooperative: one verdict for the team, and who played, instead of a ranks table

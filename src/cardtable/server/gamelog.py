@@ -1,0 +1,132 @@
+"""The game log: every action of a table in words, as each viewer may read it.
+
+Each action is described twice by its game (``Game.describe_action``): for the seat that
+played it, with that seat's view before the action (its own secret words), and for everyone
+else with the spectator's view before it and ``public=True`` (``Game.public_action``). A
+secret action (Slide's reveal) reads publicly once it *resolves*: when a seat must act that is
+not among those still to choose since it (the simultaneous choice is over and the board shows
+it), or the game ends. Nothing here knows a game: only the ``Game``'s words and ``to_act``.
+
+The words are built once per action and kept beside the live table (a shadow state replays
+the log to know each view *before* an action), so a broadcast only picks, per viewer, the
+text it may read.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable import games
+from cardtable.core.protocol import State
+from cardtable.server.live import LiveTable
+
+
+@dataclass
+class Entry:
+    n: int  # index in the action log
+    seat: int
+    action: str
+    who: str
+    mine: str  # the words for the seat that acted
+    public: str  # the words for the others while the action is secret (or for good)
+    open: str | None  # the words for the others once resolved (None: same as ``public``)
+    secret: bool  # public_action was None: the others see ``public`` until resolved
+    resolved: bool = False
+    # the seats still to choose since (``to_act`` before it but its own seat, less those
+    # who acted since): it resolves when a seat not among them must act
+    pending: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Log:
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    actors: list[str | None] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    shadow: State | None = None
+
+
+#: the log of each live table, forgotten with the table
+_logs: weakref.WeakKeyDictionary[LiveTable, Log] = weakref.WeakKeyDictionary()
+
+
+def who_of(table: LiveTable, n: int, seat: int) -> str:
+    """The name of whoever played action ``n`` (a bot marked as one)."""
+    who = table.who(table.actors[n] if n < len(table.actors) else None, seat)
+    return f"{who['name']} (bot)" if who["bot"] else str(who["name"])
+
+
+def entries(table: LiveTable) -> list[Entry]:
+    """The log of ``table`` up to date with its state (rebuilt after an undo)."""
+    log = _logs.get(table)
+    actions = table.state.actions
+    actors = table.actors[:len(actions)]
+    if log is None or log.actions != actions[:len(log.actions)] or \
+            log.actors != actors[:len(log.actors)]:
+        log = _logs[table] = Log(shadow=games.get(table.game).deal(
+            table.seed, table.players, table.options))
+    game = games.get(table.game)
+    shadow = log.shadow
+    assert shadow is not None
+    for n in range(len(log.actions), len(actions)):
+        seat, action = actions[n]
+        who = who_of(table, n, seat)
+        spectator = shadow.view(None)
+        # the seats still to choose alongside it (a simultaneous step)
+        alongside = set(shadow.to_act()) - {seat}
+        secret = game.public_action(action) is None
+        entry = Entry(
+            n=n, seat=seat, action=action, who=who,
+            mine=game.describe_action(action, who, shadow.view(seat)),
+            public=game.describe_action(action, who, spectator, public=True),
+            open=game.describe_action(action, who, spectator) if secret else None,
+            secret=secret)
+        shadow.act(seat, action)
+        for old in log.entries:
+            old.pending.discard(seat)
+        entry.pending = alongside
+        log.entries.append(entry)
+        _resolve(log.entries, shadow)
+        log.actions.append((seat, action))
+        log.actors.append(actors[n] if n < len(actors) else None)
+    return log.entries
+
+
+def _resolve(log: list[Entry], state: State) -> None:
+    """Mark secret actions whose simultaneous choice is over as public."""
+    to_act = set(state.to_act())
+    for e in log:
+        if e.secret and not e.resolved and (state.over or not to_act <= e.pending):
+            e.resolved = True
+
+
+def text_for(entry: Entry, viewer: int | None) -> str:
+    """The words ``viewer`` (a seat, None for a spectator) may read of ``entry``."""
+    if viewer == entry.seat:
+        return entry.mine
+    if entry.secret and entry.resolved and entry.open is not None:
+        return entry.open
+    return entry.public
+
+
+def log_for(table: LiveTable, viewer: int | None) -> list[dict[str, Any]]:
+    """The whole log as ``viewer`` may read it: ``{n, seat, who, text}`` each."""
+    return [{"n": e.n, "seat": e.seat, "who": e.who, "text": text_for(e, viewer)}
+            for e in entries(table)]
+
+
+def last_for(table: LiveTable, viewer: int | None) -> dict[str, Any] | None:
+    """The last action for the board to highlight: ``{n, seat, action}``, ``action`` null
+    while it is secret from ``viewer``."""
+    log = entries(table)
+    if not log:
+        return None
+    e = log[-1]
+    visible = viewer == e.seat or not e.secret or e.resolved
+    return {"n": e.n, "seat": e.seat, "action": e.action if visible else None}
+
+
+def replay_log(table: LiveTable) -> list[dict[str, Any]]:
+    """A finished game's log as a spectator reads it after the end (everything resolved)."""
+    return log_for(table, None)

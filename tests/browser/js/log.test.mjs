@@ -1,0 +1,62 @@
+// Unit tests of the game log panel, the move labels and the end in words (issue #11), with
+// node's test runner and no DOM: the builders take an element builder `h`.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import * as generic from "../../../src/cardtable/server/static/games/generic.js";
+import { logPanel } from "../../../src/cardtable/server/static/log.js";
+import { results, summary } from "../../../src/cardtable/server/static/results.js";
+
+const h = (tag, attrs, ...children) => ({ tag, attrs: attrs || {},
+  children: children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false) });
+const text = (node) => (typeof node === "string" ? node : node.children.map(text).join(""));
+const all = (node, test) => (typeof node === "string" ? []
+  : [...(test(node) ? [node] : []), ...node.children.flatMap((c) => all(c, test))]);
+
+describe("the log panel", () => {
+  const entries = [{ n: 0, seat: 0, who: "Ann", text: "Ann chose a card to reveal" },
+    { n: 1, seat: 1, who: "Bob", text: "Bob chose b2 to reveal" }];
+
+  it("lists every move in order, numbered from 1, the current one marked", () => {
+    const panel = logPanel(entries, { current: 1 }, h);
+    const lines = all(panel, (x) => x.tag === "li");
+    assert.deepEqual(lines.map(text), ["1. Ann chose a card to reveal", "2. Bob chose b2 to reveal"]);
+    assert.deepEqual(lines.map((l) => l.attrs["aria-current"]), [null, "step"]);
+  });
+
+  it("makes each line a button that picks its move when asked to", () => {
+    const picked = [];
+    const panel = logPanel(entries, { pick: (n) => picked.push(n) }, h);
+    const buttons = all(panel, (x) => x.tag === "button");
+    assert.equal(buttons.length, 2);
+    buttons[1].attrs.onclick();
+    assert.deepEqual(picked, [1]);
+  });
+
+  it("says so when there is no move yet", () => {
+    assert.match(text(logPanel([], {}, h)), /No move yet/);
+  });
+});
+
+describe("move labels", () => {
+  it("uses the server's labels, and the action where it has none", () => {
+    const buttons = generic.moveButtons(["play 2", "draw"], null, ["play 2 · +1", ""]);
+    assert.deepEqual(buttons.map((b) => b.label), ["play 2 · +1", "draw"]);
+  });
+});
+
+describe("the end in words", () => {
+  it("shows the seat's own verdict first, then why the game ended", () => {
+    const table = { id: "t", game: "x", players: 2,
+      seats: [{ seat: 0, name: "Ann", you: true }, { seat: 1, name: "Bob" }] };
+    const view = { result: { over: true, winners: [1], ranks: [2, 1], scores: [9, 3] } };
+    const sum = { ...summary(view, table, ["Ann", "Bob"]),
+      ending: { verdict: "You came 2nd of 2.", lines: ["Winner: Bob", "#1 Bob: 3"] } };
+    const panel = results(sum, table, ["Ann", "Bob"], false, h);
+    const first = panel.children[1];
+    assert.equal(first.attrs["data-testid"], "verdict");
+    assert.equal(text(first), "You came 2nd of 2.");
+    const lines = all(panel, (x) => x.attrs["data-testid"] === "result-lines")[0];
+    assert.deepEqual(lines.children.map(text), ["Winner: Bob", "#1 Bob: 3"]);
+  });
+});
