@@ -313,6 +313,7 @@ def test_slide_on_a_phone(server, browser):  # noqa: F811
     note = page.get_by_test_id("scoring")
     note.locator("summary").click()
     expect(note).to_contain_text("lowest score wins")
+    note.locator("summary").click()  # closed again: one line
     slide_take_turn(page)
     # every push arrow can take a finger
     arrows = page.locator(".arrow")
@@ -325,6 +326,7 @@ def test_slide_on_a_phone(server, browser):  # noqa: F811
     for i in range(3):
         box = tabs.nth(i).bounding_box()
         assert box["y"] + box["height"] <= PHONE["height"], box
+        assert box["x"] + box["width"] <= PHONE["width"], box  # all three on the screen
         assert box["height"] >= 44
     mine = page.locator(".grid-box[data-seat='0']")
     expect(mine).to_be_visible()

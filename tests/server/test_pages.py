@@ -65,3 +65,21 @@ def test_the_favicon_is_served_and_linked(server):
         assert icon.text.startswith("<svg")
     for path in ["/", "/leaderboard", "/t/x", "/t/x/replay", "/rules/doublets"]:
         assert 'rel="icon" href="/favicon.svg"' in httpx.get(server.base + path).text, path
+
+
+def test_option_messages_count_seats_from_1_and_options_have_labels(people):
+    ann = people("Ann")
+    answer = ann.http.post("/api/tables", json={
+        "game": "slide", "seats": ["me", "greedy", "greedy"], "options": {"start": 5}})
+    assert answer.status_code == 400
+    message = answer.json()["message"]
+    assert "no seat 6 among 3 players" in message and "seats 1 to 3" in message
+    assert "at most 5" not in message  # the old bound, counted from 0
+    # the protocol's value stays 0-based: start 2 is the third seat, "Seat 3"
+    table = ann.new_table("slide", ["me", "greedy", "greedy"], start=2)
+    assert table["options"]["start"] == 2
+    offered = {g["name"]: g for g in ann.http.get("/api/games").json()}
+    start = next(o for o in offered["the-game"]["options"] if o["name"] == "start")
+    assert start["label"] == "First player" and start["seat"] is True
+    rule = next(o for o in offered["the-game"]["options"] if o["name"] == "min_after_empty")
+    assert "_" not in rule["label"] and rule["choices"] == [1, 2]
