@@ -23,7 +23,7 @@ PROJECT = PYPROJECT["project"]
 #: everything the extras bring (and what those bring): none of it may be needed by the library
 BLOCKED = ("typer", "click", "rich", "textual", "fastapi", "starlette", "uvicorn", "sqlalchemy",
            "alembic", "pydantic", "orjson", "openskill", "httpx", "websockets", "matplotlib",
-           "numpy", "dask", "distributed", "psycopg", "playwright")
+           "numpy", "dask", "distributed", "psycopg", "playwright", "markdown_it")
 
 BLOCKER = f'''
 """Make importing any third-party package the extras install fail (this test's doing)."""

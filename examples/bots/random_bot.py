@@ -1,7 +1,7 @@
 """A tiny external bot for cardtable: plays any game with a random legal action.
 
 Run it as a seat:  cardtable simulate slide --players 2 \
-    --bots greedy,cmd:"python examples/bots/random_bot.py" --games 20
+    --bots greedy,cmd:"python3 examples/bots/random_bot.py" --games 20
 
 It speaks the protocol of docs/bot-protocol.md: one JSON message a line on stdin, one answer a
 line on stdout. Standard library only. An optional first argument seeds its choices.

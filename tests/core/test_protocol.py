@@ -48,7 +48,7 @@ def test_error_taxonomy_is_value_errors_and_illegal_actions():
         ("doublets", 2, {}, "exactly 1 players, not 2"),
         ("the-game", 6, {}, "1 to 5 players, not 6"),
         ("slide", 3, {"colour": "red"}, "no option 'colour'"),
-        ("slide", 3, {"start": 3}, "no seat 3"),
+        ("slide", 3, {"start": 3}, "no seat 4 among 3 players"),  # seats counted from 1
         ("slide", 3, {"target": 0}, "at least 1"),
         ("slide", 3, {"target": "100"}, "must be int"),
         ("the-game", 2, {"min_after_empty": 3}, "one of 1, 2"),

@@ -993,9 +993,9 @@ def test_acting_after_the_end_is_game_over():
     ("players", "options", "words"),
     [
         (2, {"speed": 3}, ["no option 'speed'", "start", "target"]),
-        (2, {"start": 2}, ["start", "no seat 2"]),
-        (6, {"start": 6}, ["start", "at most 5"]),
-        (3, {"start": -1}, ["start", "at least 0"]),
+        (2, {"start": 2}, ["start", "no seat 3", "seats 1 to 2"]),
+        (6, {"start": 6}, ["start", "no seat 7"]),
+        (3, {"start": -1}, ["start", "no seat 0"]),
         (2, {"start": "1"}, ["start", "int"]),
         (2, {"start": True}, ["start", "int"]),
         (2, {"start": None}, ["start"]),

@@ -224,7 +224,7 @@ async def test_bots_that_crash_hang_or_talk_nonsense_pass_their_seat_on(server, 
         info = ann.http.get(f"/api/tables/{table['id']}").json()
         assert final["table"]["status"] == "over" and info["status"] == "over"
         assert info["seats"][1]["bot"] == "greedy", info
-        told = [n for n in info["notices"] if f"ext:{bot} bot at seat 1" in n]
+        told = [n for n in info["notices"] if f"ext:{bot} bot at seat 2" in n]  # from 1
         assert told and "the greedy bot plays on" in told[0], info["notices"]
         record = ann.http.get(f"/api/tables/{table['id']}/record").json()
         assert any(seat == 1 for seat, _ in record["actions"])  # the greedy bot played it
@@ -272,7 +272,7 @@ async def test_a_hung_built_in_bot_passes_its_seat_on(tmp_path: Path, game: str,
             await asyncio.sleep(0.05)
         assert table.status == "over"
         assert table.seats[1]["bot"] == "greedy" and table.bots == {}
-        assert any("seat 1 took over 0.5 s" in n for n in table.notices), table.notices
+        assert any("seat 2 took over 0.5 s" in n for n in table.notices), table.notices  # from 1
         assert store.seats(table.id)[1].bot == "greedy"
     finally:
         hang.release.set()

@@ -114,6 +114,16 @@ class Option:
     nullable: bool = False
     #: a rule between this option and the player count, checked after the plain checks
     check: Callable[[Any, int], str | None] | None = field(default=None, compare=False)
+    #: what people read in a form ("First player"); empty: the name in words
+    label: str = ""
+    #: the value is a seat: 0-based here and in records, but people count seats from 1, so
+    #: its messages do (and a form offers "Seat 1" to "Seat N" for N players)
+    seat: bool = False
+
+    @property
+    def title(self) -> str:
+        """The label people read: ``label``, else the name in words (``Min after empty``)."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
     def validate(self, value: Any, players: int) -> Any:
         if value is None and self.nullable:
@@ -130,6 +140,10 @@ class Option:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(repr, self.choices))
             raise BadOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if self.seat and not 0 <= value < players:
+            raise BadOptions(
+                f"option {self.name!r} ({self.title.lower()}): there is no seat {value + 1} "
+                f"among {players} players (seats 1 to {players}, sent as 0 to {players - 1})")
         if self.low is not None and value < self.low:
             raise BadOptions(f"option {self.name!r} must be at least {self.low}, not {value!r}")
         if self.high is not None and value > self.high:
@@ -326,7 +340,9 @@ class Game(ABC):
             "has_talk": self.has_talk,
             "fallback_bot": self.fallback_bot,
             "options": [
-                {"name": o.name, "default": o.default, "doc": o.doc} for o in self.options
+                {"name": o.name, "label": o.title, "default": o.default, "doc": o.doc,
+                 "seat": o.seat, "choices": list(o.choices) if o.choices else None}
+                for o in self.options
             ],
         }
 

@@ -188,10 +188,10 @@ class SlideGame(Game):
     better = "low"
     options = (
         Option("start", 0, "seat that holds the first-player token at the start", low=0, high=5,
-               check=lambda v, n: None if v < n else f"there is no seat {v} among {n} players"),
+               label="First player", seat=True),
         Option("target", None, "play deals, adding up scores, until a seat's total reaches "
                "this (100 is usual); off by default: one deal", nullable=True, low=1,
-               high=MAX_TARGET),
+               high=MAX_TARGET, label="Target total"),
     )
 
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> SlideState:

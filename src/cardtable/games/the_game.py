@@ -153,12 +153,13 @@ class TheGame(Game):
     max_players = 5
     better = "low"
     options = (
-        Option("start", 0, "seat that plays first", low=0, high=4,
-               check=lambda v, n: None if v < n else f"there is no seat {v} among {n} players"),
+        Option("start", 0, "seat that plays first", low=0, high=4, label="First player",
+               seat=True),
         Option("min_after_empty", 1, "cards a turn must play once the draw pile is empty "
-               "(1, the published rule; 2, the seed page's reading)", choices=(1, 2)),
+               "(1, the published rule; 2, the seed page's reading)", choices=(1, 2),
+               label="Cards a turn once the draw pile is empty"),
         Option("pro", False, "pro variant: at least 3 cards a turn while the draw pile lasts",
-               kind=bool),
+               kind=bool, label="Pro variant"),
     )
 
     has_talk = True

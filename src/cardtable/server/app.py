@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -159,7 +159,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
 
     # the framework's own refusals (a body that is not JSON, no such route) in the same shape
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        if e.status_code == 404 and wants_html(request):
+            from cardtable.server.pages import not_found_html
+
+            return HTMLResponse(not_found_html(request.url.path), status_code=404)
         code = HTTP_CODES.get(e.status_code, f"http_{e.status_code}")
         return JSONResponse({"error": code, "message": str(e.detail)},
                             status_code=e.status_code, headers=e.headers)
@@ -188,6 +192,23 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                         ("/t/{table_id}/replay", "replay.html"),
                         ("/leaderboard", "leaderboard.html")]:
         app.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
+
+    # the site's icon, an SVG, also where browsers ask for it unasked (/favicon.ico)
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"cache-control": "max-age=86400"})
+
+    @app.get("/rules/{game}", include_in_schema=False, response_class=HTMLResponse)
+    async def rules(request: Request, game: str) -> HTMLResponse:
+        """A game's rules page (docs/rules/GAME.md) as HTML."""
+        from cardtable.server.pages import not_found_html, rules_html
+
+        page = rules_html(game) if GAME_NAME.match(game) else None
+        if page is None:
+            return HTMLResponse(not_found_html(request.url.path), status_code=404)
+        return HTMLResponse(page, headers={"cache-control": "no-cache"})
 
     # -- people -----------------------------------------------------------------------------
     @app.get("/api/me", response_model=MeAnswer)
@@ -545,6 +566,19 @@ async def handle_message(h: Hub, table: LiveTable, conn: Conn,
         return h.message_for(table, conn)
     assert conn.seat is not None  # (refused above)
     return await h.act(table, conn.seat, parsed.action, parsed.version, client_id)
+
+
+#: what a game's name may be in an address (/rules/GAME): as renderers.js asks of it
+GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def wants_html(request: Request) -> bool:
+    """A browser asking for a page: HTML accepted and not an address of the API (which keeps
+    its JSON errors whatever the client accepts)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/")) or path == "/api":
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 #: words that make a name a bot's: "greedy bot", "Search (bot)", "bots"

@@ -192,7 +192,7 @@ class BotRunner:
         fallback = games.get(table.game).fallback_bot
         table.bots[seat] = self.make(table, seat, fallback)
         self.replaced(table, seat, fallback)
-        table.notices.append(f"the {old} bot at seat {seat} {why}; the {fallback} bot "
+        table.notices.append(f"the {old} bot at seat {seat + 1} {why}; the {fallback} bot "
                              f"plays on")
         log.info("table %s seat %s: the %s bot plays on", table.id, seat, fallback)
         self.changed(table)

@@ -176,7 +176,7 @@ class TableEngine:
         if seat is None:
             seat = free[0]
         if seat not in free:
-            raise HubError("seat_taken", f"seat {seat} is not free", 409)
+            raise HubError("seat_taken", f"seat {seat + 1} is not free", 409)  # counted from 1
         others = all(s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
         table.actor_names[player.id] = player.name
         table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
@@ -191,11 +191,12 @@ class TableEngine:
             raise HubError("forbidden", "only the table's creator can hand a seat to a bot",
                            403)
         if not 0 <= seat < table.players:
-            raise HubError("bad_request", f"there is no seat {seat}")
+            raise HubError("bad_request",
+                           f"there is no seat {seat + 1} (seats 1 to {table.players})")
         if table.status == "over":  # who played a finished game is history
             raise HubError("game_over", "the game is over: its seats never change", 409)
         if table.seats[seat]["bot"]:
-            raise HubError("bad_request", f"seat {seat} is already played by a bot")
+            raise HubError("bad_request", f"seat {seat + 1} is already played by a bot")
         if table.seats[seat]["player_id"] and table.connected(seat):
             raise HubError("seat_taken", "that player is still at the table", 409)
         if table.seats[seat]["player_id"]:
@@ -221,7 +222,7 @@ class TableEngine:
         self.change(table, all_seats=True, fault="hand-to-bot",
                     status="running" if full else None,
                     seats={seat: SeatRow(player_id=None, bot=bot, name=bot)})
-        table.notices.append(f"seat {seat} is now played by the {bot} bot")
+        table.notices.append(f"seat {seat + 1} is now played by the {bot} bot")
         log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:

@@ -125,7 +125,7 @@ class Hub:
             except CardtableError as e:
                 log.warning("table %s seat %s: bot %s: %s", table.id, i, s["bot"], e)
                 table.bots[i] = self.bots.make(table, i, fallback)
-                table.notices.append(f"the {s['bot']} bot at seat {i} could not start; "
+                table.notices.append(f"the {s['bot']} bot at seat {i + 1} could not start; "
                                      f"the {fallback} bot plays on")
                 self.engine.replace_bot(table, i, fallback)
 

@@ -24,10 +24,20 @@ function defaultSeat(game, index) {
   return names.includes(game.fallback_bot) ? game.fallback_bot : names[0];
 }
 
-function optionInput(opt) {
+// an option as people read it: its label, and a seat as "Seat 1" to "Seat N" (the value sent
+// stays the 0-based seat of the protocol), a list of choices as a menu
+function optionInput(opt, players) {
   const id = `opt-${opt.name}`;
   let input;
-  if (typeof opt.default === "boolean") {
+  if (opt.seat) {
+    input = el("select", { id, name: opt.name, "data-seat": "1" },
+      [...Array(players).keys()].map((i) => el("option", { value: String(i),
+        selected: i === opt.default || null }, `Seat ${i + 1}`)));
+  } else if (opt.choices && opt.choices.length && typeof opt.default !== "boolean") {
+    input = el("select", { id, name: opt.name },
+      opt.choices.map((c) => el("option", { value: String(c),
+        selected: c === opt.default || null }, String(c))));
+  } else if (typeof opt.default === "boolean") {
     input = el("input", { type: "checkbox", id, name: opt.name, checked: opt.default || null });
   } else {
     // numbers; an empty box means "off" (null) where that is the default
@@ -36,7 +46,7 @@ function optionInput(opt) {
       placeholder: opt.default === null ? "off" : null });
   }
   return el("div", {},
-    el("label", { for: id }, el("b", {}, opt.name), input),
+    el("label", { for: id }, el("b", {}, opt.label || opt.name), " ", input),
     el("div", { class: "option-doc" }, opt.doc));
 }
 
@@ -77,8 +87,9 @@ function renderCreate() {
   }
   const opts = clear($("#options"));
   if (game.options.length) {
-    opts.append(el("h3", {}, "Options"), ...game.options.map(optionInput));
+    opts.append(el("h3", {}, "Options"), ...game.options.map((o) => optionInput(o, count)));
   }
+  rulesLink($("#create-rules"), game);
 }
 
 async function createTable(event) {
@@ -108,10 +119,18 @@ function renderAlone() {
   $("#alone-deal").classList.toggle("hidden", !game.shows_deal_number);
   if (!game.shows_deal_number) $("#alone-deal").value = "";
   $("#alone-form [data-testid=play-alone]").textContent = `Play ${game.title}`;
+  rulesLink($("#alone-rules"), game);
   $("#alone-about").textContent = [
     game.undo_alone ? "Undo, redo and restart, at your own pace." : "At your own pace.",
     game.shows_deal_number ? "Every deal has a number: play the same one again or share it." : "",
   ].filter(Boolean).join(" ");
+}
+
+// one click to the chosen game's rules page (GET /rules/GAME, rendered by the server)
+function rulesLink(link, game) {
+  if (!link) return;
+  link.href = `/rules/${encodeURIComponent(game.name)}`;
+  link.textContent = `${game.title}: rules`;
 }
 
 async function playAlone(event) {

@@ -231,7 +231,9 @@ function render() {
     head.append(el("h1", {}, table.title),
       el("span", { class: `badge ${table.status}` }, table.status),
       el("span", { class: "status-line", "data-testid": "status" }, line),
-      s.seat === null ? el("span", { class: "muted" }, "watching") : "");
+      s.seat === null ? el("span", { class: "muted" }, "watching") : "",
+      el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(table.game)}`,
+        target: "_blank", rel: "noopener", "data-testid": "rules-link" }, "Rules"));
 
     const board = clear($("#board"));
     // the last move arrives (a short animation) only once, not at every presence change
@@ -358,6 +360,16 @@ async function refreshPanels(s) {
   if (box) clear(box).append(...panels);
 }
 
+// an address of a table that does not exist (a typo, an old link): say so, not "Loading…"
+function notFound() {
+  gone = true;
+  document.title = "No such table · cardtable";
+  document.body.dataset.status = "missing";
+  clear($("#head")).append(el("h1", { "data-testid": "no-table" }, "No such table"));
+  clear($("#board")).append(el("p", {}, "This table does not exist (or its link is wrong). ",
+    el("a", { href: "/" }, "Go to the lobby"), " to start a table or join one."));
+}
+
 async function main() {
   await topbar();
   try {
@@ -367,8 +379,11 @@ async function main() {
     if (game) botNames = game.bots.map((b) => b.name);
     renderer = await rendererFor(info.game);
   } catch (e) {
+    if (e.status === 404) {
+      notFound();
+      return;
+    }
     showMessage(e.message);
-    if (e.status === 404) return;
   }
   if (!renderer) return; // the table's game is unknown: nothing to show
   await getMe();

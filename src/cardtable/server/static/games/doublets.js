@@ -1,6 +1,9 @@
 // Doublets: the arch of reserves around the foundation, stock and waste, its results and
 // the player's statistics. Playable cards come from `legal`; the solitaire tools (undo, redo,
 // hint, still winnable?, restart, new deal) are the table page's, from what the game offers.
+// The comforts of a desktop patience (AisleRiot, PySolFC), all from `legal`: a card is played
+// by a click (a double-click plays it once), by dragging it onto the foundation, or by the
+// terminal's keys; forced moves may play themselves (docs/rules/doublets.md, "In cardtable").
 import { api, el } from "../common.js";
 import { summary } from "../results.js";
 
@@ -51,15 +54,25 @@ export function render(root, s, ctx) {
   const cls = (action) => [s.legal.includes(action) ? "playable" : "",
     hint && hint.action === action ? "hinted" : ""].join(" ");
 
+  const live = !ctx.readOnly && s.seat !== null;
+  current = live ? { s, ctx } : null;
+  // a playable card: a click plays it, the second click of a double-click is the same play,
+  // and a drag onto the foundation plays it too
+  const plays = (action, can) => (can && live ? {
+    onclick: (e) => { if (e.detail <= 1 && !dragJustEnded()) ctx.act(action); },
+    onpointerdown: (e) => startDrag(e, action),
+  } : { onclick: can ? () => ctx.act(action) : null });
+
   const reserve = (i) => {
     const card = view.reserves[i - 1];
     const action = `play r${i}`;
     const can = s.legal.includes(action);
     const inner = card
       ? playingCard(card, {
-        button: true, class: cls(action), "data-action": can ? action : null, "data-key": `r${i}`,
+        button: true, class: `${cls(action)} ${can && live ? "draggable" : ""}`,
+        "data-action": can ? action : null, "data-key": `r${i}`,
         "aria-label": `reserve r${i}: ${cardLabel(card)}, face up` + (can ? ", playable" : ""),
-        disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
+        disabled: can ? null : true, ...plays(action, can),
       })
       : el("div", { class: "slot", "aria-label": `reserve r${i}: empty` }, "empty");
     return el("div", { class: "cell", "data-slot": `r${i}` }, inner,
@@ -67,7 +80,7 @@ export function render(root, s, ctx) {
   };
 
   const top = view.foundation[view.foundation.length - 1];
-  const foundation = el("div", { class: "cell", "data-slot": "foundation" },
+  const foundation = el("div", { class: "cell drop", "data-slot": "foundation" },
     playingCard(top, { class: "foundation", "aria-label": `foundation: ${cardLabel(top)}, ${view.foundation.length} cards` }),
     el("div", { class: "label" }, `F · ${view.foundation.length}`));
   const needName = VALUE_NAME[view.needed] || String(view.needed);
@@ -100,29 +113,190 @@ export function render(root, s, ctx) {
   const waste = el("div", { class: "cell", "data-slot": "waste" },
     wasteTop
       ? playingCard(wasteTop, {
-        button: true, class: cls("play waste"), "data-action": wasteCan ? "play waste" : null,
-        "data-key": "waste",
+        button: true, class: `${cls("play waste")} ${wasteCan && live ? "draggable" : ""}`,
+        "data-action": wasteCan ? "play waste" : null, "data-key": "waste",
         "aria-label": `waste: ${cardLabel(wasteTop)}, face up` + (wasteCan ? ", playable" : ""),
-        disabled: wasteCan ? null : true, onclick: wasteCan ? () => ctx.act("play waste") : null,
+        disabled: wasteCan ? null : true, ...plays("play waste", wasteCan),
       })
       : el("div", { class: "slot", "aria-label": "waste: empty" }, "waste"),
     el("div", {}, `waste ${view.waste.length}`));
 
   const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
+  const keyNote = ctx.ui.keyNote && ctx.ui.keyNote.version === s.version ? ctx.ui.keyNote : null;
   // the hint and the solver's answer together, the latest first: one never hides the other
   const advice = [hint ? { at: hint.at || 0, text: `Hint: ${hint.action} — ${hint.reason}` } : null,
     peek ? { at: peek.at || 0, text: `Peeking at the stock: ${peek.text}` } : null]
     .filter(Boolean).sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
   const prompt = view.over ? "The game is over."
-    : advice || `Needs a ${needName}. Click a highlighted card to play it, or the stock to flip.`;
+    : keyNote ? keyNote.text
+    : advice || `Needs a ${needName}. Click a highlighted card (or drag it to the foundation) `
+      + "to play it, or the stock to flip.";
 
   root.append(el("div", {},
     el("div", { class: "row", style: "justify-content:space-between" },
       el("h3", { "data-testid": "deal" }, s.table.seed === null ? "Doublets" : `Deal #${s.table.seed}`),
       el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
     el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
-    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt)));
+    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
+    live && !view.over ? comforts(ctx) : null));
   markLast(root, s.last, ctx);
+  if (live) scheduleAutoPlay(s, ctx);
+}
+
+// -- the comforts: keys, auto-play, dragging ----------------------------------------------
+let current = null; // {s, ctx} of the table being played (null on a replay or when watching)
+
+// the terminal's keys (tui/games/doublets.py and the terminal's u / h); undo and hint are the
+// table page's own buttons, pressed for the player
+const KEYS = [["1 – 7", "play the card in reserve r1 … r7"], ["w", "play the top of the waste"],
+  ["f", "flip a card from the stock (or redeal the waste)"], ["u or Ctrl+Z", "undo"],
+  ["Ctrl+Y", "redo"],
+  ["h", "hint"], ["?", "show or hide these keys"]];
+const AUTO_KEY = "cardtable.doublets.autoplay";
+
+function autoPlayOn() {
+  try {
+    return localStorage.getItem(AUTO_KEY) === "1";
+  } catch {
+    return false; // storage refused (private mode): off
+  }
+}
+
+function comforts(ctx) {
+  const auto = el("input", { type: "checkbox", id: "db-autoplay", "data-testid": "autoplay",
+    checked: autoPlayOn() || null,
+    onchange: (e) => {
+      try {
+        localStorage.setItem(AUTO_KEY, e.currentTarget.checked ? "1" : "0");
+      } catch { /* not remembered, still on for this page */ }
+      ctx.ui.autoPlay = e.currentTarget.checked;
+      ctx.rerender();
+    } });
+  const help = el("details", { class: "db-keys", "data-testid": "keys-help",
+    open: ctx.ui.keysOpen || null,
+    ontoggle: (e) => { ctx.ui.keysOpen = e.currentTarget.open; } },
+  el("summary", {}, "Keys"),
+  el("dl", {}, KEYS.flatMap(([k, what]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, what)])));
+  return el("div", { class: "db-comforts" },
+    el("label", { for: "db-autoplay", title: "When only one move is possible, it plays "
+      + "itself (not right after an undo)" }, auto, " Auto-play forced moves"), help);
+}
+
+// A move is forced when it is the only legal one; it plays itself, after a short pause so the
+// player sees it, while the box is ticked — but not while a move can be redone: right after an
+// undo, playing the forced move again would make undo useless.
+let autoTimer = null;
+function scheduleAutoPlay(s, ctx) {
+  clearTimeout(autoTimer);
+  const on = ctx.ui.autoPlay ?? autoPlayOn();
+  if (!on || s.table.status !== "running" || s.legal.length !== 1 || s.table.can_redo) return;
+  const version = s.version;
+  autoTimer = setTimeout(() => {
+    if (current && current.s.version === version && current.s.legal.length === 1) {
+      current.ctx.act(current.s.legal[0]);
+    }
+  }, 350);
+}
+
+function pressTool(key) {
+  const button = document.querySelector(`.tools [data-key="${key}"]`);
+  if (button && !button.disabled) button.click();
+}
+
+function onKey(e) {
+  if (!current || e.altKey || e.metaKey || e.defaultPrevented) return;
+  const t = e.target;
+  if (t && (t.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName))) return;
+  const { s, ctx } = current;
+  const key = e.key.toLowerCase();
+  if (e.ctrlKey) {
+    if (key === "z" || key === "y") {
+      e.preventDefault();
+      pressTool(key === "z" && !e.shiftKey ? "undo" : "redo");
+    }
+    return;
+  }
+  let action = null;
+  if (/^[1-7]$/.test(key)) action = `play r${key}`;
+  else if (key === "w") action = "play waste";
+  else if (key === "f") action = s.legal.includes("redeal") ? "redeal" : "flip";
+  else if (key === "u") return pressTool("undo");
+  else if (key === "h") return pressTool("hint");
+  else if (key === "?") {
+    ctx.ui.keysOpen = !ctx.ui.keysOpen;
+    return ctx.rerender();
+  } else return;
+  e.preventDefault();
+  if (s.legal.includes(action)) {
+    ctx.ui.keyNote = null;
+    ctx.act(action);
+  } else {
+    // say why nothing happened, instead of a silent key
+    const need = VALUE_NAME[s.view.needed] || String(s.view.needed);
+    const why = action === "flip" ? "the stock is empty and no redeal is left"
+      : `${action.slice(5)} cannot be played now: the foundation needs a ${need}`;
+    ctx.ui.keyNote = { version: s.version, text: `Key ${e.key}: ${why}.` };
+    ctx.rerender();
+  }
+}
+
+// dragging a playable card onto the foundation, with pointer events (a mouse, a finger, a pen)
+let drag = null;
+let dragEndedAt = 0;
+
+function dragJustEnded() {
+  return Date.now() - dragEndedAt < 300; // the click that ends a drag is not a second play
+}
+
+function startDrag(e, action) {
+  if (e.button !== 0 || !current) return;
+  drag = { action, x: e.clientX, y: e.clientY, node: e.currentTarget, ghost: null,
+    version: current.s.version };
+}
+
+function dropTarget(x, y) {
+  const under = document.elementFromPoint(x, y);
+  return under ? under.closest("[data-slot=foundation]") : null;
+}
+
+function onPointerMove(e) {
+  if (!drag) return;
+  if (!drag.ghost) {
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return; // still a click
+    drag.ghost = drag.node.cloneNode(true);
+    drag.ghost.classList.add("drag-ghost");
+    drag.ghost.removeAttribute("data-action");
+    drag.ghost.setAttribute("aria-hidden", "true");
+    document.body.append(drag.ghost);
+    drag.node.classList.add("dragging");
+  }
+  drag.ghost.style.setProperty("left", `${e.clientX - drag.node.offsetWidth / 2}px`);
+  drag.ghost.style.setProperty("top", `${e.clientY - drag.node.offsetHeight / 2}px`);
+  document.querySelectorAll(".drop").forEach((d) => d.classList.remove("over"));
+  const target = dropTarget(e.clientX, e.clientY);
+  if (target) target.classList.add("over");
+}
+
+function onPointerUp(e) {
+  if (!drag) return;
+  const d = drag;
+  drag = null;
+  if (!d.ghost) return; // a click: the button's own handler plays it
+  d.ghost.remove();
+  d.node.classList.remove("dragging");
+  document.querySelectorAll(".drop").forEach((x) => x.classList.remove("over"));
+  dragEndedAt = Date.now();
+  if (e.type === "pointerup" && dropTarget(e.clientX, e.clientY) && current
+    && current.s.version === d.version && current.s.legal.includes(d.action)) {
+    current.ctx.act(d.action);
+  }
+}
+
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("pointermove", onPointerMove);
+  document.addEventListener("pointerup", onPointerUp);
+  document.addEventListener("pointercancel", onPointerUp);
 }
 
 // the prompt above shows the hint and the solver's answer: the tools need not repeat them

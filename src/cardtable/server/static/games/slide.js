@@ -144,18 +144,32 @@ export function render(root, s, ctx) {
     el("h3", {}, `Round ${view.round} of 16`
       + (view.target ? ` · deal ${view.deal} · target ${view.target}` : "")),
     el("div", {}, view.first !== null ? `First player: ${ctx.names[view.first]}` : ""),
-    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line));
+    el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line),
+    view.phase === "over" ? null : scoringNote(view, ctx));
 
   // my grid first and big, the others smaller
   const order = me !== null ? [me, ...seats.filter((x) => x !== me)] : seats;
-  const grids = el("div", { class: "grids" }, order.map((seat) => {
+  // on a phone one grid at a time, chosen by a tab (slide.css): the others' grids are one tap
+  // away instead of below the whole page
+  if (!order.includes(ctx.ui.gridTab)) ctx.ui.gridTab = order[0];
+  const tabs = el("div", { class: "grid-tabs", role: "tablist", "aria-label": "whose grid" },
+    order.map((seat) => {
+      const current = seat === ctx.ui.gridTab;
+      const turn = view.phase === "take" && view.turn === seat;
+      return el("button", { type: "button", role: "tab", class: current ? "current" : "",
+        "aria-selected": String(current), "data-key": `tab-${seat}`, "data-tab": String(seat),
+        onclick: () => { ctx.ui.gridTab = seat; ctx.rerender(); } },
+      (turn ? "▶ " : "") + (seat === me ? "You" : ctx.names[seat]),
+      el("small", {}, ` ${view.totals[seat]}`));
+    }));
+  const grids = el("div", { class: "grids tabbed" }, order.map((seat) => {
     const big = me === null || seat === me;
     const turn = (view.phase === "take" && view.turn === seat)
       || (view.phase === "reveal" && !view.chosen[seat]);
     const state = view.phase === "reveal" ? (view.chosen[seat] ? "✓ chosen" : "choosing…")
       : `score ${view.totals[seat]}`;
-    return el("section", { class: `grid-box ${turn && view.phase !== "over" ? "turn" : ""}`,
-      "data-seat": String(seat) },
+    return el("section", { class: `grid-box ${turn && view.phase !== "over" ? "turn" : ""}`
+      + (seat === ctx.ui.gridTab ? " current" : ""), "data-seat": String(seat) },
     el("div", { class: "who" }, el("span", {}, ctx.names[seat] + (seat === me ? " (you)" : "")),
       el("span", { class: "state" }, state)),
     grid(view, seat, s, ctx, big));
@@ -163,7 +177,7 @@ export function render(root, s, ctx) {
 
   root.append(el("div", { class: "slide-board", "data-phase": view.phase,
     "data-round": String(view.round) },
-    el("div", { class: "slide-top" }, info, centre), grids));
+    el("div", { class: "slide-top" }, info, centre), tabs, grids));
   markLast(root, s.last, ctx);
 }
 
@@ -188,6 +202,23 @@ function markLast(root, last, ctx) {
     const cell = cells.find((c) => at && at(c.dataset.cell));
     if (cell) add(cell);
   }
+}
+
+// how a grid scores, told before the end (it decides what to aim for); open or closed as the
+// person left it, across the page's redraws
+function scoringNote(view, ctx) {
+  const deals = view.target
+    ? ` Deals go on until a total reaches ${view.target}: the lowest total then wins.` : "";
+  const note = el("details", { class: "scoring", "data-testid": "scoring",
+    open: ctx.ui.scoringOpen || null,
+    ontoggle: (e) => { ctx.ui.scoringOpen = e.currentTarget.open; } },
+  el("summary", {}, "How scoring works"),
+  el("p", {}, "After round 16 every card is face up. Each card that touches a card of the same "
+    + "number above, below, left or right is removed: pairs and groups cancel out (corners "
+    + "do not count)."),
+  el("p", {}, "Your score is the sum of the cards left in your grid. The lowest score wins; a "
+    + `tie goes to fewer cards left.${deals}`));
+  return note;
 }
 
 // the generic ranks table, with the cards each seat had left (the tie-break)

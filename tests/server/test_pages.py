@@ -1,0 +1,85 @@
+"""The pages the server renders itself and its answers to a browser's wrong turns (#11): each
+game's rules as HTML at /rules/GAME (raw HTML in the Markdown stays text), an HTML 404 for a
+browser at an unknown address while the API keeps its JSON errors, and the favicon."""
+
+from __future__ import annotations
+
+import httpx
+
+from cardtable import games
+from cardtable.server.pages import _markdown
+
+HTML = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+def test_every_game_has_its_rules_page(server):
+    for name in games.names():
+        answer = httpx.get(f"{server.base}/rules/{name}", headers=HTML)
+        assert answer.status_code == 200, name
+        assert answer.headers["content-type"].startswith("text/html")
+        assert f"<title>{games.get(name).title}: rules · cardtable</title>" in answer.text
+        assert '<article class="panel rules"' in answer.text
+        assert "<table>" in answer.text  # the action notation table is rendered as a table
+    # the strict policy holds: no inline script or style on the page
+    assert "content-security-policy" in answer.headers
+    assert "<script" not in answer.text and "style=" not in answer.text
+
+
+def test_no_rules_page_for_an_unknown_game(server):
+    for name in ["chess", "../etc", "Slide", "x" * 300]:
+        answer = httpx.get(f"{server.base}/rules/{name}", headers=HTML)
+        assert answer.status_code == 404
+        assert "No such page" in answer.text
+
+
+def test_the_markdown_renderer_passes_no_html_through():
+    html = _markdown().render("<script>alert(1)</script>\n\n<b>x</b> [a](javascript:alert(1))")
+    assert "<script" not in html and "<b>" not in html
+    assert "&lt;script&gt;" in html
+    assert 'href="javascript' not in html
+
+
+def test_an_unknown_address_is_an_html_page_for_a_browser_and_json_for_the_api(server):
+    page = httpx.get(f"{server.base}/no/such/page", headers=HTML)
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert "No such page" in page.text and 'href="/"' in page.text
+    assert "/no/such/page" in page.text
+    # escaped: the address is the visitor's text
+    page = httpx.get(f"{server.base}/%3Cb%3Ehi", headers=HTML)
+    assert "<b>hi" not in page.text and "&lt;b&gt;hi" in page.text
+    # a client that does not ask for HTML, and the API whatever it asks: JSON as before
+    plain = httpx.get(f"{server.base}/no/such/page")
+    assert plain.status_code == 404 and plain.json()["error"] == "not_found"
+    api = httpx.get(f"{server.base}/api/nothing", headers=HTML)
+    assert api.status_code == 404 and api.json()["error"] == "not_found"
+    table = httpx.get(f"{server.base}/api/tables/nope", headers=HTML)
+    assert table.status_code == 404 and table.json()["error"] == "not_found"
+
+
+def test_the_favicon_is_served_and_linked(server):
+    for path in ["/favicon.ico", "/favicon.svg"]:
+        icon = httpx.get(server.base + path)
+        assert icon.status_code == 200
+        assert icon.headers["content-type"].startswith("image/svg+xml")
+        assert icon.text.startswith("<svg")
+    for path in ["/", "/leaderboard", "/t/x", "/t/x/replay", "/rules/doublets"]:
+        assert 'rel="icon" href="/favicon.svg"' in httpx.get(server.base + path).text, path
+
+
+def test_option_messages_count_seats_from_1_and_options_have_labels(people):
+    ann = people("Ann")
+    answer = ann.http.post("/api/tables", json={
+        "game": "slide", "seats": ["me", "greedy", "greedy"], "options": {"start": 5}})
+    assert answer.status_code == 400
+    message = answer.json()["message"]
+    assert "no seat 6 among 3 players" in message and "seats 1 to 3" in message
+    assert "at most 5" not in message  # the old bound, counted from 0
+    # the protocol's value stays 0-based: start 2 is the third seat, "Seat 3"
+    table = ann.new_table("slide", ["me", "greedy", "greedy"], start=2)
+    assert table["options"]["start"] == 2
+    offered = {g["name"]: g for g in ann.http.get("/api/games").json()}
+    start = next(o for o in offered["the-game"]["options"] if o["name"] == "start")
+    assert start["label"] == "First player" and start["seat"] is True
+    rule = next(o for o in offered["the-game"]["options"] if o["name"] == "min_after_empty")
+    assert "_" not in rule["label"] and rule["choices"] == [1, 2]
