@@ -7,6 +7,8 @@ import {
 } from "./common.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
+import { clockPanel } from "./clock.js";
+import { signalControls, signalTurn } from "./signals.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -213,7 +215,7 @@ function render() {
   const { table, view } = s;
   const n = names(table);
   const line = statusLine(s);
-  document.title = `${line === "Your turn" ? "▶ " : ""}${table.title} · cardtable`;
+  signalTurn(s); // the title, and the sound and notification when the turn comes
   document.body.dataset.version = String(s.version);
   document.body.dataset.status = table.status;
   document.body.dataset.seat = s.seat === null ? "" : String(s.seat);
@@ -234,6 +236,9 @@ function render() {
     const side = clear($("#side"));
     if (table.status === "open") side.append(invitePanel(table));
     if (renderer.showSeats(table)) side.append(seatsPanel(s, botNames));
+    const clocks = clockPanel(s, n, join);
+    if (clocks) side.append(clocks);
+    if (s.seat !== null && table.players > 1 && table.status !== "over") side.append(signalControls());
     if (renderer.sidePanels) side.append(el("div", { id: "game-panels" }));
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
