@@ -81,20 +81,24 @@ def test_a_real_time_table_shows_clocks_and_signals_the_turn(server, browser):
     ann.wait_for_function("() => document.body.dataset.myTurn === '1'")
     clocks = ann.get_by_test_id("clock")
     expect(clocks).to_have_count(2)
-    expect(ann.locator(".clock.running")).to_have_count(2)
-    first = ann.locator(".clock .time").first.inner_text()
+    expect(ann.get_by_test_id("clock-badge")).to_be_visible()  # in the head: in sight on a phone
+    expect(ann.locator(".clocks .clock.running")).to_have_count(2)
+    first = ann.locator(".clocks .clock .time").first.inner_text()
     assert first in ("1:00", "0:59", "0:58"), first
     time.sleep(1.3)
-    assert ann.locator(".clock .time").first.inner_text() != first  # it counts down
+    assert ann.locator(".clocks .clock .time").first.inner_text() != first  # it counts down
     assert ann.title() == "▶ Your turn — Slide"
     assert signals(ann)["sounds"] == 1  # the turn came: one chime
     screenshot(ann, "clock.png")
+    ann.set_viewport_size({"width": 390, "height": 844})  # a phone: the clocks below the board
+    screenshot(ann, "clock-phone.png")
+    ann.set_viewport_size({"width": 1280, "height": 900})
 
     # Ann chooses: her seat is out of to_act, so no longer signalled while Bob chooses
     play_one(ann)
     ann.wait_for_function("() => document.body.dataset.myTurn === ''")
     assert not ann.title().startswith("▶")
-    expect(ann.locator(".clock.running")).to_have_count(1)
+    expect(ann.locator(".clocks .clock.running")).to_have_count(1)
     # Bob mutes his sound; the page remembers it
     bob.get_by_test_id("mute").click()
     assert bob.evaluate("() => localStorage.getItem('cardtable.sound')") == "off"

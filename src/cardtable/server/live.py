@@ -81,7 +81,8 @@ class LiveTable:
     def clocked_seats(self, state: State | None = None, seats: list[SeatRow] | None = None,
                       status: str | None = None) -> list[int]:
         """The seats whose time runs: people's seats in ``to_act`` of a running table."""
-        state, seats = state or self.state, seats or self.seats
+        state = self.state if state is None else state
+        seats = self.seats if seats is None else seats
         if (status or self.status) != "running" or not self.clock:
             return []
         return [s for s in state.to_act() if seats[s]["player_id"]]

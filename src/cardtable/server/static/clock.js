@@ -104,12 +104,28 @@ export function clockPanel(s, names, takeBack) {
   return panel;
 }
 
+// the head's clock, in sight on a phone too: your time while it runs, else the first
+// running clock's, with whose it is
+export function clockBadge(s, names) {
+  const clock = s.table.clock;
+  if (!clock || s.table.status !== "running") return null;
+  const running = clock.seats.map((c, i) => [c.deadline, i]).filter(([d]) => d !== null);
+  if (!running.length) return null;
+  const [deadline, seat] = running.find(([, i]) => i === s.seat) || running[0];
+  current = clock;
+  offsetOf(clock);
+  return el("span", { class: "clock clock-badge running", "data-testid": "clock-badge" },
+    seat === s.seat ? "" : `${names[seat]} `,
+    el("span", { class: "time", role: "timer", "data-deadline": String(deadline) },
+      formatLeft(deadline - serverNow(clock))));
+}
+
 let current = null;
 
 // every running clock's text, from its deadline: four times a second
 function tick() {
   if (!current) return;
-  for (const node of document.querySelectorAll(".clocks [data-deadline]")) {
+  for (const node of document.querySelectorAll(".clock [data-deadline]")) {
     const left = Number(node.dataset.deadline) - serverNow(current);
     node.textContent = formatLeft(left);
     const real = current.mode !== "turn";

@@ -7,7 +7,7 @@ import {
 } from "./common.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
-import { clockPanel } from "./clock.js";
+import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -225,6 +225,7 @@ function render() {
     head.append(el("h1", {}, table.title),
       el("span", { class: `badge ${table.status}` }, table.status),
       el("span", { class: "status-line", "data-testid": "status" }, line),
+      clockBadge(s, n),
       s.seat === null ? el("span", { class: "muted" }, "watching") : "");
 
     const board = clear($("#board"));
