@@ -395,7 +395,7 @@ class Hub:
                 away = list(table.clock["away"])
                 away[seat] = person["player_id"]
                 table.clock = {**table.clock, "away": away}
-                self.engine.change(table, all_seats=True, fault="clock", seats={
+                self.engine.change(table, all_seats=True, seats={
                     seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
                 table.bots[seat] = bot
                 for conn in table.conns:  # their open pages watch until they take it back
