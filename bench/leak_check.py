@@ -64,8 +64,11 @@ STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators",
 PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
-             "version", "can_undo", "can_redo", "seats", "notices"}
+             "version", "can_undo", "can_redo", "seats", "notices", "clock",
+             "your_deadline"}
 SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected"}
+#: a table's clock (server/clock.py ``public``): times only, never who was replaced
+CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
 
 
 @dataclass
@@ -299,8 +302,13 @@ class HubRun:
         info = message["table"]
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS
-        if set(info) != INFO_KEYS or any(set(s) != seat_keys for s in info["seats"]):
+        if set(info) != INFO_KEYS or any(set(s) - {"you_away"} != seat_keys
+                                         for s in info["seats"]):
             tally.leak(f"table info with fields {sorted(info)}")
+        clock = info.get("clock")
+        if clock is not None and (set(clock) != CLOCK_KEYS or any(
+                set(c) != SEAT_CLOCK_KEYS for c in clock["seats"])):
+            tally.leak(f"a table clock with fields {sorted(clock)}")
         # a solitaire shows its deal number; a shared deal's seed is secret until the end
         secret = table.players > 1 and table.status != "over"
         if secret and info["seed"] is not None:

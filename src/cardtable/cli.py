@@ -160,6 +160,11 @@ def serve(
         float, typer.Option(help="seconds a person must have been gone before the table's "
                             "creator may hand their seat to a bot")
     ] = 60.0,
+    min_clock: Annotated[
+        int | None, typer.Option(help="the least seconds a table's clock may give, below "
+                                 "the usual 30 s a move, 5 min a game, 1 h a turn (short "
+                                 "test games, blitz)")
+    ] = None,
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option("--allowed-origin", metavar="URL",
@@ -230,6 +235,8 @@ def server_config(
         usage_error("--bot-workers is a whole number above 0")
     if not 0 <= seat_grace <= 86400:
         usage_error("--seat-grace is a number of seconds from 0 to 86400")
+    if min_clock is not None and not 1 <= min_clock <= 3600:
+        usage_error("--min-clock is a number of seconds from 1 to 3600")
     if new_players_per_minute < 0 or max_connections < 1:
         usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
     external: dict[str, str] = {}
@@ -271,7 +278,8 @@ def server_config(
                            gc_tuning=not in_process,
                            seat_grace=seat_grace, allowed_origins=allowed_origin,
                            secure_cookies=secure_cookies,
-                           new_players_per_minute=new_players_per_minute),
+                           new_players_per_minute=new_players_per_minute,
+                           min_clock=min_clock),
                 host=host, port=port, log_level="warning", ws_per_message_deflate=False,
                 ws_max_size=MAX_WS_FRAME, http=guarded_http_protocol(HEADER_TIMEOUT),
                 forwarded_allow_ips=forwarded_allow_ips,

@@ -101,7 +101,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
                seat_grace: float = SEAT_GRACE, allowed_origins: list[str] | None = None,
                secure_cookies: bool = False,
-               new_players_per_minute: int = NEW_PLAYERS_PER_MINUTE) -> FastAPI:
+               new_players_per_minute: int = NEW_PLAYERS_PER_MINUTE,
+               min_clock: float | None = None) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
@@ -110,6 +111,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     ``seat_grace``: seconds a person must be gone before their seat may go to a bot.
     ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
     ``new_players_per_minute``: per client address (0: no limit).
+    ``min_clock``: the least seconds a table's clock may give, below ``clock.LIMITS``.
     """
     url = db_url or db.default_url(data_dir())
 
@@ -117,7 +119,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def lifespan(app: FastAPI):
         store = db.Store(url)
         hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
-                  seat_grace=seat_grace)
+                  seat_grace=seat_grace, min_clock=min_clock)
         app.state.store, app.state.hub = store, hub
         from cardtable.server.advice import Advice
 
@@ -269,7 +271,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        table = hub(request).create(player, body.game, body.seats, body.options, body.seed)
+        clock = body.clock.model_dump() if body.clock is not None else None
+        table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
+                                    clock)
         return table.info(player.id)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo,
@@ -413,6 +417,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             return
         token = ws.cookies.get(COOKIE) or ws.query_params.get("token")
         player = store.player_by_token(token)
+        if player is not None and table.clock:  # back after the clock gave the seat away
+            await h.reclaim(table, player)
         seat = table.seat_of(player.id) if player else None
         conn = Conn(seat=seat, player_id=player.id if player else None)
         try:

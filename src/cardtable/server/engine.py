@@ -25,6 +25,7 @@ from cardtable.bots import make_bot
 from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.protocol import State
 from cardtable.seeds import new_deal_seed
+from cardtable.server import clock as clocks
 from cardtable.server import store as db
 from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
 from cardtable.server.messages import HubError, error
@@ -44,10 +45,12 @@ class TableEngine:
     live; ``writer``: the group commit actions are stored through."""
 
     def __init__(self, store: db.Storage, writer: db.GroupCommit,
-                 seat_grace: float = SEAT_GRACE) -> None:
+                 seat_grace: float = SEAT_GRACE, min_clock: float | None = None) -> None:
         self.store = store
         self.writer = writer
         self.seat_grace = seat_grace
+        #: the least seconds a clock may give (``--min-clock``; None: ``clock.LIMITS``)
+        self.min_clock = min_clock
 
     # -- building a table from the store ----------------------------------------------------
     def load(self, table_id: str) -> LiveTable:
@@ -72,6 +75,7 @@ class TableEngine:
                            name=names.get(s.player_id) if s.player_id else s.bot)
                    for s in seats],
             advisor=advisor, actors=actors, actor_names=names,
+            clock=dict(row.clock) if row.clock else None,
         )
         # rows from before actions kept their version are answered with today's
         table.recent = {f"{a.seat}:{a.client_id}": {
@@ -82,6 +86,11 @@ class TableEngine:
         running = table.status == "running"
         # what each seat may do now: the baseline its next change is measured against
         table.last_legal = {s: state.legal(s) if running else [] for s in range(table.players)}
+        if table.clock:  # a new table's first deadlines (a stored one's stay as they were)
+            new = clocks.advance(table.clock, table.clocked_seats(), time.time())
+            if new != table.clock:
+                self.store.change_table(table.id, clock=new)
+                table.clock = new
         return table
 
     def replay_log(self, game: str, seed: int, players: int, options: dict[str, Any],
@@ -119,9 +128,11 @@ class TableEngine:
 
     # -- creating and seating ---------------------------------------------------------------
     def create(self, creator: db.Player, game: str, seats: list[str], options: dict[str, Any],
-               seed: int | None, check_bot: Callable[[str, str], None]) -> str:
+               seed: int | None, check_bot: Callable[[str, str], None],
+               clock: dict[str, Any] | None = None) -> str:
         """Store a new table; its id. ``seats``: "me", "open" (a free seat for a friend) or
-        a bot spec, each checked by ``check_bot(spec, game)`` (``CardtableError``)."""
+        a bot spec, each checked by ``check_bot(spec, game)`` (``CardtableError``);
+        ``clock``: the creator's choice (``clock.check_clock``)."""
         try:
             rules = games.get(game)
         except CardtableError as e:
@@ -149,6 +160,7 @@ class TableEngine:
                            f"(at most {MAX_BOT_TABLES})", 429)
         if seats.count("me") > 1:
             raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
+        table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         rows = [db.Seat(table_id=table_id, seat=i,
                         player_id=creator.id if s == "me" else None,
@@ -157,7 +169,7 @@ class TableEngine:
         self.store.new_table(
             db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
                      status="running" if full else "open", created_by=creator.id,
-                     redo=[], version=0), rows)
+                     redo=[], version=0, clock=table_clock), rows)
         log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
                  ", ".join(seats))
         return table_id
@@ -248,6 +260,10 @@ class TableEngine:
         if version is not None and version < table.seat_changed[seat]:
             return error("stale", "the table has changed since you saw it: here it is now",
                          client_id)
+        now = time.time()
+        deadline = table.clock["deadlines"][seat] if table.clock else None
+        if deadline is not None and now > deadline + clocks.LAG:  # the server judges time
+            return error("out_of_time", "your time to move ran out", client_id)
         candidate = table.state.clone()
         try:
             candidate.act(seat, action)
@@ -259,6 +275,11 @@ class TableEngine:
             "actor": table.actor(seat)}
         if candidate.over:  # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
+        if table.clock:  # the clock it leaves, stored with the action (talk starts no move)
+            talk = games.get(table.game).is_talk(action)
+            row["clock"] = clocks.advance(
+                table.clock, [] if candidate.over else table.clocked_seats(candidate), now,
+                acted=None if talk else seat)
         # stored before acknowledged or broadcast: a crash after this line loses nothing.
         # The table's lock is held meanwhile, so its next action waits for this one.
         await commit(self.writer.submit(row))
@@ -266,6 +287,8 @@ class TableEngine:
         table.state = candidate
         table.actors.append(row["actor"])
         table.redo = []
+        if "clock" in row:
+            table.clock = row["clock"]
         self.after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
         if client_id:  # every id the log holds (load): a table has a few hundred at most
@@ -305,14 +328,22 @@ class TableEngine:
         with the table's new version in one transaction, then made to the live table.
         ``fault``: the test fault point right after that commit (``store.fault_point``)."""
         seats = seats or {}
+        clock = None
+        if table.clock:  # whose time runs with the new seats and status
+            after = [seats.get(i, s) for i, s in enumerate(table.seats)]
+            clock = clocks.advance(table.clock, table.clocked_seats(
+                seats=after, status=status or table.status), time.time())
         self.store.change_table(table.id, table.version + 1, status=status,
-                                seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()})
+                                seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()},
+                                clock=clock)
         if fault:
             db.fault_point(fault)
         for i, s in seats.items():
             table.seats[i] = s
         if status:
             table.status = status
+        if clock is not None:
+            table.clock = clock
         table.version += 1
         self.after_change(table, all_seats)
 

@@ -23,12 +23,13 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.errors import CardtableError
+from cardtable.server import clock as clocks
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool
 from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
 from cardtable.server.broadcast import Broadcaster, Conn, state_message
 from cardtable.server.engine import SEAT_GRACE, TableEngine
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, SeatRow
 from cardtable.server.messages import HubError
 
 log = logging.getLogger("cardtable.server")
@@ -51,11 +52,12 @@ class Hub:
     def __init__(self, store: db.Storage, bot_delay: float = 0.8,
                  bot_timeout: float = BOT_TIMEOUT,
                  external_bots: dict[str, str] | None = None,
-                 bot_workers: int = DEFAULT_WORKERS, seat_grace: float = SEAT_GRACE) -> None:
+                 bot_workers: int = DEFAULT_WORKERS, seat_grace: float = SEAT_GRACE,
+                 min_clock: float | None = None) -> None:
         self.store = store
         #: actions are stored by group commit, off the event loop
         self.writer = db.GroupCommit(store)
-        self.engine = TableEngine(store, self.writer, seat_grace)
+        self.engine = TableEngine(store, self.writer, seat_grace, min_clock)
         # every state message is the hub's ``message_for``: one place says what a
         # connection sees, for broadcasts and single answers alike
         self.broadcaster = Broadcaster(lambda table, conn, seen: self.message_for(
@@ -109,6 +111,7 @@ class Hub:
         self._unpark(table)
         self.tables[table_id] = table
         self.bots.schedule(table)  # loaded on first use, after a restart: a bot may be due
+        self.arm(table)
         return table
 
     def _seat_bots(self, table: LiveTable) -> None:
@@ -138,6 +141,7 @@ class Hub:
         Called on the server's event loop, which is remembered for work started elsewhere."""
         loop = self.loop = asyncio.get_running_loop()
         ids = self.store.running_with_bots() + self.store.open_full_tables()
+        ids += [i for i in self.store.due_tables(time.time() + SWEEP_EVERY) if i not in ids]
         self._resuming = loop.create_task(self._resume(ids))
         if self._sweeper is None:
             self._sweeper = loop.create_task(self._sweep_loop())
@@ -164,6 +168,7 @@ class Hub:
             await asyncio.sleep(SWEEP_EVERY)
             try:
                 self.sweep()
+                self.load_due()
             except Exception:  # a bug here must not end the sweeping for good
                 log.exception("sweeping idle tables")
 
@@ -192,6 +197,9 @@ class Hub:
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
+        if table.clock_timer is not None:  # its deadline is in the store (load_due)
+            table.clock_timer.cancel()
+            table.clock_timer = None
         bots: dict[int, tuple[str, Any]] = {}
         for seat, bot in table.bots.items():
             spec = table.seats[seat]["bot"]
@@ -219,19 +227,25 @@ class Hub:
         self.bots.check(spec, game)
 
     def create(self, creator: db.Player, game: str, seats: list[str],
-               options: dict[str, Any], seed: int | None = None) -> LiveTable:
-        """A new table. ``seats``: "me", "open" (a free seat for a friend) or a bot spec."""
+               options: dict[str, Any], seed: int | None = None,
+               clock: dict[str, Any] | None = None) -> LiveTable:
+        """A new table. ``seats``: "me", "open" (a free seat for a friend) or a bot spec;
+        ``clock``: ``{"mode", "seconds"}`` (clock.py), None for none."""
         table = self.load(self.engine.create(creator, game, seats, options, seed,
-                                             self.bots.check))
+                                             self.bots.check, clock))
         self.bots.schedule(table)
         return table
 
     async def join(self, table: LiveTable, player: db.Player, seat: int | None) -> int:
+        back = await self.reclaim(table, player)
+        if back is not None and seat in (None, back):
+            return back
         async with table.lock:
             seat, changed = self.engine.join(table, player, seat)
         if changed:
             self.broadcaster.broadcast(table)
             self.bots.schedule(table)
+            self.arm(table)
         return seat
 
     async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int,
@@ -248,6 +262,7 @@ class Hub:
             table.bots[seat] = new
         self.broadcaster.broadcast(table)
         self.bots.schedule(table)
+        self.arm(table)
 
     # -- acting -----------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, action: Any, version: Any = None,
@@ -265,6 +280,7 @@ class Hub:
             if table.status == "over":
                 self.bots.retire(table)
             self.bots.schedule(table)
+            self.arm(table)
         return answer
 
     async def _bot_act(self, table: LiveTable, seat: int, action: str,
@@ -305,3 +321,119 @@ class Hub:
 
     async def disconnect(self, table: LiveTable, conn: Conn) -> None:
         self.broadcaster.disconnect(table, conn)
+        self.arm(table)  # a real-time seat whose person stays away goes to a bot
+
+    # -- clocks (clock.py) ------------------------------------------------------------------
+    def load_due(self) -> int:
+        """Load the tables not in memory whose clock runs out before the next sweep (a
+        turn-based table waits in the store for days): loading arms their timers."""
+        due = [i for i in self.store.due_tables(time.time() + SWEEP_EVERY)
+               if i not in self.tables]
+        for table_id in due:
+            try:
+                self.load(table_id)
+            except Exception:  # one broken table must not keep the others' clocks
+                log.exception("loading table %s for its clock", table_id)
+        return len(due)
+
+    def _timeouts(self, table: LiveTable, now: float, mono: float) -> dict[int, str]:
+        """Seats to give to the fallback bot now, and why: out of time (past its deadline
+        and the lag), or (real time) to move and gone longer than the seat grace."""
+        out: dict[int, str] = {}
+        if not table.clock or table.status != "running":
+            return out
+        for seat in table.clocked_seats():
+            deadline = table.clock["deadlines"][seat]
+            if deadline is not None and now >= deadline + clocks.LAG:
+                out[seat] = "ran out of time"
+            elif clocks.real_time(table.clock) and not table.connected(seat):
+                gone = mono - table.gone_since.get(seat, table.loaded_at)
+                if gone >= self.engine.seat_grace:
+                    out[seat] = "stayed away"
+        return out
+
+    def arm(self, table: LiveTable) -> None:
+        """Set the table's timer for its next clock event (a deadline, or the end of the
+        grace of a real-time seat whose person is away)."""
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+        if not table.clock or table.status != "running" or self.tables.get(table.id) is not table:
+            return
+        now, mono = time.time(), time.monotonic()
+        when: list[float] = []
+        for seat in table.clocked_seats():
+            deadline = table.clock["deadlines"][seat]
+            if deadline is not None:
+                when.append(deadline + clocks.LAG - now)
+            if clocks.real_time(table.clock) and not table.connected(seat):
+                gone = mono - table.gone_since.get(seat, table.loaded_at)
+                when.append(self.engine.seat_grace - gone)
+        if not when:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # from a worker thread: arm it on the server's loop
+            if self.loop is not None:
+                self.loop.call_soon_threadsafe(self.arm, table)
+            return
+        table.clock_timer = loop.call_later(max(0.0, min(when)) + 0.01, lambda: (
+            loop.create_task(self.on_clock(table))))
+
+    async def on_clock(self, table: LiveTable) -> None:
+        """A clock event: every seat out of time (or away too long) goes to the game's
+        fallback bot, the table is told, and the person may take the seat back."""
+        table.clock_timer = None
+        fallback = games.get(table.game).fallback_bot
+        async with table.lock:
+            gone = self._timeouts(table, time.time(), time.monotonic())
+            for seat, why in gone.items():
+                person = table.seats[seat]
+                name = person["name"] or "a player"
+                bot = self.bots.make(table, seat, fallback)
+                assert table.clock is not None
+                away = list(table.clock["away"])
+                away[seat] = person["player_id"]
+                table.clock = {**table.clock, "away": away}
+                self.engine.change(table, all_seats=True, seats={
+                    seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
+                table.bots[seat] = bot
+                for conn in table.conns:  # their open pages watch until they take it back
+                    if conn.seat == seat:
+                        conn.seat = None
+                table.notices.append(f"{name} {why}; {fallback} plays for {name}")
+                log.info("table %s seat %s: %s %s; the %s bot plays", table.id, seat,
+                         person["player_id"], why, fallback)
+        if gone:
+            self.broadcaster.broadcast(table)
+            self.bots.schedule(table)
+        self.arm(table)
+
+    async def reclaim(self, table: LiveTable, player: db.Player) -> int | None:
+        """Give a person back the seat the clock gave to a bot (they came back): the seat,
+        or None if the clock took none of theirs."""
+        if not table.clock or player.id not in table.clock["away"]:
+            return None
+        async with table.lock:
+            clock = table.clock
+            seat = clock["away"].index(player.id) if player.id in clock["away"] else None
+            if seat is None or table.status != "running" or not table.seats[seat]["bot"]:
+                return None
+            away = list(clock["away"])
+            away[seat] = None
+            banks = clock["banks"]
+            if banks is not None:  # a move's worth of time, if theirs is gone
+                banks = list(banks)
+                banks[seat] = max(banks[seat], min(clocks.RETURN_TIME, clock["seconds"]))
+            table.clock = {**clock, "away": away, "banks": banks}
+            table.actor_names[player.id] = player.name
+            table.gone_since[seat] = time.monotonic()
+            self.engine.change(table, all_seats=True, seats={
+                seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+            bot = table.bots.pop(seat, None)
+            if bot is not None:
+                self.bots.close_later(bot)
+            table.notices.append(f"{player.name} is back and plays again")
+        self.broadcaster.broadcast(table)
+        self.arm(table)
+        return seat

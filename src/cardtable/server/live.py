@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from cardtable import games
 from cardtable.core.protocol import State
+from cardtable.server import clock as clocks
 
 if TYPE_CHECKING:
     from cardtable.server.broadcast import Conn
@@ -73,6 +74,18 @@ class LiveTable:
     #: presence every connection was last told: (seats connected, spectators)
     presence_sent: tuple[frozenset[int], int] = (frozenset(), 0)
     presence_timer: asyncio.TimerHandle | None = None
+    #: the table's clock (``clock.py``; stored with every change), None for an untimed table
+    clock: dict[str, Any] | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+
+    def clocked_seats(self, state: State | None = None, seats: list[SeatRow] | None = None,
+                      status: str | None = None) -> list[int]:
+        """The seats whose time runs: people's seats in ``to_act`` of a running table."""
+        state = self.state if state is None else state
+        seats = self.seats if seats is None else seats
+        if (status or self.status) != "running" or not self.clock:
+            return []
+        return [s for s in state.to_act() if seats[s]["player_id"]]
 
     @property
     def solo(self) -> bool:
@@ -136,7 +149,12 @@ class LiveTable:
         mine = [i for i, s in enumerate(self.seats) if s["player_id"] == viewer]
         if mine:
             seats = [{**s, "you": True} if i in mine else s for i, s in enumerate(seats)]
-        return {**base, "creator": self.created_by == viewer, "seats": seats}
+        away = [i for i, p in enumerate(self.clock["away"] if self.clock else [])
+                if p == viewer and self.seats[i]["bot"]]
+        if away:  # the clock gave the viewer's seat to a bot: they may take it back
+            seats = [{**s, "you_away": True} if i in away else s for i, s in enumerate(seats)]
+        return {**base, "creator": self.created_by == viewer, "seats": seats,
+                "your_deadline": your_deadline(self.clock, self.seats, viewer)}
 
     def info(self, viewer: str | None = None) -> dict[str, Any]:
         """Public facts about the table (``table_info``), with what only memory knows: who
@@ -146,7 +164,7 @@ class LiveTable:
             self.id, self.game, self.players, self.options, self.status, self.seed,
             self.created_by, self.version, self.seats, {c.seat for c in self.conns}, viewer,
             can_undo=undo and bool(self.state.actions) and self.status != "open",
-            can_redo=undo and bool(self.redo), notices=self.notices[-5:])
+            can_redo=undo and bool(self.redo), notices=self.notices[-5:], clock=self.clock)
         if self.status == "over":  # who played each seat, a person then a bot that took over
             for seat, run in zip(info["seats"], self.history(), strict=True):
                 seat["history"] = run
@@ -157,7 +175,8 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
                seed: int, created_by: str | None, version: int,
                seats: list[SeatRow], present: set[int | None], viewer: str | None, *,
                can_undo: bool = False, can_redo: bool = False,
-               notices: list[str] | None = None) -> dict[str, Any]:
+               notices: list[str] | None = None,
+               clock: dict[str, Any] | None = None) -> dict[str, Any]:
     """The public facts of a table, built in this one place for tables in memory and those
     described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
     ``present``: the seats with a connection.
@@ -185,4 +204,17 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
             for i, s in enumerate(seats)
         ],
         "notices": notices or [],
+        "clock": clocks.public(clock, time.time()),
+        "your_deadline": your_deadline(clock, seats, viewer),
     }
+
+
+def your_deadline(clock: dict[str, Any] | None, seats: list[SeatRow],
+                  viewer: str | None) -> float | None:
+    """When the viewer's time to move runs out (seconds since the epoch): only where it is
+    their turn at a table with a clock (the "My games" page lists these), else None."""
+    if not clock or not viewer:
+        return None
+    mine = [d for d, s in zip(clock["deadlines"], seats, strict=True)
+            if d is not None and s["player_id"] == viewer]
+    return min(mine, default=None)

@@ -48,4 +48,4 @@ def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
         row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
         row.version, [SeatRow(player_id=s.player_id, bot=s.bot,
                               name=names.get(s.player_id) if s.player_id else s.bot)
-                      for s in by_seat], set(), viewer)
+                      for s in by_seat], set(), viewer, clock=row.clock)

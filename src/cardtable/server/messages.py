@@ -144,6 +144,34 @@ class SeatInfo(BaseModel):
                                    "for a bot or an open seat")
     history: list[SeatRun] | None = Field(
         None, description="once the game is over: who played this seat over time")
+    you_away: bool | None = Field(
+        None, description="your seat, given to a bot when your time ran out: take it back "
+        "(POST /api/tables/{id}/join with this seat, or reconnect)")
+
+
+class SeatClock(BaseModel):
+    deadline: float | None = Field(description="when this seat's time runs out (seconds "
+                                   "since the epoch), null unless its time runs")
+    left: float | None = Field(description="a per-game clock's seconds left, while the "
+                               "seat's time does not run")
+
+
+class ClockInfo(BaseModel):
+    """A table's clock (docs/server.md, "Clocks")."""
+
+    mode: Literal["move", "game", "turn"]
+    seconds: int = Field(description="per move (move, turn) or per player (game)")
+    now: float = Field(description="the server's time when this was sent (seconds since "
+                       "the epoch): clients count down from the deadlines by it")
+    seats: list[SeatClock]
+
+
+class ClockChoice(BaseModel):
+    """The clock a new table gets: none (the default), real-time per move or per game, or
+    turn-based (a move within hours or days); ``seconds`` defaults per mode."""
+
+    mode: Literal["none", "move", "game", "turn"] = "none"
+    seconds: StrictInt | None = None
 
 
 class TableInfo(BaseModel):
@@ -162,6 +190,10 @@ class TableInfo(BaseModel):
     can_redo: bool
     seats: list[SeatInfo]
     notices: list[str]
+    clock: ClockInfo | None = Field(None, description="null for a table without a clock")
+    your_deadline: float | None = Field(
+        None, description="when your time to move here runs out (seconds since the epoch): "
+        "only where it is your turn at a table with a clock")
 
 
 # -- websocket: server -> client ------------------------------------------------------------
@@ -265,6 +297,7 @@ class NewTable(BaseModel):
                              'friend) or a bot spec such as "greedy" or "search:hard"')
     options: dict[str, Any] = Field(default_factory=dict, max_length=8)
     seed: int | None = Field(None, description="a deal number, for a game played alone")
+    clock: ClockChoice | None = Field(None, description="none, real-time or turn-based")
 
 
 class JoinBody(BaseModel):

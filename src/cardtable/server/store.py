@@ -45,6 +45,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from cardtable.paths import private_dir, private_sqlite
+from cardtable.server.clock import next_deadline
 from cardtable.server.ratings import new_ratings
 
 
@@ -105,6 +106,10 @@ class Table(Base):
     redo: Mapped[list] = mapped_column(JSON, default=list)
     #: bumped by every change (action, undo, seat): clients act against a version
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: the table's clock with its deadlines (server/clock.py), null without one (0006)
+    clock: Mapped[dict | None] = mapped_column(JSON)
+    #: the clock's first deadline (seconds since the epoch): the sweep loads due tables
+    deadline: Mapped[float | None] = mapped_column(Float, index=True)
 
 
 class Seat(Base):
@@ -150,6 +155,9 @@ _INSERT_ACTION = insert(ACTIONS)
 ACTION_KEYS = tuple(c.name for c in ACTIONS.columns if c.name != "at")
 _SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
                 .values(version=bindparam("version"), redo=bindparam("redo")))
+#: a clocked table's action also stores the clock it leaves (the same transaction)
+_SET_CLOCK = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
+              .values(clock=bindparam("clock"), deadline=bindparam("deadline")))
 
 
 def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
@@ -273,9 +281,14 @@ class Storage(Protocol):
     def change_table(self, table_id: str, version: int | None = None,
                      status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
-                     only_if: str | None = None) -> bool:
-        """Seats, status and version in one transaction (``only_if``: the status it must
-        still have; False and nothing written if it has not)."""
+                     only_if: str | None = None,
+                     clock: dict[str, Any] | None = None) -> bool:
+        """Seats, status, version and clock in one transaction (``only_if``: the status it
+        must still have; False and nothing written if it has not)."""
+        ...
+
+    def due_tables(self, before: float, limit: int = 500) -> list[str]:
+        """Ids of running tables whose clock has a deadline before ``before``."""
         ...
 
     def finish(self, table_id: str, result: Mapping[str, Any], rating: Mapping[str, Any] | None,
@@ -385,16 +398,19 @@ class Store:
 
     def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
-                     only_if: str | None = None) -> bool:
+                     only_if: str | None = None,
+                     clock: dict[str, Any] | None = None) -> bool:
         """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
-        the new ``status`` and ``version`` (None: unchanged). ``only_if``: only if the table's
-        status is still this; False (and nothing written) if it is not."""
+        the new ``status``, ``version`` and ``clock`` (None: unchanged). ``only_if``: only if
+        the table's status is still this; False (and nothing written) if it is not."""
         t, st = TABLES, SEATS
         values: dict[str, Any] = {}
         if version is not None:
             values["version"] = version
         if status is not None:
             values["status"] = status
+        if clock is not None:
+            values["clock"], values["deadline"] = clock, next_deadline(clock)
         with self.engine.begin() as conn:
             if values or only_if is not None:
                 q = update(t).where(t.c.id == table_id)
@@ -476,6 +492,14 @@ class Store:
             unfinished, bots_only = s.execute(q).one()
             return int(unfinished), int(bots_only)
 
+    def due_tables(self, before: float, limit: int = 500) -> list[str]:
+        """Ids of running tables whose clock has a deadline before ``before`` (the index on
+        ``tables.deadline``): those the hub loads so that their timers fire."""
+        q = (select(Table.id).where(Table.deadline < before, Table.status == "running")
+             .order_by(Table.deadline).limit(limit))
+        with self.session() as s:
+            return list(s.scalars(q))
+
     def running_with_bots(self) -> list[str]:
         """The ids of the running tables with a bot in some seat: those a restart resumes."""
         q = (select(Table.id).where(Table.status == "running",
@@ -525,6 +549,10 @@ class Store:
             conn.execute(_SET_VERSION, [
                 {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or []}
                 for r in rows])
+            clocked = [{"tid": r["table_id"], "clock": r["clock"],
+                        "deadline": next_deadline(r["clock"])} for r in rows if r.get("clock")]
+            if clocked:
+                conn.execute(_SET_CLOCK, clocked)
             for r in rows:
                 if r.get("finish"):
                     _finish(conn, r["table_id"], r["finish"]["result"],

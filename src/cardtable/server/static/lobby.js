@@ -1,6 +1,7 @@
 // The lobby: create a table (seats: me / open / bots), play a game alone, join or watch
 // tables. Every choice is built from GET /api/games: no game is named here.
 import { api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
+import { clockChoice, readClock } from "./clock.js";
 
 const $ = (sel) => document.querySelector(sel);
 let games = [];
@@ -99,7 +100,8 @@ async function createTable(event) {
   const game = games.find((g) => g.name === form.querySelector("[name=game]").value);
   const seats = [...form.querySelectorAll("#seat-rows select")].map((s) => s.value);
   try {
-    const table = await api("POST", "/api/tables", { game: game.name, seats, options: readOptions(game) });
+    const table = await api("POST", "/api/tables", { game: game.name, seats, options: readOptions(game),
+      clock: readClock(form) });
     location.href = `/t/${table.id}`;
   } catch (e) {
     showMessage(e.message);
@@ -235,6 +237,7 @@ async function main() {
   });
   $("#create-form [name=count]").addEventListener("change", renderCreate);
   $("#create-form").addEventListener("submit", createTable);
+  $("#clock-slot").replaceWith(clockChoice()); // real time, turn-based or no clock
   $("#alone-form").addEventListener("submit", playAlone);
   renderCreate();
   renderAlone();

@@ -8,6 +8,8 @@ import {
 import { keepScrolled, logPanel } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
+import { clockBadge, clockPanel } from "./clock.js";
+import { signalControls, signalTurn } from "./signals.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -221,7 +223,7 @@ function render() {
   const { table, view } = s;
   const n = names(table);
   const line = statusLine(s);
-  document.title = `${line === "Your turn" ? "▶ " : ""}${table.title} · cardtable`;
+  signalTurn(s); // the title, and the sound and notification when the turn comes
   document.body.dataset.version = String(s.version);
   document.body.dataset.status = table.status;
   document.body.dataset.seat = s.seat === null ? "" : String(s.seat);
@@ -231,6 +233,7 @@ function render() {
     head.append(el("h1", {}, table.title),
       el("span", { class: `badge ${table.status}` }, table.status),
       el("span", { class: "status-line", "data-testid": "status" }, line),
+      clockBadge(s, n),
       s.seat === null ? el("span", { class: "muted" }, "watching") : "",
       el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(table.game)}`,
         target: "_blank", rel: "noopener", "data-testid": "rules-link" }, "Rules"));
@@ -247,6 +250,9 @@ function render() {
     const side = clear($("#side"));
     if (table.status === "open") side.append(invitePanel(table));
     if (renderer.showSeats(table)) side.append(seatsPanel(s, botNames));
+    const clocks = clockPanel(s, n, join);
+    if (clocks) side.append(clocks);
+    if (s.seat !== null && table.players > 1 && table.status !== "over") side.append(signalControls());
     if (renderer.sidePanels) side.append(el("div", { id: "game-panels" }));
     if (s.log) side.append(logPanel(s.log, { current: s.last ? s.last.n : null }));
     if (table.notices && table.notices.length) {

@@ -1,0 +1,137 @@
+// Clocks: the create form's time choice, and each seat's clock at the table, counting down
+// from the server's deadlines (docs/server.md, "Clocks"). The server alone judges time: the
+// page only shows what is left, measured against the server's clock (`clock.now`).
+import { el } from "./common.js";
+
+// the choices the form offers, inside the server's limits (clock.py LIMITS); first the default
+export const CLOCK_CHOICES = {
+  move: { label: "Real time: a time per move", times: [120, 30, 60, 300, 600] },
+  game: { label: "Real time: a time per game, each player", times: [900, 300, 600, 1800, 3600] },
+  turn: { label: "Turn-based: a move within", times: [86400, 3600, 12 * 3600, 3 * 86400, 7 * 86400] },
+};
+
+// "45 s", "2 min", "12 h", "3 days": a choice as a person reads it
+export function describeTime(seconds) {
+  const s = Math.round(seconds);
+  if (s >= 86400 && s % 86400 === 0) return s === 86400 ? "1 day" : `${s / 86400} days`;
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
+  if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
+}
+
+// what is left, as a clock shows it: "1:05", "0:09"; past an hour "2 h 05 min"; past a day
+// "3 days 4 h"
+export function formatLeft(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 86400) {
+    const d = Math.floor(s / 86400);
+    return `${d} ${d === 1 ? "day" : "days"} ${Math.floor((s % 86400) / 3600)} h`;
+  }
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// -- the create form -----------------------------------------------------------------------
+export function clockChoice() {
+  const mode = el("select", { name: "clock-mode", "aria-label": "clock", "data-testid": "clock-mode" },
+    el("option", { value: "none" }, "No clock (play at your own pace)"),
+    Object.entries(CLOCK_CHOICES).map(([value, c]) => el("option", { value }, c.label)));
+  const time = el("select", { name: "clock-time", "aria-label": "time", "data-testid": "clock-time" });
+  const fill = () => {
+    const c = CLOCK_CHOICES[mode.value];
+    time.replaceChildren(...(c ? c.times.map((t) => el("option", { value: String(t) }, describeTime(t))) : []));
+    time.hidden = !c;
+  };
+  mode.addEventListener("change", fill);
+  fill();
+  return el("div", { class: "row clock-choice", id: "clock-choice" },
+    el("label", {}, "Clock ", mode), time);
+}
+
+// the form's choice as POST /api/tables wants it: {mode, seconds}, or null for none
+export function readClock(root = document) {
+  const mode = root.querySelector("[name=clock-mode]");
+  const time = root.querySelector("[name=clock-time]");
+  if (!mode || mode.value === "none") return null;
+  return { mode: mode.value, seconds: Number(time.value) };
+}
+
+// -- the table -----------------------------------------------------------------------------
+// the server's clock minus this page's, per clock message (a re-render for presence keeps it)
+const offsets = new WeakMap();
+
+function offsetOf(clock) {
+  if (!offsets.has(clock)) offsets.set(clock, clock.now - Date.now() / 1000);
+  return offsets.get(clock);
+}
+
+function serverNow(clock) {
+  return Date.now() / 1000 + offsetOf(clock);
+}
+
+function seatTime(clock, i) {
+  const c = clock.seats[i];
+  if (c.deadline !== null) return { left: c.deadline - serverNow(clock), running: true };
+  if (c.left !== null) return { left: c.left, running: false };
+  return { left: null, running: false };
+}
+
+// a panel with every person's clock, and (the clock gave your seat to a bot) "take it back"
+export function clockPanel(s, names, takeBack) {
+  const { table } = s;
+  const clock = table.clock;
+  const away = table.seats.filter((seat) => seat.you_away);
+  if (!clock) return null;
+  const rows = clock ? table.seats.filter((seat) => !seat.bot && seat.taken).map((seat) => {
+    const t = seatTime(clock, seat.seat);
+    return el("li", { class: `clock ${t.running ? "running" : ""}`, "data-seat": String(seat.seat),
+      "data-testid": "clock" },
+    el("span", { class: "name" }, names[seat.seat], seat.you ? " (you)" : ""),
+    el("span", { class: "time", role: "timer", "data-deadline": t.running ? String(clock.seats[seat.seat].deadline) : null },
+      t.left === null ? "—" : formatLeft(t.left)));
+  }) : [];
+  const about = clock ? (clock.mode === "turn" ? `Turn-based: a move within ${describeTime(clock.seconds)}`
+    : clock.mode === "move" ? `Real time: ${describeTime(clock.seconds)} a move`
+      : `Real time: ${describeTime(clock.seconds)} a player`) : "";
+  const panel = el("section", { class: "panel clocks", "aria-label": "clocks" },
+    el("h2", {}, "Clocks"),
+    clock ? el("p", { class: "muted" }, about, ". Out of time, a bot plays on; come back to take your seat again.") : null,
+    el("ul", { class: "clock-list" }, rows),
+    away.map((seat) => el("button", { type: "button", class: "primary", "data-testid": "take-back",
+      onclick: () => takeBack(seat.seat) }, `Take your seat back (seat ${seat.seat + 1})`)));
+  current = clock;
+  tick();
+  return panel;
+}
+
+// the head's clock, in sight on a phone too: your time while it runs, else the first
+// running clock's, with whose it is
+export function clockBadge(s, names) {
+  const clock = s.table.clock;
+  if (!clock || s.table.status !== "running") return null;
+  const running = clock.seats.map((c, i) => [c.deadline, i]).filter(([d]) => d !== null);
+  if (!running.length) return null;
+  const [deadline, seat] = running.find(([, i]) => i === s.seat) || running[0];
+  current = clock;
+  offsetOf(clock);
+  return el("span", { class: "clock clock-badge running", "data-testid": "clock-badge" },
+    seat === s.seat ? "" : `${names[seat]} `,
+    el("span", { class: "time", role: "timer", "data-deadline": String(deadline) },
+      formatLeft(deadline - serverNow(clock))));
+}
+
+let current = null;
+
+// every running clock's text, from its deadline: four times a second
+function tick() {
+  if (!current) return;
+  for (const node of document.querySelectorAll(".clock [data-deadline]")) {
+    const left = Number(node.dataset.deadline) - serverNow(current);
+    node.textContent = formatLeft(left);
+    const real = current.mode !== "turn";
+    node.closest(".clock").classList.toggle("low", real && left < 10);
+    node.closest(".clock").classList.toggle("out", left <= 0);
+  }
+}
+
+if (typeof window !== "undefined" && typeof setInterval === "function") setInterval(tick, 250);

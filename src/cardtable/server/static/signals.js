@@ -1,0 +1,115 @@
+// "Your turn" signals: the tab's title, a short generated sound (Web Audio: no sound file),
+// which a toggle mutes (remembered in localStorage), and a browser notification while the
+// tab is hidden, if the person allowed them (asked only when they click, never on load).
+// Only when this seat is really to act: a seat that has made its choice in a simultaneous
+// round, or that may only talk, is waiting like everyone else.
+import { el } from "./common.js";
+
+const MUTE_KEY = "cardtable.sound";
+let audio = null;
+let before = null; // whether it was this seat's turn in the last state (null: none yet)
+let lastVersion = null;
+//: what the signals did, for the page's tests (counts only)
+export const signalled = { sounds: 0, notifications: 0 };
+if (typeof window !== "undefined") window.cardtableSignals = signalled;
+
+export function isMyTurn(s) {
+  if (!s || s.seat === null || s.table.status !== "running") return false;
+  const toAct = s.view.to_act || [];
+  return toAct.includes(s.seat) && s.legal.length > 0;
+}
+
+export function muted() {
+  try {
+    return localStorage.getItem(MUTE_KEY) === "off";
+  } catch {
+    return false;
+  }
+}
+
+function setMuted(off) {
+  try {
+    localStorage.setItem(MUTE_KEY, off ? "off" : "on");
+  } catch {
+    // storage refused (private mode): the choice lasts as long as the page
+  }
+}
+
+// two short rising tones, quiet, a quarter of a second in all
+export function chime() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return false;
+  try {
+    audio = audio || new Ctx();
+    if (audio.state === "suspended") audio.resume();
+    const t0 = audio.currentTime + 0.01;
+    [660, 880].forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      const start = t0 + i * 0.13;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.15, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.12);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.13);
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function notify(title) {
+  if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
+  try {
+    const note = new Notification(`Your turn — ${title}`, { body: "cardtable: it is your move", tag: location.pathname });
+    note.onclick = () => window.focus();
+    signalled.notifications += 1;
+  } catch {
+    // some browsers allow notifications only from a service worker: the title still says it
+  }
+}
+
+// after every state: the title always, and on the change to "your turn" the sound and
+// the notification
+export function signalTurn(s) {
+  const mine = isMyTurn(s);
+  const title = s.table.title;
+  document.title = mine ? `▶ Your turn — ${title}` : `${title} · cardtable`;
+  document.body.dataset.myTurn = mine ? "1" : "";
+  const fresh = s.version !== lastVersion;
+  lastVersion = s.version;
+  if (mine && before === false && fresh) {
+    if (!muted() && chime()) signalled.sounds += 1;
+    notify(title);
+  }
+  before = mine;
+}
+
+// the mute toggle and (where the browser can) the button that asks for notifications
+export function signalControls() {
+  const sound = el("button", { type: "button", "data-testid": "mute", "data-key": "mute", "aria-pressed": muted() ? "true" : "false",
+    title: "the short sound when it becomes your turn" }, muted() ? "♪ Sound off" : "♪ Sound on");
+  sound.addEventListener("click", () => {
+    setMuted(!muted());
+    sound.setAttribute("aria-pressed", muted() ? "true" : "false");
+    sound.textContent = muted() ? "♪ Sound off" : "♪ Sound on";
+    if (!muted()) chime(); // a click lets the page make sound: let the person hear it
+  });
+  const parts = [sound];
+  if (typeof window !== "undefined" && "Notification" in window && Notification.permission === "default") {
+    const ask = el("button", { type: "button", "data-testid": "notify", "data-key": "notify" }, "Notify me when it is my turn");
+    ask.addEventListener("click", async () => {
+      try {
+        await Notification.requestPermission();
+      } finally {
+        ask.remove();
+      }
+    });
+    parts.push(ask);
+  }
+  return el("div", { class: "row signals", "aria-label": "turn signals" }, parts);
+}
