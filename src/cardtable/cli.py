@@ -206,7 +206,8 @@ def server_config(
     *, host: str, port: int, db: str | None, data: Path | None, bot_delay: float,
     bot_timeout: float, external_bot: list[str] | None, bot_workers: int, seat_grace: float,
     allowed_origin: list[str] | None, secure_cookies: bool, forwarded_allow_ips: str | None,
-    new_players_per_minute: int, max_connections: int, log_level: str, in_process: bool = False,
+    new_players_per_minute: int, max_connections: int, log_level: str, min_clock: int | None,
+    in_process: bool = False,
 ) -> Any:
     """The uvicorn configuration of ``serve`` from its options (checked as on the command
     line; the defaults are the command's). ``in_process``: for a server run in a thread of
