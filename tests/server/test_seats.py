@@ -246,10 +246,10 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
         server.start()
         record = ann.http.get(f"/api/tables/{table['id']}/record").json()
         assert record["played_by"] == [[{"name": "Ann", "bot": None, "from": 0}],
-                                       [{"name": "greedy", "bot": "greedy", "from": 0}]]
+                                       [{"name": "Greedy", "bot": "greedy", "from": 0}]]
         assert games.replay(record).over
         step = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": 1}).json()
-        assert step["action"]["by"]["name"] in ("Ann", "greedy")
+        assert step["action"]["by"]["name"] in ("Ann", "Greedy")
     finally:
         server.kill()
 
