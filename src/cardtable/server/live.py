@@ -127,10 +127,10 @@ class LiveTable:
         actor = actor or self.actor(seat)
         if actor and actor.startswith(BOT_ACTOR):
             spec = actor[len(BOT_ACTOR):]
-            name = bot_label(spec)
+            label = bot_label(spec)
             if spec == self.seats[seat]["bot"]:  # the seat's bot now: its numbered name
-                name = bot_names(self.seats)[seat] or name
-            return {"name": name, "bot": spec}
+                label = bot_names(self.seats)[seat] or label
+            return {"name": label, "bot": spec}
         s = self.seats[seat]
         name = (self.actor_names.get(actor) if actor else None) or (
             s["name"] if actor == s["player_id"] else None)
