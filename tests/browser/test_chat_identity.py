@@ -93,6 +93,8 @@ def test_the_game_offers_phrases_until_the_creator_frees_the_chat(server, browse
     expect(bob.get_by_test_id("chat-input")).to_be_visible()
     say(bob, "Free now")
     expect(ann.get_by_test_id("chat-lines").locator("li").last).to_have_text("Bob: Free now")
+    bob.get_by_test_id("chat").scroll_into_view_if_needed()
+    screenshot(bob, "chat-phone.png")
     for page in (ann, bob):
         assert not page.js_errors, page.js_errors
 
@@ -109,6 +111,7 @@ def test_a_recovery_code_makes_another_browser_the_same_person(server, browser):
     phone.goto(f"/#recover={code}")
     expect(phone.get_by_test_id("me-name")).to_have_text("Ann")
     assert "recover" not in phone.url  # the code leaves the address bar
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # the top bar fits
     # ... or typed into the name dialog
     laptop = person(browser, server, None)
     laptop.goto("/leaderboard")

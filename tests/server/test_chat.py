@@ -158,6 +158,16 @@ async def test_a_recovery_code_makes_another_browser_the_same_person(server, peo
     assert len(mine) == 1 and mine[0]["name"] == "Ann" and mine[0]["games"] == 2
     assert mine[0]["score"] == round(1500 + 24 * (mine[0]["mu"] - 3 * mine[0]["sigma"])) \
         or abs(mine[0]["score"] - (1500 + 24 * mine[0]["rating"])) <= 1
+    # the code and the new browser's token are stored hashed, like every token
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(server.db_url)
+    with engine.connect() as conn:
+        stored = " ".join(str(v) for table in ("recovery_codes", "player_tokens")
+                          for row in conn.execute(text(f"SELECT * FROM {table}"))
+                          for v in row)
+    engine.dispose()
+    assert code.replace("-", "") not in stored and other.cookies["cardtable_token"] not in stored
     # renewing: the old code stops working, the new one works
     new = other.post("/api/me/recovery", headers={"x-cardtable": "1"}).json()["code"]
     assert new != code
