@@ -73,7 +73,7 @@ def test_a_game_without_a_renderer_plays_in_the_browser(plugin_server, browser):
     rows = results.locator("tbody tr")
     expect(rows).to_have_count(2)
     expect(results).to_contain_text("Ann")
-    expect(results).to_contain_text("greedy")
+    expect(results).to_contain_text("Greedy")
     expect(page.locator(".moves")).to_have_count(0)  # no moves once it is over
     # the replay shows it generically too, read only
     page.get_by_test_id("replay-link").click()

@@ -64,9 +64,10 @@ def test_openapi_lists_the_routes_with_their_models(tmp_path: Path):
 def test_the_websocket_messages_have_a_schema(tmp_path: Path):
     with TestClient(create_app(db_url=f"sqlite:///{tmp_path}/api.sqlite")) as client:
         schema = client.get("/api/ws-schema").json()
-    assert set(schema["client"]["discriminator"]["mapping"]) == {"act", "ping", "sync"}
+    assert set(schema["client"]["discriminator"]["mapping"]) == {"act", "ping", "sync",
+                                                                    "chat"}
     assert set(schema["server"]["discriminator"]["mapping"]) == {
-        "state", "ack", "error", "pong", "presence"}
+        "state", "ack", "error", "pong", "presence", "chat"}
     act = schema["client"]["$defs"]["ActMessage"]
     assert act["properties"]["action"]["maxLength"] == 64 and "action" in act["required"]
 
@@ -104,9 +105,9 @@ async def test_every_message_a_real_server_sends_fits_its_model(people):
 def test_client_messages_are_refused_in_the_words_clients_know():
     from cardtable.server.messages import parse_client
 
-    assert parse_client({"type": "dance"}) == ("unknown message type 'dance': act, ping or "
-                                               "sync")
-    assert parse_client({}) == "unknown message type None: act, ping or sync"
+    assert parse_client({"type": "dance"}) == ("unknown message type 'dance': act, ping, "
+                                               "sync or chat")
+    assert parse_client({}) == "unknown message type None: act, ping, sync or chat"
     assert parse_client({"type": "act", "action": "x" * 65}).startswith("action must be")
     assert parse_client({"type": "act", "action": "x", "version": True}).startswith("version")
     assert parse_client({"type": "act", "action": "x", "version": "3"}).startswith("version")

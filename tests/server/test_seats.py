@@ -202,7 +202,7 @@ async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_ser
     bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
     table_id, handed_at = await ann_then_greedy(bob, ann)
     ann_then_bot = [{"name": "Ann", "bot": None, "from": 0},
-                    {"name": "greedy", "bot": "greedy", "from": handed_at}]
+                    {"name": "Greedy", "bot": "greedy", "from": handed_at}]
     bob_alone = [{"name": "Bob", "bot": None, "from": 0}]
 
     record = bob.http.get(f"/api/tables/{table_id}/record").json()
@@ -218,9 +218,9 @@ async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_ser
     for n, (seat, action) in enumerate(record["actions"]):
         step = bob.http.get(f"/api/tables/{table_id}/replay", params={"step": n + 1}).json()
         assert step["action"]["seat"] == seat and step["action"]["action"] == action
-        expected = ("Bob" if seat == 0 else "Ann" if n < handed_at else "greedy")
+        expected = ("Bob" if seat == 0 else "Ann" if n < handed_at else "Greedy")
         assert step["action"]["by"]["name"] == expected, (n, step["action"])
-        assert (step["action"]["by"]["bot"] is None) == (expected != "greedy")
+        assert (step["action"]["by"]["bot"] is None) == (expected != "Greedy")
     assert bob.http.get(f"/api/tables/{table_id}/replay").json()["played_by"] == \
         record["played_by"]
     # ... and after a restart, from the stored actors
@@ -249,16 +249,16 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
         server.start()
         record = ann.http.get(f"/api/tables/{table['id']}/record").json()
         assert record["played_by"] == [[{"name": "Ann", "bot": None, "from": 0}],
-                                       [{"name": "greedy", "bot": "greedy", "from": 0}]]
+                                       [{"name": "Greedy", "bot": "greedy", "from": 0}]]
         assert games.replay(record).over
         step = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": 1}).json()
-        assert step["action"]["by"]["name"] in ("Ann", "greedy")
+        assert step["action"]["by"]["name"] in ("Ann", "Greedy")
     finally:
         server.kill()
 
 
 # -- 4. bots' names are for bots ------------------------------------------------------------
-@pytest.mark.parametrize("name", ["Greedy bot", "search", "GREEDY", "random bot", "Expert",
+@pytest.mark.parametrize("name", ["Greedy bot", "search", "GREEDY", "Random bot", "Expert",
                                   "team", "fair", "greedybot", "Search:hard", "ext:mine",
                                   "cmd:ls", "Ann's bot", "ann_bot", "Bots", " greedy  bot ",
                                   "ｇｒｅｅｄｙ"])
@@ -273,7 +273,7 @@ def test_ordinary_names_are_still_welcome_and_a_rename_is_checked_too(people):
     for name in ("Ann", "Abbot", "Robot", "Greedy Gus", "Botond", "Searcher"):
         assert people(name).id
     ann = people("Ann")
-    refused = ann.http.post("/api/me", json={"name": "greedy bot"})
+    refused = ann.http.post("/api/me", json={"name": "Greedy bot"})
     assert refused.status_code == 400 and refused.json()["error"] == "reserved_name"
     assert ann.http.get("/api/me").json()["player"]["name"] == "Ann"
 
@@ -286,7 +286,7 @@ async def test_the_leaderboard_tells_bots_from_people(people):
     await play_greedy(sock)
     await sock.close()
     board = ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
-    assert {(r["name"], r["bot"]) for r in board} == {("Ann", False), ("greedy bot", True)}
+    assert {(r["name"], r["bot"]) for r in board} == {("Ann", False), ("Greedy bot", True)}
 
 
 def test_replay_accepts_who_played_and_still_refuses_other_unknown_fields():

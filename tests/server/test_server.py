@@ -46,7 +46,7 @@ async def test_slide_against_a_bot_to_the_end_and_nothing_leaks(people):
     assert len(record["actions"]) == 64
     assert_only_own_views(sock, record, 0)
     board = ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
-    assert {r["name"] for r in board} == {"Ann", "greedy bot"}
+    assert {r["name"] for r in board} == {"Ann", "Greedy bot"}
     await sock.close()
 
 

@@ -78,10 +78,10 @@ async def test_killed_after_the_last_action_the_game_is_over_rated_once(server, 
     assert info["status"] == "over"
     record = ann.http.get(f"/api/tables/{table['id']}/record")
     assert record.status_code == 200 and games.replay(record.json()).over
-    assert games_rated(ann, "slide") == {"greedy bot": 1, "random bot": 1}
+    assert games_rated(ann, "slide") == {"Greedy bot": 1, "Random bot": 1}
     assert unfinished_of(server, ann.id) == []
     restart(server, monkeypatch)  # and it stays so
-    assert games_rated(ann, "slide") == {"greedy bot": 1, "random bot": 1}
+    assert games_rated(ann, "slide") == {"Greedy bot": 1, "Random bot": 1}
 
 
 @pytest.mark.parametrize("fault", ["join", "hand-to-bot"])
@@ -163,13 +163,13 @@ async def test_an_older_database_is_reconciled_on_load_once(server, people, monk
     info = ann.http.get(f"/api/tables/{over}").json()
     assert info["status"] == "over"
     assert ann.http.get(f"/api/tables/{over}/record").status_code == 200
-    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
+    assert games_rated(ann, "slide") == {"Ann": 1, "Greedy bot": 1}
     assert ann.http.get(f"/api/tables/{full}").json()["status"] == "running"
     await first_action_acked(ann, full)
     await first_action_acked(bob, full)
     assert unfinished_of(server, ann.id) == [full]
     restart(server, monkeypatch)  # reconciling again changes nothing
-    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
+    assert games_rated(ann, "slide") == {"Ann": 1, "Greedy bot": 1}
     assert ann.http.get(f"/api/tables/{full}").json()["status"] == "running"
 
 

@@ -48,7 +48,7 @@ async def test_spectators_cost_each_connection_a_small_event_not_a_state(server,
     assert kinds(await drain(seated, quiet=1.0))["state"] == 1
     watcher = await websockets.connect(ws_url(server, table["id"]))  # an early spectator
     first = await drain(watcher)
-    assert kinds(first) == {"state": 1}
+    assert kinds(first) == {"state": 1, "chat": 1}  # the table, then its chat
     crowd = [await websockets.connect(ws_url(server, table["id"])) for _ in range(60)]
     for ws in crowd:
         assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"

@@ -193,6 +193,8 @@ class Game(ABC):
     rated: ClassVar[bool] = True
     #: the game has talk (``is_talk``): actions legal out of turn that change no turn
     has_talk: ClassVar[bool] = False
+    #: a new table's free chat is on (False: only fixed phrases, where the rules limit talk)
+    free_chat_default: ClassVar[bool] = True
 
     def deal_is_public(self, players: int, over: bool) -> bool:
         """Whether a table's deal number (its seed) may be shown to everyone now."""
@@ -338,6 +340,7 @@ class Game(ABC):
             "shows_deal_number": self.shows_deal_number,
             "rated": self.rated and not self.cooperative,
             "has_talk": self.has_talk,
+            "free_chat_default": self.free_chat_default,
             "fallback_bot": self.fallback_bot,
             "options": [
                 {"name": o.name, "label": o.title, "default": o.default, "doc": o.doc,

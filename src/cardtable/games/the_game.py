@@ -163,6 +163,8 @@ class TheGame(Game):
     )
 
     has_talk = True
+    #: the rules forbid naming numbers: a table's chat starts with fixed phrases only
+    free_chat_default = False
 
     def is_talk(self, action: str) -> bool:
         return action.startswith("signal ")

@@ -43,6 +43,8 @@ from cardtable.server.messages import (
     MAX_MESSAGE,
     ActMessage,
     BotBody,
+    ChatMessage,
+    ChatSettingsBody,
     ErrorAnswer,
     GameInfo,
     HintAnswer,
@@ -54,6 +56,8 @@ from cardtable.server.messages import (
     NameBody,
     NewTable,
     PingMessage,
+    RecoverBody,
+    RecoveryAnswer,
     ReplayStep,
     Stats,
     TableInfo,
@@ -74,6 +78,9 @@ LEVELS = {"search": ["easy", "normal", "hard"]}
 #: new players (POST /api/me without a token) per client address: a burst of this many, then
 #: this many a minute (docs/server.md, "Limits"); 0: no limit
 NEW_PLAYERS_PER_MINUTE = 20
+#: recovery codes tried per client address: a burst of this many, then one a minute (a code
+#: has about 99 bits: guessing is hopeless anyway, and this keeps it so)
+RECOVER_BURST = 5
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 #: the statuses of refusals, as the API's documentation lists them
 ERROR_STATUSES = [(400, "a bad request (a typed error)"), (401, "no player: POST /api/me"),
@@ -216,7 +223,45 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.get("/api/me", response_model=MeAnswer)
     async def get_me(request: Request) -> dict[str, Any]:
         player = viewer(request)
-        return {"player": {"id": player.id, "name": player.name} if player else None}
+        if player is None:
+            return {"player": None}
+        store: db.Storage = request.app.state.store
+        return {"player": {"id": player.id, "name": player.name},
+                "recovery": store.has_recovery_code(player.id)}
+
+    # -- one person, several browsers: a recovery code (no password) -------------------------
+    recoveries = RateLimiter(1 / 60, RECOVER_BURST)
+
+    @app.post("/api/me/recovery", response_model=RecoveryAnswer)
+    async def new_recovery(request: Request) -> dict[str, Any]:
+        """A new recovery code for you (any older one stops working): used in another
+        browser (``POST /api/me/recover``), it makes that browser you."""
+        player = me(request)
+        wait = recoveries.wait("new:" + player.id)
+        if wait:
+            raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s",
+                          wait)
+        store: db.Storage = request.app.state.store
+        return {"code": store.new_recovery_code(player.id)}
+
+    @app.post("/api/me/recover", response_model=MeAnswer)
+    async def recover(request: Request, response: Response, body: RecoverBody) -> dict[str, Any]:
+        """This browser becomes the player whose recovery code this is (its other browsers
+        stay signed in); the code stays valid until renewed."""
+        host = request.client.host if request.client else None
+        wait = recoveries.wait("use:" + address_key(host))
+        if wait:
+            raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s",
+                          wait)
+        store: db.Storage = request.app.state.store
+        found = store.recover(body.code)
+        if found is None:
+            raise HubError("bad_code", "no player has this recovery code (was it renewed?)",
+                           404)
+        player, token = found
+        response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
+                            samesite="lax", secure=security.cookie_secure(request))
+        return {"player": {"id": player.id, "name": player.name}, "recovery": True}
 
     @app.post("/api/me", response_model=MeAnswer)
     async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
@@ -297,6 +342,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         table = hub(request).load(table_id)
         await hub(request).hand_to_bot(table, player, seat, body.bot)
         return table.info(player.id)
+
+    @app.post("/api/tables/{table_id}/chat", response_model=ChatSettingsBody)
+    async def chat_settings(request: Request, table_id: str,
+                            body: ChatSettingsBody) -> dict[str, Any]:
+        """The creator switches the table's free chat (and spectators' writing) on or off."""
+        player = me(request)
+        h = hub(request)
+        return h.chat.change(h.load(table_id), player.id, body.free, body.spectators)
 
     @app.post("/api/tables/{table_id}/undo", response_model=TableInfo,
               response_model_exclude_unset=True)
@@ -427,6 +480,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             await ws.send_json(error(e.code, e.reason))
             await ws.close(code=CLOSE_FULL, reason=e.reason[:120])
             return
+        conn.push(h.chat.history(table, conn))  # the chat's last messages, after the table
         limit_send_buffer(ws)
         writer = asyncio.create_task(write_loop(ws, conn))
         try:
@@ -445,7 +499,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                 # holds the loop (other tables wait) nor fills the outbox before the writer runs.
                 # Past its rate, the sender is not read until it may send again: a flood waits
                 # in its own socket's buffers and costs the server nothing.
-                await asyncio.sleep(answer.get("retry_after", 0) if answer else 0)
+                # (a chat_rate_limited answer has a retry_after too: it holds only the chat)
+                await asyncio.sleep(answer.get("retry_after", 0) if answer and answer.get("code")
+                                    == "rate_limited" else 0)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -529,7 +585,8 @@ def encode(message: dict[str, Any]) -> str:
 
 async def handle_message(h: Hub, table: LiveTable, conn: Conn,
                          raw: str | bytes | None) -> dict[str, Any] | None:
-    """One client message (``messages.ClientMessage``: ``act``, ``ping`` or ``sync``).
+    """One client message (``messages.ClientMessage``: ``act``, ``ping``, ``sync`` or
+    ``chat``).
     Anything else is a typed error.
 
     Every message, whatever it is, counts against the sender's rate (``Conn.allow``): past
@@ -568,6 +625,8 @@ async def handle_message(h: Hub, table: LiveTable, conn: Conn,
         return error("bad_message", parsed, client_id)
     if isinstance(parsed, PingMessage):
         return {"type": "pong", "id": client_id, "version": table.version}
+    if isinstance(parsed, ChatMessage):
+        return h.chat.write(table, conn, parsed.text, client_id)
     if not isinstance(parsed, ActMessage):  # sync: the client asks for the table as it is now
         return h.message_for(table, conn)
     assert conn.seat is not None  # (refused above)

@@ -28,6 +28,7 @@ from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool
 from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
 from cardtable.server.broadcast import Broadcaster, Conn, state_message
+from cardtable.server.chat import Chat
 from cardtable.server.engine import SEAT_GRACE, TableEngine
 from cardtable.server.live import LiveTable, SeatRow
 from cardtable.server.messages import HubError
@@ -66,6 +67,8 @@ class Hub:
                               self.broadcaster.broadcast, bot_delay, bot_timeout,
                               external_bots, bot_workers)
         self.tables: dict[str, LiveTable] = {}
+        #: every table's chat (``chat.Chat``)
+        self.chat = Chat(store)
         #: what an unloaded table had that the store does not: its bots (what they remember)
         #: and notices; given back when the table is loaded again
         self.parked: dict[str, tuple[dict[int, tuple[str, Any]], list[str]]] = {}

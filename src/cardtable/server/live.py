@@ -23,6 +23,26 @@ if TYPE_CHECKING:
 BOT_ACTOR = "bot:"
 
 
+def bot_label(spec: str) -> str:
+    """A bot's name for people, from its spec: ``greedy`` -> "Greedy", ``search:hard`` ->
+    "Search (hard)", ``ext:NAME`` (an operator's bot) -> "NAME", ``cmd:...`` -> "Program"."""
+    kind, _, rest = spec.partition(":")
+    if kind == "ext" and rest:
+        return rest[:40]
+    if kind == "cmd":
+        return "Program"
+    return f"{kind.capitalize()} ({rest})" if rest else kind.capitalize()
+
+
+def bot_names(seats: list[SeatRow]) -> list[str | None]:
+    """Per seat, its bot's name for people (None for a person or an open seat): the label,
+    and the seat's number (from 1) when the table has two bots of that label, so that
+    "Greedy 1" and "Greedy 3" can be told apart wherever names are shown."""
+    labels = [bot_label(s["bot"]) if s["bot"] else None for s in seats]
+    return [None if label is None else f"{label} {i + 1}" if labels.count(label) > 1
+            else label for i, label in enumerate(labels)]
+
+
 class SeatRow(TypedDict):
     """Who holds a seat: a person (``player_id``, their ``name``) or a bot (``bot`` is its
     spec, and its name too); all None for an open seat."""
@@ -86,6 +106,8 @@ class LiveTable:
         if (status or self.status) != "running" or not self.clock:
             return []
         return [s for s in state.to_act() if seats[s]["player_id"]]
+    #: the table's chat settings once read (``chat.Chat.settings``)
+    chat: dict[str, bool] | None = None
 
     @property
     def solo(self) -> bool:
@@ -118,7 +140,10 @@ class LiveTable:
         actor = actor or self.actor(seat)
         if actor and actor.startswith(BOT_ACTOR):
             spec = actor[len(BOT_ACTOR):]
-            return {"name": spec, "bot": spec}
+            label = bot_label(spec)
+            if spec == self.seats[seat]["bot"]:  # the seat's bot now: its numbered name
+                label = bot_names(self.seats)[seat] or label
+            return {"name": label, "bot": spec}
         s = self.seats[seat]
         name = (self.actor_names.get(actor) if actor else None) or (
             s["name"] if actor == s["player_id"] else None)
@@ -185,6 +210,7 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
     solitaire's deal number; a shared game's seed would reveal hidden cards until it is
     over). As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
     rules = games.get(game)
+    robots = bot_names(seats)
     return {
         "id": table_id,
         "game": game,
@@ -198,7 +224,7 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
         "can_undo": can_undo,
         "can_redo": can_redo,
         "seats": [
-            {"seat": i, "name": s["name"], "bot": s["bot"], "taken": bool(
+            {"seat": i, "name": robots[i] or s["name"], "bot": s["bot"], "taken": bool(
                 s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
              "connected": (i in present) if s["player_id"] else None}
             for i, s in enumerate(seats)

@@ -97,29 +97,42 @@ class SyncMessage(_ClientMessage):
     type: Literal["sync"]
 
 
-ClientMessage = Annotated[ActMessage | PingMessage | SyncMessage, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[ActMessage | PingMessage | SyncMessage] = TypeAdapter(ClientMessage)
+class ChatMessage(_ClientMessage):
+    """Write ``text`` in the table's chat (at most ``chat.MAX_CHAT`` characters; with free
+    chat off, one of the fixed phrases). Errors: chat_not_allowed, chat_empty, chat_too_long,
+    chat_phrases_only, chat_rate_limited (with ``retry_after``), chat_full."""
+
+    type: Literal["chat"]
+    text: Annotated[StrictStr, Field(max_length=MAX_MESSAGE)]
+
+
+ClientMessage = Annotated[ActMessage | PingMessage | SyncMessage | ChatMessage,
+                          Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ActMessage | PingMessage | SyncMessage | ChatMessage] = \
+    TypeAdapter(ClientMessage)
 #: the refusal of a client message by the field that failed (the texts clients know)
 FIELD_ERRORS = {
     "action": "action must be a short text, e.g. 'take 7 left'",
     "version": "version must be a whole number",
     "id": "id must be a short string",
+    "text": "text must be a string",
 }
 
 
-def parse_client(message: dict[str, Any]) -> ActMessage | PingMessage | SyncMessage | str:
+def parse_client(message: dict[str, Any]) -> (ActMessage | PingMessage | SyncMessage
+                                               | ChatMessage | str):
     """The client message as its model, or the reason it is refused (``bad_message``)."""
     try:
         return CLIENT_MESSAGE.validate_python(message)
     except ValidationError as e:
         for problem in e.errors():
             if problem["type"] in ("union_tag_invalid", "union_tag_not_found"):
-                return f"unknown message type {message.get('type')!r}: act, ping or sync"
+                return f"unknown message type {message.get('type')!r}: act, ping, sync or chat"
             loc = problem["loc"]
             field = str(loc[1]) if len(loc) > 1 else ""
             if field in FIELD_ERRORS:
                 return FIELD_ERRORS[field]
-        return "messages are JSON objects of a known type: act, ping or sync"
+        return "messages are JSON objects of a known type: act, ping, sync or chat"
 
 
 # -- table facts (HTTP answers, and the ``table`` of a state) -------------------------------
@@ -253,7 +266,8 @@ class ErrorMessage(BaseModel):
     code: str
     message: str
     id: str | None
-    retry_after: float | None = Field(None, description="rate_limited only: seconds to wait")
+    retry_after: float | None = Field(None, description="rate_limited and chat_rate_limited "
+                                      "only: seconds to wait")
 
 
 class PongMessage(BaseModel):
@@ -273,10 +287,38 @@ class PresenceMessage(BaseModel):
     spectators: int
 
 
+class ChatLine(BaseModel):
+    """One chat message as everyone at the table reads it (plain text: never HTML)."""
+
+    n: int = Field(description="its number: increasing in the order written")
+    seat: int | None = Field(description="the writer's seat (from 0), null for a spectator")
+    name: str = Field(description="the writer's name when they wrote it")
+    text: str
+    at: str = Field(description="when, UTC (ISO 8601)")
+
+
+class ChatSettings(BaseModel):
+    free: bool = Field(description="free text; false: only the fixed phrases")
+    spectators: bool = Field(description="spectators may write")
+    phrases: list[str] = Field(description="what may always be said")
+    can_write: bool = Field(description="whether this connection may write")
+    why: str | None = Field(description="why not, for people")
+
+
+class ChatServerMessage(BaseModel):
+    """Chat: on (re)connecting, the table's last messages (``replay``: they replace what
+    the client shows); then each new message, and every change of the settings."""
+
+    type: Literal["chat"]
+    replay: bool
+    messages: list[ChatLine]
+    settings: ChatSettings
+
+
 ServerMessage = Annotated[StateMessage | AckMessage | ErrorMessage | PongMessage
-                          | PresenceMessage, Field(discriminator="type")]
+                          | PresenceMessage | ChatServerMessage, Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[StateMessage | AckMessage | ErrorMessage | PongMessage
-                            | PresenceMessage] = TypeAdapter(ServerMessage)
+                            | PresenceMessage | ChatServerMessage] = TypeAdapter(ServerMessage)
 
 
 def websocket_schema() -> dict[str, Any]:
@@ -326,6 +368,7 @@ class Player(BaseModel):
 
 class MeAnswer(BaseModel):
     player: Player | None
+    recovery: bool | None = Field(None, description="whether the player has a recovery code")
 
 
 class BotInfo(BaseModel):
@@ -350,6 +393,8 @@ class GameInfo(BaseModel):
     shows_deal_number: bool = Field(description="played alone: the deal number is public")
     rated: bool = Field(description="games of two or more change the ratings")
     has_talk: bool = Field(description="talk: actions out of turn that change no turn")
+    free_chat_default: bool = Field(True, description="a new table's chat is free text (false: "
+                                    "fixed phrases only, which the creator may change)")
     fallback_bot: str = Field(description="the bot a failing bot's seat passes to")
     options: list[dict[str, Any]] = Field(description="{name, default, doc} each")
     bots: list[BotInfo]
@@ -379,9 +424,26 @@ class Stats(BaseModel):
     best_score: int | float | None
 
 
+class ChatSettingsBody(BaseModel):
+    """The creator changes a table's chat (a field left out stays as it is)."""
+
+    free: bool | None = None
+    spectators: bool | None = None
+
+
+class RecoveryAnswer(BaseModel):
+    code: str = Field(description="the new recovery code: shown once, stored hashed")
+
+
+class RecoverBody(BaseModel):
+    code: str = Field(max_length=64)
+
+
 class LeaderboardRow(BaseModel):
     name: str
     game: str
+    score: int = Field(description="the rating as people read it: 1500 + 24 (mu - 3 sigma), "
+                       "like an Elo rating that starts at 1500")
     rating: float = Field(description="mu - 3 sigma")
     mu: float
     sigma: float

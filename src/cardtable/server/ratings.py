@@ -26,7 +26,19 @@ def subject(seat: Mapping[str, Any]) -> tuple[str, str, bool]:
     """(subject id, display name, is_bot) for a seat."""
     if seat["player_id"]:
         return seat["player_id"], seat["name"] or "player", False
-    return f"bot:{seat['bot']}", f"{seat['bot']} bot", True
+    return f"bot:{seat['bot']}", bot_name(seat["bot"]), True
+
+
+def bot_name(spec: str) -> str:
+    """A bot's leaderboard name: one row per spec ("Search (hard) bot")."""
+    from cardtable.server.live import bot_label
+
+    return f"{bot_label(spec)} bot"
+
+
+#: the rating people read: openskill's conservative mu - 3 sigma (0 for a new player) scaled
+#: and moved like an Elo rating (a new player has 1500; one sigma of a new player is 200)
+SCORE_BASE, SCORE_SCALE = 1500, 24
 
 
 def rating_of(game: str, seats: Sequence[Mapping[str, Any]],
@@ -65,9 +77,16 @@ def new_ratings(rating: Mapping[str, Any], old: Mapping[str, Any]) -> list[dict[
 
 
 def leaderboard(store: db.Storage, game: str | None = None) -> list[dict[str, Any]]:
-    """Ratings, best first by the conservative estimate mu - 3 sigma."""
+    """Ratings, best first by the conservative estimate mu - 3 sigma, with ``score``, the
+    same scaled like Elo (``SCORE_BASE``). One row per person (their player id, however many
+    browsers they use: a recovery code), under the name they have now."""
+    rows = store.ratings(game)
+    people = store.names([r.subject for r in rows if not r.is_bot])
     return [
-        {"name": r.name, "game": r.game, "rating": round(r.mu - 3 * r.sigma, 2),
+        {"name": bot_name(r.subject[4:]) if r.is_bot and r.subject.startswith("bot:")
+         else people.get(r.subject, r.name), "game": r.game,
+         "score": round(SCORE_BASE + SCORE_SCALE * (r.mu - 3 * r.sigma)),
+         "rating": round(r.mu - 3 * r.sigma, 2),
          "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "bot": r.is_bot}
-        for r in store.ratings(game)
+        for r in rows
     ]

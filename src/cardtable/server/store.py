@@ -58,6 +58,22 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: the letters of recovery codes: no 0/O or 1/I/L to mistake for each other
+CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+
+def recovery_code() -> str:
+    """A new recovery code: 20 letters (about 99 bits) in groups of five, e.g.
+    ``K7QXM-2HVNP-...``, easy to copy by hand."""
+    letters = "".join(secrets.choice(CODE_LETTERS) for _ in range(20))
+    return "-".join(letters[i:i + 5] for i in range(0, 20, 5))
+
+
+def normal_code(code: str) -> str:
+    """A code as typed (any case, spaces or dashes) in the form its hash is taken of."""
+    return "".join(c for c in code.upper() if c.isalnum())
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -144,6 +160,51 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ChatLine(Base):
+    """One chat message written at a table (migration 0007)."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("ix_chat_table", "table_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    #: the writer's seat, None for a spectator
+    seat: Mapped[int | None] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    #: the writer's name when they wrote it
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(400))
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class ChatSettings(Base):
+    """A table's chat as its creator set it; no row: the game's default."""
+
+    __tablename__ = "chat_settings"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    #: free text (False: the fixed phrases only)
+    free: Mapped[bool] = mapped_column(Boolean)
+    #: spectators may write too
+    spectators: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PlayerToken(Base):
+    """Another browser's token of a player (a recovery code was used there), hashed."""
+
+    __tablename__ = "player_tokens"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class RecoveryCode(Base):
+    """A player's recovery code (one at a time: renewing replaces it), hashed."""
+
+    __tablename__ = "recovery_codes"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
 
 
 #: the SQL tables of the models, for the Core statements of the hot paths
@@ -334,6 +395,24 @@ class Storage(Protocol):
     # -- ratings
     def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]: ...
 
+    # -- identity across browsers (recovery codes) and chat
+    def new_recovery_code(self, player_id: str) -> str: ...
+
+    def has_recovery_code(self, player_id: str) -> bool: ...
+
+    def recover(self, code: str) -> tuple[Player, str] | None: ...
+
+    def add_chat(self, table_id: str, seat: int | None, player_id: str | None, name: str,
+                 text: str) -> ChatLine: ...
+
+    def chat(self, table_id: str, last: int) -> list[ChatLine]: ...
+
+    def chat_count(self, table_id: str) -> int: ...
+
+    def chat_settings(self, table_id: str) -> ChatSettings | None: ...
+
+    def set_chat_settings(self, table_id: str, free: bool, spectators: bool) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -361,7 +440,39 @@ class Store:
         if not token:
             return None
         with self.session() as s:
-            return s.scalar(select(Player).where(Player.token_hash == token_hash(token)))
+            digest = token_hash(token)
+            player = s.scalar(select(Player).where(Player.token_hash == digest))
+            if player is None:  # another browser's token (a recovery code was used there)
+                player = s.scalar(select(Player).join(
+                    PlayerToken, PlayerToken.player_id == Player.id).where(
+                    PlayerToken.token_hash == digest))
+            return player
+
+    def new_recovery_code(self, player_id: str) -> str:
+        """A new recovery code for the player, replacing any older one; only its hash is
+        kept, so it is shown once."""
+        code = recovery_code()
+        with self.session.begin() as s:
+            s.execute(delete(RecoveryCode).where(RecoveryCode.player_id == player_id))
+            s.add(RecoveryCode(player_id=player_id, code_hash=token_hash(normal_code(code))))
+        return code
+
+    def has_recovery_code(self, player_id: str) -> bool:
+        with self.session() as s:
+            return s.get(RecoveryCode, player_id) is not None
+
+    def recover(self, code: str) -> tuple[Player, str] | None:
+        """The player whose recovery code this is, and a new token for this browser (the
+        other browsers keep theirs); None for an unknown code."""
+        with self.session.begin() as s:
+            row = s.scalar(select(RecoveryCode).where(
+                RecoveryCode.code_hash == token_hash(normal_code(code))))
+            player = s.get(Player, row.player_id) if row is not None else None
+            if player is None:
+                return None
+            token = secrets.token_urlsafe(24)
+            s.add(PlayerToken(token_hash=token_hash(token), player_id=player.id))
+        return player, token
 
     def rename(self, player_id: str, name: str) -> None:
         with self.session.begin() as s:
@@ -579,6 +690,35 @@ class Store:
                     row.finished_at, row.result = None, null()
             s.execute(delete(Action).where(Action.table_id == table_id, Action.n == last.n))
         return last
+
+    # -- chat -------------------------------------------------------------------------------
+    def add_chat(self, table_id: str, seat: int | None, player_id: str | None, name: str,
+                 text: str) -> ChatLine:
+        with self.session.begin() as s:
+            line = ChatLine(table_id=table_id, seat=seat, player_id=player_id, name=name,
+                            text=text, at=now())
+            s.add(line)
+        return line
+
+    def chat(self, table_id: str, last: int) -> list[ChatLine]:
+        """The table's ``last`` chat messages, oldest first."""
+        with self.session() as s:
+            q = (select(ChatLine).where(ChatLine.table_id == table_id)
+                 .order_by(ChatLine.id.desc()).limit(last))
+            return list(reversed(list(s.scalars(q))))
+
+    def chat_count(self, table_id: str) -> int:
+        with self.session() as s:
+            q = select(func.count()).select_from(ChatLine).where(ChatLine.table_id == table_id)
+            return s.scalar(q) or 0
+
+    def chat_settings(self, table_id: str) -> ChatSettings | None:
+        with self.session() as s:
+            return s.get(ChatSettings, table_id)
+
+    def set_chat_settings(self, table_id: str, free: bool, spectators: bool) -> None:
+        with self.session.begin() as s:
+            s.merge(ChatSettings(table_id=table_id, free=free, spectators=spectators))
 
     # -- ratings ----------------------------------------------------------------------------
     def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]:

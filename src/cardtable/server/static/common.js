@@ -76,10 +76,75 @@ export function keepFocus(render) {
 }
 
 let me = null;
+let hasRecovery = false;
 
 export async function getMe() {
-  if (me === null) me = (await api("GET", "/api/me")).player;
+  if (me === null) {
+    const answer = await api("GET", "/api/me");
+    me = answer.player;
+    hasRecovery = Boolean(answer.recovery);
+  }
   return me;
+}
+
+// -- one person, several browsers: a recovery code (no password) ----------------------------
+// A link `…/#recover=CODE` (the code stays out of server logs: a fragment is never sent)
+// makes this browser the person whose code it is.
+async function recoverFromLink() {
+  const match = location.hash.match(/^#recover=([A-Za-z0-9-]{1,64})$/);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    me = (await recover(match[1])).player;
+    showMessage(`Welcome back, ${me.name}: this browser plays as you now.`, "info");
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+export async function recover(code) {
+  const answer = await api("POST", "/api/me/recover", { code: code.trim() });
+  me = answer.player;
+  hasRecovery = true;
+  renderWho();
+  return answer;
+}
+
+// The dialog that shows (makes) the person's recovery code, or takes one from another device.
+export function recoveryDialog() {
+  const out = el("div", { class: "stack", "data-testid": "recovery-out" });
+  const make = el("button", { type: "button", class: "primary", "data-testid": "recovery-make",
+    onclick: async () => {
+      try {
+        const { code } = await api("POST", "/api/me/recovery");
+        hasRecovery = true;
+        const link = `${location.origin}/#recover=${code}`;
+        const linkInput = el("input", { readonly: true, value: link, "aria-label": "recovery link",
+          onfocus: (e) => e.target.select() });
+        clear(out).append(
+          el("p", {}, "Your recovery code (keep it secret, like a password):"),
+          el("p", { class: "recovery-code", "data-testid": "recovery-code" }, code),
+          el("p", { class: "muted" }, "Or open this link in the other browser:"),
+          el("div", { class: "row", style: "flex-wrap:nowrap" }, linkInput,
+            el("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget) }, "Copy")));
+        make.textContent = "Make a new code";
+      } catch (e) {
+        clear(out).append(el("p", { role: "alert" }, e.message));
+      }
+    } }, hasRecovery ? "Make a new code" : "Make my recovery code");
+  const close = el("button", { type: "button", onclick: () => dialog.close() }, "Close");
+  const dialog = el("dialog", { "aria-label": "Play on another device" },
+    el("div", { class: "stack" },
+      el("h2", {}, "Play as you on another device"),
+      el("p", { class: "muted" }, "No password: a recovery code makes another browser you, with "
+        + "your tables and your place on the leaderboard. "
+        + (hasRecovery ? "You have a code already; a new one replaces it (the old one stops working)."
+          : "")),
+      out, el("div", { class: "row" }, make, close)));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  return dialog;
 }
 
 // The name dialog: resolves with the player once a name is saved (or at once if known).
@@ -93,12 +158,28 @@ export async function askName(force = false) {
     });
     const error = el("p", { class: "muted", role: "alert" });
     const cancel = el("button", { type: "button", onclick: () => dialog.close() }, "Cancel");
+    // a person who played elsewhere types their recovery code instead of a new name
+    const codeInput = el("input", { name: "code", autocomplete: "off", maxlength: "64",
+      "aria-label": "Recovery code", placeholder: "XXXXX-XXXXX-XXXXX-XXXXX",
+      "data-testid": "recover-code" });
+    const useCode = el("button", { type: "button", "data-testid": "recover-use", onclick: async () => {
+      try {
+        await recover(codeInput.value);
+        dialog.close();
+        resolve(me);
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    } }, "Use code");
+    const recoverBox = known ? null : el("details", { class: "recover" },
+      el("summary", {}, "I played on another device (recovery code)"),
+      el("div", { class: "row", style: "flex-wrap:nowrap" }, codeInput, useCode));
     const form = el("form", { method: "dialog", class: "stack" },
       el("h2", {}, "Your name"),
       el("p", { class: "muted" }, "Other players see it at the table. No password needed."),
       input, error,
       el("div", { class: "row" }, el("button", { class: "primary", type: "submit" }, "Save"),
-        known || !force ? cancel : null));
+        known || !force ? cancel : null), recoverBox);
     const dialog = el("dialog", { "aria-label": "Choose your name" }, form);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -124,7 +205,9 @@ function renderWho() {
   clear(who);
   if (me) {
     who.append(el("span", {}, "Playing as ", el("b", { "data-testid": "me-name" }, me.name)),
-      el("button", { type: "button", onclick: () => askName(true) }, "Rename"));
+      el("button", { type: "button", onclick: () => askName(true) }, "Rename"),
+      el("button", { type: "button", "data-testid": "other-device", title: "a recovery code",
+        onclick: () => recoveryDialog() }, "Other devices"));
   } else {
     who.append(el("button", { type: "button", class: "primary", onclick: () => askName(true) },
       "Choose a name"));
@@ -140,6 +223,7 @@ export async function topbar() {
     el("div", { class: "who" }));
   document.body.prepend(bar);
   await getMe();
+  await recoverFromLink();
   renderWho();
 }
 

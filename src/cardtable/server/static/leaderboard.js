@@ -1,4 +1,5 @@
-// The leaderboard: ratings per game (mu - 3 sigma, the server's order).
+// The leaderboard: ratings per game, best first (the server's order). The rating people read is
+// `score` (like Elo, from 1500); openskill's μ and σ are behind a detail.
 import { api, el, getGames, showMessage, topbar } from "./common.js";
 
 async function main() {
@@ -21,17 +22,20 @@ async function main() {
       body = el("p", { class: "muted" }, why);
     } else {
       body = el("table", { class: "list" },
-        el("thead", {}, el("tr", {}, ["#", "player", "rating", "μ", "σ", "games"]
+        el("thead", {}, el("tr", {}, ["#", "player", "rating", "games", "details"]
           .map((h) => el("th", {}, h)))),
         el("tbody", {}, rows.map((r, i) => el("tr", {},
           el("td", {}, String(i + 1)),
           // a bot's row says so in a badge of its own (people may not take bots' names)
           el("td", { "data-bot": String(r.bot) }, r.bot ? r.name.replace(/ bot$/, "") : r.name,
             " ", r.bot ? el("span", { class: "badge bot" }, "bot") : null),
-          el("td", {}, el("b", {}, String(r.rating))),
-          el("td", {}, String(r.mu)),
-          el("td", {}, String(r.sigma)),
-          el("td", {}, String(r.games))))));
+          el("td", { "data-testid": "score",
+            title: "like an Elo rating: a new player has 1500, and it rises as you win" },
+          el("b", {}, String(r.score))),
+          el("td", {}, String(r.games)),
+          el("td", {}, el("details", { class: "rating-detail" }, el("summary", {}, "μ, σ"),
+            el("span", {}, `skill μ ${r.mu}, uncertainty σ ${r.sigma}; `
+              + `ranked by μ − 3σ = ${r.rating} (1500 + 24 × that)`)))))));
     }
     root.append(el("section", { class: "panel", "data-game": g.name },
       el("h2", {}, g.title), body));

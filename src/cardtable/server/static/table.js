@@ -10,6 +10,7 @@ import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
+import { createChat } from "./chat.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -23,6 +24,8 @@ let counter = 0;
 const ui = {}; // per-page choices the server need not know (selected card, hint)
 let renderer = null; // the game's module (renderers.js), loaded before the socket opens
 let game = null; // what the game offers (GET /api/games)
+// the chat panel (chat.js): one node for the page's life, put back in the side after renders
+const chat = createChat({ send: (m) => send(m), tableId });
 
 function names(table) {
   return table.seats.map((s) => {
@@ -99,6 +102,8 @@ function receive(msg) {
   } else if (msg.type === "ack") {
     pending.delete(msg.id);
     setBusy();
+  } else if (msg.type === "chat") {
+    chat.receive(msg);
   } else if (msg.type === "presence") {
     // someone's socket opened or closed, or the number watching changed: no new state
     if (!last) return;
@@ -106,6 +111,8 @@ function receive(msg) {
     if (seat && seat.taken && !seat.bot) seat.connected = msg.connected;
     last.spectators = msg.spectators;
     render();
+  } else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
+    chat.error(msg); // said in the chat panel: the game's message area is for moves
   } else if (msg.type === "error") {
     const p = msg.id ? pending.get(msg.id) : null;
     if (p && msg.code === "rate_limited") {
@@ -258,6 +265,10 @@ function render() {
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
         el("ul", { class: "notices" }, table.notices.map((x) => el("li", {}, x)))));
+    }
+    if (table.players > 1) { // a solitaire has nobody to talk to
+      chat.update(s);
+      side.append(chat.node);
     }
 
     const res = clear($("#results"));
