@@ -160,6 +160,10 @@ def serve(
         float, typer.Option(help="seconds a person must have been gone before the table's "
                             "creator may hand their seat to a bot")
     ] = 60.0,
+    idle_close: Annotated[
+        float, typer.Option(help="seconds without a move, and with nobody at the table, after "
+                            "which an unfinished table is closed as abandoned (0: never)")
+    ] = 86400.0,
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option("--allowed-origin", metavar="URL",
@@ -215,6 +219,8 @@ def serve(
         usage_error("--bot-workers is a whole number above 0")
     if not 0 <= seat_grace <= 86400:
         usage_error("--seat-grace is a number of seconds from 0 to 86400")
+    if idle_close < 0:
+        usage_error("--idle-close is a number of seconds, 0 or more (0: never)")
     if new_players_per_minute < 0 or max_connections < 1:
         usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
     external: dict[str, str] = {}
@@ -251,7 +257,8 @@ def serve(
     # uvicorn's own timer runs only between requests (timeout_keep_alive): the guarded
     # protocol closes a connection that does not send its request headers in time
     uvicorn.run(create_app(db, bot_delay, bot_timeout, external, bot_workers, gc_tuning=True,
-                           seat_grace=seat_grace, allowed_origins=allowed_origin,
+                           seat_grace=seat_grace, idle_close=idle_close,
+                           allowed_origins=allowed_origin,
                            secure_cookies=secure_cookies,
                            new_players_per_minute=new_players_per_minute),
                 host=host, port=port, log_level="warning", ws_per_message_deflate=False,
