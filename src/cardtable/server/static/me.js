@@ -18,7 +18,7 @@ function unfinishedRow(g) {
     el("td", {}, el("b", {}, g.title)),
     el("td", {}, g.players === 1 ? "alone" : `with ${g.opponents.join(", ")}`),
     el("td", { class: g.your_turn ? "turn" : "muted" }, state),
-    el("td", {}, "last move ", when(g.active_at)),
+    el("td", {}, "active ", when(g.active_at)),
     el("td", {}, el("a", { class: `button${g.your_turn ? " primary" : ""}`, href: `/t/${g.id}`,
       "data-testid": "resume" }, "Resume")));
 }
