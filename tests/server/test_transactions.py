@@ -137,6 +137,22 @@ async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeyp
     assert unfinished_of(server, ann.id) == []
 
 
+async def test_killed_after_closing_a_table_before_its_end(server, people, monkeypatch):
+    """A resignation against a bot closes the table with its result and ratings in one
+    commit: killed right after it, the table is over, rated once, and not unfinished."""
+    ann = people("Ann")
+    restart(server, monkeypatch, "close")
+    table = ann.new_table("slide", ["me", "greedy"])
+    with pytest.raises(httpx.HTTPError):
+        ann.http.post(f"/api/tables/{table['id']}/resign", json={})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "over" and info["ended"] == "resigned"
+    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
+    assert unfinished_of(server, ann.id) == []
+
+
 # -- (b) what an older server left half-written ------------------------------------------------
 
 def write_broken_tables(url: str, ann: str, bob: str) -> tuple[str, str]:
