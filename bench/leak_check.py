@@ -62,7 +62,9 @@ STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators"}
 PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
-             "version", "can_undo", "can_redo", "seats", "notices"}
+             "version", "can_undo", "can_redo", "seats", "notices", "created_at"}
+#: only on a table closed before its game's end (#11): how, one word
+ENDED_VALUES = {"abandoned", "resigned", "idle"}
 SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected"}
 
 
@@ -262,7 +264,9 @@ class HubRun:
         info = message["table"]
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS
-        if set(info) != INFO_KEYS or any(set(s) != seat_keys for s in info["seats"]):
+        ended = info.get("ended", "abandoned")
+        if set(info) - {"ended"} != INFO_KEYS or ended not in ENDED_VALUES or any(
+                set(s) != seat_keys for s in info["seats"]):
             tally.leak(f"table info with fields {sorted(info)}")
         # a solitaire shows its deal number; a shared deal's seed is secret until the end
         secret = table.players > 1 and table.status != "over"

@@ -49,9 +49,15 @@ def test_new_deals_are_lost_deals_listed_on_my_games(server, browser):
     for key in ("undo", "redo", "new-deal"):
         expect(page.locator(f"[data-key={key}]")).to_have_count(0 if key != "new-deal" else 1)
     expect(page.locator("[data-action]")).to_have_count(0)
+    # a Slide table waiting for a friend: unfinished, but nobody's turn yet
+    made = page.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]})
+    assert made.ok
     # My games, from the header: the deal under way first (your turn), the five given up
     page.get_by_test_id("my-games-link").click()
     page.wait_for_url("**/me")
+    waiting = page.get_by_test_id("unfinished").get_by_test_id("unfinished-game")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("waiting for players")
     turn = page.get_by_test_id("your-turn")
     expect(turn.get_by_test_id("unfinished-game")).to_have_count(1)
     expect(turn).to_contain_text("your turn")
@@ -104,7 +110,9 @@ def test_leave_a_table_and_the_lobby_shows_ages_not_dead_tables(server, browser)
     ann.get_by_test_id("leave").click()
     ann.wait_for_url(f"**/t/{waiting}")
     ann.goto("/")
-    expect(ann.locator("#tables")).to_contain_text("No tables yet")
+    expect(ann.locator("#tables tr")).not_to_have_count(0)  # the list has been drawn
+    for gone in (waiting, playing):
+        expect(ann.locator(f'tr[data-table="{gone}"]')).to_have_count(0)
     ann.goto("/me")
     games = ann.get_by_test_id("finished").get_by_test_id("finished-game")
     expect(games).to_have_count(2)
