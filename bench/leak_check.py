@@ -65,7 +65,9 @@ PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
              "version", "can_undo", "can_redo", "seats", "notices", "clock",
-             "your_deadline"}
+             "your_deadline", "created_at"}
+#: only on a table closed before its game's end (#11): how, one word
+ENDED_VALUES = {"abandoned", "resigned", "idle"}
 SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected"}
 #: a table's clock (server/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
@@ -302,8 +304,9 @@ class HubRun:
         info = message["table"]
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS
-        if set(info) != INFO_KEYS or any(set(s) - {"you_away"} != seat_keys
-                                         for s in info["seats"]):
+        ended = info.get("ended", "abandoned")
+        if set(info) - {"ended"} != INFO_KEYS or ended not in ENDED_VALUES or any(
+                set(s) - {"you_away"} != seat_keys for s in info["seats"]):
             tally.leak(f"table info with fields {sorted(info)}")
         clock = info.get("clock")
         if clock is not None and (set(clock) != CLOCK_KEYS or any(

@@ -165,6 +165,10 @@ def serve(
                                  "the usual 30 s a move, 5 min a game, 1 h a turn (short "
                                  "test games, blitz)")
     ] = None,
+    idle_close: Annotated[
+        float, typer.Option(help="seconds without a move, and with nobody at the table, after "
+                            "which an unfinished table is closed as abandoned (0: never)")
+    ] = 86400.0,
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option("--allowed-origin", metavar="URL",
@@ -207,6 +211,7 @@ def server_config(
     bot_timeout: float, external_bot: list[str] | None, bot_workers: int, seat_grace: float,
     allowed_origin: list[str] | None, secure_cookies: bool, forwarded_allow_ips: str | None,
     new_players_per_minute: int, max_connections: int, log_level: str, min_clock: int | None,
+    idle_close: float,
     in_process: bool = False,
 ) -> Any:
     """The uvicorn configuration of ``serve`` from its options (checked as on the command
@@ -238,6 +243,8 @@ def server_config(
         usage_error("--seat-grace is a number of seconds from 0 to 86400")
     if min_clock is not None and not 1 <= min_clock <= 3600:
         usage_error("--min-clock is a number of seconds from 1 to 3600")
+    if idle_close < 0:
+        usage_error("--idle-close is a number of seconds, 0 or more (0: never)")
     if new_players_per_minute < 0 or max_connections < 1:
         usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
     external: dict[str, str] = {}
@@ -277,7 +284,8 @@ def server_config(
     return uvicorn.Config(
                 create_app(db, bot_delay, bot_timeout, external, bot_workers,
                            gc_tuning=not in_process,
-                           seat_grace=seat_grace, allowed_origins=allowed_origin,
+                           seat_grace=seat_grace, idle_close=idle_close,
+                           allowed_origins=allowed_origin,
                            secure_cookies=secure_cookies,
                            new_players_per_minute=new_players_per_minute,
                            min_clock=min_clock),

@@ -227,6 +227,9 @@ def test_doublets_winning_deal(server, browser):
     expect(results).to_contain_text("Won")
     expect(page.get_by_test_id("score")).to_have_text("48")
     expect(page.get_by_test_id("stats")).to_contain_text("1 (100%)")
+    # no undo after the end (#11): taking back the win would reopen the game
+    for key in ("undo", "redo"):
+        expect(page.locator(f"[data-key={key}]")).to_have_count(0)
     assert not page.js_errors
 
 

@@ -104,12 +104,17 @@ async def test_killed_after_the_last_seat_is_taken_the_table_runs(server, people
         await first_action_acked(bob, table["id"])
 
 
-async def test_killed_after_undo_and_redo_of_a_finished_solitaire(server, people, monkeypatch):
+async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeypatch):
+    # (a finished game is never undone since #11: the undo and redo here are mid-game)
+    from server.test_seats import play_greedy
+
     ann = people("Ann")
     restart(server, monkeypatch, "undo")
     table = ann.new_table("doublets", ["me"])
     sock = await ann.connect(table["id"])
-    final = await play_with_greedy(sock, "doublets")
+    await sock.until(lambda s: True)
+    await play_greedy(sock, 3)
+    played = sock.state
     await sock.close()
     with pytest.raises(httpx.HTTPError):
         ann.http.post(f"/api/tables/{table['id']}/undo", json={})
@@ -117,14 +122,35 @@ async def test_killed_after_undo_and_redo_of_a_finished_solitaire(server, people
     restart(server, monkeypatch, "redo")
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "running" and info["can_redo"]  # the last action is undone
-    assert info["version"] == final["version"] + 1
+    assert info["version"] == played["version"] + 1
     with pytest.raises(httpx.HTTPError):
         ann.http.post(f"/api/tables/{table['id']}/redo", json={})
     killed_itself(server)
     restart(server, monkeypatch)
     info = ann.http.get(f"/api/tables/{table['id']}").json()
-    assert info["status"] == "over" and not info["can_redo"]
+    assert info["status"] == "running" and not info["can_redo"]
+    assert info["version"] == played["version"] + 2
+    sock = await ann.connect(table["id"])
+    final = await play_with_greedy(sock, "doublets")
+    await sock.close()
+    assert final["table"]["status"] == "over" and not final["table"]["can_undo"]
     assert ann.http.get(f"/api/tables/{table['id']}/record").status_code == 200
+    assert unfinished_of(server, ann.id) == []
+
+
+async def test_killed_after_closing_a_table_before_its_end(server, people, monkeypatch):
+    """A resignation against a bot closes the table with its result and ratings in one
+    commit: killed right after it, the table is over, rated once, and not unfinished."""
+    ann = people("Ann")
+    restart(server, monkeypatch, "close")
+    table = ann.new_table("slide", ["me", "greedy"])
+    with pytest.raises(httpx.HTTPError):
+        ann.http.post(f"/api/tables/{table['id']}/resign", json={})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "over" and info["ended"] == "resigned"
+    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
     assert unfinished_of(server, ann.id) == []
 
 

@@ -121,5 +121,7 @@ def solitaire_stats(store: db.Storage, player_id: str, game: str) -> dict[str, A
         "won": sum(won),
         "current_streak": streak,
         "best_streak": best_streak,
-        "best_score": max((r["scores"][0] for r in results), default=None),
+        # a deal given up (``ended``: abandoned, resigned, idle) is a loss, not a score
+        "best_score": max((r["scores"][0] for r in results if not r.get("ended")),
+                          default=None),
     }

@@ -37,6 +37,7 @@ from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
 from cardtable.server.broadcast import Conn
 from cardtable.server.engine import SEAT_GRACE
 from cardtable.server.hub import Hub
+from cardtable.server.lifecycle import IDLE_CLOSE
 from cardtable.server.limits import BodyLimit, RateLimiter, TooMany, address_key, too_many_response
 from cardtable.server.live import LiveTable
 from cardtable.server.messages import (
@@ -52,7 +53,9 @@ from cardtable.server.messages import (
     JoinAnswer,
     JoinBody,
     LeaderboardRow,
+    LeaveAnswer,
     MeAnswer,
+    MyGames,
     NameBody,
     NewTable,
     PingMessage,
@@ -106,7 +109,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                bot_timeout: float = BOT_TIMEOUT,
                external_bots: dict[str, str] | None = None,
                bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
-               seat_grace: float = SEAT_GRACE, allowed_origins: list[str] | None = None,
+               seat_grace: float = SEAT_GRACE, idle_close: float = IDLE_CLOSE,
+               allowed_origins: list[str] | None = None,
                secure_cookies: bool = False,
                new_players_per_minute: int = NEW_PLAYERS_PER_MINUTE,
                min_clock: float | None = None) -> FastAPI:
@@ -116,6 +120,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     ``bot_workers``: worker processes for the bots that think. ``gc_tuning``: the server
     process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
     ``seat_grace``: seconds a person must be gone before their seat may go to a bot.
+    ``idle_close``: seconds without a change, nobody connected, before a table is closed as
+    idle (0: never; docs/server.md, "Table lifecycle").
     ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
     ``new_players_per_minute``: per client address (0: no limit).
     ``min_clock``: the least seconds a table's clock may give, below ``clock.LIMITS``.
@@ -126,7 +132,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def lifespan(app: FastAPI):
         store = db.Store(url)
         hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
-                  seat_grace=seat_grace, min_clock=min_clock)
+                  seat_grace=seat_grace, min_clock=min_clock, idle_close=idle_close)
         app.state.store, app.state.hub = store, hub
         from cardtable.server.advice import Advice
 
@@ -199,7 +205,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     # -- pages ------------------------------------------------------------------------------
     for route, page in [("/", "lobby.html"), ("/t/{table_id}", "table.html"),
                         ("/t/{table_id}/replay", "replay.html"),
-                        ("/leaderboard", "leaderboard.html")]:
+                        ("/leaderboard", "leaderboard.html"), ("/me", "me.html")]:
         app.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
 
     # the site's icon, an SVG, also where browsers ask for it unasked (/favicon.ico)
@@ -316,6 +322,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
+        if body.replaces is not None:  # New deal: the game it replaces is abandoned (lost)
+            old = hub(request).load(body.replaces)
+            if old.status != "over":
+                await hub(request).abandon(old, player)
         clock = body.clock.model_dump() if body.clock is not None else None
         table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
                                     clock)
@@ -375,8 +385,41 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         old = hub(request).load(table_id)
         if not old.offers_undo or old.seats[0]["player_id"] != player.id:
             raise HubError("forbidden", "only your own solitaire can be restarted", 403)
+        if old.status != "over":  # restarting gives up the game under way: a lost deal
+            await hub(request).abandon(old, player)
         return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
             player.id)
+
+    @app.post("/api/tables/{table_id}/leave", response_model=LeaveAnswer,
+              response_model_exclude_unset=True)
+    async def leave(request: Request, table_id: str) -> dict[str, Any]:
+        """Leave your seat (docs/server.md, "Table lifecycle"): an open table's seat is free
+        again; in a started game the game's fallback bot plays it on (in a competitive game
+        that is resigning); a solitaire, or a table left to bots only, is closed."""
+        player = me(request)
+        table = hub(request).load(table_id)
+        outcome = await hub(request).leave(table, player)
+        return {"outcome": outcome, "table": table.info(player.id)}
+
+    @app.post("/api/tables/{table_id}/resign", response_model=LeaveAnswer,
+              response_model_exclude_unset=True)
+    async def resign(request: Request, table_id: str) -> dict[str, Any]:
+        """Resign: in a competitive game your seat ranks last (the others play on against
+        the fallback bot); a cooperative game or a solitaire ends as lost."""
+        player = me(request)
+        table = hub(request).load(table_id)
+        outcome = await hub(request).leave(table, player, resign=True)
+        return {"outcome": outcome, "table": table.info(player.id)}
+
+    @app.get("/api/my-games", response_model=MyGames, response_model_exclude_unset=True)
+    async def get_my_games(request: Request, page: int = 0, limit: int = 20) -> dict[str, Any]:
+        """Your unfinished tables (yours to play first) and a page of your finished games."""
+        from cardtable.server.mygames import MY_PAGE_MAX, my_games
+
+        player = me(request)
+        if not 0 <= page <= 10_000 or not 1 <= limit <= MY_PAGE_MAX:
+            raise HubError("bad_request", f"page is 0 to 10000, limit 1 to {MY_PAGE_MAX}")
+        return my_games(hub(request), player, page, limit)
 
     @app.get("/api/tables/{table_id}/hint", response_model=HintAnswer)
     async def hint(request: Request, table_id: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.protocol import State
 from cardtable.seeds import new_deal_seed
 from cardtable.server import clock as clocks
+from cardtable.server import lifecycle
 from cardtable.server import store as db
 from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
 from cardtable.server.messages import HubError, error
@@ -76,6 +77,7 @@ class TableEngine:
                    for s in seats],
             advisor=advisor, actors=actors, actor_names=names,
             clock=dict(row.clock) if row.clock else None,
+            ended=row.ended, resigned=list(row.resigned or []), created_at=row.created_at,
         )
         # rows from before actions kept their version are answered with today's
         table.recent = {f"{a.seat}:{a.client_id}": {
@@ -153,7 +155,8 @@ class TableEngine:
         unfinished, bots_only = self.store.unfinished_tables(creator.id)
         if unfinished >= MAX_ACTIVE_TABLES:
             raise HubError("too_many_tables", f"you have {unfinished} unfinished tables; finish "
-                           f"or leave some first (at most {MAX_ACTIVE_TABLES})", 429)
+                           f"or leave some first, on My games (/me) (at most "
+                           f"{MAX_ACTIVE_TABLES})", 429)
         if all(s not in ("me", "open") for s in seats) and bots_only >= MAX_BOT_TABLES:
             raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished tables "
                            f"played by bots only; take a seat yourself, or wait for one to end "
@@ -297,7 +300,11 @@ class TableEngine:
 
     def _finish_of(self, table: LiveTable, state: State) -> dict[str, Any]:
         """What the action ending ``table``'s game stores with it: result and ratings."""
-        result = state.result()
+        result: dict[str, Any] = dict(state.result())
+        if table.resigned:  # resigned seats rank last, rated as the people who resigned
+            result = lifecycle.with_resignations(result, [r["seat"] for r in table.resigned])
+            return {"result": result, "rating": rating_of(
+                table.game, lifecycle.rating_seats(table.seats, table.resigned), result)}
         return {"result": result, "rating": rating_of(table.game, table.seats, result)}
 
     def after_change(self, table: LiveTable, all_seats: bool = False,
@@ -349,8 +356,10 @@ class TableEngine:
 
     # -- solitaire comfort ------------------------------------------------------------------
     def undo(self, table: LiveTable, player: db.Player) -> None:
-        """Take back the last action (the caller holds the table's lock)."""
+        """Take back the last action (the caller holds the table's lock). Never after the
+        game's end: a win taken back would vanish from the statistics."""
         self._check_solo_owner(table, player)
+        self._check_running(table)
         if not table.state.actions:
             raise HubError("nothing_to_undo", "there is nothing to undo")
         # the action out, the redo list, the version and (a finished game) the status in
@@ -373,6 +382,7 @@ class TableEngine:
     def redo(self, table: LiveTable, player: db.Player) -> None:
         """Play the last undone action again (the caller holds the table's lock)."""
         self._check_solo_owner(table, player)
+        self._check_running(table)
         if not table.redo:
             raise HubError("nothing_to_redo", "there is nothing to redo")
         seat, action = table.redo[-1]
@@ -391,6 +401,80 @@ class TableEngine:
         table.state = candidate
         table.actors.append(row["actor"])
         self.after_change(table, all_seats=True)
+
+    def _check_running(self, table: LiveTable) -> None:
+        if table.status == "over":
+            raise HubError("game_over", "the game is over: its moves can no longer be taken "
+                           "back", 409)
+
+    # -- the table's end before its game's: leave, resign, abandon (``lifecycle``) ----------
+    def close(self, table: LiveTable, ended: str, rated: bool = False) -> bool:
+        """Close an unfinished table as ``ended`` (the caller holds the lock), its result the
+        position so far as a loss; ``rated``: a resignation in a competitive game, rated with
+        the resigned seats last. False if it was over already."""
+        if table.status == "over":
+            return False
+        resigned = [r["seat"] for r in table.resigned]
+        rules = games.get(table.game)
+        result = lifecycle.closed_result(table.state.result(), ended,
+                                         rules.cooperative or table.players == 1, resigned)
+        rating = rating_of(table.game, lifecycle.rating_seats(table.seats, table.resigned),
+                           result) if rated else None
+        if not self.store.close_table(table.id, table.version + 1, ended, result, rating):
+            return False  # (another process closed it: never while this one holds it)
+        table.version += 1
+        table.status, table.ended = "over", ended
+        self.after_change(table, all_seats=True)
+        log.info("table %s: closed, %s, after %d actions", table.id, ended,
+                 len(table.state.actions))
+        return True
+
+    def leave(self, table: LiveTable, player: db.Player, resign: bool = False) -> str:
+        """The person leaves (or resigns) their seat (the caller holds the lock). What
+        happens (docs/server.md, "Table lifecycle"), as one word the caller acts on:
+
+        - ``freed``: an open table's seat is free again (its last person gone: ``closed``);
+        - ``closed``: the table ended (a solitaire; a cooperative game resigned; nobody but
+          bots left);
+        - ``bot``: the game plays on, the seat is the game's fallback bot's (the caller
+          seats the bot). In a competitive game leaving a started game is resigning: the
+          seat ranks last whatever the bot does.
+        """
+        seat = table.seat_of(player.id)
+        if seat is None:
+            raise HubError("not_seated", "you have no seat at this table", 409)
+        if table.status == "over":
+            raise HubError("game_over", "the game is over: its seats never change", 409)
+        others = [i for i, s in enumerate(table.seats) if i != seat and s["player_id"]]
+        if table.status == "open":
+            if not others:
+                self.close(table, "abandoned")
+                return "closed"
+            self.change(table, all_seats=True, fault="leave",
+                        seats={seat: SeatRow(player_id=None, bot=None, name=None)})
+            return "freed"
+        rules = games.get(table.game)
+        competitive = table.players > 1 and not rules.cooperative
+        if table.players == 1 or (resign and rules.cooperative):
+            self.close(table, "resigned" if resign else "abandoned")
+            return "closed"
+        if competitive:
+            table.resigned.append({"seat": seat, "player_id": player.id, "name": player.name})
+            self.store.set_resigned(table.id, table.resigned)
+        if not others:  # bots only would play on, for nobody: the table ends now
+            self.close(table, "resigned" if competitive else "abandoned", rated=competitive)
+            return "closed"
+        return "bot"
+
+    def seat_fallback(self, table: LiveTable, seat: int, bot: str, player: db.Player,
+                      resigned: bool) -> None:
+        """After ``leave`` said ``bot``: the seat is the fallback bot's, stored."""
+        self.change(table, all_seats=True, fault="leave",
+                    seats={seat: SeatRow(player_id=None, bot=bot, name=bot)})
+        what = "resigned" if resigned else "left"
+        table.notices.append(f"{player.name} {what}; the {bot} bot plays seat {seat + 1} on")
+        log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
+                 what, bot)
 
     def _check_solo_owner(self, table: LiveTable, player: db.Player) -> None:
         if not table.offers_undo:

@@ -17,6 +17,7 @@ those with bots after a restart and unloads the idle ones (docs/server.md, "Memo
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import time
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.server import clock as clocks
+from cardtable.server import lifecycle
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool
 from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
@@ -54,8 +56,11 @@ class Hub:
                  bot_timeout: float = BOT_TIMEOUT,
                  external_bots: dict[str, str] | None = None,
                  bot_workers: int = DEFAULT_WORKERS, seat_grace: float = SEAT_GRACE,
-                 min_clock: float | None = None) -> None:
+                 min_clock: float | None = None,
+                 idle_close: float = lifecycle.IDLE_CLOSE) -> None:
         self.store = store
+        #: seconds without a change before an unattended table is closed (0: never)
+        self.idle_close = idle_close
         #: actions are stored by group commit, off the event loop
         self.writer = db.GroupCommit(store)
         self.engine = TableEngine(store, self.writer, seat_grace, min_clock)
@@ -167,11 +172,16 @@ class Hub:
 
     # -- unloading --------------------------------------------------------------------------
     async def _sweep_loop(self) -> None:
+        # the idle close is looked for at least four times within its time (tests use seconds)
+        every = min(SWEEP_EVERY, max(0.5, self.idle_close / 4)) if self.idle_close > 0 \
+            else SWEEP_EVERY
         while True:
-            await asyncio.sleep(SWEEP_EVERY)
+            await asyncio.sleep(every)
             try:
                 self.sweep()
                 self.load_due()
+                if self.idle_close > 0:
+                    await self.close_idle(self.idle_close)
             except Exception:  # a bug here must not end the sweeping for good
                 log.exception("sweeping idle tables")
 
@@ -266,6 +276,64 @@ class Hub:
         self.broadcaster.broadcast(table)
         self.bots.schedule(table)
         self.arm(table)
+
+    # -- leaving, resigning, abandoning (``lifecycle``) --------------------------------------
+    async def leave(self, table: LiveTable, player: db.Player, resign: bool = False) -> str:
+        """The person leaves or resigns their seat (``TableEngine.leave``): the seat is
+        freed, goes to the game's fallback bot, or the table closes. Their connections
+        watch from now on."""
+        async with table.lock:
+            seat = table.seat_of(player.id)
+            outcome = self.engine.leave(table, player, resign)
+            if outcome == "bot" and seat is not None:
+                fallback = games.get(table.game).fallback_bot
+                bot = self.bots.make(table, seat, fallback)
+                self.engine.seat_fallback(table, seat, fallback, player, resign)
+                table.bots[seat] = bot
+            for conn in table.conns:
+                if conn.player_id == player.id:
+                    conn.seat = None
+        self._after_close_or_change(table)
+        return outcome
+
+    async def abandon(self, table: LiveTable, player: db.Player) -> None:
+        """Close the person's own unfinished solitaire as abandoned (a new deal or a restart
+        replaces it: a loss, as AisleRiot and PySolFC count it)."""
+        if table.players != 1 or table.seats[0]["player_id"] != player.id:
+            raise HubError("forbidden", "only your own game played alone is abandoned so", 403)
+        async with table.lock:
+            self.engine.close(table, "abandoned")
+        self._after_close_or_change(table)
+
+    def _after_close_or_change(self, table: LiveTable) -> None:
+        self.broadcaster.broadcast(table)
+        if table.status == "over":
+            self.bots.retire(table)
+        self.bots.schedule(table)
+
+    async def close_idle(self, idle_for: float) -> int:
+        """Close as ``idle`` the open and running tables without a change for ``idle_for``
+        seconds and with nobody connected (docs/server.md, "Table lifecycle"); how many."""
+        before = db.now() - dt.timedelta(seconds=idle_for)
+        closed = 0
+        for table_id in self.store.idle_tables(before, lifecycle.IDLE_BATCH):
+            live = self.tables.get(table_id)
+            if live is not None and live.conns:
+                continue  # someone is there: not idle, whatever the clock says
+            try:
+                table = live if live is not None else self.engine.load(table_id)
+            except Exception:  # one broken table must not stop the sweep
+                log.exception("closing idle table %s", table_id)
+                continue
+            async with table.lock:
+                done = self.engine.close(table, "idle")
+            if done:
+                closed += 1
+                if live is not None:
+                    self._after_close_or_change(table)
+        if closed:
+            log.info("closed %d idle tables", closed)
+        return closed
 
     # -- acting -----------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, action: Any, version: Any = None,

@@ -8,6 +8,7 @@ undo, seats), the bot runner plays its bot seats, the broadcaster sends its view
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -108,6 +109,12 @@ class LiveTable:
         return [s for s in state.to_act() if seats[s]["player_id"]]
     #: the table's chat settings once read (``chat.Chat.settings``)
     chat: dict[str, bool] | None = None
+    #: how an ``over`` table ended (``lifecycle.ENDINGS``; None: played to its end)
+    ended: str | None = None
+    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
+    resigned: list[dict[str, Any]] = field(default_factory=list)
+    #: when the table was created (UTC), for its age in the lobby
+    created_at: dt.datetime | None = None
 
     @property
     def solo(self) -> bool:
@@ -188,12 +195,23 @@ class LiveTable:
         info = table_info(
             self.id, self.game, self.players, self.options, self.status, self.seed,
             self.created_by, self.version, self.seats, {c.seat for c in self.conns}, viewer,
-            can_undo=undo and bool(self.state.actions) and self.status != "open",
-            can_redo=undo and bool(self.redo), notices=self.notices[-5:], clock=self.clock)
+            # a finished game is history: no undo after its end (nor after it was closed)
+            can_undo=undo and bool(self.state.actions) and self.status == "running",
+            can_redo=undo and bool(self.redo) and self.status == "running",
+            notices=self.notices[-5:], clock=self.clock)
+        if self.ended:
+            info["ended"] = self.ended
+        if self.created_at is not None:
+            info["created_at"] = iso(self.created_at)
         if self.status == "over":  # who played each seat, a person then a bot that took over
             for seat, run in zip(info["seats"], self.history(), strict=True):
                 seat["history"] = run
         return info
+
+
+def iso(when: dt.datetime | None) -> str | None:
+    """A stored (naive UTC) time as ISO 8601 with its Z."""
+    return None if when is None else when.replace(microsecond=0).isoformat() + "Z"
 
 
 def table_info(table_id: str, game: str, players: int, options: dict[str, Any], status: str,

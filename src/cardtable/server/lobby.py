@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardtable.server import store as db
-from cardtable.server.live import LiveTable, SeatRow, table_info
+from cardtable.server.live import LiveTable, SeatRow, iso, table_info
 
 #: tables the lobby lists at most (the newest first)
 LOBBY_TABLES = 100
@@ -44,8 +44,12 @@ def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
     and (a multiplayer table) no undo."""
     # (a finished table's seat history is left to its own info, GET /api/tables/{id})
     by_seat = sorted(seats, key=lambda s: s.seat)
-    return table_info(
+    info = table_info(
         row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
         row.version, [SeatRow(player_id=s.player_id, bot=s.bot,
                               name=names.get(s.player_id) if s.player_id else s.bot)
                       for s in by_seat], set(), viewer, clock=row.clock)
+    if row.ended:
+        info["ended"] = row.ended
+    info["created_at"] = iso(row.created_at)  # the lobby shows its age ("3 min ago")
+    return info

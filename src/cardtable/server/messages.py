@@ -207,6 +207,11 @@ class TableInfo(BaseModel):
     your_deadline: float | None = Field(
         None, description="when your time to move here runs out (seconds since the epoch): "
         "only where it is your turn at a table with a clock")
+    ended: Literal["abandoned", "resigned", "idle"] | None = Field(
+        None, description="how an over table ended before its game did (docs/server.md, "
+        "\"Table lifecycle\"); absent when it was played to its end")
+    created_at: str | None = Field(None, description="when the table was created (ISO 8601, "
+                                   "UTC): the lobby shows its age")
 
 
 # -- websocket: server -> client ------------------------------------------------------------
@@ -340,6 +345,48 @@ class NewTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=8)
     seed: int | None = Field(None, description="a deal number, for a game played alone")
     clock: ClockChoice | None = Field(None, description="none, real-time or turn-based")
+    replaces: str | None = Field(None, max_length=16, description="your unfinished game "
+                                 "played alone that this new deal replaces: it is closed as "
+                                 "abandoned (a loss) first")
+
+
+class LeaveAnswer(BaseModel):
+    """What leaving or resigning did (docs/server.md, "Table lifecycle")."""
+
+    outcome: Literal["freed", "bot", "closed"] = Field(description="freed: an open table's "
+                                                       "seat is free again; bot: the game "
+                                                       "plays on with the game's fallback bot "
+                                                       "in your seat; closed: the table ended")
+    table: TableInfo
+
+
+class MyGame(BaseModel):
+    """One table of "My games"."""
+
+    id: str
+    game: str
+    title: str
+    players: int
+    status: Literal["open", "running", "over"]
+    ended: str | None = None
+    seat: int | None = Field(description="your seat (from 0), null if you no longer hold it")
+    your_turn: bool
+    to_act: list[str] = Field(description="the names of those who must act now")
+    opponents: list[str]
+    created_at: str
+    active_at: str
+    finished_at: str | None = None
+    verdict: str | None = Field(None, description="a finished game's result, for you")
+
+
+class MyGames(BaseModel):
+    """GET /api/my-games: your unfinished tables (yours to play first) and a page of the
+    finished ones, newest first."""
+
+    unfinished: list[MyGame]
+    finished: list[MyGame]
+    page: int
+    more: bool = Field(description="whether an older page of finished games exists")
 
 
 class JoinBody(BaseModel):

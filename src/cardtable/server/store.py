@@ -114,7 +114,8 @@ class Table(Base):
                       # the lobby's: multiplayer tables only, newest first (migration 0003)
                       Index("ix_tables_lobby", "status", "created_at",
                             sqlite_where=text("players > 1"),
-                            postgresql_where=text("players > 1")))
+                            postgresql_where=text("players > 1")),
+                      Index("ix_tables_idle", "status", "active_at"))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
     result: Mapped[dict | None] = mapped_column(JSON)
@@ -126,6 +127,13 @@ class Table(Base):
     clock: Mapped[dict | None] = mapped_column(JSON)
     #: the clock's first deadline (seconds since the epoch): the sweep loads due tables
     deadline: Mapped[float | None] = mapped_column(Float, index=True)
+    #: how an ``over`` table ended (migration 0004_lifecycle): null when its game was played
+    #: to the end, else ``abandoned``, ``resigned`` or ``idle`` (``lifecycle``)
+    ended: Mapped[str | None] = mapped_column(String(12))
+    #: its last change (null: ``created_at``); the idle sweep reads it (``ix_tables_idle``)
+    active_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
+    resigned: Mapped[list | None] = mapped_column(JSON)
 
 
 class Seat(Base):
@@ -215,7 +223,8 @@ _INSERT_ACTION = insert(ACTIONS)
 #: ``at`` (one time for the whole batch); a key a row lacks is stored as null
 ACTION_KEYS = tuple(c.name for c in ACTIONS.columns if c.name != "at")
 _SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
-                .values(version=bindparam("version"), redo=bindparam("redo")))
+                .values(version=bindparam("version"), redo=bindparam("redo"),
+                        active_at=bindparam("at")))
 #: a clocked table's action also stores the clock it leaves (the same transaction)
 _SET_CLOCK = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
               .values(clock=bindparam("clock"), deadline=bindparam("deadline")))
@@ -378,6 +387,24 @@ class Storage(Protocol):
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
 
+    def close_table(self, table_id: str, version: int, ended: str,
+                    result: Mapping[str, Any], rating: Mapping[str, Any] | None) -> bool:
+        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result
+        and ratings, in one transaction; False if it was not open or running any more."""
+        ...
+
+    def set_resigned(self, table_id: str, resigned: list[dict[str, Any]]) -> None: ...
+
+    def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
+        """Ids of open or running tables with no change since ``before``, oldest first."""
+        ...
+
+    def my_tables(self, player_id: str, finished: bool, limit: int,
+                  offset: int = 0) -> list[Table]:
+        """Tables where the player holds (or held, to its end) a seat: unfinished ones, or
+        finished ones newest first."""
+        ...
+
     # -- the action log
     def actions(self, table_id: str) -> list[Action]:
         """A table's action log, in order."""
@@ -518,6 +545,7 @@ class Store:
         values: dict[str, Any] = {}
         if version is not None:
             values["version"] = version
+            values["active_at"] = now()  # a change: the idle sweep counts from here
         if status is not None:
             values["status"] = status
         if clock is not None:
@@ -628,6 +656,52 @@ class Store:
                 q = q.where(Table.game == game)
             return list(s.scalars(q.order_by(Table.created_at)))
 
+    def close_table(self, table_id: str, version: int, ended: str,
+                    result: Mapping[str, Any], rating: Mapping[str, Any] | None) -> bool:
+        t, at = TABLES, now()
+        with self.engine.begin() as conn:
+            q = (update(t).where(t.c.id == table_id, t.c.status.in_(["open", "running"]))
+                 .values(status="over", ended=ended, finished_at=at, active_at=at,
+                         result=result, version=version))
+            if conn.execute(q).rowcount == 0:
+                return False
+            if rating:
+                _rate(conn, rating)
+        fault_point("close")
+        return True
+
+    def set_resigned(self, table_id: str, resigned: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(TABLES).where(TABLES.c.id == table_id)
+                         .values(resigned=resigned))
+
+    def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
+        # two walks down ix_tables_idle (status, active_at), then the rows never changed
+        # since they were created (active_at null: from before migration 0004, or untouched)
+        t = Table
+        q = (select(t.id).where(t.status.in_(["open", "running"]),
+                                func.coalesce(t.active_at, t.created_at) < before)
+             .order_by(func.coalesce(t.active_at, t.created_at)).limit(limit))
+        with self.session() as s:
+            return list(s.scalars(q))
+
+    def my_tables(self, player_id: str, finished: bool, limit: int,
+                  offset: int = 0) -> list[Table]:
+        mine = select(Seat.table_id).where(Seat.player_id == player_id)
+        # a seat its person resigned is the bot's now: the table is still theirs (player ids
+        # are hex, so the JSON text holds the id quoted; tables with resignations are few)
+        resigned = Table.resigned.is_not(None) & func.cast(Table.resigned, String).like(
+            f'%"{player_id}"%')
+        q = select(Table).where(Table.id.in_(mine) | resigned)
+        if finished:
+            q = q.where(Table.status == "over").order_by(Table.finished_at.desc(),
+                                                          Table.id)
+        else:
+            q = q.where(Table.status.in_(["open", "running"])).order_by(
+                func.coalesce(Table.active_at, Table.created_at).desc(), Table.id)
+        with self.session() as s:
+            return list(s.scalars(q.limit(limit).offset(offset)))
+
     # -- the action log ---------------------------------------------------------------------
     def actions(self, table_id: str) -> list[Action]:
         with self.session() as s:
@@ -658,8 +732,8 @@ class Store:
             conn.execute(_INSERT_ACTION, [{**{k: r.get(k) for k in ACTION_KEYS}, "at": at}
                                           for r in rows])
             conn.execute(_SET_VERSION, [
-                {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or []}
-                for r in rows])
+                {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or [],
+                 "at": at} for r in rows])
             clocked = [{"tid": r["table_id"], "clock": r["clock"],
                         "deadline": next_deadline(r["clock"])} for r in rows if r.get("clock")]
             if clocked:

@@ -219,7 +219,8 @@ export async function topbar() {
     el("a", { class: "brand", href: "/" }, "cardtable"),
     el("nav", { "aria-label": "Main" },
       el("a", { href: "/" }, "Lobby"),
-      el("a", { href: "/leaderboard" }, "Leaderboard")),
+      el("a", { href: "/leaderboard" }, "Leaderboard"),
+      el("a", { href: "/me", "data-testid": "my-games-link" }, "My games")),
     el("div", { class: "who" }));
   document.body.prepend(bar);
   await getMe();
@@ -265,4 +266,16 @@ export async function copyText(text, button) {
     button.textContent = "Copied";
     setTimeout(() => { button.textContent = old; }, 1500);
   }
+}
+
+// "just now", "3 min ago", "5 h ago", "2 days ago": the age of an ISO 8601 time (UTC)
+export function ago(iso, now = Date.now()) {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  const d = Math.floor(s / 86400);
+  return d === 1 ? "1 day ago" : `${d} days ago`;
 }

@@ -1,6 +1,6 @@
 // The lobby: create a table (seats: me / open / bots), play a game alone, join or watch
 // tables. Every choice is built from GET /api/games: no game is named here.
-import { api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
+import { ago, api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
 import { clockChoice, readClock } from "./clock.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -186,7 +186,9 @@ async function refreshTables() {
     if (!mine) buttons.push(el("a", { class: "button", href: `/t/${t.id}` }, "Watch"));
     body.append(el("tr", { "data-table": t.id },
       el("td", {}, el("b", {}, t.title)),
-      el("td", {}, el("span", { class: `badge ${t.status}` }, t.status)),
+      el("td", {}, el("span", { class: `badge ${t.status}` }, t.status),
+        t.created_at ? el("span", { class: "muted age", "data-testid": "table-age",
+          title: `created ${t.created_at}` }, ` ${ago(t.created_at)}`) : null),
       el("td", {}, players),
       el("td", {}, el("div", { class: "row" }, buttons))));
   }

@@ -6,6 +6,7 @@ import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
 import { keepScrolled, logPanel } from "./log.js";
+import { ENDED, leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, results } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
@@ -215,7 +216,7 @@ let botNames = [];
 function statusLine(s) {
   const { table, view, legal } = s;
   if (table.status === "open") return "Waiting for players to sit down";
-  if (table.status === "over") return "Game over";
+  if (table.status === "over") return table.ended ? `Game over: ${ENDED[table.ended]}` : "Game over";
   const n = names(table);
   // the seats that must act (talk, a game's signals, may be legal at any time)
   const toAct = seatsToAct(s);
@@ -262,6 +263,8 @@ function render() {
     if (s.seat !== null && table.players > 1 && table.status !== "over") side.append(signalControls());
     if (renderer.sidePanels) side.append(el("div", { id: "game-panels" }));
     if (s.log) side.append(logPanel(s.log, { current: s.last ? s.last.n : null }));
+    const leave = leavePanel(s, game, showMessage);
+    if (leave) side.append(leave);
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
         el("ul", { class: "notices" }, table.notices.map((x) => el("li", {}, x)))));
@@ -296,7 +299,8 @@ function tools(s, ctx) {
     }
   };
   const buttons = [];
-  if ((alone && game.undo_alone) || table.can_undo || table.can_redo) {
+  // no undo after the end: a finished game is history (the server refuses it too)
+  if (table.status !== "over" && ((alone && game.undo_alone) || table.can_undo || table.can_redo)) {
     buttons.push(
       el("button", { type: "button", "data-key": "undo", disabled: table.can_undo ? null : true,
         title: "Take back the last move. Cards you have seen stay known",
@@ -341,7 +345,9 @@ function tools(s, ctx) {
       event.preventDefault();
       run(async () => {
         const seed = deal && deal.value !== "" ? Number(deal.value) : null;
-        const t = await api("POST", "/api/tables", { game: table.game, seats: ["me"], seed });
+        // the game under way is given up: the server closes it as abandoned (a lost deal)
+        const replaces = table.status === "over" ? null : id;
+        const t = await api("POST", "/api/tables", { game: table.game, seats: ["me"], seed, replaces });
         location.href = `/t/${t.id}`;
       })();
     } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal")));

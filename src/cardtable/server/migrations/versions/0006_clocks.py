@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_clocks"
-down_revision = "0003"
+down_revision = "0004_lifecycle"
 branch_labels = None
 depends_on = None
 

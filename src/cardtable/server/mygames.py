@@ -1,0 +1,89 @@
+"""The "My games" page's data: a person's unfinished tables, theirs to play first, and their
+finished ones, newest first, a page at a time (GET /api/my-games; docs/server.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardtable import games
+from cardtable.core.errors import CardtableError
+from cardtable.core.protocol import ordinal
+from cardtable.server import store as db
+from cardtable.server.live import iso
+from cardtable.server.messages import HubError
+
+if TYPE_CHECKING:
+    from cardtable.server.hub import Hub
+
+#: unfinished tables listed at most (a person creates at most engine.MAX_ACTIVE_TABLES; the
+#: rest are tables of others they joined)
+MY_UNFINISHED = 60
+#: finished games per page, by default and at most
+MY_PAGE, MY_PAGE_MAX = 20, 50
+#: what a table closed before its game's end says first
+ENDED_LABELS = {"abandoned": "Abandoned (counted as lost)", "resigned": "Resigned",
+                "idle": "Closed after being idle (counted as lost)"}
+
+
+def verdict(row: db.Table, seat: int | None) -> str | None:
+    """A finished game's result for the person at ``seat`` (the game's own words)."""
+    label = ENDED_LABELS.get(row.ended or "")
+    rules = games.get(row.game)
+    result = row.result or {}
+    mine, own = seat, None
+    if result.get("ranks") and mine is not None and mine < len(result["ranks"]):
+        competitive = row.players > 1 and not rules.cooperative
+        if row.ended == "resigned" and competitive:
+            # the places a resignation made (a game's own verdict would explain its scores)
+            own = f"You came {ordinal(result['ranks'][mine])} of {len(result['ranks'])}."
+        elif not row.ended:
+            try:
+                own = rules.verdict(result, mine)
+            except (KeyError, IndexError, TypeError):  # a result from an older version
+                own = None
+    return " · ".join(x for x in (label, own) if x) or None
+
+
+def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, Any]:
+    store = hub.store
+    unfinished = []
+    for row in store.my_tables(player.id, finished=False, limit=MY_UNFINISHED):
+        try:
+            table = hub.load(row.id)
+        except (HubError, CardtableError):  # a game no longer installed: skip it
+            continue
+        seat = table.seat_of(player.id)
+        to_act = table.state.to_act() if table.status == "running" else []
+        unfinished.append({
+            "id": row.id, "game": row.game, "title": games.get(row.game).title,
+            "players": row.players, "status": table.status, "ended": table.ended,
+            "seat": seat, "your_turn": seat in to_act,
+            "to_act": [table.seats[s]["name"] or "an open seat" for s in to_act],
+            "opponents": [s["name"] or "open seat" for i, s in enumerate(table.seats)
+                          if i != seat],
+            "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
+        })
+    unfinished.sort(key=lambda g: not g["your_turn"])  # stable: newest first within each
+    rows = store.my_tables(player.id, finished=True, limit=limit + 1, offset=page * limit)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    seats = store.seats_of([r.id for r in rows])
+    names = store.names(list({s.player_id for ss in seats.values() for s in ss
+                              if s.player_id}))
+    finished = []
+    for row in rows:
+        mine = next((s.seat for s in seats[row.id] if s.player_id == player.id), None)
+        if mine is None:  # a seat they resigned, which a bot played on
+            mine = next((r["seat"] for r in row.resigned or []
+                         if r["player_id"] == player.id), None)
+        finished.append({
+            "id": row.id, "game": row.game, "title": games.get(row.game).title
+            if row.game in games.names() else row.game,
+            "players": row.players, "status": row.status, "ended": row.ended, "seat": mine,
+            "your_turn": False, "to_act": [],
+            "opponents": [(names.get(s.player_id) if s.player_id else s.bot) or "open seat"
+                          for s in seats[row.id] if s.seat != mine],
+            "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
+            "finished_at": iso(row.finished_at), "verdict": verdict(row, mine),
+        })
+    return {"unfinished": unfinished, "finished": finished, "page": page, "more": more}

@@ -1,0 +1,43 @@
+// Leaving and resigning a table (docs/server.md, "Table lifecycle"). No game is named here:
+// what leaving means comes from the game's facts (GET /api/games: cooperative).
+import { api, el } from "./common.js";
+
+export const ENDED = {
+  abandoned: "Abandoned: counted as lost",
+  resigned: "Resigned",
+  idle: "Closed after being idle: counted as lost",
+};
+
+// the side panel of a seated person at an unfinished table: Leave, and Resign in a started
+// game played with others. `onError` shows a refusal.
+export function leavePanel(s, game, onError) {
+  const { table } = s;
+  if (s.seat === null || table.status === "over") return null;
+  const alone = table.players === 1;
+  const started = table.status === "running";
+  const competitive = !alone && !(game && game.cooperative);
+  const go = (path, question) => async () => {
+    if (!window.confirm(question)) return;
+    try {
+      const answer = await api("POST", `/api/tables/${table.id}/${path}`);
+      location.href = answer.outcome === "closed" ? `/t/${table.id}` : "/me";
+    } catch (e) {
+      onError(e.message);
+    }
+  };
+  const leaveWhy = !started ? "Your seat becomes free for someone else."
+    : alone ? "The deal is closed and counts as lost."
+      : competitive ? "Leaving a started game is resigning: your seat ranks last, and a bot "
+        + "plays it on for the others."
+        : "A bot plays your seat on for the others.";
+  const buttons = [el("button", { type: "button", "data-testid": "leave",
+    onclick: go("leave", `Leave this table? ${leaveWhy}`) }, "Leave table")];
+  if (started && !alone) {
+    const why = competitive ? "You rank last; the others play on against a bot."
+      : "The game ends as lost for the whole table.";
+    buttons.push(el("button", { type: "button", "data-testid": "resign",
+      onclick: go("resign", `Resign? ${why}`) }, "Resign"));
+  }
+  return el("section", { class: "panel", "aria-label": "leave the table" },
+    el("div", { class: "row" }, buttons), el("p", { class: "muted" }, leaveWhy));
+}

@@ -1,0 +1,120 @@
+"""The table lifecycle in the browser (issue #11), clicked as a person would: "New deal" in
+Doublets gives up the deal under way (a lost deal in the statistics, listed on My games with
+its replay), Leave takes a person away from a table, and the lobby shows ages and no dead
+tables. Writes docs/screenshots/my-games.png with CARDTABLE_SCREENSHOTS=1.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.conftest import CHROMIUM
+
+if not CHROMIUM.exists():
+    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
+                "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+from browser.test_browser import person, screenshot, serving, settled  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with serving(tmp_path_factory.mktemp("data"), log) as base:
+        yield base
+
+
+def test_new_deals_are_lost_deals_listed_on_my_games(server, browser):
+    page = person(browser, server, "Dora")
+    page.goto("/")
+    page.get_by_test_id("play-alone").click()
+    page.wait_for_url("**/t/*")
+    settled(page)
+    expect(page.get_by_test_id("stats")).to_contain_text("played0")
+    seen = [page.url]
+    for n in range(1, 6):
+        page.click("[data-key=new-deal]")
+        page.wait_for_url(lambda url, seen=list(seen): url not in seen and "/t/" in url)
+        seen.append(page.url)
+        settled(page)
+        # each deal given up is a lost deal: played goes up, won stays 0
+        expect(page.get_by_test_id("stats")).to_contain_text(f"played{n}")
+        expect(page.get_by_test_id("stats")).to_contain_text("won0 (0%)")
+    # the deal given up first is over: no moves, no undo, and its page says why
+    page.goto(seen[0])
+    settled(page)
+    expect(page.get_by_test_id("status")).to_contain_text("Abandoned")
+    for key in ("undo", "redo", "new-deal"):
+        expect(page.locator(f"[data-key={key}]")).to_have_count(0 if key != "new-deal" else 1)
+    expect(page.locator("[data-action]")).to_have_count(0)
+    # a Slide table waiting for a friend: unfinished, but nobody's turn yet
+    made = page.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]})
+    assert made.ok
+    # My games, from the header: the deal under way first (your turn), the five given up
+    page.get_by_test_id("my-games-link").click()
+    page.wait_for_url("**/me")
+    waiting = page.get_by_test_id("unfinished").get_by_test_id("unfinished-game")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("waiting for players")
+    turn = page.get_by_test_id("your-turn")
+    expect(turn.get_by_test_id("unfinished-game")).to_have_count(1)
+    expect(turn).to_contain_text("your turn")
+    finished = page.get_by_test_id("finished").get_by_test_id("finished-game")
+    expect(finished).to_have_count(5)
+    expect(finished.first).to_contain_text("Abandoned")
+    expect(finished.first).to_contain_text("just now")
+    screenshot(page, "my-games.png")
+    phone = person(browser, server, None, width=390)
+    phone.context.add_cookies(page.context.cookies())
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto("/me")
+    expect(phone.get_by_test_id("finished-game")).to_have_count(5)
+    screenshot(phone, "my-games-phone.png")
+    # Resume goes back to the deal under way; Replay shows a finished one
+    turn.get_by_test_id("resume").click()
+    page.wait_for_url(seen[-1])
+    settled(page)
+    expect(page.get_by_test_id("status")).not_to_contain_text("Game over")
+    page.go_back()
+    page.get_by_test_id("finished").get_by_test_id("replay").first.click()
+    page.wait_for_url("**/replay")
+    expect(page.locator("body")).not_to_contain_text("not over")
+    assert not page.js_errors and not phone.js_errors
+
+
+def test_leave_a_table_and_the_lobby_shows_ages_not_dead_tables(server, browser):
+    ann = person(browser, server, "Ann")
+    made = ann.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]})
+    waiting = made.json()["id"]
+    made = ann.request.post("/api/tables", data={"game": "slide", "seats": ["me", "greedy"]})
+    playing = made.json()["id"]
+    ann.goto("/")
+    row = ann.locator(f'tr[data-table="{waiting}"]')
+    expect(row.get_by_test_id("table-age")).to_have_text(" just now")
+    expect(ann.locator(f'tr[data-table="{playing}"]')).to_have_count(1)
+    # leaving a started game against a bot is resigning it: the table closes, a rated loss
+    ann.goto(f"/t/{playing}")
+    settled(ann)
+    ann.once("dialog", lambda d: d.accept())
+    ann.get_by_test_id("leave").click()
+    ann.wait_for_url(f"**/t/{playing}")
+    settled(ann)
+    expect(ann.get_by_test_id("status")).to_contain_text("Resigned")
+    expect(ann.get_by_test_id("leave")).to_have_count(0)
+    # the last person leaving an open table closes it: the lobby no longer lists either
+    ann.goto(f"/t/{waiting}")
+    settled(ann)
+    ann.once("dialog", lambda d: d.accept())
+    ann.get_by_test_id("leave").click()
+    ann.wait_for_url(f"**/t/{waiting}")
+    ann.goto("/")
+    expect(ann.locator("#tables tr")).not_to_have_count(0)  # the list has been drawn
+    for gone in (waiting, playing):
+        expect(ann.locator(f'tr[data-table="{gone}"]')).to_have_count(0)
+    ann.goto("/me")
+    games = ann.get_by_test_id("finished").get_by_test_id("finished-game")
+    expect(games).to_have_count(2)
+    expect(games.filter(has_text="Resigned")).to_contain_text("You came 2nd of 2")
+    assert not ann.js_errors
