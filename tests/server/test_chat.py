@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 
 from helpers import play_with_greedy
 from server.conftest import Client, Socket
@@ -81,6 +82,7 @@ async def test_chat_is_limited_in_length_and_rate_and_the_game_goes_on(people):
     await a.close()
 
 
+@pytest.mark.own_process
 async def test_the_chat_is_stored_and_replayed_on_reconnect_and_after_a_restart(server,
                                                                                  people):
     ann = people("Ann")
