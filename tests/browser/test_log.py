@@ -196,7 +196,7 @@ def test_the_game_says_who_could_not_play(server, browser):
     steps = len(record["actions"])
     expect(page.get_by_test_id("log").locator("li")).to_have_count(steps)
     assert any(line.startswith("Ann played ") for line in log_lines(page))
-    assert any(line.startswith("greedy (bot) ") for line in log_lines(page))
+    assert any(line.startswith("Greedy (bot) ") for line in log_lines(page))
     screenshot(page, "log-the-game.png")
     assert not page.js_errors
 

@@ -115,12 +115,12 @@ async def test_the_game_ends_saying_who_could_not_play(people):
     state = await sock.until(lambda s: s["table"]["status"] == "over")
     result = state["view"]["result"]
     lines = state["ending"]["lines"]
-    assert lines == games.get("the-game").result_lines(result, ["Ann", "greedy"])
+    assert lines == games.get("the-game").result_lines(result, ["Ann", "Greedy"])
     if result.get("stuck_seat") is not None:
         assert any("could not play" in line for line in lines), lines
     assert state["ending"]["verdict"] in ("The team won!", "The team did not win.")
     # every move in words, with the names of who played it
-    assert all(e["who"] in ("Ann", "greedy (bot)") for e in state["log"])
+    assert all(e["who"] in ("Ann", "Greedy (bot)") for e in state["log"])
     assert any(e["text"].startswith("Ann played ") for e in state["log"])
     await sock.close()
 
@@ -147,11 +147,11 @@ async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(
     first = state["log"][0]
     assert first["who"] == "Ann" and first["text"].startswith("Ann signals on "), first
     later = [e for e in state["log"][1:] if e["seat"] == 1]
-    assert later and all(e["who"] == "greedy (bot)" for e in later)
+    assert later and all(e["who"] == "Greedy (bot)" for e in later)
     replay = bob.http.get(f"/api/tables/{table_id}/replay",
                           params={"step": 1, "log": 1}).json()
     assert replay["log"] == state["log"]
     assert replay["action"]["text"] == first["text"]
     assert replay["played_by"][1][0]["name"] == "Ann"
-    assert replay["played_by"][1][1] == {"name": "greedy", "bot": "greedy", "from": later[0]["n"]}
+    assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "from": later[0]["n"]}
     await mine.close()

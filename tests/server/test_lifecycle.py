@@ -169,8 +169,8 @@ async def test_resigning_against_bots_ends_the_game_as_a_rated_loss(people):
     assert game["verdict"].startswith("Resigned · You came 2nd of 2"), game
     board = {r["name"]: r for r in ann.http.get("/api/leaderboard",
                                                params={"game": "slide"}).json()}
-    assert board["Ann"]["games"] == 1 and board["greedy bot"]["games"] == 1
-    assert board["greedy bot"]["mu"] > board["Ann"]["mu"]
+    assert board["Ann"]["games"] == 1 and board["Greedy bot"]["games"] == 1
+    assert board["Greedy bot"]["mu"] > board["Ann"]["mu"]
 
 
 async def test_resigning_a_cooperative_game_ends_it_as_lost_for_the_table(people):

@@ -150,7 +150,7 @@ async def test_killed_after_closing_a_table_before_its_end(server, people, monke
     restart(server, monkeypatch)
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "over" and info["ended"] == "resigned"
-    assert games_rated(ann, "slide") == {"Ann": 1, "greedy bot": 1}
+    assert games_rated(ann, "slide") == {"Ann": 1, "Greedy bot": 1}
     assert unfinished_of(server, ann.id) == []
 
 

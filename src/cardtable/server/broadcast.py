@@ -15,7 +15,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.server import gamelog
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, bot_names
 from cardtable.server.messages import HubError
 
 #: limits on what a client controls (docs/server.md lists them)
@@ -127,7 +127,8 @@ def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
     ending = None
     if table.status == "over":
         result = table.state.result()
-        names = [s["name"] or "open seat" for s in table.seats]
+        robots = bot_names(table.seats)  # "Greedy", as the seats and the log name them
+        names = [robots[i] or s["name"] or "open seat" for i, s in enumerate(table.seats)]
         ending = {"lines": game.result_lines(result, names),
                   "verdict": game.verdict(result, seat) if seat is not None else None}
     return {"log": gamelog.log_for(table, seat), "last": gamelog.last_for(table, seat),
