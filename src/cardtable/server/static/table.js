@@ -241,7 +241,7 @@ function render() {
     head.append(el("h1", {}, table.title),
       el("span", { class: `badge ${table.status}` }, table.status),
       el("span", { class: "status-line", "data-testid": "status" }, line),
-      clockBadge(s, n),
+      clockBadge(s, n) || "", // (the DOM's append would write a null as "null")
       s.seat === null ? el("span", { class: "muted" }, "watching") : "",
       el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(table.game)}`,
         target: "_blank", rel: "noopener", "data-testid": "rules-link" }, "Rules"));
