@@ -169,6 +169,9 @@ async def test_turn_based_tables_wait_for_nobody_and_deadlines_survive_a_restart
         info = ann.http.get(f"/api/tables/{table_id}").json()
         deadline = info["clock"]["seats"][1]["deadline"]
         assert bob.http.get(f"/api/tables/{table_id}").json()["your_deadline"] == deadline
+        # My games lists it under "your turn" with the time the move is due
+        (mine,) = bob.http.get("/api/my-games").json()["unfinished"]
+        assert mine["your_turn"] and mine["your_deadline"] == deadline
         # nobody is connected: a turn-based table waits, and a restart keeps the deadline
         srv.restart()
         info = ann.http.get(f"/api/tables/{table_id}").json()

@@ -377,6 +377,8 @@ class MyGame(BaseModel):
     active_at: str
     finished_at: str | None = None
     verdict: str | None = Field(None, description="a finished game's result, for you")
+    your_deadline: float | None = Field(None, description="when your move at this clocked "
+                                        "table is due (seconds since the epoch), else null")
 
 
 class MyGames(BaseModel):

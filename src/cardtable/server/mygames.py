@@ -9,7 +9,7 @@ from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import ordinal
 from cardtable.server import store as db
-from cardtable.server.live import iso
+from cardtable.server.live import iso, your_deadline
 from cardtable.server.messages import HubError
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
             "opponents": [s["name"] or "open seat" for i, s in enumerate(table.seats)
                           if i != seat],
             "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
+            "your_deadline": your_deadline(table.clock, table.seats, player.id),
         })
     unfinished.sort(key=lambda g: not g["your_turn"])  # stable: newest first within each
     rows = store.my_tables(player.id, finished=True, limit=limit + 1, offset=page * limit)

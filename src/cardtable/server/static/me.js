@@ -11,9 +11,18 @@ function when(iso) {
   return el("time", { datetime: iso, title: iso }, ago(iso));
 }
 
+// "due in 5 h": the time left to move at a clocked (turn-based or real-time) table
+export function dueIn(deadline, now = Date.now() / 1000) {
+  const left = Math.max(0, deadline - now);
+  const [n, unit] = left >= 86400 ? [left / 86400, "d"] : left >= 3600 ? [left / 3600, "h"]
+    : left >= 60 ? [left / 60, "min"] : [left, "s"];
+  return `due in ${Math.floor(n)} ${unit}`;
+}
+
 function unfinishedRow(g) {
   const state = g.status === "open" ? "waiting for players"
-    : g.your_turn ? "your turn" : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
+    : g.your_turn ? `your turn${g.your_deadline ? ` (${dueIn(g.your_deadline)})` : ""}`
+      : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
   return el("tr", { "data-table": g.id, "data-testid": "unfinished-game" },
     el("td", {}, el("b", {}, g.title)),
     el("td", {}, g.players === 1 ? "alone" : `with ${g.opponents.join(", ")}`),
