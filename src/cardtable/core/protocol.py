@@ -249,9 +249,8 @@ class Game(ABC):
         if not result.get("over"):
             return ""
         if self.cooperative:
-            return ("You won!" if len(result["ranks"]) == 1 else "The team won!") \
-                if result.get("won") else ("You did not win." if len(result["ranks"]) == 1
-                                           else "The team did not win.")
+            who = "You" if len(result["ranks"]) == 1 else "The team"
+            return f"{who} won!" if result.get("won") else f"{who} did not win."
         ranks, rank = result["ranks"], result["ranks"][seat]
         shared = ranks.count(rank) - 1
         if shared:

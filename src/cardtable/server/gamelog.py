@@ -45,6 +45,9 @@ class Log:
     actors: list[str | None] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     shadow: State | None = None
+    #: the table's version the log was brought up to date at: a broadcast asks once per
+    #: viewer, and only a change (a new version) can make it stale
+    version: int = -1
 
 
 #: the log of each live table, forgotten with the table
@@ -60,6 +63,8 @@ def who_of(table: LiveTable, n: int, seat: int) -> str:
 def entries(table: LiveTable) -> list[Entry]:
     """The log of ``table`` up to date with its state (rebuilt after an undo)."""
     log = _logs.get(table)
+    if log is not None and log.version == table.version:
+        return log.entries
     actions = table.state.actions
     actors = table.actors[:len(actions)]
     if log is None or log.actions != actions[:len(log.actions)] or \
@@ -90,6 +95,7 @@ def entries(table: LiveTable) -> list[Entry]:
         _resolve(log.entries, shadow)
         log.actions.append((seat, action))
         log.actors.append(actors[n] if n < len(actors) else None)
+    log.version = table.version
     return log.entries
 
 
