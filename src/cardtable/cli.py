@@ -80,6 +80,7 @@ def failure(message: str) -> NoReturn:
 EXTRA_MODULES = {
     "tui": ("textual",),
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson"),
+    "bus": ("redis",),
 }
 
 
@@ -198,6 +199,13 @@ def serve(
         str, typer.Option(help="what the server logs on stderr: debug, info (tables created "
                           "and finished, bots replaced, errors) or warning")
     ] = "info",
+    bus: Annotated[
+        str | None,
+        typer.Option("--bus", metavar="URL",
+                     help="a Redis URL (redis://host:6379/0): run as one of several server "
+                     "processes sharing the --db database (docs/server.md, \"Many "
+                     "processes\")"),
+    ] = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     options = dict(locals())  # exactly this command's options
@@ -212,6 +220,7 @@ def server_config(
     allowed_origin: list[str] | None, secure_cookies: bool, forwarded_allow_ips: str | None,
     new_players_per_minute: int, max_connections: int, log_level: str, min_clock: int | None,
     idle_close: float,
+    bus: str | None = None,
     in_process: bool = False,
 ) -> Any:
     """The uvicorn configuration of ``serve`` from its options (checked as on the command
@@ -247,6 +256,10 @@ def server_config(
         usage_error("--idle-close is a number of seconds, 0 or more (0: never)")
     if new_players_per_minute < 0 or max_connections < 1:
         usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
+    if bus is not None:
+        if not bus.startswith(("redis://", "rediss://", "unix://")):
+            usage_error("--bus is a Redis URL: redis://host:6379/0")
+        need_extra("bus", "serve --bus")
     external: dict[str, str] = {}
     for entry in external_bot or []:
         name, eq, command = entry.partition("=")
@@ -288,7 +301,7 @@ def server_config(
                            allowed_origins=allowed_origin,
                            secure_cookies=secure_cookies,
                            new_players_per_minute=new_players_per_minute,
-                           min_clock=min_clock),
+                           min_clock=min_clock, bus_url=bus),
                 host=host, port=port, log_level="warning", ws_per_message_deflate=False,
                 ws_max_size=MAX_WS_FRAME, http=guarded_http_protocol(HEADER_TIMEOUT),
                 forwarded_allow_ips=forwarded_allow_ips,

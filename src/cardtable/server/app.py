@@ -35,6 +35,7 @@ from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
 from cardtable.server.broadcast import Conn
+from cardtable.server.bus import Bus
 from cardtable.server.engine import SEAT_GRACE
 from cardtable.server.hub import Hub
 from cardtable.server.lifecycle import IDLE_CLOSE
@@ -72,6 +73,7 @@ from cardtable.server.messages import (
     websocket_schema,
 )
 from cardtable.server.ratings import leaderboard
+from cardtable.server.tunnel import TableRouter, Tunnel
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_token"
@@ -113,7 +115,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                allowed_origins: list[str] | None = None,
                secure_cookies: bool = False,
                new_players_per_minute: int = NEW_PLAYERS_PER_MINUTE,
-               min_clock: float | None = None) -> FastAPI:
+               min_clock: float | None = None, bus_url: str | None = None) -> FastAPI:
     """The server; ``db_url`` defaults to an SQLite file in the data folder.
 
     ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
@@ -125,6 +127,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
     ``new_players_per_minute``: per client address (0: no limit).
     ``min_clock``: the least seconds a table's clock may give, below ``clock.LIMITS``.
+    ``bus_url``: a Redis URL: this process is one of several sharing the database
+    (``bus.py``, ``tunnel.py``; docs/server.md, "Many processes").
     """
     url = db_url or db.default_url(data_dir())
 
@@ -137,10 +141,16 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         from cardtable.server.advice import Advice
 
         app.state.advice = Advice()  # hints and the solver, in a worker process of their own
+        tunnel = None
+        if bus_url:
+            tunnel = await start_bus(app, hub, bus_url)
         hub.resume_all()
         if gc_tuning:
             tune_gc()
         yield
+        if tunnel is not None:
+            await tunnel.close()
+            await tunnel.bus.close()  # the others take this process's tables over at once
         await hub.close()
         await app.state.advice.close()
         store.close()
@@ -151,6 +161,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     security.install(app, allowed_origins, secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit)  # request bodies: at most limits.MAX_BODY bytes
+    # outermost: a request about a table another process holds goes there (tunnel.py)
+    app.add_middleware(TableRouter)
     new_players = (RateLimiter(new_players_per_minute / 60, new_players_per_minute)
                    if new_players_per_minute > 0 else None)
 
@@ -322,13 +334,18 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        if body.replaces is not None:  # New deal: the game it replaces is abandoned (lost)
+        if body.replaces is not None and await hub(request).own(body.replaces):
+            # New deal: the game it replaces is abandoned (lost). (With several processes,
+            # one held by another process is left to its idle close: docs/server.md)
             old = hub(request).load(body.replaces)
             if old.status != "over":
                 await hub(request).abandon(old, player)
         clock = body.clock.model_dump() if body.clock is not None else None
         table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
                                     clock)
+        if not await hub(request).own(table.id):  # (a new id: nobody else can hold it)
+            hub(request).unload(table, release=False)
+            raise HubError("moved", "the table moved to another server: reload", 503)
         return table.info(player.id)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo,
@@ -555,6 +572,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             writer.cancel()
 
     return app
+
+
+async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
+    """Join the other processes on the bus: the hub claims before it loads, drops its
+    tables if it loses its leases, takes over dead processes' tables; the tunnel runs the
+    requests they forward here."""
+    bus = Bus(url)
+    tunnel = Tunnel(bus, app.state.tunnel_target, app)
+    hub.bus = bus
+    bus.on_lost = hub.drop_all
+    bus.on_take = hub.take_over
+    await bus.start()
+    tunnel.start()
+    app.state.tunnel = tunnel
+    return tunnel
 
 
 #: ``cardtable serve --log-level``: what the server's logger (``cardtable.server``) writes

@@ -79,6 +79,39 @@ class Hub:
         self.parked: dict[str, tuple[dict[int, tuple[str, Any]], list[str]]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
+        #: the bus to the other server processes (``bus.Bus``), None when this is the only one
+        self.bus: Any = None
+
+    # -- many processes (bus.py) ------------------------------------------------------------
+    async def own(self, table_id: str) -> bool:
+        """Whether this process holds the table (claiming it if it is free, or its holder
+        is dead): always, without a bus. A table is loaded, and written, only where held."""
+        return self.bus is None or await self.bus.claim(table_id) == self.bus.id
+
+    def drop_all(self) -> None:
+        """Forget every table in memory without writing anything (this process lost its
+        leases: another may hold them now); the store has what was acknowledged."""
+        for table in list(self.tables.values()):
+            self.unload(table, release=False)
+        self.parked.clear()
+
+    async def take_over(self, table_id: str) -> None:
+        """A table of a dead process is ours now: load it if it needs a writer (its bots
+        and clocks), else let go of it (it is loaded when someone asks for it)."""
+        if table_id in self.tables:
+            return
+        if table_id in self._needing_writer([table_id]):
+            self.load(table_id)
+        elif self.bus is not None:
+            await self.bus.release(table_id)
+
+    def _needing_writer(self, ids: list[str]) -> set[str]:
+        """Of these tables, those that must be loaded to go on without anyone asking: a bot
+        to move, a table full but not started, a clock to run."""
+        wanted = set(ids)
+        need = set(self.store.running_with_bots()) | set(self.store.open_full_tables())
+        need |= set(self.store.due_tables(time.time() + SWEEP_EVERY))
+        return wanted & need
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop | None:
@@ -151,6 +184,7 @@ class Hub:
         ids = self.store.running_with_bots() + self.store.open_full_tables()
         ids += [i for i in self.store.due_tables(time.time() + SWEEP_EVERY) if i not in ids]
         self._resuming = loop.create_task(self._resume(ids))
+        # (with a bus, only those nobody else holds: ``_resume`` claims each)
         if self._sweeper is None:
             self._sweeper = loop.create_task(self._sweep_loop())
         if ids:
@@ -163,7 +197,8 @@ class Hub:
         pause = time.monotonic() + RESUME_SLICE
         for table_id in ids:
             try:
-                self.load(table_id)
+                if table_id not in self.tables and await self.own(table_id):
+                    self.load(table_id)
             except Exception:  # one broken table must not keep the others from resuming
                 log.exception("resuming table %s", table_id)
             if time.monotonic() > pause:
@@ -179,7 +214,7 @@ class Hub:
             await asyncio.sleep(every)
             try:
                 self.sweep()
-                self.load_due()
+                await self.load_due()
                 if self.idle_close > 0:
                     await self.close_idle(self.idle_close)
             except Exception:  # a bug here must not end the sweeping for good
@@ -203,13 +238,16 @@ class Hub:
             self.unload(table)
         return len(gone)
 
-    def unload(self, table: LiveTable) -> None:
+    def unload(self, table: LiveTable, release: bool = True) -> None:
         """Forget a table this process holds; ``load`` rebuilds it from the store. Its bots
         and notices are kept aside (``parked``): external bots hold a program, which is
-        stopped (it starts again on load, as after a restart)."""
+        stopped (it starts again on load, as after a restart). With a bus, the table's lease
+        is let go (``release``), so that any process may load it next."""
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
+        if release and self.bus is not None and self.loop is not None:
+            self.loop.create_task(self.bus.release(table.id))
         if table.clock_timer is not None:  # its deadline is in the store (load_due)
             table.clock_timer.cancel()
             table.clock_timer = None
@@ -320,6 +358,8 @@ class Hub:
             live = self.tables.get(table_id)
             if live is not None and live.conns:
                 continue  # someone is there: not idle, whatever the clock says
+            if live is None and not await self.own(table_id):
+                continue  # another process holds it: its own sweep closes it
             try:
                 table = live if live is not None else self.engine.load(table_id)
             except Exception:  # one broken table must not stop the sweep
@@ -327,6 +367,8 @@ class Hub:
                 continue
             async with table.lock:
                 done = self.engine.close(table, "idle")
+            if live is None and self.bus is not None:  # claimed only to close it
+                await self.bus.release(table_id)
             if done:
                 closed += 1
                 if live is not None:
@@ -395,14 +437,16 @@ class Hub:
         self.arm(table)  # a real-time seat whose person stays away goes to a bot
 
     # -- clocks (clock.py) ------------------------------------------------------------------
-    def load_due(self) -> int:
+    async def load_due(self) -> int:
         """Load the tables not in memory whose clock runs out before the next sweep (a
-        turn-based table waits in the store for days): loading arms their timers."""
+        turn-based table waits in the store for days): loading arms their timers. With a
+        bus, only those this process holds or can claim."""
         due = [i for i in self.store.due_tables(time.time() + SWEEP_EVERY)
                if i not in self.tables]
         for table_id in due:
             try:
-                self.load(table_id)
+                if await self.own(table_id):
+                    self.load(table_id)
             except Exception:  # one broken table must not keep the others' clocks
                 log.exception("loading table %s for its clock", table_id)
         return len(due)

@@ -1,0 +1,288 @@
+"""The bus between server processes (Redis): who writes which table, and messages between them.
+
+One process with its embedded database needs none of this. With ``cardtable serve --bus
+redis://...`` any number of processes share one database and one Redis (docs/server.md,
+"Many processes"):
+
+- **Alive.** Each process has an id and a heartbeat key ``ct:proc:<id>`` that lives
+  ``HEARTBEAT_TTL`` seconds and is renewed every ``HEARTBEAT_EVERY``. While it exists the
+  process is alive; ``ct:procs`` lists every process that has not been cleaned away.
+- **One writer per table.** ``ct:lease:<table>`` names the process that holds the table (loads
+  it, stores its actions, runs its bots and clocks). A lease is valid while its holder is
+  alive, so one heartbeat renews every lease of a process at once. Claiming is a script run
+  atomically by Redis: a lease that is free, ours, or held by a process whose heartbeat is
+  gone becomes ours; otherwise the claim answers the holder. ``ct:tables:<id>`` is the set of
+  tables a process holds, for the takeover.
+- **Takeover.** Every ``TAKEOVER_EVERY`` seconds each process looks for processes whose
+  heartbeat is gone and claims their tables one by one (the script moves each from the dead
+  set to the claimer's: two survivors never both get one), then loads those that need a
+  writer (their bots and clocks go on). A killed process's tables are taken over within
+  ``HEARTBEAT_TTL + TAKEOVER_EVERY`` seconds and the time to load them.
+- **A process that was paused** past its heartbeat (the machine stalled) has lost every lease:
+  the renewal finds its key gone, and the process drops every table it holds and starts again
+  under a new id before it writes again. The database is the last guard: each action has a
+  unique position in its table, so a second writer's action is refused, never stored twice.
+- **Messages.** Each process listens on the channel ``ct:to:<id>``; ``send`` publishes a JSON
+  object there. The table tunnel (``tunnel.py``) is what travels on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+log = logging.getLogger("cardtable.server")
+
+HEARTBEAT_TTL = 3.0  # seconds a process stays alive without renewing
+HEARTBEAT_EVERY = 0.75  # seconds between renewals
+TAKEOVER_EVERY = 0.5  # seconds between two looks for dead processes
+TAKEOVER_BATCH = 100  # tables claimed per round trip of a takeover
+
+PREFIX = "ct:"
+
+# KEYS: lease. ARGV: me, table, proc prefix, tables prefix. The holder, or false when our own
+# heartbeat is gone (a paused process must not claim anything).
+_CLAIM = """
+if redis.call('EXISTS', ARGV[3] .. ARGV[1]) == 0 then return false end
+local o = redis.call('GET', KEYS[1])
+if o and o ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. o) == 1 then return o end
+redis.call('SET', KEYS[1], ARGV[1])
+if o and o ~= ARGV[1] then redis.call('SREM', ARGV[4] .. o, ARGV[2]) end
+redis.call('SADD', ARGV[4] .. ARGV[1], ARGV[2])
+return ARGV[1]
+"""
+
+# KEYS: lease. ARGV: me, table, dead, proc prefix, tables prefix. Take one table of a dead
+# process: ours now, or false when it had moved on already (or was released).
+_TAKE = """
+redis.call('SREM', ARGV[5] .. ARGV[3], ARGV[2])
+if redis.call('EXISTS', ARGV[4] .. ARGV[1]) == 0 then return false end
+local o = redis.call('GET', KEYS[1])
+if o ~= ARGV[3] then return false end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', ARGV[5] .. ARGV[1], ARGV[2])
+return ARGV[1]
+"""
+
+# KEYS: lease. ARGV: me, table, tables prefix. Let go of a table we hold (only if we do).
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('SREM', ARGV[3] .. ARGV[1], ARGV[2])
+return 1
+"""
+
+# KEYS: lease. ARGV: proc prefix. The live holder of a table, or false.
+_OWNER = """
+local o = redis.call('GET', KEYS[1])
+if o and redis.call('EXISTS', ARGV[1] .. o) == 1 then return o end
+return false
+"""
+
+#: a message handler: (the message) -> None
+Handler = Callable[[dict[str, Any]], None]
+
+
+def new_id() -> str:
+    return secrets.token_hex(6)
+
+
+class Bus:
+    """One process's part of the bus. ``start()`` before use, ``close()`` at the end.
+
+    ``on_message`` gets every message sent to this process (on the event loop);
+    ``on_lost`` is called when this process lost its leases (its heartbeat lapsed);
+    ``on_take`` is awaited for each table taken over from a dead process.
+    """
+
+    def __init__(self, url: str, heartbeat_ttl: float = HEARTBEAT_TTL,
+                 heartbeat_every: float = HEARTBEAT_EVERY,
+                 takeover_every: float = TAKEOVER_EVERY) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.redis = aioredis.from_url(url, decode_responses=True)  # str, not bytes
+        self.id = new_id()
+        self.ttl = heartbeat_ttl
+        self.heartbeat_every = heartbeat_every
+        self.takeover_every = takeover_every
+        self.on_message: Handler = lambda message: None
+        self.on_lost: Callable[[], None] = lambda: None
+        self.on_take: Callable[[str], Awaitable[None]] = self._ignore
+        self._claim = self.redis.register_script(_CLAIM)
+        self._take = self.redis.register_script(_TAKE)
+        self._release = self.redis.register_script(_RELEASE)
+        self._owner = self.redis.register_script(_OWNER)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self.closed = False
+
+    @staticmethod
+    async def _ignore(table_id: str) -> None:
+        return None
+
+    # -- keys -------------------------------------------------------------------------------
+    @staticmethod
+    def proc_key(pid: str) -> str:
+        return f"{PREFIX}proc:{pid}"
+
+    @staticmethod
+    def lease_key(table_id: str) -> str:
+        return f"{PREFIX}lease:{table_id}"
+
+    @staticmethod
+    def channel(pid: str) -> str:
+        return f"{PREFIX}to:{pid}"
+
+    # -- life -------------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self._register()
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.channel(self.id))
+        self._tasks = [asyncio.create_task(self._listen()),
+                       asyncio.create_task(self._heartbeat()),
+                       asyncio.create_task(self._takeover_loop())]
+        log.info("on the bus %s as process %s", self.url, self.id)
+
+    async def _register(self) -> None:
+        await self.redis.set(self.proc_key(self.id), "1", px=int(self.ttl * 1000))
+        await self.redis.sadd(f"{PREFIX}procs", self.id)
+
+    async def close(self) -> None:
+        """Leave the bus: the heartbeat goes at once, so the others take this process's
+        tables over at their next look (a rolling restart loses no time)."""
+        self.closed = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.proc_key(self.id))
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_every)
+            try:
+                renewed = await self.redis.set(self.proc_key(self.id), "1",
+                                               px=int(self.ttl * 1000), xx=True)
+            except Exception:  # Redis away for a moment: the next renewal may still be in time
+                log.warning("the bus did not answer the heartbeat", exc_info=True)
+                continue
+            if not renewed:
+                await self._lost()
+
+    async def _lost(self) -> None:
+        """Our heartbeat lapsed: every lease may be another's now. Drop everything and come
+        back under a new id (the old one's tables are taken over like a dead process's)."""
+        log.warning("process %s lost its leases (its heartbeat lapsed): dropping its tables",
+                    self.id)
+        self.on_lost()
+        old = self.id
+        self.id = new_id()
+        await self._register()
+        if self._pubsub is not None:
+            await self._pubsub.subscribe(self.channel(self.id))
+            await self._pubsub.unsubscribe(self.channel(old))
+
+    async def _listen(self) -> None:
+        assert self._pubsub is not None
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the bus subscription failed; listening again", exc_info=True)
+                await asyncio.sleep(0.2)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                self.on_message(orjson.loads(message["data"]))
+            except Exception:  # one bad message must not stop the listening
+                log.exception("handling a bus message")
+
+    # -- leases -----------------------------------------------------------------------------
+    async def claim(self, table_id: str) -> str | None:
+        """The process that holds the table after this claim: this one's id when it was free
+        (or its holder dead), the live holder's otherwise; None when this process may not
+        claim anything now (its heartbeat lapsed)."""
+        owner = await self._claim(keys=[self.lease_key(table_id)], args=[
+            self.id, table_id, f"{PREFIX}proc:", f"{PREFIX}tables:"])
+        return str(owner) if owner else None
+
+    async def owner(self, table_id: str) -> str | None:
+        """The live process holding the table, or None."""
+        owner = await self._owner(keys=[self.lease_key(table_id)], args=[f"{PREFIX}proc:"])
+        return str(owner) if owner else None
+
+    async def release(self, table_id: str) -> None:
+        """Let go of a table this process no longer holds in memory."""
+        await self._release(keys=[self.lease_key(table_id)], args=[
+            self.id, table_id, f"{PREFIX}tables:"])
+
+    async def alive(self, pid: str) -> bool:
+        return bool(await self.redis.exists(self.proc_key(pid)))
+
+    async def alive_many(self, pids: list[str]) -> dict[str, bool]:
+        if not pids:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for pid in pids:
+            pipe.exists(self.proc_key(pid))
+        return {pid: bool(n) for pid, n in zip(pids, await pipe.execute(), strict=True)}
+
+    # -- takeover ---------------------------------------------------------------------------
+    async def _takeover_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.takeover_every)
+            try:
+                await self.take_over_dead()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("taking over the tables of dead processes")
+
+    async def take_over_dead(self) -> int:
+        """Claim the tables of every process whose heartbeat is gone; how many we took."""
+        procs = [str(p) for p in await self.redis.smembers(f"{PREFIX}procs")]
+        alive = await self.alive_many([p for p in procs if p != self.id])
+        taken = 0
+        for pid, up in alive.items():
+            if up:
+                continue
+            while True:
+                found: Any = await self.redis.srandmember(f"{PREFIX}tables:{pid}",
+                                                          TAKEOVER_BATCH)
+                ids = [str(t) for t in found or []]
+                if not ids:
+                    break
+                for table_id in ids:
+                    got = await self._take(keys=[self.lease_key(table_id)], args=[
+                        self.id, table_id, pid, f"{PREFIX}proc:", f"{PREFIX}tables:"])
+                    if got:
+                        taken += 1
+                        try:
+                            await self.on_take(table_id)
+                        except Exception:  # one broken table must not stop the takeover
+                            log.exception("taking over table %s", table_id)
+            await self.redis.srem(f"{PREFIX}procs", pid)
+            log.info("process %s is gone; its tables are taken over", pid)
+        return taken
+
+    # -- messages ---------------------------------------------------------------------------
+    async def send(self, pid: str, message: dict[str, Any]) -> None:
+        """Publish a message to one process (lost if it is gone: the tunnel notices by the
+        heartbeat)."""
+        await self.redis.publish(self.channel(pid), orjson.dumps(message))
