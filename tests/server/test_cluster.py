@@ -13,6 +13,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -53,19 +54,29 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, redis_url: str) -> Iterator[list[Server]]:
+def make_cluster(tmp_path: Path, redis_url: str) -> Iterator[Any]:
+    """``make_cluster(n, *serve_args)``: n processes on one database and one Redis."""
     url = fresh_pg_database(PG) if PG else f"sqlite:///{tmp_path / 'cardtable.sqlite'}"
-    servers = []
-    for i in range(3):
-        data = tmp_path / f"p{i}"
-        data.mkdir()
-        servers.append(Server(url, data, ["--bus", redis_url]))
-    servers[0].start()  # the first creates the schema; the others find it
-    for s in servers[1:]:
-        s.start()
-    yield servers
+    servers: list[Server] = []
+
+    def make(n: int = 3, *args: str) -> list[Server]:
+        for i in range(n):
+            data = tmp_path / f"p{i}"
+            data.mkdir()
+            servers.append(Server(url, data, ["--bus", redis_url, *args]))
+        servers[0].start()  # the first creates the schema; the others find it
+        for s in servers[1:]:
+            s.start()
+        return servers
+
+    yield make
     for s in servers:
         s.kill()
+
+
+@pytest.fixture
+def cluster(make_cluster) -> list[Server]:
+    return make_cluster(3)
 
 
 def pid_of(server: Server) -> str:
@@ -242,3 +253,18 @@ async def test_a_rolling_restart_with_games_running(cluster):
     for t in tables:
         record = httpx.get(f"{cluster[0].base}/api/tables/{t}/record").json()
         assert replays(record)
+
+
+async def test_a_limit_holds_whichever_process_a_client_reaches(make_cluster):
+    """Three new players a minute per address: each process alone would let three more
+    through, but over the three processes the fourth is refused (the counts are shared
+    every quarter of a second)."""
+    cluster = make_cluster(3, "--new-players-per-minute", "3")
+    made = []
+    for i in range(5):
+        server = cluster[i % 3]
+        answer = httpx.post(f"{server.base}/api/me", json={"name": f"N{i}"})
+        made.append(answer.status_code)
+        await asyncio.sleep(0.6)  # past the sharing of the counts
+    assert made[:3] == [200, 200, 200]
+    assert made[3:] == [429, 429], made

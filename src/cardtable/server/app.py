@@ -39,7 +39,14 @@ from cardtable.server.bus import Bus
 from cardtable.server.engine import SEAT_GRACE
 from cardtable.server.hub import Hub
 from cardtable.server.lifecycle import IDLE_CLOSE
-from cardtable.server.limits import BodyLimit, RateLimiter, TooMany, address_key, too_many_response
+from cardtable.server.limits import (
+    BodyLimit,
+    RateLimiter,
+    SharedCounts,
+    TooMany,
+    address_key,
+    too_many_response,
+)
 from cardtable.server.live import LiveTable
 from cardtable.server.messages import (
     MAX_MESSAGE,
@@ -144,11 +151,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         tunnel = None
         if bus_url:
             tunnel = await start_bus(app, hub, bus_url)
+            # every limit a client meets counts its uses at every process
+            counts = app.state.counts = SharedCounts(tunnel.bus.redis)
+            for name, limiter in (("new-players", new_players), ("recovery", recoveries),
+                                  ("hints", app.state.advice.hints),
+                                  ("peeks", app.state.advice.peeks), ("chat", hub.chat.rate)):
+                if limiter is not None:
+                    limiter.share(counts, name)
+            hub.broadcaster.shared = counts
+            counts.start()
         hub.resume_all()
         if gc_tuning:
             tune_gc()
         yield
         if tunnel is not None:
+            await app.state.counts.close()
             await tunnel.close()
             await tunnel.bus.close()  # the others take this process's tables over at once
         await hub.close()

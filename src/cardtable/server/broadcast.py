@@ -15,6 +15,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.server import gamelog
+from cardtable.server.limits import SharedCounts
 from cardtable.server.live import LiveTable, bot_names
 from cardtable.server.messages import HubError
 
@@ -43,13 +44,23 @@ class Bucket:
     tokens: float = MESSAGE_BURST
     refilled: float = 0.0
     users: int = 0  # live connections sharing it: a bucket in use is never forgotten
+    #: with several processes: the counts they share, and this player's key in them
+    shared: SharedCounts | None = None
+    key: str = ""
 
     def take(self, now: float) -> float:
         """0 if a message may go now (and count it), else the seconds to wait."""
+        if self.shared is not None:
+            wait = self.shared.wait("messages", self.key)
+            if wait:
+                return wait
         self.tokens = min(MESSAGE_BURST, self.tokens + (now - self.refilled) * MESSAGE_RATE)
         self.refilled = now
         if self.tokens >= 1:
             self.tokens -= 1
+            if self.shared is not None:
+                self.shared.note("messages", self.key, MESSAGE_BURST / MESSAGE_RATE,
+                                 MESSAGE_BURST)
             return 0.0
         return (1 - self.tokens) / MESSAGE_RATE
 
@@ -148,6 +159,8 @@ class Broadcaster:
         #: player id -> the message bucket all its sockets share (``connect``)
         self.buckets: dict[str, Bucket] = {}
         self._buckets_swept = 0.0
+        #: with several processes: the message counts they share (``SharedCounts``)
+        self.shared: SharedCounts | None = None
 
     def broadcast(self, table: LiveTable) -> None:
         """Every connection its own state message."""
@@ -200,7 +213,8 @@ class Broadcaster:
                 del self.buckets[key]
         bucket = self.buckets.get(player_id)
         if bucket is None:
-            bucket = self.buckets[player_id] = Bucket(refilled=now)
+            bucket = self.buckets[player_id] = Bucket(refilled=now, shared=self.shared,
+                                                      key=player_id)
         return bucket
 
     def _presence_changed(self, table: LiveTable) -> None:

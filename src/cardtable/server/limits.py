@@ -10,6 +10,8 @@
   once a response is sent): a connection that never completes its first request's headers was
   held for ever, and 1,050 of them used up the server's file descriptors.
 - :func:`raise_open_file_limit`: the process's soft limit on open files up to its hard limit.
+- :class:`SharedCounts`: with several server processes (``serve --bus``), what each key used
+  at every process, so that a limit holds whichever process a client reaches.
 """
 
 from __future__ import annotations
@@ -53,11 +55,111 @@ def too_many_response(e: TooMany) -> Any:
                         headers={"retry-after": str(max(1, math.ceil(e.retry_after)))})
 
 
+#: seconds between two exchanges of the counts with the other processes
+SHARE_EVERY = 0.25
+
+
+class SharedCounts:
+    """Use counted across server processes in Redis, per limit and key, in fixed windows.
+
+    Each process decides at once from its own token bucket, as a single process does, and
+    also notes every use here. Every ``SHARE_EVERY`` seconds the uses are added up in Redis
+    and the totals of every key this process used in its current window are read back (one
+    pipeline); a key whose window is full over all processes is refused here until the window
+    ends. A window is ``burst / rate`` seconds, the time a bucket takes to refill: over all
+    processes a key gets at most ``burst`` in a window, plus what the processes let through
+    in the ``SHARE_EVERY`` seconds before they knew (and a first use at a process that had
+    not seen the key yet). The per-message path costs a dictionary update; Redis is asked
+    four times a second."""
+
+    def __init__(self, redis: Any, prefix: str = "ct:rl:") -> None:
+        self.redis = redis
+        self.prefix = prefix
+        #: (limit, key, window seconds, allowed) -> uses not yet shared
+        self.pending: dict[tuple[str, str, float, int], int] = {}
+        #: the same entries -> the end (wall time) of the window in which they were used
+        self.watched: dict[tuple[str, str, float, int], float] = {}
+        #: (limit, key) -> wall time until which the key is refused everywhere
+        self.blocked: dict[tuple[str, str], float] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def note(self, limit: str, key: str, window: float, allowed: int) -> None:
+        entry = (limit, key, window, allowed)
+        self.pending[entry] = self.pending.get(entry, 0) + 1
+
+    def wait(self, limit: str, key: str, now: float | None = None) -> float:
+        """Seconds the key is still refused for over all processes (0: not refused)."""
+        until = self.blocked.get((limit, key))
+        if until is None:
+            return 0.0
+        left = until - (time.time() if now is None else now)
+        if left <= 0:
+            del self.blocked[(limit, key)]
+            return 0.0
+        return left
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(SHARE_EVERY)
+            try:
+                await self.share()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis away for a moment: keep the counts for the next time
+                continue
+
+    def _name(self, limit: str, key: str, window: float, now: float) -> tuple[str, float]:
+        slot = int(now // window)
+        return f"{self.prefix}{limit}:{key}:{slot}", (slot + 1) * window
+
+    async def share(self, now: float | None = None) -> None:
+        """Add this process's uses to the windows in Redis, read the totals of the keys it
+        used this window, and refuse those whose window is full everywhere."""
+        now = time.time() if now is None else now
+        self.watched = {e: end for e, end in self.watched.items() if end > now}
+        entries, self.pending = self.pending, {}
+        if not entries and not self.watched:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        asked = []
+        for entry, n in entries.items():
+            limit, key, window, _allowed = entry
+            name, end = self._name(limit, key, window, now)
+            pipe.incrby(name, n)
+            pipe.expire(name, int(window * 2) + 1)
+            self.watched[entry] = end
+            asked.append((entry, end))
+        for entry, end in self.watched.items():
+            if entry not in entries:
+                pipe.get(self._name(entry[0], entry[1], entry[2], now)[0])
+                asked.append((entry, end))
+        try:
+            answers = await pipe.execute()
+        except Exception:
+            for entry, n in entries.items():  # not shared: next time
+                self.pending[entry] = self.pending.get(entry, 0) + n
+            raise
+        totals = answers[:2 * len(entries):2] + answers[2 * len(entries):]
+        for ((limit, key, _window, allowed), end), total in zip(asked, totals, strict=True):
+            if total is not None and int(total) >= allowed:
+                self.blocked[(limit, key)] = end
+        if len(self.blocked) > MAX_KEYS:
+            self.blocked = {k: v for k, v in self.blocked.items() if v > now}
+
+
 class RateLimiter:
     """Token buckets: each key may do ``burst`` things at once, then ``rate`` a second.
 
     In memory, at most ``max_keys`` keys: a forgotten key starts again with a full bucket,
-    which gives nobody more than ``burst`` extra (and only once the limiter is full)."""
+    which gives nobody more than ``burst`` extra (and only once the limiter is full).
+    ``share(counts, name)``: count across server processes too (``SharedCounts``)."""
 
     def __init__(self, rate: float, burst: int, max_keys: int = MAX_KEYS) -> None:
         if rate <= 0 or burst < 1:
@@ -66,9 +168,18 @@ class RateLimiter:
         self.burst = burst
         self.max_keys = max_keys
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when
+        self.shared: SharedCounts | None = None
+        self.name = ""
+
+    def share(self, counts: SharedCounts, name: str) -> None:
+        self.shared, self.name = counts, name
 
     def wait(self, key: str, now: float | None = None) -> float:
         """0, taking one token, if ``key`` may go now; else the seconds until it may."""
+        if self.shared is not None:
+            wait = self.shared.wait(self.name, key)
+            if wait:
+                return wait
         now = time.monotonic() if now is None else now
         tokens, then = self._buckets.pop(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - then) * self.rate)
@@ -76,6 +187,8 @@ class RateLimiter:
         self._buckets[key] = (tokens - 1 if not wait else tokens, now)  # most recent last
         while len(self._buckets) > self.max_keys:
             self._buckets.popitem(last=False)
+        if not wait and self.shared is not None:
+            self.shared.note(self.name, key, self.burst / self.rate, self.burst)
         return wait
 
     def __len__(self) -> int:
