@@ -220,12 +220,24 @@ async def test_a_killed_process_s_table_is_finished_through_the_others(cluster, 
     await sock.close()
 
 
-def test_the_lobby_lists_tables_of_every_process(cluster):
-    made = [Client(s, f"P{i}").new_table("slide", ["me", "open"])["id"]
-            for i, s in enumerate(cluster)]
+async def test_every_lobby_lists_every_process_s_tables_and_who_is_there(cluster):
+    people = [Client(s, f"P{i}") for i, s in enumerate(cluster)]
+    made = [p.new_table("slide", ["me", "open"])["id"] for p in people]
     for s in cluster:
         listed = {t["id"] for t in httpx.get(f"{s.base}/api/tables").json()}
         assert set(made) <= listed
+    # P0 sits at its table (held by process 0); the lobby of process 2 shows P0 there
+    sock = await people[0].connect(made[0])
+    await sock.until(lambda s: True)
+    deadline = time.monotonic() + 5
+    while True:
+        listed = {t["id"]: t for t in httpx.get(f"{cluster[2].base}/api/tables").json()}
+        if listed[made[0]]["seats"][0]["connected"]:
+            break
+        assert time.monotonic() < deadline, listed[made[0]]
+        await asyncio.sleep(0.2)
+    assert listed[made[1]]["seats"][0]["connected"] is False
+    await sock.close()
 
 
 async def test_a_rolling_restart_with_games_running(cluster):

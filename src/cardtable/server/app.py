@@ -165,6 +165,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             tune_gc()
         yield
         if tunnel is not None:
+            for task in app.state.bus_tasks:
+                task.cancel()
             await app.state.counts.close()
             await tunnel.close()
             await tunnel.bus.close()  # the others take this process's tables over at once
@@ -338,8 +340,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
         from cardtable.server.lobby import lobby_tables
 
-        return lobby_tables(hub(request).tables, request.app.state.store,
-                            status.split(",")[:3], seen_by(request))
+        h = hub(request)
+        infos = lobby_tables(h.tables, request.app.state.store, status.split(",")[:3],
+                             seen_by(request))
+        if h.bus is not None:  # who is connected at the tables other processes hold
+            elsewhere = [i["id"] for i in infos if i["id"] not in h.tables]
+            for table_id, present in (await h.bus.presence(elsewhere)).items():
+                info = next(i for i in infos if i["id"] == table_id)
+                for n, seat in enumerate(info["seats"]):
+                    if seat["connected"] is not None:
+                        seat["connected"] = n in present
+        return infos
 
     @app.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
@@ -602,6 +613,7 @@ async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
     bus.on_take = hub.take_over
     await bus.start()
     tunnel.start()
+    app.state.bus_tasks = [asyncio.create_task(hub.share_presence())]
     app.state.tunnel = tunnel
     return tunnel
 

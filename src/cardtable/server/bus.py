@@ -281,6 +281,27 @@ class Bus:
             log.info("process %s is gone; its tables are taken over", pid)
         return taken
 
+    # -- presence ---------------------------------------------------------------------------
+    async def share_presence(self, seats: dict[str, list[int]]) -> None:
+        """Who is connected at the tables this process holds (table -> seats with an open
+        connection), for the lobbies of the other processes; each entry lives
+        ``HEARTBEAT_TTL`` seconds unless shared again."""
+        if not seats:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for table_id, present in seats.items():
+            pipe.set(f"{PREFIX}presence:{table_id}", ",".join(map(str, present)),
+                     px=int(self.ttl * 1000))
+        await pipe.execute()
+
+    async def presence(self, ids: list[str]) -> dict[str, set[int]]:
+        """The seats connected at these tables, as their holders last shared them."""
+        if not ids:
+            return {}
+        values = await self.redis.mget([f"{PREFIX}presence:{i}" for i in ids])
+        return {i: {int(x) for x in v.split(",") if x} for i, v in zip(ids, values, strict=True)
+                if v is not None}
+
     # -- messages ---------------------------------------------------------------------------
     async def send(self, pid: str, message: dict[str, Any]) -> None:
         """Publish a message to one process (lost if it is gone: the tunnel notices by the

@@ -88,6 +88,18 @@ class Hub:
         is dead): always, without a bus. A table is loaded, and written, only where held."""
         return self.bus is None or await self.bus.claim(table_id) == self.bus.id
 
+    async def share_presence(self, every: float = 1.0) -> None:
+        """With a bus: every ``every`` seconds, who is connected at the tables held here, for
+        the other processes' lobbies (``Bus.share_presence``)."""
+        while True:
+            await asyncio.sleep(every)
+            seats = {t.id: sorted({c.seat for c in t.conns if c.seat is not None})
+                     for t in self.tables.values() if t.conns}
+            try:
+                await self.bus.share_presence(seats)
+            except Exception:  # Redis away for a moment: the next round shares it
+                log.warning("sharing presence on the bus", exc_info=True)
+
     def drop_all(self) -> None:
         """Forget every table in memory without writing anything (this process lost its
         leases: another may hold them now); the store has what was acknowledged."""
