@@ -298,9 +298,9 @@ class Bus:
         """The seats connected at these tables, as their holders last shared them."""
         if not ids:
             return {}
-        values = await self.redis.mget([f"{PREFIX}presence:{i}" for i in ids])
-        return {i: {int(x) for x in v.split(",") if x} for i, v in zip(ids, values, strict=True)
-                if v is not None}
+        values: list[Any] = await self.redis.mget([f"{PREFIX}presence:{i}" for i in ids])
+        return {i: {int(x) for x in str(v).split(",") if x}
+                for i, v in zip(ids, values, strict=True) if v is not None}
 
     # -- messages ---------------------------------------------------------------------------
     async def send(self, pid: str, message: dict[str, Any]) -> None:
