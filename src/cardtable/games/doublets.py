@@ -41,6 +41,11 @@ def card_name(card: int) -> str:
     return f"{RANKS.get(v, v)}{SUITS[card & 3]}"
 
 
+#: card id -> its name, and None -> None (an empty reserve): views map cards through it
+_NAMES: dict[int | None, str | None] = {None: None, **{
+    (v << 2) | suit: card_name((v << 2) | suit) for v in range(1, 14) for suit in range(4)}}
+
+
 def rank_name(value: int) -> str:
     return str(RANKS.get(value, value))
 
@@ -358,9 +363,9 @@ class DoubletsState(State):
             "players": 1,
             "to_act": list(self.to_act()),
             "stock": len(self.stock),
-            "waste": [card_name(c) for c in self.waste],
-            "reserves": [card_name(c) if c is not None else None for c in self.reserves],
-            "foundation": [card_name(c) for c in self.foundation],
+            "waste": list(map(_NAMES.__getitem__, self.waste)),
+            "reserves": list(map(_NAMES.__getitem__, self.reserves)),
+            "foundation": list(map(_NAMES.__getitem__, self.foundation)),
             "needed": self.needed,
             "redeals_left": self.redeals_left,
             "score": len(self.foundation),
@@ -390,9 +395,9 @@ class DoubletsState(State):
             "game": "doublets",
             "seed": self.seed,
             "stock": [card_name(c) for c in self.stock],  # top last
-            "waste": [card_name(c) for c in self.waste],
-            "reserves": [card_name(c) if c is not None else None for c in self.reserves],
-            "foundation": [card_name(c) for c in self.foundation],
+            "waste": list(map(_NAMES.__getitem__, self.waste)),
+            "reserves": list(map(_NAMES.__getitem__, self.reserves)),
+            "foundation": list(map(_NAMES.__getitem__, self.foundation)),
             "needed": self.needed,
             "redeals_left": self.redeals_left,
             "over": self._ended,

@@ -28,6 +28,13 @@ HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 _PLAY_TEXT = {(c, p): f"play {c} {PILES[p]}" for c in CARDS for p in range(4)}
 _CARD_VALUES = {str(c): c for c in CARDS}
 _END = "end"
+#: card -> its four play texts, in PILES order
+_PLAYS_OF = {c: tuple(_PLAY_TEXT[(c, p)] for p in range(4)) for c in CARDS}
+#: (pile, the seat's signal on it) -> the signal moves it may make there, in legal()'s order
+_SIGNAL_MOVES = {
+    (pile, current): tuple([f"signal {pile} {s}" for s in SIGNALS if s != current]
+                           + ([f"signal {pile} clear"] if current is not None else []))
+    for pile in PILES for current in (None, *SIGNALS)}
 #: piles as people read them
 PILE_WORDS = {"up1": "▲ up 1", "up2": "▲ up 2", "down1": "▼ down 1", "down2": "▼ down 2"}
 SIGNAL_WORDS = {"avoid": "please avoid", "small": "only a small jump, please",
@@ -259,17 +266,22 @@ class TheGameState(State):
             return []
         out = []
         if seat == self.turn:
-            tops = self.tops
-            out = [_PLAY_TEXT[(c, p)] for c in self.hands[seat] for p in range(4)
-                   if fits(c, p, tops[p])]
+            u1, u2, d1, d2 = self.tops  # ``fits`` written out: legal() is on every path
+            for c in self.hands[seat]:
+                texts = _PLAYS_OF[c]
+                if c > u1 or c == u1 - 10:
+                    out.append(texts[0])
+                if c > u2 or c == u2 - 10:
+                    out.append(texts[1])
+                if c < d1 or c == d1 + 10:
+                    out.append(texts[2])
+                if c < d2 or c == d2 + 10:
+                    out.append(texts[3])
             if self.played >= self.minimum:
                 out.append(_END)
         mine = self.signals[seat]
         for pile in PILES:
-            current = mine.get(pile)
-            out.extend(f"signal {pile} {s}" for s in SIGNALS if s != current)
-            if current is not None:
-                out.append(f"signal {pile} clear")
+            out.extend(_SIGNAL_MOVES[(pile, mine.get(pile))])
         return out
 
     # -- acting -----------------------------------------------------------------------------
