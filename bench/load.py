@@ -1,12 +1,17 @@
-"""Load test: many tables of The Game, four real websocket clients each, one server process.
+"""Load test: many tables of The Game, four real websocket clients each, 1-N server processes.
 
     python bench/load.py --tables 500 [--tables 1000 ...] [--seconds 60] [--period 2]
                          [--client-procs 2] [--py-spy FILE]
+                         [--server-procs 3 [--db postgresql://...] [--spread]]
 
 For each table count: the tables (four people each, running) are written straight into a fresh
-SQLite database, one ``cardtable serve`` process is started on it (it loads every running
-table, as after a restart), and ``--client-procs`` separate client processes (the tables split
-among them, a table's four clients always in one process) open one websocket per seat. Once
+database (SQLite; with ``--db``, a fresh database on that PostgreSQL server), ``--server-procs``
+``cardtable serve`` processes are started on it (more than one: with a ``redis-server`` as
+their bus, ``serve --bus``), and ``--client-procs`` separate client processes (the tables split
+among them, a table's four clients always in one process) open one websocket per seat. Table
+``t``'s clients reach process ``t mod N`` (which then holds the table); with ``--spread`` seat
+``s`` reaches process ``(t + s) mod N``, so three of every four sockets are forwarded to the
+table's holder over the bus. Once
 every client is connected, each client acts about every ``--period`` seconds for ``--seconds``:
 the seat to move plays a card (greedy), the others set and clear pile signals (legal at any
 time); then the clients stop acting and keep reading for a few seconds.
@@ -16,9 +21,10 @@ table's four clients has received a state at least that new ("action to last vie
 p99 and max; actions acknowledged per second; errors (refusals other than ``stale`` and
 ``rate_limited``, lost connections, actions whose views never all arrived, actions with no
 answer at all by the end); memory per
-connection (the server's peak resident memory during the run minus its memory before the
-clients connected, divided by the connections); the server's and the clients' CPU use (cores)
-and the machine's load average. ``--py-spy FILE`` records the server with py-spy during the run
+connection (the servers' peak resident memory during the run minus their memory before the
+clients connected, divided by the connections); the servers' CPU (cores, all processes
+together) and per acknowledged action (ms), the clients' CPU use (cores) and the machine's
+load average. ``--py-spy FILE`` records the server with py-spy during the run
 (raw collapsed stacks) if py-spy is installed.
 """
 
@@ -38,6 +44,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 SEATS = 4
 DRAIN = 5.0  # seconds the clients go on reading after they stop acting
@@ -209,11 +216,11 @@ async def client_process(spec: dict) -> dict:
     rng = random.Random(spec["seed"])
     sem = asyncio.Semaphore(64)  # handshakes at once
 
-    for tid, *tokens in spec["tables"]:
+    for tid, ports, *tokens in spec["tables"]:
         run = TableRun()
         runs.append(run)
         for seat, token in enumerate(tokens):
-            url = f"ws://127.0.0.1:{spec['port']}/ws/tables/{tid}?token={token}"
+            url = f"ws://127.0.0.1:{ports[seat]}/ws/tables/{tid}?token={token}"
             tasks.append(asyncio.create_task(client(url, seat, run, stats, spec["period"], go,
                                                     times, random.Random(rng.random()),
                                                     connected, sem)))
@@ -250,35 +257,70 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | None,
-            server_args: list[str]) -> dict:
+def start_servers(n: int, url: str, tmp: str, server_args: list[str]) -> tuple[list[Any], Any]:
+    """``n`` server processes on the database (with a redis-server as their bus when
+    there are several); (the processes with their ports, the redis process or None)."""
     import httpx
 
+    redis = None
+    args = list(server_args)
+    if n > 1:
+        rport = free_port()
+        redis = subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1",
+                                  "--save", "", "--appendonly", "no", "--dir", tmp],
+                                 stdout=subprocess.DEVNULL)
+        args += ["--bus", f"redis://127.0.0.1:{rport}/0"]
+    servers = []
+    for k in range(n):
+        port = free_port()
+        log = open(f"{tmp}/server{k}.log", "w")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", url,
+             *args], env=dict(os.environ, CARDTABLE_DATA=tmp), stdout=subprocess.DEVNULL,
+            stderr=log)
+        servers.append((proc, port, log))
+        for _ in range(1200):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None:
+                    raise RuntimeError("a server stopped: " + Path(
+                        f"{tmp}/server{k}.log").read_text()[-2000:]) from None
+                time.sleep(0.1)
+    return servers, redis
+
+
+def fresh_database(tmp: str, db: str | None) -> str:
+    if db is None:
+        return f"sqlite:///{tmp}/load.sqlite"
+    import psycopg
+
+    name = "cardtable_load_" + secrets.token_hex(4)
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return db.rsplit("/", 1)[0] + "/" + name
+
+
+def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | None,
+            server_args: list[str], server_procs: int = 1, db: str | None = None,
+            spread: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite:///{tmp}/load.sqlite"
+        url = fresh_database(tmp, db)
         t_setup = time.monotonic()
         made = make_database(url, tables, seed=tables)
-        port = free_port()
-        log = open(f"{tmp}/server.log", "w")  # noqa: SIM115 - closed below
-        server = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", url,
-             *server_args],
-            env=dict(os.environ, CARDTABLE_DATA=tmp), stdout=subprocess.DEVNULL, stderr=log)
+        servers, redis = start_servers(server_procs, url, tmp, server_args)
+        pids = [proc.pid for proc, _, _ in servers]
+        ports = [port for _, port, _ in servers]
+        # table t at process t mod N; --spread: seat s at process (t + s) mod N
+        placed = [[tid, [ports[(t + (s if spread else 0)) % len(ports)] for s in range(SEATS)],
+                   *tokens] for t, (tid, *tokens) in enumerate(made)]
         clients: list[subprocess.Popen] = []
         spy_proc = None
         try:
-            for _ in range(1200):
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    if server.poll() is not None:
-                        raise RuntimeError("the server stopped") from None
-                    time.sleep(0.1)
-            before = rss_kb(server.pid)
+            before = sum(rss_kb(p) for p in pids)
             for k in range(procs):
-                spec = {"port": port, "period": period, "seed": tables * 100 + k,
-                        "tables": made[k::procs]}
+                spec = {"period": period, "seed": tables * 100 + k, "tables": placed[k::procs]}
                 Path(f"{tmp}/spec{k}.json").write_text(json.dumps(spec))
                 clients.append(subprocess.Popen(
                     [sys.executable, __file__, "--client", f"{tmp}/spec{k}.json",
@@ -289,7 +331,7 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
                 line = c.stdout.readline().split()
                 connected += int(line[1]) if line and line[0] == "ready" else 0
             setup = time.monotonic() - t_setup
-            idle = rss_kb(server.pid)
+            idle = sum(rss_kb(p) for p in pids)
             start = time.monotonic() + 1.0
             stop = start + seconds
             for c in clients:
@@ -297,19 +339,19 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
                 c.stdin.flush()
             load0 = os.getloadavg()
             time.sleep(max(0.0, start - time.monotonic()))
-            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
             spy_bin = shutil.which("py-spy") or shutil.which(
                 "py-spy", path=str(Path(sys.executable).parent))
             if spy and spy_bin:
                 spy_proc = subprocess.Popen(
-                    [spy_bin, "record", "--pid", str(server.pid), "--duration",
+                    [spy_bin, "record", "--pid", str(pids[0]), "--duration",
                      str(int(seconds)), "--rate", "100", "--gil", "--format", "raw", "-o", spy,
                      "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             peak = idle
             while time.monotonic() < stop:
                 time.sleep(1.0)
-                peak = max(peak, rss_kb(server.pid))
-            cpu1, t1 = cpu_seconds(server.pid), time.monotonic()
+                peak = max(peak, sum(rss_kb(p) for p in pids))
+            cpu1, t1 = sum(cpu_seconds(p) for p in pids), time.monotonic()
             load1 = os.getloadavg()
             results = []
             for k, c in enumerate(clients):
@@ -318,16 +360,20 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
             if spy_proc:
                 spy_proc.wait(timeout=60)
         except Exception:
-            log.flush()
-            print(Path(f"{tmp}/server.log").read_text()[-3000:], file=sys.stderr)
+            for k in range(len(servers)):
+                print(Path(f"{tmp}/server{k}.log").read_text()[-3000:], file=sys.stderr)
             raise
         finally:
             for c in clients:
                 if c.poll() is None:
                     c.kill()
-            server.kill()
-            server.wait()
-            log.close()
+            for proc, _, log in servers:
+                proc.kill()
+                proc.wait()
+                log.close()
+            if redis is not None:
+                redis.kill()
+                redis.wait()
     lat = sorted(x for r in results for x in r["latencies"])
     errors: dict[str, int] = {}
     for r in results:
@@ -341,9 +387,12 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
         errors["no answer by the end"] = unanswered
     if connected < tables * SEATS:
         errors["not connected"] = tables * SEATS - connected
+    acks = sum(r["acks"] for r in results)
     return {
-        "tables": tables, "connections": tables * SEATS,
-        "actions_per_s": sum(r["acks"] for r in results) / seconds,
+        "tables": tables, "connections": tables * SEATS, "server_procs": server_procs,
+        "spread": spread,
+        "actions_per_s": acks / seconds,
+        "server_ms_per_action": 1000 * (cpu1 - cpu0) / acks if acks else float("nan"),
         "p50_ms": 1000 * percentile(lat, 0.50), "p95_ms": 1000 * percentile(lat, 0.95),
         "p99_ms": 1000 * percentile(lat, 0.99), "max_ms": 1000 * (lat[-1] if lat else 0),
         "errors": sum(errors.values()), "error_kinds": errors,
@@ -371,14 +420,22 @@ def main() -> None:
     parser.add_argument("--json", default=None, metavar="FILE", help="append rows as JSON")
     parser.add_argument("--server-arg", action="append", default=[],
                         help="extra argument for cardtable serve (repeatable)")
+    parser.add_argument("--server-procs", type=int, default=1,
+                        help="server processes (more than one: on a redis-server bus)")
+    parser.add_argument("--db", default=None,
+                        help="a PostgreSQL server URL (a fresh database on it; default SQLite)")
+    parser.add_argument("--spread", action="store_true",
+                        help="each table's four seats reach different processes")
     args = parser.parse_args()
-    print(f"{'tables':>6} {'conns':>6} {'acts/s':>7} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'p99 ms':>8} {'max ms':>8} {'errors':>6} {'stale':>6} {'KB/conn':>8} "
-          f"{'server':>7} {'clients':>7} {'load':>10}", flush=True)
+    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'acts/s':>7} {'ms/act':>7} {'p50 ms':>8} "
+          f"{'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6} {'stale':>6} "
+          f"{'KB/conn':>8} {'server':>7} {'clients':>7} {'load':>10}", flush=True)
     for count in args.tables or [100]:
         spy = f"{args.py_spy}.{count}" if args.py_spy else None
-        r = run_one(count, args.seconds, args.period, args.client_procs, spy, args.server_arg)
-        print(f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7.0f} "
+        r = run_one(count, args.seconds, args.period, args.client_procs, spy, args.server_arg,
+                    args.server_procs, args.db, args.spread)
+        print(f"{r['server_procs']:>5} {r['tables']:>6} {r['connections']:>6} "
+              f"{r['actions_per_s']:>7.0f} {r['server_ms_per_action']:>7.2f} "
               f"{r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} {r['p99_ms']:>8.1f} "
               f"{r['max_ms']:>8.0f} {r['errors']:>6} {r['refused_stale']:>6} "
               f"{r['kb_per_connection']:>8.1f} {r['server_cpu']:>6.0%} "
