@@ -208,7 +208,7 @@ async def test_a_killed_process_s_table_is_finished_through_the_others(cluster, 
     sock = await connect(at(ann, c), table["id"])
     state = await sock.until(lambda s: s["table"]["status"] == "running")
     back = time.monotonic() - killed
-    assert back < 8, f"the table came back after {back:.1f} s"
+    assert back < 6, f"the table came back after {back:.1f} s"
     end = await play_with_greedy(sock, "the-game")
     assert end["table"]["status"] == "over"
     record = httpx.get(f"{c.base}/api/tables/{table['id']}/record").json()

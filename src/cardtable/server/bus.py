@@ -13,11 +13,14 @@ redis://...`` any number of processes share one database and one Redis (docs/ser
   atomically by Redis: a lease that is free, ours, or held by a process whose heartbeat is
   gone becomes ours; otherwise the claim answers the holder. ``ct:tables:<id>`` is the set of
   tables a process holds, for the takeover.
-- **Takeover.** Every ``TAKEOVER_EVERY`` seconds each process looks for processes whose
-  heartbeat is gone and claims their tables one by one (the script moves each from the dead
+- **Takeover.** Every ``TAKEOVER_EVERY`` seconds each process looks for dead processes (the
+  heartbeat gone, or no listener on the process's channel: ``alive_many``) and claims their
+  tables one by one (the script moves each from the dead
   set to the claimer's: two survivors never both get one), then loads those that need a
-  writer (their bots and clocks go on). A killed process's tables are taken over within
-  ``HEARTBEAT_TTL + TAKEOVER_EVERY`` seconds and the time to load them.
+  writer (their bots and clocks go on). A killed process's connection to Redis closes with
+  it, so its tables are taken over within about ``2 * TAKEOVER_EVERY + SILENT_FOR`` seconds
+  and the time to load them (``HEARTBEAT_TTL + TAKEOVER_EVERY`` when only its heartbeat tells,
+  e.g. a machine cut off from the network).
 - **A process that was paused** past its heartbeat (the machine stalled) has lost every lease:
   the renewal finds its key gone, and the process drops every table it holds and starts again
   under a new id before it writes again. The database is the last guard: each action has a
@@ -43,6 +46,7 @@ HEARTBEAT_TTL = 3.0  # seconds a process stays alive without renewing
 HEARTBEAT_EVERY = 0.75  # seconds between renewals
 TAKEOVER_EVERY = 0.5  # seconds between two looks for dead processes
 TAKEOVER_BATCH = 100  # tables claimed per round trip of a takeover
+SILENT_FOR = 0.4  # seconds a beating process may have no listener before it counts as dead
 
 PREFIX = "ct:"
 
@@ -121,6 +125,8 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self.closed = False
+        #: process -> when it was first seen with a heartbeat but no listener
+        self._silent: dict[str, float] = {}
 
     @staticmethod
     async def _ignore(table_id: str) -> None:
@@ -141,9 +147,10 @@ class Bus:
 
     # -- life -------------------------------------------------------------------------------
     async def start(self) -> None:
-        await self._register()
+        # listening first: a heartbeat without a listener means a dead process to the others
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self.channel(self.id))
+        await self._register()
         self._tasks = [asyncio.create_task(self._listen()),
                        asyncio.create_task(self._heartbeat()),
                        asyncio.create_task(self._takeover_loop())]
@@ -190,10 +197,10 @@ class Bus:
         self.on_lost()
         old = self.id
         self.id = new_id()
-        await self._register()
         if self._pubsub is not None:
             await self._pubsub.subscribe(self.channel(self.id))
             await self._pubsub.unsubscribe(self.channel(old))
+        await self._register()
 
     async def _listen(self) -> None:
         assert self._pubsub is not None
@@ -236,12 +243,36 @@ class Bus:
         return bool(await self.redis.exists(self.proc_key(pid)))
 
     async def alive_many(self, pids: list[str]) -> dict[str, bool]:
+        """Which of these processes are alive. A process is dead when its heartbeat is gone,
+        or sooner: a killed process's connection to Redis closes with it, so its channel has
+        no listener any more; seen so twice, ``SILENT_FOR`` seconds apart, it is declared
+        dead here (its heartbeat deleted), and its tables are taken over at once instead of
+        when the heartbeat would have lapsed. (A live process that lost its connection for
+        that long finds its heartbeat gone and starts again under a new id: safe, if rare.)"""
         if not pids:
             return {}
         pipe = self.redis.pipeline(transaction=False)
         for pid in pids:
             pipe.exists(self.proc_key(pid))
-        return {pid: bool(n) for pid, n in zip(pids, await pipe.execute(), strict=True)}
+            pipe.pubsub_numsub(self.channel(pid))
+        answers = await pipe.execute()
+        now = asyncio.get_running_loop().time()
+        out: dict[str, bool] = {}
+        for k, pid in enumerate(pids):
+            beating, listeners = bool(answers[2 * k]), answers[2 * k + 1][0][1]
+            if not beating or listeners:
+                self._silent.pop(pid, None)
+                out[pid] = beating
+                continue
+            since = self._silent.setdefault(pid, now)
+            if now - since >= SILENT_FOR:
+                log.info("process %s stopped listening on the bus: it is dead", pid)
+                await self.redis.delete(self.proc_key(pid))
+                self._silent.pop(pid, None)
+                out[pid] = False
+            else:
+                out[pid] = True
+        return out
 
     # -- takeover ---------------------------------------------------------------------------
     async def _takeover_loop(self) -> None:
