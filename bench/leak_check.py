@@ -60,7 +60,7 @@ from cardtable.sim import play_one
 
 SEARCH_EVERY = 25
 STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators",
-              "log", "last", "to_act", "labels", "ending"}  # the words of #11: check_words
+              "log", "log_from", "last", "to_act", "labels", "ending"}  # words: check_words
 PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
@@ -269,6 +269,8 @@ class HubRun:
         self.store = Store(f"sqlite:///{folder}/leaks.sqlite")
         self.hub = Hub(self.store, bot_delay=0)
         self.people = [self.store.new_player(f"p{s}")[0] for s in range(6)]
+        #: per connection, the game log as sent so far (messages carry what changed)
+        self.logs: dict[int, list[dict]] = {}
 
     def close(self) -> None:
         self.store.close()
@@ -300,7 +302,14 @@ class HubRun:
         legal = state.legal(seat) if seat is not None and running else []
         if message["legal"] != legal:
             tally.leak(f"websocket: seat {seat}'s legal actions are not state.legal()")
-        check_words(state, seat, message, running, tally)
+        # the log comes as a delta (what changed since the connection's last state): the
+        # words are checked on the whole log, put back as a client does
+        logs = self.logs
+        if message["log_from"] > len(logs.get(id(conn), [])):
+            tally.leak("websocket: a log delta starts past what the connection was sent")
+        full = logs.get(id(conn), [])[:message["log_from"]] + message["log"]
+        logs[id(conn)] = full
+        check_words(state, seat, {**message, "log": full}, running, tally)
         info = message["table"]
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS

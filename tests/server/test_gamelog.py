@@ -155,3 +155,30 @@ async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(
     assert replay["played_by"][1][0]["name"] == "Ann"
     assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "from": later[0]["n"]}
     await mine.close()
+
+
+async def test_each_state_carries_only_what_the_log_gained_or_changed(people):
+    """The log travels as a delta: a state carries the entries from the first one that is
+    new or whose words changed (the other seat's secret reveal, once resolved), and the log
+    put back from the deltas is the one a new connection is sent whole."""
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    mine, theirs = await ann.connect(table["id"]), await bob.connect(table["id"])
+    for sock in (mine, theirs):
+        await sock.until(lambda s: s["table"]["status"] == "running")
+    moves = await asyncio.gather(play_greedy(mine, 6), play_greedy(theirs, 6))
+    played = sum(moves)  # both reveal, both take: three rounds
+    await theirs.until(lambda s: len(s["log"]) == played)
+    sent = [m for m in theirs.messages if m["type"] == "state"]
+    assert sent[0]["log_from"] == 0
+    assert max(len(m["log"]) for m in sent[1:]) <= 2  # never the whole log again
+    # Ann's reveal resolved after Bob's: Bob was sent it again, with its open words
+    assert any(sent[k]["log_from"] < len(theirs.states[k - 1]["log"])
+               for k in range(1, len(sent)))
+    fresh = await bob.connect(table["id"])
+    whole = await fresh.until(lambda s: True)
+    assert fresh.messages[0]["log_from"] == 0
+    assert whole["log"] == theirs.state["log"]
+    for sock in (mine, theirs, fresh):
+        await sock.close()

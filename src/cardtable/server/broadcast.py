@@ -84,6 +84,9 @@ class Conn:
     dropped: bool = False
     bucket: Bucket = field(default_factory=Bucket)
     admitted: bool = False  # Broadcaster.connect took it (and disconnect has not let it go)
+    #: the table version of the last state it was sent: the next one carries only what the
+    #: game log gained or changed since (``gamelog.log_since``); None: the whole log
+    log_version: int | None = None
 
     def push(self, message: dict[str, Any]) -> None:
         if self.dropped:
@@ -123,16 +126,22 @@ def state_message(table: LiveTable, conn: Conn,
     words = seen.get(("words", seat))
     if words is None:
         words = seen[("words", seat)] = table_words(table, seat, pair[0], pair[1])
+    since = conn.log_version
+    delta = seen.get(("log", seat, since))
+    if delta is None:
+        delta = seen[("log", seat, since)] = gamelog.log_since(table, seat, since)
+    conn.log_version = table.version
     return {"type": "state", "version": table.version, "seat": seat,
             "table": table.info_as(base, conn.player_id), "view": pair[0],
-            "legal": pair[1], "spectators": seen["spectators"], **words}
+            "legal": pair[1], "spectators": seen["spectators"], "log_from": delta[0],
+            "log": delta[1], **words}
 
 
 def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
                 legal: list[str]) -> dict[str, Any]:
-    """What a state message says in words for ``seat`` (docs/protocol.md): the game log as
-    this seat may read it, the last move, who must act, the labels of its legal actions,
-    and once over the end in words with its own verdict."""
+    """What a state message says in words for ``seat`` (docs/protocol.md) beside the game
+    log (which ``state_message`` adds per connection): the last move, who must act, the
+    labels of its legal actions, and once over the end in words with its own verdict."""
     game = games.get(table.game)
     running = table.status == "running"
     ending = None
@@ -142,7 +151,7 @@ def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
         names = [robots[i] or s["name"] or "open seat" for i, s in enumerate(table.seats)]
         ending = {"lines": game.result_lines(result, names),
                   "verdict": game.verdict(result, seat) if seat is not None else None}
-    return {"log": gamelog.log_for(table, seat), "last": gamelog.last_for(table, seat),
+    return {"last": gamelog.last_for(table, seat),
             "to_act": list(table.state.to_act()) if running else [],
             "labels": [game.move_label(view, a) for a in legal], "ending": ending}
 

@@ -10,6 +10,11 @@ it), or the game ends. Nothing here knows a game: only the ``Game``'s words and 
 The words are built once per action and kept beside the live table (a shadow state replays
 the log to know each view *before* an action), so a broadcast only picks, per viewer, the
 text it may read.
+
+A connection is sent only what changed since the last state it was sent (``log_since``):
+the entries from the first one that is new or whose words changed (a secret action that
+resolved), and where they start (``log_from``); the client keeps the ones before. A new
+connection, or one older than what the log remembers, gets the whole log.
 """
 
 from __future__ import annotations
@@ -48,6 +53,14 @@ class Log:
     #: the table's version the log was brought up to date at: a broadcast asks once per
     #: viewer, and only a change (a new version) can make it stale
     version: int = -1
+    #: (table version, index of the first entry that version added or changed), oldest first
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    #: a connection last sent a version before this gets the whole log
+    floor: int = -1
+
+
+#: changes a log remembers for ``log_since``; a connection further behind gets everything
+MARKS = 64
 
 
 #: the log of each live table, forgotten with the table
@@ -69,8 +82,10 @@ def entries(table: LiveTable) -> list[Entry]:
     actors = table.actors[:len(actions)]
     if log is None or log.actions != actions[:len(log.actions)] or \
             log.actors != actors[:len(log.actors)]:
+        # (a new log, after an undo: whoever was sent the old one gets this one whole)
         log = _logs[table] = Log(shadow=games.get(table.game).deal(
-            table.seed, table.players, table.options))
+            table.seed, table.players, table.options), floor=table.version)
+    first = len(log.entries)
     game = games.get(table.game)
     shadow = log.shadow
     assert shadow is not None
@@ -92,19 +107,27 @@ def entries(table: LiveTable) -> list[Entry]:
             old.pending.discard(seat)
         entry.pending = alongside
         log.entries.append(entry)
-        _resolve(log.entries, shadow)
+        first = min(first, _resolve(log.entries, shadow))
         log.actions.append((seat, action))
         log.actors.append(actors[n] if n < len(actors) else None)
+    if first < len(log.entries):
+        log.marks.append((table.version, first))
+        if len(log.marks) > MARKS:
+            log.floor = log.marks.pop(0)[0]
     log.version = table.version
     return log.entries
 
 
-def _resolve(log: list[Entry], state: State) -> None:
-    """Mark secret actions whose simultaneous choice is over as public."""
+def _resolve(log: list[Entry], state: State) -> int:
+    """Mark secret actions whose simultaneous choice is over as public; the index of the
+    first one marked (``len(log)`` if none)."""
     to_act = set(state.to_act())
+    first = len(log)
     for e in log:
         if e.secret and not e.resolved and (state.over or not to_act <= e.pending):
             e.resolved = True
+            first = min(first, e.n)
+    return first
 
 
 def text_for(entry: Entry, viewer: int | None) -> str:
@@ -120,6 +143,23 @@ def log_for(table: LiveTable, viewer: int | None) -> list[dict[str, Any]]:
     """The whole log as ``viewer`` may read it: ``{n, seat, who, text}`` each."""
     return [{"n": e.n, "seat": e.seat, "who": e.who, "text": text_for(e, viewer)}
             for e in entries(table)]
+
+
+def log_since(table: LiveTable, viewer: int | None,
+              version: int | None) -> tuple[int, list[dict[str, Any]]]:
+    """What a connection last sent the table at ``version`` (None: never) lacks of the log
+    as ``viewer`` may read it: (the index of the first entry sent, the entries from there)."""
+    log_entries = entries(table)
+    log = _logs[table]
+    start = 0
+    if version is not None and version >= log.floor:
+        start = len(log_entries)
+        for changed, first in reversed(log.marks):
+            if changed <= version:
+                break
+            start = min(start, first)
+    return start, [{"n": e.n, "seat": e.seat, "who": e.who, "text": text_for(e, viewer)}
+                   for e in log_entries[start:]]
 
 
 def last_for(table: LiveTable, viewer: int | None) -> dict[str, Any] | None:

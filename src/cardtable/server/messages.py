@@ -248,8 +248,12 @@ class StateMessage(BaseModel):
     view: dict[str, Any] = Field(description="the game's view(seat)")
     legal: list[str] = Field(description="empty unless the table runs and the seat may act")
     spectators: int
-    log: list[LogEntry] = Field(description="every action so far in words, as this "
-                                "connection may read them (oldest first)")
+    log_from: int = Field(description="the index of the first log entry this message "
+                          "carries: the client keeps its entries before it and replaces the "
+                          "rest with ``log`` (0: the whole log)")
+    log: list[LogEntry] = Field(description="the actions in words from ``log_from`` on, as "
+                                "this connection may read them: what is new or changed (a "
+                                "secret action that resolved) since its last state")
     last: LastMove | None = Field(description="the last action, for the board to highlight")
     to_act: list[int] = Field(description="the seats that must act now (empty unless the "
                               "table runs): a seat not here is not to play, whatever its legal")

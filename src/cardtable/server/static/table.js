@@ -98,6 +98,10 @@ setInterval(() => {
 
 function receive(msg) {
   if (msg.type === "state") {
+    // the game log comes as what changed since this socket's last state (docs/protocol.md):
+    // keep the entries before log_from, the rest is new
+    const kept = msg.log_from > 0 && last && last.log ? last.log.slice(0, msg.log_from) : [];
+    msg.log = kept.concat(msg.log || []);
     last = msg;
     render();
   } else if (msg.type === "ack") {
