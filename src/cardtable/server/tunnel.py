@@ -47,6 +47,8 @@ RELAY_BUFFER = 256
 HOLDER_BUFFER = 256
 #: seconds a forwarded HTTP request may wait for its answer
 HTTP_TIMEOUT = 20.0
+#: seconds the holder has to end a forwarded socket its client has left
+GONE_WAIT = 5.0
 #: seconds between two looks at whether the processes at the other end are alive
 WATCH_EVERY = 0.5
 #: close code for a table socket whose holder went away: reconnect (RFC 6455 "service restart")
@@ -194,13 +196,15 @@ class Tunnel:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(RELAY_BUFFER)
         self.outgoing[sid] = (holder, queue)
         me = self.bus.id
-        started = accepted = False
+        started = accepted = client_gone = False
 
         async def pump() -> None:  # the client's events, to the holder
             while True:
                 event = await receive()
                 await self.bus.send(holder, {"t": "recv", "id": sid, "ev": pack(event)})
                 if event["type"] in ("websocket.disconnect", "http.disconnect"):
+                    with contextlib.suppress(asyncio.QueueFull):
+                        queue.put_nowait({"t": "left"})
                     return
 
         pumping = asyncio.create_task(pump())
@@ -209,11 +213,17 @@ class Tunnel:
                                          "scope": pack({k: scope[k] for k in SCOPE_KEYS
                                                         if k in scope})})
             while True:
+                # no time limit on a live table socket; once its client has gone, the
+                # holder's end has a few seconds to finish
+                wait = HTTP_TIMEOUT if not (websocket and accepted) else (
+                    GONE_WAIT if client_gone else None)
                 try:
-                    frame = await asyncio.wait_for(
-                        queue.get(), None if websocket and accepted else HTTP_TIMEOUT)
+                    frame = await asyncio.wait_for(queue.get(), wait)
                 except TimeoutError:
                     frame = {"t": "lost"}
+                if frame["t"] == "left":
+                    client_gone = True
+                    continue
                 if queue.full():  # the client does not read: drop it (it reconnects)
                     frame = {"t": "lost", "slow": True}
                 if frame["t"] == "end":
