@@ -199,6 +199,10 @@ def serve(
         str, typer.Option(help="what the server logs on stderr: debug, info (tables created "
                           "and finished, bots replaced, errors) or warning")
     ] = "info",
+    ws: Annotated[
+        str, typer.Option("--ws", help="uvicorn's websocket implementation: auto, websockets, "
+                          "websockets-sansio or wsproto (docs/performance.md compares them)")
+    ] = "auto",
     bus: Annotated[
         str | None,
         typer.Option("--bus", metavar="URL",
@@ -221,6 +225,7 @@ def server_config(
     new_players_per_minute: int, max_connections: int, log_level: str, min_clock: int | None,
     idle_close: float,
     bus: str | None = None,
+    ws: str = "auto",
     in_process: bool = False,
 ) -> Any:
     """The uvicorn configuration of ``serve`` from its options (checked as on the command
@@ -256,6 +261,10 @@ def server_config(
         usage_error("--idle-close is a number of seconds, 0 or more (0: never)")
     if new_players_per_minute < 0 or max_connections < 1:
         usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
+    if ws not in ("auto", "websockets", "websockets-sansio", "wsproto"):
+        usage_error("--ws is auto, websockets, websockets-sansio or wsproto")
+    if ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
+        failure("--ws wsproto needs the wsproto package: pip install wsproto")
     if bus is not None:
         if not bus.startswith(("redis://", "rediss://", "unix://")):
             usage_error("--bus is a Redis URL: redis://host:6379/0")
@@ -302,7 +311,7 @@ def server_config(
                            secure_cookies=secure_cookies,
                            new_players_per_minute=new_players_per_minute,
                            min_clock=min_clock, bus_url=bus),
-                host=host, port=port, log_level="warning", ws_per_message_deflate=False,
+                host=host, port=port, log_level="warning", ws=ws, ws_per_message_deflate=False,
                 ws_max_size=MAX_WS_FRAME, http=guarded_http_protocol(HEADER_TIMEOUT),
                 forwarded_allow_ips=forwarded_allow_ips,
                 limit_concurrency=max_connections, timeout_keep_alive=5, backlog=2048)
