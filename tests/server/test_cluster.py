@@ -20,7 +20,7 @@ import pytest
 import websockets
 
 from cardtable.bots import make_bot
-from helpers import play_with_greedy
+from helpers import load_bench, play_with_greedy
 from server.conftest import PG, Client, Server, Socket, free_port, fresh_pg_database
 
 # CI sets CARDTABLE_TEST_NEED_REDIS: there a missing redis-server fails these tests
@@ -132,13 +132,8 @@ async def play_anywhere(cluster: list[Server], client: Client, table_id: str,
             await asyncio.sleep(0.2)
 
 
-def replays(record: dict) -> bool:
-    from cardtable import games
-
-    state = games.get(record["game"]).deal(record["seed"], record["players"], record["options"])
-    for seat, action in record["actions"]:
-        state.act(seat, action)
-    return bool(state.result()["over"])
+#: a record played again through the engine reaches the end (bench/failover.py's check)
+replays = load_bench("failover").replays
 
 
 def at(client: Client, server: Server) -> Client:
