@@ -160,3 +160,17 @@ def test_the_diagnosis_finds_the_losing_move() -> None:
                 return
         state.act(0, action)
     raise AssertionError("no losing move along the line")
+
+
+def test_a_first_pass_without_a_play_is_remembered_after_the_redeal() -> None:
+    # after the redeal the view looks like a fresh deal but for the redeals left
+    state = GAME.deal(6)
+    bot = FairBot("doublets", 6)
+    while "flip" in state.legal(0):
+        bot.observe(state.view(0))
+        state.act(0, "flip")
+    bot.observe(state.view(0))
+    state.act(0, "redeal")
+    view = state.view(0)
+    bot.observe(view)
+    assert bot.known_stock(view) == state.snapshot()["stock"][::-1]  # the test may peek

@@ -6,10 +6,12 @@ once the stock has been gone through (the first time the stock is empty, the was
 whole deck in flip order) it knows the stock order exactly, and from then on it plays a line
 the solver proves (``cardtable.solvers.doublets.solve_position``) on a position rebuilt from
 that knowledge. Before that the unseen cards' order is unknown: at each real choice (play now,
-or flip on) it deals the unseen cards at random a few times, solves each of those possible
-stocks after each choice, and takes the choice that wins in most of them (ties: play). Most
-choices are clear: the first few possible stocks screen a choice, and when the first action wins
-in all of them it is taken without solving the rest.
+or flip on) it deals the unseen cards at random, solves those possible stocks after the
+choice, and takes the choice that wins in more of them. A waste play is the default, a reserve
+play is put off (flip on: the reserve card waits, and the flips show which card should refill
+its slot). Most choices are clear: a few possible stocks screen the default, and when it wins
+in all of them it is taken; a close call is judged on both actions over the same stocks, with
+more stocks while it stays close; with very few unseen cards every order is tried.
 """
 
 from __future__ import annotations
@@ -146,7 +148,9 @@ class FairBot:
     def observe(self, view: dict[str, Any]) -> None:
         """Remember what this view shows (called by ``choose``; a UI may call it too)."""
         # a fresh deal (views carry no deal number: the seed would name the whole stock)
-        if len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44:
+        # (both redeals left: a first pass with no play, redealt, looks the same otherwise)
+        if (len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44
+                and view["redeals_left"] == 2):
             self._forget()
         if view["stock"] == 0 and view["waste"]:
             # the stock is gone through: the waste is the whole deck in flip order
