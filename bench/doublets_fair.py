@@ -1,11 +1,21 @@
 """The fair Doublets bot's win rate over seeds 1..N (it plays from views only).
 
     python bench/doublets_fair.py [--games 1000] [--jobs 1] [--level normal] [--out FILE]
+    python bench/doublets_fair.py --diagnose 442,509,1000-1010 [--level normal]
 
 Prints games won with the 95 % Wilson interval, the mean CPU milliseconds per game and per
 bot move (the bot's own time, the engine's excluded), and the slowest moves. ``--out`` writes
 one JSON line per game as it finishes (seed, won, score, moves, ms), so a run stopped early
 still leaves its games; ``--summary FILE`` prints the table of such a file instead of playing.
+
+Bot seeds: the deal's seed by default; with ``--bot-key KEY`` they are derived as
+``cardtable simulate --bot-key KEY`` derives them (``cardtable.seeds.bot_seed``), so a deal
+lost under ``simulate`` can be replayed and diagnosed here.
+
+``--diagnose SEEDS`` plays those deals and, for each one the bot loses that the solver wins,
+replays the bot's game with full knowledge (``solvers.doublets.first_mistake``, a peeking study
+tool) and prints the first move after which the deal could no longer be won, the move played,
+a winning alternative, the pass it was played in, and the bot's own reason for it.
 """
 
 from __future__ import annotations
@@ -17,30 +27,70 @@ from concurrent.futures import ProcessPoolExecutor
 
 from cardtable import games
 from cardtable.bots import make_bot
+from cardtable.seeds import bot_seed
+from cardtable.solvers.doublets import first_mistake, solve_seed
 from cardtable.stats import wilson
 
 
-def play(args: tuple[int, str]) -> dict:
-    """One game: a JSON-ready record."""
-    seed, spec = args
+def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = False) -> dict:
+    """One game: a JSON-ready record (with ``trace``: also its actions and the bot's
+    reasons)."""
+    seed, spec, key = args if len(args) == 3 else (*args, None)
     wall = time.perf_counter()
     state = games.get("doublets").deal(seed)
-    bot = make_bot(spec, "doublets", seed)
+    bot = make_bot(spec, "doublets", seed if key is None else bot_seed(key, seed, 0))
     moves = 0
     bot_cpu = slowest = 0.0
+    actions, reasons = [], []
     while not state.over:
         legal = state.legal(0)
         view = state.view(0)
         cpu = time.process_time()
-        action = bot.choose(view, legal)
+        if trace and hasattr(bot, "decide"):
+            action, reason = bot.decide(view, legal)
+        else:
+            action, reason = bot.choose(view, legal), ""
         cpu = time.process_time() - cpu
         bot_cpu += cpu
         slowest = max(slowest, cpu)
         moves += 1
         state.act(0, action)
-    return {"seed": seed, "won": state.won, "score": len(state.foundation), "moves": moves,
-            "cpu_ms": round(1000 * bot_cpu, 3), "max_move_ms": round(1000 * slowest, 3),
-            "wall_ms": round(1000 * (time.perf_counter() - wall), 3)}
+        actions.append(action)
+        reasons.append(reason)
+    out = {"seed": seed, "won": state.won, "score": len(state.foundation), "moves": moves,
+           "cpu_ms": round(1000 * bot_cpu, 3), "max_move_ms": round(1000 * slowest, 3),
+           "wall_ms": round(1000 * (time.perf_counter() - wall), 3)}
+    if trace:
+        out["actions"], out["reasons"] = actions, reasons
+    return out
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"442,509,1000-1010"`` as a list of seeds."""
+    out: list[int] = []
+    for part in text.split(","):
+        a, _, b = part.strip().partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def diagnose(seeds: list[int], spec: str, key: int | None) -> None:
+    """For each deal the bot loses and the solver wins: where it went wrong (peeks, to study)."""
+    for seed in seeds:
+        record = play((seed, spec, key), trace=True)
+        if record["won"]:
+            print(f"deal {seed}: won")
+            continue
+        if not solve_seed(seed).won:
+            print(f"deal {seed}: lost, and the solver proves it cannot be won")
+            continue
+        found = first_mistake(games.get("doublets").deal(seed), record["actions"])
+        assert found is not None  # a winnable deal the bot lost has a first losing move
+        why = record["reasons"][found.move - 1]
+        print(f"deal {seed}: lost ({record['score']} cards); move {found.move} "
+              f"'{found.played}' (needs {found.needed}, "
+              f"{'first pass' if found.first_pass else 'a later pass'}) loses the win; "
+              f"'{found.alternative}' keeps it; the bot's reason: {why}")
 
 
 def summary(results: list[dict], label: str) -> None:
@@ -68,12 +118,20 @@ def main() -> None:
     parser.add_argument("--level", default="normal", help="easy, normal or hard")
     parser.add_argument("--out", help="append one JSON line per game to this file")
     parser.add_argument("--summary", help="summarise a file written by --out; play nothing")
+    parser.add_argument("--bot-key", type=int,
+                        help="derive bot seeds as `cardtable simulate --bot-key` does")
+    parser.add_argument("--diagnose", metavar="SEEDS",
+                        help="e.g. 442,509,1-100: where each lost winnable deal went wrong")
     args = parser.parse_args()
+    if args.diagnose:
+        diagnose(parse_seeds(args.diagnose), f"fair:{args.level}", args.bot_key)
+        return
     if args.summary:
         with open(args.summary) as f:
             summary([json.loads(line) for line in f if line.strip()], "from " + args.summary)
         return
-    tasks = [(s, f"fair:{args.level}") for s in range(args.first, args.first + args.games)]
+    tasks = [(s, f"fair:{args.level}", args.bot_key)
+             for s in range(args.first, args.first + args.games)]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115 - closed below
     results = []
     try:

@@ -6,28 +6,47 @@ once the stock has been gone through (the first time the stock is empty, the was
 whole deck in flip order) it knows the stock order exactly, and from then on it plays a line
 the solver proves (``cardtable.solvers.doublets.solve_position``) on a position rebuilt from
 that knowledge. Before that the unseen cards' order is unknown: at each real choice (play now,
-or flip on) it deals the unseen cards at random a few times, solves each of those possible
-stocks after each choice, and takes the choice that wins in most of them (ties: play). Most
-choices are clear: the first few possible stocks screen a choice, and when the first action wins
-in all of them it is taken without solving the rest.
+or flip on) it deals the unseen cards at random, solves those possible stocks after the
+choice, and takes the choice that wins in more of them. A waste play is the default, a reserve
+play is put off (flip on: the reserve card waits, and the flips show which card should refill
+its slot). Most choices are clear: a few possible stocks screen the default, and when it wins
+in all of them it is taken; a close call is judged on both actions over the same stocks, with
+more stocks while it stays close; with very few unseen cards every order is tried.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import permutations
+from math import factorial
 from typing import Any
 
 from cardtable.core.errors import BadOptions
 from cardtable.games.doublets import KING, NEXT, NON_KINGS, card_value, rank_name
 from cardtable.solvers.doublets import Position, moves_to_actions, pack_reserves, solve_position
 
-#: possible stocks dealt at each choice of the first pass, per level
-LEVELS = {"easy": 0, "normal": 8, "hard": 24}
-#: the first few of them screen a choice: if the first action wins in all, it is taken at once
+#: possible stocks dealt at a choice of the first pass that the screen finds unclear, per
+#: level (a batch: more batches follow while the call is close, up to ``LIMIT``)
+LEVELS = {"easy": 0, "normal": 16, "hard": 32}
+LIMIT = {"easy": 0, "normal": 64, "hard": 128}
+#: the first few stocks screen a choice: if the first action wins in all, it is taken at once;
+#: a waste play is screened on more (on the tuning deals most losses left were waste plays
+#: that won in 3 stocks and lost about one stock in ten)
 SCREEN = {"easy": 0, "normal": 3, "hard": 6}
+SCREEN_WASTE = {"easy": 0, "normal": 6, "hard": 10}
+#: a call is decided once one action wins in this many more of the same stocks than the other
+MARGIN = 3
+#: with at least this many cards in the stock, a reserve play is put off (flip on) unsolved:
+#: on the tuning deals playing it was almost never better then (see ``decide``); None: always
+#: solve
+FREE_FLIP = {"easy": None, "normal": 15, "hard": None}
 #: search nodes for one possible stock (a choice's estimate), and for the exact line
 SAMPLE_BUDGET = 20_000
 EXACT_BUDGET = 3_000_000
+#: the same, when every order of the few unseen cards is tried: each is the true one as likely
+#: as not, so an undecided search (taken as a loss) would cost a winnable game
+ORDER_BUDGET = 300_000
 
 
 def position_from_view(view: dict[str, Any], stock: list[str]) -> Position:
@@ -82,6 +101,26 @@ def _after(pos: Position, action: str) -> Position:
     return Position(deck, p, res, r, NEXT[need], left - 1)
 
 
+def _value_orders(cards: list[str], most: int) -> list[list[str]] | None:
+    """Every distinct order of the values of ``cards`` (one card of each value standing for
+    its copies), if there are at most ``most``; else None. Each is as likely as any other."""
+    if len(cards) > 8:  # at least 9! / (4! 4!) = 630 orders: more than any level tries
+        return None
+    distinct = factorial(len(cards))
+    for k in Counter(card_value(c) for c in cards).values():
+        distinct //= factorial(k)
+    if distinct > most:
+        return None
+    by_value: dict[int, list[str]] = {}
+    for c in cards:
+        by_value.setdefault(card_value(c), []).append(c)
+    out = []
+    for values in sorted(set(permutations(card_value(c) for c in cards))):
+        spare = {v: list(cs) for v, cs in by_value.items()}
+        out.append([spare[v].pop() for v in values])
+    return out
+
+
 class FairBot:
     """Plays Doublets from its views alone (see the module docstring)."""
 
@@ -92,7 +131,10 @@ class FairBot:
             raise BadOptions(f"the fair bot's levels are {', '.join(LEVELS)}, not {level!r}")
         self.game = game
         self.samples = LEVELS[level or "normal"]
+        self.limit = LIMIT[level or "normal"]
         self.screen = SCREEN[level or "normal"]
+        self.screen_waste = SCREEN_WASTE[level or "normal"]
+        self.free_flip = FREE_FLIP[level or "normal"]
         self.rng = random.Random(seed)
         self._forget()
 
@@ -106,7 +148,9 @@ class FairBot:
     def observe(self, view: dict[str, Any]) -> None:
         """Remember what this view shows (called by ``choose``; a UI may call it too)."""
         # a fresh deal (views carry no deal number: the seed would name the whole stock)
-        if len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44:
+        # (both redeals left: a first pass with no play, redealt, looks the same otherwise)
+        if (len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44
+                and view["redeals_left"] == 2):
             self._forget()
         if view["stock"] == 0 and view["waste"]:
             # the stock is gone through: the waste is the whole deck in flip order
@@ -150,8 +194,18 @@ class FairBot:
             return action, self._reason(view, action, need, "")
         play = plays[0]  # the waste first: a reserve play would refill with that very card
         first, second = play, other
-        if play != "play waste" and view["waste"] and card_value(view["waste"][-1]) == KING:
-            first, second = other, play  # pulling a king into a reserve freezes it: flip first
+        if play != "play waste" and (self.samples or (
+                view["waste"] and card_value(view["waste"][-1]) == KING)):
+            # a reserve card waits where it is while the stock is flipped on, and the flips
+            # show which card should refill its slot: on the possible stocks, flipping on first
+            # wins wherever playing now does (tuning deals 20001..20030: in 318 such choices
+            # never once the other way round), so it is the default. Without sampling (easy)
+            # only a king on the waste, which would freeze the slot, makes it flip first.
+            first, second = other, play
+            if (stock is None and self.free_flip is not None and first == "flip"
+                    and view["stock"] >= self.free_flip):
+                # early in the stock flipping on is safe: no solving (the costly part)
+                return first, self._reason(view, first, need, "the reserve card can wait")
         if stock is None and self.samples:
             first, note = self._sampled(view, first, second)
         else:
@@ -176,36 +230,83 @@ class FairBot:
         return action
 
     def _sampled(self, view: dict[str, Any], first: str, second: str) -> tuple[str, str]:
-        """Pick between two actions by solving possible stocks; the first wins ties."""
+        """Pick between two actions by solving possible stocks; the first wins ties.
+
+        Both actions are judged on the SAME possible stocks (common random numbers), so only
+        the stocks where exactly one of them wins count: ``d1`` where only the first does,
+        ``d2`` where only the second does. The first few stocks screen: when the first action
+        wins in all of them it is taken. Otherwise stocks are added a batch at a time until one
+        action leads by ``MARGIN`` such stocks, or ``limit`` stocks are spent: a close call is
+        never decided on a handful of stocks."""
         unseen = unseen_cards(view)
-        stocks = []
-        for _ in range(self.samples):
-            self.rng.shuffle(unseen)
-            stocks.append(list(unseen))
-        # screening: most choices are clear, and a few stocks show it (the first wins in all)
-        firsts = [self._wins(view, first, stock) for stock in stocks[:self.screen]]
-        if all(firsts):
-            return first, f"wins in all {len(firsts)} possible stocks tried"
-        firsts += [self._wins(view, first, stock) for stock in stocks[self.screen:]]
-        w1 = sum(firsts)
-        if w1 == len(stocks):
-            return first, f"wins in all {len(stocks)} possible stocks tried"
-        # the second choice can only do better where the first lost: try those stocks first
-        failed = [s for s, won in zip(stocks, firsts, strict=True) if not won]
-        rescued = sum(self._wins(view, second, s) for s in failed)
-        w2 = rescued
-        if rescued:
-            w2 += sum(self._wins(view, second, s)
-                      for s, won in zip(stocks, firsts, strict=True) if won)
-        if w2 > w1:
-            return second, f"wins in {w2} of {len(stocks)} possible stocks tried, against {w1}"
-        return first, f"wins in {w1} of {len(stocks)} possible stocks tried, against {w2}" \
-            if rescued else f"wins in {w1} of {len(stocks)} possible stocks tried"
+        stocks: list[list[str]] = []
+        firsts: list[bool] = []
+        # suits never matter: stocks with the same values in the same order are one stock
+        known: dict[tuple[str, tuple[int, ...]], bool] = {}
+        orders = _value_orders(unseen, self.samples)
+
+        def wins(action: str, stock: list[str]) -> bool:
+            key = action, tuple(card_value(c) for c in stock)
+            if key not in known:
+                known[key] = self._wins(view, action, stock,
+                                        SAMPLE_BUDGET if orders is None else ORDER_BUDGET)
+            return known[key]
+
+        if orders is not None:
+            # so few unseen cards that every order of their values can be tried: exact
+            stocks = orders
+            firsts = [wins(first, stock) for stock in stocks]
+            if all(firsts):
+                return first, f"wins in all {len(stocks)} possible orders of the stock"
+
+        def more(n: int) -> None:
+            if orders is not None:
+                return
+            for _ in range(n):
+                self.rng.shuffle(unseen)
+                stocks.append(list(unseen))
+                firsts.append(wins(first, stocks[-1]))
+
+        if orders is None:
+            # screening: most choices are clear, and a few stocks show it (the first wins in all)
+            for _ in range(self.screen_waste if first == "play waste" else self.screen):
+                more(1)
+                if not firsts[-1]:
+                    break
+            else:
+                return first, f"wins in all {len(firsts)} possible stocks tried"
+            more(self.samples - len(stocks))
+        seconds: dict[int, bool] = {}
+        d1 = d2 = 0
+        while True:
+            # the second can only do better where the first lost: solve those first
+            for i, won in enumerate(firsts):
+                if not won and i not in seconds:
+                    seconds[i] = wins(second, stocks[i])
+            d2 = sum(seconds[i] for i, won in enumerate(firsts) if not won)
+            if d2:
+                for i, won in enumerate(firsts):
+                    if won and i not in seconds:
+                        seconds[i] = wins(second, stocks[i])
+                d1 = sum(not seconds[i] for i, won in enumerate(firsts) if won)
+            # no stock the second rescues: it cannot do better; else go on while it is close
+            if (not d2 or abs(d2 - d1) >= MARGIN or len(stocks) >= self.limit
+                    or orders is not None):
+                break
+            more(self.samples)
+        n, w1 = len(stocks), sum(firsts)
+        w2 = w1 - d1 + d2
+        if d2 > d1:
+            return second, f"wins in {w2} of {n} possible stocks tried, against {w1}"
+        if not d2:
+            return first, f"wins in {w1} of {n} possible stocks tried; the other in no more"
+        return first, f"wins in {w1} of {n} possible stocks tried, against {w2}"
 
     @staticmethod
-    def _wins(view: dict[str, Any], action: str, stock: list[str]) -> bool:
+    def _wins(view: dict[str, Any], action: str, stock: list[str],
+              budget: int = SAMPLE_BUDGET) -> bool:
         pos = _after(position_from_view(view, stock), action)
-        return solve_position(pos, SAMPLE_BUDGET)[0] == "won"
+        return solve_position(pos, budget)[0] == "won"
 
     @staticmethod
     def _reason(view: dict[str, Any], action: str, need: str, note: str) -> str:

@@ -83,7 +83,14 @@ from typing import NamedTuple
 
 from cardtable import games
 from cardtable.core.protocol import State
-from cardtable.games.doublets import KING, NEXT, NON_KINGS, RESERVE_NAMES, DoubletsState
+from cardtable.games.doublets import (
+    KING,
+    NEXT,
+    NON_KINGS,
+    RESERVE_NAMES,
+    DoubletsState,
+    rank_name,
+)
 
 _ALL = 1 << 62
 #: the node allowance of one last-pass subtree, round by round; the last round is unlimited
@@ -469,9 +476,62 @@ def still_winnable(state: State, budget: int | None = None) -> bool | None:
     return None if status == "unknown" else status == "won"
 
 
+@dataclass(frozen=True)
+class Mistake:
+    """Where a lost game went wrong (``first_mistake``): after action number ``move`` (1-based)
+    the deal could no longer be won; ``alternative`` would have kept it winnable."""
+
+    move: int
+    played: str
+    alternative: str
+    first_pass: bool  # played with both redeals left: the stock order was still unseen
+    needed: str  # the value the foundation wanted then, e.g. "8"
+
+
+def first_mistake(state: DoubletsState, actions: Sequence[str],
+                  budget: int | None = None) -> Mistake | None:
+    """**Peeking** study tool: replay ``actions`` from ``state`` (not changed) and find the
+    first action after which the true position is no longer winnable. None if the start is
+    already lost or the line never loses its win. Once a position is lost every later one is,
+    so a bisection on the action count finds it with a handful of solves."""
+    states = [state.clone()]
+    for action in actions:
+        nxt = states[-1].clone()
+        nxt.act(0, action)
+        states.append(nxt)
+
+    def winnable(i: int) -> bool:
+        # an undecided answer (only with a budget) is taken as winnable: it never blames a move
+        return still_winnable(states[i], budget) is not False
+
+    if not winnable(0) or winnable(len(states) - 1):
+        return None
+    lo, hi = 0, len(states) - 1  # winnable(lo), not winnable(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if winnable(mid):
+            lo = mid
+        else:
+            hi = mid
+    before = states[lo]
+    played = actions[lo]
+    alternative = ""
+    for action in before.legal(0):
+        if action != played:
+            trial = before.clone()
+            trial.act(0, action)
+            if still_winnable(trial, budget) is not False:
+                alternative = action
+                break
+    return Mistake(hi, played, alternative, before.redeals_left == 2,
+                   rank_name(before.needed))
+
+
 __all__ = [
+    "Mistake",
     "Position",
     "Solution",
+    "first_mistake",
     "last_pass_possible",
     "moves_to_actions",
     "pack_reserves",
