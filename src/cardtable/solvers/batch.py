@@ -20,7 +20,6 @@ from cardtable import games
 from cardtable.stats import wilson
 
 
-
 def names() -> list[str]:
     """The games whose deals can be solved (their ``deal_solver``), sorted."""
     return sorted(n for n in games.names() if games.get(n).deal_solver)

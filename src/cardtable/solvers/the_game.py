@@ -432,4 +432,5 @@ def still_winnable(state: TheGameState, budget: int | None = None) -> bool | Non
     return None if status == "unknown" else status == "won"
 
 
-__all__ = ["Solution", "accepts", "dead_card", "search_from", "solve", "solve_seed", "still_winnable"]
+__all__ = ["Solution", "accepts", "dead_card", "search_from", "solve", "solve_seed",
+           "still_winnable"]
