@@ -13,7 +13,8 @@ figures do not depend on ``--jobs``. The time per move is the mean processor tim
 would count the waits for the processor too. "max ms" is the longest single ``choose``.
 
 With ``--solved`` (a file name with ``{players}`` in it: the JSON that ``cardtable solve
-the-game --players N --seeds ... --json`` printed for that count, over the same seeds), each
+the-game --players N --seeds ... --json`` printed for that count, over the same seeds; or
+several, comma-separated, the later ones deciding deals the earlier left undecided), each
 row adds the bot's share of the winnable deals: its wins over the deals a perfect team could
 win. Deals the solver left undecided make it a range: at the low end every undecided deal
 counts as winnable; at the high end only those the bot itself won (a win is a proof that
@@ -73,13 +74,21 @@ def play_chunk(task: tuple[str, int, list[int]]) -> list[tuple[int, int, int, fl
     return out
 
 
-def load_solved(pattern: str, players: int) -> dict[int, str]:
-    """seed -> "won", "lost" or "unknown" from the solver's JSON for ``players``."""
-    with open(pattern.format(players=players)) as f:
-        data = json.load(f)
-    if data.get("players", players) != players:
-        raise SystemExit(f"{pattern.format(players=players)} is for {data['players']} players")
-    return {d["seed"]: d["status"] for d in data["deals"]}
+def load_solved(patterns: str, players: int) -> dict[int, str]:
+    """seed -> "won", "lost" or "unknown" from the solver's JSON for ``players``; with several
+    comma-separated files (a second run of the undecided deals at a larger budget, say), a
+    later file's answer replaces an "unknown"."""
+    out: dict[int, str] = {}
+    for pattern in patterns.split(","):
+        with open(pattern.format(players=players)) as f:
+            data = json.load(f)
+        if data.get("players", players) != players:
+            raise SystemExit(f"{pattern.format(players=players)} is for {data['players']} "
+                             "players")
+        for d in data["deals"]:
+            if out.get(d["seed"], "unknown") == "unknown":
+                out[d["seed"]] = d["status"]
+    return out
 
 
 def share(rows: list[tuple[int, int, int, float, float]], solved: dict[int, str]
