@@ -636,6 +636,9 @@ def solve(
     budget: Annotated[
         int | None, typer.Option(min=1, help="search nodes per deal; over it a deal is 'unknown'")
     ] = None,
+    players: Annotated[
+        int | None, typer.Option(min=1, help="players at the table (default: the game's fewest)")
+    ] = None,
 ) -> None:
     """Solve deals with full knowledge (peeking at hidden cards); count the winnable ones."""
     from rich.progress import (
@@ -652,14 +655,20 @@ def solve(
         seed_list = batch.parse_seeds(seeds)
     except ValueError as e:
         usage_error(f"--seeds: {e}")
+    try:
+        count = batch.players_for(game, players)
+    except ValueError as e:
+        usage_error(f"--players: {e}")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task("solving", total=len(seed_list))
-        results = batch.run(game, seed_list, jobs, budget, lambda: progress.advance(task))
+        results = batch.run(game, seed_list, jobs, budget, lambda: progress.advance(task),
+                            players=count)
     summary = batch.summarise(results)
     if as_json:
-        print(json.dumps({"game": game, "summary": summary, "deals": results}))
+        print(json.dumps({"game": game, "players": count, "budget": budget,
+                          "summary": summary, "deals": results}))
         return
     for r in results:
         extra = f"{r['nodes']} nodes, {r['ms']:.1f} ms"
@@ -677,10 +686,16 @@ def solve(
             f"(95 % CI {100 * low:.2f} - {100 * high:.2f} %)",
             highlight=False,
         )
+    if summary["unknown"]:
+        low, high = summary["winnable_bounds"]
+        console.print(f"winnable of all deals, the unknown counted lost to won: "
+                      f"{100 * low:.2f} - {100 * high:.2f} % (95 % Wilson bounds)",
+                      highlight=False)
     console.print(
         f"ms per deal: median {summary['median_ms']:.2f}, max {summary['max_ms']:.1f}; "
         f"total {summary['total_s']:.1f} s (CPU: median {summary['median_cpu_ms']:.2f}, "
-        f"max {summary['max_cpu_ms']:.1f}, total {summary['total_cpu_s']:.1f} s)",
+        f"p99 {summary['p99_cpu_ms']:.1f}, max {summary['max_cpu_ms']:.1f}, "
+        f"total {summary['total_cpu_s']:.1f} s)",
         highlight=False,
     )
 

@@ -182,6 +182,11 @@ class Game(ABC):
     #: ``"module:function"`` taking ``(state, budget)`` and answering True, False or None
     #: (budget spent), or None when the game has none
     solver: ClassVar[str | None] = None
+    #: a full-knowledge solver of whole deals from their seed (peeking), for
+    #: ``cardtable solve GAME``: ``"module:function"`` called as ``(seed, budget, players)``
+    #: and answering a Solution (``status`` "won", "lost" or "unknown" when the node
+    #: ``budget`` ran out, ``nodes``, ``seconds``, a winning ``line`` or a ``proof``), or None
+    deal_solver: ClassVar[str | None] = None
 
     #: a game played alone offers undo, redo and restart (AisleRiot's comforts); an undo
     #: shows what it takes back, so it is peeking, accepted for a solitaire

@@ -99,6 +99,7 @@ class DoubletsGame(Game):
     result_type = DoubletsResult
     advisor = "fair"  # the fair bot gives hints from the player's own view
     solver = "cardtable.solvers.doublets:still_winnable"
+    deal_solver = "cardtable.solvers.doublets:solve_seed"
     min_players = 1
     max_players = 1
     better = "high"

@@ -170,6 +170,8 @@ class TheGame(Game):
     )
 
     has_talk = True
+    #: every hand and the draw order known; talk plays no part (``cardtable.solvers.the_game``)
+    deal_solver = "cardtable.solvers.the_game:solve_seed"
     #: the rules forbid naming numbers: a table's chat starts with fixed phrases only
     free_chat_default = False
 

@@ -460,8 +460,11 @@ def solve(state: DoubletsState, budget: int | None = None) -> Solution:
     return Solution(status, line, nodes, proof, time.perf_counter() - start)
 
 
-def solve_seed(seed: int, budget: int | None = None) -> Solution:
-    """Solve deal ``seed`` from its start. **Peeks** (see the module docstring)."""
+def solve_seed(seed: int, budget: int | None = None, players: int = 1) -> Solution:
+    """Solve deal ``seed`` from its start. **Peeks** (see the module docstring). A solitaire:
+    ``players`` (the batch's uniform argument) can only be 1."""
+    if players != 1:
+        raise ValueError(f"Doublets is played alone, not by {players}")
     state = games.get("doublets").deal(seed)
     assert isinstance(state, DoubletsState)
     return solve(state, budget)
