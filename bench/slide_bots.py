@@ -101,7 +101,7 @@ HEADER = (f"{'bot':<22} {'opponent':<24} {'games':>6} {'win %':>6} {'95 % CI':^1
 
 def line(bot: str, opponent: str, s: dict[str, Any]) -> str:
     rate = 100 * s["wins"] / s["games"]
-    cpu = (f"{s['cpu_ms']:>7.1f} {s['cpu_max_ms']:>6.0f}" if "cpu_ms" in s else "")
+    cpu = (f"{s['cpu_ms']:>7.2f} {s['cpu_max_ms']:>6.0f}" if "cpu_ms" in s else "")
     return (f"{bot:<22} {opponent:<24} {s['games']:>6} {rate:>6.1f} {ci(s['wins'], s['games'])}"
             f" {s['shared']:>6} {s['score']:>6.1f} {s['other_score']:>6.1f} {cpu}")
 
@@ -134,6 +134,40 @@ def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
     print(f"  ({time.perf_counter() - start:.0f} s wall)", flush=True)
     return {"players": players, "bot": bot, "opponent": opponent, "seed": seed, **total,
             "seats": seats}
+
+
+def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Summaries of disjoint runs of games as one (counts added, means weighted)."""
+    n = sum(p["games"] for p in parts)
+    # weighing CPU by games is exact: a seat makes 32 moves in every game (16 rounds)
+    out: dict[str, Any] = {
+        "games": n, "wins": sum(p["wins"] for p in parts),
+        "shared": sum(p["shared"] for p in parts),
+        "score": sum(p["score"] * p["games"] for p in parts) / n,
+        "other_score": sum(p["other_score"] * p["games"] for p in parts) / n,
+        "cpu_ms": sum(p["cpu_ms"] * p["games"] for p in parts) / n,
+        "cpu_max_ms": max(p["cpu_max_ms"] for p in parts),
+    }
+    return out
+
+
+def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries of the same pairing run on disjoint seeds (``--seed 1 --games 1000`` and
+    ``--seed 1001 --games 1000``) as one; seats line up when each run's games are a multiple
+    of the player count."""
+    groups: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
+    for e in entries:
+        groups.setdefault((e["players"], e["bot"], e["opponent"]), []).append(e)
+    out = []
+    for (players, bot, opponent), parts in groups.items():
+        parts.sort(key=lambda e: e["seed"])
+        for a, b in zip(parts, parts[1:], strict=False):
+            if a["seed"] + a["games"] != b["seed"] or a["games"] % players:
+                raise SystemExit(f"{bot} vs {opponent}: runs that do not follow each other")
+        seats = [merged([p["seats"][s] for p in parts]) for s in range(len(parts[0]["seats"]))]
+        out.append({"players": players, "bot": bot, "opponent": opponent,
+                    "seed": parts[0]["seed"], **merged(parts), "seats": seats})
+    return out
 
 
 def matrix(entries: list[dict[str, Any]]) -> None:
@@ -184,6 +218,13 @@ def main() -> None:
         for path in args.matrix:
             with open(path, encoding="utf-8") as saved:
                 entries += [json.loads(text) for text in saved if text.strip()]
+        entries = combine(entries)
+        print(HEADER)
+        for e in entries:
+            print(line(e["bot"], label(e["players"], e["opponent"]), e)
+                  + f"  seeds {e['seed']}..{e['seed'] + e['games'] - 1}")
+            for seat, s in enumerate(e["seats"]):
+                print(line(f"  bot in seat {seat}", "", s))
         matrix(entries)
         return
     print(f"Slide panel: {args.games} games a pairing, seeds {args.seed}..."
