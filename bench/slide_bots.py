@@ -110,8 +110,17 @@ def label(players: int, opponent: str) -> str:
     return opponent if players == 2 else f"3 x {opponent} (4p)"
 
 
+def entry_of(players: int, bot: str, opponent: str, seed: int,
+             rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A pairing's figures as ``--save`` writes them: the total and one summary per seat."""
+    seats = [summary(mine) for seat in range(players)
+             if (mine := [r for r in rows if r["seat"] == seat])]
+    return {"players": players, "bot": bot, "opponent": opponent, "seed": seed,
+            **summary(rows), "seats": seats}
+
+
 def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
-                jobs: int, progress: int = 0) -> dict[str, Any]:
+                jobs: int, progress: int = 0, save: str | None = None) -> dict[str, Any]:
     """Play one pairing and print its detail; the summary, per-seat ones included."""
     tasks = [(i, players, bot, opponent, seed) for i in range(games_n)]
     start = time.perf_counter()
@@ -122,18 +131,15 @@ def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
             if progress and len(rows) % progress == 0 and len(rows) < games_n:
                 print(line(f"  (first {len(rows)})", label(players, opponent), summary(rows)),
                       flush=True)
-    total = summary(rows)
-    print(line(bot, label(players, opponent), total), flush=True)
-    seats = []
-    for seat in range(players):
-        mine = [r for r in rows if r["seat"] == seat]
-        if mine:
-            s = summary(mine)
-            seats.append(s)
-            print(line(f"  bot in seat {seat}", "", s))
+                if save:  # the figures so far, seats included, in case the run is cut short
+                    with open(save + ".partial", "w", encoding="utf-8") as out:
+                        out.write(json.dumps(entry_of(players, bot, opponent, seed, rows)) + "\n")
+    entry = entry_of(players, bot, opponent, seed, rows)
+    print(line(bot, label(players, opponent), entry), flush=True)
+    for seat, s in enumerate(entry["seats"]):
+        print(line(f"  bot in seat {seat}", "", s))
     print(f"  ({time.perf_counter() - start:.0f} s wall)", flush=True)
-    return {"players": players, "bot": bot, "opponent": opponent, "seed": seed, **total,
-            "seats": seats}
+    return entry
 
 
 def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -153,8 +159,8 @@ def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Entries of the same pairing run on disjoint seeds (``--seed 1 --games 1000`` and
-    ``--seed 1001 --games 1000``) as one; seats line up when each run's games are a multiple
-    of the player count."""
+    ``--seed 1001 --games 1000``, or the ``.partial`` figures of runs cut short) as one; seats
+    line up when each run's games are a multiple of the player count."""
     groups: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
     for e in entries:
         groups.setdefault((e["players"], e["bot"], e["opponent"]), []).append(e)
@@ -162,11 +168,12 @@ def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (players, bot, opponent), parts in groups.items():
         parts.sort(key=lambda e: e["seed"])
         for a, b in zip(parts, parts[1:], strict=False):
-            if a["seed"] + a["games"] != b["seed"] or a["games"] % players:
-                raise SystemExit(f"{bot} vs {opponent}: runs that do not follow each other")
+            if a["seed"] + a["games"] > b["seed"] or a["games"] % players:
+                raise SystemExit(f"{bot} vs {opponent}: runs that overlap or split the seats")
         seats = [merged([p["seats"][s] for p in parts]) for s in range(len(parts[0]["seats"]))]
+        seeds = ", ".join(f"{p['seed']}..{p['seed'] + p['games'] - 1}" for p in parts)
         out.append({"players": players, "bot": bot, "opponent": opponent,
-                    "seed": parts[0]["seed"], **merged(parts), "seats": seats})
+                    "seed": parts[0]["seed"], "seeds": seeds, **merged(parts), "seats": seats})
     return out
 
 
@@ -221,8 +228,7 @@ def main() -> None:
         entries = combine(entries)
         print(HEADER)
         for e in entries:
-            print(line(e["bot"], label(e["players"], e["opponent"]), e)
-                  + f"  seeds {e['seed']}..{e['seed'] + e['games'] - 1}")
+            print(line(e["bot"], label(e["players"], e["opponent"]), e) + f"  seeds {e['seeds']}")
             for seat, s in enumerate(e["seats"]):
                 print(line(f"  bot in seat {seat}", "", s))
         matrix(entries)
@@ -236,7 +242,7 @@ def main() -> None:
         for bot in args.bots.split(","):
             for opponent in opponents:
                 entry = run_pairing(players, bot, opponent, args.games, args.seed, args.jobs,
-                                    args.progress)
+                                    args.progress, args.save)
                 entries.append(entry)
                 if args.save:
                     with open(args.save, "a", encoding="utf-8") as out:
