@@ -159,8 +159,7 @@ def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Entries of the same pairing run on disjoint seeds (``--seed 1 --games 1000`` and
-    ``--seed 1001 --games 1000``, or the ``.partial`` figures of runs cut short) as one; seats
-    line up when each run's games are a multiple of the player count."""
+    ``--seed 1001 --games 1000``, or the ``.partial`` figures of runs cut short) as one."""
     groups: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
     for e in entries:
         groups.setdefault((e["players"], e["bot"], e["opponent"]), []).append(e)
@@ -168,7 +167,9 @@ def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (players, bot, opponent), parts in groups.items():
         parts.sort(key=lambda e: e["seed"])
         for a, b in zip(parts, parts[1:], strict=False):
-            if a["seed"] + a["games"] > b["seed"] or a["games"] % players:
+            # a game's seat is its index in its run modulo the players: runs that start a
+            # multiple of the players apart seat every game as one long run would
+            if a["seed"] + a["games"] > b["seed"] or (b["seed"] - parts[0]["seed"]) % players:
                 raise SystemExit(f"{bot} vs {opponent}: runs that overlap or split the seats")
         seats = [merged([p["seats"][s] for p in parts]) for s in range(len(parts[0]["seats"]))]
         seeds = ", ".join(f"{p['seed']}..{p['seed'] + p['games'] - 1}" for p in parts)
