@@ -1,7 +1,12 @@
-"""The Slide search bot: legal moves, a sampler true to the view, determinism, and strength."""
+"""The Slide search bot: legal moves, a sampler true to the view, determinism, and strength.
+
+Also the evaluation panel's fixed opponents: the random-reveal greedy and the frozen
+``search-v1`` (the search bot as it was before issue #12), and a short run of the panel.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 
@@ -9,11 +14,20 @@ import pytest
 
 from cardtable import BadOptions, games
 from cardtable.bots import make_bot
-from cardtable.bots.slide_search import _PUSHES, SearchBot, greedy_take_fast
+from cardtable.bots.slide_search import (
+    _PUSHES,
+    OUTSIDE_ORDER,
+    SearchBot,
+    _grid_of,
+    greedy_take_fast,
+    outside_reveal,
+    take_scores,
+    unseen_counts,
+)
 from cardtable.games import slide
 from cardtable.games.slide import sample_state
 from cardtable.sim import play_one
-from helpers import play_checking_legal
+from helpers import load_bench, play_checking_legal
 
 GAME = games.get("slide")
 
@@ -133,3 +147,156 @@ def test_search_beats_greedy_clearly():
         play_one(state, seat_bots)
         wins += seat in state.result()["winners"]
     assert wins >= 16, wins  # greedy against itself wins about half
+
+
+# -- the frozen baseline ------------------------------------------------------------------------
+# Recorded with ``search:LEVEL`` BEFORE issue #12 changed the search bot: seat 0's actions in a
+# game against greedy seats (bot seeds ``seed * 16 + seat``), as a sha256 of the lines and the
+# first six. ``search-v1`` must keep playing them exactly.
+RECORDED = [
+    ("hard", 7, 2, "64560e13e984bbf3",
+     ["reveal a1", "take 1 bottom", "reveal b1", "take 8 bottom", "reveal c1", "take 7 bottom"]),
+    ("normal", 12, 3, "434a48f82336bc4f",
+     ["reveal a1", "take 7 right", "reveal a4", "take 8 top", "reveal b3", "take 8 bottom"]),
+    ("easy", 5, 2, "fdf611637970fd65",
+     ["reveal b2", "take 1 left", "reveal b2", "take 6 top", "reveal b2", "take 10 left"]),
+]
+
+
+@pytest.mark.parametrize(("level", "seed", "players", "digest", "opening"), RECORDED)
+def test_the_frozen_baseline_plays_as_the_old_bot(level, seed, players, digest, opening):
+    state = GAME.deal(seed, players)
+    seat_bots = [make_bot(f"search-v1:{level}" if s == 0 else "greedy", "slide", seed * 16 + s)
+                 for s in range(players)]
+    play_one(state, seat_bots)
+    mine = [a for s, a in state.actions if s == 0]
+    assert mine[:6] == opening
+    assert hashlib.sha256("\n".join(mine).encode()).hexdigest()[:16] == digest
+
+
+# -- the random-reveal greedy -------------------------------------------------------------------
+def test_random_reveal_greedy_reveals_face_down_cells_and_takes_like_greedy():
+    greedy = make_bot("greedy", "slide")
+    cells_seen = set()
+    for seed in range(3):
+        for state, seat in random_positions(seed, 3):
+            if seat not in state.to_act():
+                continue
+            view, legal = state.view(seat), state.legal(seat)
+            action = make_bot("greedy:random-reveal", "slide", seed).choose(view, legal)
+            assert action in legal
+            if view["phase"] == "reveal":
+                cell = slide.CELL_INDEX[action.split()[1]]
+                assert state.grids[seat][cell] < 0  # face down, never the hole or face up
+                cells_seen.add(cell)
+            else:
+                assert action == greedy.choose(view, legal)
+    assert len(cells_seen) > 8  # not one fixed order
+
+
+def test_random_reveal_greedy_is_seeded():
+    def actions(bot_seed: int) -> list:
+        state = GAME.deal(3, 2)
+        play_one(state, [make_bot("greedy:random-reveal", "slide", bot_seed),
+                         make_bot("greedy", "slide")])
+        return state.actions
+
+    assert actions(4) == actions(4)
+    assert actions(4) != actions(5)
+    with pytest.raises(BadOptions, match="levels"):
+        make_bot("greedy:clever", "slide")
+    with pytest.raises(BadOptions, match="no levels"):
+        make_bot("greedy:random-reveal", "doublets")
+
+
+# -- the new search -----------------------------------------------------------------------------
+def test_the_outside_reveal_takes_a_face_down_cell_with_fewest_pushes():
+    for seed in range(4):
+        for state, seat in random_positions(seed, 2):
+            view = state.view(seat)
+            if view["phase"] != "reveal":
+                continue
+            grid = _grid_of(view["grids"][seat])
+            cell = outside_reveal(grid, unseen_counts(view))
+            assert state.grids[seat][cell] < 0
+            fewest = min(len(_PUSHES[i]) for i in range(16) if grid[i] < 0)
+            assert len(_PUSHES[cell]) == fewest
+    assert OUTSIDE_ORDER[:4] == (0, 3, 12, 15)  # the corners first
+
+
+def test_take_scores_match_the_greedy_take():
+    rng = random.Random(8)
+    for _ in range(500):
+        grid = [rng.choice([-1, rng.randint(1, 10), rng.randint(1, 3)]) for _ in range(16)]
+        hole = rng.randrange(16)
+        grid[hole] = 0
+        scores = take_scores(grid, hole)
+        for v in range(1, 11):
+            best = min(slide.unpaired_sum(t) for t in (
+                _pushed(grid, hole, d, v) for d, _ in slide.PUSHES[hole]))
+            assert scores[v] == best
+
+
+def _pushed(grid: list, hole: int, direction: str, v: int) -> list:
+    t = grid.copy()
+    slide.push(t, hole, direction, v)
+    return t
+
+
+def test_unseen_counts_count_what_no_face_up_card_shows():
+    state = GAME.deal(9, 3)
+    rng = random.Random(1)
+    for _ in range(40):
+        seat = rng.choice(state.to_act())
+        state.act(seat, rng.choice(state.legal(seat)))
+    counts = unseen_counts(state.view(0))
+    shown = Counter(v for g in state.grids for v in g if v > 0) + Counter(state.centre)
+    assert counts[1:] == [10 - shown[v] for v in range(1, 11)]
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_the_decision_uses_the_view_only(level):
+    # redraw every hidden value (and the others' secret reveals) consistently with the view:
+    # the same bot seed must then take the same decision
+    rng = random.Random(level)
+    checked = differed = 0
+    for state, seat in random_positions(21, 2):
+        if seat not in state.to_act() or len(state.legal(seat)) < 2 or rng.random() < 0.7:
+            continue
+        other = state.redraw_hidden(seat, rng)
+        assert other.view(seat) == state.view(seat)
+        differed += other.grids != state.grids  # late on, a redraw may land on the same cards
+        a = SearchBot("slide", 5, level).choose(state.view(seat), state.legal(seat))
+        b = SearchBot("slide", 5, level).choose(other.view(seat), other.legal(seat))
+        assert a == b
+        checked += 1
+    assert checked >= 5 and differed >= checked // 2
+
+
+def test_hard_is_deterministic_for_a_seed_with_four_players():
+    def actions() -> list:
+        state = GAME.deal(6, 4)
+        play_one(state, [make_bot("search:hard", "slide", 3)]
+                 + [make_bot("greedy:random-reveal", "slide", s) for s in range(3)])
+        return state.actions
+
+    assert actions() == actions()
+
+
+# -- the panel ----------------------------------------------------------------------------------
+def test_the_panel_on_a_handful_of_games(capsys):
+    bench = load_bench("slide_bots")
+    rows = [bench.play((i, 2, "search:easy", "greedy:random-reveal", 1)) for i in range(4)]
+    assert [r["seat"] for r in rows] == [0, 1, 0, 1]  # the bot alternates seats
+    again = [bench.play((i, 2, "search:easy", "greedy:random-reveal", 1)) for i in range(4)]
+    strip = [{k: v for k, v in r.items() if not k.startswith("cpu")} for r in rows]
+    assert strip == [{k: v for k, v in r.items() if not k.startswith("cpu")} for r in again]
+    four = bench.play((3, 4, "greedy", "greedy:random-reveal", 1))
+    assert four["seat"] == 3 and four["moves"] == 32
+    entry = bench.run_pairing(2, "greedy", "greedy:random-reveal", 6, 1, 1)
+    assert entry["games"] == 6 and len(entry["seats"]) == 2
+    assert sum(s["games"] for s in entry["seats"]) == 6
+    assert entry["wins"] == sum(s["wins"] for s in entry["seats"])
+    bench.matrix([entry])
+    out = capsys.readouterr().out
+    assert "| greedy | " in out and "n=6" in out

@@ -37,6 +37,8 @@ BUILT_IN = {
     "team": "cardtable.bots.the_game_team:TeamBot",
     "fair": "cardtable.bots.doublets_fair:FairBot",
     "search": "cardtable.bots.slide_search:SearchBot",
+    # the search bot as it was before issue #12, frozen: the evaluation panel's baseline
+    "search-v1": "cardtable.bots.slide_search_v1:SearchBot",
 }
 EXTERNAL = "cmd:"
 
