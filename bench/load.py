@@ -367,10 +367,13 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
             for c in clients:
                 if c.poll() is None:
                     c.kill()
-            for proc, _, log in servers:
+            for k, (proc, _, log) in enumerate(servers):
                 proc.kill()
                 proc.wait()
                 log.close()
+                if os.environ.get("CARDTABLE_LOAD_LOGS"):  # where to keep the servers' logs
+                    shutil.copy(f"{tmp}/server{k}.log",
+                                f"{os.environ['CARDTABLE_LOAD_LOGS']}/server{k}.log")
             if redis is not None:
                 redis.kill()
                 redis.wait()

@@ -47,6 +47,10 @@ HEARTBEAT_EVERY = 0.75  # seconds between renewals
 TAKEOVER_EVERY = 0.5  # seconds between two looks for dead processes
 TAKEOVER_BATCH = 100  # tables claimed per round trip of a takeover
 SILENT_FOR = 0.4  # seconds a beating process may have no listener before it counts as dead
+POOL = 32  # connections to Redis per process
+POOL_WAIT = 10.0  # seconds a command may wait for one of them
+OUTBOX = 100_000  # messages waiting to be published before ``send`` waits
+BATCH = 500  # messages published in one round trip
 
 PREFIX = "ct:"
 
@@ -110,7 +114,11 @@ class Bus:
         import redis.asyncio as aioredis
 
         self.url = url
-        self.redis = aioredis.from_url(url, decode_responses=True)  # str, not bytes
+        # a bounded pool that waits for a free connection rather than failing: at a busy
+        # moment many tasks ask at once (``send`` itself goes through one batching task)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=POOL, timeout=POOL_WAIT)
+        self.redis = aioredis.Redis(connection_pool=pool)  # str, not bytes
         self.id = new_id()
         self.ttl = heartbeat_ttl
         self.heartbeat_every = heartbeat_every
@@ -123,6 +131,8 @@ class Bus:
         self._release = self.redis.register_script(_RELEASE)
         self._owner = self.redis.register_script(_OWNER)
         self._tasks: list[asyncio.Task[None]] = []
+        #: (channel, message) to publish, in order, by ``_publisher``
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(OUTBOX)
         self._pubsub: Any = None
         self.closed = False
         #: process -> when it was first seen with a heartbeat but no listener
@@ -152,6 +162,7 @@ class Bus:
         await self._pubsub.subscribe(self.channel(self.id))
         await self._register()
         self._tasks = [asyncio.create_task(self._listen()),
+                       asyncio.create_task(self._publisher()),
                        asyncio.create_task(self._heartbeat()),
                        asyncio.create_task(self._takeover_loop())]
         log.info("on the bus %s as process %s", self.url, self.id)
@@ -335,6 +346,23 @@ class Bus:
 
     # -- messages ---------------------------------------------------------------------------
     async def send(self, pid: str, message: dict[str, Any]) -> None:
-        """Publish a message to one process (lost if it is gone: the tunnel notices by the
-        heartbeat)."""
-        await self.redis.publish(self.channel(pid), orjson.dumps(message))
+        """Publish a message to one process (lost if it is gone: the tunnel notices). The
+        messages go in the order sent, many to a round trip (``_publisher``)."""
+        await self._outbox.put((self.channel(pid), orjson.dumps(message)))
+
+    async def _publisher(self) -> None:
+        """Publish what ``send`` queued: whatever has gathered since the last round trip goes
+        in one pipeline (one task: the order of the messages is kept)."""
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, data in batch:
+                pipe.publish(channel, data)
+            try:
+                await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis away: these are lost; the tunnel's watch sees to it
+                log.warning("publishing %d bus messages failed", len(batch), exc_info=True)
