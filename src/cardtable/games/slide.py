@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
@@ -79,15 +78,6 @@ _VALUES = {str(v): v for v in range(1, 11)}
 # the hole None, face up its value, face down "?" (or its value once the game is over)
 _SHOW = tuple([None, *range(1, 11), *(["?"] * 10)])
 _SHOW_ALL = tuple([None, *range(1, 11), *range(10, 0, -1)])
-
-
-@lru_cache(maxsize=4096)
-def _shown_rows(grid: tuple[int, ...], reveal_all: bool) -> list[list[Any]]:
-    """A grid's rows as views show them. Remembered by content: a grid changes once or
-    twice a round, and every seat's view shows every grid, so most views find their rows
-    here. Views are read-only (docs/protocol.md): these lists are shared between them."""
-    cells = list(map((_SHOW_ALL if reveal_all else _SHOW).__getitem__, grid))
-    return [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
 
 
 # -- rules helpers: pure functions on a plain list of 16 cells, shared with bots ---------------
@@ -476,7 +466,8 @@ class SlideState(State):
 
     # -- showing ----------------------------------------------------------------------------
     def _rows(self, grid: list[int], reveal_all: bool) -> list[list[Any]]:
-        return _shown_rows(tuple(grid), reveal_all)
+        cells = list(map((_SHOW_ALL if reveal_all else _SHOW).__getitem__, grid))
+        return [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         over = self._ended
