@@ -81,6 +81,7 @@ class Hub:
         self._resuming: asyncio.Task[None] | None = None
         #: the bus to the other server processes (``bus.Bus``), None when this is the only one
         self.bus: Any = None
+        self._need_cache: tuple[float, set[str]] = (-1e9, set())
 
     # -- many processes (bus.py) ------------------------------------------------------------
     async def own(self, table_id: str) -> bool:
@@ -119,11 +120,14 @@ class Hub:
 
     def _needing_writer(self, ids: list[str]) -> set[str]:
         """Of these tables, those that must be loaded to go on without anyone asking: a bot
-        to move, a table full but not started, a clock to run."""
-        wanted = set(ids)
-        need = set(self.store.running_with_bots()) | set(self.store.open_full_tables())
-        need |= set(self.store.due_tables(time.time() + SWEEP_EVERY))
-        return wanted & need
+        to move, a table full but not started, a clock to run. (Asked of the store once a
+        second at most: a takeover asks for each of a dead process's tables in turn.)"""
+        asked, need = self._need_cache
+        if time.monotonic() - asked > 1.0:
+            need = set(self.store.running_with_bots()) | set(self.store.open_full_tables())
+            need |= set(self.store.due_tables(time.time() + SWEEP_EVERY))
+            self._need_cache = (time.monotonic(), need)
+        return set(ids) & need
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop | None:
