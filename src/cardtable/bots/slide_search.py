@@ -66,23 +66,29 @@ def _is_unpaired(t: list[int], i: int) -> bool:
     return all(t[j] != v for j in NEIGHBOURS[i])
 
 
+def _push_bases(grid: list[int], hole: int) -> list[tuple[int, list[tuple[int, bool]]]]:
+    """Per legal push into ``hole``: the unpaired sum with the entry cell still empty (it
+    pairs with nothing), and each of the entry's neighbours as (value, unpaired)."""
+    scores = []
+    for _d, dst, src, entry, nbs in _PUSHES[hole]:
+        t = grid.copy()
+        t[dst] = t[src]
+        t[entry] = 0
+        scores.append((_unpaired(t), [(t[j], _is_unpaired(t, j)) for j in nbs]))
+    return scores
+
+
 def greedy_take_fast(grid: list[int], hole: int, values: list[int]) -> tuple[int, int]:
     """``slide.greedy_take`` for distinct sorted ``values``: (value, push index in _PUSHES).
 
     Each push is scored once with the entry cell empty; a value then only changes the entry
     cell and the neighbours it pairs with.
     """
-    pushes = _PUSHES[hole]
-    scores = []  # per push: (base sum, [(neighbour value, neighbour unpaired)])
-    for _d, dst, src, entry, nbs in pushes:
-        t = grid.copy()
-        t[dst] = t[src]
-        t[entry] = 0  # empty for now: pairs with nothing
-        scores.append((_unpaired(t), [(t[j], _is_unpaired(t, j)) for j in nbs]))
+    scores = _push_bases(grid, hole)
     best = None
     best_v = best_k = 0
     for v in values:
-        for k in range(len(pushes)):
+        for k in range(len(scores)):
             base, around = scores[k]
             paired = False
             score = base
@@ -101,13 +107,7 @@ def greedy_take_fast(grid: list[int], hole: int, values: list[int]) -> tuple[int
 def take_scores(grid: list[int], hole: int) -> list[int]:
     """Per value 1..10 (index 0 unused): the lowest unpaired sum a greedy take of it leaves."""
     best = [0] * 11
-    pushes = _PUSHES[hole]
-    scores = []
-    for _d, dst, src, entry, nbs in pushes:
-        t = grid.copy()
-        t[dst] = t[src]
-        t[entry] = 0
-        scores.append((_unpaired(t), [(t[j], _is_unpaired(t, j)) for j in nbs]))
+    scores = _push_bases(grid, hole)
     for v in range(1, 11):
         low = None
         for base, around in scores:

@@ -28,7 +28,8 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _cards(mask: int) -> list[int]:
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask, lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -51,12 +52,12 @@ def _plays(hand: int, tops: list[int], live: int) -> list[tuple[int, int, int]]:
         if p < 2:
             if t - 10 >= 2 and hand >> (t - 10) & 1:
                 out.append((-1, t - 10, p))
-            for c in _cards(hand & ABOVE[t]):
+            for c in cards_of(hand & ABOVE[t]):
                 out.append(((live & ABOVE[t] & BELOW[c]).bit_count(), c, p))
         else:
             if t + 10 <= 99 and hand >> (t + 10) & 1:
                 out.append((-1, t + 10, p))
-            for c in _cards(hand & BELOW[t]):
+            for c in cards_of(hand & BELOW[t]):
                 out.append(((live & BELOW[t] & ABOVE[c]).bit_count(), c, p))
     out.sort()
     return out
@@ -71,7 +72,7 @@ def _reach(a: int, b: int, live: int, step: int) -> int:
     """
     up = step < 0
     far = min(a, b) if up else max(a, b)
-    starts = [a, b] + _cards(live & (ABOVE[far] if up else BELOW[far]))
+    starts = [a, b] + cards_of(live & (ABOVE[far] if up else BELOW[far]))
     while True:
         before = far
         for s in starts:
@@ -81,7 +82,7 @@ def _reach(a: int, b: int, live: int, step: int) -> int:
                 far = s
         if far == before:
             return far
-        starts = _cards(live & (ABOVE[far] if up else BELOW[far]))
+        starts = cards_of(live & (ABOVE[far] if up else BELOW[far]))
 
 
 def _dead_card(tops: list[int], live: int) -> bool:

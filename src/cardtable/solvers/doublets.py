@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import NamedTuple
 
@@ -91,6 +91,7 @@ from cardtable.games.doublets import (
     DoubletsState,
     rank_name,
 )
+from cardtable.solvers import Solution
 
 _ALL = 1 << 62
 #: the node allowance of one last-pass subtree, round by round; the last round is unlimited
@@ -113,22 +114,6 @@ class Position(NamedTuple):
     redeals: int
     needed: int
     left: int
-
-
-@dataclass(frozen=True)
-class Solution:
-    """What ``solve`` found. ``line`` replays through the engine to a win when ``status`` is
-    ``"won"``; ``proof`` says why a lost deal is lost (or why the answer is unknown)."""
-
-    status: str  # "won", "lost" or "unknown" (only when a node budget was given and hit)
-    line: list[str] = field(default_factory=list)
-    nodes: int = 0
-    proof: str = ""
-    seconds: float = 0.0
-
-    @property
-    def won(self) -> bool:
-        return self.status == "won"
 
 
 class _OutOfBudget(Exception):

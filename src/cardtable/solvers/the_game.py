@@ -72,12 +72,12 @@ lost position costs time, never soundness.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable import games
-from cardtable.bots.the_game_endgame import ABOVE, BELOW
+from cardtable.bots.the_game_endgame import ABOVE, BELOW, cards_of
 from cardtable.games.the_game import PILES, TheGameState
+from cardtable.solvers import Solution
 
 #: lost positions kept; over it the table is cleared (an entry only saves a search)
 TABLE_CAP = 2_000_000
@@ -87,22 +87,6 @@ _END = (0, -1)  # the search's move for "end the turn"
 ROUNDS = (0, 1, 2, 4, 8, 16)
 #: "end the turn" comes among the options after the plays that cost no more than this
 END_AFTER = 0
-
-
-@dataclass(frozen=True)
-class Solution:
-    """What ``solve`` found. ``line`` replays through the engine to a win when ``status`` is
-    ``"won"``; ``proof`` says why a lost deal is lost (or why the answer is unknown)."""
-
-    status: str  # "won", "lost" or "unknown" (only when a node budget was given and hit)
-    line: list[str] = field(default_factory=list)
-    nodes: int = 0
-    proof: str = ""
-    seconds: float = 0.0
-
-    @property
-    def won(self) -> bool:
-        return self.status == "won"
 
 
 class _OutOfBudget(Exception):
@@ -180,15 +164,6 @@ def _mask(cards: Any) -> int:
     return m
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class _Search:
     """One search over a position's game tree (the module docstring says how)."""
 
@@ -237,7 +212,7 @@ class _Search:
         out = []
         for first in (0, 2):
             ax, ay = acc[first], acc[first + 1]
-            for c in _cards(hand & (ax | ay)):
+            for c in cards_of(hand & (ax | ay)):
                 rest = live & ~(1 << c)
                 if ax >> c & 1 and ay >> c & 1:
                     rx, ry = ax & rest, ay & rest
@@ -397,7 +372,7 @@ def search_from(state: TheGameState, budget: int | None = None, *, dominance: bo
     for h in s.hands:
         live |= h
     if cuts and dead_card(state.tops, live):
-        dead = [c for c in _cards(live) if not any(
+        dead = [c for c in cards_of(live) if not any(
             accepts(p, t) >> c & 1 for p, t in enumerate(state.tops))]
         proof = ("a card still out can never be played again (no pile reaches it, even "
                  f"with every card at hand): among {dead}")
