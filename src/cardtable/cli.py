@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -352,10 +353,10 @@ def play(
     try:
         rules.deal(seed, len(seat_list), options)  # check before the screen opens
         for s in seat_list:
-            if s.startswith(bot_registry.EXTERNAL):  # check without starting the program
-                from cardtable.bots.external import check_command
+            if bot_registry.is_external(s):  # check without starting the program
+                from cardtable.bots.external import check_spec
 
-                check_command(s[len(bot_registry.EXTERNAL):])
+                check_spec(s)
             elif s != "me":
                 bot_registry.make_bot(s, game)
     except CardtableError as e:
@@ -625,6 +626,27 @@ def print_summary(summary: dict[str, Any]) -> None:
         err_console.print(f"[red]{summary['errors']} games ended with an error:[/red]")
         for message in summary["error_messages"]:
             err_console.print(f"  {message}", highlight=False)
+
+
+bot_app = typer.Typer(help="Bots as programs: the bot protocol (docs/bot-protocol.md).",
+                      no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
+
+
+@bot_app.command("run")
+def bot_run(
+    spec: Annotated[str, typer.Argument(help=f"a built-in bot: {', '.join(bot_registry.names())}"
+                                        " (NAME:LEVEL for a level)")],
+) -> None:
+    """Play a built-in bot as a program: the bot protocol on stdin and stdout
+    (e.g. --bots "cmd:cardtable bot run expert")."""
+    from cardtable.bots.program import serve
+
+    if bot_registry.is_external(spec):
+        usage_error("bot run plays a built-in bot, not a program")
+    if spec.partition(":")[0] not in bot_registry.names():
+        usage_error(f"no bot called {spec!r}; the bots are {', '.join(bot_registry.names())}")
+    serve(spec, sys.stdin, sys.stdout)
 
 
 @app.command()

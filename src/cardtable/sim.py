@@ -85,7 +85,8 @@ def play_task(task: Task) -> GameOutcome:
             seat_bots = list(lifecycle.build(
                 dict(enumerate(bots)), task.game,
                 lambda s: bot_seed(task.bot_key, task.seed, s),
-                lambda s, _spec: {"seat": s, **timeout}).values())
+                lambda s, _spec: {"seat": s, "players": task.players, "options": task.options,
+                                 **timeout}).values())
             play_one(state, seat_bots)
     except CardtableError as e:  # a bot failed or chose an illegal action: this game ends
         return GameOutcome(task.seed, bots, None, [], moves=len(state.actions),
@@ -117,10 +118,10 @@ def make_tasks(
         raise ValueError(f"give one bot, or one per seat ({players}), not {len(specs)}")
     rules.deal(seed, players, options or {})  # refuse bad options before the run
     for spec in dict.fromkeys(specs):  # refuse an unknown bot or a broken command before the run
-        if spec.startswith(bot_registry.EXTERNAL):
-            from cardtable.bots.external import check_command
+        if bot_registry.is_external(spec):
+            from cardtable.bots.external import check_spec
 
-            check_command(spec[len(bot_registry.EXTERNAL):])
+            check_spec(spec)
         else:
             bot_registry.make_bot(spec, game)
     key = new_key() if bot_key is None else check_seed(bot_key)

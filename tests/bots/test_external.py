@@ -75,23 +75,40 @@ def test_the_example_bot_plays_a_whole_game(game, players):
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
-def test_the_program_gets_every_decision_and_the_result(game, players, tmp_path):
+def test_the_program_gets_hello_every_event_every_decision_and_the_result(game, players,
+                                                                           tmp_path):
     log = tmp_path / "received.jsonl"
-    bot = ExternalBot(fixture("log_bot.py", str(log)), game, timeout=SLOW_OK)  # seat from view
+    bot = ExternalBot(fixture("log_bot.py", str(log)), game, timeout=SLOW_OK, seed=99,
+                      bot_options={"level": "hard"})  # seat and players from the first view
     state = games.get(game).deal(3, players)
     play_one(state, table(game, players, bot))
     assert_gone(bot)
-    messages = [json.loads(line) for line in log.read_text().splitlines()]
-    *acts, over = messages
+    hello, *messages, over = [json.loads(line) for line in log.read_text().splitlines()]
+    me = players - 1
+    assert hello == {"type": "hello", "protocol": 2, "game": game, "seat": me,
+                     "players": players, "options": {}, "time_limit": SLOW_OK, "seed": 99,
+                     "bot_options": {"level": "hard"}}
     assert over == {"type": "over", "result": json.loads(json.dumps(state.result()))}
-    mine = [action for seat, action in state.actions if seat == players - 1]
+    acts = [m for m in messages if m["type"] == "act"]
+    events = [m for m in messages if m["type"] == "event"]
+    assert len(acts) + len(events) == len(messages)
+    mine = [action for seat, action in state.actions if seat == me]
     assert len(acts) == len(mine) > 0
     for message, action in zip(acts, mine, strict=True):
-        assert set(message) == {"type", "game", "seat", "view", "legal"}
-        assert message["type"] == "act"
+        assert set(message) == {"type", "game", "seat", "view", "legal", "time_left"}
         assert message["game"] == game
-        assert message["seat"] == message["view"]["seat"] == players - 1
+        assert message["seat"] == message["view"]["seat"] == me
+        assert message["time_left"] == SLOW_OK
         assert action in message["legal"]
+    # one event per action at the table, in order: its own in full, another's as public
+    rules = games.get(game)
+    assert [(e["seat"], e["action"]) for e in events] == [
+        (seat, action if seat == me else rules.public_action(action))
+        for seat, action in state.actions]
+    replay = rules.deal(3, players)
+    for event, (seat, action) in zip(events, state.actions, strict=True):
+        replay.act(seat, action)
+        assert event["view"] == json.loads(json.dumps(replay.view(me)))
 
 
 def test_the_docs_show_the_example_bot_as_it_is():
@@ -221,6 +238,7 @@ def test_a_program_that_exits_before_it_is_asked():
 def test_signals_are_fine_but_a_program_that_only_talks_is_stopped():
     code = ("import json, sys\n"
             "for line in sys.stdin:\n"
+            "    if json.loads(line)['type'] != 'act': continue\n"
             "    legal = json.loads(line)['legal']\n"
             "    print(json.dumps({'action': [a for a in legal if a.startswith('signal')][0]}),"
             " flush=True)")
@@ -320,3 +338,98 @@ def test_check_command_refuses_a_missing_program_before_a_run():
 def test_bad_commands_and_limits(cmd, timeout, match):
     with pytest.raises(BadOptions, match=match):
         ExternalBot(cmd, "slide", timeout=timeout)
+
+
+# -- protocol 2: hello, newgame, bot options -------------------------------------------------
+
+
+def pids_and_types(log: Path) -> list[tuple[int, str]]:
+    return [(int(pid), kind) for pid, kind in
+            (line.split() for line in log.read_text().splitlines())]
+
+
+def simulate(game: str, players: int, specs: list[str], count: int, bot_key: int = 7) -> list:
+    from cardtable.sim import make_tasks, run_tasks
+
+    return list(run_tasks(make_tasks(game, players, specs, count, seed=1, fast=False,
+                                     timeout=SLOW_OK, bot_key=bot_key)))
+
+
+def test_a_program_that_says_newgame_plays_every_game_in_one_process_per_seat(tmp_path):
+    log = tmp_path / "pids.log"
+    spec = "cmd:" + fixture("pid_bot.py", str(log), "newgame")
+    outcomes = simulate("slide", 2, [spec], 12)
+    assert all(o.error is None for o in outcomes)
+    from cardtable.bots.external import POOL
+
+    POOL.close()  # the kept programs read to the end of their input and exit
+    seen = pids_and_types(log)
+    assert len({pid for pid, _ in seen}) == 2  # two seats, twelve games
+    for pid in {pid for pid, _ in seen}:
+        kinds = [kind for p, kind in seen if p == pid]
+        # every game opens with hello (a kept program hears newgame first) and ends with over
+        assert kinds.count("hello") == kinds.count("over") == 12
+        assert kinds.count("newgame") == 11
+        assert kinds[0] == "hello"
+        assert all(kinds[i + 1] == "hello" for i, k in enumerate(kinds) if k == "newgame")
+
+
+def test_a_protocol_1_program_is_started_for_every_game(tmp_path):
+    log = tmp_path / "pids.log"
+    outcomes = simulate("doublets", 1, ["cmd:" + fixture("pid_bot.py", str(log))], 4)
+    assert all(o.error is None for o in outcomes)
+    assert len({pid for pid, _ in pids_and_types(log)}) == 4
+
+
+def test_a_program_that_failed_is_not_kept(tmp_path):
+    from cardtable.bots.external import POOL
+
+    log = tmp_path / "pids.log"
+    command = fixture("pid_bot.py", str(log), "newgame")
+    state = games.get("doublets").deal(1)
+    bot = ExternalBot(command, "doublets", seat=0, players=1, timeout=SLOW_OK)
+    bot.choose(state.view(0), state.legal(0))
+    with pytest.raises(BotError):  # the table asks it something that has no legal answer
+        bot._check('{"action": "nonsense"}', ["flip"])
+    bot.close()
+    assert_gone(bot)
+    started = POOL.started
+    again = ExternalBot(command, "doublets", seat=0, players=1, timeout=SLOW_OK)
+    try:
+        assert not again.reused and POOL.started == started + 1
+    finally:
+        again.close()
+
+
+def test_bot_options_reach_the_program_and_unknown_ones_are_refused(tmp_path):
+    from cardtable.bots.external import parse_spec
+
+    command = fixture("pid_bot.py", str(tmp_path / "pids.log"), "newgame")
+    assert parse_spec(f"cmd(level=hard depth=3):{command}") == (
+        command, {"level": "hard", "depth": "3"})
+    assert parse_spec(f"cmd:{command}") == (command, {})
+    for bad in ("cmd(level):x", "cmd(level=a level=b):x", "cmd(=3):x", "cmd(a=(b)):x"):
+        with pytest.raises(BadOptions):
+            parse_spec(bad)
+    state = games.get("doublets").deal(1)
+    good = make_bot(f"cmd(level=hard):{command}", "doublets", seat=0, players=1,
+                    timeout=SLOW_OK)
+    with good:
+        assert good.choose(state.view(0), state.legal(0)) in state.legal(0)
+        assert good.about == {"name": "pid bot", "version": "1", "newgame": True}
+    bad = make_bot(f"cmd(depth=3):{command}", "doublets", seat=0, players=1, timeout=SLOW_OK)
+    with bad, pytest.raises(BotError, match=r"has no option depth \(it offers: level\)"):
+        bad.choose(state.view(0), state.legal(0))
+
+
+@pytest.mark.parametrize(("game", "players", "bot"),
+                         [("the-game", 3, "expert"), ("doublets", 1, "fair"),
+                          ("slide", 2, "search:easy")])
+def test_a_built_in_bot_run_as_a_program_plays_exactly_as_itself(game, players, bot):
+    """``cardtable bot run BOT`` gets the bot's seed in hello and the other seats' actions as
+    events, so over the same seeds it makes the same moves as the built-in bot."""
+    program = "cmd:" + shlex.join([sys.executable, "-m", "cardtable", "bot", "run", bot])
+    inside = simulate(game, players, [bot], 6)
+    outside = simulate(game, players, [program] + [bot] * (players - 1), 6)
+    assert [o.error for o in outside] == [None] * 6
+    assert [(o.scores, o.moves) for o in outside] == [(o.scores, o.moves) for o in inside]

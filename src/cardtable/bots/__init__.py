@@ -43,6 +43,11 @@ BUILT_IN = {
 EXTERNAL = "cmd:"
 
 
+def is_external(spec: str) -> bool:
+    """Whether ``spec`` names a program (``cmd:COMMAND``, ``cmd(level=hard):COMMAND``)."""
+    return spec.startswith((EXTERNAL, "cmd("))
+
+
 def _load(name: str) -> Any:
     module, _, cls = BUILT_IN[name].partition(":")
     try:
@@ -64,12 +69,14 @@ def names(game: str | None = None) -> list[str]:
 def make_bot(spec: str, game: str, seed: int = 0, **kwargs: Any) -> Bot:
     """A bot for ``game`` from a spec (``greedy``, ``search:hard``, ``cmd:python bot.py``).
 
-    ``seed`` fixes its random choices; ``kwargs`` go to external bots (``seat``, ``timeout``).
+    ``seed`` fixes its random choices (a program gets it in its hello); ``kwargs`` go to
+    external bots (``seat``, ``timeout``, ``players``, ``options``).
     """
-    if spec.startswith(EXTERNAL):
-        from cardtable.bots.external import ExternalBot
+    if is_external(spec):
+        from cardtable.bots.external import ExternalBot, parse_spec
 
-        return ExternalBot(spec[len(EXTERNAL):], game, **kwargs)
+        command, bot_options = parse_spec(spec)
+        return ExternalBot(command, game, seed=seed, bot_options=bot_options, **kwargs)
     name, _, level = spec.partition(":")
     cls = _load(name) if name in BUILT_IN else None
     if cls is None:
@@ -81,4 +88,4 @@ def make_bot(spec: str, game: str, seed: int = 0, **kwargs: Any) -> Bot:
     return cls(game, seed, level or None)
 
 
-__all__ = ["Bot", "make_bot", "names"]
+__all__ = ["Bot", "is_external", "make_bot", "names"]

@@ -1,10 +1,11 @@
 """The one life of a table's bots, shared by the simulator, the terminal table and the server.
 
 Every table runs its bots the same way: a bot **chooses** from its seat's view and legal
-actions; after any action the bots of the *other* seats that have ``react`` may answer with
-**talk** (The Game's pile signals), once per action (talk is not answered); at the end each
-bot is told the **result** once (``finish``); and whatever happens, each is **closed**
-(``close``: an external program ends).
+actions; after any action the bots that have ``event`` (external programs) are told who did
+what, as their seat learns it, with their new view; the bots of the *other* seats that have
+``react`` may answer with **talk** (The Game's pile signals), once per action (talk is not
+answered); at the end each bot is told the **result** once (``finish``); and whatever
+happens, each is **closed** (``close``: an external program ends or waits for its next game).
 
 ``BotSeats`` does all of it for tables that play in one thread (``sim.play_one``, the
 terminal). The server asks its bots in worker processes, so it uses the pieces:
@@ -16,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from cardtable.bots import EXTERNAL, Bot, make_bot
+from cardtable.bots import Bot, is_external, make_bot
 from cardtable.core.protocol import Action, State
 
 
 def can(bot: Any, hook: str) -> bool:
-    """Whether ``bot`` has the optional hook (``react``, ``finish``, ``close``, ``observe``)."""
+    """Whether ``bot`` has the optional hook (``react``, ``event``, ``finish``, ``close``,
+    ``observe``)."""
     return callable(getattr(bot, hook, None))
 
 
@@ -34,11 +36,12 @@ def talk_options(state: State, seat: int) -> list[Action]:
 def build(specs: Mapping[int, str], game: str, seed_for: Callable[[int], int],
           extra_for: Callable[[int, str], dict[str, Any]] | None = None) -> dict[int, Bot]:
     """A bot for each seat in ``specs`` (``make_bot`` specs), each with its own seed; if one
-    cannot be built, those built already are closed before the error goes on."""
+    cannot be built, those built already are closed before the error goes on. ``extra_for``
+    gives an external bot its ``seat``, ``timeout``, ``players`` and ``options``."""
     bots: dict[int, Bot] = {}
     try:
         for seat, spec in specs.items():
-            extra = extra_for(seat, spec) if extra_for and spec.startswith(EXTERNAL) else {}
+            extra = extra_for(seat, spec) if extra_for and is_external(spec) else {}
             bots[seat] = make_bot(spec, game, seed_for(seat), **extra)
     except BaseException:
         close_all(bots.values())
@@ -81,6 +84,7 @@ class BotSeats:
         self.bots = dict(bots)
         # asked after every action: known once, not looked up each time
         self._reactors = [(seat, bot) for seat, bot in self.bots.items() if can(bot, "react")]
+        self._watchers = [(seat, bot) for seat, bot in self.bots.items() if can(bot, "event")]
         self._finished = False
 
     def __contains__(self, seat: object) -> bool:
@@ -92,9 +96,11 @@ class BotSeats:
 
     def react(self, state: State, actor: int, quiet: Collection[int] = (),
               wrap: bool = False) -> list[tuple[int, Action]]:
-        """After ``actor``'s action: the other bots that ``react`` may answer with talk,
-        which is played at once. Bots in ``quiet`` (busy choosing) are not asked. Returns
-        what was said; ``wrap`` turns a bot's failure into ``SeatFailed``."""
+        """After ``actor``'s action: the bots that watch are told (``tell``), and the other
+        bots that ``react`` may answer with talk, which is played (and told) at once. Bots in
+        ``quiet`` (busy choosing) are not asked. Returns what was said; ``wrap`` turns a
+        bot's failure into ``SeatFailed``."""
+        self.tell(state, wrap)
         said: list[tuple[int, Action]] = []
         for seat, bot in self._reactors:
             if seat == actor or seat in quiet or state.over:
@@ -107,11 +113,29 @@ class BotSeats:
                 if answer:
                     state.act(seat, answer)
                     said.append((seat, answer))
+                    self.tell(state, wrap)
             except Exception as e:
                 if wrap:
                     raise SeatFailed(seat, "react", e) from None
                 raise
         return said
+
+    def tell(self, state: State, wrap: bool = False) -> None:
+        """Tell the watching bots (``event``) about the last action: who acted, the action
+        as each seat learns it (its own in full, another's as ``public_action`` gives it),
+        and each one's view now."""
+        if not self._watchers or not state.actions:
+            return
+        actor, action = state.actions[-1]
+        public = state.game.public_action(action)
+        for seat, bot in self._watchers:
+            try:
+                bot.event(actor, action if seat == actor else public,  # type: ignore[attr-defined]
+                          state.view(seat))
+            except Exception as e:
+                if wrap:
+                    raise SeatFailed(seat, "watch", e) from None
+                raise
 
     def finish(self, state: State) -> None:
         """Tell every bot the result, once, when the game is over."""

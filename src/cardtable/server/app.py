@@ -761,7 +761,7 @@ def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
     operator's external bot (``NAME``, ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``);
     and any name whose last word is "bot"."""
     text = unicodedata.normalize("NFKC", name).casefold().strip()
-    if text.startswith((EXTERNAL, bots.EXTERNAL, "bot:")) or BOT_WORD.search(text):
+    if text.startswith((EXTERNAL, bots.EXTERNAL, "cmd(", "bot:")) or BOT_WORD.search(text):
         return True
     reserved = {b for g in games.names() for b in bots.names(g)}
     reserved |= {n.casefold() for n in external or {}}

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from cardtable import games
-from cardtable.bots import lifecycle, make_bot
+from cardtable.bots import is_external, lifecycle, make_bot
 from cardtable.core.errors import BadOptions
 from cardtable.seeds import new_key
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
@@ -78,7 +78,8 @@ class BotRunner:
             if command is None:
                 raise BadOptions(f"no external bot called {spec!r} on this server")
             return make_bot("cmd:" + command, table.game, seed, seat=seat,
-                            timeout=self.bot_timeout)
+                            timeout=self.bot_timeout, players=table.players,
+                            options=table.options)
         bot = make_bot(spec, table.game, seed, seat=seat)
         if spec.partition(":")[0] in INLINE_BOTS:
             return bot
@@ -92,7 +93,7 @@ class BotRunner:
                 raise BadOptions(f"no external bot called {spec!r} on this server "
                                  f"(registered: {known})")
             return
-        if spec.startswith("cmd:"):  # the server never runs a command a web user names
+        if is_external(spec):  # the server never runs a command a web user names
             raise BadOptions("the server runs no commands from players; seat one of its "
                              "bots (GET /api/games)")
         make_bot(spec, game)

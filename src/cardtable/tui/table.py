@@ -57,7 +57,8 @@ class Table:
         # each bot its own random stream, unrelated to the deal
         self._bots = BotSeats(build({s: spec for s, spec in enumerate(self.seats)
                                      if spec != HUMAN}, game, lambda _s: new_key(),
-                                    lambda s, _spec: {"seat": s}))
+                                    lambda s, _spec: {"seat": s, "players": len(self.seats),
+                                                     "options": self.options}))
         self.humans: tuple[int, ...] = tuple(
             s for s, name in enumerate(self.seats) if name == HUMAN
         )
