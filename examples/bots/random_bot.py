@@ -15,11 +15,15 @@ rng = random.Random(sys.argv[1] if len(sys.argv) > 1 else None)
 
 for line in sys.stdin:
     message = json.loads(line)
-    if message["type"] == "act":
+    if message["type"] == "hello":
+        # a game starts: say who we are, and that this process can play the next one too
+        reply = {"type": "hello", "name": "random_bot", "version": "2", "newgame": True}
+        print(json.dumps(reply), flush=True)
+    elif message["type"] == "act":
         # pile signals (The Game) are talk, not moves: skip them while there is a move
         moves = [a for a in message["legal"] if not a.startswith("signal ")]
         action = rng.choice(moves or message["legal"])
         print(json.dumps({"action": action}), flush=True)
     elif message["type"] == "over":
         print("game over:", message["result"]["scores"], file=sys.stderr)
-    # any other type: a later addition to the protocol; ignore it
+    # "event", "newgame" and any other type: ignored (this bot remembers nothing)

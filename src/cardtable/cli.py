@@ -82,6 +82,7 @@ EXTRA_MODULES = {
     "tui": ("textual",),
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson"),
     "bus": ("redis",),
+    "botclient": ("httpx", "websockets"),
 }
 
 
@@ -637,6 +638,8 @@ app.add_typer(bot_app, name="bot")
 def bot_run(
     spec: Annotated[str, typer.Argument(help=f"a built-in bot: {', '.join(bot_registry.names())}"
                                         " (NAME:LEVEL for a level)")],
+    one_game: Annotated[bool, typer.Option(
+        "--one-game", help="play one game per process (do not offer newgame)")] = False,
 ) -> None:
     """Play a built-in bot as a program: the bot protocol on stdin and stdout
     (e.g. --bots "cmd:cardtable bot run expert")."""
@@ -646,7 +649,42 @@ def bot_run(
         usage_error("bot run plays a built-in bot, not a program")
     if spec.partition(":")[0] not in bot_registry.names():
         usage_error(f"no bot called {spec!r}; the bots are {', '.join(bot_registry.names())}")
-    serve(spec, sys.stdin, sys.stdout)
+    serve(spec, sys.stdin, sys.stdout, newgame=not one_game)
+
+
+@bot_app.command("connect")
+def bot_connect(
+    url: Annotated[str, typer.Argument(help="the server, e.g. http://127.0.0.1:8000")],
+    spec: Annotated[str, typer.Argument(help=f"the bot that plays: {BOTS_HELP}")],
+    token: Annotated[str, typer.Option(envvar="CARDTABLE_BOT_TOKEN",
+                                       help="the bot account's token (POST /api/me/bots)")],
+    join: Annotated[str | None, typer.Option(
+        help="also take open seats at tables of this game in the lobby")] = None,
+    games_: Annotated[int | None, typer.Option(
+        "--games", min=1, help="stop after this many games (default: play until Ctrl-C)")] = None,
+    timeout: Annotated[float, typer.Option(
+        help="seconds a program (cmd:...) may take to answer")] = 5.0,
+) -> None:
+    """Play a bot account's tables on a server: the seats it is invited to, the tables it
+    made, and with --join open seats, each with a built-in bot or a program."""
+    need_extra("botclient", "bot connect")
+    from cardtable.botclient import ClientError, connect
+
+    if bot_registry.is_external(spec):
+        try:
+            from cardtable.bots.external import check_spec
+
+            check_spec(spec)
+        except CardtableError as e:
+            usage_error(e.reason)
+    elif spec.partition(":")[0] not in bot_registry.names():
+        usage_error(f"no bot called {spec!r}; {BOTS_HELP}")
+    if join is not None:
+        check_game(join)
+    try:
+        connect(url, token, spec, join=join, games=games_, timeout=timeout)
+    except ClientError as e:
+        failure(str(e))
 
 
 @app.command()

@@ -32,8 +32,9 @@ def spec_for(default: str, bot_options: dict[str, Any]) -> str:
     return f"{name}:{level}" if level else name
 
 
-def serve(spec: str, stdin: IO[str], stdout: IO[str]) -> None:
-    """Play every game the table sends on ``stdin`` until it closes."""
+def serve(spec: str, stdin: IO[str], stdout: IO[str], newgame: bool = True) -> None:
+    """Play every game the table sends on ``stdin`` until it closes; without ``newgame`` the
+    hello does not offer to play game after game (the table starts a process per game)."""
     bot: Any = None
     seat: int | None = None
 
@@ -57,7 +58,7 @@ def serve(spec: str, stdin: IO[str], stdout: IO[str]) -> None:
                 seat = message.get("seat")
                 bot = make_bot(use, message["game"], int(message.get("seed") or 0))
                 say({"type": "hello", "name": f"cardtable {use}", "version": __version__,
-                     "newgame": True, "options": list(OPTIONS)})
+                     "newgame": newgame, "options": list(OPTIONS)})
             elif kind == "event" and bot is not None:
                 # a table tells a built-in bot of the other seats' actions through react
                 if message.get("seat") != seat and can(bot, "react"):

@@ -51,6 +51,8 @@ from cardtable.server.live import LiveTable
 from cardtable.server.messages import (
     MAX_MESSAGE,
     ActMessage,
+    BotAccountAnswer,
+    BotAccounts,
     BotBody,
     ChatMessage,
     ChatSettingsBody,
@@ -58,6 +60,7 @@ from cardtable.server.messages import (
     GameInfo,
     HintAnswer,
     HubError,
+    InviteBody,
     JoinAnswer,
     JoinBody,
     LeaderboardRow,
@@ -93,6 +96,8 @@ NEW_PLAYERS_PER_MINUTE = 20
 #: recovery codes tried per client address: a burst of this many, then one a minute (a code
 #: has about 99 bits: guessing is hopeless anyway, and this keeps it so)
 RECOVER_BURST = 5
+#: bot accounts one person may have
+MAX_BOT_ACCOUNTS = 5
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 #: the statuses of refusals, as the API's documentation lists them
 ERROR_STATUSES = [(400, "a bad request (a typed error)"), (401, "no player: POST /api/me"),
@@ -263,8 +268,59 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if player is None:
             return {"player": None}
         store: db.Storage = request.app.state.store
-        return {"player": {"id": player.id, "name": player.name},
+        return {"player": {"id": player.id, "name": player.name,
+                           "bot": player.bot_owner is not None},
                 "recovery": store.has_recovery_code(player.id)}
+
+    # -- bot accounts: a person's programs, playing through the API like people ------------
+    bot_accounts_made = RateLimiter(1 / 60, MAX_BOT_ACCOUNTS)
+
+    def owner(request: Request) -> db.Player:
+        player = me(request)
+        if player.bot_owner is not None:
+            raise HubError("forbidden", "a bot account cannot own bot accounts", 403)
+        return player
+
+    @app.get("/api/me/bots", response_model=BotAccounts)
+    async def my_bots(request: Request) -> dict[str, Any]:
+        store: db.Storage = request.app.state.store
+        return {"bots": [{"id": b.id, "name": b.name}
+                         for b in store.bot_accounts_of(owner(request).id)]}
+
+    @app.post("/api/me/bots", response_model=BotAccountAnswer)
+    async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
+        """A bot account of yours and its token (shown once: only its hash is kept)."""
+        player = owner(request)
+        store: db.Storage = request.app.state.store
+        name = body.name.strip()
+        if not NAME.match(name):
+            raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
+        if name.casefold() in {b.casefold() for g in games.names() for b in bots.names(g)} \
+                or name.casefold() in {n.casefold() for n in hub(request).external_bots}:
+            raise HubError("reserved_name", f"{name!r} is the name of this server's bot")
+        if len(store.bot_accounts_of(player.id)) >= MAX_BOT_ACCOUNTS:
+            raise HubError("too_many_bots", f"you have {MAX_BOT_ACCOUNTS} bot accounts "
+                           "already (at most)", 409)
+        if store.bot_account_named(name) is not None:
+            raise HubError("name_taken", f"there is a bot account called {name!r} already",
+                           409)
+        wait = bot_accounts_made.wait(player.id)
+        if wait:
+            raise TooMany("too_many_bots", f"you made several bot accounts just now: wait "
+                          f"{wait:.0f} s", wait)
+        bot, token = store.new_bot_account(player.id, name)
+        return {"bot": {"id": bot.id, "name": bot.name}, "token": token}
+
+    @app.post("/api/me/bots/{bot_id}/token", response_model=BotAccountAnswer)
+    async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
+        """A new token for your bot account; the old one stops working."""
+        player = owner(request)
+        store: db.Storage = request.app.state.store
+        token = store.new_bot_token(player.id, bot_id[:32])
+        bot = next((b for b in store.bot_accounts_of(player.id) if b.id == bot_id), None)
+        if token is None or bot is None:
+            raise HubError("not_found", "you have no bot account with this id", 404)
+        return {"bot": {"id": bot.id, "name": bot.name}, "token": token}
 
     # -- one person, several browsers: a recovery code (no password) -------------------------
     recoveries = RateLimiter(1 / 60, RECOVER_BURST)
@@ -388,6 +444,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         table = hub(request).load(table_id)
         got = await hub(request).join(table, player, body.seat)
         return {"seat": got, "table": table.info(player.id)}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/invite", response_model=TableInfo,
+              response_model_exclude_unset=True)
+    async def invite(request: Request, table_id: str, seat: int,
+                     body: InviteBody) -> dict[str, Any]:
+        """The table's creator seats a bot account at an open seat; its program finds the
+        table among its games (GET /api/my-games) and plays it like a person."""
+        player = me(request)
+        table = hub(request).load(table_id)
+        store: db.Storage = request.app.state.store
+        bot = store.bot_account_named(body.bot.strip())
+        if bot is None:
+            raise HubError("not_found", f"there is no bot account called {body.bot!r}", 404)
+        await hub(request).invite(table, player, seat, bot)
+        return table.info(player.id)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=TableInfo,
               response_model_exclude_unset=True)

@@ -78,6 +78,9 @@ class TableEngine:
             advisor=advisor, actors=actors, actor_names=names,
             clock=dict(row.clock) if row.clock else None,
             ended=row.ended, resigned=list(row.resigned or []), created_at=row.created_at,
+            bot_accounts=self.store.bot_accounts(
+                [s.player_id for s in seats if s.player_id]
+                + [r["player_id"] for r in row.resigned or []]),
         )
         # rows from before actions kept their version are answered with today's
         table.recent = {f"{a.seat}:{a.client_id}": {
@@ -194,6 +197,8 @@ class TableEngine:
             raise HubError("seat_taken", f"seat {seat + 1} is not free", 409)  # counted from 1
         others = all(s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
         table.actor_names[player.id] = player.name
+        if player.bot_owner:
+            table.bot_accounts.add(player.id)
         table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
         self.change(table, all_seats=True, fault="join", status="running" if others else None,
                     seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
@@ -304,8 +309,10 @@ class TableEngine:
         if table.resigned:  # resigned seats rank last, rated as the people who resigned
             result = lifecycle.with_resignations(result, [r["seat"] for r in table.resigned])
             return {"result": result, "rating": rating_of(
-                table.game, lifecycle.rating_seats(table.seats, table.resigned), result)}
-        return {"result": result, "rating": rating_of(table.game, table.seats, result)}
+                table.game, lifecycle.rating_seats(table.seats, table.resigned), result,
+                table.bot_accounts)}
+        return {"result": result, "rating": rating_of(table.game, table.seats, result,
+                                                      table.bot_accounts)}
 
     def after_change(self, table: LiveTable, all_seats: bool = False,
                      actor: int | None = None) -> None:
@@ -419,7 +426,7 @@ class TableEngine:
         result = lifecycle.closed_result(table.state.result(), ended,
                                          rules.cooperative or table.players == 1, resigned)
         rating = rating_of(table.game, lifecycle.rating_seats(table.seats, table.resigned),
-                           result) if rated else None
+                           result, table.bot_accounts) if rated else None
         if not self.store.close_table(table.id, table.version + 1, ended, result, rating):
             return False  # (another process closed it: never while this one holds it)
         table.version += 1

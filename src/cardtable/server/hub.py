@@ -315,6 +315,22 @@ class Hub:
             self.arm(table)
         return seat
 
+    async def invite(self, table: LiveTable, player: db.Player, seat: int,
+                     bot: db.Player) -> None:
+        """The creator seats the bot account ``bot`` at the open ``seat``."""
+        if table.created_by != player.id:
+            raise HubError("forbidden", "only the table's creator can invite a bot", 403)
+        if not 0 <= seat < table.players:
+            raise HubError("bad_request",
+                           f"there is no seat {seat + 1} (seats 1 to {table.players})")
+        async with table.lock:
+            _, changed = self.engine.join(table, bot, seat)
+        if changed:
+            table.notices.append(f"{bot.name} (a bot account) was invited to seat {seat + 1}")
+            self.broadcaster.broadcast(table)
+            self.bots.schedule(table)
+            self.arm(table)
+
     async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int,
                           bot: str) -> None:
         """The creator gives a seat whose person has left to a bot."""

@@ -113,6 +113,8 @@ class LiveTable:
     ended: str | None = None
     #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
     resigned: list[dict[str, Any]] = field(default_factory=list)
+    #: the seated players that are bot accounts (shown and rated as bots)
+    bot_accounts: set[str] = field(default_factory=set)
     #: when the table was created (UTC), for its age in the lobby
     created_at: dt.datetime | None = None
 
@@ -198,7 +200,7 @@ class LiveTable:
             # a finished game is history: no undo after its end (nor after it was closed)
             can_undo=undo and bool(self.state.actions) and self.status == "running",
             can_redo=undo and bool(self.redo) and self.status == "running",
-            notices=self.notices[-5:], clock=self.clock)
+            notices=self.notices[-5:], clock=self.clock, bot_accounts=self.bot_accounts)
         if self.ended:
             info["ended"] = self.ended
         if self.created_at is not None:
@@ -219,10 +221,12 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
                seats: list[SeatRow], present: set[int | None], viewer: str | None, *,
                can_undo: bool = False, can_redo: bool = False,
                notices: list[str] | None = None,
-               clock: dict[str, Any] | None = None) -> dict[str, Any]:
+               clock: dict[str, Any] | None = None,
+               bot_accounts: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
     """The public facts of a table, built in this one place for tables in memory and those
     described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
-    ``present``: the seats with a connection.
+    ``present``: the seats with a connection; ``bot_accounts``: the seated players that are
+    bot accounts (``bot_account`` in their seat).
 
     The seed only where the game says the deal is public (``Game.deal_is_public``: a
     solitaire's deal number; a shared game's seed would reveal hidden cards until it is
@@ -244,7 +248,8 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
         "seats": [
             {"seat": i, "name": robots[i] or s["name"], "bot": s["bot"], "taken": bool(
                 s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
-             "connected": (i in present) if s["player_id"] else None}
+             "connected": (i in present) if s["player_id"] else None,
+             "bot_account": s["player_id"] in bot_accounts}
             for i, s in enumerate(seats)
         ],
         "notices": notices or [],

@@ -30,16 +30,17 @@ def lobby_tables(tables: Mapping[str, LiveTable], store: db.Storage, statuses: l
     stored = store.seats_of([r.id for r in rows if live[r.id] is None])
     names = store.names(list({s.player_id for seats in stored.values() for s in seats
                               if s.player_id}))
+    robots = store.bot_accounts(list(names))
     infos = []
     for r in rows:
         table = live[r.id]
         infos.append(table.info(viewer) if table is not None
-                     else stored_info(r, stored[r.id], names, viewer))
+                     else stored_info(r, stored[r.id], names, viewer, robots))
     return infos
 
 
 def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
-                viewer: str | None) -> dict[str, Any]:
+                viewer: str | None, bot_accounts: set[str] | None = None) -> dict[str, Any]:
     """``LiveTable.info`` of a table not in memory: nobody is connected, it has no notices,
     and (a multiplayer table) no undo."""
     # (a finished table's seat history is left to its own info, GET /api/tables/{id})
@@ -48,7 +49,8 @@ def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
         row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
         row.version, [SeatRow(player_id=s.player_id, bot=s.bot,
                               name=names.get(s.player_id) if s.player_id else s.bot)
-                      for s in by_seat], set(), viewer, clock=row.clock)
+                      for s in by_seat], set(), viewer, clock=row.clock,
+        bot_accounts=bot_accounts or set())
     if row.ended:
         info["ended"] = row.ended
     info["created_at"] = iso(row.created_at)  # the lobby shows its age ("3 min ago")

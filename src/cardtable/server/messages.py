@@ -155,6 +155,8 @@ class SeatInfo(BaseModel):
     you: bool
     connected: bool | None = Field(description="whether the person has a connection; null "
                                    "for a bot or an open seat")
+    bot_account: bool = Field(False, description="the seat's player is a bot account: a "
+                              "program playing through the API with its token")
     history: list[SeatRun] | None = Field(
         None, description="once the game is over: who played this seat over time")
     you_away: bool | None = Field(
@@ -403,6 +405,27 @@ class BotBody(BaseModel):
     bot: str = Field(max_length=40)
 
 
+class InviteBody(BaseModel):
+    bot: str = Field(max_length=100, description="the name of a bot account")
+
+
+class BotAccount(BaseModel):
+    id: str
+    name: str
+
+
+class BotAccountAnswer(BaseModel):
+    """A bot account and its token, shown once: the program sends it as the
+    ``X-Cardtable-Token`` header (HTTP) or the ``token`` query parameter (websocket)."""
+
+    bot: BotAccount
+    token: str
+
+
+class BotAccounts(BaseModel):
+    bots: list[BotAccount]
+
+
 # -- HTTP answers ---------------------------------------------------------------------------
 class ErrorAnswer(BaseModel):
     """Every refusal: an HTTP status 4xx (5xx) with this body."""
@@ -417,6 +440,7 @@ class ErrorAnswer(BaseModel):
 class Player(BaseModel):
     id: str
     name: str
+    bot: bool = Field(False, description="a bot account (played by a program with its token)")
 
 
 class MeAnswer(BaseModel):

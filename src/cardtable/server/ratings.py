@@ -9,7 +9,7 @@ result's ``ranks``, which every game gives. A bot is rated as one subject per bo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
@@ -22,10 +22,12 @@ if TYPE_CHECKING:  # the store imports this module: the rating of a game is plai
 MODEL = PlackettLuce()
 
 
-def subject(seat: Mapping[str, Any]) -> tuple[str, str, bool]:
-    """(subject id, display name, is_bot) for a seat."""
+def subject(seat: Mapping[str, Any], bot_accounts: Collection[str] = ()
+            ) -> tuple[str, str, bool]:
+    """(subject id, display name, is_bot) for a seat: a person or a bot account by its
+    player id, a server's bot by its spec."""
     if seat["player_id"]:
-        return seat["player_id"], seat["name"] or "player", False
+        return seat["player_id"], seat["name"] or "player", seat["player_id"] in bot_accounts
     return f"bot:{seat['bot']}", bot_name(seat["bot"]), True
 
 
@@ -41,8 +43,8 @@ def bot_name(spec: str) -> str:
 SCORE_BASE, SCORE_SCALE = 1500, 24
 
 
-def rating_of(game: str, seats: Sequence[Mapping[str, Any]],
-              result: Mapping[str, Any]) -> dict[str, Any] | None:
+def rating_of(game: str, seats: Sequence[Mapping[str, Any]], result: Mapping[str, Any],
+              bot_accounts: Collection[str] = ()) -> dict[str, Any] | None:
     """What a finished game changes in the ratings: ``{"game", "subjects": [{"subject",
     "name", "is_bot", "rank"}]}``, or None if it is not rated. Plain data, computed before the
     game's last action is stored and applied in the same transaction (``store._rate``)."""
@@ -51,7 +53,8 @@ def rating_of(game: str, seats: Sequence[Mapping[str, Any]],
     ranks = result["ranks"]
     # the same subject in two seats (two greedy bots) counts once, with its best rank
     best: dict[str, tuple[int, str, bool]] = {}
-    for (sid, name, is_bot), rank in zip(map(subject, seats), ranks, strict=True):
+    for (sid, name, is_bot), rank in zip((subject(s, bot_accounts) for s in seats), ranks,
+                                         strict=True):
         if sid not in best or rank < best[sid][0]:
             best[sid] = (rank, name, is_bot)
     if len(best) < 2:
@@ -79,9 +82,11 @@ def new_ratings(rating: Mapping[str, Any], old: Mapping[str, Any]) -> list[dict[
 def leaderboard(store: db.Storage, game: str | None = None) -> list[dict[str, Any]]:
     """Ratings, best first by the conservative estimate mu - 3 sigma, with ``score``, the
     same scaled like Elo (``SCORE_BASE``). One row per person (their player id, however many
-    browsers they use: a recovery code), under the name they have now."""
+    browsers they use: a recovery code) and per bot account, under the name they have now;
+    ``bot`` marks the server's bots and the bot accounts."""
     rows = store.ratings(game)
-    people = store.names([r.subject for r in rows if not r.is_bot])
+    # people and bot accounts under the names they have now
+    people = store.names([r.subject for r in rows if not r.subject.startswith("bot:")])
     return [
         {"name": bot_name(r.subject[4:]) if r.is_bot and r.subject.startswith("bot:")
          else people.get(r.subject, r.name), "game": r.game,

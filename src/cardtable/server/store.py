@@ -98,6 +98,8 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+    #: a bot account's person (who made it and may renew its token); None for a person
+    bot_owner: Mapped[str | None] = mapped_column(String(32), index=True)
 
 
 class Table(Base):
@@ -332,6 +334,16 @@ class Storage(Protocol):
 
     def rename(self, player_id: str, name: str) -> None: ...
 
+    def new_bot_account(self, owner_id: str, name: str) -> tuple[Player, str]: ...
+
+    def bot_accounts_of(self, owner_id: str) -> list[Player]: ...
+
+    def bot_account_named(self, name: str) -> Player | None: ...
+
+    def new_bot_token(self, owner_id: str, bot_id: str) -> str | None: ...
+
+    def bot_accounts(self, ids: list[str]) -> set[str]: ...
+
     def names(self, ids: list[str]) -> dict[str, str]:
         """Player id -> name, for those of ``ids`` that exist."""
         ...
@@ -506,6 +518,47 @@ class Store:
             player = s.get(Player, player_id)
             if player is not None:
                 player.name = name
+
+    # -- bot accounts: players a program plays through the API with their token ----------
+    def new_bot_account(self, owner_id: str, name: str) -> tuple[Player, str]:
+        token = secrets.token_urlsafe(24)
+        bot = Player(id=secrets.token_hex(8), name=name, token_hash=token_hash(token),
+                     bot_owner=owner_id)
+        with self.session.begin() as s:
+            s.add(bot)
+        return bot, token
+
+    def bot_accounts_of(self, owner_id: str) -> list[Player]:
+        with self.session() as s:
+            return list(s.scalars(select(Player).where(Player.bot_owner == owner_id)
+                                  .order_by(Player.created_at)))
+
+    def bot_account_named(self, name: str) -> Player | None:
+        """The bot account of this name (names of bot accounts are unique, whatever the
+        case)."""
+        with self.session() as s:
+            return s.scalar(select(Player).where(Player.bot_owner.is_not(None),
+                                                 func.lower(Player.name) == name.lower()))
+
+    def new_bot_token(self, owner_id: str, bot_id: str) -> str | None:
+        """A new token for the owner's bot account (the old one stops working), or None if
+        it is not theirs."""
+        token = secrets.token_urlsafe(24)
+        with self.session.begin() as s:
+            bot = s.get(Player, bot_id)
+            if bot is None or bot.bot_owner != owner_id:
+                return None
+            bot.token_hash = token_hash(token)
+            s.execute(delete(PlayerToken).where(PlayerToken.player_id == bot_id))
+        return token
+
+    def bot_accounts(self, ids: list[str]) -> set[str]:
+        """Which of these players are bot accounts."""
+        if not ids:
+            return set()
+        with self.session() as s:
+            return set(s.scalars(select(Player.id).where(Player.id.in_(ids),
+                                                         Player.bot_owner.is_not(None))))
 
     def names(self, ids: list[str]) -> dict[str, str]:
         with self.session() as s:

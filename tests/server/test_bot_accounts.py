@@ -1,0 +1,139 @@
+"""Bot accounts: a person makes one with a token; a program plays with that token through the
+same API as a person, through the reference client (``cardtable.botclient``), at the seats it
+is invited to, at its own tables and at open seats; the lobby and the leaderboard mark it."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cardtable import games
+from cardtable.botclient import BotClient, ClientError
+from cardtable.core.protocol import replay
+
+pytestmark = pytest.mark.asyncio
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM_BOT = "cmd:" + shlex.join([sys.executable, str(ROOT / "examples/bots/random_bot.py"), "3"])
+EXPERT_PROGRAM = "cmd:" + shlex.join([sys.executable, "-m", "cardtable", "bot", "run", "expert"])
+
+
+def as_bot(server, token: str) -> httpx.Client:
+    """An HTTP client that sends the bot account's token as a program does (a header)."""
+    return httpx.Client(base_url=server.base, timeout=10,
+                        headers={"X-Cardtable-Token": token})
+
+
+def make_bot_account(person, name: str) -> tuple[str, str]:
+    answer = person.post("/api/me/bots", {"name": name})
+    return answer["bot"]["id"], answer["token"]
+
+
+async def play(server, token: str, spec: str, games_: int, join: str | None = None,
+               timeout: float = 120) -> list[dict]:
+    said: list[str] = []
+    client = BotClient(server.base, token, spec, join=join, games=games_, timeout=30,
+                       say=said.append)
+    try:
+        return await asyncio.wait_for(client.run(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"the client did not finish; it said: {said}") from None
+
+
+async def test_a_person_makes_bot_accounts_and_renews_their_tokens(server, people):
+    ann = people("Ann")
+    bot_id, token = make_bot_account(ann, "Annbot")
+    with as_bot(server, token) as bot:
+        me = bot.get("/api/me").json()["player"]
+        assert me == {"id": bot_id, "name": "Annbot", "bot": True}
+        refused = bot.post("/api/me/bots", json={"name": "Grandchild"})
+        assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert ann.http.get("/api/me").json()["player"]["bot"] is False
+    assert ann.http.get("/api/me/bots").json() == {"bots": [{"id": bot_id, "name": "Annbot"}]}
+    new = ann.post(f"/api/me/bots/{bot_id}/token")["token"]
+    with as_bot(server, token) as old, as_bot(server, new) as renewed:
+        assert old.get("/api/me").json()["player"] is None  # the old token stopped working
+        assert renewed.get("/api/me").json()["player"]["id"] == bot_id
+    bob = people("Bob")
+    for name, code in [("annbot", "name_taken"), ("Greedy", "reserved_name"),
+                       ("<b>", "bad_name")]:
+        answer = bob.http.post("/api/me/bots", json={"name": name})
+        assert answer.status_code in (400, 409) and answer.json()["error"] == code, answer.text
+    assert bob.http.post(f"/api/me/bots/{bot_id}/token", json={}).status_code == 404  # his?
+    for i in range(4):
+        make_bot_account(bob, f"Bobbot{i}")
+    make_bot_account(bob, "Bobbot4")
+    answer = bob.http.post("/api/me/bots", json={"name": "Bobbot5"})
+    assert answer.status_code == 409 and answer.json()["error"] == "too_many_bots"
+
+
+async def test_only_the_creator_invites_and_only_to_an_open_seat(server, people):
+    ann, eve = people("Ann"), people("Eve")
+    make_bot_account(ann, "Seatbot")
+    table = ann.new_table("slide", ["me", "open", "open"])
+    answer = eve.http.post(f"/api/tables/{table['id']}/seats/1/invite", json={"bot": "Seatbot"})
+    assert answer.status_code == 403
+    answer = ann.http.post(f"/api/tables/{table['id']}/seats/0/invite", json={"bot": "Seatbot"})
+    assert answer.status_code == 409 and answer.json()["error"] == "seat_taken"
+    answer = ann.http.post(f"/api/tables/{table['id']}/seats/1/invite", json={"bot": "Nobot"})
+    assert answer.status_code == 404
+    info = ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Seatbot"})
+    seat = info["seats"][1]
+    assert (seat["name"], seat["taken"], seat["bot_account"], seat["bot"]) == (
+        "Seatbot", True, True, None)
+    assert info["seats"][0]["bot_account"] is False
+    lobby = ann.http.get("/api/tables", params={"status": "open"}).json()
+    assert next(t for t in lobby if t["id"] == table["id"])["seats"][1]["bot_account"] is True
+
+
+async def test_the_reference_client_refuses_a_persons_token(server, people):
+    ann = people("Ann")
+    with pytest.raises(ClientError, match="a person's account, not a bot account"):
+        await play(server, ann.token, "greedy", 1)
+
+
+async def test_a_bot_account_plays_each_game_through_the_reference_client(server, people):
+    ann = people("Ann")
+    bot_id, token = make_bot_account(ann, "Clientbot")
+    # Slide: invited to a rated table against the server's greedy bot, played by a program
+    slide = ann.new_table("slide", ["open", "greedy"])
+    ann.post(f"/api/tables/{slide['id']}/seats/0/invite", {"bot": "Clientbot"})
+    finished = await play(server, token, RANDOM_BOT, 1)
+    assert [f["table"] for f in finished] == [slide["id"]]
+    # The Game: invited, played by the built-in expert run as a program (events included)
+    the_game = ann.new_table("the-game", ["greedy", "open"])
+    ann.post(f"/api/tables/{the_game['id']}/seats/1/invite", {"bot": "Clientbot"})
+    finished = await play(server, token, EXPERT_PROGRAM, 1)
+    assert [f["table"] for f in finished] == [the_game["id"]]
+    # Doublets: a table the bot account made itself, played by a built-in bot
+    with as_bot(server, token) as bot:
+        answer = bot.post("/api/tables", json={"game": "doublets", "seats": ["me"]})
+        assert answer.status_code == 200, answer.text
+        doublets = answer.json()
+    finished = await play(server, token, "fair", 1)
+    assert [f["table"] for f in finished] == [doublets["id"]]
+    for table in (slide, the_game, doublets):
+        info = ann.http.get(f"/api/tables/{table['id']}").json()
+        assert info["status"] == "over", info
+        record = ann.http.get(f"/api/tables/{table['id']}/record").json()
+        state = replay(games.get(record["game"]), record)
+        assert state.over
+        assert any(s["bot_account"] and s["name"] == "Clientbot" for s in info["seats"])
+    # rated like a person, marked as a bot, under its name
+    board = ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
+    row = next(r for r in board if r["name"] == "Clientbot")
+    assert row["bot"] is True and row["games"] == 1
+
+
+async def test_a_bot_account_takes_an_open_seat_from_the_lobby(server, people):
+    ann = people("Ann")
+    _, token = make_bot_account(ann, "Joinbot")
+    table = ann.new_table("the-game", ["greedy", "open"])
+    finished = await play(server, token, "expert", 1, join="the-game")
+    assert [f["table"] for f in finished] == [table["id"]]
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "over" and info["seats"][1]["name"] == "Joinbot"
