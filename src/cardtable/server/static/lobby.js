@@ -176,7 +176,7 @@ async function refreshTables() {
   for (const t of tables) {
     const mine = t.seats.some((s) => s.you);
     const free = t.seats.some((s) => !s.taken);
-    const players = t.seats.map((s) => (s.taken ? s.name + (s.bot ? " (bot)" : "") : "—")).join(", ");
+    const players = t.seats.map((s) => (s.taken ? s.name + (s.bot || s.bot_account ? " (bot)" : "") : "—")).join(", ");
     const buttons = [];
     if (mine) buttons.push(el("a", { class: "button primary", href: `/t/${t.id}` }, "Back to table"));
     else if (t.status === "open" && free) {

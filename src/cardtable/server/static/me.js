@@ -1,6 +1,6 @@
 // "My games": the person's unfinished tables (theirs to play first) to resume, and their
 // finished games with result, date and replay, a page at a time (GET /api/my-games).
-import { ago, api, askName, clear, el, getMe, showMessage, topbar } from "./common.js";
+import { ago, api, askName, clear, copyText, el, getMe, showMessage, topbar } from "./common.js";
 import { ENDED } from "./lifecycle.js";
 
 const PAGE = 20;
@@ -76,6 +76,67 @@ async function render() {
     mine.finished.map(finishedRow), "No finished games yet."), nav);
 }
 
+// "Bot accounts": programs of this person that play online with a token
+// (docs/bot-protocol.md, "Online"); a token is shown once, when made or renewed
+function tokenBox(answer) {
+  const command = `cardtable bot connect ${location.origin} --token ${answer.token} expert`;
+  const input = el("input", { readonly: true, value: answer.token, "data-testid": "bot-token",
+    "aria-label": `token of ${answer.bot.name}`, onfocus: (e) => e.target.select() });
+  return el("div", { class: "stack", "data-testid": "bot-token-box" },
+    el("p", {}, `The token of ${answer.bot.name}, shown only now: keep it secret.`),
+    el("div", { class: "row", style: "flex-wrap:nowrap" }, input,
+      el("button", { type: "button", onclick: (e) => copyText(answer.token, e.currentTarget) },
+        "Copy")),
+    el("p", { class: "muted" }, "Run a program with it: ", el("code", {}, command)));
+}
+
+async function botsPanel() {
+  const panel = el("section", { class: "panel", "data-testid": "bot-accounts" },
+    el("h2", {}, "Bot accounts"));
+  let mine;
+  try {
+    mine = await api("GET", "/api/me/bots");
+  } catch (e) {
+    return null; // a bot account's own page: it owns none
+  }
+  const shown = el("div");
+  const name = el("input", { maxlength: 24, placeholder: "name", "aria-label": "bot name",
+    "data-testid": "new-bot-name" });
+  const make = async () => {
+    try {
+      const answer = await api("POST", "/api/me/bots", { name: name.value.trim() });
+      await renderBots(panel, shown, name, make);
+      clear(shown).append(tokenBox(answer));
+    } catch (e) {
+      showMessage(e.message);
+    }
+  };
+  await renderBots(panel, shown, name, make, mine);
+  return panel;
+}
+
+async function renderBots(panel, shown, name, make, mine) {
+  const bots = (mine || await api("GET", "/api/me/bots")).bots;
+  const renew = async (bot) => {
+    try {
+      clear(shown).append(tokenBox(await api("POST", `/api/me/bots/${bot.id}/token`, {})));
+    } catch (e) {
+      showMessage(e.message);
+    }
+  };
+  clear(panel).append(el("h2", {}, "Bot accounts"),
+    el("p", { class: "muted" }, "A bot account is played by a program of yours, with its "
+      + "token: invite it to a table's open seat. It is shown and rated as a bot."),
+    bots.length ? el("table", { class: "list" }, el("tbody", {}, bots.map((b) =>
+      el("tr", { "data-testid": "bot-account" }, el("td", {}, el("b", {}, b.name)),
+        el("td", {}, el("button", { type: "button", onclick: () => renew(b) }, "New token"))))))
+      : null,
+    el("div", { class: "row" }, name,
+      el("button", { type: "button", "data-testid": "new-bot", onclick: make },
+        "Make a bot account")),
+    shown);
+}
+
 function go(p) {
   page = p;
   history.replaceState(null, "", p ? `/me?page=${p}` : "/me");
@@ -89,6 +150,8 @@ async function main() {
     return;
   }
   await render();
+  const bots = await botsPanel();
+  if (bots) root().after(bots);
 }
 
 main();

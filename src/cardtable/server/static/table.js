@@ -30,7 +30,7 @@ const chat = createChat({ send: (m) => send(m), tableId });
 
 function names(table) {
   return table.seats.map((s) => {
-    if (s.bot) return `${s.name} (bot)`;
+    if (s.bot || s.bot_account) return `${s.name} (bot)`;
     return s.name || "open seat";
   });
 }
@@ -150,6 +150,15 @@ async function join(seat) {
   }
 }
 
+async function inviteBot(seat, bot) {
+  if (!bot) return;
+  try {
+    await api("POST", `/api/tables/${tableId}/seats/${seat}/invite`, { bot });
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
 async function handToBot(seat, bot) {
   try {
     await api("POST", `/api/tables/${tableId}/seats/${seat}/bot`, { bot });
@@ -188,6 +197,17 @@ function seatsPanel(s, botNames) {
         actions = el("div", { class: "row" }, pick,
           el("button", { type: "button", "data-key": `bot-${seat.seat}`,
             onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
+      }
+      if (!seat.taken && table.status === "open" && table.creator) {
+        // a bot account (a program with its token) takes the seat and plays it from afar
+        const name = el("input", { maxlength: 24, placeholder: "bot account",
+          "aria-label": `bot account to invite to seat ${seat.seat + 1}`,
+          "data-testid": "invite-bot-name" });
+        const invite = el("div", { class: "row" }, name,
+          el("button", { type: "button", "data-testid": "invite-bot",
+            "data-key": `invite-${seat.seat}`,
+            onclick: () => inviteBot(seat.seat, name.value.trim()) }, "Invite"));
+        actions = actions ? el("div", { class: "stack" }, actions, invite) : invite;
       }
       return el("div", { class: `seat ${turn ? "turn" : ""}`, "data-seat": String(seat.seat),
         "aria-label": `seat ${seat.seat + 1}: ${n[seat.seat]}, ${presence}${turn ? ", to play" : ""}` },
