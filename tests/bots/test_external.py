@@ -67,10 +67,13 @@ def table(game: str, players: int, bot: ExternalBot) -> list:
 @pytest.mark.parametrize(("game", "players"), TABLES)
 def test_the_example_bot_plays_a_whole_game(game, players):
     state = games.get(game).deal(11, players)
-    bot = make_bot("cmd:" + command(EXAMPLE, "7"), game, seat=players - 1, timeout=SLOW_OK)
+    # without a pool: the example says newgame, so a pool would keep it for the next game
+    bot = make_bot("cmd:" + command(EXAMPLE, "7"), game, seat=players - 1, timeout=SLOW_OK,
+                   pool=None)
     play_one(state, table(game, players, bot))
     assert state.over
     assert any(seat == players - 1 for seat, _ in state.actions)
+    assert bot.about == {"name": "random_bot", "version": "2", "newgame": True}
     assert_gone(bot)
 
 
@@ -302,7 +305,7 @@ def test_close_stops_a_wrapper_and_what_it_started():
 
 def test_close_is_idempotent_and_choose_after_close_is_an_error():
     view, legal = first_decision()
-    bot = ExternalBot(command(EXAMPLE), "slide")
+    bot = ExternalBot(command(EXAMPLE), "slide", pool=None)
     assert bot.choose(view, legal) in legal
     bot.close()
     bot.close()

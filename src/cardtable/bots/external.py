@@ -427,14 +427,18 @@ class ExternalBot:
     def _unasked(self) -> None:
         """Lines written when nothing was asked: the program's hello, or out of step."""
         while (early := self.program.waiting()) is not None:
-            if early is _EOF:
-                self._failed = True
-                raise self.program.gone()
-            if isinstance(early, tuple):
-                raise self._fail(f"the answer is longer than {MAX_LINE} characters", early[1])
-            text = early.rstrip("\r\n")
+            text = self._text(early)
             if not self._take_hello(text):
                 raise self._fail("it wrote a line before it was asked", text)
+
+    def _text(self, line: Any) -> str:
+        """A line the program wrote, or the error for its end or an overlong line."""
+        if line is _EOF:
+            self._failed = True
+            raise self.program.gone()
+        if isinstance(line, tuple):
+            raise self._fail(f"the answer is longer than {MAX_LINE} characters", line[1])
+        return str(line).rstrip("\r\n")
 
     def choose(self, view: dict, legal: list[str]) -> str:
         """Send the act message; return the program's action, or raise ``BotError``."""
@@ -463,12 +467,7 @@ class ExternalBot:
             line = self.program.next(deadline - time.monotonic())
             if line is None:
                 raise self._fail(f"no answer within {self.timeout:g} s")
-            if line is _EOF:
-                self._failed = True
-                raise self.program.gone()
-            if isinstance(line, tuple):
-                raise self._fail(f"the answer is longer than {MAX_LINE} characters", line[1])
-            text = line.rstrip("\r\n")
+            text = self._text(line)
             if not self._take_hello(text):
                 return self._check(text, legal)
 
