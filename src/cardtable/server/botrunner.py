@@ -16,6 +16,7 @@ import functools
 import logging
 import re
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -62,6 +63,9 @@ class BotRunner:
         self.pool = BotPool(bot_workers)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._closing: set[asyncio.Task[None]] = set()  # bots being closed in the background
+        self._telling: set[asyncio.Task[None]] = set()  # events on their way to programs
+        #: per program, its calls and events one at a time, in the order they were made
+        self._turns: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
 
     async def close(self) -> None:
         """Stop the bot workers and wait (a while) for the bots being closed."""
@@ -159,6 +163,35 @@ class BotRunner:
             self.replace(table, seat, "chose an action the rules refuse",
                          f": {action!r}: {answer['message']}")
 
+    def _turn(self, bot: Any) -> asyncio.Lock:
+        lock = self._turns.get(bot)
+        if lock is None:
+            lock = self._turns[bot] = asyncio.Lock()
+        return lock
+
+    def tell(self, table: LiveTable) -> None:
+        """The programs at the table (external bots) hear of its last action: an event
+        each, with their seat's view, sent off the event loop and in order (a program that
+        does not read its input holds only its own thread)."""
+        watchers = [(s, b) for s, b in table.bots.items() if lifecycle.can(b, "event")]
+        if not watchers or not table.state.actions:
+            return
+        actor, action = table.state.actions[-1]
+        public = games.get(table.game).public_action(action)
+        for seat, bot in watchers:
+            told = action if seat == actor else public
+            task = asyncio.get_running_loop().create_task(
+                self._tell(bot, actor, told, table.state.view(seat)))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+
+    async def _tell(self, bot: Any, actor: int, action: str | None, view: Any) -> None:
+        async with self._turn(bot):
+            # a program that is gone or stuck shows it at its next move, where its seat passes on
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(in_thread(bot.event, actor, action, view),
+                                       self.bot_timeout)
+
     async def reactions(self, table: LiveTable, actor: int) -> None:
         """Bots that talk (The Game's signals) may answer any action at the table."""
         if not games.get(table.game).has_talk:
@@ -214,8 +247,9 @@ class BotRunner:
                                         share=table.created_by or table.id, person=person)
         if isinstance(bot, inline_classes()):
             return getattr(bot, method)(view, legal)
-        return await asyncio.wait_for(in_thread(getattr(bot, method), view, legal),
-                                      self.bot_timeout)
+        async with self._turn(bot):  # after the events already on their way to it
+            return await asyncio.wait_for(in_thread(getattr(bot, method), view, legal),
+                                          self.bot_timeout)
 
     # -- the end ----------------------------------------------------------------------------
     def close_later(self, bot: Any, result: Mapping[str, Any] | None = None) -> None:
@@ -232,7 +266,13 @@ class BotRunner:
             with contextlib.suppress(Exception):
                 lifecycle.close_all([bot])
 
-        task = asyncio.get_running_loop().create_task(in_thread(close))
+        async def later() -> None:
+            if lifecycle.can(bot, "event"):  # after the events on their way to the program
+                async with self._turn(bot):
+                    pass
+            await in_thread(close)
+
+        task = asyncio.get_running_loop().create_task(later())
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 

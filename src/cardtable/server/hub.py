@@ -420,6 +420,7 @@ class Hub:
             answer = await self.engine.act(table, seat, action, version, client_id)
         if answer["type"] == "ack":
             self.broadcaster.broadcast(table)
+            self.bots.tell(table)
             if react:
                 await self.bots.reactions(table, seat)
             if table.status == "over":
