@@ -431,7 +431,8 @@ class CardtableGym(gymnasium.Env):
             others = [s for s in range(count) if s != seat]
             entries = list(opponents)
             if len(entries) == len(others):  # the other seats, in order
-                opponents = dict(zip(others, entries, strict=True))
+                opponents = {s: b for s, b in zip(others, entries, strict=True)
+                             if b is not None}
         table = Table(rules, players, options, opponents, talk_limit, bot_key)
         if table.learners != [seat]:
             raise ValueError(f"a single-agent environment learns one seat ({seat}): give a "
@@ -492,7 +493,7 @@ class CardtableGym(gymnasium.Env):
             info["result"] = self.table.live.result()
         return self.table.observation(self.seat), reward, over, cut, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.table.render() if self.render_mode == "ansi" else None
 
     def close(self) -> None:

@@ -1,4 +1,4 @@
-"""Slide for learning agents: 56 actions and a 1,229-number observation (docs/rl.md).
+"""Slide for learning agents: 56 actions and a 1,228-number observation (docs/rl.md).
 
 Actions: ``reveal a1`` .. ``reveal d4`` (0..15, cells in reading order), then
 ``take V D`` for V in 1..10 and D in left, right, top, bottom (16 + 4 (V-1) + D).

@@ -1,4 +1,4 @@
-"""The Game for learning agents: 409 actions and a 593-number observation (docs/rl.md).
+"""The Game for learning agents: 409 actions and a 589-number observation (docs/rl.md).
 
 Actions: ``play C P`` for C in 2..99 and P in up1, up2, down1, down2 (4 (C-2) + P, 0..391),
 ``end`` (392), then the pile signals ``signal P S`` for S in avoid, small, good, clear
