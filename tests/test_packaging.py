@@ -109,7 +109,7 @@ def test_the_command_names_the_extra_it_misses(tmp_path):
 
 
 def test_the_environments_name_the_extra_they_miss(tmp_path):
-    done = run_blocked(tmp_path, "-c", "import cardtable.rl")
+    done = run_blocked(tmp_path, "-c", "from cardtable.rl import make_env")
     assert done.returncode == 1
     assert "cardtable.rl needs the rl extra" in done.stderr
     assert "pip install 'cardtable[rl]'" in done.stderr
