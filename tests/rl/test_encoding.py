@@ -122,3 +122,18 @@ def test_a_game_without_an_encoding_says_so():
 
     with pytest.raises(ValueError, match="offers no encoding"):
         load_encoding(Plain(), 2, {})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_docs_give_each_encoding_its_sizes(game):
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
+    rules = games.get(game)
+    enc = encoding(game, rules.max_players)
+    assert f"### {rules.title}: {enc.size} numbers" in page
+    assert f"| {rules.title} | {len(enc.actions)} actions |" in page
+    for field in enc.layout.fields:  # every field is documented (seat blocks as seatK)
+        name = field.name.replace(field.name.split(".")[0], "seatK") if "." in field.name \
+            else field.name
+        assert f"`{name}`" in page, name

@@ -288,3 +288,16 @@ def test_bad_arguments():
         make_env("slide", players=2, opponents={1: "nobody"})
     with pytest.raises(ValueError, match="learns one seat"):
         make_gym_env("slide", players=3, opponents={1: "greedy"})
+
+
+def test_gymnasium_make_knows_every_game():
+    import gymnasium
+
+    from cardtable.rl.env import register
+
+    assert "cardtable/doublets-v0" in register()
+    env = gymnasium.make("cardtable/slide-v0", players=2, opponents=["greedy"])
+    obs, info = env.reset(seed=3)
+    assert obs.shape == env.observation_space.shape and info["legal"]
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.unwrapped.state.actions[0][0] in (0, 1)

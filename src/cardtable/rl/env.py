@@ -112,7 +112,7 @@ class Table:
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
         self.step_seats = self.state.to_act()
-        self._play_bots()
+        self.play_bots()
 
     @property
     def live(self) -> State:
@@ -154,10 +154,12 @@ class Table:
         if action not in self.legal(seat):
             raise ValueError(f"{action!r} is not legal for seat {seat} now "
                              f"(legal: {', '.join(self.legal(seat)) or 'nothing'})")
-        self._take(seat, action)
-        self._play_bots()
+        self.take(seat, action)
+        self.play_bots()
 
-    def _take(self, seat: int, action: Action) -> None:
+    def take(self, seat: int, action: Action) -> None:
+        """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
+        once, a move buffered until every seat of the step has chosen, then all applied."""
         state, seats = self.live, self.seats
         assert seats is not None
         if self.game.has_talk and self.game.is_talk(action):
@@ -179,7 +181,9 @@ class Table:
         if state.over:
             seats.finish(state)
 
-    def _play_bots(self) -> None:
+    def play_bots(self) -> None:
+        """Let the bots choose, each from its own view, until a learning seat must act or the
+        game is over."""
         state, seats = self.live, self.seats
         assert seats is not None
         said = 0
@@ -197,7 +201,7 @@ class Table:
                 said = 0
             if action not in state.legal(seat):
                 raise RuntimeError(f"the bot at seat {seat} chose {action!r}, not legal now")
-            self._take(seat, action)
+            self.take(seat, action)
 
     def rewards(self) -> list[float]:
         """Each seat's reward: the encoding's score of the result at the end, else 0."""
@@ -388,8 +392,8 @@ class CardtableParallel(_MultiAgent, ParallelEnv):
                 raise ValueError(f"{chosen[a]!r} is not legal for {a} now")
         for a in acting:
             if not self.table.over:
-                self.table._take(self.seat_of[a], chosen[a])
-        self.table._play_bots()
+                self.table.take(self.seat_of[a], chosen[a])
+        self.table.play_bots()
         self.steps += 1
         agents = self.agents
         over = self.table.over
@@ -520,3 +524,22 @@ def make_gym_env(game: str, players: int | None = None,
     """The Gymnasium environment of one seat of ``game`` (``seat``, ``illegal_reward`` and the
     AEC keywords); ``opponents`` may list the other seats' bots in seat order."""
     return CardtableGym(game, players, options, opponents, **kwargs)
+
+
+def register() -> list[str]:
+    """Register ``cardtable/GAME-v0`` with Gymnasium for every game with an encoding, so
+    ``gymnasium.make("cardtable/doublets-v0")`` (or ``("cardtable/slide-v0", players=2,
+    opponents=["greedy"])``) builds a ``CardtableGym``. Done on import; returns the ids."""
+    ids = []
+    for name in games.names():
+        if games.get(name).encoding is None:
+            continue
+        env_id = f"cardtable/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="cardtable.rl.env:CardtableGym",
+                               kwargs={"game": name})
+        ids.append(env_id)
+    return ids
+
+
+register()

@@ -2,8 +2,8 @@
 minutes (docs/rl.md). Not run in CI.
 
     pip install -e '.[rl]' sb3-contrib     # brings stable-baselines3 and PyTorch
-    python3 examples/rl/rl_train.py --game doublets --minutes 5 --out doublets-ppo
-    python3 examples/rl/rl_train.py --game slide --players 2 --opponents greedy \
+    python3 examples/rl_train.py --game doublets --minutes 5 --out doublets-ppo
+    python3 examples/rl_train.py --game slide --players 2 --opponents greedy \
         --minutes 5 --out slide-ppo
 
 It learns one seat through the Gymnasium environment (``cardtable.rl.make_gym_env``: the other
@@ -12,7 +12,7 @@ the environment's ``action_masks()``. Training deals come from ``--train-seed`` 
 draws the next deal from a generator seeded with it); the evaluation at the end plays the
 deals ``--eval-seed`` .. ``--eval-seed + --eval-games - 1``, the numbers ``cardtable`` deals,
 so the same deals can be played by the built-in bots through ``cardtable tournament`` and
-``examples/rl/rl_bot.py`` (its docstring shows the command).
+``examples/rl_bot.py`` (its docstring shows the command).
 
 It writes ``OUT.zip`` (the whole model, for ``MaskablePPO.load``: more training, or
 predictions in Python) and ``OUT.npz``, the policy's layers as plain arrays: the bot program

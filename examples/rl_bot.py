@@ -1,8 +1,8 @@
-"""A policy trained by examples/rl/rl_train.py as an external bot (docs/bot-protocol.md), so it
+"""A policy trained by examples/rl_train.py as an external bot (docs/bot-protocol.md), so it
 plays through ``cardtable simulate`` and ``cardtable tournament`` like any bot:
 
     cardtable tournament doublets --games 200 \
-        --bots random,greedy,cmd:"python3 examples/rl/rl_bot.py --model doublets-ppo.npz"
+        --bots random,greedy,cmd:"python3 examples/rl_bot.py --model doublets-ppo.npz"
 
 It reads each ``act`` message's view and legal actions, encodes them with the game's own
 encoding (``cardtable.rl.encoding``: numpy, no PyTorch), and answers the policy's most likely
