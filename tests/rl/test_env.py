@@ -320,3 +320,13 @@ def test_the_docs_examples_run():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             exec(compile(block, "docs", "exec"), scope)
+
+
+def test_opponents_that_react_talk_out_of_turn():
+    """The team bot answers other seats' actions with pile signals (``react``), as at any
+    table; the record still replays."""
+    env = make_env("the-game", players=3, opponents={1: "team", 2: "team"})
+    play_aec(env, 5, random.Random(1))
+    said = {s for s, a in env.state.actions if a.startswith("signal ")}
+    assert said & {1, 2}
+    assert games.replay(env.state.record()).snapshot() == env.state.snapshot()
