@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 import numpy as np
 
@@ -21,10 +22,14 @@ from cardtable import games
 from cardtable.rl.encoding import load_encoding
 
 
-def policy(path: str):
+def policy(path: str) -> Callable[[np.ndarray], np.ndarray]:
     """The exported policy (rl_train.export_policy) as a function: observation -> logits."""
     data = np.load(path)
-    act = np.tanh if str(data["activation"]) == "tanh" else (lambda x: np.maximum(x, 0))
+    activation = str(data["activation"])
+
+    def act(x: np.ndarray) -> np.ndarray:
+        return np.tanh(x) if activation == "tanh" else np.maximum(x, 0)
+
     layers = [(data[f"W{i}"], data[f"b{i}"]) for i in range(int(data["hidden"]))]
     out_w, out_b = data["Wa"], data["ba"]
 

@@ -32,7 +32,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from torch import nn
 
-from cardtable.rl import make_gym_env
+from cardtable.rl import CardtableGym, make_gym_env
 
 
 class StopAfter(BaseCallback):
@@ -46,7 +46,7 @@ class StopAfter(BaseCallback):
         return time.monotonic() < self.deadline
 
 
-def evaluate(model: MaskablePPO, env, first: int, count: int) -> list[float]:
+def evaluate(model: MaskablePPO, env: CardtableGym, first: int, count: int) -> list[float]:
     """The learner's final reward on deals ``first`` .. ``first + count - 1``."""
     rewards = []
     for seed in range(first, first + count):
