@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from helpers import need_rl
 
 need_rl()
