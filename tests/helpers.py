@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import sys
 from pathlib import Path
@@ -78,3 +79,14 @@ async def play_with_greedy(sock, game: str, timeout: float = 60,
             return state
         answer = await sock.act(bot.choose(state["view"], state["legal"]))
         assert answer["type"] == "ack" or (errors_allowed and answer["type"] == "error"), answer
+
+
+def need_rl() -> None:
+    """Skip a module of environment tests where the rl extra is missing, except in CI:
+    ``.ci/run`` sets CARDTABLE_TEST_NEED_RL, and there a missing package fails them."""
+    import pytest
+
+    if os.environ.get("CARDTABLE_TEST_NEED_RL"):
+        return  # the imports that follow fail loudly if the extra is missing
+    for module in ("numpy", "gymnasium", "pettingzoo"):
+        pytest.importorskip(module, reason=f"the rl extra ({module}) is not installed")

@@ -23,7 +23,8 @@ PROJECT = PYPROJECT["project"]
 #: everything the extras bring (and what those bring): none of it may be needed by the library
 BLOCKED = ("typer", "click", "rich", "textual", "fastapi", "starlette", "uvicorn", "sqlalchemy",
            "alembic", "pydantic", "orjson", "openskill", "httpx", "websockets", "matplotlib",
-           "numpy", "dask", "distributed", "psycopg", "playwright", "markdown_it")
+           "numpy", "dask", "distributed", "psycopg", "playwright", "markdown_it", "gymnasium",
+           "pettingzoo")
 
 BLOCKER = f'''
 """Make importing any third-party package the extras install fail (this test's doing)."""
@@ -105,6 +106,13 @@ def test_the_command_names_the_extra_it_misses(tmp_path):
     assert done.stderr == ("cardtable: the command line needs the cli extra (typer is not "
                            "installed): pip install 'cardtable[cli]'\n")
     assert PROJECT["scripts"]["cardtable"] == "cardtable.__main__:main"
+
+
+def test_the_environments_name_the_extra_they_miss(tmp_path):
+    done = run_blocked(tmp_path, "-c", "from cardtable.rl import make_env")
+    assert done.returncode == 1
+    assert "cardtable.rl needs the rl extra" in done.stderr
+    assert "pip install 'cardtable[rl]'" in done.stderr
 
 
 def test_commands_name_the_extra_they_miss(monkeypatch):

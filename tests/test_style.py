@@ -33,10 +33,12 @@ def test_adapters_ask_the_game_instead_of_naming_it():
 
     package = ROOT / "src" / "cardtable"
     own = ("games/", "bots/", "solvers/", "tui/games/")
+    # a game's encoding for learning agents, rl/<name with _ for ->.py, is its own too
+    encodings = {f"rl/{name.replace('-', '_')}.py" for name in games.names()}
     found = []
     for path in sorted(package.rglob("*.py")):
         where = path.relative_to(package).as_posix()
-        if where.startswith(own):
+        if where.startswith(own) or where in encodings:
             continue
         tree = ast.parse(path.read_text())
         docstrings = {id(node.body[0].value) for node in ast.walk(tree)

@@ -187,6 +187,11 @@ class Game(ABC):
     #: and answering a Solution (``status`` "won", "lost" or "unknown" when the node
     #: ``budget`` ran out, ``nodes``, ``seconds``, a winning ``line`` or a ``proof``), or None
     deal_solver: ClassVar[str | None] = None
+    #: what learning agents need (``cardtable.rl``, the ``rl`` extra): ``"module:Class"`` of
+    #: a ``cardtable.rl.encoding.Encoding`` built as ``(players, options)``, giving the fixed
+    #: action space (index <-> notation) and a numeric observation of a view; None: the
+    #: game has no environment
+    encoding: ClassVar[str | None] = None
 
     #: a game played alone offers undo, redo and restart (AisleRiot's comforts); an undo
     #: shows what it takes back, so it is peeking, accepted for a solitaire

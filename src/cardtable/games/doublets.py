@@ -94,6 +94,8 @@ class DoubletsView(ViewBase):
 class DoubletsGame(Game):
     cooperative = True
     name = "doublets"
+    #: the fixed action space and numeric observation for learning agents (docs/rl.md)
+    encoding = "cardtable.rl.doublets:DoubletsEncoding"
     title = "Doublets"
     view_type = DoubletsView
     result_type = DoubletsResult

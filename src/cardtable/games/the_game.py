@@ -153,6 +153,8 @@ class TheGameView(ViewBase):
 class TheGame(Game):
     cooperative = True
     name = "the-game"
+    #: the fixed action space and numeric observation for learning agents (docs/rl.md)
+    encoding = "cardtable.rl.the_game:TheGameEncoding"
     title = "The Game"
     view_type = TheGameView
     result_type = TheGameResult

@@ -1,0 +1,144 @@
+"""What a game offers learning agents: a fixed action space and a numeric observation.
+
+A game names its encoding as a capability (``Game.encoding = "module:Class"``); the
+environments (``cardtable.rl.env``) build it for a player count and options and never name a
+game. An encoding reads **views only** (``state.view(seat)``): an observation can hold nothing
+the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cardtable.core.protocol import Game
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named stretch of an observation vector: ``size`` numbers from ``start``."""
+
+    name: str
+    start: int
+    size: int
+    #: the largest value a number of this field takes (every field's least is 0)
+    high: float
+    doc: str
+
+
+class Layout:
+    """The fields of an observation, in order; an encoding declares it once."""
+
+    def __init__(self) -> None:
+        self.fields: list[Field] = []
+        self.by_name: dict[str, Field] = {}
+        self.size = 0
+
+    def add(self, name: str, size: int, doc: str, high: float = 1.0) -> Field:
+        field = Field(name, self.size, size, high, doc)
+        self.fields.append(field)
+        self.by_name[name] = field
+        self.size += size
+        return field
+
+    def high(self) -> np.ndarray:
+        out = np.empty(self.size, dtype=np.float32)
+        for f in self.fields:
+            out[f.start:f.start + f.size] = f.high
+        return out
+
+    def describe(self) -> list[dict[str, Any]]:
+        """The layout as rows for docs: name, first index, size, highest value, meaning."""
+        return [{"name": f.name, "start": f.start, "size": f.size, "high": f.high,
+                 "doc": f.doc} for f in self.fields]
+
+
+class Encoding(ABC):
+    """A game's encoding for ``players`` seats and the given (complete) options.
+
+    ``actions`` is every action notation the game can ever have, in index order: the same
+    list for every position, so a policy's output layer is fixed; ``mask(legal)`` marks the
+    ones legal now. ``observe(view)`` is a flat float32 vector laid out as ``layout`` says.
+    """
+
+    #: every action the game can ever have, index -> notation
+    actions: tuple[str, ...]
+    layout: Layout
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.options = dict(options)
+        self._index = {a: i for i, a in enumerate(self.actions)}
+
+    @property
+    def size(self) -> int:
+        """The observation's length."""
+        return self.layout.size
+
+    def index(self, action: str) -> int:
+        """The index of an action's notation (``ValueError`` for one outside the space)."""
+        try:
+            return self._index[action]
+        except KeyError:
+            raise ValueError(f"{action!r} is not in this game's action space") from None
+
+    def action(self, index: int) -> str:
+        """The notation of an action index."""
+        if not 0 <= index < len(self.actions):
+            raise ValueError(f"action index {index} is outside 0..{len(self.actions) - 1}")
+        return self.actions[int(index)]
+
+    def mask(self, legal: Iterable[str]) -> np.ndarray:
+        """1 at the index of each action in ``legal``, else 0 (int8)."""
+        out = np.zeros(len(self.actions), dtype=np.int8)
+        for a in legal:
+            out[self._index[a]] = 1
+        return out
+
+    def empty(self) -> np.ndarray:
+        return np.zeros(self.layout.size, dtype=np.float32)
+
+    @abstractmethod
+    def observe(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The numeric observation of a seat's view (float32, ``size`` long, 0..``high``)."""
+
+    @abstractmethod
+    def rewards(self, result: Mapping[str, Any]) -> list[float]:
+        """Each seat's reward for a finished game's ``result()`` (rewards come at the end)."""
+
+
+def relative(seat: int, viewer: int | None, players: int) -> int:
+    """A seat counted from the viewer: 0 the viewer, 1 the next seat clockwise, ..."""
+    return (seat - (viewer or 0)) % players
+
+
+def place_rewards(ranks: list[int]) -> list[float]:
+    """+1 for a sole first place down to -1 for a sole last, linear in between; seats that
+    share places share their mean (two seats tied in a game of two get 0), so the rewards of a
+    table always add up to 0."""
+    n = len(ranks)
+    if n < 2:
+        return [0.0] * n
+    out = []
+    for r in ranks:
+        equal = ranks.count(r)  # ranks are 1 + the seats strictly better
+        place = r - 1 + (equal + 1) / 2
+        out.append(1.0 - 2.0 * (place - 1) / (n - 1))
+    return out
+
+
+def load_encoding(game: Game, players: int, options: Mapping[str, Any]) -> Encoding:
+    """The encoding a game offers (``Game.encoding``), built for ``players`` and ``options``
+    (checked and completed with their defaults); ``ValueError`` for a game without one."""
+    if game.encoding is None:
+        raise ValueError(f"{game.title} offers no encoding for learning agents")
+    players, full = game.check_options(players, options)
+    module, _, name = game.encoding.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    encoding: Encoding = cls(players, full)
+    return encoding
