@@ -36,8 +36,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from cardtable import games
-from cardtable.bots import EXTERNAL, lifecycle, make_bot
-from cardtable.bots.external import check_command
+from cardtable.bots import is_external, lifecycle, make_bot
+from cardtable.bots.external import check_spec
 from cardtable.core.protocol import Action, Game, State
 from cardtable.rl.encoding import Encoding, load_encoding
 from cardtable.seeds import bot_seed
@@ -86,8 +86,8 @@ class Table:
         self.encoding: Encoding = load_encoding(self.game, self.players, self.options)
         self.opponents = _opponents(opponents, self.players)
         for spec in set(self.opponents.values()):  # an unknown bot fails here, not mid-game
-            if spec.startswith(EXTERNAL):
-                check_command(spec[len(EXTERNAL):])
+            if is_external(spec):
+                check_spec(spec)
             else:
                 make_bot(spec, self.game.name)
         self.learners = [s for s in range(self.players) if s not in self.opponents]
@@ -108,7 +108,8 @@ class Table:
         self.state = self.game.deal(seed, self.players, self.options)
         self.seed = seed
         self.seats = lifecycle.BotSeats(lifecycle.build(
-            self.opponents, self.game.name, lambda s: bot_seed(self.bot_key, seed, s)))
+            self.opponents, self.game.name, lambda s: bot_seed(self.bot_key, seed, s),
+            lambda s, _spec: {"seat": s, "players": self.players, "options": self.options}))
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
         self.step_seats = self.state.to_act()
