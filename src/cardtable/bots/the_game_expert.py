@@ -60,7 +60,7 @@ DEFAULTS: dict[str, Any] = {
     # splits of the unseen cards among them, each searched to the end within sample_nodes
     # positions per search (0 samples: never)
     "samples": 12,
-    "sample_nodes": 2000,
+    "sample_nodes": 1000,
     # all the searches of one sampled decision together (a bound on the time of a move)
     "sample_total": 60000,
 }
