@@ -148,10 +148,17 @@ def test_sampled_choice_on_the_true_split_agrees_with_the_exact_endgame():
     assert won >= 3 and lost >= 3
 
 
-def _small_sampled_position(rng: random.Random):
-    """Random small endgames: three seats, 2-4 cards each, and three splits of the others'."""
+def _small_sampled_position(rng: random.Random, tight: bool = False):
+    """Random small endgames: three seats, 1-6 cards each, and three splits of the others'
+    (``tight``: piles half way already, so fewer actions win)."""
     cards = rng.sample(range(2, 100), 12)
-    tops = [rng.randint(1, 45), rng.randint(1, 45), rng.randint(55, 100), rng.randint(55, 100)]
+    if tight:
+        tops = [rng.randint(15, 50), rng.randint(15, 50), rng.randint(50, 85),
+                rng.randint(50, 85)]
+        cards = [c for c in cards if c not in tops]
+    else:
+        tops = [rng.randint(1, 45), rng.randint(1, 45), rng.randint(55, 100),
+                rng.randint(55, 100)]
     mine = _mask(cards[:3])
     rest = cards[3:3 + rng.randint(3, 7)]
     cut = rng.randint(1, len(rest) - 1)
@@ -189,3 +196,39 @@ def test_sampled_choice_wins_on_the_most_samples():
         assert sum(line is not None for line in lines) == won
         checked += 1
     assert checked >= 30
+
+
+def test_sampled_choice_looks_past_misleading_lines():
+    # Lines handed in that all start with a weak first action (where it wins at all): the
+    # votes then point at it, and only searching the other candidates finds the action that
+    # wins on the most samples.
+    rng = random.Random(5)
+    misled = 0
+    for _ in range(300):
+        tops, samples = _small_sampled_position(rng, tight=True)
+        played = rng.randint(0, 1)
+        moves = endgame.first_moves(samples[0][0], tops, played, 1)
+        counts = {a: sum(_wins_after(tops, s, played, a) for s in samples) for a in moves}
+        if not moves or max(counts.values()) == 0:
+            continue
+        weak = min((a for a in moves if counts[a]), key=lambda a: counts[a])
+        lines = []
+        for hands in samples:
+            status, line = solve(tops, hands, 0, played, 1, 10**6)
+            if status != WON:
+                lines.append(None)
+                continue
+            t, h, seat, p = endgame.after(tops, hands, 0, played, weak)
+            if seat < 0:
+                line = [(0, weak[0], weak[1])] if weak else [(0, 0, -1)]
+            else:
+                status, rest = solve(t, h, seat, p, 1, 10**6)
+                if status == WON:
+                    line = [(0, weak[0], weak[1]) if weak else (0, 0, -1)] + rest
+            lines.append(line)
+        choice = endgame.sampled_choice(tops, samples, 0, played, 1, 10**6, lines=lines)
+        assert choice is not None
+        action, won, _, _ = choice
+        assert won == counts[action] == max(counts.values())
+        misled += counts[weak] < max(counts.values())
+    assert misled >= 5

@@ -15,6 +15,11 @@ How it decides (all from its own views):
 - Once the draw pile is empty and at most one other seat holds cards, every hand is known: it
   searches the rest of the game exhaustively (``the_game_endgame.solve``) and plays its turn
   of a winning line when there is one.
+- Once the draw pile is empty and two or more other seats hold cards, the cards still out are
+  known as a set but not who holds which: it deals them at random to those seats (at their
+  hand sizes) a dozen times, searches the rest of the game on each sample as if every hand
+  were known, and plays the action that wins on the most samples
+  (``the_game_endgame.sampled_choice``), one action at a time.
 """
 
 from __future__ import annotations

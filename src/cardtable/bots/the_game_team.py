@@ -12,7 +12,9 @@ need changes):
 What it reads: every other seat's signals (a person's as well as a bot's). When it plans its
 turn, moving a pile forward that a partner asked to keep costs it: ``avoid`` most, ``small`` by
 the size of the jump; ``good`` is taken as a hint only (weighing it cost wins in simulation).
-A backwards trick on such a pile costs nothing.
+A backwards trick on such a pile costs nothing. In the sampled endgame (the expert's, once the
+draw pile is empty) it keeps the samples of the unseen cards whose hands would signal what
+the partners show.
 """
 
 from __future__ import annotations
