@@ -4,6 +4,7 @@
                                   [--bots expert,team,greedy] [--jobs 2] [--first 1]
                                   [--solved 'solve_{players}.json']
                                   [--save rows.json | --rows rows.json]
+                                  [--paired old_rows.json]
 
 Game ``i`` (0-based) of each player count is dealt from seed ``first + i`` and starts at seat 0
 under the standard rules; seat ``s`` gets the bot seed ``(first + i) * 16 + s``. Every game goes
@@ -21,13 +22,17 @@ counts as winnable; at the high end only those the bot itself won (a win is a pr
 the deal is winnable). A bot win on a deal the solver proved lost would be a solver bug: the
 script stops on it. ``--save FILE`` keeps every game's row (seed, cards left, moves, processor
 seconds, longest move) per bot and count; ``--rows FILE`` prints the tables from such a file
-instead of playing (so the shares can be added once the solver has run).
+instead of playing (so the shares can be added once the solver has run). ``--paired FILE``
+compares each row with another bot's rows over the same seeds (``--save``'s file of an older
+version, say): the games this one won that the other lost and the other way round, and the
+difference in win rate with a 95 % interval for paired proportions (normal approximation).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from multiprocessing import Pool
 from typing import Any
@@ -122,6 +127,21 @@ def play(bot: str, players: int, games_n: int, first: int, jobs: int
     return sorted(r for chunk in chunks for r in chunk)
 
 
+def paired(rows: list[tuple[int, int, int, float, float]],
+           other: list[tuple[int, int, int, float, float]]) -> tuple[int, int, float, float]:
+    """(games won here and lost there, lost here and won there, the difference in win rate,
+    the half width of its 95 % interval) over the same seeds."""
+    theirs = {r[0]: r[1] == 0 for r in other}
+    if set(theirs) != {r[0] for r in rows}:
+        raise SystemExit("--paired: the two runs are not over the same seeds")
+    better = sum(1 for r in rows if r[1] == 0 and not theirs[r[0]])
+    worse = sum(1 for r in rows if r[1] != 0 and theirs[r[0]])
+    n = len(rows)
+    diff = (better - worse) / n
+    half = 1.96 * math.sqrt(max(0.0, better + worse - (better - worse) ** 2 / n)) / n
+    return better, worse, diff, half
+
+
 def run(rows: list[tuple[int, int, int, float, float]], bot: str, players: int,
         solved: dict[int, str] | None = None) -> dict[str, Any]:
     """Summarise the games' rows."""
@@ -152,6 +172,8 @@ def main() -> None:
                         help="the solver's JSON per count, e.g. 'solve_{players}.json'")
     parser.add_argument("--save", default=None, help="write every game's row to this JSON file")
     parser.add_argument("--rows", default=None, help="read the rows from --save's file, no play")
+    parser.add_argument("--paired", default=None,
+                        help="compare with the rows of this --save file, same seeds")
     args = parser.parse_args()
     counts = [int(x) for x in args.players.split(",")]
     saved: dict[str, list[Any]] = {}
@@ -159,13 +181,20 @@ def main() -> None:
         with open(args.rows) as f:
             saved = json.load(f)
     solved = {n: load_solved(args.solved, n) for n in counts} if args.solved else {}
+    other: dict[str, list[Any]] = {}
+    if args.paired:
+        with open(args.paired) as f:
+            other = json.load(f)
     for bot in args.bots.split(","):
         print(f"\n{bot}: {args.games} games per player count, seeds {args.first}.."
               f"{args.first + args.games - 1}, start seat 0, standard rules")
         extra = " wins / winnable deals |" if solved else ""
+        if other:
+            extra += " won here, lost there | lost here, won there | difference (95 % CI) |"
         print(f"| players | win % (95% CI) | mean cards left | <=10 left | ms/move | max ms |"
               f"{extra}")
-        print("|---|---|---|---|---|---|" + ("---|" if solved else ""))
+        print("|---|---|---|---|---|---|" + ("---|" if solved else "")
+              + ("---|---|---|" if other else ""))
         for players in counts:
             if bot == "team" and players == 1:
                 continue  # nobody to talk to: the team bot alone is the expert
@@ -186,6 +215,10 @@ def main() -> None:
                 few, many = won + proved, won + unknown  # the winnable deals: fewest, most
                 cell = (f" {wins} of {few}-{many} = {100 * wins / max(1, many):.1f}"
                         f"-{100 * wins / max(1, few):.1f} % |")
+            if other:
+                better, worse, diff, half = paired(rows, [tuple(r) for r in other[name]])
+                cell += (f" {better} | {worse} | {100 * diff:+.1f} ({100 * (diff - half):+.1f}"
+                         f" to {100 * (diff + half):+.1f}) |")
             print(f"| {players} | {100 * r['win']:.1f} ({100 * low:.1f}-{100 * high:.1f}) "
                   f"| {r['left']:.2f} "
                   f"| {100 * r['good']:.1f} % | {r['ms']:.2f} | {r['max_ms']:.0f} |{cell}",

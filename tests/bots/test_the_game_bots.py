@@ -150,3 +150,61 @@ def test_expert_beats_greedy_on_a_small_run():
         return won
 
     assert wins("expert") > wins("greedy") + 5
+
+
+def _sampled_calls(monkeypatch) -> list:
+    """Count the sampled endgame's decisions (the expert imports it by name)."""
+    import cardtable.bots.the_game_expert as expert
+
+    calls: list = []
+    real = expert.sampled_choice
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(expert, "sampled_choice", counted)
+    return calls
+
+
+@pytest.mark.parametrize("bot", ["expert", "team"])
+def test_sampled_endgame_is_reproducible_and_legal(bot, monkeypatch):
+    # Four players: the draw pile runs out while several seats hold cards, so the sampled
+    # endgame decides; the same seeds play the same game twice, every action legal.
+    calls = _sampled_calls(monkeypatch)
+    first = _play_checked(4, 3, bot)
+    assert calls, "the sampled endgame never ran"
+    assert _play_checked(4, 3, bot) == first
+
+
+@pytest.mark.parametrize("bot", ["expert", "team"])
+def test_sampled_endgame_ignores_who_really_holds_the_unseen_cards(bot, monkeypatch):
+    # At a turn of the sampled endgame, the other seats' hands are redealt among them (same
+    # sizes): the view is the same, and so is the choice of a bot with the same history.
+    import copy
+
+    calls = _sampled_calls(monkeypatch)
+    compared = 0
+    for seed in range(1, 6):
+        state = RULES.deal(seed, 4)
+        bots = [make_bot(bot, "the-game", seed * 16 + s) for s in range(4)]
+        rng = random.Random(seed)
+        while not state.over:
+            seat = state.to_act()[0]
+            holders = [s for s in range(4) if s != seat and state.hands[s]]
+            if not state.draw and len(holders) >= 2 and compared < 40:
+                other = state.redraw_hidden(seat, rng)
+                twin = copy.deepcopy(bots[seat])
+                before = len(calls)
+                a = bots[seat].choose(state.view(seat), state.legal(seat))
+                assert twin.choose(other.view(seat), other.legal(seat)) == a
+                compared += len(calls) > before and other.hands != state.hands
+            else:
+                a = bots[seat].choose(state.view(seat), state.legal(seat))
+            state.act(seat, a)
+            for s, b in enumerate(bots):
+                if s != seat and not state.over:
+                    said = b.react(state.view(s), [x for x in state.legal(s) if RULES.is_talk(x)])
+                    if said:
+                        state.act(s, said)
+    assert compared >= 5

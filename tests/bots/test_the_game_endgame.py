@@ -107,3 +107,128 @@ def test_bots_win_every_endgame_that_can_be_won():
             checked += 1
             assert state.result()["won"], seed
     assert checked >= 5
+
+
+def _to_shared_endgame(seed: int, players: int):
+    """Like ``_to_endgame``, but only when two or more other seats still hold cards."""
+    state = _to_endgame(seed, players)
+    if state is None:
+        return None
+    holders = [s for s in range(players) if s != state.turn and state.hands[s]]
+    return state if len(holders) >= 2 else None
+
+
+def test_sampled_choice_on_the_true_split_agrees_with_the_exact_endgame():
+    # Every sample the same split (the true one): the sampled choice is the exact endgame's
+    # answer, and the lines it hands back replay through the engine to a win.
+    won = lost = 0
+    for seed in range(1, 80):
+        state = _to_shared_endgame(seed, 3)
+        if state is None:
+            continue
+        hands = [_mask(h) for h in state.hands]
+        me = state.turn
+        status, _ = solve(state.tops, hands, me, 0, 1, 200000)
+        choice = endgame.sampled_choice(state.tops, [list(hands)] * 3, me, 0, 1, 200000)
+        if status == LOST:
+            assert choice is None
+            lost += 1
+            continue
+        assert status == WON and choice is not None
+        action, wins, winnable, lines = choice
+        assert wins == winnable == 3
+        assert action is not None  # nothing is played yet: the turn cannot end
+        card, pile = action
+        state.act(me, f"play {card} {PILES[pile]}")
+        for seat, c, p in lines[0]:
+            assert not state.over and seat == state.turn
+            state.act(seat, "end" if not c else f"play {c} {PILES[p]}")
+        assert state.over and state.result()["won"], seed
+        won += 1
+    assert won >= 3 and lost >= 3
+
+
+def _small_sampled_position(rng: random.Random, tight: bool = False):
+    """Random small endgames: three seats, 1-6 cards each, and three splits of the others'
+    (``tight``: piles half way already, so fewer actions win)."""
+    cards = rng.sample(range(2, 100), 12)
+    if tight:
+        tops = [rng.randint(15, 50), rng.randint(15, 50), rng.randint(50, 85),
+                rng.randint(50, 85)]
+        cards = [c for c in cards if c not in tops]
+    else:
+        tops = [rng.randint(1, 45), rng.randint(1, 45), rng.randint(55, 100),
+                rng.randint(55, 100)]
+    mine = _mask(cards[:3])
+    rest = cards[3:3 + rng.randint(3, 7)]
+    cut = rng.randint(1, len(rest) - 1)
+    samples = []
+    for _ in range(3):
+        rng.shuffle(rest)
+        samples.append([mine, _mask(rest[:cut]), _mask(rest[cut:])])
+    return tops, samples
+
+
+def _wins_after(tops, hands, played, action) -> bool:
+    t, h, seat, p = endgame.after(tops, hands, 0, played, action)
+    return seat < 0 or solve(t, h, seat, p, 1, 10**6)[0] == WON
+
+
+def test_sampled_choice_wins_on_the_most_samples():
+    # Against brute force: the chosen action wins on exactly the samples it says, and no
+    # first action wins on more (the candidates' pruning never drops a better one).
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(150):
+        tops, samples = _small_sampled_position(rng)
+        played = rng.randint(0, 1)
+
+        moves = endgame.first_moves(samples[0][0], tops, played, 1)
+        counts = {a: sum(_wins_after(tops, s, played, a) for s in samples) for a in moves}
+        choice = endgame.sampled_choice(tops, samples, 0, played, 1, 10**6)
+        if not moves or max(counts.values()) == 0:
+            assert choice is None
+            continue
+        assert choice is not None
+        action, won, winnable, lines = choice
+        assert action in moves and won == counts[action] == max(counts.values())
+        assert winnable == sum(solve(tops, s, 0, played, 1, 10**6)[0] == WON for s in samples)
+        assert sum(line is not None for line in lines) == won
+        checked += 1
+    assert checked >= 30
+
+
+def test_sampled_choice_looks_past_misleading_lines():
+    # Lines handed in that all start with a weak first action (where it wins at all): the
+    # votes then point at it, and only searching the other candidates finds the action that
+    # wins on the most samples.
+    rng = random.Random(5)
+    misled = 0
+    for _ in range(300):
+        tops, samples = _small_sampled_position(rng, tight=True)
+        played = rng.randint(0, 1)
+        moves = endgame.first_moves(samples[0][0], tops, played, 1)
+        counts = {a: sum(_wins_after(tops, s, played, a) for s in samples) for a in moves}
+        if not moves or max(counts.values()) == 0:
+            continue
+        weak = min((a for a in moves if counts[a]), key=lambda a: counts[a])
+        lines = []
+        for hands in samples:
+            status, line = solve(tops, hands, 0, played, 1, 10**6)
+            if status != WON:
+                lines.append(None)
+                continue
+            t, h, seat, p = endgame.after(tops, hands, 0, played, weak)
+            if seat < 0:
+                line = [(0, weak[0], weak[1])] if weak else [(0, 0, -1)]
+            else:
+                status, rest = solve(t, h, seat, p, 1, 10**6)
+                if status == WON:
+                    line = [(0, weak[0], weak[1]) if weak else (0, 0, -1)] + rest
+            lines.append(line)
+        choice = endgame.sampled_choice(tops, samples, 0, played, 1, 10**6, lines=lines)
+        assert choice is not None
+        action, won, _, _ = choice
+        assert won == counts[action] == max(counts.values())
+        misled += counts[weak] < max(counts.values())
+    assert misled >= 5

@@ -109,13 +109,15 @@ def _dead_card(tops: list[int], live: int) -> bool:
 
 
 def solve(tops: list[int], hands: list[int], turn: int, played: int, minimum: int = 1,
-          budget: int = 20000) -> tuple[str, list[tuple[int, int, int]]]:
+          budget: int = 20000, spent: list[int] | None = None
+          ) -> tuple[str, list[tuple[int, int, int]]]:
     """Can every card still be played? ``hands`` are bit masks of cards, one per seat.
 
     ``turn`` is the seat to move and ``played`` the cards it has played this turn. Returns
     ``(WON, line)`` with the line of moves ``(seat, card, pile)`` (``card`` 0 ends the turn; a
     turn whose hand runs empty ends by itself), ``(LOST, [])`` when no line wins, or
     ``(UNKNOWN, [])`` when the search visited ``budget`` positions without settling it.
+    ``spent[0]``, when given, grows by the positions visited.
     """
     n = len(hands)
     hands = list(hands)
@@ -188,4 +190,119 @@ def solve(tops: list[int], hands: list[int], turn: int, played: int, minimum: in
         won = search(turn, played)
     except _OutOfBudget:
         return UNKNOWN, []
+    finally:
+        if spent is not None:
+            spent[0] += budget - max(0, count[0])
     return (WON, line) if won else (LOST, [])
+
+
+def after(tops: list[int], hands: list[int], seat: int, played: int,
+          action: tuple[int, int] | None) -> tuple[list[int], list[int], int, int]:
+    """The position after ``seat`` plays ``action`` (card, pile), or ends its turn (None).
+
+    Returns (tops, hands, seat to move, cards it has played this turn); the seat to move is -1
+    when every hand is empty (won).
+    """
+    tops = list(tops)
+    hands = list(hands)
+    n = len(hands)
+    if action is not None:
+        card, pile = action
+        tops[pile] = card
+        hands[seat] &= ~(1 << card)
+        if hands[seat]:
+            return tops, hands, seat, played + 1
+    for k in range(1, n + 1):  # the next seat holding cards (the turn ended)
+        s = (seat + k) % n
+        if hands[s]:
+            return tops, hands, s, 0
+    return tops, hands, -1, 0
+
+
+def first_moves(hand: int, tops: list[int], played: int, minimum: int
+                ) -> list[tuple[int, int] | None]:
+    """Every distinct first action of a turn position: plays (twins with equal tops once),
+    and ending the turn (None) once the minimum is played."""
+    out: list[tuple[int, int] | None] = [(c, p) for _, c, p in _plays(hand, tops, 0)]
+    if played >= minimum:
+        out.append(None)
+    return out
+
+
+Line = list[tuple[int, int, int]]
+
+
+def sampled_choice(tops: list[int], hands: list[list[int]], me: int, played: int,
+                   minimum: int, budget: int, prefer: tuple[int, int] | None = None,
+                   lines: list[Line | None] | None = None, total: int | None = None
+                   ) -> tuple[tuple[int, int] | None, int, int, list[Line | None]] | None:
+    """The action that wins on the most sampled deals of the unseen cards, each searched to
+    the end with full knowledge (``solve``): perfect-information sampling of the endgame.
+
+    ``hands[k]`` is sample k: a bit mask per seat, ``me``'s hand the same in every sample.
+    ``lines[k]``, when given, is a winning line from here for sample k, or None when sample k
+    is not known to be winnable (it is then left out); without ``lines`` every sample is
+    searched first. Returns (action, samples it wins, samples winnable at all, the winning
+    line after the action per sample, None where it is not known to win), ``action`` a
+    (card, pile) or None for ending the turn; or None when no sample is winnable.
+
+    A sample lost from here is lost after every action, so only the winnable ones are scored.
+    The first action of each sample's winning line is a candidate that wins there; each
+    candidate (most such wins first, ``prefer`` first among equals) is then searched on the
+    other winnable samples, and the search stops at a candidate that wins them all. Each
+    ``solve`` gets ``budget`` positions; an unsettled one counts as not won. ``total`` bounds
+    the positions of all the searches together (the time of a move): once it is spent, the
+    best candidate so far is the answer (searches count positions, not seconds, so the
+    answer never depends on the machine).
+    """
+    spent = [0]
+    cap = total if total is not None else budget * len(hands) * 50
+
+    def bounded(t: list[int], h: list[int], seat: int, p: int) -> tuple[str, Line]:
+        return solve(t, h, seat, p, minimum, max(1, min(budget, cap - spent[0])), spent)
+
+    if lines is None:
+        lines = []
+        for sample in hands:
+            status, line = bounded(tops, sample, me, played)
+            lines.append(line if status == WON else None)
+    winnable = [k for k, line in enumerate(lines) if line is not None]
+    if not winnable:
+        return None
+    wins_at: dict[tuple[int, int] | None, dict[int, Line]] = {}
+    for k in winnable:
+        found = lines[k]
+        assert found is not None
+        line = found
+        first: tuple[int, int] | None = None
+        if line and line[0][0] == me and line[0][1]:
+            first = (line[0][1], line[0][2])
+        # after the first action the rest of the line still wins (a hand played out ends
+        # its turn by itself: no "end" of its own follows)
+        rest = line[1:] if line and line[0][0] == me else line
+        wins_at.setdefault(first, {})[k] = rest
+    order = sorted(wins_at, key=lambda a: (-len(wins_at[a]), a != prefer))
+    if prefer not in wins_at and prefer in first_moves(hands[0][me], tops, played, minimum):
+        order.append(prefer)
+    best: tuple[tuple[int, int] | None, dict[int, Line]] = (order[0], {})
+    count = -1
+    for action in order:
+        won = dict(wins_at.get(action, {}))
+        for i, k in enumerate(winnable):
+            if k in won:
+                continue
+            if len(won) + len(winnable) - i <= count or spent[0] >= cap:
+                break  # cannot beat the best any more, or out of positions
+            t, h, seat, p = after(tops, hands[k], me, played, action)
+            if seat < 0:
+                won[k] = []
+                continue
+            status, line = bounded(t, h, seat, p)
+            if status == WON:
+                won[k] = line
+        if len(won) > count:
+            best, count = (action, won), len(won)
+        if count == len(winnable) or spent[0] >= cap:
+            break
+    action, won = best
+    return action, count, len(winnable), [won.get(k) for k in range(len(hands))]

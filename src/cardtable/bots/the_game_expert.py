@@ -15,14 +15,20 @@ How it decides (all from its own views):
 - Once the draw pile is empty and at most one other seat holds cards, every hand is known: it
   searches the rest of the game exhaustively (``the_game_endgame.solve``) and plays its turn
   of a winning line when there is one.
+- Once the draw pile is empty and two or more other seats hold cards, the cards still out are
+  known as a set but not who holds which: it deals them at random to those seats (at their
+  hand sizes) a dozen times, searches the rest of the game on each sample as if every hand
+  were known, and plays the action that wins on the most samples
+  (``the_game_endgame.sampled_choice``), one action at a time.
 """
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_left, bisect_right
 from typing import Any
 
-from cardtable.bots.the_game_endgame import LOST, WON, solve
+from cardtable.bots.the_game_endgame import LOST, WON, cards_of, sampled_choice, solve
 from cardtable.core.errors import BadOptions
 from cardtable.games.the_game import CARDS, PILES
 
@@ -55,6 +61,13 @@ DEFAULTS: dict[str, Any] = {
     # once the draw pile is empty and every hand is known: search the rest of the game
     # exhaustively, within this many positions a move (0: never)
     "endgame_nodes": 30000,
+    # once the draw pile is empty and two or more other seats hold cards: this many sampled
+    # splits of the unseen cards among them, each searched to the end within sample_nodes
+    # positions per search (0 samples: never)
+    "samples": 12,
+    "sample_nodes": 1000,
+    # all the searches of one sampled decision together (a bound on the time of a move)
+    "sample_total": 60000,
 }
 
 
@@ -248,6 +261,11 @@ class ExpertBot:
         self._plan: list[tuple[int, int]] = []
         self._plan_key: Any = None
         self._endgame_lost = False  # the endgame search proved the game lost
+        self._one_move = False  # the sampled endgame decides one action at a time
+        self._sampled: tuple[Any, Any] = (None, None)  # (position key, its sampled plan)
+        # the samples of this turn: (unseen cards and sizes, samples, the position their
+        # winning lines start from, the lines)
+        self._samples: tuple[Any, Any, Any, Any] = (None, None, None, None)
 
     def make_planner(self) -> TurnPlanner:
         return TurnPlanner(self.params)
@@ -308,6 +326,8 @@ class ExpertBot:
         hand.remove(card)
         self._plan_key = self.expect_key(view, (tuple(tops), tuple(hand),
                                                  view["played_this_turn"] + 1))
+        if self._one_move:
+            self._plan_key = None  # the next action is sampled again from the new position
         return action
 
     def endgame_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
@@ -316,6 +336,7 @@ class ExpertBot:
         Every hand is known when the draw pile is empty and at most one other seat holds
         cards: the cards still out are that seat's hand.
         """
+        self._one_move = False
         nodes = self.params["endgame_nodes"]
         if not nodes or view["draw_pile"] or self._endgame_lost:
             return None
@@ -323,7 +344,7 @@ class ExpertBot:
         sizes = view["hand_sizes"]
         others = [s for s in range(view["players"]) if s != me and sizes[s]]
         if len(others) > 1:
-            return None
+            return self.sampled_plan(view, tops, others)
         mine = 0
         for c in view["hand"]:
             mine |= 1 << c
@@ -348,6 +369,86 @@ class ExpertBot:
                 break
             plan.append((card, pile))
         return plan
+
+    def sampled_plan(self, view: dict, tops: list[int], others: list[int]
+                     ) -> list[tuple[int, int]] | None:
+        """This action, from the endgame searched on sampled splits of the unseen cards, else
+        None (the usual plan).
+
+        The draw pile is empty and two or more other seats hold cards: the cards still out
+        are known as a set, not who holds which. Each sample deals them to those seats at
+        their hand sizes (seeded by the own hand and the unseen cards, so the same view gives
+        the same samples); ``the_game_endgame.sampled_choice`` picks the action that wins on
+        the most samples. One action at a time: within the turn the samples stay and their
+        winning lines go on, so a later action searches only where the line was left.
+        """
+        count = self.params["samples"]
+        if not count:
+            return None
+        me = view["seat"]
+        sizes = view["hand_sizes"]
+        mine = 0
+        for c in view["hand"]:
+            mine |= 1 << c
+        out = self.live(view) & ~mine
+        if out.bit_count() != sum(sizes[s] for s in others):
+            return None  # a card played unseen: do not trust the memory
+        played, minimum = view["played_this_turn"], view["minimum"]
+        key = (tuple(tops), mine, played)
+        deal = (out, tuple((s, sizes[s]) for s in others))
+        if self._sampled[0] == (deal, key):
+            again: list[tuple[int, int]] | None = self._sampled[1]  # asked again unchanged
+            self._one_move = again is not None
+            return again
+        lines = None
+        if self._samples[0] == deal and self._samples[2] == key:
+            # the same turn, after our own action: each sample's winning line goes on
+            samples, lines = self._samples[1], self._samples[3]
+        else:
+            samples = self.sample_splits(view, mine, out, others, count)
+        usual = self.planner.plan(sorted(view["hand"]), tops, played, minimum,
+                                  self.live(view), True)
+        prefer = usual[0] if usual else None
+        choice = sampled_choice(tops, samples, me, played, minimum,
+                                self.params["sample_nodes"], prefer, lines,
+                                self.params["sample_total"])
+        plan: list[tuple[int, int]] | None = None
+        if choice is not None:
+            action, _, _, after_lines = choice
+            plan = [action] if action is not None else []
+            self._one_move = True
+            if action is not None:
+                # the position after this play, where the samples' lines go on
+                c, p = action
+                nxt = list(tops)
+                nxt[p] = c
+                self._samples = (deal, [[h if k != me else h & ~(1 << c)
+                                         for k, h in enumerate(hands)] for hands in samples],
+                                 (tuple(nxt), mine & ~(1 << c), played + 1), after_lines)
+        self._sampled = ((deal, key), plan)
+        return plan
+
+    def sample_splits(self, view: dict, mine: int, out: int, others: list[int], count: int
+                      ) -> list[list[int]]:
+        """``count`` deals of the unseen cards ``out`` to the seats ``others`` at their hand
+        sizes, uniformly at random: each a bit mask per seat, ours ``mine``."""
+        # seeded by what the seat knows only: the same view history, the same samples
+        # (whatever the bot's seed, like the rest of its play)
+        sizes = view["hand_sizes"]
+        rng = random.Random(f"{mine}:{out}:{sizes}")
+        unseen = cards_of(out)
+        samples = []
+        for _ in range(count):
+            rng.shuffle(unseen)
+            hands = [0] * view["players"]
+            hands[view["seat"]] = mine
+            i = 0
+            for s in others:
+                for c in unseen[i:i + sizes[s]]:
+                    hands[s] |= 1 << c
+                i += sizes[s]
+            samples.append(hands)
+        return samples
 
     def expect_key(self, view: dict, base: Any) -> Any:
         """The plan key of the next view if only our play changes it."""

@@ -12,13 +12,16 @@ need changes):
 What it reads: every other seat's signals (a person's as well as a bot's). When it plans its
 turn, moving a pile forward that a partner asked to keep costs it: ``avoid`` most, ``small`` by
 the size of the jump; ``good`` is taken as a hint only (weighing it cost wins in simulation).
-A backwards trick on such a pile costs nothing.
+A backwards trick on such a pile costs nothing. In the sampled endgame (the expert's, once the
+draw pile is empty) it keeps the samples of the unseen cards whose hands would signal what
+the partners show.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardtable.bots.the_game_endgame import cards_of
 from cardtable.bots.the_game_expert import DEFAULTS, ExpertBot, TurnPlanner
 from cardtable.games.the_game import PILES
 
@@ -37,7 +40,39 @@ TEAM_DEFAULTS: dict[str, Any] = {
     "say_avoid": 1,
     "say_small": 4,
     "say_good": 8,
+    # sampled endgame: draw this many times the samples and keep those that agree best with
+    # the partners' signals (1: plain uniform samples)
+    "signal_draws": 4,
 }
+
+
+def needs(hand: list[int], tops: list[int], live: int, params: dict[str, Any]
+          ) -> dict[str, str]:
+    """The signal per pile that ``hand`` calls for (see the module docstring), given the
+    tops (in PILES order) and the live cards."""
+    out: dict[str, str] = {}
+    for i, pile in enumerate(PILES):
+        top = tops[i]
+        back = top - 10 if i < 2 else top + 10
+        if back in hand:
+            out[pile] = "avoid"
+            continue
+        costs = []
+        for c in hand:
+            if i < 2 and c > top:
+                costs.append((live >> (top + 1) & ((1 << (c - top - 1)) - 1)).bit_count())
+            elif i >= 2 and c < top:
+                costs.append((live >> (c + 1) & ((1 << (top - c - 1)) - 1)).bit_count())
+        if not costs:
+            continue
+        costs.sort()
+        if costs[0] <= params["say_avoid"]:
+            out[pile] = "avoid"
+        elif costs[0] <= params["say_small"]:
+            out[pile] = "small"
+        elif len(costs) > 1 and costs[1] <= params["say_good"]:
+            out[pile] = "good"
+    return out
 
 
 class SignalPlanner(TurnPlanner):
@@ -127,31 +162,36 @@ class TeamBot(ExpertBot):
         key = (tuple(view["piles"][pile] for pile in PILES), tuple(hand), live)
         if key == self._wanted_key:
             return self._wanted  # asked again after talk only: nothing it depends on changed
-        p = self.params
-        out: dict[str, str] = {}
+        out = needs(hand, [view["piles"][pile] for pile in PILES], live, self.params)
         self._wanted_key, self._wanted = key, out
-        for i, pile in enumerate(PILES):
-            top = view["piles"][pile]
-            back = top - 10 if i < 2 else top + 10
-            if back in hand:
-                out[pile] = "avoid"
-                continue
-            costs = []
-            for c in hand:
-                if i < 2 and c > top:
-                    costs.append((live >> (top + 1) & ((1 << (c - top - 1)) - 1)).bit_count())
-                elif i >= 2 and c < top:
-                    costs.append((live >> (c + 1) & ((1 << (top - c - 1)) - 1)).bit_count())
-            if not costs:
-                continue
-            costs.sort()
-            if costs[0] <= p["say_avoid"]:
-                out[pile] = "avoid"
-            elif costs[0] <= p["say_small"]:
-                out[pile] = "small"
-            elif len(costs) > 1 and costs[1] <= p["say_good"]:
-                out[pile] = "good"
         return out
+
+    def sample_splits(self, view: dict, mine: int, out: int, others: list[int], count: int
+                      ) -> list[list[int]]:
+        """Splits of the unseen cards that agree best with the partners' signals.
+
+        ``signal_draws`` times ``count`` uniform splits are drawn; each scores one point per
+        other seat and pile where the signal this bot would give with that hand is the one
+        the seat shows (a person, or a signal not yet updated, just scores less), and the
+        ``count`` best are kept (the first drawn among equals).
+        """
+        draws = self.params["signal_draws"]
+        pool = super().sample_splits(view, mine, out, others, count * max(1, draws))
+        if draws <= 1:
+            return pool
+        tops = [view["piles"][pile] for pile in PILES]
+        live = self.live(view)
+        shown = view["signals"]
+
+        def score(hands: list[int]) -> int:
+            agree = 0
+            for s in others:
+                said = needs(cards_of(hands[s]), tops, live, self.params)
+                agree += sum(said.get(pile) == shown[s].get(pile) for pile in PILES)
+            return agree
+
+        ranked = sorted(range(len(pool)), key=lambda i: -score(pool[i]))
+        return [pool[i] for i in ranked[:count]]
 
     def _signal_change(self, view: dict, legal: list[str]) -> str | None:
         """One signal to set or clear so ours match our needs (avoid first), or None."""
