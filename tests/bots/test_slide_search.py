@@ -343,3 +343,13 @@ def test_the_panel_on_a_handful_of_games(capsys):
     bench.matrix([entry])
     out = capsys.readouterr().out
     assert "| greedy | " in out and "n=6" in out
+
+
+def test_the_policy_duel_is_seeded_and_scores_whole_grids():
+    bench = load_bench("slide_policies")
+    a = bench.play(50001, 2, 0)
+    assert a == bench.play(50001, 2, 0)
+    assert len(a) == 2 and all(0 <= s <= 160 for s in a)
+    # the looker changes the play; with no looker both seats are greedy and the deal is fixed
+    assert bench.play(7, 4, -1) == bench.play(7, 4, -1)
+    assert any(bench.play(seed, 2, 0) != bench.play(seed, 2, -1) for seed in range(5))
