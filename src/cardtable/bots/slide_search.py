@@ -20,7 +20,7 @@ on more, and so on, so the budget goes to the close calls.
 
 At ``hard`` the rollouts play the bot's own seat one round deeper (``lookahead_take``): each
 take is judged by the expected sum after the next reveal and take, not by the sum now. The
-others stay greedy, which keeps the cost down (about 60 ms a move with two players).
+others stay greedy, which keeps the cost down (about 50 ms a move with two players).
 """
 
 from __future__ import annotations
