@@ -19,7 +19,9 @@ from cardtable.bots.slide_search import (
     OUTSIDE_ORDER,
     SearchBot,
     _grid_of,
+    expected_next,
     greedy_take_fast,
+    lookahead_take,
     outside_reveal,
     take_scores,
     unseen_counts,
@@ -237,6 +239,47 @@ def test_take_scores_match_the_greedy_take():
             assert scores[v] == best
 
 
+def _expected_next_slow(grid: list, counts: list) -> int:
+    """expected_next from the definition: over the face-down cells with fewest pushes, the
+    lowest sum over unseen cards of the unpaired sum a greedy take of each leaves."""
+    down = [i for i in range(16) if grid[i] < 0]
+    fewest = min(len(_PUSHES[i]) for i in down)
+    best = None
+    for h in down:
+        if len(_PUSHES[h]) != fewest:
+            continue
+        g = grid.copy()
+        g[h] = 0
+        e = sum(
+            counts[v] * min(slide.unpaired_sum(_pushed(g, h, d, v)) for d, _ in slide.PUSHES[h])
+            for v in range(1, 11))
+        best = e if best is None else min(best, e)
+    return best
+
+
+def test_expected_next_and_the_lookahead_take_follow_their_definition():
+    rng = random.Random(12)
+    for _ in range(400):
+        grid = [rng.choice([-1, rng.randint(1, 10), rng.randint(1, 3)]) for _ in range(16)]
+        hole = rng.randrange(16)
+        grid[hole] = 0
+        if not any(c < 0 for c in grid):
+            grid[(hole + 1) % 16] = -1
+        counts = [0] + [rng.randint(0, 9) for _ in range(10)]
+        mix = (sum(counts[1:]), sum(v * counts[v] for v in range(1, 11)))
+        probe = grid.copy()
+        probe[hole] = rng.randint(1, 10)
+        assert expected_next(probe, counts, mix) == _expected_next_slow(probe, counts)
+        values = sorted({rng.randint(1, 10) for _ in range(rng.randint(1, 4))})
+        value, k = lookahead_take(grid, hole, values, counts)
+        assert value in values and 0 <= k < len(_PUSHES[hole])
+        # the first (value, push) in order with the lowest expectation after it
+        keys = [(_expected_next_slow(_pushed(grid, hole, d, v), counts), i, v, j)
+                for i, (v, (j, (d, _))) in enumerate(
+                    (v, jd) for v in values for jd in enumerate(slide.PUSHES[hole]))]
+        assert min(keys)[2:] == (value, k)
+
+
 def _pushed(grid: list, hole: int, direction: str, v: int) -> list:
     t = grid.copy()
     slide.push(t, hole, direction, v)
@@ -300,3 +343,13 @@ def test_the_panel_on_a_handful_of_games(capsys):
     bench.matrix([entry])
     out = capsys.readouterr().out
     assert "| greedy | " in out and "n=6" in out
+
+
+def test_the_policy_duel_is_seeded_and_scores_whole_grids():
+    bench = load_bench("slide_policies")
+    a = bench.play(50001, 2, 0)
+    assert a == bench.play(50001, 2, 0)
+    assert len(a) == 2 and all(0 <= s <= 160 for s in a)
+    # the looker changes the play; with no looker both seats are greedy and the deal is fixed
+    assert bench.play(7, 4, -1) == bench.play(7, 4, -1)
+    assert any(bench.play(seed, 2, 0) != bench.play(seed, 2, -1) for seed in range(5))
