@@ -9,9 +9,10 @@ that knowledge. Before that the unseen cards' order is unknown: at each real cho
 or flip on) it deals the unseen cards at random, solves those possible stocks after the
 choice, and takes the choice that wins in more of them. A waste play is the default, a reserve
 play is put off (flip on: the reserve card waits, and the flips show which card should refill
-its slot). Most choices are clear: a few possible stocks screen the default, and when it wins
-in all of them it is taken; a close call is judged on both actions over the same stocks, with
-more stocks while it stays close; with very few unseen cards every order is tried.
+its slot). Most choices are clear: a few possible stocks screen the default (a waste play
+many), and when it wins in all of them it is taken; a close call is judged on both actions over
+the same stocks, with more stocks while it stays close; with very few unseen cards every order
+is tried. One move's sampling spends at most ``MOVE_BUDGET`` search nodes.
 """
 
 from __future__ import annotations
