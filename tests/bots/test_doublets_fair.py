@@ -174,3 +174,29 @@ def test_a_first_pass_without_a_play_is_remembered_after_the_redeal() -> None:
     view = state.view(0)
     bot.observe(view)
     assert bot.known_stock(view) == state.snapshot()["stock"][::-1]  # the test may peek
+
+
+def test_a_move_never_spends_more_than_its_budget() -> None:
+    # a tiny budget: close calls run out of it, and the bot still plays legal moves to the end
+    state = GAME.deal(20005)
+    bot = FairBot("doublets", 3)
+    bot.move_budget = 300
+    ran_out = False
+    while not state.over:
+        legal = state.legal(0)
+        action, reason = bot.decide(json.loads(json.dumps(state.view(0))), list(legal))
+        assert action in legal
+        if state.redeals_left == 2 and bot.order is None:
+            assert bot.spent <= bot.move_budget + 1  # a search stops one node past its cap
+        ran_out = ran_out or "within the move's budget" in reason
+        state.act(0, action)
+    assert ran_out
+
+
+def test_a_waste_play_is_taken_only_after_the_long_screen() -> None:
+    # a waste play is the default; taken unjudged only when it wins in all SCREEN_WASTE stocks
+    for seed in (20001, 20002, 20003, 20004):
+        state, legal = first_pass_choice(seed)
+        action, reason = FairBot("doublets", 9).decide(state.view(0), list(legal))
+        if action == "play waste" and "wins in all" in reason:
+            assert f"all {doublets_fair.SCREEN_WASTE['normal']} possible" in reason
