@@ -238,7 +238,22 @@ def _mask_space(encoding: Encoding) -> spaces.Box:
     return spaces.Box(low=0, high=1, shape=(len(encoding.actions),), dtype=np.int8)
 
 
-class _MultiAgent:
+class _OnTable:
+    """What every environment here reads of its ``table``."""
+
+    table: Table
+
+    @property
+    def encoding(self) -> Encoding:
+        return self.table.encoding
+
+    @property
+    def state(self) -> State:
+        """**Peeking**: the true state, for tests and debugging (never for an agent)."""
+        return self.table.live
+
+
+class _MultiAgent(_OnTable):
     """What the AEC and Parallel environments share: agents, spaces, seeds."""
 
     metadata: dict[str, Any] = {"name": "cardtable_v0", "render_modes": ["ansi"],
@@ -270,15 +285,6 @@ class _MultiAgent:
             self._rng = np.random.default_rng(seed)
             return seed
         return _fresh_seed(self._rng)
-
-    @property
-    def encoding(self) -> Encoding:
-        return self.table.encoding
-
-    @property
-    def state(self) -> State:
-        """**Peeking**: the true state, for tests and debugging (never for an agent)."""
-        return self.table.live
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -412,7 +418,7 @@ class CardtableParallel(_MultiAgent, ParallelEnv):
         return obs, rew, term, trunc, infos
 
 
-class CardtableGym(gymnasium.Env):
+class CardtableGym(_OnTable, gymnasium.Env):
     """Gymnasium environment of one learning seat (``seat``); every other seat is a built-in
     bot (``opponents``). Observations are the flat vector; the legal actions are
     ``action_masks()`` (sb3-contrib's MaskablePPO asks that) and ``info["action_mask"]``.
@@ -450,15 +456,6 @@ class CardtableGym(gymnasium.Env):
         self.observation_space = _observation_space(table.encoding)
         self.action_space = spaces.Discrete(len(table.encoding.actions))
         self._done = True
-
-    @property
-    def encoding(self) -> Encoding:
-        return self.table.encoding
-
-    @property
-    def state(self) -> State:
-        """**Peeking**: the true state, for tests and debugging (never for an agent)."""
-        return self.table.live
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans over the action space (MaskablePPO's hook)."""
