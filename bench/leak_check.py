@@ -68,7 +68,7 @@ INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "cre
              "your_deadline", "created_at"}
 #: only on a table closed before its game's end (#11): how, one word
 ENDED_VALUES = {"abandoned", "resigned", "idle"}
-SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected"}
+SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account"}
 #: a table's clock (server/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
 

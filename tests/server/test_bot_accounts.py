@@ -52,6 +52,8 @@ async def test_a_person_makes_bot_accounts_and_renews_their_tokens(server, peopl
         assert me == {"id": bot_id, "name": "Annbot", "bot": True}
         refused = bot.post("/api/me/bots", json={"name": "Grandchild"})
         assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+        renamed = bot.post("/api/me", json={"name": "Renamed"})  # named by its owner
+        assert renamed.status_code == 403 and renamed.json()["error"] == "forbidden"
     assert ann.http.get("/api/me").json()["player"]["bot"] is False
     assert ann.http.get("/api/me/bots").json() == {"bots": [{"id": bot_id, "name": "Annbot"}]}
     new = ann.post(f"/api/me/bots/{bot_id}/token")["token"]

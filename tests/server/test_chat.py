@@ -141,7 +141,7 @@ async def test_a_recovery_code_makes_another_browser_the_same_person(server, peo
     assert len(code) == 23 and ann.http.get("/api/me").json()["recovery"] is True
     other = httpx.Client(base_url=server.base, timeout=10)  # another browser: no cookie
     me = other.post("/api/me/recover", json={"code": code.lower().replace("-", " ")}).json()
-    assert me["player"] == {"id": ann.id, "name": "Ann"}
+    assert me["player"] == {"id": ann.id, "name": "Ann", "bot": False}
     assert other.get("/api/me").json()["player"]["id"] == ann.id
     assert ann.http.get("/api/me").json()["player"]["id"] == ann.id  # still signed in
     # the same person plays from both browsers: one leaderboard row

@@ -354,7 +354,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         player, token = found
         response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
                             samesite="lax", secure=security.cookie_secure(request))
-        return {"player": {"id": player.id, "name": player.name}, "recovery": True}
+        return {"player": {"id": player.id, "name": player.name,
+                           "bot": player.bot_owner is not None}, "recovery": True}
 
     @app.post("/api/me", response_model=MeAnswer)
     async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
@@ -366,6 +367,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                            "bots' names are kept for bots; choose another")
         store: db.Storage = request.app.state.store
         player = viewer(request)
+        if player and player.bot_owner is not None:
+            raise HubError("forbidden", "a bot account keeps the name its owner gave it", 403)
         if player:
             store.rename(player.id, name)
         else:
