@@ -118,17 +118,20 @@ class BotClient:
             if error is not None:
                 self.say(f"table {task_id}: {error}")
         mine = await self.conn.get("/api/my-games")
-        wanted = self.games is None or len(self.finished) + len(self._playing) < self.games
         for table in mine["unfinished"]:
-            if table["id"] not in self._playing and wanted:
+            if table["id"] not in self._playing and self._wanted():
                 self._playing[table["id"]] = asyncio.create_task(self._play(table["id"]))
-        if self.join and not self._playing and wanted:
+        if self.join and not self._playing and self._wanted():
             for table in await self.conn.get("/api/tables", status="open"):
                 if table["game"] == self.join and any(not s["taken"] for s in table["seats"]):
                     answer = await self.conn.post(f"/api/tables/{table['id']}/join", {})
                     if answer.status_code == 200:
                         self.say(f"joined table {table['id']} ({self.join})")
                         break
+
+    def _wanted(self) -> bool:
+        """Whether another table may start (``games`` counts those playing too)."""
+        return self.games is None or len(self.finished) + len(self._playing) < self.games
 
     async def _play(self, table_id: str) -> None:
         bot: Any = None
