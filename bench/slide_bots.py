@@ -19,7 +19,9 @@ The panel's bots (``--bots``, default all) and opponents (``--opponents``, defau
 ``greedy`` (reveals centre cells first), ``greedy:random-reveal`` (a uniformly random face-down
 cell, then takes like greedy), ``search:easy|normal|hard`` (the current search bot),
 ``search-v1:hard`` (the search bot as it was before issue #12, frozen in
-``cardtable.bots.slide_search_v1``). Any bot spec ``make_bot`` knows works too.
+``cardtable.bots.slide_search_v1``). Any bot spec ``make_bot`` knows works too, and as a bot
+under test ``oracle`` (``cardtable.solvers.slide_oracle``): ``search:hard`` reading the true
+state, a ceiling for the search's design (it peeks; not in the default panel).
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ from typing import Any
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.sim import play_one
+from cardtable.solvers.slide_oracle import SlideOracle
 from cardtable.stats import wilson
 
 PANEL = ["greedy", "greedy:random-reveal", "search:easy", "search:normal", "search:hard",
          "search-v1:hard"]
 RANDOM_REVEAL = "greedy:random-reveal"
+ORACLE = "oracle"
 
 
 class Timed:
@@ -61,9 +65,12 @@ def play(task: tuple[int, int, str, str, int]) -> dict[str, Any]:
     seat = index % players
     seat_bots: list[Any] = [make_bot(opponent, "slide", deal_seed * 16 + s)
                             for s in range(players)]
-    timed = Timed(make_bot(bot, "slide", deal_seed * 16 + seat))
-    seat_bots[seat] = timed
     state = games.get("slide").deal(deal_seed, players)
+    if bot == ORACLE:  # peeks: a ceiling for the search's design, never a player
+        timed = Timed(SlideOracle(state, deal_seed * 16 + seat))
+    else:
+        timed = Timed(make_bot(bot, "slide", deal_seed * 16 + seat))
+    seat_bots[seat] = timed
     play_one(state, seat_bots)
     result = state.result()
     winners = result["winners"]

@@ -243,13 +243,15 @@ def lookahead_take(grid: list[int], hole: int, values: list[int],
 
 def rollout(
     grids: list[list[int]], holes: list[int], first: int, rnd: int, centre: list[int],
-    taken: int, draws: list[list[int]], n: int, orders: list[tuple[int, ...]] | None,
+    taken: int, draws: list[list[int]] | None, n: int, orders: list[tuple[int, ...]] | None,
     counts: list[int], lookers: tuple[bool, ...] = (),
 ) -> list[int]:
     """Play the deal out from a take phase, every seat greedy; return each seat's deal score.
 
     ``grids`` and ``centre`` are changed in place. ``draws[s]`` lists the values seat ``s``
-    reveals from now on, in order (face-down cells hold -1, whatever they hide); seat ``s``
+    reveals from now on, in order (face-down cells hold -1, whatever they hide); with ``draws``
+    None each face-down cell holds ``-value`` and a reveal shows that value (the full-knowledge
+    study of ``cardtable.solvers.slide_oracle``, never a bot's view); seat ``s``
     reveals the first face-down cell of ``orders[s]``, or with ``orders`` None as
     ``outside_reveal`` would; ``counts`` (changed in place) are the values not seen face up.
     Seat ``s`` takes by ``lookahead_take`` when ``lookers[s]`` (before the last round), else
@@ -287,9 +289,11 @@ def rollout(
                         break
             cells.append(cell)
         for s in range(n):
-            grids[s][cells[s]] = 0
-            holes[s] = cells[s]
-            v = draws[s][ptr[s]]
+            grid = grids[s]
+            cell = cells[s]
+            v = draws[s][ptr[s]] if draws is not None else -grid[cell]
+            grid[cell] = 0
+            holes[s] = cell
             centre.append(v)
             counts[v] -= 1
             ptr[s] += 1
@@ -368,9 +372,13 @@ class SearchBot:
                 return choices[self._search(view, choices)]
         return legal[self._search(view, legal)]
 
+    def _grids(self, view: dict) -> list[list[int]]:
+        """Every seat's grid as the rollouts keep it (face down: -1, hole: 0)."""
+        return [_grid_of(rows) for rows in view["grids"]]
+
     def _sample(
         self, view: dict,
-    ) -> tuple[list[list[int]], list[int], list[tuple[int, ...]] | None]:
+    ) -> tuple[list[list[int]] | None, list[int], list[tuple[int, ...]] | None]:
         """One sample: per seat the values its reveals will show, every pending reveal, and
         per seat the order in which the rollouts reveal its cells."""
         state = slide.sample_state(view, self.rng)
@@ -395,7 +403,7 @@ class SearchBot:
         start = time.process_time()
         n = view["players"]
         seat = view["seat"]
-        grids = [_grid_of(rows) for rows in view["grids"]]
+        grids = self._grids(view)
         holes = [CELL_INDEX[h] if h is not None else -1 for h in view["holes"]]
         first = view["first"]
         rnd = view["round"]
@@ -410,7 +418,7 @@ class SearchBot:
         lookers = tuple(self.look == "all" or (self.look == "own" and s == seat)
                         for s in range(n))
 
-        def evaluate(words: list[str], draws: list[list[int]], pending: list[int],
+        def evaluate(words: list[str], draws: list[list[int]] | None, pending: list[int],
                      orders: list[tuple[int, ...]] | None) -> float:
             counts = counts0.copy()
             g = [grid.copy() for grid in grids]
@@ -431,11 +439,12 @@ class SearchBot:
                                     break
                     pend[s] = cell
                 for s in range(n):
+                    v = draws[s][0] if draws is not None else -g[s][pend[s]]
                     g[s][pend[s]] = 0
                     h[s] = pend[s]
-                    centre.append(draws[s][0])
-                    counts[draws[s][0]] -= 1
-                rest = [d[1:] for d in draws]
+                    centre.append(v)
+                    counts[v] -= 1
+                rest = [d[1:] for d in draws] if draws is not None else None
                 done = 0
             else:
                 centre = list(view["centre"])
