@@ -49,13 +49,16 @@ _PUSHES = tuple(
 
 
 # -- the rollout engine ---------------------------------------------------------------------
+_CELL_NEIGHBOURS = tuple(enumerate(NEIGHBOURS))
+
+
 def _unpaired(t: list[int]) -> int:
     """Sum of the face-up cards with no equal orthogonal neighbour (``slide.unpaired_sum``)."""
     total = 0
-    for i in range(CELLS):
+    for i, around in _CELL_NEIGHBOURS:
         v = t[i]
         if v > 0:
-            for j in NEIGHBOURS[i]:
+            for j in around:
                 if t[j] == v:
                     break
             else:
@@ -67,7 +70,10 @@ def _is_unpaired(t: list[int], i: int) -> bool:
     v = t[i]
     if v <= 0:
         return False
-    return all(t[j] != v for j in NEIGHBOURS[i])
+    for j in NEIGHBOURS[i]:  # noqa: SIM110 (all() over a generator costs 4x here)
+        if t[j] == v:
+            return False
+    return True
 
 
 def _push_bases(grid: list[int], hole: int) -> list[tuple[int, list[tuple[int, bool]]]]:
