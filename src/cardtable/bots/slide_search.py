@@ -20,7 +20,7 @@ on more, and so on, so the budget goes to the close calls.
 
 At ``hard`` the rollouts play the bot's own seat one round deeper (``lookahead_take``): each
 take is judged by the expected sum after the next reveal and take, not by the sum now. The
-others stay greedy, which keeps the cost down (about 50 ms a move with two players).
+others stay greedy, which keeps the cost down (about 100 ms a move with two players).
 """
 
 from __future__ import annotations
@@ -326,12 +326,14 @@ class SearchBot:
         # reveals by the outside-first rule, takes searched on 3 samples
         "normal": {"samples": 3, "first": 3, "search_reveals": False, "reveal": "expect",
                    "own_reveal": "expect", "bonus": 0.0, "cap": 0.5},
-        # every reveal and take searched, 2 samples each, then halving up to 8 samples (a first
-        # stage of 1 sample won about 41 % against search-v1:hard and 59 % against the
-        # random-reveal greedy over the first 500 report seeds: one sample drops good reveals);
-        # in the rollouts its own seat takes by lookahead_take, the others greedily (greedy
-        # rollouts for every seat won 47 % against search-v1:hard, docs/bots.md "Slide")
-        "hard": {"samples": 8, "first": 2, "search_reveals": True, "reveal": "expect",
+        # every reveal and take searched, 4 samples each, then halving up to 16 samples: a
+        # small first stage drops good reveals (1 sample won about 41 % against search-v1:hard
+        # where 2 won 47 %; 4 won 80 % against the random-reveal greedy on tuning seeds
+        # 50001..50200 where 2 won 72 %, and more samples after a first stage of 2 changed
+        # nothing); in the rollouts its own seat takes by lookahead_take, the others greedily
+        # (greedy rollouts for every seat won 47 % against search-v1:hard; lookahead for every
+        # seat won 66.5 % on those tuning seeds: docs/bots.md "Slide")
+        "hard": {"samples": 16, "first": 4, "search_reveals": True, "reveal": "expect",
                  "own_reveal": "expect", "bonus": 0.0, "cap": 0.8, "look": "own"},
     }
 
