@@ -4,6 +4,9 @@
     python bench/slide_bots.py --bots search:hard --opponents greedy:random-reveal \\
         --players 2,4 --games 2000 --save panel.jsonl
     python bench/slide_bots.py --matrix panel.jsonl more.jsonl
+    python bench/slide_bots.py --bots search:variant --variant '{"first": 2, "samples": 8}' \
+        --opponents greedy:random-reveal --players 2 --games 200 --seed 50001 --games-out a.jsonl
+    python bench/slide_bots.py --paired a.jsonl b.jsonl    # the same deals, game by game
 
 A pairing is a bot under test against an opponent, over ``--games`` games; game ``i`` is dealt
 with seed ``seed + i``, the same deals for every pairing.
@@ -34,6 +37,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.bots import make_bot
+from cardtable.bots.slide_search import SearchBot
 from cardtable.sim import play_one
 from cardtable.solvers.slide_oracle import SlideOracle
 from cardtable.stats import wilson
@@ -127,7 +131,8 @@ def entry_of(players: int, bot: str, opponent: str, seed: int,
 
 
 def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
-                jobs: int, progress: int = 0, save: str | None = None) -> dict[str, Any]:
+                jobs: int, progress: int = 0, save: str | None = None,
+                games_out: str | None = None) -> dict[str, Any]:
     """Play one pairing and print its detail; the summary, per-seat ones included."""
     tasks = [(i, players, bot, opponent, seed) for i in range(games_n)]
     start = time.perf_counter()
@@ -135,6 +140,10 @@ def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
     with ProcessPoolExecutor(jobs) as pool:
         for row in pool.map(play, tasks, chunksize=4):  # in game order, whatever the jobs
             rows.append(row)
+            if games_out:
+                with open(games_out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"players": players, "bot": bot, "opponent": opponent,
+                                          "deal": seed + len(rows) - 1, **row}) + "\n")
             if progress and len(rows) % progress == 0 and len(rows) < games_n:
                 print(line(f"  (first {len(rows)})", label(players, opponent), summary(rows)),
                       flush=True)
@@ -185,6 +194,29 @@ def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def paired(first: str, second: str) -> None:
+    """Two ``--games-out`` files on the same deals: each bot's wins there, the deals only one of
+    them won, and the sign test's z on those (positive: the second bot better)."""
+    def load(path: str) -> dict[tuple[int, int, str], dict[str, Any]]:
+        with open(path, encoding="utf-8") as saved:
+            rows = [json.loads(text) for text in saved if text.strip()]
+        return {(r["players"], r["deal"], r["opponent"]): r for r in rows}
+
+    a, b = load(first), load(second)
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise SystemExit("no deal is in both files")
+    only_a = sum(1 for k in common if a[k]["win"] and not b[k]["win"])
+    only_b = sum(1 for k in common if b[k]["win"] and not a[k]["win"])
+    z = (only_b - only_a) / (only_a + only_b) ** 0.5 if only_a + only_b else 0.0
+    n = len(common)
+    for path, rows in ((first, a), (second, b)):
+        wins = sum(rows[k]["win"] for k in common)
+        print(f"{path}: {rows[common[0]]['bot']} won {wins} of {n} = {100 * wins / n:.1f} % "
+              f"{ci(wins, n)}")
+    print(f"won only by the first: {only_a}, only by the second: {only_b}, z = {z:+.2f}")
+
+
 def matrix(entries: list[dict[str, Any]]) -> None:
     """Rows: bots; columns: opponents (2 players) and the 4-player setting; cells: win %."""
     columns: list[tuple[int, str]] = []
@@ -225,9 +257,20 @@ def main() -> None:
     parser.add_argument("--progress", type=int, default=0,
                         help="print the figures so far every N games")
     parser.add_argument("--save", help="append each pairing's figures to this JSON-lines file")
+    parser.add_argument("--games-out", help="append every game's row to this JSON-lines file")
+    parser.add_argument("--paired", nargs=2, metavar="FILE",
+                        help="compare two --games-out files game by game; play nothing")
+    parser.add_argument("--variant", metavar="JSON",
+                        help="bot search:variant is search:hard with these settings changed, "
+                             "e.g. '{\"first\": 2, \"samples\": 8}' (for tuning)")
     parser.add_argument("--matrix", nargs="+", metavar="FILE",
                         help="print only the matrix of pairings saved in these files")
     args = parser.parse_args()
+    if args.paired:
+        paired(*args.paired)
+        return
+    if args.variant:  # registered before the pool forks, so its workers know it too
+        SearchBot.LEVELS["variant"] = {**SearchBot.LEVELS["hard"], **json.loads(args.variant)}
     if args.matrix:
         entries = []
         for path in args.matrix:
@@ -250,7 +293,7 @@ def main() -> None:
         for bot in args.bots.split(","):
             for opponent in opponents:
                 entry = run_pairing(players, bot, opponent, args.games, args.seed, args.jobs,
-                                    args.progress, args.save)
+                                    args.progress, args.save, args.games_out)
                 entries.append(entry)
                 if args.save:
                     with open(args.save, "a", encoding="utf-8") as out:

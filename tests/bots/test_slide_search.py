@@ -7,6 +7,7 @@ Also the evaluation panel's fixed opponents: the random-reveal greedy and the fr
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections import Counter
 
@@ -343,6 +344,33 @@ def test_the_panel_on_a_handful_of_games(capsys):
     bench.matrix([entry])
     out = capsys.readouterr().out
     assert "| greedy | " in out and "n=6" in out
+
+
+def test_a_variant_of_hard_and_the_game_by_game_comparison(tmp_path, monkeypatch, capsys):
+    bench = load_bench("slide_bots")
+    monkeypatch.setitem(SearchBot.LEVELS, "hard", {**SearchBot.LEVELS["hard"], "samples": 1,
+                                                   "first": 1})  # cheap, for the test only
+    monkeypatch.setitem(SearchBot.LEVELS, "variant", {})  # main sets it; undone after the test
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for bot, out, extra in (("search:variant", a, ['--variant', '{"reveal": "random"}']),
+                            ("search:easy", b, [])):
+        monkeypatch.setattr("sys.argv", ["slide_bots.py", "--bots", bot, "--opponents", "greedy",
+                                         "--players", "2", "--games", "6", "--seed", "7",
+                                         "--games-out", str(out), *extra])
+        bench.main()
+    assert SearchBot.LEVELS["variant"]["reveal"] == "random"
+    assert SearchBot.LEVELS["variant"]["samples"] == 1  # the rest is hard's
+    rows = [json.loads(text) for text in a.read_text().splitlines()]
+    assert [r["deal"] for r in rows] == list(range(7, 13))
+    assert [r["seat"] for r in rows] == [0, 1] * 3
+    capsys.readouterr()
+    monkeypatch.setattr("sys.argv", ["slide_bots.py", "--paired", str(a), str(b)])
+    bench.main()
+    out = capsys.readouterr().out
+    wins_a = sum(r["win"] for r in rows)
+    wins_b = sum(json.loads(t)["win"] for t in b.read_text().splitlines())
+    assert f"search:variant won {wins_a} of 6" in out and f"search:easy won {wins_b} of 6" in out
+    assert "won only by the first:" in out and "z = " in out
 
 
 def test_the_policy_duel_is_seeded_and_scores_whole_grids():
