@@ -4,7 +4,7 @@
     python bench/slide_bots.py --bots search:hard --opponents greedy:random-reveal \\
         --players 2,4 --games 2000 --save panel.jsonl
     python bench/slide_bots.py --matrix panel.jsonl more.jsonl
-    python bench/slide_bots.py --bots search:variant --variant '{"first": 2, "samples": 8}' \
+    python bench/slide_bots.py --bots search:variant --variant '{"first": 2, "samples": 8}' \\
         --opponents greedy:random-reveal --players 2 --games 200 --seed 50001 --games-out a.jsonl
     python bench/slide_bots.py --paired a.jsonl b.jsonl    # the same deals, game by game
 
@@ -24,7 +24,7 @@ cell, then takes like greedy), ``search:easy|normal|hard`` (the current search b
 ``search-v1:hard`` (the search bot as it was before issue #12, frozen in
 ``cardtable.bots.slide_search_v1``). Any bot spec ``make_bot`` knows works too, and as a bot
 under test ``oracle`` (``cardtable.solvers.slide_oracle``): ``search:hard`` reading the true
-state, a ceiling for the search's design (it peeks; not in the default panel).
+state, what knowing every card is worth to the search (it peeks; not in the default panel).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def play(task: tuple[int, int, str, str, int]) -> dict[str, Any]:
     seat_bots: list[Any] = [make_bot(opponent, "slide", deal_seed * 16 + s)
                             for s in range(players)]
     state = games.get("slide").deal(deal_seed, players)
-    if bot == ORACLE:  # peeks: a ceiling for the search's design, never a player
+    if bot == ORACLE:  # peeks: a study of the search with every card known, never a player
         timed = Timed(SlideOracle(state, deal_seed * 16 + seat))
     else:
         timed = Timed(make_bot(bot, "slide", deal_seed * 16 + seat))

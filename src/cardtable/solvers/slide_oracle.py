@@ -6,9 +6,11 @@ reveals the other seats have already chosen. With nothing left to sample, one ro
 candidate is the whole search. It is a study tool for ``bench/slide_bots.py`` (bot
 ``oracle``), not a player: like every solver it must never sit at a table.
 
-What it measures: the win share this search would reach with perfect knowledge of the cards,
-a ceiling for the fair bot's design (not for Slide itself: a different search could do
-better still). The opponents' future choices stay unknown to it, as they are to everyone.
+What it measures: what knowing every card is worth to this search. It is no ceiling for Slide
+(a different search could do better still), nor quite for the fair bot: one rollout per
+candidate judges the future by a single playout of the other seats, whose future choices stay
+unknown to it as to everyone, where the fair bot averages over many (docs/bots.md, "How far
+full knowledge takes this search").
 """
 
 from __future__ import annotations
