@@ -208,3 +208,71 @@ def test_sampled_endgame_ignores_who_really_holds_the_unseen_cards(bot, monkeypa
                     if said:
                         state.act(s, said)
     assert compared >= 5
+
+
+@pytest.mark.parametrize("bot", ["expert", "team"])
+def test_settings_follow_the_player_count_and_given_ones_win(bot):
+    # The bot takes the settings of the table's player count at its first move; a setting
+    # given to the bot itself wins over them.
+    from cardtable.bots.the_game_expert import ExpertBot
+    from cardtable.bots.the_game_team import TeamBot
+
+    cls = ExpertBot if bot == "expert" else TeamBot
+    for players in (1, 2, 3):
+        state = RULES.deal(3, players)
+        plain, given = cls("the-game", 1), cls("the-game", 1, params={"extra": 0.25})
+        for b in (plain, given):
+            b.choose(state.view(0), state.legal(0))
+        expected = {**cls.defaults, **cls.by_players.get(players, {})}
+        assert plain.params == expected
+        assert given.params == {**expected, "extra": 0.25}
+    assert cls.by_players[1]["extra"] != cls.defaults["extra"]  # alone is tuned apart
+
+
+@pytest.mark.parametrize("bot", ["expert", "team"])
+@pytest.mark.parametrize("players", [1, 2])
+def test_last_draws_search_decides_from_the_view_alone(bot, players, monkeypatch):
+    # In the last draws the bot searches sampled deals of the cards it has not seen. Redeal
+    # the hidden cards (the other hands and the draw order, same sizes): the view is the
+    # same, and so is the choice of a bot with the same history; every action is legal.
+    import copy
+
+    import cardtable.bots.the_game_expert as expert
+
+    calls: list = []
+    real = expert.winnable_after
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(expert, "winnable_after", counted)
+    from cardtable.bots.the_game_team import TeamBot
+
+    cls = expert.ExpertBot if bot == "expert" else TeamBot
+    compared = 0
+    for seed in range(1, 4):
+        state = RULES.deal(seed, players)
+        bots = [cls("the-game", seed * 16 + s, params={"draw_search": 10})
+                for s in range(players)]
+        rng = random.Random(seed)
+        while not state.over:
+            seat = state.to_act()[0]
+            legal = state.legal(seat)
+            if 0 < len(state.draw) <= 10:
+                other = state.redraw_hidden(seat, rng)
+                twin = copy.deepcopy(bots[seat])
+                before = len(calls)
+                a = bots[seat].choose(state.view(seat), legal)
+                assert twin.choose(other.view(seat), other.legal(seat)) == a
+                compared += len(calls) > before
+            else:
+                a = bots[seat].choose(state.view(seat), legal)
+            assert a in legal
+            state.act(seat, a)
+            for s, b in enumerate(bots):
+                if s != seat and not state.over:
+                    said = b.react(state.view(s), [x for x in state.legal(s) if RULES.is_talk(x)])
+                    if said:
+                        state.act(s, said)
+    assert compared >= 10

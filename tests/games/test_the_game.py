@@ -31,7 +31,7 @@ HAND_SIZES = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 SIGNALS = ("avoid", "small", "good")
 VIEW_KEYS = {
     "game", "seat", "players", "to_act", "piles", "hand", "hand_sizes", "draw_pile", "turn",
-    "played_this_turn", "minimum", "signals", "cards_left", "over",
+    "played_this_turn", "minimum", "minimum_empty", "signals", "cards_left", "over",
 }
 # A tight board: the up piles are high and the down piles low, so 12..79 mostly fit nowhere
 # (only the tricks 80, 81 on the up piles and 20, 21 on the down piles).
@@ -818,7 +818,7 @@ def test_view_fields_follow_the_game():
         "game": "the-game", "seat": 1, "players": 2, "to_act": [0],
         "piles": {"up1": 10, "up2": 1, "down1": 100, "down2": 16},
         "hand": [70, 71, 72, 73, 74, 75, 76], "hand_sizes": [5, 7], "draw_pile": 40,
-        "turn": 0, "played_this_turn": 2, "minimum": 2, "signals": [{}, {"up2": "good"}],
+        "turn": 0, "played_this_turn": 2, "minimum": 2, "minimum_empty": 1, "signals": [{}, {"up2": "good"}],
         "cards_left": 52, "over": False,
     }
 
@@ -1029,3 +1029,10 @@ def test_clone_is_equal_and_independent():
     assert copy != state
     assert state.played == 0 and state.signals[2] == {"up2": "good"}
     assert len(state.hands[0]) == 6
+
+
+def test_view_carries_the_tables_minimum_once_the_draw_pile_is_empty():
+    # a bot planning the last draws needs the rule before it applies
+    for rule in (1, 2):
+        state = GAME.deal(3, 2, {"min_after_empty": rule})
+        assert state.view(0)["minimum"] == 2 and state.view(0)["minimum_empty"] == rule

@@ -16,7 +16,13 @@ from cardtable.cli import app
 from cardtable.games.the_game import TheGameState
 from cardtable.solvers import the_game as solver
 from cardtable.solvers.batch import run, summarise
-from cardtable.solvers.the_game import dead_card, search_from, solve, solve_seed
+from cardtable.solvers.the_game import (
+    dead_card,
+    search_from,
+    solve,
+    solve_seed,
+    winnable_after,
+)
 
 GAME = games.get("the-game")
 
@@ -93,6 +99,45 @@ def test_many_small_positions_against_a_plain_search() -> None:
         assert full[0] == plain[0], i
         hard_losses += full[0] == "lost" and not state.over
     assert hard_losses >= 5
+
+
+def test_winnable_after_an_action_is_the_search_of_the_position_after_it() -> None:
+    # the position after each action, reached through the engine (an "end" draws), searched
+    # with the state: the same answer as winnable_after given the same cards as plain values
+    from cardtable.games.the_game import PILES
+
+    rng = random.Random(11)
+    compared = ended = 0
+    for i in range(120):
+        state = small_position(rng.randint(1, 10**6), rng.randint(1, 4), rng.randint(8, 16),
+                               rng.randint(3, 10), random.Random(i))
+        if state.over:
+            continue
+        seat = state.turn
+        # play the minimum first on half of them, so "end" (and its draw) is offered too
+        while i % 2 and state.played < state.minimum and not state.over:
+            plays = [a for a in state.legal(seat) if a.startswith("play")]
+            if not plays:
+                break
+            state.act(seat, plays[0])
+        if state.over or state.turn != seat:
+            continue
+        for action in state.legal(seat):
+            if action.startswith("signal"):
+                continue
+            after = state.clone()
+            after.act(seat, action)
+            expected = search_from(after, 300_000)[0]
+            words = action.split()
+            move = None if words[0] == "end" else (int(words[1]), PILES.index(words[2]))
+            got = winnable_after(list(state.tops), [solver._mask(h) for h in state.hands],
+                                 state.draw[::-1], seat, state.played, move,
+                                 hand_size=state.hand_size, minimum_draw=2, minimum_empty=1,
+                                 budget=300_000)
+            assert got == (expected == "won"), (i, action)
+            compared += 1
+            ended += move is None
+    assert compared > 200 and ended > 20
 
 
 def test_a_dead_card_is_a_proof() -> None:

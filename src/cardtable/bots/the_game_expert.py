@@ -12,6 +12,11 @@ How it decides (all from its own views):
   that skips cards nobody holds any more costs nothing, and a backwards trick wins cards back.
 - Its own remaining hand adds a term: cards that will fit closely later are kept, cards that
   would cost a big jump are better played while cheap.
+- In the last draws (the draw pile at most ``draw_search`` cards, a setting per player count),
+  it deals the cards it has not seen at random to the other hands (at their sizes) and the
+  draw pile a few times, searches the rest of the game on each deal as if every card were
+  known (``cardtable.solvers.the_game.winnable_after``), and plays the action after which the
+  most deals can still be won, one action at a time.
 - Once the draw pile is empty and at most one other seat holds cards, every hand is known: it
   searches the rest of the game exhaustively (``the_game_endgame.solve``) and plays its turn
   of a winning line when there is one.
@@ -28,9 +33,17 @@ import random
 from bisect import bisect_left, bisect_right
 from typing import Any
 
-from cardtable.bots.the_game_endgame import LOST, WON, cards_of, sampled_choice, solve
+from cardtable.bots.the_game_endgame import (
+    LOST,
+    WON,
+    cards_of,
+    first_moves,
+    sampled_choice,
+    solve,
+)
 from cardtable.core.errors import BadOptions
-from cardtable.games.the_game import CARDS, PILES
+from cardtable.games.the_game import CARDS, HAND_SIZE, PILES
+from cardtable.solvers.the_game import winnable_after
 
 ALL_CARDS = sum(1 << c for c in CARDS)
 # ABOVE[t]: the cards above t; BELOW[t]: the cards below t (as bit masks over 2..99)
@@ -45,8 +58,6 @@ DEFAULTS: dict[str, Any] = {
     "trick_weight": 1.0,
     # each card played beyond the minimum while the draw pile lasts / once it is empty
     "extra": 0.6,
-    # alone, a full hand is worth more than a quick draw: extras only when they pay
-    "extra_alone": -1.0,
     "extra_empty": 0.3,
     # an extra play is searched only when its own cost is at most this (or it is a trick)
     "extra_cap": 4.0,
@@ -68,6 +79,23 @@ DEFAULTS: dict[str, Any] = {
     "sample_nodes": 1000,
     # all the searches of one sampled decision together (a bound on the time of a move)
     "sample_total": 60000,
+    # in the last draws: once the draw pile holds at most this many cards (0: never), this
+    # many deals of the unseen cards (other hands and draw order), each action searched on
+    # each within draw_nodes positions, draw_total in all for one action (a bound on its time)
+    "draw_search": 0,
+    "draw_samples": 8,
+    "draw_nodes": 2000,
+    "draw_total": 100000,
+}
+
+# Settings for one player count, over DEFAULTS (which were tuned with three to five players);
+# each tuned by simulation for that count alone on seeds 50001 and up (docs/bots.md "The
+# Game: weights per player count"). A setting given to the bot itself wins over these.
+BY_PLAYERS: dict[int, dict[str, Any]] = {
+    # alone, a full hand is worth more than a quick draw: extras only when they pay; with one
+    # or two players a dead card costs more, and the last draws are searched on samples
+    1: {"extra": -1.0, "g": (-23.66, -5.0, -2.0, -0.8, 0.0), "draw_search": 16},
+    2: {"g": (-23.66, -5.0, -2.0, -0.8, 0.0), "draw_search": 8},
 }
 
 
@@ -245,6 +273,8 @@ class ExpertBot:
     """Plans its turn by search over its own hand; never signals."""
 
     games = ("the-game",)
+    defaults: dict[str, Any] = DEFAULTS
+    by_players: dict[int, dict[str, Any]] = BY_PLAYERS
 
     def __init__(self, game: str, seed: int = 0, level: str | None = None,
                  params: dict[str, Any] | None = None) -> None:
@@ -252,9 +282,9 @@ class ExpertBot:
             raise BadOptions("the expert bot has no levels")
         self.game = game
         self.seed = seed
-        self.params = dict(DEFAULTS)
-        if params:
-            self.params.update(params)
+        self.given = dict(params or {})  # wins over the settings per player count
+        self.params = {**self.defaults, **self.given}
+        self._tuned_for: int | None = None  # the player count the settings are for
         self.planner = self.make_planner()
         self.played = 0  # bit mask of the cards known to be played
         self._hand: list[int] = []
@@ -304,8 +334,8 @@ class ExpertBot:
         key = self.plan_key(view)
         if key != self._plan_key:
             tops = [view["piles"][p] for p in PILES]
-            if view["players"] == 1:
-                self.params["extra"] = self.params["extra_alone"]
+            if view["players"] != self._tuned_for:
+                self.tune_for(view["players"])
             solved = self.endgame_plan(view, tops)
             self._plan = solved if solved is not None else self.planner.plan(
                 sorted(view["hand"]), tops, view["played_this_turn"], view["minimum"],
@@ -330,6 +360,13 @@ class ExpertBot:
             self._plan_key = None  # the next action is sampled again from the new position
         return action
 
+    def tune_for(self, players: int) -> None:
+        """Take the settings for ``players`` (in place: the planner holds the same dict)."""
+        self.params.clear()
+        self.params.update({**self.defaults, **self.by_players.get(players, {}),
+                            **self.given})
+        self._tuned_for = players
+
     def endgame_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
         """This turn's plays of a winning line once every hand is known, else None.
 
@@ -337,6 +374,11 @@ class ExpertBot:
         cards: the cards still out are that seat's hand.
         """
         self._one_move = False
+        if 0 < view["draw_pile"] <= self.params["draw_search"]:
+            plan = self.draw_plan(view, tops)
+            if plan is not None:
+                self._one_move = True
+                return plan
         nodes = self.params["endgame_nodes"]
         if not nodes or view["draw_pile"] or self._endgame_lost:
             return None
@@ -428,10 +470,61 @@ class ExpertBot:
         self._sampled = ((deal, key), plan)
         return plan
 
-    def sample_splits(self, view: dict, mine: int, out: int, others: list[int], count: int
-                      ) -> list[list[int]]:
-        """``count`` deals of the unseen cards ``out`` to the seats ``others`` at their hand
-        sizes, uniformly at random: each a bit mask per seat, ours ``mine``."""
+    def draw_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
+        """This action, from the rest of the game searched on sampled deals of the unseen
+        cards (the other hands and the draw order), else None (the usual plan).
+
+        Each first action of the turn position (the usual plan's first) is tried on every
+        deal: it scores the deals that can still be won after it (``winnable_after``, within
+        ``draw_nodes`` positions); the best score wins, the usual plan's action among equals.
+        A deal searched with the draw order known wins more easily than the real one, but
+        near the end the order matters little, and an action that loses on most deals is a
+        real mistake. None when no deal can be won (the search has nothing to tell).
+        """
+        p = self.params
+        me, n = view["seat"], view["players"]
+        sizes = view["hand_sizes"]
+        mine = 0
+        for c in view["hand"]:
+            mine |= 1 << c
+        out = self.live(view) & ~mine
+        others = [s for s in range(n) if s != me and sizes[s]]
+        if out.bit_count() != sum(sizes[s] for s in others) + view["draw_pile"]:
+            return None  # a card played unseen: do not trust the memory
+        deals = self.sample_deals(view, mine, out, others, p["draw_samples"])
+        played, minimum = view["played_this_turn"], view["minimum"]
+        usual = self.planner.plan(sorted(view["hand"]), tops, played, minimum,
+                                  self.live(view), False)
+        actions = first_moves(mine, tops, played, minimum)
+        prefer = usual[0] if usual else None
+        if prefer in actions:
+            actions.remove(prefer)
+            actions.insert(0, prefer)
+        rules = {"hand_size": HAND_SIZE[n], "minimum_draw": minimum,
+                 "minimum_empty": view["minimum_empty"]}
+        spent = [0]
+        best, most = prefer, 0
+        for action in actions:
+            wins = 0
+            for k, (hands, order) in enumerate(deals):
+                if wins + len(deals) - k <= most or spent[0] >= p["draw_total"]:
+                    break  # cannot beat the best any more, or out of positions
+                budget = max(1, min(p["draw_nodes"], p["draw_total"] - spent[0]))
+                wins += bool(winnable_after(tops, hands, order, me, played, action,
+                                            budget=budget, spent=spent, **rules))
+            if wins > most:
+                best, most = action, wins
+            if most == len(deals) or spent[0] >= p["draw_total"]:
+                break
+        if not most:
+            return None
+        return [best] if best is not None else []
+
+    def sample_deals(self, view: dict, mine: int, out: int, others: list[int], count: int
+                     ) -> list[tuple[list[int], list[int]]]:
+        """``count`` deals of the unseen cards ``out``, uniformly at random: to the seats
+        ``others`` at their hand sizes (a bit mask per seat, ours ``mine``), and the rest as
+        the draw pile's order (first drawn first)."""
         # seeded by what the seat knows only: the same view history, the same samples
         # (whatever the bot's seed, like the rest of its play)
         sizes = view["hand_sizes"]
@@ -447,8 +540,14 @@ class ExpertBot:
                 for c in unseen[i:i + sizes[s]]:
                     hands[s] |= 1 << c
                 i += sizes[s]
-            samples.append(hands)
+            samples.append((hands, unseen[i:]))
         return samples
+
+    def sample_splits(self, view: dict, mine: int, out: int, others: list[int], count: int
+                      ) -> list[list[int]]:
+        """``count`` deals of the unseen cards ``out`` to the seats ``others`` at their hand
+        sizes (the draw pile is empty), uniformly at random: each a bit mask per seat."""
+        return [hands for hands, _ in self.sample_deals(view, mine, out, others, count)]
 
     def expect_key(self, view: dict, base: Any) -> Any:
         """The plan key of the next view if only our play changes it."""

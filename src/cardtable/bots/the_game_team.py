@@ -13,8 +13,8 @@ What it reads: every other seat's signals (a person's as well as a bot's). When 
 turn, moving a pile forward that a partner asked to keep costs it: ``avoid`` most, ``small`` by
 the size of the jump; ``good`` is taken as a hint only (weighing it cost wins in simulation).
 A backwards trick on such a pile costs nothing. In the sampled endgame (the expert's, once the
-draw pile is empty) it keeps the samples of the unseen cards whose hands would signal what
-the partners show.
+draw pile is empty) and in the search of the last draws it keeps the samples of the unseen
+cards whose hands would signal what the partners show.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.bots.the_game_endgame import cards_of
-from cardtable.bots.the_game_expert import DEFAULTS, ExpertBot, TurnPlanner
+from cardtable.bots.the_game_expert import BY_PLAYERS, DEFAULTS, ExpertBot, TurnPlanner
 from cardtable.games.the_game import PILES
 
 TEAM_DEFAULTS: dict[str, Any] = {
@@ -43,6 +43,13 @@ TEAM_DEFAULTS: dict[str, Any] = {
     # sampled endgame: draw this many times the samples and keep those that agree best with
     # the partners' signals (1: plain uniform samples)
     "signal_draws": 4,
+}
+
+# per player count, over TEAM_DEFAULTS (as the expert's BY_PLAYERS); the samples that agree
+# with the partner's signals are good enough to search twice as many last draws with two
+TEAM_BY_PLAYERS: dict[int, dict[str, Any]] = {
+    **{n: dict(s) for n, s in BY_PLAYERS.items()},
+    2: {**BY_PLAYERS[2], "draw_search": 16},
 }
 
 
@@ -116,13 +123,12 @@ class TeamBot(ExpertBot):
     """Plans like the expert, avoids the piles partners asked to keep, and says what it needs."""
 
     games = ("the-game",)
+    defaults = TEAM_DEFAULTS
+    by_players = TEAM_BY_PLAYERS
 
     def __init__(self, game: str, seed: int = 0, level: str | None = None,
                  params: dict[str, Any] | None = None) -> None:
-        merged = dict(TEAM_DEFAULTS)
-        if params:
-            merged.update(params)
-        super().__init__(game, seed, level, merged)  # refuses levels, like the expert
+        super().__init__(game, seed, level, params)  # refuses levels, like the expert
         self._wanted_key: Any = None
         self._wanted: dict[str, str] = {}
 
@@ -166,17 +172,18 @@ class TeamBot(ExpertBot):
         self._wanted_key, self._wanted = key, out
         return out
 
-    def sample_splits(self, view: dict, mine: int, out: int, others: list[int], count: int
-                      ) -> list[list[int]]:
-        """Splits of the unseen cards that agree best with the partners' signals.
+    def sample_deals(self, view: dict, mine: int, out: int, others: list[int], count: int
+                     ) -> list[tuple[list[int], list[int]]]:
+        """Deals of the unseen cards that agree best with the partners' signals (for the
+        sampled endgame and the search of the last draws).
 
-        ``signal_draws`` times ``count`` uniform splits are drawn; each scores one point per
+        ``signal_draws`` times ``count`` uniform deals are drawn; each scores one point per
         other seat and pile where the signal this bot would give with that hand is the one
         the seat shows (a person, or a signal not yet updated, just scores less), and the
         ``count`` best are kept (the first drawn among equals).
         """
         draws = self.params["signal_draws"]
-        pool = super().sample_splits(view, mine, out, others, count * max(1, draws))
+        pool = super().sample_deals(view, mine, out, others, count * max(1, draws))
         if draws <= 1:
             return pool
         tops = [view["piles"][pile] for pile in PILES]
@@ -190,7 +197,7 @@ class TeamBot(ExpertBot):
                 agree += sum(said.get(pile) == shown[s].get(pile) for pile in PILES)
             return agree
 
-        ranked = sorted(range(len(pool)), key=lambda i: -score(pool[i]))
+        ranked = sorted(range(len(pool)), key=lambda i: -score(pool[i][0]))
         return [pool[i] for i in ranked[:count]]
 
     def _signal_change(self, view: dict, legal: list[str]) -> str | None:

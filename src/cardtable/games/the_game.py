@@ -144,6 +144,8 @@ class TheGameView(ViewBase):
     played_this_turn: int
     #: cards the seat to move must play this turn
     minimum: int
+    #: the table's rule: cards a turn must play once the draw pile is empty
+    minimum_empty: int
     #: per seat, its signals: pile -> "avoid", "small" or "good"
     signals: list[dict[str, str]]
     cards_left: int
@@ -440,6 +442,7 @@ class TheGameState(State):
             "turn": None if self._ended else self.turn,
             "played_this_turn": self.played,
             "minimum": self.minimum,
+            "minimum_empty": self.options["min_after_empty"],
             "signals": [dict(s) for s in self.signals],
             "cards_left": self.cards_left(),
             "over": self._ended,

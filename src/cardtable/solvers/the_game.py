@@ -401,6 +401,42 @@ def solve_seed(seed: int, budget: int | None = None, players: int = 1) -> Soluti
     return solve(state, budget)
 
 
+def winnable_after(tops: list[int], hands: list[int], order: list[int], seat: int,
+                   played: int, action: tuple[int, int] | None, *, hand_size: int,
+                   minimum_draw: int, minimum_empty: int, budget: int,
+                   spent: list[int] | None = None) -> bool | None:
+    """Every card known, given as plain values (a deal sampled from a seat's view, say): once
+    ``seat``, ``played`` cards into its turn, plays ``action`` ((card, pile index), or None:
+    it ends its turn and draws), can the game still be won? ``hands`` are bit masks,
+    ``order`` the draw pile, first drawn first. None when ``budget`` positions ran out;
+    ``spent[0]``, when given, grows by the positions visited."""
+    s = _Search(tops, hands, order, 0, hand_size, minimum_draw, minimum_empty, budget)
+    try:
+        return _won_after(s, seat, played, action, hand_size, order)
+    except _OutOfBudget:
+        return None
+    finally:
+        if spent is not None:
+            spent[0] += s.nodes
+
+
+def _won_after(s: _Search, seat: int, played: int, action: tuple[int, int] | None,
+               hand_size: int, order: list[int]) -> bool:
+    if action is not None:
+        card, pile = action
+        s.tops[pile] = card
+        s.hands[seat] &= ~(1 << card)
+        played += 1
+        if s.hands[seat]:
+            return s.run(seat, played)
+    # the turn ends (a hand played out ends it by itself): draw, and the next seat moves
+    take = min(hand_size - s.hands[seat].bit_count(), len(order))
+    s.hands[seat] |= _mask(order[:take])
+    s.ptr = take
+    nxt = s.next_seat(seat)
+    return nxt < 0 or s.run(nxt, 0)
+
+
 def still_winnable(state: TheGameState, budget: int | None = None) -> bool | None:
     """**Peeking**: can ``state`` still be won with every card known? None: budget spent."""
     status = solve(state, budget).status
@@ -408,4 +444,4 @@ def still_winnable(state: TheGameState, budget: int | None = None) -> bool | Non
 
 
 __all__ = ["Solution", "accepts", "dead_card", "search_from", "solve", "solve_seed",
-           "still_winnable"]
+           "still_winnable", "winnable_after"]
