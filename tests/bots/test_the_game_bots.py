@@ -152,18 +152,19 @@ def test_expert_beats_greedy_on_a_small_run():
     assert wins("expert") > wins("greedy") + 5
 
 
-def _sampled_calls(monkeypatch) -> list:
-    """Count the sampled endgame's decisions (the expert imports it by name)."""
+def _calls(monkeypatch, name: str = "sampled_choice") -> list:
+    """Count the calls of a search the expert imports by name: the sampled endgame's
+    decisions, or the searches of the last draws (``winnable_after``)."""
     import cardtable.bots.the_game_expert as expert
 
     calls: list = []
-    real = expert.sampled_choice
+    real = getattr(expert, name)
 
     def counted(*args, **kwargs):
         calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(expert, "sampled_choice", counted)
+    monkeypatch.setattr(expert, name, counted)
     return calls
 
 
@@ -171,42 +172,60 @@ def _sampled_calls(monkeypatch) -> list:
 def test_sampled_endgame_is_reproducible_and_legal(bot, monkeypatch):
     # Four players: the draw pile runs out while several seats hold cards, so the sampled
     # endgame decides; the same seeds play the same game twice, every action legal.
-    calls = _sampled_calls(monkeypatch)
+    calls = _calls(monkeypatch)
     first = _play_checked(4, 3, bot)
     assert calls, "the sampled endgame never ran"
     assert _play_checked(4, 3, bot) == first
+
+
+def _play_redealing(state, bots: list, rng: random.Random, calls: list, redeal,
+                    limit: int = 1 << 30) -> int:
+    """Play a whole game; at each decision where ``redeal(state, seat)`` holds, redeal the
+    cards hidden from the seat (same sizes) and check that a copy of its bot, shown the
+    other state's view, answers the same (at most ``limit`` times). Returns how many of
+    those decisions ran the counted search and had hidden cards to move."""
+    import copy
+
+    compared = 0
+    while not state.over:
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        if compared < limit and redeal(state, seat):
+            other = state.redraw_hidden(seat, rng)
+            twin = copy.deepcopy(bots[seat])
+            before = len(calls)
+            a = bots[seat].choose(state.view(seat), legal)
+            assert twin.choose(other.view(seat), other.legal(seat)) == a
+            moved = other.hands != state.hands or other.draw != state.draw
+            compared += len(calls) > before and moved
+        else:
+            a = bots[seat].choose(state.view(seat), legal)
+        assert a in legal
+        state.act(seat, a)
+        for s, b in enumerate(bots):
+            if s != seat and not state.over:
+                said = b.react(state.view(s), [x for x in state.legal(s) if RULES.is_talk(x)])
+                if said:
+                    state.act(s, said)
+    return compared
 
 
 @pytest.mark.parametrize("bot", ["expert", "team"])
 def test_sampled_endgame_ignores_who_really_holds_the_unseen_cards(bot, monkeypatch):
     # At a turn of the sampled endgame, the other seats' hands are redealt among them (same
     # sizes): the view is the same, and so is the choice of a bot with the same history.
-    import copy
-
-    calls = _sampled_calls(monkeypatch)
+    calls = _calls(monkeypatch)
     compared = 0
     for seed in range(1, 6):
         state = RULES.deal(seed, 4)
         bots = [make_bot(bot, "the-game", seed * 16 + s) for s in range(4)]
-        rng = random.Random(seed)
-        while not state.over:
-            seat = state.to_act()[0]
+
+        def endgame(state, seat):
             holders = [s for s in range(4) if s != seat and state.hands[s]]
-            if not state.draw and len(holders) >= 2 and compared < 40:
-                other = state.redraw_hidden(seat, rng)
-                twin = copy.deepcopy(bots[seat])
-                before = len(calls)
-                a = bots[seat].choose(state.view(seat), state.legal(seat))
-                assert twin.choose(other.view(seat), other.legal(seat)) == a
-                compared += len(calls) > before and other.hands != state.hands
-            else:
-                a = bots[seat].choose(state.view(seat), state.legal(seat))
-            state.act(seat, a)
-            for s, b in enumerate(bots):
-                if s != seat and not state.over:
-                    said = b.react(state.view(s), [x for x in state.legal(s) if RULES.is_talk(x)])
-                    if said:
-                        state.act(s, said)
+            return not state.draw and len(holders) >= 2
+
+        compared += _play_redealing(state, bots, random.Random(seed), calls, endgame,
+                                    40 - compared)
     assert compared >= 5
 
 
@@ -235,44 +254,16 @@ def test_last_draws_search_decides_from_the_view_alone(bot, players, monkeypatch
     # In the last draws the bot searches sampled deals of the cards it has not seen. Redeal
     # the hidden cards (the other hands and the draw order, same sizes): the view is the
     # same, and so is the choice of a bot with the same history; every action is legal.
-    import copy
-
     import cardtable.bots.the_game_expert as expert
-
-    calls: list = []
-    real = expert.winnable_after
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(expert, "winnable_after", counted)
     from cardtable.bots.the_game_team import TeamBot
 
+    calls = _calls(monkeypatch, "winnable_after")
     cls = expert.ExpertBot if bot == "expert" else TeamBot
     compared = 0
-    for seed in range(1, 4):
+    for seed in range(1, 5):
         state = RULES.deal(seed, players)
         bots = [cls("the-game", seed * 16 + s, params={"draw_search": 10})
                 for s in range(players)]
-        rng = random.Random(seed)
-        while not state.over:
-            seat = state.to_act()[0]
-            legal = state.legal(seat)
-            if 0 < len(state.draw) <= 10:
-                other = state.redraw_hidden(seat, rng)
-                twin = copy.deepcopy(bots[seat])
-                before = len(calls)
-                a = bots[seat].choose(state.view(seat), legal)
-                assert twin.choose(other.view(seat), other.legal(seat)) == a
-                compared += len(calls) > before
-            else:
-                a = bots[seat].choose(state.view(seat), legal)
-            assert a in legal
-            state.act(seat, a)
-            for s, b in enumerate(bots):
-                if s != seat and not state.over:
-                    said = b.react(state.view(s), [x for x in state.legal(s) if RULES.is_talk(x)])
-                    if said:
-                        state.act(s, said)
+        compared += _play_redealing(state, bots, random.Random(seed), calls,
+                                    lambda state, seat: 0 < len(state.draw) <= 10)
     assert compared >= 10

@@ -818,8 +818,8 @@ def test_view_fields_follow_the_game():
         "game": "the-game", "seat": 1, "players": 2, "to_act": [0],
         "piles": {"up1": 10, "up2": 1, "down1": 100, "down2": 16},
         "hand": [70, 71, 72, 73, 74, 75, 76], "hand_sizes": [5, 7], "draw_pile": 40,
-        "turn": 0, "played_this_turn": 2, "minimum": 2, "minimum_empty": 1, "signals": [{}, {"up2": "good"}],
-        "cards_left": 52, "over": False,
+        "turn": 0, "played_this_turn": 2, "minimum": 2, "minimum_empty": 1,
+        "signals": [{}, {"up2": "good"}], "cards_left": 52, "over": False,
     }
 
 
