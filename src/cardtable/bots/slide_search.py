@@ -327,14 +327,14 @@ class SearchBot:
         # reveals by the outside-first rule, takes searched on 3 samples
         "normal": {"samples": 3, "first": 3, "search_reveals": False, "reveal": "expect",
                    "own_reveal": "expect", "bonus": 0.0, "cap": 0.5},
-        # every reveal and take searched, 4 samples each, then halving up to 16 samples: a
+        # every reveal and take searched, 8 samples each, then halving up to 16 samples: a
         # small first stage drops good reveals (1 sample won about 41 % against search-v1:hard
-        # where 2 won 47 %; 4 won 80 % against the random-reveal greedy on tuning seeds
-        # 50001..50200 where 2 won 72 %, and more samples after a first stage of 2 changed
-        # nothing); in the rollouts its own seat takes by lookahead_take, the others greedily
-        # (greedy rollouts for every seat won 47 % against search-v1:hard; lookahead for every
-        # seat won 66.5 % on those tuning seeds: docs/bots.md "Slide")
-        "hard": {"samples": 16, "first": 4, "search_reveals": True, "reveal": "expect",
+        # where 2 won 47 %; against the random-reveal greedy on tuning seeds 50001..50200, 2
+        # won 72 %, 4 won 80 % and 8 won 84.5 %, and more samples after a first stage of 2
+        # changed nothing); in the rollouts its own seat takes by lookahead_take, the others
+        # greedily (greedy rollouts for every seat won 47 % against search-v1:hard; lookahead
+        # for every seat won 66.5 % on those tuning seeds: docs/bots.md "Slide")
+        "hard": {"samples": 16, "first": 8, "search_reveals": True, "reveal": "expect",
                  "own_reveal": "expect", "bonus": 0.0, "cap": 0.8, "look": "own"},
     }
 
