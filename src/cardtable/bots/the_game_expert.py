@@ -89,8 +89,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 # Settings for one player count, over DEFAULTS (which were tuned with three to five players);
-# each tuned by simulation for that count alone on seeds 50001 and up (docs/bots.md "The
-# Game: weights per player count"). A setting given to the bot itself wins over these.
+# each tuned by simulation for that count alone on seeds 50001 and up (docs/bots.md, "Weights
+# per player count" and its measured section). A setting given to the bot itself wins.
 BY_PLAYERS: dict[int, dict[str, Any]] = {
     # alone, a full hand is worth more than a quick draw: extras only when they pay; with one
     # or two players a dead card costs more, and the last draws are searched on samples
