@@ -487,14 +487,14 @@ class ExpertBot:
         mine = 0
         for c in view["hand"]:
             mine |= 1 << c
-        out = self.live(view) & ~mine
+        live = self.live(view)
+        out = live & ~mine
         others = [s for s in range(n) if s != me and sizes[s]]
         if out.bit_count() != sum(sizes[s] for s in others) + view["draw_pile"]:
             return None  # a card played unseen: do not trust the memory
         deals = self.sample_deals(view, mine, out, others, p["draw_samples"])
         played, minimum = view["played_this_turn"], view["minimum"]
-        usual = self.planner.plan(sorted(view["hand"]), tops, played, minimum,
-                                  self.live(view), False)
+        usual = self.planner.plan(sorted(view["hand"]), tops, played, minimum, live, False)
         actions = first_moves(mine, tops, played, minimum)
         prefer = usual[0] if usual else None
         if prefer in actions:

@@ -312,15 +312,19 @@ class _Search:
             self.failed.add(key)
         return False
 
-    def end_turn(self, seat: int, d: int, auto: bool = False) -> bool:
-        hands, order = self.hands, self.order
-        hand, ptr = hands[seat], self.ptr
-        take = min(self.hand_size - hand.bit_count(), len(order) - ptr)
-        drawn = 0
-        for c in order[ptr:ptr + take]:
-            drawn |= 1 << c
-        hands[seat] = hand | drawn
+    def draw(self, seat: int) -> None:
+        """The seat's turn ends: it draws up to its hand size, while the draw pile lasts."""
+        hand, ptr = self.hands[seat], self.ptr
+        take = min(self.hand_size - hand.bit_count(), len(self.order) - ptr)
+        for c in self.order[ptr:ptr + take]:
+            hand |= 1 << c
+        self.hands[seat] = hand
         self.ptr = ptr + take
+
+    def end_turn(self, seat: int, d: int, auto: bool = False) -> bool:
+        hands = self.hands
+        hand, ptr = hands[seat], self.ptr
+        self.draw(seat)
         if not auto:
             self.line.append((seat, 0, -1))
         nxt = self.next_seat(seat)
@@ -412,7 +416,7 @@ def winnable_after(tops: list[int], hands: list[int], order: list[int], seat: in
     ``spent[0]``, when given, grows by the positions visited."""
     s = _Search(tops, hands, order, 0, hand_size, minimum_draw, minimum_empty, budget)
     try:
-        return _won_after(s, seat, played, action, hand_size, order)
+        return _won_after(s, seat, played, action)
     except _OutOfBudget:
         return None
     finally:
@@ -420,8 +424,7 @@ def winnable_after(tops: list[int], hands: list[int], order: list[int], seat: in
             spent[0] += s.nodes
 
 
-def _won_after(s: _Search, seat: int, played: int, action: tuple[int, int] | None,
-               hand_size: int, order: list[int]) -> bool:
+def _won_after(s: _Search, seat: int, played: int, action: tuple[int, int] | None) -> bool:
     if action is not None:
         card, pile = action
         s.tops[pile] = card
@@ -429,10 +432,7 @@ def _won_after(s: _Search, seat: int, played: int, action: tuple[int, int] | Non
         played += 1
         if s.hands[seat]:
             return s.run(seat, played)
-    # the turn ends (a hand played out ends it by itself): draw, and the next seat moves
-    take = min(hand_size - s.hands[seat].bit_count(), len(order))
-    s.hands[seat] |= _mask(order[:take])
-    s.ptr = take
+    s.draw(seat)  # the turn ends (a hand played out ends it by itself)
     nxt = s.next_seat(seat)
     return nxt < 0 or s.run(nxt, 0)
 
