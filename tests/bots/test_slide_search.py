@@ -317,6 +317,26 @@ def test_the_decision_uses_the_view_only(level):
     assert checked >= 5 and differed >= checked // 2
 
 
+def test_the_time_cap_stops_after_the_sample_that_passes_it():
+    # a cap already passed stops the search after its first sample, mid-stage: the same
+    # choices as a search of one sample, on every decision of a game
+    capped, one = SearchBot("slide", 7, "hard"), SearchBot("slide", 7, "hard")
+    capped.cap = -1.0
+    one.samples = one.first_samples = 1
+    rng = random.Random(3)
+    state = GAME.deal(11, 2)
+    decisions = 0
+    while not state.over:
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        if seat == 0 and len(legal) > 1:
+            view = state.view(0)
+            assert capped.choose(view, legal) == one.choose(view, legal)
+            decisions += 1
+        state.act(seat, rng.choice(legal))
+    assert decisions > 20
+
+
 def test_hard_is_deterministic_for_a_seed_with_four_players():
     def actions() -> list:
         state = GAME.deal(6, 4)

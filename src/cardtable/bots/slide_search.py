@@ -473,15 +473,21 @@ class SearchBot:
         seen = 0
         per_stage = self.first_samples
         while True:
+            over = False
             for _ in range(per_stage):
                 draws, pending, orders = self._sample(view)
                 for i in candidates:
                     sums[i] += evaluate(actions[i], draws, pending, orders)
-            seen += per_stage
+                seen += 1
+                # the cap is checked after every sample, not every stage: a first stage of
+                # many candidates could run past it (the longest move was 1.03 s against a
+                # 0.8 s cap); every candidate still has the same samples, so sums compare
+                if time.process_time() - start > self.cap:
+                    over = True
+                    break
             # stable sort: ties keep legal order, so the choice is reproducible
             candidates.sort(key=lambda i: -sums[i])
-            if (len(candidates) <= 1 or seen >= self.samples
-                    or time.process_time() - start > self.cap):
+            if len(candidates) <= 1 or seen >= self.samples or over:
                 break
             candidates = candidates[:(len(candidates) + 1) // 2]
             per_stage = min(self.samples - seen, max(per_stage, seen))
