@@ -51,9 +51,11 @@ from cardtable.server.live import LiveTable
 from cardtable.server.messages import (
     MAX_MESSAGE,
     ActMessage,
+    BotAccount,
     BotAccountAnswer,
     BotAccounts,
     BotBody,
+    BotSettingsBody,
     ChatMessage,
     ChatSettingsBody,
     ErrorAnswer,
@@ -284,8 +286,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.get("/api/me/bots", response_model=BotAccounts)
     async def my_bots(request: Request) -> dict[str, Any]:
         store: db.Storage = request.app.state.store
-        return {"bots": [{"id": b.id, "name": b.name}
-                         for b in store.bot_accounts_of(owner(request).id)]}
+        return {"bots": [bot_account(b) for b in store.bot_accounts_of(owner(request).id)]}
 
     @app.post("/api/me/bots", response_model=BotAccountAnswer)
     async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
@@ -295,9 +296,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         name = body.name.strip()
         if not NAME.match(name):
             raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
-        if name.casefold() in {b.casefold() for g in games.names() for b in bots.names(g)} \
-                or name.casefold() in {n.casefold() for n in hub(request).external_bots}:
-            raise HubError("reserved_name", f"{name!r} is the name of this server's bot")
+        if reserved_name(name, hub(request).external_bots):  # the people's rule
+            raise HubError("reserved_name", f"{name!r} is a name of this server's bots (or "
+                           "looks like one): choose another")
         if len(store.bot_accounts_of(player.id)) >= MAX_BOT_ACCOUNTS:
             raise HubError("too_many_bots", f"you have {MAX_BOT_ACCOUNTS} bot accounts "
                            "already (at most)", 409)
@@ -309,18 +310,30 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             raise TooMany("too_many_bots", f"you made several bot accounts just now: wait "
                           f"{wait:.0f} s", wait)
         bot, token = store.new_bot_account(player.id, name)
-        return {"bot": {"id": bot.id, "name": bot.name}, "token": token}
+        return {"bot": bot_account(bot), "token": token}
 
     @app.post("/api/me/bots/{bot_id}/token", response_model=BotAccountAnswer)
     async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
-        """A new token for your bot account; the old one stops working."""
+        """A new token for your bot account: every other credential it had (the old token,
+        browser tokens) stops working."""
         player = owner(request)
         store: db.Storage = request.app.state.store
         token = store.new_bot_token(player.id, bot_id[:32])
         bot = next((b for b in store.bot_accounts_of(player.id) if b.id == bot_id), None)
         if token is None or bot is None:
             raise HubError("not_found", "you have no bot account with this id", 404)
-        return {"bot": {"id": bot.id, "name": bot.name}, "token": token}
+        return {"bot": bot_account(bot), "token": token}
+
+    @app.post("/api/me/bots/{bot_id}/settings", response_model=BotAccount)
+    async def bot_settings(request: Request, bot_id: str,
+                           body: BotSettingsBody) -> dict[str, Any]:
+        """Whom your bot account plays with: ``anyone`` may invite it to a seat, or only
+        you (``owner``, the default)."""
+        store: db.Storage = request.app.state.store
+        bot = store.set_plays_with(owner(request).id, bot_id[:32], body.plays_with == "anyone")
+        if bot is None:
+            raise HubError("not_found", "you have no bot account with this id", 404)
+        return bot_account(bot)
 
     # -- one person, several browsers: a recovery code (no password) -------------------------
     recoveries = RateLimiter(1 / 60, RECOVER_BURST)
@@ -330,6 +343,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """A new recovery code for you (any older one stops working): used in another
         browser (``POST /api/me/recover``), it makes that browser you."""
         player = me(request)
+        if player.bot_owner is not None:  # a code would outlive the renewal of its token
+            raise HubError("bot_account", "a bot account has no recovery code: its owner "
+                           "renews its token (POST /api/me/bots/ID/token)", 403)
         wait = recoveries.wait("new:" + player.id)
         if wait:
             raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s",
@@ -337,20 +353,37 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         store: db.Storage = request.app.state.store
         return {"code": store.new_recovery_code(player.id)}
 
-    @app.post("/api/me/recover", response_model=MeAnswer)
-    async def recover(request: Request, response: Response, body: RecoverBody) -> dict[str, Any]:
-        """This browser becomes the player whose recovery code this is (its other browsers
-        stay signed in); the code stays valid until renewed."""
+    def try_code(request: Request) -> None:
+        """A recovery code tried from the request's address (used or looked up: one budget)."""
         host = request.client.host if request.client else None
         wait = recoveries.wait("use:" + address_key(host))
         if wait:
             raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s",
                           wait)
+
+    def no_such_code() -> HubError:
+        return HubError("bad_code", "no player has this recovery code (was it renewed?)", 404)
+
+    @app.post("/api/me/recover/whose", response_model=MeAnswer)
+    async def whose_code(request: Request, body: RecoverBody) -> dict[str, Any]:
+        """Whose recovery code this is, without using it: a page asks before it makes the
+        browser someone else (a link may carry another person's code)."""
+        try_code(request)
+        store: db.Storage = request.app.state.store
+        player = store.whose_code(body.code)
+        if player is None:
+            raise no_such_code()
+        return {"player": {"id": player.id, "name": player.name, "bot": False}}
+
+    @app.post("/api/me/recover", response_model=MeAnswer)
+    async def recover(request: Request, response: Response, body: RecoverBody) -> dict[str, Any]:
+        """This browser becomes the player whose recovery code this is (its other browsers
+        stay signed in); the code stays valid until renewed."""
+        try_code(request)
         store: db.Storage = request.app.state.store
         found = store.recover(body.code)
         if found is None:
-            raise HubError("bad_code", "no player has this recovery code (was it renewed?)",
-                           404)
+            raise no_such_code()
         player, token = found
         response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
                             samesite="lax", secure=security.cookie_secure(request))
@@ -826,14 +859,18 @@ def wants_html(request: Request) -> bool:
 
 #: words that make a name a bot's: "greedy bot", "Search (bot)", "bots"
 BOT_WORD = re.compile(r"(^|[^a-z0-9])bots?$")
+#: what a table or the leaderboard calls a program's seat (``live.bot_label``: ``cmd:...``)
+PROGRAM_LABEL = "program"
 
 
 def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
-    """Whether a person's ``name`` is (or looks like) a bot's, so that the leaderboard and
-    the tables never show a person as a bot: any built-in bot's name, with or without
-    " bot", in any case (``Greedy``, ``greedy bot``, ``GreedyBot``, ``search:hard``); an
-    operator's external bot (``NAME``, ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``);
-    and any name whose last word is "bot"."""
+    """Whether a ``name`` of a person or a bot account is (or looks like) one of this
+    server's bots, so that the leaderboard and the tables never show someone as the server's
+    bot: any built-in bot's name, with or without " bot", in any case (``Greedy``,
+    ``greedy bot``, ``GreedyBot``, ``search:hard``); what a table shows for one (``Search
+    (hard)``, ``Greedy 3``, ``Program``); an operator's external bot (``NAME``,
+    ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``); and any name whose last word is
+    "bot"."""
     text = unicodedata.normalize("NFKC", name).casefold().strip()
     if text.startswith((EXTERNAL, bots.EXTERNAL, "cmd(", "bot:")) or BOT_WORD.search(text):
         return True
@@ -841,7 +878,24 @@ def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
     reserved |= {n.casefold() for n in external or {}}
     base = text.partition(":")[0].strip()  # a bot with a level: "search:hard"
     compact = re.sub(r"[^a-z0-9]", "", base)
-    return base in reserved or compact in reserved or compact.removesuffix("bot") in reserved
+    if base in reserved or compact in reserved or compact.removesuffix("bot") in reserved:
+        return True
+    # the labels tables show: a level in brackets, a seat's number after the label
+    shown = re.sub(r"[^a-z0-9]", "", text).rstrip("0123456789")
+    return shown in bot_labels(reserved)
+
+
+def bot_labels(names: set[str]) -> set[str]:
+    """The labels of these bots at every level, and a program's, letters and digits only
+    (``searchhard``)."""
+    levels = {level for known in LEVELS.values() for level in known}
+    labels = {PROGRAM_LABEL, *names}
+    return labels | {re.sub(r"[^a-z0-9]", "", n) + level for n in names for level in levels}
+
+
+def bot_account(bot: db.Player) -> dict[str, Any]:
+    """A bot account as its owner sees it (``messages.BotAccount``)."""
+    return {"id": bot.id, "name": bot.name, "plays_with": bot.plays_with or "owner"}
 
 
 def _page(name: str):

@@ -317,9 +317,12 @@ class Hub:
 
     async def invite(self, table: LiveTable, player: db.Player, seat: int,
                      bot: db.Player) -> None:
-        """The creator seats the bot account ``bot`` at the open ``seat``."""
+        """The creator seats the bot account ``bot`` at the open ``seat``, if it plays with
+        them: its owner, or anyone when the owner said so (``plays_with``)."""
         if table.created_by != player.id:
             raise HubError("forbidden", "only the table's creator can invite a bot", 403)
+        if bot.bot_owner != player.id and bot.plays_with != "anyone":
+            raise HubError("owner_only", f"{bot.name} plays only at its owner's tables", 403)
         if not 0 <= seat < table.players:
             raise HubError("bad_request",
                            f"there is no seat {seat + 1} (seats 1 to {table.players})")

@@ -409,9 +409,19 @@ class InviteBody(BaseModel):
     bot: str = Field(max_length=100, description="the name of a bot account")
 
 
+#: whom a bot account plays with: anyone may invite it, or only its owner (the default)
+PlaysWith = Literal["anyone", "owner"]
+
+
 class BotAccount(BaseModel):
     id: str
     name: str
+    plays_with: PlaysWith = Field("owner", description="who may invite it to a seat: "
+                                  "anyone, or only its owner (the default)")
+
+
+class BotSettingsBody(BaseModel):
+    plays_with: PlaysWith = Field(description="who may invite the bot account to a seat")
 
 
 class BotAccountAnswer(BaseModel):

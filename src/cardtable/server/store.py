@@ -100,6 +100,9 @@ class Player(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     #: a bot account's person (who made it and may renew its token); None for a person
     bot_owner: Mapped[str | None] = mapped_column(String(32), index=True)
+    #: whom a bot account plays with: ``anyone`` may invite it, or (null) only its owner
+    #: (migration 0009)
+    plays_with: Mapped[str | None] = mapped_column(String(8))
 
 
 class Table(Base):
@@ -342,6 +345,8 @@ class Storage(Protocol):
 
     def new_bot_token(self, owner_id: str, bot_id: str) -> str | None: ...
 
+    def set_plays_with(self, owner_id: str, bot_id: str, anyone: bool) -> Player | None: ...
+
     def bot_accounts(self, ids: list[str]) -> set[str]: ...
 
     def names(self, ids: list[str]) -> dict[str, str]:
@@ -441,6 +446,10 @@ class Storage(Protocol):
 
     def recover(self, code: str) -> tuple[Player, str] | None: ...
 
+    def whose_code(self, code: str) -> Player | None:
+        """The person whose recovery code this is, without using it."""
+        ...
+
     def add_chat(self, table_id: str, seat: int | None, player_id: str | None, name: str,
                  text: str) -> ChatLine: ...
 
@@ -504,14 +513,25 @@ class Store:
         """The player whose recovery code this is, and a new token for this browser (the
         other browsers keep theirs); None for an unknown code."""
         with self.session.begin() as s:
-            row = s.scalar(select(RecoveryCode).where(
-                RecoveryCode.code_hash == token_hash(normal_code(code))))
-            player = s.get(Player, row.player_id) if row is not None else None
+            player = self._code_owner(s, code)
             if player is None:
                 return None
             token = secrets.token_urlsafe(24)
             s.add(PlayerToken(token_hash=token_hash(token), player_id=player.id))
         return player, token
+
+    def whose_code(self, code: str) -> Player | None:
+        with self.session() as s:
+            return self._code_owner(s, code)
+
+    @staticmethod
+    def _code_owner(s: Any, code: str) -> Player | None:
+        """The person a recovery code belongs to (a bot account's code, left from before
+        migration 0009, is no one's: bot accounts have only their token)."""
+        row = s.scalar(select(RecoveryCode).where(
+            RecoveryCode.code_hash == token_hash(normal_code(code))))
+        player = s.get(Player, row.player_id) if row is not None else None
+        return player if player is not None and player.bot_owner is None else None
 
     def rename(self, player_id: str, name: str) -> None:
         with self.session.begin() as s:
@@ -541,8 +561,9 @@ class Store:
                                                  func.lower(Player.name) == name.lower()))
 
     def new_bot_token(self, owner_id: str, bot_id: str) -> str | None:
-        """A new token for the owner's bot account (the old one stops working), or None if
-        it is not theirs."""
+        """A new token for the owner's bot account, or None if it is not theirs. Every
+        other credential of the account ends with it, in one transaction: the old token,
+        browser tokens and any recovery code (whoever held the old token made them)."""
         token = secrets.token_urlsafe(24)
         with self.session.begin() as s:
             bot = s.get(Player, bot_id)
@@ -550,7 +571,18 @@ class Store:
                 return None
             bot.token_hash = token_hash(token)
             s.execute(delete(PlayerToken).where(PlayerToken.player_id == bot_id))
+            s.execute(delete(RecoveryCode).where(RecoveryCode.player_id == bot_id))
         return token
+
+    def set_plays_with(self, owner_id: str, bot_id: str, anyone: bool) -> Player | None:
+        """Whom the owner's bot account plays with: anyone, or its owner only; the account,
+        or None if it is not theirs."""
+        with self.session.begin() as s:
+            bot = s.get(Player, bot_id)
+            if bot is None or bot.bot_owner != owner_id:
+                return None
+            bot.plays_with = "anyone" if anyone else None
+        return bot
 
     def bot_accounts(self, ids: list[str]) -> set[str]:
         """Which of these players are bot accounts."""
