@@ -5,6 +5,8 @@ is invited to, at its own tables and at open seats; the lobby and the leaderboar
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import secrets
 import shlex
 import sys
@@ -12,11 +14,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 
 from cardtable import games
 from cardtable.botclient import BotClient, ClientError
 from cardtable.core.protocol import replay
-from server.conftest import PG, fresh_pg_database
+from server.conftest import PG, Client, fresh_pg_database
+from server.test_cluster import NO_REDIS, make_cluster, redis_url  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.asyncio
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,3 +269,51 @@ async def test_a_bot_account_plays_with_its_owner_only_unless_the_owner_says_any
     again = eve.new_table("slide", ["me", "open"])
     refused = eve.http.post(f"/api/tables/{again['id']}/seats/1/invite", json={"bot": "Shybot"})
     assert refused.status_code == 403 and refused.json()["error"] == "owner_only"
+
+
+async def bot_socket(server, token: str, table_id: str):
+    """The bot account's websocket at a table, as its program opens it."""
+    return await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+                                    f"?token={token}")
+
+
+async def closed_with(ws, timeout: float = 10) -> int | None:
+    """The close code once the server closes the socket (reading whatever comes first)."""
+    async def drain() -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for _ in ws:
+                pass
+
+    await asyncio.wait_for(drain(), timeout)
+    return ws.close_code
+
+
+async def test_a_renewed_token_ends_the_bot_accounts_open_sockets(server, people):
+    ann = people("Ann")
+    bot_id, token = make_bot_account(ann, "Socketbot")
+    table = ann.new_table("slide", ["me", "open"])
+    ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Socketbot"})
+    ws = await bot_socket(server, token, table["id"])
+    state = json.loads(await ws.recv())
+    assert state["type"] == "state" and state["seat"] == 1
+    ann.post(f"/api/me/bots/{bot_id}/token")
+    assert await closed_with(ws) == 4401
+    again = await bot_socket(server, token, table["id"])  # the old token: a spectator now
+    assert json.loads(await again.recv())["seat"] is None
+    await again.close()
+
+
+@pytest.mark.skipif(NO_REDIS, reason="no redis-server (apt-get install redis-server)")
+async def test_a_renewal_at_one_process_ends_the_sockets_another_holds(make_cluster):  # noqa: F811
+    a, b = make_cluster(2)
+    ann = Client(a, "Ann")
+    bot_id, token = make_bot_account(ann, "Farbot")
+    table = ann.new_table("slide", ["me", "open"])  # held by a
+    ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Farbot"})
+    ws = await bot_socket(b, token, table["id"])  # through b, to the holder a
+    assert json.loads(await ws.recv())["seat"] == 1
+    renewed = httpx.post(f"{b.base}/api/me/bots/{bot_id}/token", json={},
+                         cookies={"cardtable_token": ann.token}, timeout=10)
+    assert renewed.status_code == 200, renewed.text
+    assert await closed_with(ws) == 4401
+    ann.http.close()

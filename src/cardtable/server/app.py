@@ -35,6 +35,7 @@ from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
 from cardtable.server.broadcast import Conn
+from cardtable.server.bus import PREFIX as BUS_PREFIX
 from cardtable.server.bus import Bus
 from cardtable.server.engine import SEAT_GRACE
 from cardtable.server.hub import Hub
@@ -109,6 +110,11 @@ ERROR_STATUSES = [(400, "a bad request (a typed error)"), (401, "no player: POST
 #: websocket close codes (docs/server.md): the table does not exist; the client fell too far
 #: behind (its outbox overflowed); no room (too many spectators or sockets of one player)
 CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
+#: websocket close code: the credential the socket was opened with ended (a bot account's
+#: token was renewed)
+CLOSE_SIGNED_OUT = 4401
+#: the bus message that tells every process a bot account's token was renewed
+SIGNED_OUT = "signed_out"
 CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
 WS_SEND_BUFFER = 65536  # bytes of kernel send buffer per websocket (Linux doubles it)
 #: errors after which the sender also gets the table as it is now: its action was checked
@@ -152,6 +158,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
                   seat_grace=seat_grace, min_clock=min_clock, idle_close=idle_close)
         app.state.store, app.state.hub = store, hub
+        app.state.bot_sockets = {}  # bot account id -> its open websockets at this process
         from cardtable.server.advice import Advice
 
         app.state.advice = Advice()  # hints and the solver, in a worker process of their own
@@ -322,6 +329,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         bot = next((b for b in store.bot_accounts_of(player.id) if b.id == bot_id), None)
         if token is None or bot is None:
             raise HubError("not_found", "you have no bot account with this id", 404)
+        await sign_out(request.app, bot.id)  # its open sockets too, at every process
         return {"bot": bot_account(bot), "token": token}
 
     @app.post("/api/me/bots/{bot_id}/settings", response_model=BotAccount)
@@ -675,6 +683,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             await ws.send_json(error(e.code, e.reason))
             await ws.close(code=CLOSE_FULL, reason=e.reason[:120])
             return
+        # a bot account's socket ends when its token is renewed (``sign_out``)
+        signed_in = ws.app.state.bot_sockets.setdefault(player.id, set()) \
+            if player is not None and player.bot_owner is not None else set()
+        signed_in.add(ws)
         conn.push(h.chat.history(table, conn))  # the chat's last messages, after the table
         limit_send_buffer(ws)
         writer = asyncio.create_task(write_loop(ws, conn))
@@ -700,6 +712,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            signed_in.discard(ws)
             await h.disconnect(table, conn)
             if conn.dropped:  # the writer closes with 4008 (or finds the socket gone)
                 with contextlib.suppress(Exception):
@@ -722,7 +735,36 @@ async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
     tunnel.start()
     app.state.bus_tasks = [asyncio.create_task(hub.share_presence())]
     app.state.tunnel = tunnel
+    forward = bus.on_message  # the tunnel's; a renewed token's news is the app's
+
+    def on_message(message: dict[str, Any]) -> None:
+        if message.get("t") == SIGNED_OUT and isinstance(message.get("player"), str):
+            task = asyncio.create_task(close_sockets(app, message["player"]))
+            app.state.bus_tasks.append(task)  # (cancelled at shutdown, dropped when done)
+            task.add_done_callback(app.state.bus_tasks.remove)
+        else:
+            forward(message)
+
+    bus.on_message = on_message
     return tunnel
+
+
+async def sign_out(app: FastAPI, player_id: str) -> None:
+    """End the open websockets of a bot account whose token was renewed, here and (with a
+    bus) at every other process: the old token's sessions end with it."""
+    await close_sockets(app, player_id)
+    bus = app.state.hub.bus
+    if bus is not None:
+        for pid in await bus.redis.smembers(f"{BUS_PREFIX}procs"):
+            if pid != bus.id:
+                await bus.send(pid, {"t": SIGNED_OUT, "player": player_id})
+
+
+async def close_sockets(app: FastAPI, player_id: str) -> None:
+    sockets = app.state.bot_sockets.pop(player_id, set())
+    for ws in list(sockets):
+        with contextlib.suppress(Exception):  # (already closing)
+            await ws.close(code=CLOSE_SIGNED_OUT, reason="signed out: the token was renewed")
 
 
 #: ``cardtable serve --log-level``: what the server's logger (``cardtable.server``) writes
