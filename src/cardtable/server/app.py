@@ -322,7 +322,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.post("/api/me/bots/{bot_id}/token", response_model=BotAccountAnswer)
     async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
         """A new token for your bot account: every other credential it had (the old token,
-        browser tokens) stops working."""
+        browser tokens, a recovery code) stops working, and its open sockets close."""
         player = owner(request)
         store: db.Storage = request.app.state.store
         token = store.new_bot_token(player.id, bot_id[:32])
@@ -754,10 +754,15 @@ async def sign_out(app: FastAPI, player_id: str) -> None:
     bus) at every other process: the old token's sessions end with it."""
     await close_sockets(app, player_id)
     bus = app.state.hub.bus
-    if bus is not None:
+    if bus is None:
+        return
+    try:
         for pid in await bus.redis.smembers(f"{BUS_PREFIX}procs"):
             if pid != bus.id:
                 await bus.send(pid, {"t": SIGNED_OUT, "player": player_id})
+    except Exception:  # noqa: BLE001 - the new token is stored: its owner must still get it
+        logging.getLogger("cardtable.server").warning(
+            "could not tell the other processes that %s signed out", player_id, exc_info=True)
 
 
 async def close_sockets(app: FastAPI, player_id: str) -> None:
