@@ -129,7 +129,9 @@ function confirmSwitch(whose) {
           : `keep a recovery code for ${current.name} first, or you lose ${current.name}.`))
       : el("p", { "data-testid": "recover-loses" }, "This browser has no name yet.");
     const keep = current ? el("button", { type: "button", "data-testid": "recovery-make",
-      onclick: () => makeCode(out) }, `Make a recovery code for ${current.name}`) : null;
+      onclick: async () => {
+        if (await makeCode(out) && keep) keep.textContent = `Make a new code for ${current.name}`;
+      } }, `Make a recovery code for ${current.name}`) : null;
     const no = el("button", { type: "button", "data-testid": "recover-cancel",
       onclick: () => dialog.close() }, current ? `Stay ${current.name}` : "Cancel");
     let yes = false;
