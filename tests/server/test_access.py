@@ -82,13 +82,17 @@ def open_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[InPr
 class Who:
     """One of the columns: an HTTP client with its identity (or none)."""
 
-    def __init__(self, base: str, token: str | None = None, header: bool = False) -> None:
+    def __init__(self, base: str, address: str, token: str | None = None,
+                 header: bool = False) -> None:
         self.token = token
         cookies = {"cardtable_token": token} if token and not header else None
         # every POST passes the CSRF check (security.py, tested on its own): the route answers
         headers = {"x-cardtable": "1"} | ({"x-cardtable-token": token} if token and header
                                          else {})
-        self.http = httpx.Client(base_url=base, timeout=20, cookies=cookies, headers=headers)
+        # each line's callers come from an address of their own (127.x.y.z is all this
+        # machine): the limits per address (recovery codes tried) count per line
+        self.http = httpx.Client(base_url=base, timeout=20, cookies=cookies, headers=headers,
+                                 transport=httpx.HTTPTransport(local_address=address))
 
     def call(self, method: str, path: str, body: Any = None) -> httpx.Response:
         return self.http.request(method, path, json=body if method != "GET" else None)
@@ -99,11 +103,10 @@ class Who:
         return answer.json()
 
 
-def person(base: str, name: str) -> Who:
-    anyone = Who(base)
-    answer = anyone.call("POST", "/api/me", {"name": name})
+def person(base: str, address: str, name: str) -> Who:
+    answer = Who(base, address).call("POST", "/api/me", {"name": name})
     assert answer.status_code == 200, answer.text
-    return Who(base, answer.cookies["cardtable_token"])
+    return Who(base, address, answer.cookies["cardtable_token"])
 
 
 @dataclass
@@ -119,11 +122,12 @@ class Cast:
     @classmethod
     def make(cls, base: str) -> Cast:
         tag = secrets.token_hex(3)
-        owner, other = person(base, f"Ann {tag}"), person(base, f"Bob {tag}")
+        address = "127.{}.{}.{}".format(*secrets.token_bytes(3))
+        owner, other = person(base, address, f"Ann {tag}"), person(base, address, f"Bob {tag}")
         bot = owner.ok("POST", "/api/me/bots", {"name": f"Robo {tag}"})
         second = owner.ok("POST", "/api/me/bots", {"name": f"Tin {tag}"})
-        return cls({"nobody": Who(base), "a person": other,
-                    "a bot account": Who(base, bot["token"], header=True),
+        return cls({"nobody": Who(base, address), "a person": other,
+                    "a bot account": Who(base, address, bot["token"], header=True),
                     "the owner": owner}, second["bot"]["id"], second["bot"]["name"])
 
     def table(self, kind: str) -> str:
@@ -146,6 +150,8 @@ BODIES: dict[str, Callable[[Cast], Any]] = {
     "POST /api/me": lambda c: {"name": f"Cy {secrets.token_hex(3)}"},
     "POST /api/me/bots": lambda c: {"name": f"Bolt {secrets.token_hex(3)}"},
     "POST /api/me/recover": lambda c: {"code": "no-such-code-" + secrets.token_hex(8)},
+    "POST /api/me/recover/whose": lambda c: {"code": "no-such-code-" + secrets.token_hex(8)},
+    "POST /api/me/bots/{bot_id}/settings": lambda c: {"plays_with": "anyone"},
     "POST /api/tables": lambda c: {"game": "doublets", "seats": ["me"]},
     "POST /api/tables/{table_id}/join": lambda c: {"seat": None},
     "POST /api/tables/{table_id}/seats/{seat}/invite": lambda c: {"bot": c.other_bot_name},
