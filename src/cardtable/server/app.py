@@ -425,6 +425,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # New deal: the game it replaces is abandoned (lost). (With several processes,
             # one held by another process is left to its idle close: docs/server.md)
             old = hub(request).load(body.replaces)
+            old.tool_seat(player.id, "new_deal")
             if old.status != "over":
                 await hub(request).abandon(old, player)
         clock = body.clock.model_dump() if body.clock is not None else None
@@ -502,8 +503,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """The same deal again, as a new table (a game played alone that offers undo)."""
         player = me(request)
         old = hub(request).load(table_id)
-        if not old.offers_undo or old.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "only your own solitaire can be restarted", 403)
+        old.tool_seat(player.id, "restart")
         if old.status != "over":  # restarting gives up the game under way: a lost deal
             await hub(request).abandon(old, player)
         return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
@@ -544,10 +544,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def hint(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
-        seat = table.seat_of(player.id)
-        if seat is None or games.get(table.game).advisor is None:
-            raise HubError("bad_request", "hints are for your own game, in a game that has "
-                           "them (GET /api/games: advisor)")
+        seat = table.tool_seat(player.id, "hint")
         answer: dict[str, Any] = await request.app.state.advice.hint(table, seat, player.id)
         return answer
 
@@ -556,9 +553,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """Peeking: the solver, which knows the stock, says whether the deal can still be won."""
         player = me(request)
         table = hub(request).load(table_id)
-        if games.get(table.game).solver is None or table.seat_of(player.id) is None:
-            raise HubError("bad_request", "this is for your own game, in a game with a solver "
-                           "(GET /api/games: solver)")
+        table.tool_seat(player.id, "peek")  # alone only, unless the game says otherwise
         answer: dict[str, Any] = await request.app.state.advice.winnable(table, player.id)
         return answer
 
