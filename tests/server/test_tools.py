@@ -36,20 +36,20 @@ async def test_a_solver_at_a_shared_table_is_never_offered(plugin_game, people):
     """Fifteen has a solver that reads the draw pile; at a shared table nobody may run it:
     a seated player's /winnable is refused, and no state lists a tool."""
     ann, bob, cy = people("Ann"), people("Bob"), people("Cy")
+    table = ann.new_table(plugin_game, ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join", {})
+    answer = ann.http.get(f"/api/tables/{table['id']}/winnable")
+    assert "winnable" not in answer.json(), answer.text  # the solver never ran
+    assert answer.status_code == 403 and answer.json()["error"] == "not_offered", answer.text
     listed = {g["name"]: g for g in ann.http.get("/api/games").json()}[plugin_game]
     assert listed["solver"] and listed["tools"] == {"alone": ["undo", "redo", "peek",
                                                             "restart", "new_deal"],
                                                   "shared": []}
-    table = ann.new_table(plugin_game, ["me", "open"])
-    bob.post(f"/api/tables/{table['id']}/join", {})
     a, b, watcher = (await ann.connect(table["id"]), await bob.connect(table["id"]),
                      await cy.connect(table["id"]))
     for sock in (a, b, watcher):
         state = await sock.until(lambda s: s["table"]["status"] == "running")
         assert state["tools"] == [], state["seat"]
-    answer = ann.http.get(f"/api/tables/{table['id']}/winnable")
-    assert answer.status_code == 403 and answer.json()["error"] == "not_offered", answer.text
-    assert "winnable" not in answer.json()  # no answer of the solver
     for who in (ann, bob, cy):
         assert set(every_tool(who, table["id"], plugin_game).values()) == {"not_offered"}
     assert ann.http.get(f"/api/tables/{table['id']}").json()["status"] == "running"
