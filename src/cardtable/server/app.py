@@ -47,7 +47,7 @@ from cardtable.server.limits import (
     address_key,
     too_many_response,
 )
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, check_tool
 from cardtable.server.messages import (
     MAX_MESSAGE,
     ActMessage,
@@ -411,6 +411,24 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                         seat["connected"] = n in present
         return infos
 
+    async def replace_deal(request: Request, player: db.Player, table_id: str) -> None:
+        """New deal: the game it replaces is abandoned (lost), where ``new_deal`` is the
+        person's tool there. (With several processes, one held by another process is
+        checked from the store and left to its idle close: docs/server.md)"""
+        h = hub(request)
+        if await h.own(table_id):
+            old = h.load(table_id)
+            old.tool_seat(player.id, "new_deal")
+            if old.status != "over":
+                await h.abandon(old, player)
+            return
+        store: db.Storage = request.app.state.store
+        row = store.table(table_id)
+        if row is None:
+            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+        mine = [s.seat for s in store.seats(table_id) if s.player_id == player.id]
+        check_tool(row.game, row.players, mine[0] if mine else None, "new_deal")
+
     @app.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         # async: hub.create schedules the bots on the running loop (a worker thread has none)
@@ -421,13 +439,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        if body.replaces is not None and await hub(request).own(body.replaces):
-            # New deal: the game it replaces is abandoned (lost). (With several processes,
-            # one held by another process is left to its idle close: docs/server.md)
-            old = hub(request).load(body.replaces)
-            old.tool_seat(player.id, "new_deal")
-            if old.status != "over":
-                await hub(request).abandon(old, player)
+        if body.replaces is not None:
+            await replace_deal(request, player, body.replaces)
         clock = body.clock.model_dump() if body.clock is not None else None
         table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
                                     clock)

@@ -151,9 +151,8 @@ class LiveTable:
         typed refusal ``not_offered`` (403). Whether the tool may be used now (``game_over``)
         is its route's to say."""
         seat = self.seat_of(player_id)
-        if seat is None or tool not in games.get(self.game).tools_for(self.players):
-            raise HubError("not_offered", f"{TOOL_WORDS[tool]}: not offered to you at this "
-                           "table (your state message lists your tools)", 403)
+        check_tool(self.game, self.players, seat, tool)
+        assert seat is not None
         return seat
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -238,6 +237,14 @@ class LiveTable:
             for seat, run in zip(info["seats"], self.history(), strict=True):
                 seat["history"] = run
         return info
+
+
+def check_tool(game: str, players: int, seat: int | None, tool: str) -> None:
+    """The one rule of every tool's route: ``not_offered`` (403) unless the person holds a
+    ``seat`` of a table of ``players`` where ``game`` offers ``tool`` (``Game.tools_for``)."""
+    if seat is None or tool not in games.get(game).tools_for(players):
+        raise HubError("not_offered", f"{TOOL_WORDS[tool]}: not offered to you at this "
+                       "table (your state message lists your tools)", 403)
 
 
 def iso(when: dt.datetime | None) -> str | None:
