@@ -101,8 +101,8 @@ def test_games_say_what_they_offer():
 
 def test_table_tools_are_declared_per_player_count():
     """``Game.tools`` is data: by default every tool alone and none at a shared table; a
-    hint needs an advisor, a peek a solver; undo, redo, restart and a new deal are never for a
-    shared table (#23). The server's message model names the same tools."""
+    hint needs an advisor, a peek a solver; only a peek may be declared for a shared table
+    (#23). The server's message model names the same tools."""
     import typing
 
     from cardtable.core.protocol import ALONE_ONLY, TOOLS, Tools
@@ -116,9 +116,10 @@ def test_table_tools_are_declared_per_player_count():
                              games.get(name).max_players + 1):
             assert games.get(name).tools_for(players) == ()
     doublets = type(games.get("doublets"))
-    # a game may offer a tool at shared tables by saying so, never one it cannot give
-    assert type("Shared", (doublets,), {"tools": Tools(shared=frozenset({"hint", "peek"}))}
-                )().tools_for(2) == ("hint", "peek")
+    # a game may offer a peek at shared tables by saying so, never one it cannot give
+    assert type("Shared", (doublets,), {"tools": Tools(shared=frozenset({"peek"}))}
+                )().tools_for(2) == ("peek",)
+    assert set(TOOLS) - {"peek"} == ALONE_ONLY
     assert "peek" not in type("Blind", (doublets,), {"solver": None})().tools_for(1)
     for tool in ALONE_ONLY:
         with pytest.raises(ValueError, match="only for a table played alone"):

@@ -158,16 +158,17 @@ class Option:
 #: (peeking), the same deal again, a new deal
 TOOLS = ("undo", "redo", "hint", "peek", "restart", "new_deal")
 #: tools only a table played alone can have: taking back at a shared table would need every
-#: seat's consent, and a restart or a chosen deal would give the deal away
-ALONE_ONLY = frozenset({"undo", "redo", "restart", "new_deal"})
+#: seat's consent, a restart or a chosen deal would give the deal away, and the ``advisor``
+#: behind a hint watches one person's views
+ALONE_ONLY = frozenset({"undo", "redo", "hint", "restart", "new_deal"})
 
 
 @dataclass(frozen=True)
 class Tools:
     """The table tools a game offers a seated person, played alone and at a shared table:
     data a game declares (``Game.tools``), asked through ``Game.tools_for``. Spectators have
-    none. By default a shared table has none: a hint there is assisted play, and a peek reads
-    the other seats' cards."""
+    none. A shared table has none by default, and only a peek if declared (it reads the other
+    seats' cards: for a game whose players may all see them)."""
 
     alone: frozenset[str] = frozenset(TOOLS)
     shared: frozenset[str] = frozenset()

@@ -513,7 +513,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.post("/api/tables/{table_id}/restart", response_model=TableInfo,
               response_model_exclude_unset=True)
     async def restart(request: Request, table_id: str) -> dict[str, Any]:
-        """The same deal again, as a new table (a game played alone that offers undo)."""
+        """The same deal again, as a new table (the person's tool ``restart``: alone)."""
         player = me(request)
         old = hub(request).load(table_id)
         old.tool_seat(player.id, "restart")

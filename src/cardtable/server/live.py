@@ -150,10 +150,7 @@ class LiveTable:
         """The player's seat, where the game offers them ``tool`` at this table; else the
         typed refusal ``not_offered`` (403). Whether the tool may be used now (``game_over``)
         is its route's to say."""
-        seat = self.seat_of(player_id)
-        check_tool(self.game, self.players, seat, tool)
-        assert seat is not None
-        return seat
+        return check_tool(self.game, self.players, self.seat_of(player_id), tool)
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The first seat of this table that the player holds."""
@@ -239,12 +236,14 @@ class LiveTable:
         return info
 
 
-def check_tool(game: str, players: int, seat: int | None, tool: str) -> None:
-    """The one rule of every tool's route: ``not_offered`` (403) unless the person holds a
-    ``seat`` of a table of ``players`` where ``game`` offers ``tool`` (``Game.tools_for``)."""
+def check_tool(game: str, players: int, seat: int | None, tool: str) -> int:
+    """The one rule of every tool's route: the person's ``seat``, if they hold one at a table
+    of ``players`` where ``game`` offers ``tool`` (``Game.tools_for``); else ``not_offered``
+    (403)."""
     if seat is None or tool not in games.get(game).tools_for(players):
         raise HubError("not_offered", f"{TOOL_WORDS[tool]}: not offered to you at this "
                        "table (your state message lists your tools)", 403)
+    return seat
 
 
 def iso(when: dt.datetime | None) -> str | None:
