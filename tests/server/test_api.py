@@ -11,7 +11,6 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from cardtable.core.protocol import TOOLS
 from cardtable.server.app import create_app
 from cardtable.server.messages import CLIENT_MESSAGE, SERVER_MESSAGE
 from helpers import play_with_greedy
@@ -72,6 +71,8 @@ def test_the_websocket_messages_have_a_schema(tmp_path: Path):
     act = schema["client"]["$defs"]["ActMessage"]
     assert act["properties"]["action"]["maxLength"] == 64 and "action" in act["required"]
     # every state lists the viewer's table tools, by name (#23)
+    from cardtable.core.protocol import TOOLS
+
     state = schema["server"]["$defs"]["StateMessage"]
     assert "tools" in state["required"]
     assert state["properties"]["tools"]["items"]["enum"] == list(TOOLS)
