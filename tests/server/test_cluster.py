@@ -275,3 +275,23 @@ async def test_a_limit_holds_whichever_process_a_client_reaches(make_cluster):
         await asyncio.sleep(0.6)  # past the sharing of the counts
     assert made[:3] == [200, 200, 200]
     assert made[3:] == [429, 429], made
+
+
+async def test_a_new_deal_replacing_a_table_another_process_holds(make_cluster, redis_url):
+    """#23: a new deal's ``replaces`` follows the table tools' rule at a process that does not
+    hold that table too (read from the store): a stranger's solitaire or a shared table is
+    refused (403 ``not_offered``), one's own solitaire is not."""
+    first, second = make_cluster(2)
+    ann, bob = Client(first, "Ann"), Client(first, "Bob")
+    solo = ann.new_table("doublets", ["me"])
+    shared = ann.new_table("the-game", ["me", "open"])
+    assert holder(redis_url, solo["id"]) == holder(redis_url, shared["id"]) == pid_of(first)
+    elsewhere = {"Ann": at(ann, second), "Bob": at(bob, second)}
+    for who, table in (("Bob", solo), ("Ann", shared)):
+        answer = elsewhere[who].http.post("/api/tables", json={
+            "game": "doublets", "seats": ["me"], "replaces": table["id"]})
+        assert answer.status_code == 403, (who, answer.text)
+        assert answer.json()["error"] == "not_offered"
+    assert elsewhere["Ann"].post("/api/tables", {"game": "doublets", "seats": ["me"],
+                                                 "replaces": solo["id"]})["status"] == "running"
+    assert ann.http.get(f"/api/tables/{solo['id']}").json()["status"] == "running"

@@ -48,7 +48,7 @@ from cardtable.server.limits import (
     address_key,
     too_many_response,
 )
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, check_tool
 from cardtable.server.messages import (
     MAX_MESSAGE,
     ActMessage,
@@ -452,6 +452,24 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                         seat["connected"] = n in present
         return infos
 
+    async def replace_deal(request: Request, player: db.Player, table_id: str) -> None:
+        """New deal: the game it replaces is abandoned (lost), where ``new_deal`` is the
+        person's tool there. (With several processes, one held by another process is
+        checked from the store and left to its idle close: docs/server.md)"""
+        h = hub(request)
+        if await h.own(table_id):
+            old = h.load(table_id)
+            old.tool_seat(player.id, "new_deal")
+            if old.status != "over":
+                await h.abandon(old, player)
+            return
+        store: db.Storage = request.app.state.store
+        row = store.table(table_id)
+        if row is None:
+            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+        mine = [s.seat for s in store.seats(table_id) if s.player_id == player.id]
+        check_tool(row.game, row.players, mine[0] if mine else None, "new_deal")
+
     @app.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         # async: hub.create schedules the bots on the running loop (a worker thread has none)
@@ -462,12 +480,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        if body.replaces is not None and await hub(request).own(body.replaces):
-            # New deal: the game it replaces is abandoned (lost). (With several processes,
-            # one held by another process is left to its idle close: docs/server.md)
-            old = hub(request).load(body.replaces)
-            if old.status != "over":
-                await hub(request).abandon(old, player)
+        if body.replaces is not None:
+            await replace_deal(request, player, body.replaces)
         clock = body.clock.model_dump() if body.clock is not None else None
         table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
                                     clock)
@@ -540,11 +554,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.post("/api/tables/{table_id}/restart", response_model=TableInfo,
               response_model_exclude_unset=True)
     async def restart(request: Request, table_id: str) -> dict[str, Any]:
-        """The same deal again, as a new table (a game played alone that offers undo)."""
+        """The same deal again, as a new table (the person's tool ``restart``: alone)."""
         player = me(request)
         old = hub(request).load(table_id)
-        if not old.offers_undo or old.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "only your own solitaire can be restarted", 403)
+        old.tool_seat(player.id, "restart")
         if old.status != "over":  # restarting gives up the game under way: a lost deal
             await hub(request).abandon(old, player)
         return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
@@ -585,10 +598,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def hint(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
-        seat = table.seat_of(player.id)
-        if seat is None or games.get(table.game).advisor is None:
-            raise HubError("bad_request", "hints are for your own game, in a game that has "
-                           "them (GET /api/games: advisor)")
+        seat = table.tool_seat(player.id, "hint")
         answer: dict[str, Any] = await request.app.state.advice.hint(table, seat, player.id)
         return answer
 
@@ -597,9 +607,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """Peeking: the solver, which knows the stock, says whether the deal can still be won."""
         player = me(request)
         table = hub(request).load(table_id)
-        if games.get(table.game).solver is None or table.seat_of(player.id) is None:
-            raise HubError("bad_request", "this is for your own game, in a game with a solver "
-                           "(GET /api/games: solver)")
+        table.tool_seat(player.id, "peek")  # alone only, unless the game says otherwise
         answer: dict[str, Any] = await request.app.state.advice.winnable(table, player.id)
         return answer
 

@@ -104,8 +104,8 @@ class Conn:
 
 def state_message(table: LiveTable, conn: Conn,
                   seen: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """What one connection may see (a ``StateMessage``): its seat's view and legal actions,
-    nothing more.
+    """What one connection may see (a ``StateMessage``): its seat's view, legal actions and
+    table tools, nothing more.
 
     ``seen`` caches, during one broadcast, the view and legal actions per seat and the
     table info (the same for every viewer but for ``creator`` and ``you``).
@@ -125,7 +125,8 @@ def state_message(table: LiveTable, conn: Conn,
         seen["spectators"] = spectators(table)
     words = seen.get(("words", seat))
     if words is None:
-        words = seen[("words", seat)] = table_words(table, seat, pair[0], pair[1])
+        words = seen[("words", seat)] = {**table_words(table, seat, pair[0], pair[1]),
+                                         "tools": table.tools(seat)}
     since = conn.log_version
     delta = seen.get(("log", seat, since))
     if delta is None:

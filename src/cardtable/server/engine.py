@@ -365,7 +365,7 @@ class TableEngine:
     def undo(self, table: LiveTable, player: db.Player) -> None:
         """Take back the last action (the caller holds the table's lock). Never after the
         game's end: a win taken back would vanish from the statistics."""
-        self._check_solo_owner(table, player)
+        table.tool_seat(player.id, "undo")
         self._check_running(table)
         if not table.state.actions:
             raise HubError("nothing_to_undo", "there is nothing to undo")
@@ -388,7 +388,7 @@ class TableEngine:
 
     def redo(self, table: LiveTable, player: db.Player) -> None:
         """Play the last undone action again (the caller holds the table's lock)."""
-        self._check_solo_owner(table, player)
+        table.tool_seat(player.id, "redo")
         self._check_running(table)
         if not table.redo:
             raise HubError("nothing_to_redo", "there is nothing to redo")
@@ -482,12 +482,6 @@ class TableEngine:
         table.notices.append(f"{player.name} {what}; the {bot} bot plays seat {seat + 1} on")
         log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
                  what, bot)
-
-    def _check_solo_owner(self, table: LiveTable, player: db.Player) -> None:
-        if not table.offers_undo:
-            raise HubError("bad_request", "undo is for games played alone")
-        if table.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "this is not your game", 403)
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""

@@ -216,6 +216,11 @@ class TableInfo(BaseModel):
                                    "UTC): the lobby shows its age")
 
 
+#: a table tool (``protocol.TOOLS``): undo, redo, a hint, "still winnable?" (peeking), the same
+#: deal again, a new deal
+Tool = Literal["undo", "redo", "hint", "peek", "restart", "new_deal"]
+
+
 # -- websocket: server -> client ------------------------------------------------------------
 class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
@@ -261,6 +266,10 @@ class StateMessage(BaseModel):
                               "table runs): a seat not here is not to play, whatever its legal")
     labels: list[str] = Field(description="a label per legal action (Game.move_label)")
     ending: Ending | None = Field(description="once over: the end in words")
+    tools: list[Tool] = Field(description="the table tools this connection's person has now "
+                              "(Game.tools_for, per game and player count; none for a "
+                              "spectator; undo and redo only while the game runs): a page "
+                              "offers these, and the server refuses the others (not_offered)")
 
 
 class AckMessage(BaseModel):
@@ -463,6 +472,13 @@ class BotInfo(BaseModel):
     levels: list[str]
 
 
+class GameTools(BaseModel):
+    """The table tools of a seated person (spectators have none), by who plays."""
+
+    alone: list[Tool]
+    shared: list[Tool]
+
+
 class GameInfo(BaseModel):
     """A game's ``Game.describe()`` and the bots a table may seat."""
 
@@ -476,7 +492,9 @@ class GameInfo(BaseModel):
     cooperative: bool
     advisor: bool = Field(description="hints offered")
     solver: bool = Field(description='"still winnable?" offered')
-    undo_alone: bool = Field(description="played alone: undo, redo and restart offered")
+    undo_alone: bool = Field(description="played alone: undo and redo offered")
+    tools: GameTools = Field(description="the table tools a seated person has, alone and at a "
+                             "shared table (Game.tools_for)")
     shows_deal_number: bool = Field(description="played alone: the deal number is public")
     rated: bool = Field(description="games of two or more change the ratings")
     has_talk: bool = Field(description="talk: actions out of turn that change no turn")
