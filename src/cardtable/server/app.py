@@ -425,9 +425,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if body.replaces is not None and await hub(request).own(body.replaces):
             # New deal: the game it replaces is abandoned (lost). (With several processes,
             # one held by another process is left to its idle close: docs/server.md)
-            old = hub(request).load(body.replaces)
-            if old.status != "over":
-                await hub(request).abandon(old, player)
+            try:
+                old = hub(request).load(body.replaces)
+                if old.status != "over":
+                    await hub(request).abandon(old, player)
+            finally:  # (claimed for this: let go unless it stays in memory here)
+                await hub(request).release(body.replaces)
         clock = body.clock.model_dump() if body.clock is not None else None
         table = await created(hub(request), hub(request).create(
             player, body.game, body.seats, body.options, body.seed, clock))

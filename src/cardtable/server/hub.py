@@ -81,6 +81,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         #: every table's chat (``chat.Chat``)
         self.chat = Chat(store)
+        self.chat.guard = self.engine.guard
         #: what an unloaded table had that the store does not: its bots (what they remember)
         #: and notices; given back when the table is loaded again
         self.parked: dict[str, tuple[dict[int, tuple[str, Any]], list[str]]] = {}
