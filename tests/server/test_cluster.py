@@ -9,6 +9,7 @@ import asyncio
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ import websockets
 
 from cardtable.bots import make_bot
 from cardtable.server import store as db
+from cardtable.server.broadcast import Conn
 from cardtable.server.bus import Bus
 from cardtable.server.hub import Hub
 from cardtable.server.live import SeatRow
@@ -421,8 +423,11 @@ async def test_a_write_by_a_process_that_does_not_hold_the_table_is_refused(tmp_
         # the holder plays; once it has lost its leases, the table is gone from it too
         assert (await here.act(table, 0, action, None, "c3"))["type"] == "ack"
         assert store.table(table.id).to_act == list(table.state.to_act())
+        watching = Conn(seat=None, player_id=None)
+        await here.connect(table, watching)
         here.drop_all()
         assert table.id not in here.tables
+        assert watching.moved and watching.dropped  # closed with 1012: it reconnects
         with pytest.raises(NotHolder):
             here.load(table.id)
         with pytest.raises(NotHolder):
@@ -432,4 +437,63 @@ async def test_a_write_by_a_process_that_does_not_hold_the_table_is_refused(tmp_
         for hub in hubs:
             await hub.close()
             await hub.bus.close()
+        store.close()
+
+
+async def reconnect(client: Client, table_id: str, within: float = 10) -> Socket:
+    """Connect to a table again and again until a process takes the socket."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return await client.connect(table_id)
+        except (websockets.InvalidStatus, OSError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.3)
+
+
+async def test_a_paused_holder_drops_its_tables_and_their_sockets_reconnect(make_cluster,
+                                                                            redis_url):
+    """A holder paused past its heartbeat (SIGSTOP 4.5 s) has lost its leases: the other
+    process takes the table over and its bot plays on. Woken, the paused one writes nothing
+    (its heartbeat is stale), drops the table and closes Ann's socket with 1012; she
+    reconnects through it, reaches the new holder, and the game ends with a record that
+    replays, one stored version per change and no error in either log."""
+    a, b = make_cluster(2)
+    ann = Client(a, "Ann")
+    tid = ann.new_table("the-game", ["me", "greedy"])["id"]
+    sock = await ann.connect(tid)
+    await sock.until(lambda s: s["table"]["status"] == "running")
+    bot = make_bot("greedy", "the-game")
+    for _ in range(4):  # a few turns at the first holder
+        state = await sock.until(lambda s: s["legal"] and s["seat"] in s["view"]["to_act"])
+        await sock.act(bot.choose(state["view"], state["legal"]))
+    assert a.proc is not None
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 10
+        while holder(redis_url, tid) != pid_of(b):  # taken over once a's heartbeat lapsed
+            assert time.monotonic() < deadline, "never taken over"
+            await asyncio.sleep(0.2)
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        while True:
+            await sock.recv(timeout=15)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    # through a, forwarded to b (as the browser does, again until a is back on the bus)
+    sock = await reconnect(ann, tid)
+    end = await play_with_greedy(sock, "the-game")
+    await sock.close()
+    assert end["table"]["status"] == "over"
+    assert holder(redis_url, tid) in (pid_of(b), None)
+    assert "lost its leases" in (a.data / "server.log").read_text()
+    assert [line for line in trouble(a) + trouble(b) if "refused" not in line] == []
+    record = httpx.get(f"{b.base}/api/tables/{tid}/record").json()
+    assert replays(record)
+    store = db.Store(a.db_url)
+    try:
+        row = store.table(tid)
+        assert row is not None and row.version == len(store.actions(tid))
+    finally:
         store.close()
