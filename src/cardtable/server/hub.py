@@ -95,8 +95,9 @@ class Hub:
         self.held: set[str] = set()
         #: table id -> requests for it running here now: its lease is kept meanwhile
         self.visits: dict[str, int] = {}
-        #: one claim or release of a table's lease at a time, so ``held`` follows Redis
-        self._lease_locks: dict[str, asyncio.Lock] = {}
+        #: one claim or release of a table's lease at a time, so ``held`` follows Redis:
+        #: table id -> [its lock, how many wait for it or hold it]
+        self._lease_turns: dict[str, list[Any]] = {}
         self.engine.holds = self.holds
 
     # -- many processes (bus.py) ------------------------------------------------------------
@@ -106,50 +107,48 @@ class Hub:
         paused past it may have lost every lease without knowing yet)."""
         return self.bus is None or (table_id in self.held and self.bus.fresh())
 
-    def _lease_lock(self, table_id: str) -> asyncio.Lock:
-        lock = self._lease_locks.get(table_id)
-        if lock is None:
-            lock = self._lease_locks[table_id] = asyncio.Lock()
-        return lock
+    @asynccontextmanager
+    async def _lease_turn(self, table_id: str) -> AsyncIterator[None]:
+        """This process's turn to claim or release the table's lease (forgotten once
+        nobody waits for it)."""
+        turn = self._lease_turns.setdefault(table_id, [asyncio.Lock(), 0])
+        turn[1] += 1
+        try:
+            async with turn[0]:
+                yield
+        finally:
+            turn[1] -= 1
+            if not turn[1]:
+                del self._lease_turns[table_id]
 
     async def claim(self, table_id: str) -> str | None:
         """The process holding the table after claiming it (this one's id if it was free or
         its holder dead; None: this process may claim nothing now). Without a bus: None."""
         if self.bus is None:
             return None
-        lock = self._lease_lock(table_id)
-        try:
-            async with lock:
-                holder: str | None = await self.bus.claim(table_id)
-                if holder is not None and holder == self.bus.id:
-                    self.held.add(table_id)
-                    return holder
-                self.held.discard(table_id)
-                live = self.tables.get(table_id)
-                if live is not None:  # lost without our knowing (a pause): not ours to run
-                    log.warning("table %s is held by process %s now: dropped here", table_id,
-                                holder)
-                    self.drop(live)
+        async with self._lease_turn(table_id):
+            holder: str | None = await self.bus.claim(table_id)
+            if holder is not None and holder == self.bus.id:
+                self.held.add(table_id)
                 return holder
-        finally:
-            if not lock.locked():
-                self._lease_locks.pop(table_id, None)
+            self.held.discard(table_id)
+            live = self.tables.get(table_id)
+            if live is not None:  # lost without our knowing (a pause): not ours to run
+                log.warning("table %s is held by process %s now: dropped here", table_id,
+                            holder)
+                self.drop(live)
+            return holder
 
     async def release(self, table_id: str) -> None:
         """Let go of a table's lease, unless the table is in memory or a request for it is
         running here (checked when the release runs: it may have come back meanwhile)."""
         if self.bus is None:
             return
-        lock = self._lease_lock(table_id)
-        try:
-            async with lock:
-                if table_id in self.tables or self.visits.get(table_id):
-                    return
-                self.held.discard(table_id)
-                await self.bus.release(table_id)
-        finally:
-            if not lock.locked():
-                self._lease_locks.pop(table_id, None)
+        async with self._lease_turn(table_id):
+            if table_id in self.tables or self.visits.get(table_id):
+                return
+            self.held.discard(table_id)
+            await self.bus.release(table_id)
 
     async def own(self, table_id: str) -> bool:
         """Whether this process holds the table (claiming it if it is free, or its holder
@@ -214,9 +213,10 @@ class Hub:
         if table_id in self.tables:
             return
         self.held.add(table_id)  # (the bus's takeover made the lease ours)
-        if table_id in self._needing_writer([table_id]):
-            self.load(table_id)
-        else:
+        try:
+            if table_id in self._needing_writer([table_id]):
+                self.load(table_id)
+        finally:  # not needed in memory (or broken): any process may load it when asked
             await self.release(table_id)
 
     def _needing_writer(self, ids: list[str]) -> set[str]:
