@@ -72,6 +72,7 @@ from cardtable.server.messages import (
     MyGames,
     NameBody,
     NewTable,
+    NotHolder,
     PingMessage,
     RecoverBody,
     RecoveryAnswer,
@@ -86,7 +87,7 @@ from cardtable.server.messages import (
     websocket_schema,
 )
 from cardtable.server.ratings import leaderboard
-from cardtable.server.tunnel import TableRouter, Tunnel
+from cardtable.server.tunnel import CLOSE_MOVED, TableRouter, Tunnel
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_token"
@@ -458,10 +459,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         checked from the store and left to its idle close: docs/server.md)"""
         h = hub(request)
         if await h.own(table_id):
-            old = h.load(table_id)
-            old.tool_seat(player.id, "new_deal")
-            if old.status != "over":
-                await h.abandon(old, player)
+            try:
+                old = h.load(table_id)
+                old.tool_seat(player.id, "new_deal")
+                if old.status != "over":
+                    await h.abandon(old, player)
+            finally:  # (claimed for this: let go unless it stays in memory here)
+                await h.release(table_id)
             return
         store: db.Storage = request.app.state.store
         row = store.table(table_id)
@@ -483,11 +487,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         if body.replaces is not None:
             await replace_deal(request, player, body.replaces)
         clock = body.clock.model_dump() if body.clock is not None else None
-        table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
-                                    clock)
-        if not await hub(request).own(table.id):  # (a new id: nobody else can hold it)
-            hub(request).unload(table, release=False)
-            raise HubError("moved", "the table moved to another server: reload", 503)
+        table = await created(hub(request), hub(request).create(
+            player, body.game, body.seats, body.options, body.seed, clock))
         return table.info(player.id)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo,
@@ -560,8 +561,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         old.tool_seat(player.id, "restart")
         if old.status != "over":  # restarting gives up the game under way: a lost deal
             await hub(request).abandon(old, player)
-        return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
-            player.id)
+        return (await created(hub(request), hub(request).create(
+            player, old.game, ["me"], old.options, old.seed))).info(player.id)
 
     @app.post("/api/tables/{table_id}/leave", response_model=LeaveAnswer,
               response_model_exclude_unset=True)
@@ -704,8 +705,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                 if event["type"] == "websocket.disconnect":
                     break
                 raw = event.get("text")
-                answer = await handle_message(h, table, conn,
-                                              raw if raw is not None else event.get("bytes"))
+                try:
+                    answer = await handle_message(h, table, conn, raw if raw is not None
+                                                  else event.get("bytes"))
+                except NotHolder:  # the table moved (a lost lease): reconnect to its holder
+                    conn.move()
+                    continue
                 if answer is not None:
                     conn.push(answer)
                     if answer["type"] == "error" and answer["code"] in FRESH_STATE_AFTER:
@@ -728,6 +733,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             writer.cancel()
 
     return app
+
+
+async def created(h: Hub, table: LiveTable) -> LiveTable:
+    """A table just created here, its lease claimed on the bus (a new id: nobody else
+    knows it, so it is ours unless this process is coming back from a pause)."""
+    if not await h.own(table.id):
+        h.drop(table)
+        raise HubError("moved", "the table moved to another server: reload", 503)
+    return table
 
 
 async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
@@ -830,6 +844,9 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
     an empty outbox then: it sees the mark before its next message.)"""
     try:
         while True:
+            if conn.moved:
+                await ws.close(code=CLOSE_MOVED, reason="the table moved: reconnect")
+                return
             if conn.dropped:
                 await ws.close(code=CLOSE_TOO_SLOW, reason="too slow: reconnect to get the table")
                 return

@@ -5,6 +5,11 @@ and only then applied to the live table (the caller holds the table's lock and t
 the connections). Seats, undo and redo are changes of the same kind, each stored in one
 transaction with the table's new version.
 
+With several processes, only a table's holder (its lease on the bus) loads or writes it:
+``holds`` says whether this process does, and every load and write asks it first
+(``NotHolder``), so a copy elsewhere never reaches the database (docs/server.md, "Many
+processes").
+
 Versions: every change bumps the table's ``version``. A client acts against the version it
 last saw; the action is stale (refused, with a fresh view) only if that seat's view has
 changed since — so the simultaneous reveal of Slide never refuses a seat because another
@@ -29,7 +34,7 @@ from cardtable.server import clock as clocks
 from cardtable.server import lifecycle
 from cardtable.server import store as db
 from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
-from cardtable.server.messages import HubError, error
+from cardtable.server.messages import HubError, NotHolder, error
 from cardtable.server.ratings import rating_of
 
 log = logging.getLogger("cardtable.server")
@@ -52,11 +57,22 @@ class TableEngine:
         self.seat_grace = seat_grace
         #: the least seconds a clock may give (``--min-clock``; None: ``clock.LIMITS``)
         self.min_clock = min_clock
+        #: whether this process holds a table (the hub's ``holds``; one process holds all)
+        self.holds: Callable[[str], bool] = lambda _table_id: True
+
+    def guard(self, table_id: str, what: str) -> None:
+        """Refuse (``NotHolder``) to load or write a table this process does not hold:
+        another process runs it, and a copy here would run stale clocks and bots."""
+        if not self.holds(table_id):
+            log.warning("table %s: %s refused: this process does not hold it", table_id, what)
+            raise NotHolder(table_id, what)
 
     # -- building a table from the store ----------------------------------------------------
     def load(self, table_id: str) -> LiveTable:
         """The table as its rows say, with its state replayed from the log (no bots yet:
-        the seats' bots are the bot runner's). ``HubError`` not_found."""
+        the seats' bots are the bot runner's). ``HubError`` not_found; ``NotHolder`` where
+        another process holds it."""
+        self.guard(table_id, "loading")
         row = self.store.table(table_id)
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
@@ -91,11 +107,14 @@ class TableEngine:
         running = table.status == "running"
         # what each seat may do now: the baseline its next change is measured against
         table.last_legal = {s: state.legal(s) if running else [] for s in range(table.players)}
+        new = table.clock
         if table.clock:  # a new table's first deadlines (a stored one's stay as they were)
             new = clocks.advance(table.clock, table.clocked_seats(), time.time())
-            if new != table.clock:
-                self.store.change_table(table.id, clock=new)
-                table.clock = new
+        to_act = list(state.to_act())
+        if new != table.clock or row.to_act != to_act:  # (a row stored before to_act was)
+            self.store.change_table(table.id, clock=new if new != table.clock else None,
+                                    to_act=to_act)
+            table.clock = new
         return table
 
     def replay_log(self, game: str, seed: int, players: int, options: dict[str, Any],
@@ -149,6 +168,7 @@ class TableEngine:
         try:
             rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
             _, options = rules.check_options(len(seats), options)
+            to_act = list(rules.deal(seed, len(seats), options).to_act())
             for s in seats:
                 if s not in ("me", "open"):
                     check_bot(s, game)
@@ -175,7 +195,7 @@ class TableEngine:
         self.store.new_table(
             db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
                      status="running" if full else "open", created_by=creator.id,
-                     redo=[], version=0, clock=table_clock), rows)
+                     redo=[], version=0, clock=table_clock, to_act=to_act), rows)
         log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
                  ", ".join(seats))
         return table_id
@@ -247,6 +267,7 @@ class TableEngine:
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
         """A failed bot's seat goes to ``bot``: one seat row, no version change."""
+        self.guard(table.id, "replacing a bot")
         table.seats[seat]["bot"] = bot
         table.seats[seat]["name"] = bot
         self.store.set_seat(table.id, seat, None, bot)
@@ -280,7 +301,7 @@ class TableEngine:
         row: dict[str, Any] = {
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "client_id": client_id,
-            "actor": table.actor(seat)}
+            "actor": table.actor(seat), "to_act": list(candidate.to_act())}
         if candidate.over:  # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
         if table.clock:  # the clock it leaves, stored with the action (talk starts no move)
@@ -290,6 +311,7 @@ class TableEngine:
                 acted=None if talk else seat)
         # stored before acknowledged or broadcast: a crash after this line loses nothing.
         # The table's lock is held meanwhile, so its next action waits for this one.
+        self.guard(table.id, "an action")
         await commit(self.writer.submit(row))
         table.version += 1
         table.state = candidate
@@ -347,6 +369,7 @@ class TableEngine:
             after = [seats.get(i, s) for i, s in enumerate(table.seats)]
             clock = clocks.advance(table.clock, table.clocked_seats(
                 seats=after, status=status or table.status), time.time())
+        self.guard(table.id, "a change of seats")
         self.store.change_table(table.id, table.version + 1, status=status,
                                 seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()},
                                 clock=clock)
@@ -369,18 +392,20 @@ class TableEngine:
         self._check_running(table)
         if not table.state.actions:
             raise HubError("nothing_to_undo", "there is nothing to undo")
-        # the action out, the redo list, the version and (a finished game) the status in
-        # one transaction
+        # the action out, the redo list, the version, the seats to act and (a finished
+        # game) the status in one transaction
         status = "running" if table.status == "over" else None
-        last = self.store.pop(table.id, table.version + 1, status=status)
+        before = self._replay(table, table.state.actions[:-1])
+        self.guard(table.id, "an undo")
+        last = self.store.pop(table.id, table.version + 1, status=status,
+                              to_act=list(before.to_act()))
         if last is None:  # the store has no action the memory has: never without a bug
             raise HubError("nothing_to_undo", "there is nothing to undo")
         db.fault_point("undo")
         table.version += 1
         table.redo.append([last.seat, last.action])
         table.recent.pop(f"{last.seat}:{last.client_id}", None)  # its id may come again
-        table.state = self.replay_log(table.game, table.seed, table.players, table.options,
-                                      table_id=table.id)
+        table.state = before
         del table.actors[len(table.state.actions):]
         if status:
             table.status = status
@@ -398,9 +423,10 @@ class TableEngine:
         row: dict[str, Any] = {
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "redo": table.redo[:-1],
-            "actor": table.actor(seat)}
+            "actor": table.actor(seat), "to_act": list(candidate.to_act())}
         if candidate.over:
             row["finish"] = self._finish_of(table, candidate)
+        self.guard(table.id, "a redo")
         self.store.append_many([row])
         db.fault_point("redo")
         table.version += 1
@@ -408,6 +434,13 @@ class TableEngine:
         table.state = candidate
         table.actors.append(row["actor"])
         self.after_change(table, all_seats=True)
+
+    def _replay(self, table: LiveTable, actions: list[Any]) -> State:
+        """The table's state after these of its actions (``(seat, action)`` each)."""
+        state = games.get(table.game).deal(table.seed, table.players, table.options)
+        for seat, action in actions:
+            state.act(seat, action)
+        return state
 
     def _check_running(self, table: LiveTable) -> None:
         if table.status == "over":
@@ -427,6 +460,7 @@ class TableEngine:
                                          rules.cooperative or table.players == 1, resigned)
         rating = rating_of(table.game, lifecycle.rating_seats(table.seats, table.resigned),
                            result, table.bot_accounts) if rated else None
+        self.guard(table.id, "closing")
         if not self.store.close_table(table.id, table.version + 1, ended, result, rating):
             return False  # (another process closed it: never while this one holds it)
         table.version += 1
@@ -452,6 +486,7 @@ class TableEngine:
             raise HubError("not_seated", "you have no seat at this table", 409)
         if table.status == "over":
             raise HubError("game_over", "the game is over: its seats never change", 409)
+        self.guard(table.id, "leaving")
         others = [i for i, s in enumerate(table.seats) if i != seat and s["player_id"]]
         if table.status == "open":
             if not others:

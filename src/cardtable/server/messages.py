@@ -44,6 +44,18 @@ class HubError(Exception):
         self.extra = extra or {}
 
 
+class NotHolder(HubError):
+    """This process does not hold the table (with several processes only its lease holder
+    loads, runs and writes it): refused before anything reaches the database. A client is
+    told to try again (503 ``moved``): its request then reaches the holder."""
+
+    def __init__(self, table_id: str, what: str) -> None:
+        super().__init__("moved", f"table {table_id} is held by another server process "
+                         f"({what} refused here): try again", 503, {"retry_after": 1})
+        self.table_id = table_id
+        self.what = what
+
+
 def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:
     """An ``ErrorMessage`` for a websocket."""
     return {"type": "error", "code": code, "message": message, "id": client_id}

@@ -139,6 +139,10 @@ class Table(Base):
     active_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
     #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
     resigned: Mapped[list | None] = mapped_column(JSON)
+    #: the seats to act (the game's ``to_act``), stored with every action (0009): any
+    #: process lists whose turn it is from the row (My games); null until its holder loads
+    #: a table stored before
+    to_act: Mapped[list | None] = mapped_column(JSON)
 
 
 class Seat(Base):
@@ -229,7 +233,7 @@ _INSERT_ACTION = insert(ACTIONS)
 ACTION_KEYS = tuple(c.name for c in ACTIONS.columns if c.name != "at")
 _SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
                 .values(version=bindparam("version"), redo=bindparam("redo"),
-                        active_at=bindparam("at")))
+                        active_at=bindparam("at"), to_act=bindparam("to_act")))
 #: a clocked table's action also stores the clock it leaves (the same transaction)
 _SET_CLOCK = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
               .values(clock=bindparam("clock"), deadline=bindparam("deadline")))
@@ -369,9 +373,10 @@ class Storage(Protocol):
                      status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
                      only_if: str | None = None,
-                     clock: dict[str, Any] | None = None) -> bool:
-        """Seats, status, version and clock in one transaction (``only_if``: the status it
-        must still have; False and nothing written if it has not)."""
+                     clock: dict[str, Any] | None = None,
+                     to_act: list[int] | None = None) -> bool:
+        """Seats, status, version, clock and seats to act in one transaction (``only_if``:
+        the status it must still have; False and nothing written if it has not)."""
         ...
 
     def due_tables(self, before: float, limit: int = 500) -> list[str]:
@@ -428,11 +433,13 @@ class Storage(Protocol):
         ...
 
     def append_many(self, rows: list[dict[str, Any]]) -> None:
-        """Commit actions of several tables (with each table's version, redo list and, for
-        an action ending its game, its result and ratings) in one transaction."""
+        """Commit actions of several tables (with each table's version, redo list, seats to
+        act and, for an action ending its game, its result and ratings) in one
+        transaction."""
         ...
 
-    def pop(self, table_id: str, version: int, status: str | None = None) -> Action | None:
+    def pop(self, table_id: str, version: int, status: str | None = None,
+            to_act: list[int] | None = None) -> Action | None:
         """Undo: remove the last action and keep it for redo, with the new version."""
         ...
 
@@ -622,10 +629,12 @@ class Store:
     def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
                      only_if: str | None = None,
-                     clock: dict[str, Any] | None = None) -> bool:
+                     clock: dict[str, Any] | None = None,
+                     to_act: list[int] | None = None) -> bool:
         """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
-        the new ``status``, ``version`` and ``clock`` (None: unchanged). ``only_if``: only if
-        the table's status is still this; False (and nothing written) if it is not."""
+        the new ``status``, ``version``, ``clock`` and ``to_act`` (None: unchanged).
+        ``only_if``: only if the table's status is still this; False (and nothing written)
+        if it is not."""
         t, st = TABLES, SEATS
         values: dict[str, Any] = {}
         if version is not None:
@@ -635,6 +644,8 @@ class Store:
             values["status"] = status
         if clock is not None:
             values["clock"], values["deadline"] = clock, next_deadline(clock)
+        if to_act is not None:
+            values["to_act"] = to_act
         with self.engine.begin() as conn:
             if values or only_if is not None:
                 q = update(t).where(t.c.id == table_id)
@@ -818,7 +829,7 @@ class Store:
                                           for r in rows])
             conn.execute(_SET_VERSION, [
                 {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or [],
-                 "at": at} for r in rows])
+                 "at": at, "to_act": r.get("to_act")} for r in rows])
             clocked = [{"tid": r["table_id"], "clock": r["clock"],
                         "deadline": next_deadline(r["clock"])} for r in rows if r.get("clock")]
             if clocked:
@@ -830,9 +841,11 @@ class Store:
         if any(r.get("finish") for r in rows):
             fault_point("finish")
 
-    def pop(self, table_id: str, version: int, status: str | None = None) -> Action | None:
-        """Undo: remove the last action and keep it for redo, with the table's new version
-        and ``status`` (a finished solitaire runs again) in the same transaction."""
+    def pop(self, table_id: str, version: int, status: str | None = None,
+            to_act: list[int] | None = None) -> Action | None:
+        """Undo: remove the last action and keep it for redo, with the table's new version,
+        ``status`` (a finished solitaire runs again) and ``to_act`` (the seats to act after
+        it) in the same transaction."""
         with self.session.begin() as s:
             last = s.scalar(select(Action).where(Action.table_id == table_id)
                             .order_by(Action.n.desc()).limit(1))
@@ -843,6 +856,8 @@ class Store:
                 return None
             row.redo = [*row.redo, [last.seat, last.action]]
             row.version = version
+            if to_act is not None:
+                row.to_act = to_act
             if status is not None:
                 row.status = status
                 if status != "over":  # SQL NULL (a JSON column's None is JSON null)
