@@ -421,15 +421,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        if body.replaces is not None and await hub(request).own(body.replaces):
-            # New deal: the game it replaces is abandoned (lost). (With several processes,
-            # one held by another process is left to its idle close: docs/server.md)
-            old = hub(request).load(body.replaces)
-            if old.status != "over":
-                await hub(request).abandon(old, player)
         clock = body.clock.model_dump() if body.clock is not None else None
-        table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
-                                    clock)
+        if body.replaces is not None and await hub(request).own(body.replaces):
+            # New deal: the game it replaces is abandoned (lost), in the new table's
+            # transaction. (With several processes, one held by another process is left to
+            # its idle close: docs/server.md)
+            table = await hub(request).replace(hub(request).load(body.replaces), player,
+                                               body.game, body.seats, body.options,
+                                               body.seed, clock)
+        else:
+            table = hub(request).create(player, body.game, body.seats, body.options,
+                                        body.seed, clock)
         if not await hub(request).own(table.id):  # (a new id: nobody else can hold it)
             hub(request).unload(table, release=False)
             raise HubError("moved", "the table moved to another server: reload", 503)
@@ -504,10 +506,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         old = hub(request).load(table_id)
         if not old.offers_undo or old.seats[0]["player_id"] != player.id:
             raise HubError("forbidden", "only your own solitaire can be restarted", 403)
-        if old.status != "over":  # restarting gives up the game under way: a lost deal
-            await hub(request).abandon(old, player)
-        return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
-            player.id)
+        # restarting gives up the game under way (a lost deal), in the new table's transaction
+        table = await hub(request).replace(old, player, old.game, ["me"], old.options, old.seed)
+        return table.info(player.id)
 
     @app.post("/api/tables/{table_id}/leave", response_model=LeaveAnswer,
               response_model_exclude_unset=True)
