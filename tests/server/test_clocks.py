@@ -282,3 +282,18 @@ async def test_a_player_who_comes_back_and_finishes_is_rated_by_the_result(clock
     assert (board["Ann"]["mu"] > board["Bob"]["mu"]) == (ann_rank < bob_rank), (result, board)
     assert (board["Ann"]["mu"] == board["Bob"]["mu"]) == (ann_rank == bob_rank), (result, board)
     assert "Greedy bot" not in board
+
+
+async def test_a_player_the_clock_replaced_who_resigns_does_not_take_the_seat_back(
+        clock_server):
+    ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(clock_server, "ran out of time")
+    await b.until(lambda s: s["table"]["seats"][1].get("you_away"))
+    assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"
+    await b.until(lambda s: not s["table"]["seats"][1].get("you_away"))  # no way back now
+    await b.close()
+    back = await bob.connect(table_id)  # opening the page again no longer takes the seat
+    state = await back.until(lambda s: True)
+    assert state["seat"] is None and state["table"]["seats"][1]["bot"] == "greedy"
+    assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"  # and again
+    await back.close()
+    await a.close()

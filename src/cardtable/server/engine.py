@@ -501,14 +501,18 @@ class TableEngine:
           gives it its bot). In a competitive game leaving a started game is resigning: the
           seat ranks last whatever the bot does.
 
-        Each outcome is one transaction. Asked again by a person who resigned (or whom the
-        clock replaced), it answers the same and stores nothing.
+        Each outcome is one transaction. Asked again by a person who resigned, it answers
+        the same and stores nothing; asked by a person the clock replaced, it makes their
+        resignation final (they no longer take the seat back by coming back).
         """
         seat = table.seat_of(player.id)
         if seat is None:
-            if any(r["player_id"] == player.id for r in table.resigned):
-                return "bot" if table.status == "running" else "closed"  # a resend
-            raise HubError("not_seated", "you have no seat at this table", 409)
+            if not any(r["player_id"] == player.id for r in table.resigned):
+                raise HubError("not_seated", "you have no seat at this table", 409)
+            if table.status != "running":
+                return "closed"
+            self._stay_away(table, player)  # (a resend of a resignation: nothing to store)
+            return "bot"
         if table.status == "over":
             raise HubError("game_over", "the game is over: its seats never change", 409)
         if table.status == "open":
@@ -555,6 +559,19 @@ class TableEngine:
                     seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)},
                     resigned=resigned)
         return "bot"
+
+    def _stay_away(self, table: LiveTable, player: db.Player) -> None:
+        """A person the clock replaced resigns: counted as resigned for good, they no longer
+        take the seat back by coming back; one transaction (nothing if they resigned)."""
+        seats = [r["seat"] for r in table.resigned
+                 if r["player_id"] == player.id and r.get("away")]
+        if not seats or table.clock is None:
+            return
+        away = [None if i in seats else p for i, p in enumerate(table.clock["away"])]
+        resigned = [{k: v for k, v in r.items() if k != "away"}
+                    if r["player_id"] == player.id else dict(r) for r in table.resigned]
+        self.change(table, all_seats=True, fault="resign", clock={**table.clock, "away": away},
+                    resigned=resigned)
 
     # -- clocks (clock.py): a seat out of time goes to a bot, its person may take it back --
     def time_out(self, table: LiveTable, seat: int) -> None:
