@@ -374,9 +374,9 @@ class Hub:
         async with table.lock:
             seat = table.seat_of(player.id)
             outcome = self.engine.leave(table, player, resign)
-            bot = table.seats[seat]["bot"] if seat is not None else None
-            if outcome == "bot" and seat is not None and bot and seat not in table.bots:
-                table.bots[seat] = self.bots.make(table, seat, bot)
+            if outcome == "bot" and seat is not None:  # the seat is the fallback bot's now
+                fallback = games.get(table.game).fallback_bot
+                table.bots[seat] = self.bots.make(table, seat, fallback)
             for conn in table.conns:
                 if conn.player_id == player.id:
                     conn.seat = None
