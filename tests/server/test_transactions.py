@@ -122,6 +122,7 @@ async def test_killed_after_the_last_action_the_game_is_over_rated_once(server, 
     assert record.status_code == 200 and games.replay(record.json()).over
     assert games_rated(ann, "slide") == {"Greedy bot": 1, "Random bot": 1}
     assert unfinished_of(server, ann.id) == []
+    assert_consistent(server.db_url)
     restart(server, monkeypatch)  # and it stays so
     assert games_rated(ann, "slide") == {"Greedy bot": 1, "Random bot": 1}
 
@@ -251,6 +252,7 @@ async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeyp
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "running" and info["can_redo"]  # the last action is undone
     assert info["version"] == played["version"] + 1
+    assert_consistent(server.db_url)
     with pytest.raises(httpx.HTTPError):
         ann.http.post(f"/api/tables/{table['id']}/redo", json={})
     killed_itself(server)
@@ -258,6 +260,7 @@ async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeyp
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "running" and not info["can_redo"]
     assert info["version"] == played["version"] + 2
+    assert_consistent(server.db_url)
     sock = await ann.connect(table["id"])
     final = await play_with_greedy(sock, "doublets")
     await sock.close()
