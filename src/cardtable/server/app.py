@@ -453,26 +453,29 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                         seat["connected"] = n in present
         return infos
 
-    async def replace_deal(request: Request, player: db.Player, table_id: str) -> None:
-        """New deal: the game it replaces is abandoned (lost), where ``new_deal`` is the
-        person's tool there. (With several processes, one held by another process is
-        checked from the store and left to its idle close: docs/server.md)"""
+    async def new_deal(request: Request, player: db.Player, body: NewTable,
+                       clock: dict[str, Any] | None) -> LiveTable:
+        """New deal: the new table, and the game it replaces abandoned (lost) in the new
+        table's own transaction, where ``new_deal`` is the person's tool there. (With several
+        processes, one held by another process is checked from the store and left to its
+        idle close: docs/server.md)"""
         h = hub(request)
-        if await h.own(table_id):
+        assert body.replaces is not None
+        if await h.own(body.replaces):
             try:
-                old = h.load(table_id)
+                old = h.load(body.replaces)
                 old.tool_seat(player.id, "new_deal")
-                if old.status != "over":
-                    await h.abandon(old, player)
+                return await h.replace(old, player, body.game, body.seats, body.options,
+                                       body.seed, clock)
             finally:  # (claimed for this: let go unless it stays in memory here)
-                await h.release(table_id)
-            return
+                await h.release(body.replaces)
         store: db.Storage = request.app.state.store
-        row = store.table(table_id)
+        row = store.table(body.replaces)
         if row is None:
-            raise HubError("not_found", f"there is no table {table_id!r}", 404)
-        mine = [s.seat for s in store.seats(table_id) if s.player_id == player.id]
+            raise HubError("not_found", f"there is no table {body.replaces!r}", 404)
+        mine = [s.seat for s in store.seats(body.replaces) if s.player_id == player.id]
         check_tool(row.game, row.players, mine[0] if mine else None, "new_deal")
+        return h.create(player, body.game, body.seats, body.options, body.seed, clock)
 
     @app.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
@@ -484,11 +487,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        if body.replaces is not None:
-            await replace_deal(request, player, body.replaces)
         clock = body.clock.model_dump() if body.clock is not None else None
-        table = await created(hub(request), hub(request).create(
-            player, body.game, body.seats, body.options, body.seed, clock))
+        if body.replaces is not None:
+            table = await new_deal(request, player, body, clock)
+        else:
+            table = hub(request).create(player, body.game, body.seats, body.options,
+                                        body.seed, clock)
+        table = await created(hub(request), table)
         return table.info(player.id)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo,
@@ -559,10 +564,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         player = me(request)
         old = hub(request).load(table_id)
         old.tool_seat(player.id, "restart")
-        if old.status != "over":  # restarting gives up the game under way: a lost deal
-            await hub(request).abandon(old, player)
-        return (await created(hub(request), hub(request).create(
-            player, old.game, ["me"], old.options, old.seed))).info(player.id)
+        # restarting gives up the game under way (a lost deal), in the new table's transaction
+        table = await hub(request).replace(old, player, old.game, ["me"], old.options, old.seed)
+        return (await created(hub(request), table)).info(player.id)
 
     @app.post("/api/tables/{table_id}/leave", response_model=LeaveAnswer,
               response_model_exclude_unset=True)

@@ -39,7 +39,7 @@ from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
 from cardtable.server.broadcast import Broadcaster, Conn, state_message
 from cardtable.server.chat import Chat
 from cardtable.server.engine import SEAT_GRACE, TableEngine
-from cardtable.server.live import LiveTable, SeatRow
+from cardtable.server.live import LiveTable
 from cardtable.server.messages import HubError, NotHolder
 
 log = logging.getLogger("cardtable.server")
@@ -413,6 +413,27 @@ class Hub:
         self.bots.schedule(table)
         return table
 
+    async def replace(self, old: LiveTable, player: db.Player, game: str, seats: list[str],
+                      options: dict[str, Any], seed: int | None = None,
+                      clock: dict[str, Any] | None = None) -> LiveTable:
+        """A new table in place of ``old`` (a new deal, a restart): ``old``, if unfinished,
+        must be the person's own solitaire and is closed as abandoned (a lost deal) in the
+        new table's own transaction, so a crash never leaves one without the other."""
+        async with old.lock:
+            replaces = None
+            if old.status != "over":
+                self._check_own_solitaire(old, player)
+                replaces = old
+            table_id = self.engine.create(player, game, seats, options, seed, self.bots.check,
+                                          clock, replaces)
+            if self.bus is not None:  # (a new id: nobody else knows it yet)
+                self.held.add(table_id)
+        if replaces is not None:
+            self._after_close_or_change(old)
+        table = self.load(table_id)
+        self.bots.schedule(table)
+        return table
+
     async def join(self, table: LiveTable, player: db.Player, seat: int | None) -> int:
         back = await self.reclaim(table, player)
         if back is not None and seat in (None, back):
@@ -468,25 +489,19 @@ class Hub:
         async with table.lock:
             seat = table.seat_of(player.id)
             outcome = self.engine.leave(table, player, resign)
-            if outcome == "bot" and seat is not None:
+            if outcome == "bot" and seat is not None:  # the seat is the fallback bot's now
                 fallback = games.get(table.game).fallback_bot
-                bot = self.bots.make(table, seat, fallback)
-                self.engine.seat_fallback(table, seat, fallback, player, resign)
-                table.bots[seat] = bot
+                table.bots[seat] = self.bots.make(table, seat, fallback)
             for conn in table.conns:
                 if conn.player_id == player.id:
                     conn.seat = None
         self._after_close_or_change(table)
         return outcome
 
-    async def abandon(self, table: LiveTable, player: db.Player) -> None:
-        """Close the person's own unfinished solitaire as abandoned (a new deal or a restart
-        replaces it: a loss, as AisleRiot and PySolFC count it)."""
+    @staticmethod
+    def _check_own_solitaire(table: LiveTable, player: db.Player) -> None:
         if table.players != 1 or table.seats[0]["player_id"] != player.id:
             raise HubError("forbidden", "only your own game played alone is abandoned so", 403)
-        async with table.lock:
-            self.engine.close(table, "abandoned")
-        self._after_close_or_change(table)
 
     def _after_close_or_change(self, table: LiveTable) -> None:
         self.broadcaster.broadcast(table)
@@ -669,14 +684,8 @@ class Hub:
             for seat, why in gone.items():
                 person = table.seats[seat]
                 name = person["name"] or "a player"
-                bot = self.bots.make(table, seat, fallback)
-                assert table.clock is not None
-                away = list(table.clock["away"])
-                away[seat] = person["player_id"]
-                table.clock = {**table.clock, "away": away}
-                self.engine.change(table, all_seats=True, seats={
-                    seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
-                table.bots[seat] = bot
+                self.engine.time_out(table, seat)
+                table.bots[seat] = self.bots.make(table, seat, fallback)
                 for conn in table.conns:  # their open pages watch until they take it back
                     if conn.seat == seat:
                         conn.seat = None
@@ -695,17 +704,7 @@ class Hub:
             seat = clock["away"].index(player.id) if player.id in clock["away"] else None
             if seat is None or table.status != "running" or not table.seats[seat]["bot"]:
                 return None
-            away = list(clock["away"])
-            away[seat] = None
-            banks = clock["banks"]
-            if banks is not None:  # a move's worth of time, if theirs is gone
-                banks = list(banks)
-                banks[seat] = max(banks[seat], min(clocks.RETURN_TIME, clock["seconds"]))
-            table.clock = {**clock, "away": away, "banks": banks}
-            table.actor_names[player.id] = player.name
-            table.gone_since[seat] = time.monotonic()
-            self.engine.change(table, all_seats=True, seats={
-                seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+            self.engine.take_back(table, seat, player)
             bot = table.bots.pop(seat, None)
             if bot is not None:
                 self.bots.close_later(bot)

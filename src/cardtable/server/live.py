@@ -120,7 +120,8 @@ class LiveTable:
     chat: dict[str, bool] | None = None
     #: how an ``over`` table ended (``lifecycle.ENDINGS``; None: played to its end)
     ended: str | None = None
-    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
+    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``, in
+    #: order (``"away": true``: the clock gave the seat to a bot; ``lifecycle``)
     resigned: list[dict[str, Any]] = field(default_factory=list)
     #: the seated players that are bot accounts (shown and rated as bots)
     bot_accounts: set[str] = field(default_factory=set)

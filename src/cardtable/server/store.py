@@ -137,7 +137,9 @@ class Table(Base):
     ended: Mapped[str | None] = mapped_column(String(12))
     #: its last change (null: ``created_at``); the idle sweep reads it (``ix_tables_idle``)
     active_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
-    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
+    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``, in
+    #: order; ``"away": true`` marks a seat the clock gave to a bot (rated as resigned unless
+    #: its person comes back: ``lifecycle``)
     resigned: Mapped[list | None] = mapped_column(JSON)
     #: the seats to act (the game's ``to_act``), stored with every action (0009): any
     #: process lists whose turn it is from the row (My games); null until its holder loads
@@ -256,6 +258,24 @@ def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
     return True
 
 
+def _close(conn: Any, table_id: str, version: int, ended: str, result: Mapping[str, Any],
+           rating: Mapping[str, Any] | None = None,
+           resigned: list[dict[str, Any]] | None = None) -> bool:
+    """Close an open or running table (``Store.close_table``) in the caller's transaction;
+    False (nothing written) if it is over already."""
+    t, at = TABLES, now()
+    values: dict[str, Any] = {"status": "over", "ended": ended, "finished_at": at,
+                              "active_at": at, "result": result, "version": version}
+    if resigned is not None:
+        values["resigned"] = resigned
+    q = update(t).where(t.c.id == table_id, t.c.status.in_(["open", "running"]))
+    if conn.execute(q.values(**values)).rowcount == 0:
+        return False
+    if rating:
+        _rate(conn, rating)
+    return True
+
+
 def _rate(conn: Any, rating: Mapping[str, Any]) -> None:
     """New ratings of a finished game's subjects from their stored ones, read and written in
     the caller's transaction (after its first write, so no other writer is in between)."""
@@ -358,7 +378,11 @@ class Storage(Protocol):
         ...
 
     # -- tables
-    def new_table(self, table: Table, seats: list[Seat]) -> None: ...
+    def new_table(self, table: Table, seats: list[Seat],
+                  closes: Mapping[str, Any] | None = None) -> None:
+        """A new table and its seats; ``closes``: the unfinished table it replaces (a new
+        deal, a restart), closed in the same transaction (``close_table``'s arguments)."""
+        ...
 
     def table(self, table_id: str) -> Table | None: ...
 
@@ -374,9 +398,11 @@ class Storage(Protocol):
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
                      only_if: str | None = None,
                      clock: dict[str, Any] | None = None,
-                     to_act: list[int] | None = None) -> bool:
-        """Seats, status, version, clock and seats to act in one transaction (``only_if``:
-        the status it must still have; False and nothing written if it has not)."""
+                     to_act: list[int] | None = None,
+                     resigned: list[dict[str, Any]] | None = None) -> bool:
+        """Seats, status, version, clock, seats to act and resigned seats in one transaction
+        (``only_if``: the status it must still have; False and nothing written if it has
+        not)."""
         ...
 
     def due_tables(self, before: float, limit: int = 500) -> list[str]:
@@ -410,12 +436,12 @@ class Storage(Protocol):
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
 
     def close_table(self, table_id: str, version: int, ended: str,
-                    result: Mapping[str, Any], rating: Mapping[str, Any] | None) -> bool:
-        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result
-        and ratings, in one transaction; False if it was not open or running any more."""
+                    result: Mapping[str, Any], rating: Mapping[str, Any] | None,
+                    resigned: list[dict[str, Any]] | None = None) -> bool:
+        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result,
+        ratings and resigned seats (None: unchanged), in one transaction; False if it was not
+        open or running any more."""
         ...
-
-    def set_resigned(self, table_id: str, resigned: list[dict[str, Any]]) -> None: ...
 
     def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
         """Ids of open or running tables with no change since ``before``, oldest first."""
@@ -605,11 +631,16 @@ class Store:
             return {i: n for i, n in rows}
 
     # -- tables -----------------------------------------------------------------------------
-    def new_table(self, table: Table, seats: list[Seat]) -> None:
+    def new_table(self, table: Table, seats: list[Seat],
+                  closes: Mapping[str, Any] | None = None) -> None:
         with self.session.begin() as s:
+            if closes is not None:
+                _close(s.connection(), **closes)
             s.add(table)
             s.flush()
             s.add_all(seats)
+        if closes is not None:
+            fault_point("replace")
 
     def table(self, table_id: str) -> Table | None:
         with self.session() as s:
@@ -630,11 +661,12 @@ class Store:
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
                      only_if: str | None = None,
                      clock: dict[str, Any] | None = None,
-                     to_act: list[int] | None = None) -> bool:
+                     to_act: list[int] | None = None,
+                     resigned: list[dict[str, Any]] | None = None) -> bool:
         """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
-        the new ``status``, ``version``, ``clock`` and ``to_act`` (None: unchanged).
-        ``only_if``: only if the table's status is still this; False (and nothing written)
-        if it is not."""
+        the new ``status``, ``version``, ``clock``, ``to_act`` and ``resigned`` seats (None:
+        unchanged). ``only_if``: only if the table's status is still this; False (and nothing
+        written) if it is not."""
         t, st = TABLES, SEATS
         values: dict[str, Any] = {}
         if version is not None:
@@ -646,6 +678,8 @@ class Store:
             values["clock"], values["deadline"] = clock, next_deadline(clock)
         if to_act is not None:
             values["to_act"] = to_act
+        if resigned is not None:
+            values["resigned"] = resigned
         with self.engine.begin() as conn:
             if values or only_if is not None:
                 q = update(t).where(t.c.id == table_id)
@@ -753,23 +787,13 @@ class Store:
             return list(s.scalars(q.order_by(Table.created_at)))
 
     def close_table(self, table_id: str, version: int, ended: str,
-                    result: Mapping[str, Any], rating: Mapping[str, Any] | None) -> bool:
-        t, at = TABLES, now()
+                    result: Mapping[str, Any], rating: Mapping[str, Any] | None,
+                    resigned: list[dict[str, Any]] | None = None) -> bool:
         with self.engine.begin() as conn:
-            q = (update(t).where(t.c.id == table_id, t.c.status.in_(["open", "running"]))
-                 .values(status="over", ended=ended, finished_at=at, active_at=at,
-                         result=result, version=version))
-            if conn.execute(q).rowcount == 0:
+            if not _close(conn, table_id, version, ended, result, rating, resigned):
                 return False
-            if rating:
-                _rate(conn, rating)
         fault_point("close")
         return True
-
-    def set_resigned(self, table_id: str, resigned: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(TABLES).where(TABLES.c.id == table_id)
-                         .values(resigned=resigned))
 
     def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
         # two walks down ix_tables_idle (status, active_at), then the rows never changed
@@ -893,6 +917,7 @@ class Store:
     def set_chat_settings(self, table_id: str, free: bool, spectators: bool) -> None:
         with self.session.begin() as s:
             s.merge(ChatSettings(table_id=table_id, free=free, spectators=spectators))
+        fault_point("chat")
 
     # -- ratings ----------------------------------------------------------------------------
     def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]:
