@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable import games
-from cardtable.core.protocol import State
+from cardtable.core.protocol import Game, State
 from cardtable.server.live import LiveTable
 
 
@@ -57,6 +57,8 @@ class Log:
     marks: list[tuple[int, int]] = field(default_factory=list)
     #: a connection last sent a version before this gets the whole log
     floor: int = -1
+    #: the secret entries not yet resolved: the only ones a new action may change
+    unresolved: list[Entry] = field(default_factory=list)
 
 
 #: changes a log remembers for ``log_since``; a connection further behind gets everything
@@ -74,7 +76,8 @@ def who_of(table: LiveTable, n: int, seat: int) -> str:
 
 
 def entries(table: LiveTable) -> list[Entry]:
-    """The log of ``table`` up to date with its state (rebuilt after an undo)."""
+    """The log of ``table`` up to date with its state (rebuilt after an undo). Linear in the
+    actions it adds: each looks only at the secrets still unresolved, not the whole log."""
     log = _logs.get(table)
     if log is not None and log.version == table.version:
         return log.entries
@@ -91,23 +94,17 @@ def entries(table: LiveTable) -> list[Entry]:
     assert shadow is not None
     for n in range(len(log.actions), len(actions)):
         seat, action = actions[n]
-        who = who_of(table, n, seat)
-        spectator = shadow.view(None)
         # the seats still to choose alongside it (a simultaneous step)
         alongside = set(shadow.to_act()) - {seat}
-        secret = game.public_action(action) is None
-        entry = Entry(
-            n=n, seat=seat, action=action, who=who,
-            mine=game.describe_action(action, who, shadow.view(seat)),
-            public=game.describe_action(action, who, spectator, public=True),
-            open=game.describe_action(action, who, spectator) if secret else None,
-            secret=secret)
+        entry = _describe(game, shadow, n, seat, action, who_of(table, n, seat))
         shadow.act(seat, action)
-        for old in log.entries:
+        for old in log.unresolved:
             old.pending.discard(seat)
         entry.pending = alongside
         log.entries.append(entry)
-        first = min(first, _resolve(log.entries, shadow))
+        if entry.secret:
+            log.unresolved.append(entry)
+        first = min(first, _resolve(log, shadow))
         log.actions.append((seat, action))
         log.actors.append(actors[n] if n < len(actors) else None)
     if first < len(log.entries):
@@ -118,16 +115,47 @@ def entries(table: LiveTable) -> list[Entry]:
     return log.entries
 
 
-def _resolve(log: list[Entry], state: State) -> int:
+def _describe(game: Game, state: State, n: int, seat: int, action: str, who: str) -> Entry:
+    """Action ``n``'s entry in every viewer's words, from ``state`` before it. (Views only
+    for a game whose words read them: a Slide view costs half a millisecond.)"""
+    need = game.words_need_view
+    spectator = state.view(None) if need else None
+    secret = game.public_action(action) is None
+    return Entry(
+        n=n, seat=seat, action=action, who=who,
+        mine=game.describe_action(action, who, state.view(seat) if need else None),
+        public=game.describe_action(action, who, spectator, public=True),
+        open=game.describe_action(action, who, spectator) if secret else None,
+        secret=secret)
+
+
+def _resolve(log: Log, state: State) -> int:
     """Mark secret actions whose simultaneous choice is over as public; the index of the
-    first one marked (``len(log)`` if none)."""
+    first one marked (``len(log.entries)`` if none)."""
+    first = len(log.entries)
+    if not log.unresolved:
+        return first
     to_act = set(state.to_act())
-    first = len(log)
-    for e in log:
-        if e.secret and not e.resolved and (state.over or not to_act <= e.pending):
+    still = []
+    for e in log.unresolved:
+        if state.over or not to_act <= e.pending:
             e.resolved = True
             first = min(first, e.n)
+        else:
+            still.append(e)
+    log.unresolved = still
     return first
+
+
+def spectator_words(game: Game, state: State, n: int, seat: int, action: str,
+                    who: str) -> dict[str, Any]:
+    """Action ``n`` as a spectator reads it once the game is over (every secret resolved),
+    from ``state`` before it: what ``log_for(table, None)`` says of a finished table, without
+    the live log's bookkeeping (``replays.py`` builds a finished game's words with it)."""
+    secret = game.public_action(action) is None
+    view = state.view(None) if game.words_need_view else None
+    return {"n": n, "seat": seat, "who": who,
+            "text": game.describe_action(action, who, view, public=not secret)}
 
 
 def text_for(entry: Entry, viewer: int | None) -> str:
@@ -172,7 +200,3 @@ def last_for(table: LiveTable, viewer: int | None) -> dict[str, Any] | None:
     visible = viewer == e.seat or not e.secret or e.resolved
     return {"n": e.n, "seat": e.seat, "action": e.action if visible else None}
 
-
-def replay_log(table: LiveTable) -> list[dict[str, Any]]:
-    """A finished game's log as a spectator reads it after the end (everything resolved)."""
-    return log_for(table, None)

@@ -547,8 +547,12 @@ class ReplayStep(BaseModel):
     seat_views: list[dict[str, Any]]
     action: ReplayAction | None = Field(description="the action that led here; null at 0")
     played_by: list[list[SeatRun]]
-    log: list[LogEntry] | None = Field(None, description="the whole game in words, as a "
-                                       "spectator reads it (with log=1)")
+    log: list[LogEntry] | None = Field(None, description="with log=1, a page of the game in "
+                                       "words as a spectator reads it: the entries from "
+                                       "log_offset, log_limit of them")
+    log_offset: int | None = Field(None, description="with log=1, the index of log's first "
+                                   "entry")
+    log_total: int = Field(description="entries in the whole log (one per action)")
 
 
 class WebsocketSchema(BaseModel):
