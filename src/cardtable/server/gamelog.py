@@ -69,10 +69,19 @@ MARKS = 64
 _logs: weakref.WeakKeyDictionary[LiveTable, Log] = weakref.WeakKeyDictionary()
 
 
-def who_of(table: LiveTable, n: int, seat: int) -> str:
-    """The name of whoever played action ``n`` (a bot marked as one)."""
-    who = table.who(table.actors[n] if n < len(table.actors) else None, seat)
-    return f"{who['name']} (bot)" if who["bot"] else str(who["name"])
+def who_of(table: LiveTable, n: int, seat: int,
+           known: dict[tuple[str | None, int], str] | None = None) -> str:
+    """The name of whoever played action ``n`` (a bot marked as one). ``known``: the names
+    found so far by (actor, seat), for a build of many entries (naming a bot was most of a
+    long log's cost)."""
+    actor = table.actors[n] if n < len(table.actors) else None
+    if known is not None and (actor, seat) in known:
+        return known[actor, seat]
+    who = table.who(actor, seat)
+    name = f"{who['name']} (bot)" if who["bot"] else str(who["name"])
+    if known is not None:
+        known[actor, seat] = name
+    return name
 
 
 def entries(table: LiveTable) -> list[Entry]:
@@ -92,11 +101,12 @@ def entries(table: LiveTable) -> list[Entry]:
     game = games.get(table.game)
     shadow = log.shadow
     assert shadow is not None
+    known: dict[tuple[str | None, int], str] = {}
     for n in range(len(log.actions), len(actions)):
         seat, action = actions[n]
         # the seats still to choose alongside it (a simultaneous step)
         alongside = set(shadow.to_act()) - {seat}
-        entry = _describe(game, shadow, n, seat, action, who_of(table, n, seat))
+        entry = _describe(game, shadow, n, seat, action, who_of(table, n, seat, known))
         shadow.act(seat, action)
         for old in log.unresolved:
             old.pending.discard(seat)

@@ -209,7 +209,7 @@ class TableInfo(BaseModel):
     your_deadline: float | None = Field(
         None, description="when your time to move here runs out (seconds since the epoch): "
         "only where it is your turn at a table with a clock")
-    ended: Literal["abandoned", "resigned", "idle"] | None = Field(
+    ended: Literal["abandoned", "resigned", "idle", "too_long"] | None = Field(
         None, description="how an over table ended before its game did (docs/server.md, "
         "\"Table lifecycle\"); absent when it was played to its end")
     created_at: str | None = Field(None, description="when the table was created (ISO 8601, "

@@ -120,11 +120,12 @@ class Replays:
             state = game.deal(table.seed, table.players, table.options)
             replay = Replay(list(table.state.actions), [], [], table.history())
             pause = time.monotonic() + SLICE
+            known: dict[tuple[str | None, int], str] = {}
             for n, (seat, action) in enumerate(replay.actions):
                 if n % SNAPSHOT_EVERY == 0:
                     replay.snapshots.append(state.clone())
                 replay.words.append(gamelog.spectator_words(
-                    game, state, n, seat, action, gamelog.who_of(table, n, seat)))
+                    game, state, n, seat, action, gamelog.who_of(table, n, seat, known)))
                 state.act(seat, action)  # the log was checked when written
                 if time.monotonic() > pause:
                     await asyncio.sleep(0)
