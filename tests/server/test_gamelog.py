@@ -149,8 +149,8 @@ async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(
     later = [e for e in state["log"][1:] if e["seat"] == 1]
     assert later and all(e["who"] == "Greedy (bot)" for e in later)
     replay = bob.http.get(f"/api/tables/{table_id}/replay",
-                          params={"step": 1, "log": 1, "log_limit": 500}).json()
-    assert replay["log"] == state["log"] and replay["log_total"] == len(state["log"])
+                          params={"step": 1, "log": 1}).json()
+    assert replay["log"] == state["log"]
     assert replay["action"]["text"] == first["text"]
     assert replay["played_by"][1][0]["name"] == "Ann"
     assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "from": later[0]["n"]}

@@ -84,7 +84,7 @@ from cardtable.server.messages import (
     websocket_schema,
 )
 from cardtable.server.ratings import leaderboard
-from cardtable.server.replays import LOG_PAGE, LOG_PAGE_MAX, Replays
+from cardtable.server.replays import LOG_PAGE_MAX, Replays
 from cardtable.server.tunnel import TableRouter, Tunnel
 
 STATIC = Path(__file__).parent / "static"
@@ -596,16 +596,16 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     # actions of a finished game, rebuilt from the record's prefix by the game itself.
     @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
     async def replay_step(request: Request, table_id: str, step: int = 0, log: bool = False,
-                          log_offset: int = 0, log_limit: int = LOG_PAGE) -> dict[str, Any]:
+                          log_offset: int = 0, log_limit: int = LOG_PAGE_MAX) -> dict[str, Any]:
         """The game after ``step`` actions; with ``log``, the log's entries from
-        ``log_offset``, ``log_limit`` of them (at most ``LOG_PAGE_MAX``), and ``log_total``.
+        ``log_offset``, ``log_limit`` of them (at most and by default 500), and
+        ``log_total``.
         Built once per finished table and kept (``replays.py``): a step costs the same at
         any point of a long game."""
         if not 1 <= log_limit <= LOG_PAGE_MAX:
             raise HubError("bad_request", f"log_limit is 1 to {LOG_PAGE_MAX}")
-        table = hub(request).load(table_id)
-        replay = await request.app.state.replays.get(table)  # 403 unless the game is over
-        return replay.answer(table, step, log, log_offset, log_limit)
+        replay = await request.app.state.replays.get(hub(request), table_id)
+        return replay.answer(step, log, log_offset, log_limit)  # (403 unless it is over)
     # -- end of replay steps ----------------------------------------------------------------
 
     # -- live tables ------------------------------------------------------------------------

@@ -20,21 +20,28 @@ A game's length is bounded as well (``engine.MAX_ACTIONS``), so one build is bou
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable import games
 from cardtable.core.protocol import State
 from cardtable.server import gamelog
-from cardtable.server.live import LiveTable
+from cardtable.server import store as db
+from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
 from cardtable.server.messages import HubError
+
+if TYPE_CHECKING:
+    from cardtable.server.hub import Hub
 
 #: actions between two kept states: a step replays fewer than this many
 SNAPSHOT_EVERY = 64
-#: the log entries a replay answer carries by default, and at most (``log_limit``)
-LOG_PAGE, LOG_PAGE_MAX = 100, 500
+#: the log entries a replay answer carries at most (``log_limit``), and by default: nearly
+#: every game's whole log (Doublets and The Game play a few hundred actions, a Slide deal 64
+#: to 192), a tenth of the longest
+LOG_PAGE_MAX = 500
 #: actions of all the replays kept (the least recently used go first): about 400 bytes each
 CACHE_ACTIONS = 50_000
 #: seconds of building before the event loop gets a turn
@@ -49,6 +56,8 @@ class Replay:
     """What a finished game's replay steps are answered from."""
 
     actions: list[tuple[int, str]]
+    #: per action, who played it: ``{"name", "bot"}`` (shared between a player's actions)
+    by: list[dict[str, Any]]
     #: the log as a spectator reads it after the end: ``{n, seat, who, text}`` each
     words: list[dict[str, Any]]
     #: the state after ``k * SNAPSHOT_EVERY`` actions, for every k up to the end
@@ -64,18 +73,16 @@ class Replay:
             state.act(seat, action)
         return state
 
-    def answer(self, table: LiveTable, step: int, log: bool, offset: int,
-               limit: int) -> dict[str, Any]:
+    def answer(self, step: int, log: bool, offset: int, limit: int) -> dict[str, Any]:
         """A ``ReplayStep``: the game after ``step`` actions (clamped), with the log's entries
         ``offset`` to ``offset + limit`` when ``log``."""
         steps = len(self.actions)
         step = max(0, min(step, steps))
         state = self.state_at(step)
-        done = self.actions[step - 1] if step else None
         action = None
-        if done is not None:
-            actor = table.actors[step - 1] if step <= len(table.actors) else None
-            action = {"seat": done[0], "action": done[1], "by": table.who(actor, done[0]),
+        if step:
+            seat, done = self.actions[step - 1]
+            action = {"seat": seat, "action": done, "by": self.by[step - 1],
                       "text": self.words[step - 1]["text"]}
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
@@ -97,33 +104,53 @@ class Replays:
         #: replays built so far (each is built once while kept: the tests count them)
         self.built = 0
 
-    async def get(self, table: LiveTable) -> Replay:
-        """The replay of ``table``, a finished table (``HubError`` 403 otherwise)."""
-        if table.status != "over":
+    async def get(self, hub: Hub, table_id: str) -> Replay:
+        """The replay of a finished table (``HubError`` 404 if there is none, 403 while it
+        is not over). A table this process has loaded is read as it is; any other is read
+        from the store, not loaded (nothing of it runs here)."""
+        table = hub.tables.get(table_id)
+        if table is not None:
+            table.used = time.monotonic()
+            version, status = table.version, table.status
+        else:
+            row = hub.store.table(table_id)
+            if row is None:
+                raise HubError("not_found", f"there is no table {table_id!r}", 404)
+            version, status = row.version, row.status
+        if status != "over":
             raise HubError("not_over", "the record of a game is public once the game is over",
                            403)
-        key = (table.id, len(table.state.actions))
+        key = (table_id, version)  # (a finished solitaire may be undone and played on)
         kept = self._kept.get(key)
         if kept is not None:
             self._kept.move_to_end(key)
             return kept
         pending = self._building.get(key)
         if pending is None:
-            pending = self._building[key] = asyncio.ensure_future(self._build(table, key))
+            source, actions = ((table, list(table.state.actions)) if table is not None
+                               else finished_table(hub.store, table_id))
+            pending = self._building[key] = asyncio.ensure_future(
+                self._build(source, actions, key))
             pending.add_done_callback(lambda _: self._building.pop(key, None))
         # shielded: a client that goes away does not cancel the build others wait for
         return await asyncio.shield(pending)
 
-    async def _build(self, table: LiveTable, key: tuple[str, int]) -> Replay:
+    async def _build(self, table: LiveTable, actions: list[tuple[int, str]],
+                     key: tuple[str, int]) -> Replay:
         async with self._builds:
             game = games.get(table.game)
             state = game.deal(table.seed, table.players, table.options)
-            replay = Replay(list(table.state.actions), [], [], table.history())
+            replay = Replay(actions, [], [], [], [])
             pause = time.monotonic() + SLICE
             known: dict[tuple[str | None, int], str] = {}
+            people: dict[tuple[str | None, int], dict[str, Any]] = {}
             for n, (seat, action) in enumerate(replay.actions):
                 if n % SNAPSHOT_EVERY == 0:
                     replay.snapshots.append(state.clone())
+                actor = table.actors[n] if n < len(table.actors) else None
+                if (actor, seat) not in people:
+                    people[actor, seat] = table.who(actor, seat)
+                replay.by.append(people[actor, seat])
                 replay.words.append(gamelog.spectator_words(
                     game, state, n, seat, action, gamelog.who_of(table, n, seat, known)))
                 state.act(seat, action)  # the log was checked when written
@@ -132,6 +159,8 @@ class Replays:
                     pause = time.monotonic() + SLICE
             if len(replay.actions) % SNAPSHOT_EVERY == 0:
                 replay.snapshots.append(state)
+            # who played each seat, from the table with its whole game played
+            replay.played_by = dataclasses.replace(table, state=state).history()
         self.built += 1
         self._keep(key, replay)
         return replay
@@ -142,3 +171,26 @@ class Replays:
         while total > self.keep_actions and len(self._kept) > 1:
             _, old = self._kept.popitem(last=False)
             total -= len(old.actions)
+
+
+def finished_table(store: db.Storage, table_id: str
+                   ) -> tuple[LiveTable, list[tuple[int, str]]]:
+    """A table as its rows say, for reading only, and its action log: the table's state is
+    only dealt (the replay's build plays the log, a slice at a time). Not the hub's: no
+    bots, no clock, never written."""
+    row = store.table(table_id)
+    if row is None:
+        raise HubError("not_found", f"there is no table {table_id!r}", 404)
+    log = store.actions(table_id)
+    seats = store.seats(table_id)
+    actors = [a.actor for a in log]
+    people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
+    names = store.names(list(people | {s.player_id for s in seats if s.player_id}))
+    state = games.get(row.game).deal(row.seed, row.players, row.options)
+    return LiveTable(
+        id=row.id, game=row.game, seed=row.seed, players=row.players,
+        options=dict(row.options), status=row.status, created_by=row.created_by,
+        state=state, version=row.version, actors=actors, actor_names=names,
+        seats=[SeatRow(player_id=s.player_id, bot=s.bot,
+                       name=names.get(s.player_id) if s.player_id else s.bot)
+               for s in seats]), [(a.seat, a.action) for a in log]
