@@ -140,6 +140,11 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
             assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
         without = (await http.get(url, params={"step": 5})).json()
         assert without["log"] is None and without["log_total"] == steps
+        # the record comes from the same replay: nothing is played again
+        applied = 0
+        record = (await http.get(f"/api/tables/{table_id}/record")).json()
+        assert len(record["actions"]) == steps and record["played_by"] == first["played_by"]
+        assert applied == 0
 
 
 def test_the_websocket_schema_is_built_once(server: Server, monkeypatch):

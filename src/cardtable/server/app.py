@@ -569,10 +569,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         "description": "the game's record (docs/protocol.md), as a download",
         "content": {"application/json": {"schema": {"type": "object"}}}}})
     async def record(request: Request, table_id: str) -> Response:
-        table = hub(request).load(table_id)
-        body = json.dumps(hub(request).record(table), indent=1)
-        return Response(body, media_type="application/json", headers={
-            "content-disposition": f'attachment; filename="{table.game}-{table.id}.json"'})
+        """Built once with the table's replay (``replays.py``): 10,000 actions took 20 ms
+        of the event loop per request."""
+        replay = await request.app.state.replays.get(hub(request), table_id)  # 403, 404
+        game = replay.facts["game"]
+        return Response(replay.record(), media_type="application/json", headers={
+            "content-disposition": f'attachment; filename="{game}-{table_id}.json"'})
 
     @app.get("/api/stats/{game}", response_model=Stats)
     async def stats(request: Request, game: str) -> dict[str, Any]:

@@ -12,7 +12,8 @@ held every table for 5 s). So:
   a request for a replay being built waits for that build (never starts its own);
 - a step is the snapshot before it plus fewer than ``SNAPSHOT_EVERY`` actions;
 - the log comes a page at a time: ``log_offset``, ``log_limit`` (at most ``LOG_PAGE_MAX``);
-- the replays of the tables used last are kept, ``CACHE_ACTIONS`` actions in all.
+- the replays of the tables used last are kept, ``CACHE_ACTIONS`` actions in all; the
+  game's record (``GET /api/tables/{id}/record``) is answered from them too.
 
 A game's length is bounded as well (``engine.MAX_ACTIONS``), so one build is bounded.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -51,7 +53,7 @@ SLICE = 0.005
 BUILDS = 1
 
 
-@dataclass
+@dataclass(eq=False)
 class Replay:
     """What a finished game's replay steps are answered from."""
 
@@ -64,6 +66,18 @@ class Replay:
     snapshots: list[State]
     #: the record's ``played_by``: per seat, who played it from which action
     played_by: list[list[dict[str, Any]]]
+    #: the game's record (``GET /api/tables/{id}/record``) as JSON, made on first use
+    _record: bytes | None = None
+    #: the game's record without its actions: game, version, seed, players, options
+    facts: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def record(self) -> bytes:
+        """The game's record (docs/protocol.md) with ``played_by``, as JSON text."""
+        if self._record is None:
+            self._record = json.dumps({
+                **self.facts, "actions": [[seat, action] for seat, action in self.actions],
+                "played_by": self.played_by}, indent=1).encode()
+        return self._record
 
     def state_at(self, step: int) -> State:
         """The state after ``step`` actions (``0 <= step <= len(actions)``)."""
@@ -161,6 +175,7 @@ class Replays:
                 replay.snapshots.append(state)
             # who played each seat, from the table with its whole game played
             replay.played_by = dataclasses.replace(table, state=state).history()
+            replay.facts = {k: v for k, v in state.record().items() if k != "actions"}
         self.built += 1
         self._keep(key, replay)
         return replay
