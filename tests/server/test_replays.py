@@ -147,6 +147,28 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
         assert applied == 0
 
 
+async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: Server,
+                                                                        people):
+    """A long game's table sends a new connection the last 500 entries of its log, not the
+    megabyte of the whole (the replay pages the rest)."""
+    from cardtable.server.gamelog import LOG_TAIL
+
+    store = db.Store(server.db_url)
+    try:
+        maker, _ = store.new_player("Maker")
+        table_id, steps = write_game(store, maker, "slide", 2, {"target": 1000}, 5)
+    finally:
+        store.close()
+    assert steps > LOG_TAIL
+    sock = await people("Eve").connect(table_id, token=False)
+    state = await sock.until(lambda s: True)
+    first = sock.messages[0]
+    assert first["log_from"] == steps - LOG_TAIL and len(first["log"]) == LOG_TAIL
+    assert [e["n"] for e in state["log"]] == list(range(steps - LOG_TAIL, steps))
+    assert state["log"][-1]["n"] == state["last"]["n"] == steps - 1
+    await sock.close()
+
+
 def test_the_websocket_schema_is_built_once(server: Server, monkeypatch):
     """GET /api/ws-schema answers the same bytes without building the schemas again (13 ms
     of the event loop per request before)."""

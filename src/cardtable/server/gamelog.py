@@ -14,7 +14,12 @@ text it may read.
 A connection is sent only what changed since the last state it was sent (``log_since``):
 the entries from the first one that is new or whose words changed (a secret action that
 resolved), and where they start (``log_from``); the client keeps the ones before. A new
-connection, or one older than what the log remembers, gets the whole log.
+connection, or one older than what the log remembers, gets the whole log, or its last
+``LOG_TAIL`` entries in a longer game.
+
+The build is linear in the actions: each new action looks only at the secrets still
+unresolved, and views are built only for a game whose words read them
+(``Game.words_need_view``).
 """
 
 from __future__ import annotations
@@ -63,6 +68,9 @@ class Log:
 
 #: changes a log remembers for ``log_since``; a connection further behind gets everything
 MARKS = 64
+#: the entries a new connection (or one too far behind) is sent at most: the last ones. A
+#: long game's whole log was a megabyte per connection; the replay pages the rest
+LOG_TAIL = 500
 
 
 #: the log of each live table, forgotten with the table
@@ -186,10 +194,11 @@ def log_for(table: LiveTable, viewer: int | None) -> list[dict[str, Any]]:
 def log_since(table: LiveTable, viewer: int | None,
               version: int | None) -> tuple[int, list[dict[str, Any]]]:
     """What a connection last sent the table at ``version`` (None: never) lacks of the log
-    as ``viewer`` may read it: (the index of the first entry sent, the entries from there)."""
+    as ``viewer`` may read it: (the index of the first entry sent, the entries from there).
+    A connection that has nothing of it gets the last ``LOG_TAIL`` entries."""
     log_entries = entries(table)
     log = _logs[table]
-    start = 0
+    start = max(0, len(log_entries) - LOG_TAIL)
     if version is not None and version >= log.floor:
         start = len(log_entries)
         for changed, first in reversed(log.marks):

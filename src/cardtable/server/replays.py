@@ -48,6 +48,8 @@ LOG_PAGE_MAX = 500
 CACHE_ACTIONS = 50_000
 #: seconds of building before the event loop gets a turn
 SLICE = 0.005
+#: action rows read from the store at once (about 10 ms of the event loop)
+READ_ROWS = 2000
 #: replays built at once by one process (a second waits: a few clients asking for many
 #: long replays cannot take the loop between them)
 BUILDS = 1
@@ -141,17 +143,17 @@ class Replays:
             return kept
         pending = self._building.get(key)
         if pending is None:
-            source, actions = ((table, list(table.state.actions)) if table is not None
-                               else finished_table(hub.store, table_id))
             pending = self._building[key] = asyncio.ensure_future(
-                self._build(source, actions, key))
+                self._build(hub, table_id, table, key))
             pending.add_done_callback(lambda _: self._building.pop(key, None))
         # shielded: a client that goes away does not cancel the build others wait for
         return await asyncio.shield(pending)
 
-    async def _build(self, table: LiveTable, actions: list[tuple[int, str]],
+    async def _build(self, hub: Hub, table_id: str, live: LiveTable | None,
                      key: tuple[str, int]) -> Replay:
         async with self._builds:
+            table, actions = ((live, list(live.state.actions)) if live is not None
+                              else await finished_table(hub.store, table_id))
             game = games.get(table.game)
             state = game.deal(table.seed, table.players, table.options)
             replay = Replay(actions, [], [], [], [])
@@ -188,15 +190,22 @@ class Replays:
             total -= len(old.actions)
 
 
-def finished_table(store: db.Storage, table_id: str
-                   ) -> tuple[LiveTable, list[tuple[int, str]]]:
+async def finished_table(store: db.Storage, table_id: str
+                         ) -> tuple[LiveTable, list[tuple[int, str]]]:
     """A table as its rows say, for reading only, and its action log: the table's state is
     only dealt (the replay's build plays the log, a slice at a time). Not the hub's: no
-    bots, no clock, never written."""
+    bots, no clock, never written. The log is read ``READ_ROWS`` rows at a time, the event
+    loop serving others between two reads."""
     row = store.table(table_id)
     if row is None:
         raise HubError("not_found", f"there is no table {table_id!r}", 404)
-    log = store.actions(table_id)
+    log: list[db.LoggedAction] = []
+    while True:
+        more = store.actions(table_id, len(log), READ_ROWS)
+        log += more
+        if len(more) < READ_ROWS:
+            break
+        await asyncio.sleep(0)
     seats = store.seats(table_id)
     actors = [a.actor for a in log]
     people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
