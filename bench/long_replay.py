@@ -188,6 +188,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
+    sys.path.insert(0, str(args.src))  # the database is written by the server's own code
     print(f"server: {args.src}; victim: ping every 0.1 s; {args.clients} clients loop the "
           f"replay; {args.seconds:g} s per phase")
     print("game | actions | phase | pings | p50 ms | p99 ms | max ms | answers | mean KB | "

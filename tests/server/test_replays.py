@@ -100,6 +100,7 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
     it is; the log comes a page at a time (at most LOG_PAGE_MAX) with its total. Before,
     each step replayed the game from the start."""
     from cardtable.games.slide import SlideState
+    from cardtable.server.messages import ReplayStep
     from cardtable.server.replays import LOG_PAGE_MAX, SNAPSHOT_EVERY
 
     store = db.Store(server.db_url)
@@ -132,6 +133,7 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
             assert answer["step"] == step and answer["steps"] == steps
             assert answer["log"][0]["n"] == step - 1 and answer["log_offset"] == step - 1
             assert answer["action"]["text"] == answer["log"][0]["text"]
+            ReplayStep.model_validate(answer)  # (encoded by the route, not by FastAPI)
         # the same words as the first page's, page by page
         again = (await http.get(url, params={"log": 1})).json()  # the most, by default
         assert again["log"][:100] == words and len(again["log"]) == LOG_PAGE_MAX

@@ -598,7 +598,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     # actions of a finished game, rebuilt from the record's prefix by the game itself.
     @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
     async def replay_step(request: Request, table_id: str, step: int = 0, log: bool = False,
-                          log_offset: int = 0, log_limit: int = LOG_PAGE_MAX) -> dict[str, Any]:
+                          log_offset: int = 0, log_limit: int = LOG_PAGE_MAX) -> Response:
         """The game after ``step`` actions; with ``log``, the log's entries from
         ``log_offset``, ``log_limit`` of them (at most and by default 500), and
         ``log_total``.
@@ -606,8 +606,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         any point of a long game."""
         if not 1 <= log_limit <= LOG_PAGE_MAX:
             raise HubError("bad_request", f"log_limit is 1 to {LOG_PAGE_MAX}")
-        replay = await request.app.state.replays.get(hub(request), table_id)
-        return replay.answer(step, log, log_offset, log_limit)  # (403 unless it is over)
+        replay = await request.app.state.replays.get(hub(request), table_id)  # 403, 404
+        # encoded here (a ReplayStep, as the tests check): FastAPI's own encoding of a
+        # 200 KB answer took 25 ms of the event loop, orjson's 0.3 ms
+        answer = await replay.answer(step, log, log_offset, log_limit)
+        return Response(encode(answer), media_type="application/json")
     # -- end of replay steps ----------------------------------------------------------------
 
     # -- live tables ------------------------------------------------------------------------

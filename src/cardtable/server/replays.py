@@ -89,9 +89,10 @@ class Replay:
             state.act(seat, action)
         return state
 
-    def answer(self, step: int, log: bool, offset: int, limit: int) -> dict[str, Any]:
+    async def answer(self, step: int, log: bool, offset: int, limit: int) -> dict[str, Any]:
         """A ``ReplayStep``: the game after ``step`` actions (clamped), with the log's entries
-        ``offset`` to ``offset + limit`` when ``log``."""
+        ``offset`` to ``offset + limit`` when ``log``. The event loop gets a turn between
+        two views (a Slide view is half a millisecond, and there is one per seat)."""
         steps = len(self.actions)
         step = max(0, min(step, steps))
         state = self.state_at(step)
@@ -102,8 +103,11 @@ class Replay:
                       "text": self.words[step - 1]["text"]}
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
-        return {"step": step, "steps": steps, "view": state.view(None),
-                "seat_views": [state.view(s) for s in range(state.players)],
+        views = []
+        for seat in (None, *range(state.players)):
+            await asyncio.sleep(0)
+            views.append(state.view(seat))
+        return {"step": step, "steps": steps, "view": views[0], "seat_views": views[1:],
                 "action": action, "played_by": self.played_by,
                 "log": self.words[offset:offset + limit] if log else None,
                 "log_offset": offset if log else None, "log_total": steps}
