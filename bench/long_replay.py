@@ -14,11 +14,18 @@ into it (as bench/load.py writes tables):
   (10,000) actions: the talk a hostile table could pile up.
 
 Then ``cardtable serve`` starts on it; a victim (a person at a Doublets solitaire) pings over
-its websocket every 0.1 s, alone for ``--seconds`` and then while ``--clients`` (4) clients
-without a player loop ``GET /api/tables/ID/replay?step=S&log=1&log_offset=S`` (S random;
-the first request finds the table unloaded, as after the finished table's unload). Prints
-one table: the victim's ping p50/p99/max with and without the loops, the replay answers the
-loops got, their mean size and the slowest.
+its websocket every 0.1 s for ``--seconds`` in each phase (``--phases``):
+
+- ``quiet``: alone;
+- ``replays``: while ``--clients`` (4) clients without a player loop
+  ``GET /api/tables/ID/replay?step=S&log=1&log_offset=S`` (S random; the first request
+  finds the table unloaded, as after the finished table's unload);
+- ``records``: while they loop ``GET /api/tables/ID/record``;
+- ``sockets``: while they loop opening a spectator's websocket to the table, reading its
+  first state and closing.
+
+Prints one table: the victim's ping p50/p99/max in each phase, the answers the loops got,
+their mean size and the slowest.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("slide", "the-game")
+PHASES = ("quiet", "replays", "records", "sockets")
 SLIDE_SEED = 126  # of seeds 0-149, the longest six-greedy Slide to target 1000
 
 
@@ -145,32 +153,49 @@ async def victim(base: str, stop: asyncio.Event, pings: list[float]) -> None:
             await asyncio.sleep(0.1)
 
 
-async def replay_loop(base: str, table_id: str, steps: int, stop: asyncio.Event,
-                      got: list[tuple[float, int]], seed: int) -> None:
-    """Ask for random steps of the replay, with the log, until ``stop`` (no player)."""
+async def http_loop(base: str, table_id: str, steps: int, stop: asyncio.Event,
+                    got: list[tuple[float, int]], seed: int, phase: str) -> None:
+    """Ask for random steps of the replay (with the log), or for the record, until
+    ``stop`` (no player)."""
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         while not stop.is_set():
             step = rng.randrange(steps + 1)
             sent = time.perf_counter()
-            answer = await http.get(f"/api/tables/{table_id}/replay",
-                                    params={"step": step, "log": 1, "log_offset": step})
+            if phase == "replays":
+                answer = await http.get(f"/api/tables/{table_id}/replay",
+                                        params={"step": step, "log": 1, "log_offset": step})
+            else:
+                answer = await http.get(f"/api/tables/{table_id}/record")
             answer.raise_for_status()
             got.append((time.perf_counter() - sent, len(answer.content)))
 
 
-async def run(base: str, table_id: str, steps: int, clients: int,
-              seconds: float) -> dict:
+async def socket_loop(base: str, table_id: str, stop: asyncio.Event,
+                      got: list[tuple[float, int]]) -> None:
+    """Open a spectator's websocket to the table, read its first state, close; again."""
+    url = base.replace("http", "ws") + f"/ws/tables/{table_id}"
+    while not stop.is_set():
+        sent = time.perf_counter()
+        async with websockets.connect(url, max_size=None) as ws:
+            first = await ws.recv()
+        got.append((time.perf_counter() - sent, len(first)))
+
+
+async def run(base: str, table_id: str, steps: int, clients: int, seconds: float,
+              phases: list[str]) -> dict:
     out: dict = {}
-    for phase in ("quiet", "replays"):
+    for phase in phases:
         stop = asyncio.Event()
         pings: list[float] = []
         got: list[tuple[float, int]] = []
         jobs = [asyncio.ensure_future(victim(base, stop, pings))]
-        if phase == "replays":
+        if phase != "quiet":
             await asyncio.sleep(1)  # the victim's table first
-            jobs += [asyncio.ensure_future(replay_loop(base, table_id, steps, stop, got, k))
-                     for k in range(clients)]
+            jobs += [asyncio.ensure_future(
+                socket_loop(base, table_id, stop, got) if phase == "sockets" else
+                http_loop(base, table_id, steps, stop, got, k, phase))
+                for k in range(clients)]
         await asyncio.sleep(seconds)
         stop.set()
         await asyncio.wait_for(asyncio.gather(*jobs), 300)
@@ -183,14 +208,15 @@ def main() -> None:
     parser.add_argument("--src", type=Path, default=ROOT / "src",
                         help="the src folder to run the server from")
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--phases", default=",".join(PHASES))
     parser.add_argument("--actions", type=int, default=10_000,
                         help="the-game: its length, padded with signals")
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
     sys.path.insert(0, str(args.src))  # the database is written by the server's own code
-    print(f"server: {args.src}; victim: ping every 0.1 s; {args.clients} clients loop the "
-          f"replay; {args.seconds:g} s per phase")
+    print(f"server: {args.src}; victim: ping every 0.1 s; {args.clients} clients loop; "
+          f"{args.seconds:g} s per phase")
     print("game | actions | phase | pings | p50 ms | p99 ms | max ms | answers | mean KB | "
           "slowest answer s")
     for game in [g for g in args.games.split(",") if g in GAMES]:
@@ -202,7 +228,8 @@ def main() -> None:
             proc = start_server(args.src, port, data)
             try:
                 out = asyncio.run(run(f"http://127.0.0.1:{port}", table_id, steps,
-                                      args.clients, args.seconds))
+                                      args.clients, args.seconds,
+                                      [p for p in args.phases.split(",") if p in PHASES]))
             finally:
                 proc.kill()
                 proc.wait()

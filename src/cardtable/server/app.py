@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
 from cardtable.paths import data_dir
-from cardtable.server import security
+from cardtable.server import gamelog, security
 from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
@@ -631,6 +631,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             await h.reclaim(table, player)
         seat = table.seat_of(player.id) if player else None
         conn = Conn(seat=seat, player_id=player.id if player else None)
+        await gamelog.catch_up(table)  # a long game's log, built between other work
         try:
             await h.connect(table, conn)
         except HubError as e:  # no room at the table: say why, then close with a code

@@ -24,6 +24,7 @@ unresolved, and views are built only for a game whose words read them
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,10 +65,15 @@ class Log:
     floor: int = -1
     #: the secret entries not yet resolved: the only ones a new action may change
     unresolved: list[Entry] = field(default_factory=list)
+    #: the first entry added or changed since the last mark (None: none): the log may be
+    #: built a chunk at a time (``catch_up``) before the next mark
+    changed: int | None = None
 
 
 #: changes a log remembers for ``log_since``; a connection further behind gets everything
 MARKS = 64
+#: actions ``catch_up`` adds to a log between two turns of the event loop (~5 ms of Slide)
+CHUNK = 250
 #: the entries a new connection (or one too far behind) is sent at most: the last ones. A
 #: long game's whole log was a megabyte per connection; the replay pages the rest
 LOG_TAIL = 500
@@ -98,19 +104,55 @@ def entries(table: LiveTable) -> list[Entry]:
     log = _logs.get(table)
     if log is not None and log.version == table.version:
         return log.entries
+    log = _current(table)
+    _extend(table, log, len(table.state.actions))
+    if log.changed is not None and log.changed < len(log.entries):
+        log.marks.append((table.version, log.changed))
+        if len(log.marks) > MARKS:
+            log.floor = log.marks.pop(0)[0]
+    log.changed = None
+    log.version = table.version
+    return log.entries
+
+
+async def catch_up(table: LiveTable, chunk: int = CHUNK) -> None:
+    """Bring ``table``'s log up to date ``chunk`` actions at a time, the event loop serving
+    everything else in between: a long game's first connection (``entries`` then has
+    nothing left to do)."""
+    while True:
+        log = _logs.get(table)
+        if log is not None and log.version == table.version:
+            return
+        log = _current(table)
+        if len(log.actions) >= len(table.state.actions):
+            return
+        _extend(table, log, min(len(table.state.actions), len(log.actions) + chunk))
+        await asyncio.sleep(0)
+
+
+def _current(table: LiveTable) -> Log:
+    """The table's log so far: a new one if it has none, or anew after an undo."""
+    log = _logs.get(table)
     actions = table.state.actions
     actors = table.actors[:len(actions)]
     if log is None or log.actions != actions[:len(log.actions)] or \
             log.actors != actors[:len(log.actors)]:
-        # (a new log, after an undo: whoever was sent the old one gets this one whole)
+        # (whoever was sent the old one gets this one whole)
         log = _logs[table] = Log(shadow=games.get(table.game).deal(
             table.seed, table.players, table.options), floor=table.version)
-    first = len(log.entries)
+    return log
+
+
+def _extend(table: LiveTable, log: Log, stop: int) -> None:
+    """Add the entries of the table's actions up to ``stop``; ``log.changed`` is the first
+    entry added or changed (a secret resolved) since the last mark."""
+    actions = table.state.actions
+    changed = len(log.entries) if log.changed is None else min(log.changed, len(log.entries))
     game = games.get(table.game)
     shadow = log.shadow
     assert shadow is not None
     known: dict[tuple[str | None, int], str] = {}
-    for n in range(len(log.actions), len(actions)):
+    for n in range(len(log.actions), stop):
         seat, action = actions[n]
         # the seats still to choose alongside it (a simultaneous step)
         alongside = set(shadow.to_act()) - {seat}
@@ -122,15 +164,10 @@ def entries(table: LiveTable) -> list[Entry]:
         log.entries.append(entry)
         if entry.secret:
             log.unresolved.append(entry)
-        first = min(first, _resolve(log, shadow))
+        changed = min(changed, _resolve(log, shadow))
         log.actions.append((seat, action))
-        log.actors.append(actors[n] if n < len(actors) else None)
-    if first < len(log.entries):
-        log.marks.append((table.version, first))
-        if len(log.marks) > MARKS:
-            log.floor = log.marks.pop(0)[0]
-    log.version = table.version
-    return log.entries
+        log.actors.append(table.actors[n] if n < len(table.actors) else None)
+    log.changed = changed
 
 
 def _describe(game: Game, state: State, n: int, seat: int, action: str, who: str) -> Entry:
