@@ -93,6 +93,23 @@ def test_a_logs_build_is_linear_in_its_actions(tmp_path: Path):
         store.close()
 
 
+async def test_a_log_built_a_chunk_at_a_time_reads_as_one_built_at_once(tmp_path: Path):
+    """``catch_up`` (a long game's first connection) builds the same words, for every
+    viewer, as ``entries`` does in one go, secrets resolved across the chunks' edges."""
+    store = db.Store(f"sqlite:///{tmp_path / 'log.sqlite'}")
+    try:
+        maker, _ = store.new_player("Maker")
+        engine = TableEngine(store, db.GroupCommit(store))
+        table_id, n = write_game(store, maker, "slide", 3, {"target": 1000}, 4, 301)
+        chunked, whole = engine.load(table_id), engine.load(table_id)
+        await gamelog.catch_up(chunked, chunk=7)
+        for viewer in (None, 0, 1, 2):
+            assert gamelog.log_for(chunked, viewer) == gamelog.log_for(whole, viewer)
+        assert gamelog.log_since(chunked, 0, chunked.version) == (n, [])
+    finally:
+        store.close()
+
+
 async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server: Server,
                                                                            monkeypatch):
     """The replay of a Slide of thousands of actions (six greedy seats, target 1000) is
