@@ -74,11 +74,13 @@ class Replay:
     facts: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def record(self) -> bytes:
-        """The game's record (docs/protocol.md) with ``played_by``, as JSON text."""
+        """The game's record (docs/protocol.md) with ``played_by``, as compact JSON text
+        (indented, the standard library's encoder runs in Python: 80 ms for 10,000 actions;
+        compact, in C. orjson cannot: a seed has 128 bits)."""
         if self._record is None:
             self._record = json.dumps({
                 **self.facts, "actions": [[seat, action] for seat, action in self.actions],
-                "played_by": self.played_by}, indent=1).encode()
+                "played_by": self.played_by}, ensure_ascii=False).encode()
         return self._record
 
     def state_at(self, step: int) -> State:
