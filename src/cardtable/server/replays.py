@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
+from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
 from cardtable.server import gamelog
 from cardtable.server import store as db
@@ -123,8 +124,6 @@ class Replays:
         self._kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self._building: dict[tuple[str, int], asyncio.Future[Replay]] = {}
         self._builds = asyncio.Semaphore(builds)
-        #: replays built so far (each is built once while kept: the tests count them)
-        self.built = 0
 
     async def get(self, hub: Hub, table_id: str) -> Replay:
         """The replay of a finished table (``HubError`` 404 if there is none, 403 while it
@@ -175,7 +174,10 @@ class Replays:
                 replay.by.append(people[actor, seat])
                 replay.words.append(gamelog.spectator_words(
                     game, state, n, seat, action, gamelog.who_of(table, n, seat, known)))
-                state.act(seat, action)  # the log was checked when written
+                try:
+                    state.act(seat, action)  # the log was checked when written
+                except CardtableError as e:  # (a row changed by hand, or a rule since)
+                    raise HubError("bad_record", e.reason, 500) from None
                 if time.monotonic() > pause:
                     await asyncio.sleep(0)
                     pause = time.monotonic() + SLICE
@@ -184,7 +186,6 @@ class Replays:
             # who played each seat, from the table with its whole game played
             replay.played_by = dataclasses.replace(table, state=state).history()
             replay.facts = {k: v for k, v in state.record().items() if k != "actions"}
-        self.built += 1
         self._keep(key, replay)
         return replay
 
