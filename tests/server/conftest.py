@@ -189,10 +189,12 @@ class Socket:
         message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.messages.append(message)
         if message["type"] == "state":
-            # the log comes as a delta (log_from): the state kept has the whole log put
-            # back, as table.js does (``messages`` keeps what was sent)
-            assert self.state is not None or message["log_from"] == 0, "a first state is whole"
-            kept = self.state["log"][:message["log_from"]] if self.state else []
+            # the log comes as a delta (log_from): the state kept has the log put back, as
+            # table.js does (``messages`` keeps what was sent); a first state has the whole
+            # log, or its last entries (gamelog.LOG_TAIL)
+            assert not message["log"] or message["log"][0]["n"] == message["log_from"]
+            kept = [e for e in self.state["log"] if e["n"] < message["log_from"]] \
+                if self.state else []
             message = {**message, "log": kept + message["log"]}
             self.state = message
             self.states.append(message)

@@ -235,6 +235,10 @@ class Game(ABC):
     has_talk: ClassVar[bool] = False
     #: a new table's free chat is on (False: only fixed phrases, where the rules limit talk)
     free_chat_default: ClassVar[bool] = True
+    #: ``describe_action`` reads its ``view`` (to name a card the action does not carry);
+    #: False lets a log skip building a view per action, which is most of its cost when views
+    #: are dear (Slide's grids: a long game's log took seconds)
+    words_need_view: ClassVar[bool] = True
 
     def deal_is_public(self, players: int, over: bool) -> bool:
         """Whether a table's deal number (its seed) may be shown to everyone now."""

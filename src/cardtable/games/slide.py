@@ -188,6 +188,8 @@ class SlideGame(Game):
     min_players = 2
     max_players = 6
     better = "low"
+    #: the words name the cells and cards the action carries (``describe_action``)
+    words_need_view = False
     options = (
         Option("start", 0, "seat that holds the first-player token at the start", low=0, high=5,
                label="First player", seat=True),

@@ -41,6 +41,11 @@ log = logging.getLogger("cardtable.server")
 
 MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
 MAX_BOT_TABLES = 3  # ... of them played by bots only (they play unattended, as fast as allowed)
+#: the longest game the server plays: the action that reaches it closes the table as
+#: ``too_long`` (docs/server.md, "Table lifecycle"). Every game's log is bounded so, its
+#: load and its replay's one build too; Slide's longest (target 1000, six seats) plays about
+#: 8,000 to 9,400 actions, below it; only endless talk (The Game's signals) meets it
+MAX_ACTIONS = 10_000
 #: seconds a person must have been gone before the creator may hand their seat to a bot: a
 #: page reload or a short network drop must not cost anyone their seat (--seat-grace)
 SEAT_GRACE = 60.0
@@ -119,7 +124,7 @@ class TableEngine:
         return table
 
     def replay_log(self, game: str, seed: int, players: int, options: dict[str, Any],
-                   advisor: Any = None, log_rows: list[db.Action] | None = None,
+                   advisor: Any = None, log_rows: list[db.LoggedAction] | None = None,
                    table_id: str | None = None) -> State:
         """The state from a stored log (``log_rows``, or read for ``table_id``); ``advisor``
         watches every step."""
@@ -343,10 +348,12 @@ class TableEngine:
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
         if candidate.over:  # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
+        elif len(candidate.actions) >= MAX_ACTIONS:  # ... and so does the length limit's
+            row["finish"] = self._too_long(table, candidate)
         if table.clock:  # the clock it leaves, stored with the action (talk starts no move)
             talk = games.get(table.game).is_talk(action)
             row["clock"] = clocks.advance(
-                table.clock, [] if candidate.over else table.clocked_seats(candidate), now,
+                table.clock, [] if "finish" in row else table.clocked_seats(candidate), now,
                 acted=None if talk else seat)
         # stored before acknowledged or broadcast: a crash after this line loses nothing.
         # The table's lock is held meanwhile, so its next action waits for this one.
@@ -358,6 +365,10 @@ class TableEngine:
         table.redo = []
         if "clock" in row:
             table.clock = row["clock"]
+        if "ended" in row.get("finish", {}):
+            table.status, table.ended = "over", row["finish"]["ended"]
+            log.info("table %s: closed at the length limit, %d actions", table.id,
+                     len(candidate.actions))
         self.after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
         if client_id:  # every id the log holds (load): a table has a few hundred at most
@@ -374,6 +385,14 @@ class TableEngine:
                 table.bot_accounts)}
         return {"result": result, "rating": rating_of(table.game, table.seats, result,
                                                       table.bot_accounts)}
+
+    def _too_long(self, table: LiveTable, state: State) -> dict[str, Any]:
+        """What the action reaching ``MAX_ACTIONS`` stores with it: the table closed as
+        ``too_long``, the position so far its result, nobody winning, not rated (as idle)."""
+        result = lifecycle.closed_result(
+            state.result(), "too_long", games.get(table.game).cooperative or table.players == 1,
+            [r["seat"] for r in table.resigned])
+        return {"result": result, "rating": None, "ended": "too_long"}
 
     def after_change(self, table: LiveTable, all_seats: bool = False,
                      actor: int | None = None) -> None:

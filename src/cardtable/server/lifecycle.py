@@ -6,7 +6,8 @@ no longer counts against the creator's limit of unfinished tables) with ``ended`
 (docs/server.md, "Table lifecycle"). Its result is the position so far
 (``State.result()``), marked as a loss:
 
-- ``abandoned`` and ``idle``: nobody won (``winners`` empty, ``won`` false); not rated;
+- ``abandoned``, ``idle`` and ``too_long`` (the game reached ``engine.MAX_ACTIONS``, the
+  length the server accepts): nobody won (``winners`` empty, ``won`` false); not rated;
 - ``resigned`` in a competitive game: the resigned seats rank last, below every seat that
   played on (whoever or whatever played it; the first to resign lowest), and the game is
   rated with the person who resigned in their seat, so leaving never saves a rating. If
@@ -26,7 +27,7 @@ from typing import Any
 from cardtable.server.live import SeatRow
 
 #: how an ``over`` table ended (null: played to its end)
-ENDINGS = ("abandoned", "resigned", "idle")
+ENDINGS = ("abandoned", "resigned", "idle", "too_long")
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")
 IDLE_CLOSE = 24 * 3600.0

@@ -127,6 +127,9 @@ class LiveTable:
     bot_accounts: set[str] = field(default_factory=set)
     #: when the table was created (UTC), for its age in the lobby
     created_at: dt.datetime | None = None
+    #: (version, ``history()``) of a finished table: every connection's info carries it,
+    #: and a long game's took 7 ms to build (issue #23)
+    history_kept: tuple[int, list[list[dict[str, Any]]]] | None = None
 
     @property
     def solo(self) -> bool:
@@ -232,7 +235,9 @@ class LiveTable:
         if self.created_at is not None:
             info["created_at"] = iso(self.created_at)
         if self.status == "over":  # who played each seat, a person then a bot that took over
-            for seat, run in zip(info["seats"], self.history(), strict=True):
+            if self.history_kept is None or self.history_kept[0] != self.version:
+                self.history_kept = (self.version, self.history())
+            for seat, run in zip(info["seats"], self.history_kept[1], strict=True):
                 seat["history"] = run
         return info
 

@@ -221,7 +221,7 @@ class TableInfo(BaseModel):
     your_deadline: float | None = Field(
         None, description="when your time to move here runs out (seconds since the epoch): "
         "only where it is your turn at a table with a clock")
-    ended: Literal["abandoned", "resigned", "idle"] | None = Field(
+    ended: Literal["abandoned", "resigned", "idle", "too_long"] | None = Field(
         None, description="how an over table ended before its game did (docs/server.md, "
         "\"Table lifecycle\"); absent when it was played to its end")
     created_at: str | None = Field(None, description="when the table was created (ISO 8601, "
@@ -587,8 +587,12 @@ class ReplayStep(BaseModel):
     seat_views: list[dict[str, Any]]
     action: ReplayAction | None = Field(description="the action that led here; null at 0")
     played_by: list[list[SeatRun]]
-    log: list[LogEntry] | None = Field(None, description="the whole game in words, as a "
-                                       "spectator reads it (with log=1)")
+    log: list[LogEntry] | None = Field(None, description="with log=1, a page of the game in "
+                                       "words as a spectator reads it: the entries from "
+                                       "log_offset, log_limit of them")
+    log_offset: int | None = Field(None, description="with log=1, the index of log's first "
+                                   "entry")
+    log_total: int = Field(description="entries in the whole log (one per action)")
 
 
 class WebsocketSchema(BaseModel):

@@ -24,7 +24,8 @@ MY_UNFINISHED = 60
 MY_PAGE, MY_PAGE_MAX = 20, 50
 #: what a table closed before its game's end says first
 ENDED_LABELS = {"abandoned": "Abandoned (counted as lost)", "resigned": "Resigned",
-                "idle": "Closed after being idle (counted as lost)"}
+                "idle": "Closed after being idle (counted as lost)",
+                "too_long": "Closed at the length limit (counted as lost)"}
 
 
 def verdict(row: db.Table, seat: int | None) -> str | None:

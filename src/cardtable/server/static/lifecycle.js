@@ -6,6 +6,7 @@ export const ENDED = {
   abandoned: "Abandoned: counted as lost",
   resigned: "Resigned",
   idle: "Closed after being idle: counted as lost",
+  too_long: "Closed at the length limit (10,000 moves): counted as lost",
 };
 
 // the side panel of a seated person at an unfinished table: Leave, and Resign in a started

@@ -1,8 +1,10 @@
 // The replay page: steps through a finished game. The server rebuilds each step's spectator
 // view from the record (GET /api/tables/{id}/replay?step=N); no rules run in the browser.
-// The log lists every move in words (the words a spectator reads); a click on a line goes to
-// the table after that move; autoplay steps on at the chosen speed; the address keeps the
-// step (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
+// The log lists the moves in words (the words a spectator reads), a page of LOG_PAGE moves
+// at a time: the page of the current step, fetched when a step leaves the pages already
+// fetched (a long game's whole log would be megabytes); a click on a line goes to the table
+// after that move; autoplay steps on at the chosen speed; the address keeps the step
+// (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
 import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
 import { logPanel, scrollToLine } from "./log.js";
 import { rendererFor } from "./renderers.js";
@@ -11,12 +13,14 @@ import { playedBy, results } from "./results.js";
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
 const cache = new Map();
+const LOG_PAGE = 200; // log lines per page fetched (the server gives at most 500)
+const pages = new Map(); // page number -> the promise of its entries
 let table = null;
 let renderer = null; // the game's module (renderers.js)
 let steps = 0;
 let step = 0;
 let wanted = 0; // the step last asked for: older answers are dropped
-let words = []; // the game log: [{n, seat, who, text}]
+let words = []; // the current step's page of the game log: [{n, seat, who, text}]
 let playedByRuns = null; // the record's played_by: per seat, who played from which action
 let timer = null; // autoplay
 
@@ -46,12 +50,34 @@ async function load(n) {
   }
 }
 
+// the page of the log holding line k (the move that led to step k + 1)
+const pageOf = (k) => Math.floor(Math.max(0, k) / LOG_PAGE);
+
+async function logPage(p) {
+  if (!pages.has(p)) {
+    const from = p * LOG_PAGE;
+    pages.set(p, api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay?step=0&log=1`
+      + `&log_offset=${from}&log_limit=${LOG_PAGE}`).then((data) => {
+      steps = data.steps;
+      playedByRuns = data.played_by || playedByRuns;
+      return data.log || [];
+    }));
+  }
+  try {
+    return await pages.get(p);
+  } catch (e) {
+    pages.delete(p);
+    throw e;
+  }
+}
+
 async function go(n) {
   n = Math.max(0, Math.min(steps, n));
   wanted = n;
   let data;
+  let page;
   try {
-    data = await load(n);
+    [data, page] = await Promise.all([load(n), logPage(pageOf(n - 1))]);
   } catch (e) {
     showMessage(e.message);
     return;
@@ -59,10 +85,12 @@ async function go(n) {
   if (wanted !== n) return;
   step = n;
   steps = data.steps;
+  words = page;
   playedByRuns = data.played_by || playedByRuns;
   show(data);
   remember();
   if (n + 1 <= steps) load(n + 1).catch(() => {}); // the next step is likely wanted soon
+  if (n < steps && pageOf(n) !== pageOf(n - 1)) logPage(pageOf(n)).catch(() => {});
 }
 
 function show(data) {
@@ -89,7 +117,12 @@ function show(data) {
   renderer.render(board, { view: data.view, legal: [], labels: [], seat: null, table,
     version: step, seatViews: data.seat_views, last }, ctx);
   const side = clear($("#log-side"));
-  side.append(logPanel(words, { current: step - 1, pick: (k) => { pause(); go(k + 1); } }));
+  // a long game's log shows one page: say which moves it holds
+  const title = steps > LOG_PAGE && words.length
+    ? `Game log: moves ${words[0].n + 1}–${words[words.length - 1].n + 1} of ${steps}`
+    : "Game log";
+  side.append(logPanel(words, { current: step - 1, title,
+    pick: (k) => { pause(); go(k + 1); } }));
   scrollToLine(side.querySelector(".log-list"), step - 1);
   const res = clear($("#results"));
   const sum = data.view.result ? renderer.resultSummary(data.view, table, playedBy(table, n)) : null;
@@ -187,12 +220,9 @@ async function main() {
   for (const id of ["first", "prev", "next", "last"]) $(`#${id}`).addEventListener("click", pause, true);
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", () => { if (wantedStep() !== step) go(wantedStep()); });
-  // the whole game in words, once (a step asked with log=1 carries it)
+  // the log's first page tells how many steps there are (and who played which seat)
   try {
-    const first = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay?step=0&log=1`);
-    words = first.log || [];
-    playedByRuns = first.played_by;
-    steps = first.steps;
+    await logPage(0);
   } catch (e) {
     showMessage(e.message);
     return;

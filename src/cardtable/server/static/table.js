@@ -99,8 +99,10 @@ setInterval(() => {
 function receive(msg) {
   if (msg.type === "state") {
     // the game log comes as what changed since this socket's last state (docs/protocol.md):
-    // keep the entries before log_from, the rest is new
-    const kept = msg.log_from > 0 && last && last.log ? last.log.slice(0, msg.log_from) : [];
+    // keep the entries before log_from, the rest is new (a first state of a long game has
+    // only the last entries: they are counted by n, not by place)
+    const kept = msg.log_from > 0 && last && last.log
+      ? last.log.filter((e) => e.n < msg.log_from) : [];
     msg.log = kept.concat(msg.log || []);
     last = msg;
     render();

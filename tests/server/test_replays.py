@@ -1,0 +1,292 @@
+"""A long game's replay and log must not stall the server (issue #23): the log's build is
+linear, a replay step replays a bounded number of actions whatever the step, the log comes a
+page at a time, a game ends at the length limit, and a replay asked for while another client
+pings keeps the ping short. Against real servers and stores; the work is counted where it
+can be (lines run, actions applied) and timed only in the test marked ``perf``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from cardtable import games
+from cardtable.server import engine as engines
+from cardtable.server import gamelog
+from cardtable.server import store as db
+from cardtable.server.engine import TableEngine
+from cardtable.server.live import BOT_ACTOR
+from server.conftest import Server
+
+
+def write_game(store: db.Store, maker: db.Player, game: str, players: int,
+               options: dict[str, Any], seed: int, upto: int | None = None) -> tuple[str, int]:
+    """A table of greedy bots whose game (a greedy playout from ``seed``) is written into
+    ``store`` as its log, cut after ``upto`` actions (running) or whole (over): (id, length).
+    The way a long game gets into the store without playing it through the server."""
+    engine = TableEngine(store, db.GroupCommit(store))
+    table_id = engine.create(maker, game, ["greedy"] * players, options, None,
+                             lambda spec, game: None)
+    table = store.table(table_id)
+    assert table is not None
+    state = games.get(game).deal(table.seed, players, options)
+    state.playout(["greedy"] * players, random.Random(seed))
+    log = state.actions[:upto] if upto is not None else state.actions
+    rows: list[dict[str, Any]] = [
+        {"table_id": table_id, "n": n, "seat": seat, "action": action, "client_id": None,
+         "version": table.version + n + 1, "actor": BOT_ACTOR + "greedy"}
+        for n, (seat, action) in enumerate(log)]
+    if upto is None:
+        rows[-1]["finish"] = {"result": dict(state.result()), "rating": None}
+    store.append_many(rows)
+    return table_id, len(log)
+
+
+def lines_run(work: Callable[[], Any], module: Any) -> int:
+    """How many lines of ``module`` ``work()`` runs (its own functions only)."""
+    count = 0
+    source = module.__file__
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return local
+
+    def calls(frame: Any, event: str, arg: Any) -> Any:
+        return local if frame.f_code.co_filename == source else None
+
+    sys.settrace(calls)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_a_logs_build_is_linear_in_its_actions(tmp_path: Path):
+    """Twice the actions, about twice the work: before, each action scanned the whole log
+    (twice), so a log of 8,000 actions took seconds on the event loop."""
+    store = db.Store(f"sqlite:///{tmp_path / 'log.sqlite'}")
+    try:
+        maker, _ = store.new_player("Maker")
+        engine = TableEngine(store, db.GroupCommit(store))
+        work = {}
+        for length in (400, 1600):
+            table_id, n = write_game(store, maker, "slide", 2, {"target": 1000}, 3, length)
+            assert n == length
+            table = engine.load(table_id)
+            work[length] = lines_run(lambda t=table: gamelog.entries(t), gamelog)
+            assert len(gamelog.entries(table)) == length
+        # linear: 4x the actions, about 4x the lines (quadratic: about 16x)
+        assert work[1600] < 5 * work[400], work
+    finally:
+        store.close()
+
+
+async def test_a_log_built_a_chunk_at_a_time_reads_as_one_built_at_once(tmp_path: Path):
+    """``catch_up`` (a long game's first connection) builds the same words, for every
+    viewer, as ``entries`` does in one go, secrets resolved across the chunks' edges."""
+    store = db.Store(f"sqlite:///{tmp_path / 'log.sqlite'}")
+    try:
+        maker, _ = store.new_player("Maker")
+        engine = TableEngine(store, db.GroupCommit(store))
+        table_id, n = write_game(store, maker, "slide", 3, {"target": 1000}, 4, 301)
+        chunked, whole = engine.load(table_id), engine.load(table_id)
+        await gamelog.catch_up(chunked, chunk=7)
+        for viewer in (None, 0, 1, 2):
+            assert gamelog.log_for(chunked, viewer) == gamelog.log_for(whole, viewer)
+        assert gamelog.log_since(chunked, 0, chunked.version) == (n, [])
+    finally:
+        store.close()
+
+
+async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server: Server,
+                                                                           monkeypatch):
+    """The replay of a Slide of thousands of actions (six greedy seats, target 1000) is
+    built once; each step after that applies fewer than SNAPSHOT_EVERY actions, wherever
+    it is; the log comes a page at a time (at most LOG_PAGE_MAX) with its total. Before,
+    each step replayed the game from the start."""
+    from cardtable.games.slide import SlideState
+    from cardtable.server.messages import ReplayStep
+    from cardtable.server.replays import LOG_PAGE_MAX, SNAPSHOT_EVERY
+
+    store = db.Store(server.db_url)
+    try:
+        maker, _ = store.new_player("Maker")
+        table_id, steps = write_game(store, maker, "slide", 6, {"target": 1000}, 126)
+    finally:
+        store.close()
+    assert steps > 5000  # (the deal is the server's: about 7,000 to 9,500 actions)
+    applied = 0
+    apply = SlideState._apply
+
+    def counting(self: SlideState, seat: int, action: str) -> None:
+        nonlocal applied
+        applied += 1
+        apply(self, seat, action)
+
+    monkeypatch.setattr(SlideState, "_apply", counting)
+    async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:  # nobody's
+        url = f"/api/tables/{table_id}/replay"
+        first = (await http.get(url, params={"step": 0, "log": 1, "log_limit": 100})).json()
+        assert first["log_total"] == steps and len(first["log"]) == 100
+        assert first["log_offset"] == 0 and first["log"][0]["n"] == 0
+        words = first["log"]
+        for step in (steps, steps - 1, steps // 2 + 7, 1, steps - SNAPSHOT_EVERY - 1):
+            applied = 0
+            answer = (await http.get(url, params={"step": step, "log": 1,
+                                                  "log_offset": step - 1})).json()
+            assert applied < SNAPSHOT_EVERY, (step, applied)
+            assert answer["step"] == step and answer["steps"] == steps
+            assert answer["log"][0]["n"] == step - 1 and answer["log_offset"] == step - 1
+            assert answer["action"]["text"] == answer["log"][0]["text"]
+            ReplayStep.model_validate(answer)  # (encoded by the route, not by FastAPI)
+        # the same words as the first page's, page by page
+        again = (await http.get(url, params={"log": 1})).json()  # the most, by default
+        assert again["log"][:100] == words and len(again["log"]) == LOG_PAGE_MAX
+        for limit in (0, LOG_PAGE_MAX + 1):
+            refused = await http.get(url, params={"log": 1, "log_limit": limit})
+            assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
+        without = (await http.get(url, params={"step": 5})).json()
+        assert without["log"] is None and without["log_total"] == steps
+        # the record comes from the same replay: nothing is played again
+        applied = 0
+        record = (await http.get(f"/api/tables/{table_id}/record")).json()
+        assert len(record["actions"]) == steps and record["played_by"] == first["played_by"]
+        assert applied == 0
+
+
+async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: Server,
+                                                                        people):
+    """A long game's table sends a new connection the last 500 entries of its log, not the
+    megabyte of the whole (the replay pages the rest)."""
+    from cardtable.server.gamelog import LOG_TAIL
+
+    store = db.Store(server.db_url)
+    try:
+        maker, _ = store.new_player("Maker")
+        table_id, steps = write_game(store, maker, "slide", 2, {"target": 1000}, 5)
+    finally:
+        store.close()
+    assert steps > LOG_TAIL
+    sock = await people("Eve").connect(table_id, token=False)
+    state = await sock.until(lambda s: True)
+    first = sock.messages[0]
+    assert first["log_from"] == steps - LOG_TAIL and len(first["log"]) == LOG_TAIL
+    assert [e["n"] for e in state["log"]] == list(range(steps - LOG_TAIL, steps))
+    assert state["log"][-1]["n"] == state["last"]["n"] == steps - 1
+    await sock.close()
+
+
+def test_the_websocket_schema_is_built_once(server: Server, monkeypatch):
+    """GET /api/ws-schema answers the same bytes without building the schemas again (13 ms
+    of the event loop per request before)."""
+    from cardtable.server import app
+
+    built = 0
+    build = app.websocket_schema
+
+    def counting() -> dict[str, Any]:
+        nonlocal built
+        built += 1
+        return build()
+
+    monkeypatch.setattr(app, "websocket_schema", counting)
+    bodies = [httpx.get(f"{server.base}/api/ws-schema").content for _ in range(3)]
+    assert bodies[0] == bodies[1] == bodies[2] and set(json.loads(bodies[0])) == {
+        "client", "server"}
+    assert built <= 1
+
+
+async def test_a_game_ends_at_the_length_limit(tmp_path: Path, monkeypatch):
+    """The action that reaches MAX_ACTIONS closes the table as too_long, in the same
+    transaction: nobody won, not rated, and nothing more is played. (The limit is lowered
+    to 40 here: the game is The Game's endless signals.)"""
+    monkeypatch.setattr(engines, "MAX_ACTIONS", 40, raising=False)
+    store = db.Store(f"sqlite:///{tmp_path / 'cap.sqlite'}")
+    try:
+        engine = TableEngine(store, db.GroupCommit(store))
+        ann, _ = store.new_player("Ann")
+        bob, _ = store.new_player("Bob")
+        table = engine.load(engine.create(ann, "the-game", ["me", "open"], {}, None,
+                                          lambda spec, game: None))
+        engine.join(table, bob, None)
+        for n in range(40):
+            said = ("avoid", "small")[n // 2 % 2]
+            answer = await engine.act(table, n % 2, f"signal up1 {said}", None, f"s{n}")
+            assert answer["type"] == "ack", (n, answer)
+        assert table.status == "over" and table.ended == "too_long"
+        late = await engine.act(table, 0, "signal up1 good", None, "late")
+        assert late["code"] == "game_over"
+        row = store.table(table.id)
+        assert row is not None and row.status == "over" and row.ended == "too_long"
+        assert row.result is not None and row.result["winners"] == []
+        assert row.result["ended"] == "too_long" and len(store.actions(table.id)) == 40
+        assert engine.load(table.id).status == "over"
+    finally:
+        store.close()
+
+
+async def pings_while(base: str, port: int, work: Callable[[], Any]) -> list[float]:
+    """Another person's websocket pings (seconds each) while ``work()`` runs."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        me = await http.post("/api/me", json={"name": "Victim"})
+        token = me.cookies["cardtable_token"]
+        table = await http.post("/api/tables", json={"game": "doublets", "seats": ["me"]},
+                                headers={"x-cardtable-token": token})
+    pings: list[float] = []
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table.json()['id']}?token={token}"
+    async with websockets.connect(url) as ws:
+        await ws.recv()
+        job = asyncio.ensure_future(work())
+        n = 0
+        while not job.done() or n < 5:
+            n += 1
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping", "id": f"p{n}"}))
+            while json.loads(await ws.recv()).get("id") != f"p{n}":
+                pass
+            pings.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.02)
+        await job
+    return pings
+
+
+@pytest.mark.perf
+@pytest.mark.own_process  # (a server in this process would share its GIL with the clients)
+async def test_a_long_replay_asked_by_four_clients_keeps_a_ping_short(server: Server):
+    """Four clients without a player ask for random steps of a Slide of thousands of
+    actions (six greedy seats to 1000) with the log, from its first (cold) request on;
+    another person's pings stay short. Before, the first request held the loop for
+    seconds."""
+    store = db.Store(server.db_url)
+    try:
+        maker, _ = store.new_player("Maker")
+        table_id, steps = write_game(store, maker, "slide", 6, {"target": 1000}, 126)
+    finally:
+        store.close()
+
+    async def loops() -> None:
+        async def one(k: int) -> None:
+            rng = random.Random(k)
+            async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+                for _ in range(15):
+                    step = rng.randrange(steps + 1)
+                    answer = await http.get(f"/api/tables/{table_id}/replay", params={
+                        "step": step, "log": 1, "log_offset": step})
+                    assert answer.status_code == 200
+
+        await asyncio.gather(*(one(k) for k in range(4)))
+
+    pings = await pings_while(server.base, server.port, loops)
+    assert max(pings) < 0.25, sorted(pings)[-5:]
