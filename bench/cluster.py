@@ -110,7 +110,7 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
                              "--save", "", "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     client = redis.Redis(port=port)
     deadline = time.monotonic() + 10
     while True:

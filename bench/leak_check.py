@@ -1,6 +1,7 @@
 """Leak check: does any card a receiver may not know reach it? Figure wanted: 0.
 
     python bench/leak_check.py [--games 1000] [--twins 3] [--configs slide:2,the-game:3]
+    python bench/leak_check.py --processes 2 [--db postgresql://...] [--games 100]
 
 For every game and player count, ``--games`` games are played, each on two paths:
 
@@ -17,6 +18,22 @@ For every game and player count, ``--games`` games are played, each on two paths
   The hub must accept every action and end with the same actions. ``hub.record()`` must
   refuse the table while it is unfinished, and the HTTP record and replay endpoints must
   refuse an unfinished table (checked on a few tables per configuration).
+
+With ``--processes 2`` the games take a third path instead, over real websockets to two
+``cardtable serve --bus`` processes on one database and one Redis (``cluster.py``; a fresh
+PostgreSQL database in the server ``--db`` names, else an SQLite file). Each game's table is
+created at one process (its holder, the processes taking turns), the other seats join through
+the other process (forwarded, ``server/tunnel.py``); seat 0 and every even seat connect
+through the non-holding process, the odd seats through the holder, and a spectator through
+each. Each seat plays the greedy policy from the view its socket got. A shared deal's seed is
+secret until the end, so every message of every socket is checked when the game is over,
+against the engine's state rebuilt from the game's record after as many actions as the
+message's log has, by the same check as the hub path's (``MessageCheck``; the chat a socket
+gets when it opens must be empty and carry only its settings); the table's version must be
+the one acknowledged after those actions, and the record's actions those played. The record
+and a replay of the table are refused (403 ``not_over``) at both processes before the first
+action and every 10 actions. The columns: ``views`` counts the state messages, ``bot inputs``
+the people's choices.
 
 Deals come from 128-bit seeds, as a shared table's on the server, and bots get seeds unrelated
 to the deal (``seeds.bot_seed``); a view that names the seed fails (the seed deals every hidden
