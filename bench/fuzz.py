@@ -26,6 +26,28 @@ Targets and what each must do:
   FastAPI's ``TestClient`` on ``create_app`` (its lifespan run) -> never 5xx; a 4xx answer is
   JSON with ``error`` and ``message``, except FastAPI's own 422 (body validation, JSON
   ``detail``), counted apart; a 4xx answer leaves the store unchanged.
+
+    python bench/fuzz.py --processes 2 [--db postgresql://...] [--cases 20000]
+
+With ``--processes 2`` the ``ws`` and ``http`` targets (the default targets then) go over real
+connections to two ``cardtable serve --bus`` processes on one database and one Redis
+(``cluster.py``; a fresh PostgreSQL database in the server ``--db`` names, else an SQLite
+file), their bots never moving on their own. Every table is created at one process and every
+case is sent to the other, so a request or message about a table is forwarded to its holder
+(``server/tunnel.py``):
+
+- ``ws``: each case's text is sent as a text frame (as bytes when it is not UTF-8) on a socket
+  of the table's seat or a spectator, through the non-holding process; the answer is the next
+  ``error``, ``ack`` or ``pong`` (the state broadcasts in between keep the socket's legal
+  actions and version for the placeholders). Three sets of tables, each with two people, share
+  the message rate out; the rate is not emptied by hand as in process (a ``rate_limited``
+  answer is a refusal like any other). A refused case must leave the table's stored version,
+  status and actions as they were; a socket closed by the websocket protocol itself (1007 not
+  UTF-8, 1009 too big) is a refusal, any other close a crash.
+- ``http``: the same requests with ``httpx`` to the non-holding process, the store's
+  fingerprint read from the shared database.
+
+A crash is also any traceback or ``ERROR`` line either process logs meanwhile.
 """
 
 from __future__ import annotations
