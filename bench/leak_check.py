@@ -573,7 +573,6 @@ class ClusterRun(MessageCheck):
         versions = [version]
         seated = [sock for sock in socks if sock.seat is not None]
         people = [bots.make_bot("greedy", name, bot_seed(1, i, s)) for s in range(len(seated))]
-        self.refused(table_id, tally, "before the first action")
         while True:
             for sock in socks:
                 await sock.until_version(version)
@@ -581,6 +580,9 @@ class ClusterRun(MessageCheck):
             assert state is not None
             if state["table"]["status"] == "over":
                 return versions
+            if len(versions) % 10 == 1:  # before the first action, then every 10 (running)
+                await asyncio.to_thread(self.refused, table_id, tally,
+                                        f"after {len(versions) - 1} actions")
             sock = next((s for s in seated if s.state and s.state["legal"]
                          and s.seat in s.state["view"]["to_act"]), None)
             if sock is None:
@@ -595,8 +597,6 @@ class ClusterRun(MessageCheck):
                 return versions
             version = answer["version"]
             versions.append(version)
-            if len(versions) % 10 == 0:
-                await asyncio.to_thread(self.refused, table_id, tally, "during the game")
 
     def check(self, name: str, players: int, record: dict, socks: list[Socket],
               versions: list[int], twins: int, tally: Tally) -> None:
