@@ -10,7 +10,9 @@ each action (sent until acknowledged), first on a quiet server and then while an
   every 0.5 s (``new ok`` counts those answered within 3 s);
 - ``body``: sends ``POST /api/me`` with a body of ``--body-mb`` MB, again and again
   (``rss+`` is the server's peak resident memory over its memory before the attack);
-- ``names``: makes new players (and a solitaire for each) as fast as 4 clients can.
+- ``names``: makes new players (and a solitaire for each) as fast as 4 clients can;
+- ``codes``: 4 clients guess recovery codes as fast as they can, asking whose each is
+  (``POST /api/me/recover/whose``, #23) and using it (``POST /api/me/recover``) in turn.
 
     python bench/hostile_http.py              # this checkout's server
     git worktree add /tmp/base fcb0323   # the code before issue #9
@@ -28,6 +30,7 @@ import asyncio
 import json
 import os
 import resource
+import secrets
 import socket
 import subprocess
 import sys
@@ -40,7 +43,7 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOW_DEAL, SLOW_STEP = 32, 34  # a position where the fair bot's hint takes ~0.8 s
-ATTACKS = ("quiet", "hint", "slow", "body", "names")
+ATTACKS = ("quiet", "hint", "slow", "body", "names", "codes")
 
 
 def free_port() -> int:
@@ -265,6 +268,18 @@ async def name_flood(base: str, stop: asyncio.Event, tally: dict) -> None:
     await asyncio.gather(*(one(k) for k in range(4)))
 
 
+async def code_guesses(base: str, stop: asyncio.Event, tally: dict) -> None:
+    async def one() -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            while not stop.is_set():
+                for path in ("/api/me/recover/whose", "/api/me/recover"):
+                    code = "-".join(secrets.token_hex(3)[:5].upper() for _ in range(4))
+                    answer = await http.post(path, json={"code": code})
+                    tally[str(answer.status_code)] = tally.get(str(answer.status_code), 0) + 1
+
+    await asyncio.gather(*(one() for _ in range(4)))
+
+
 async def new_clients(base: str, stop: asyncio.Event, tally: dict) -> None:
     while not stop.is_set():
         try:
@@ -313,6 +328,8 @@ async def run(base: str, port: int, pid: int | None, attacks: list[str], seconds
             jobs.append(asyncio.ensure_future(big_bodies(base, body_mb, stop, tally)))
         elif attack == "names":
             jobs.append(asyncio.ensure_future(name_flood(base, stop, tally)))
+        elif attack == "codes":
+            jobs.append(asyncio.ensure_future(code_guesses(base, stop, tally)))
         await asyncio.sleep(seconds)
         stop.set()
         done, pending = await asyncio.wait(jobs, timeout=15)

@@ -82,7 +82,8 @@ from cluster import Cluster, ServerProcess  # noqa: E402
 
 SEARCH_EVERY = 25
 STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators",
-              "log", "log_from", "last", "to_act", "labels", "ending"}  # words: check_words
+              "log", "log_from", "last", "to_act", "labels", "ending",  # words: check_words
+              "tools"}  # check_tools
 PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
@@ -249,6 +250,16 @@ def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally,
     return [(seat, action) for seat, action in state.actions]
 
 
+def check_tools(state: State, seat: int | None, tools: list[str], running: bool,
+                tally: Tally) -> None:
+    """A connection's table tools (#23) are those its game offers a seat at this player count
+    (a peek at a shared table would read the other seats' cards), none for a spectator, and
+    undo and redo only while the game runs."""
+    offered = state.game.tools_for(state.players) if seat is not None else ()
+    if tools != [t for t in offered if running or t not in ("undo", "redo")]:
+        tally.leak(f"websocket: seat {seat} was offered the tools {tools}")
+
+
 def check_words(state: State, seat: int | None, message: dict, running: bool,
                 tally: Tally) -> None:
     """The words of a state message (the game log, the last move, labels, the end) carry
@@ -334,6 +345,7 @@ class MessageCheck:
         full = logs.get(id(conn), [])[:message["log_from"]] + message["log"]
         logs[id(conn)] = full
         check_words(state, seat, {**message, "log": full}, running, tally)
+        check_tools(state, seat, message["tools"], running, tally)
         info = message["table"]
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS

@@ -37,6 +37,15 @@ def test_make_a_bot_account_invite_it_and_watch_its_program_play(server, browser
     assert len(token) > 20
     expect(panel.get_by_test_id("bot-account")).to_have_count(1)
     expect(panel.get_by_test_id("bot-token-box")).to_contain_text("cardtable bot connect")
+    # whom it plays with: its owner only, until she lets anyone invite it (#23)
+    plays_with = panel.get_by_role("combobox", name="who may invite Norabot to a table")
+    expect(plays_with).to_have_value("owner")
+    with page.expect_response(lambda r: r.url.endswith("/settings")) as saved:
+        plays_with.select_option("anyone")
+    assert saved.value.ok
+    assert page.request.get("/api/me/bots").json()["bots"][0]["plays_with"] == "anyone"
+    page.reload()  # (the token box goes: it is shown once)
+    expect(page.get_by_test_id("bot-plays-with")).to_have_value("anyone")
     screenshot(page, "bot-accounts.png")
     made = page.request.post("/api/tables", data={"game": "slide", "seats": ["open", "greedy"]})
     assert made.ok

@@ -119,6 +119,8 @@ def test_a_recovery_code_makes_another_browser_the_same_person(server, browser):
     # another browser, by the link ...
     phone = person(browser, server, None, width=390)
     phone.goto(f"/#recover={code}")
+    expect(phone.get_by_test_id("recover-loses")).to_have_text("This browser has no name yet.")
+    phone.get_by_test_id("recover-confirm").click()  # asked first (#23)
     expect(phone.get_by_test_id("me-name")).to_have_text("Ann")
     assert "recover" not in phone.url  # the code leaves the address bar
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # the top bar fits

@@ -5,6 +5,7 @@ the lobby's form against a bot and played to the end by clicking, in Debian's Ch
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -83,3 +84,58 @@ def test_a_game_without_a_renderer_plays_in_the_browser(plugin_server, browser):
     expect(page.get_by_test_id("results").locator("tbody tr")).to_have_count(2)
     expect(page.locator("#board button[data-action]")).to_have_count(0)
     assert not page.js_errors, page.js_errors
+
+
+def tools_listed(page) -> list[str]:
+    """The ``tools`` of the last state message the page was sent (its own websocket's
+    frames), once the page shows that state."""
+    settled(page)
+    shown = page.evaluate("document.body.dataset.version")
+    states = [m for m in map(json.loads, page.frames_in)
+              if m["type"] == "state" and str(m["version"]) == shown]
+    return states[-1]["tools"]
+
+
+def tools_shown(page) -> list[str]:
+    return [b.get_attribute("data-tool") for b in page.locator(".tools [data-tool]").all()]
+
+
+def watch_frames(page) -> None:
+    """Keep every websocket frame the page receives, as the server sent it."""
+    frames: list[str] = []
+    page.frames_in = frames
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+
+
+def test_the_page_shows_exactly_the_tools_the_server_lists(plugin_server, browser):
+    """#23: the page derives no tool of its own. Fifteen has a solver but is played only at
+    shared tables: no tool, and its /winnable is refused. Doublets alone: every tool for the
+    person, none for a spectator, and no undo or redo once the deal is closed."""
+    ann, bob = person(browser, plugin_server, "Ann"), person(browser, plugin_server, "Bob")
+    for page in (ann, bob):
+        watch_frames(page)
+    shared = ann.request.post("/api/tables", data={"game": "fifteen",
+                                                   "seats": ["me", "greedy"]}).json()
+    ann.goto(f"/t/{shared['id']}")
+    expect(ann.locator(".moves")).to_be_visible()
+    assert tools_listed(ann) == tools_shown(ann) == []
+    expect(ann.locator("[data-key=peek]")).to_have_count(0)
+    peek = ann.request.get(f"/api/tables/{shared['id']}/winnable")
+    assert peek.status == 403 and peek.json()["error"] == "not_offered"
+
+    solo = ann.request.post("/api/tables", data={"game": "doublets", "seats": ["me"]}).json()
+    ann.goto(f"/t/{solo['id']}")
+    bob.goto(f"/t/{solo['id']}")
+    expect(ann.locator(".tools [data-tool]")).to_have_count(6)
+    assert tools_listed(ann) == tools_shown(ann) == [
+        "undo", "redo", "hint", "peek", "restart", "new_deal"]
+    expect(bob.locator("#board")).not_to_be_empty()
+    assert tools_listed(bob) == tools_shown(bob) == []
+    assert bob.request.get(f"/api/tables/{solo['id']}/hint").json()["error"] == "not_offered"
+    # a new deal in its place (from another tab) closes it: no more undo or redo
+    assert ann.request.post("/api/tables", data={"game": "doublets", "seats": ["me"],
+                                                 "replaces": solo["id"]}).ok
+    expect(ann.locator("body[data-status=over]")).to_have_count(1)
+    expect(ann.locator("[data-key=undo]")).to_have_count(0)
+    assert tools_listed(ann) == tools_shown(ann) == ["hint", "peek", "restart", "new_deal"]
+    assert not ann.js_errors and not bob.js_errors, ann.js_errors + bob.js_errors

@@ -99,6 +99,35 @@ def test_games_say_what_they_offer():
     assert games.get("doublets").advisor == "fair" and games.get("doublets").solver
 
 
+def test_table_tools_are_declared_per_player_count():
+    """``Game.tools`` is data: by default every tool alone and none at a shared table; a
+    hint needs an advisor, a peek a solver; only a peek may be declared for a shared table
+    (#23). The server's message model names the same tools."""
+    import typing
+
+    from cardtable.core.protocol import ALONE_ONLY, TOOLS, Tools
+    from cardtable.server.messages import Tool
+
+    assert typing.get_args(Tool) == TOOLS
+    assert games.get("doublets").tools_for(1) == TOOLS
+    assert games.get("the-game").tools_for(1) == ("undo", "redo", "restart", "new_deal")
+    for name in games.names():
+        for players in range(max(2, games.get(name).min_players),
+                             games.get(name).max_players + 1):
+            assert games.get(name).tools_for(players) == ()
+    doublets = type(games.get("doublets"))
+    # a game may offer a peek at shared tables by saying so, never one it cannot give
+    assert type("Shared", (doublets,), {"tools": Tools(shared=frozenset({"peek"}))}
+                )().tools_for(2) == ("peek",)
+    assert set(TOOLS) - {"peek"} == ALONE_ONLY
+    assert "peek" not in type("Blind", (doublets,), {"solver": None})().tools_for(1)
+    for tool in ALONE_ONLY:
+        with pytest.raises(ValueError, match="only for a table played alone"):
+            Tools(shared=frozenset({tool}))
+    with pytest.raises(ValueError, match="no table tool 'peeking'"):
+        Tools(alone=frozenset({"peeking"}))
+
+
 def test_same_seed_same_deal_different_seed_different_deal(game_seats):
     name, n = game_seats
     a, b, c = (games.get(name).deal(s, n) for s in (5, 5, 6))

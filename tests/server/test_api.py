@@ -70,6 +70,12 @@ def test_the_websocket_messages_have_a_schema(tmp_path: Path):
         "state", "ack", "error", "pong", "presence", "chat"}
     act = schema["client"]["$defs"]["ActMessage"]
     assert act["properties"]["action"]["maxLength"] == 64 and "action" in act["required"]
+    # every state lists the viewer's table tools, by name (#23)
+    from cardtable.core.protocol import TOOLS
+
+    state = schema["server"]["$defs"]["StateMessage"]
+    assert "tools" in state["required"]
+    assert state["properties"]["tools"]["items"]["enum"] == list(TOOLS)
 
 
 def fits(message: dict) -> bool:

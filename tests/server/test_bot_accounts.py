@@ -5,16 +5,22 @@ is invited to, at its own tables and at open seats; the lobby and the leaderboar
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import secrets
 import shlex
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 
 from cardtable import games
 from cardtable.botclient import BotClient, ClientError
 from cardtable.core.protocol import replay
+from server.conftest import PG, Client, fresh_pg_database
+from server.test_cluster import NO_REDIS, make_cluster, redis_url  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.asyncio
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +61,8 @@ async def test_a_person_makes_bot_accounts_and_renews_their_tokens(server, peopl
         renamed = bot.post("/api/me", json={"name": "Renamed"})  # named by its owner
         assert renamed.status_code == 403 and renamed.json()["error"] == "forbidden"
     assert ann.http.get("/api/me").json()["player"]["bot"] is False
-    assert ann.http.get("/api/me/bots").json() == {"bots": [{"id": bot_id, "name": "Annbot"}]}
+    assert ann.http.get("/api/me/bots").json() == {"bots": [
+        {"id": bot_id, "name": "Annbot", "plays_with": "owner"}]}
     new = ann.post(f"/api/me/bots/{bot_id}/token")["token"]
     with as_bot(server, token) as old, as_bot(server, new) as renewed:
         assert old.get("/api/me").json()["player"] is None  # the old token stopped working
@@ -139,3 +146,174 @@ async def test_a_bot_account_takes_an_open_seat_from_the_lobby(server, people):
     assert [f["table"] for f in finished] == [table["id"]]
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "over" and info["seats"][1]["name"] == "Joinbot"
+
+
+# -- issue #23: a bot account's credentials, names and whom it plays with -------------------
+def credential_rows(db_url: str, player_id: str) -> dict[str, int]:
+    """How many recovery codes and browser tokens the database holds for a player."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as conn:
+            return {table: conn.execute(text(f"SELECT count(*) FROM {table} WHERE player_id = "
+                                             ":p"), {"p": player_id}).scalar_one()
+                    for table in ("recovery_codes", "player_tokens")}
+    finally:
+        engine.dispose()
+
+
+def plant_credentials(db_url: str, player_id: str) -> tuple[str, str]:
+    """A recovery code and a browser token for the player, written as a server before
+    #23 let a bot account's token make them (``POST /api/me/recovery``, then ``recover``)."""
+    from cardtable.server import store as db
+
+    store = db.Store(db_url)
+    try:
+        code = store.new_recovery_code(player_id)
+        browser = secrets.token_urlsafe(24)
+        with store.session.begin() as s:
+            s.add(db.PlayerToken(token_hash=db.token_hash(browser), player_id=player_id))
+        return code, browser
+    finally:
+        store.close()
+
+
+async def test_a_bot_account_gets_no_recovery_code_and_a_renewal_ends_every_credential(
+        server, people):
+    ann = people("Ann")
+    bot_id, token = make_bot_account(ann, "Leakbot")
+    with as_bot(server, token) as bot:  # whoever holds the token cannot mint a lasting key
+        refused = bot.post("/api/me/recovery", json={})
+        assert refused.status_code == 403 and refused.json()["error"] == "bot_account"
+    code, browser = plant_credentials(server.db_url, bot_id)  # as an older server allowed
+    with httpx.Client(base_url=server.base, timeout=10) as other:
+        assert other.post("/api/me/recover", json={"code": code}).status_code == 404
+        assert other.post("/api/me/recover/whose", json={"code": code}).status_code == 404
+    with as_bot(server, browser) as planted:
+        assert planted.get("/api/me").json()["player"]["id"] == bot_id
+    for _ in range(2):  # the owner renews the leaked token
+        token = ann.post(f"/api/me/bots/{bot_id}/token")["token"]
+    assert credential_rows(server.db_url, bot_id) == {"recovery_codes": 0, "player_tokens": 0}
+    with as_bot(server, browser) as planted, as_bot(server, token) as renewed:
+        assert planted.get("/api/me").json()["player"] is None
+        assert renewed.get("/api/me").json()["player"]["id"] == bot_id
+
+
+@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    PG is None, reason="CARDTABLE_TEST_PG_URL is not set"))])
+async def test_the_upgrade_ends_the_codes_and_browser_tokens_bot_accounts_made(tmp_path, db):
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from cardtable.server import store as dbs
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}" if db == "sqlite" else fresh_pg_database(PG)
+    engine = dbs.make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(dbs.__file__).parent / "migrations"))
+    with engine.begin() as conn:  # a database as #14 left it, with what a leaked token made
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0008_bot_accounts")
+        conn.execute(text("INSERT INTO players (id, name, token_hash, created_at, bot_owner) "
+                          "VALUES ('ann', 'Ann', 'h1', '2026-12-01', NULL), "
+                          "('bot', 'Oldbot', 'h2', '2026-12-01', 'ann')"))
+        for table, column in (("recovery_codes", "code_hash"), ("player_tokens", "token_hash")):
+            conn.execute(text(f"INSERT INTO {table} (player_id, {column}, created_at) VALUES "
+                              f"('ann', '{table}-ann', '2026-12-01'), "
+                              f"('bot', '{table}-bot', '2026-12-01')"))
+    engine.dispose()
+    dbs.Store(url).close()  # upgrades to the newest revision
+    assert credential_rows(url, "bot") == {"recovery_codes": 0, "player_tokens": 0}
+    assert credential_rows(url, "ann") == {"recovery_codes": 1, "player_tokens": 1}
+
+
+@pytest.mark.parametrize("name", ["Greedy bot", "Search (hard) bot", "Search (hard)", "greedy",
+                                  "Greedy 2", "Program", "Expert bot", "My bot", "ext:mine",
+                                  "ｇｒｅｅｄｙ"])
+async def test_a_bot_account_may_not_take_the_servers_bots_names(server, people, name):
+    refused = people("Ann").http.post("/api/me/bots", json={"name": name})
+    assert refused.status_code == 400 and refused.json()["error"] == "reserved_name", name
+
+
+async def test_a_person_may_not_take_the_names_tables_show_for_bots(server):
+    with httpx.Client(base_url=server.base, timeout=10) as http:
+        for name in ("Search (hard)", "Search (easy)", "Greedy 3", "Program"):
+            refused = http.post("/api/me", json={"name": name})
+            assert refused.json().get("error") == "reserved_name", name
+
+
+async def test_a_bot_account_plays_with_its_owner_only_unless_the_owner_says_anyone(
+        server, people):
+    ann, eve = people("Ann"), people("Eve")
+    bot_id, token = make_bot_account(ann, "Shybot")
+    assert ann.http.get("/api/me/bots").json()["bots"][0]["plays_with"] == "owner"
+    table = eve.new_table("slide", ["me", "open"])
+    invite = f"/api/tables/{table['id']}/seats/1/invite"
+    refused = eve.http.post(invite, json={"bot": "Shybot"})
+    assert refused.status_code == 403 and refused.json()["error"] == "owner_only"
+    # only the owner says whom it plays with: not Eve, not the bot account itself
+    settings = f"/api/me/bots/{bot_id}/settings"
+    assert eve.http.post(settings, json={"plays_with": "anyone"}).status_code == 404
+    with as_bot(server, token) as bot:
+        answer = bot.post(settings, json={"plays_with": "anyone"})
+        assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
+    answer = ann.http.post(settings, json={"plays_with": "everyone"})
+    assert answer.status_code == 422 and answer.json()["error"] == "bad_request"
+    assert ann.post(settings, {"plays_with": "anyone"}) == {
+        "id": bot_id, "name": "Shybot", "plays_with": "anyone"}
+    seat = eve.post(invite, {"bot": "Shybot"})["seats"][1]
+    assert (seat["name"], seat["bot_account"]) == ("Shybot", True)
+    ann.post(settings, {"plays_with": "owner"})  # and back: Eve's next table is refused
+    again = eve.new_table("slide", ["me", "open"])
+    refused = eve.http.post(f"/api/tables/{again['id']}/seats/1/invite", json={"bot": "Shybot"})
+    assert refused.status_code == 403 and refused.json()["error"] == "owner_only"
+
+
+async def bot_socket(server, token: str, table_id: str):
+    """The bot account's websocket at a table, as its program opens it."""
+    return await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+                                    f"?token={token}")
+
+
+async def closed_with(ws, timeout: float = 10) -> int | None:
+    """The close code once the server closes the socket (reading whatever comes first)."""
+    async def drain() -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for _ in ws:
+                pass
+
+    await asyncio.wait_for(drain(), timeout)
+    return ws.close_code
+
+
+async def test_a_renewed_token_ends_the_bot_accounts_open_sockets(server, people):
+    ann = people("Ann")
+    bot_id, token = make_bot_account(ann, "Socketbot")
+    table = ann.new_table("slide", ["me", "open"])
+    ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Socketbot"})
+    ws = await bot_socket(server, token, table["id"])
+    state = json.loads(await ws.recv())
+    assert state["type"] == "state" and state["seat"] == 1
+    ann.post(f"/api/me/bots/{bot_id}/token")
+    assert await closed_with(ws) == 4401
+    again = await bot_socket(server, token, table["id"])  # the old token: a spectator now
+    assert json.loads(await again.recv())["seat"] is None
+    await again.close()
+
+
+@pytest.mark.skipif(NO_REDIS, reason="no redis-server (apt-get install redis-server)")
+async def test_a_renewal_at_one_process_ends_the_sockets_another_holds(make_cluster):  # noqa: F811
+    a, b = make_cluster(2)
+    ann = Client(a, "Ann")
+    bot_id, token = make_bot_account(ann, "Farbot")
+    table = ann.new_table("slide", ["me", "open"])  # held by a
+    ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Farbot"})
+    ws = await bot_socket(b, token, table["id"])  # through b, to the holder a
+    assert json.loads(await ws.recv())["seat"] == 1
+    renewed = httpx.post(f"{b.base}/api/me/bots/{bot_id}/token", json={},
+                         cookies={"cardtable_token": ann.token}, timeout=10)
+    assert renewed.status_code == 200, renewed.text
+    assert await closed_with(ws) == 4401
+    ann.http.close()

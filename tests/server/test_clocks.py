@@ -210,3 +210,90 @@ async def test_a_restart_finds_a_table_whose_time_ran_out_meanwhile(tmp_path, da
         assert info["seats"][1]["bot"] == "greedy", info
     finally:
         srv.kill()
+
+
+# -- the clock and the ratings: letting it run out is resigning, unless you come back -------
+
+def leaderboard(client: Client) -> dict[str, dict]:
+    board = client.http.get("/api/leaderboard", params={"game": "slide"}).json()
+    return {r["name"]: r for r in board}
+
+
+async def bobs_seat_goes_to_the_bot(srv: Server, why: str) -> tuple[Client, Client, str,
+                                                                    object, object]:
+    """Ann and Bob at a rated Slide table with a 3 s move clock; Ann moves, Bob lets his
+    time run out (or closes his page and stays away past the grace): the bot plays for him.
+    (Ann, Bob, the table, Ann's socket, Bob's socket, now watching or closed.)"""
+    ann, bob, table_id = seated_pair(srv, {"mode": "move", "seconds": 3})
+    a, b = await ann.connect(table_id), await bob.connect(table_id)
+    start = await a.until(lambda s: s["table"]["status"] == "running" and s["legal"])
+    await b.until(lambda s: s["seat"] == 1)
+    if why == "stayed away":
+        await b.close()
+    assert (await a.act(start["legal"][0]))["type"] == "ack"
+    told = await a.until(lambda s: s["table"]["seats"][1]["bot"] == "greedy", timeout=15)
+    assert f"Bob {why}; greedy plays for Bob" in told["table"]["notices"]
+    return ann, bob, table_id, a, b
+
+
+@pytest.mark.parametrize("why", ["ran out of time", "stayed away"])
+async def test_a_player_the_clock_replaced_who_never_returns_is_rated_last(tmp_path, database,
+                                                                          why):
+    from helpers import play_with_greedy
+
+    srv = clock_server_for(tmp_path, grace=1.0 if why == "stayed away" else 30.0,
+                           database=database)
+    srv.start()
+    try:
+        ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(srv, why)
+        await b.close()  # Bob never comes back; Ann plays on against the bot to the end
+        final = await play_with_greedy(a, "slide")
+        await a.close()
+        assert final["table"]["status"] == "over"
+        board = leaderboard(ann)
+        # rated as if Bob had resigned: last, whatever the bot scored in his seat, and the
+        # bot that played for him is not rated
+        assert board["Bob"]["games"] == 1 and board["Ann"]["games"] == 1, board
+        assert board["Bob"]["mu"] < board["Ann"]["mu"], board
+        assert "Greedy bot" not in board
+        (game,) = bob.http.get("/api/my-games").json()["finished"]
+        assert game["id"] == table_id and game["seat"] == 1
+        assert "2nd" in game["verdict"], game  # Bob finds the game, and his place, on /me
+    finally:
+        srv.kill()
+
+
+async def test_a_player_who_comes_back_and_finishes_is_rated_by_the_result(clock_server):
+    from helpers import play_with_greedy
+
+    ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(clock_server, "ran out of time")
+    await b.close()
+    back = await bob.connect(table_id)  # Bob is back before the end: his seat again
+    await back.until(lambda s: s["seat"] == 1)
+    finals = await asyncio.gather(play_with_greedy(a, "slide"), play_with_greedy(back, "slide"))
+    await a.close()
+    await back.close()
+    result = finals[0]["view"]["result"]
+    assert finals[0]["table"]["status"] == "over"
+    board = leaderboard(ann)
+    assert board["Bob"]["games"] == 1 and board["Ann"]["games"] == 1, board
+    # the game's own places decide (a draw: the same rating)
+    ann_rank, bob_rank = result["ranks"]
+    assert (board["Ann"]["mu"] > board["Bob"]["mu"]) == (ann_rank < bob_rank), (result, board)
+    assert (board["Ann"]["mu"] == board["Bob"]["mu"]) == (ann_rank == bob_rank), (result, board)
+    assert "Greedy bot" not in board
+
+
+async def test_a_player_the_clock_replaced_who_resigns_does_not_take_the_seat_back(
+        clock_server):
+    ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(clock_server, "ran out of time")
+    await b.until(lambda s: s["table"]["seats"][1].get("you_away"))
+    assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"
+    await b.until(lambda s: not s["table"]["seats"][1].get("you_away"))  # no way back now
+    await b.close()
+    back = await bob.connect(table_id)  # opening the page again no longer takes the seat
+    state = await back.until(lambda s: True)
+    assert state["seat"] is None and state["table"]["seats"][1]["bot"] == "greedy"
+    assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"  # and again
+    await back.close()
+    await a.close()

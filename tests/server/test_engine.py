@@ -39,7 +39,7 @@ async def test_the_engine_acts_refuses_stale_actions_undoes_and_stores(tmp_path:
             assert stale["code"] == "stale"
         with pytest.raises(HubError) as refused:
             engine.undo(table, ann)
-        assert refused.value.code == "bad_request"  # no undo at a shared table
+        assert refused.value.code == "not_offered"  # no undo at a shared table
         again = engine.load(table.id)  # what the store holds is what memory holds
         assert again.state.actions == table.state.actions and again.version == table.version
         assert again.recent["0:a-1"] == ack and again.seats == table.seats

@@ -217,3 +217,54 @@ async def test_idle_tables_are_closed_unless_someone_is_there(idle_server):
     assert info(bob, watched["id"])["ended"] == "idle"
     stats = ann.http.get("/api/stats/doublets").json()
     assert stats["played"] == 1 and stats["won"] == 0
+
+
+async def test_my_games_lists_tables_from_their_rows_without_loading_them(tmp_path: Path):
+    """Issue #23: a table loaded only to be listed runs its own clocks and bots (with several
+    processes, on stale state). My games reads rows: whose turn it is is stored with every
+    action and undo (``tables.to_act``), and a row from before that is mended at load."""
+    from cardtable.server import store as db
+    from cardtable.server.hub import Hub
+    from cardtable.server.mygames import my_games
+
+    store = db.Store(f"sqlite:///{tmp_path / 'mine.sqlite'}")
+    hub = Hub(store)
+    try:
+        (ann, _), (bob, _) = store.new_player("Ann"), store.new_player("Bob")
+        shared = hub.create(ann, "slide", ["me", "open"], {})
+        await hub.join(shared, bob, None)
+        await hub.act(shared, 0, shared.state.legal(0)[0])
+        solo = hub.create(ann, "doublets", ["me"], {})
+        await hub.act(solo, 0, solo.state.legal(0)[0])
+        await hub.undo(solo, ann)
+        for table in (shared, solo):
+            hub.unload(table)
+        for person, seat in ((ann, 0), (bob, 1)):
+            listed = {g["id"]: g for g in my_games(hub, person, 0, 20)["unfinished"]}
+            assert hub.tables == {}  # nothing loaded to be listed
+            game = listed[shared.id]
+            assert game["seat"] == seat and game["status"] == "running"
+            assert game["your_turn"] == (seat in shared.state.to_act())
+            assert game["to_act"] == [shared.seats[s]["name"] for s in shared.state.to_act()]
+            assert game["opponents"] == ["Bob" if seat == 0 else "Ann"]
+        # the undo stored the seats to act after it
+        assert store.table(solo.id).to_act == list(solo.state.to_act()) == [0]
+        assert listed_turn(hub, ann, solo.id)
+        # a row stored before the seats to act were: listed (none known without a clock),
+        # and given them when its holder next loads it
+        with store.engine.begin() as conn:
+            conn.execute(db.TABLES.update().where(db.TABLES.c.id == solo.id).values(
+                to_act=None))
+        assert not listed_turn(hub, ann, solo.id)
+        hub.load(solo.id)
+        assert store.table(solo.id).to_act == [0] and listed_turn(hub, ann, solo.id)
+    finally:
+        await hub.close()
+        store.close()
+
+
+def listed_turn(hub, player, table_id: str) -> bool:
+    from cardtable.server.mygames import my_games
+
+    listed = {g["id"]: g for g in my_games(hub, player, 0, 20)["unfinished"]}
+    return listed[table_id]["your_turn"]

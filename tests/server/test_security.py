@@ -292,3 +292,21 @@ def test_a_bad_allowed_origin_stops_the_server_at_once(tmp_path):
                            "cards.example", "--db", f"sqlite:///{tmp_path / 'x.sqlite'}"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "--allowed-origin 'cards.example'" in done.stderr + done.stdout
+
+
+def test_whose_code_names_its_person_without_using_it_and_counts_as_a_try(server, people):
+    """A page shown a recovery link asks whose code it is before it switches (#23): the
+    answer names the person, changes nothing, and shares the recover route's budget."""
+    ann = people("Ann")
+    code = ann.post("/api/me/recovery")["code"]
+    with httpx.Client(base_url=server.base, timeout=10) as other:
+        bob = other.post("/api/me", json={"name": "Bob"}).json()["player"]
+        whose = other.post("/api/me/recover/whose", json={"code": code.lower()})
+        assert whose.status_code == 200, whose.text
+        assert whose.json()["player"] == {"id": ann.id, "name": "Ann", "bot": False}
+        assert "set-cookie" not in whose.headers
+        assert other.get("/api/me").json()["player"]["id"] == bob["id"]  # still Bob
+        # one budget of tries per address, whichever route: four more, then a wait
+        answers = [other.post(path, json={"code": "AAAAA-AAAAA"}).status_code
+                   for path in ["/api/me/recover/whose", "/api/me/recover"] * 3]
+        assert answers[:4] == [404] * 4 and answers[4:] == [429, 429], answers

@@ -1,5 +1,7 @@
 """One change, one transaction: a server killed right after any commit leaves every table
-consistent; tables an older server left half-changed are mended on load; a resent client
+consistent (join, leave, resign, hand to bot, clock timeout, taking a seat back, undo, redo,
+restart, new deal, chat settings, a game's end, a close); tables an older server left
+half-changed are mended on load; resigning twice stores one resignation; a resent client
 action id is answered from the stored log, after a restart and after any number of other ids.
 
 The kills are real: ``CARDTABLE_FAULT=<point>`` makes the server SIGKILL itself right after
@@ -50,6 +52,46 @@ def unfinished_of(server, player_id: str) -> list[str]:
         store.close()
 
 
+def assert_consistent(url: str) -> None:
+    """Every table's rows tell one story: over with a finish time and a result (and only
+    then); an open table has a free seat; a resignation is stored once, and while its game
+    runs its seat is a bot's; a seat the clock took is a bot's, and (a competitive game)
+    counted as resigned until its person is back; never more actions than changes."""
+    store = db.Store(url)
+    try:
+        for t in store.tables(["open", "running", "over"], limit=10_000):
+            seats = store.seats(t.id)
+            entries = t.resigned or []
+            given_up = [(r["seat"], r["player_id"]) for r in entries]
+            assert len(given_up) == len(set(given_up)), (t.id, entries)
+            assert (t.status == "over") == (t.finished_at is not None), t.id
+            assert t.status != "over" or t.result is not None, t.id
+            if t.status == "open":
+                assert any(not s.player_id and not s.bot for s in seats), t.id
+            assert t.version >= len(store.actions(t.id)), t.id
+            if t.status != "running":
+                continue
+            for seat, _player in given_up:
+                assert seats[seat].bot and not seats[seat].player_id, (t.id, entries)
+            competitive = not games.get(t.game).cooperative
+            for seat, player in enumerate((t.clock or {}).get("away") or []):
+                if player:
+                    assert seats[seat].bot and not seats[seat].player_id, (t.id, seat)
+                    assert not competitive or (seat, player) in given_up, (t.id, entries)
+            away = [(r["seat"], r["player_id"]) for r in entries if r.get("away")]
+            assert all(t.clock["away"][s] == p for s, p in away), (t.id, entries)
+    finally:
+        store.close()
+
+
+def resigned_of(url: str, table_id: str) -> list[dict]:
+    store = db.Store(url)
+    try:
+        return store.table(table_id).resigned or []
+    finally:
+        store.close()
+
+
 def games_rated(person, game: str) -> dict[str, int]:
     board = person.http.get("/api/leaderboard", params={"game": game}).json()
     return {r["name"]: r["games"] for r in board}
@@ -80,6 +122,7 @@ async def test_killed_after_the_last_action_the_game_is_over_rated_once(server, 
     assert record.status_code == 200 and games.replay(record.json()).over
     assert games_rated(ann, "slide") == {"Greedy bot": 1, "Random bot": 1}
     assert unfinished_of(server, ann.id) == []
+    assert_consistent(server.db_url)
     restart(server, monkeypatch)  # and it stays so
     assert games_rated(ann, "slide") == {"Greedy bot": 1, "Random bot": 1}
 
@@ -99,9 +142,95 @@ async def test_killed_after_the_last_seat_is_taken_the_table_runs(server, people
     restart(server, monkeypatch)
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "running" and all(s["taken"] for s in info["seats"])
+    assert_consistent(server.db_url)
     await first_action_acked(ann, table["id"])
     if fault == "join":
         await first_action_acked(bob, table["id"])
+
+
+async def test_killed_after_a_person_leaves_an_open_table_the_seat_is_free(server, people,
+                                                                          monkeypatch):
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "open", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    restart(server, monkeypatch, "leave")
+    with pytest.raises(httpx.HTTPError):
+        bob.http.post(f"/api/tables/{table['id']}/leave", json={})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    assert_consistent(server.db_url)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "open" and not info["seats"][1]["taken"]
+    assert bob.post(f"/api/tables/{table['id']}/join")["seat"] == 1  # and taken again
+
+
+@pytest.mark.parametrize("how", ["resign", "leave"])
+async def test_killed_after_a_resignation_the_seat_is_the_bots_with_one_entry(
+        server, people, monkeypatch, how):
+    """Leaving a started competitive game is resigning: the resignation and the seat's
+    fallback bot are one commit. Killed right after it, the seat is the bot's, the
+    resignation stored once, and asking again changes nothing."""
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    restart(server, monkeypatch, "resign")
+    with pytest.raises(httpx.HTTPError):
+        bob.http.post(f"/api/tables/{table['id']}/{how}", json={})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    assert_consistent(server.db_url)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "running" and info["seats"][1]["bot"] == "greedy"
+    assert [r["player_id"] for r in resigned_of(server.db_url, table["id"])] == [bob.id]
+    again = bob.post(f"/api/tables/{table['id']}/resign")
+    assert again["outcome"] == "bot" and again["table"]["seats"][1]["bot"] == "greedy"
+    assert [r["player_id"] for r in resigned_of(server.db_url, table["id"])] == [bob.id]
+    await first_action_acked(ann, table["id"])
+
+
+async def test_resigning_twice_is_answered_twice_and_stored_once(server, people):
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    first = bob.post(f"/api/tables/{table['id']}/resign")
+    second = bob.post(f"/api/tables/{table['id']}/resign")  # a resend: same answer
+    assert first["outcome"] == second["outcome"] == "bot"
+    assert [r["player_id"] for r in resigned_of(server.db_url, table["id"])] == [bob.id]
+    assert_consistent(server.db_url)
+
+
+def clocked(server, monkeypatch, fault: str | None) -> None:
+    """Restart with clocks as short as a second, and bots slow enough (5 s a move) that a
+    table of two people the clock replaced is still running when one comes back."""
+    server.args = ["--min-clock", "1", "--bot-delay", "5"]
+    restart(server, monkeypatch, fault)
+
+
+async def test_killed_after_a_timeout_and_after_taking_the_seat_back(server, people,
+                                                                     monkeypatch):
+    clocked(server, monkeypatch, "timeout")
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.post("/api/tables", {"game": "slide", "seats": ["me", "open"],
+                                     "clock": {"mode": "move", "seconds": 5}})
+    bob.post(f"/api/tables/{table['id']}/join")
+    killed_itself(server)  # neither moved: right after the first seat's timeout commit
+    clocked(server, monkeypatch, "reclaim")
+    assert_consistent(server.db_url)  # (and the other seat's timeout comes now)
+    for _ in range(100):
+        info = ann.http.get(f"/api/tables/{table['id']}").json()
+        if info["seats"][0]["bot"] and info["seats"][1]["bot"]:
+            break
+        await asyncio.sleep(0.1)
+    assert info["status"] == "running" and info["seats"][0]["bot"] == "greedy", info
+    assert {r["player_id"] for r in resigned_of(server.db_url, table["id"])} == {ann.id, bob.id}
+    with pytest.raises(httpx.HTTPError):  # Ann comes back: the server dies answering
+        ann.http.post(f"/api/tables/{table['id']}/join", json={"seat": 0})
+    killed_itself(server)
+    clocked(server, monkeypatch, None)
+    assert_consistent(server.db_url)
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["seats"][0]["name"] == "Ann" and not info["seats"][0]["bot"], info
+    assert [r["player_id"] for r in resigned_of(server.db_url, table["id"])] == [bob.id]
 
 
 async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeypatch):
@@ -123,6 +252,7 @@ async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeyp
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "running" and info["can_redo"]  # the last action is undone
     assert info["version"] == played["version"] + 1
+    assert_consistent(server.db_url)
     with pytest.raises(httpx.HTTPError):
         ann.http.post(f"/api/tables/{table['id']}/redo", json={})
     killed_itself(server)
@@ -130,12 +260,60 @@ async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeyp
     info = ann.http.get(f"/api/tables/{table['id']}").json()
     assert info["status"] == "running" and not info["can_redo"]
     assert info["version"] == played["version"] + 2
+    assert_consistent(server.db_url)
     sock = await ann.connect(table["id"])
     final = await play_with_greedy(sock, "doublets")
     await sock.close()
     assert final["table"]["status"] == "over" and not final["table"]["can_undo"]
     assert ann.http.get(f"/api/tables/{table['id']}/record").status_code == 200
     assert unfinished_of(server, ann.id) == []
+
+
+@pytest.mark.parametrize("how", ["restart", "new deal"])
+async def test_killed_after_a_restart_or_new_deal_the_old_deal_and_the_new_go_together(
+        server, people, monkeypatch, how):
+    """The old deal's close (abandoned) and the new table are one commit: killed right after
+    it, both are there; there is never a lost deal without its new one."""
+    from server.test_seats import play_greedy
+
+    ann = people("Ann")
+    old = ann.new_table("doublets", ["me"])
+    sock = await ann.connect(old["id"])
+    await sock.until(lambda s: True)
+    await play_greedy(sock, 3)
+    await sock.close()
+    restart(server, monkeypatch, "replace")
+    with pytest.raises(httpx.HTTPError):
+        if how == "restart":
+            ann.http.post(f"/api/tables/{old['id']}/restart", json={})
+        else:
+            ann.http.post("/api/tables", json={"game": "doublets", "seats": ["me"],
+                                               "replaces": old["id"]})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    assert_consistent(server.db_url)
+    info = ann.http.get(f"/api/tables/{old['id']}").json()
+    assert info["status"] == "over" and info["ended"] == "abandoned"
+    (new,) = unfinished_of(server, ann.id)
+    assert new != old["id"]
+    assert ann.http.get("/api/stats/doublets").json()["played"] == 1  # the lost deal, once
+
+
+async def test_killed_after_changing_the_chat_settings(server, people, monkeypatch):
+    ann = people("Ann")
+    table = ann.new_table("the-game", ["me", "greedy"])  # fixed phrases only, at first
+    restart(server, monkeypatch, "chat")
+    with pytest.raises(httpx.HTTPError):
+        ann.http.post(f"/api/tables/{table['id']}/chat", json={"free": True})
+    killed_itself(server)
+    restart(server, monkeypatch)
+    store = db.Store(server.db_url)
+    try:
+        settings = store.chat_settings(table["id"])
+        assert settings is not None and settings.free and not settings.spectators
+    finally:
+        store.close()
+    assert_consistent(server.db_url)
 
 
 async def test_killed_after_closing_a_table_before_its_end(server, people, monkeypatch):
@@ -152,6 +330,7 @@ async def test_killed_after_closing_a_table_before_its_end(server, people, monke
     assert info["status"] == "over" and info["ended"] == "resigned"
     assert games_rated(ann, "slide") == {"Ann": 1, "Greedy bot": 1}
     assert unfinished_of(server, ann.id) == []
+    assert_consistent(server.db_url)
 
 
 # -- (b) what an older server left half-written ------------------------------------------------
@@ -197,6 +376,37 @@ async def test_an_older_database_is_reconciled_on_load_once(server, people, monk
     restart(server, monkeypatch)  # reconciling again changes nothing
     assert games_rated(ann, "slide") == {"Ann": 1, "Greedy bot": 1}
     assert ann.http.get(f"/api/tables/{full}").json()["status"] == "running"
+
+
+async def test_a_resignation_stored_apart_from_its_seat_is_completed_on_load(server, people):
+    """What a server killed between the two commits of a resignation left (#23): the
+    resignation stored (twice: Bob resigned again), Bob still seated and able to act."""
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    server.kill()
+    store = db.Store(server.db_url)
+    try:
+        entry = {"seat": 1, "player_id": bob.id, "name": "Bob"}
+        with store.engine.begin() as conn:
+            conn.execute(db.TABLES.update().where(db.TABLES.c.id == table["id"])
+                         .values(resigned=[entry, entry]))
+    finally:
+        store.close()
+    server.start()
+    info = ann.http.get(f"/api/tables/{table['id']}").json()
+    assert info["status"] == "running" and info["seats"][1]["bot"] == "greedy", info
+    assert resigned_of(server.db_url, table["id"]) == [entry]
+    assert_consistent(server.db_url)
+    sock = await bob.connect(table["id"])
+    state = await sock.until(lambda s: True)
+    assert state["seat"] is None  # Bob watches: he resigned
+    await sock.close()
+    assert bob.post(f"/api/tables/{table['id']}/resign")["outcome"] == "bot"
+    await first_action_acked(ann, table["id"])
+    server.restart()  # mended once: nothing more to do
+    assert resigned_of(server.db_url, table["id"]) == [entry]
+    assert ann.http.get(f"/api/tables/{table['id']}").json()["seats"][1]["bot"] == "greedy"
 
 
 # -- (c) a resent client action id -------------------------------------------------------------

@@ -153,6 +153,35 @@ class Option:
         return value
 
 
+#: the table tools a seated person may be offered, in the order pages show them: take back
+#: and play again, a hint from the game's ``advisor``, "still winnable?" from its ``solver``
+#: (peeking), the same deal again, a new deal
+TOOLS = ("undo", "redo", "hint", "peek", "restart", "new_deal")
+#: tools only a table played alone can have: taking back at a shared table would need every
+#: seat's consent, a restart or a chosen deal would give the deal away, and the ``advisor``
+#: behind a hint watches one person's views
+ALONE_ONLY = frozenset({"undo", "redo", "hint", "restart", "new_deal"})
+
+
+@dataclass(frozen=True)
+class Tools:
+    """The table tools a game offers a seated person, played alone and at a shared table:
+    data a game declares (``Game.tools``), asked through ``Game.tools_for``. Spectators have
+    none. A shared table has none by default, and only a peek if declared (it reads the other
+    seats' cards: for a game whose players may all see them)."""
+
+    alone: frozenset[str] = frozenset(TOOLS)
+    shared: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = sorted((self.alone | self.shared) - set(TOOLS))
+        if unknown:
+            raise ValueError(f"no table tool {unknown[0]!r}: the tools are {', '.join(TOOLS)}")
+        if self.shared & ALONE_ONLY:
+            raise ValueError(f"{', '.join(sorted(self.shared & ALONE_ONLY))}: only for a "
+                             "table played alone")
+
+
 class Game(ABC):
     """A game's description and its ``deal``. Subclasses set the class attributes."""
 
@@ -193,9 +222,10 @@ class Game(ABC):
     #: game has no environment
     encoding: ClassVar[str | None] = None
 
-    #: a game played alone offers undo, redo and restart (AisleRiot's comforts); an undo
-    #: shows what it takes back, so it is peeking, accepted for a solitaire
-    undo_alone: ClassVar[bool] = True
+    #: the table tools a seated person has, alone and at a shared table (``tools_for``): by
+    #: default, alone, every tool (AisleRiot's comforts; an undo shows what it takes back, so
+    #: it is peeking, accepted for a solitaire), and none at a shared table
+    tools: ClassVar[Tools] = Tools()
     #: a game played alone shows its deal number (AisleRiot's "game number") so a player can
     #: deal it again; a shared table's deal stays secret until the game is over
     shows_deal_number: ClassVar[bool] = True
@@ -214,9 +244,17 @@ class Game(ABC):
         """Whether a finished game of ``players`` changes ratings."""
         return self.rated and not self.cooperative and players >= 2
 
+    def tools_for(self, players: int) -> tuple[str, ...]:
+        """The table tools a seated person has at a table of ``players`` (``TOOLS`` order):
+        the declared ones (``tools``) that the game can give (a ``hint`` needs an
+        ``advisor``, a ``peek`` a ``solver``)."""
+        declared = self.tools.alone if players == 1 else self.tools.shared
+        means = {"hint": self.advisor is not None, "peek": self.solver is not None}
+        return tuple(t for t in TOOLS if t in declared and means.get(t, True))
+
     def offers_undo(self, players: int) -> bool:
-        """Whether a table of ``players`` offers undo, redo and restart."""
-        return players == 1 and self.undo_alone
+        """Whether a table of ``players`` offers undo (and redo)."""
+        return "undo" in self.tools_for(players)
 
     # -- words for people: the log, the move buttons, the end of a game ------------------
     def describe_action(self, action: Action, who: str, view: View | None = None,
@@ -345,7 +383,8 @@ class Game(ABC):
             "cooperative": self.cooperative,
             "advisor": self.advisor is not None,
             "solver": self.solver is not None,
-            "undo_alone": self.undo_alone,
+            "undo_alone": self.offers_undo(1),
+            "tools": {"alone": list(self.tools_for(1)), "shared": list(self.tools_for(2))},
             "shows_deal_number": self.shows_deal_number,
             "rated": self.rated and not self.cooperative,
             "has_talk": self.has_talk,

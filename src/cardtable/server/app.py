@@ -35,6 +35,7 @@ from cardtable.server import store as db
 from cardtable.server.botpool import DEFAULT_WORKERS
 from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
 from cardtable.server.broadcast import Conn
+from cardtable.server.bus import PREFIX as BUS_PREFIX
 from cardtable.server.bus import Bus
 from cardtable.server.engine import SEAT_GRACE
 from cardtable.server.hub import Hub
@@ -47,13 +48,15 @@ from cardtable.server.limits import (
     address_key,
     too_many_response,
 )
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, check_tool
 from cardtable.server.messages import (
     MAX_MESSAGE,
     ActMessage,
+    BotAccount,
     BotAccountAnswer,
     BotAccounts,
     BotBody,
+    BotSettingsBody,
     ChatMessage,
     ChatSettingsBody,
     ErrorAnswer,
@@ -69,6 +72,7 @@ from cardtable.server.messages import (
     MyGames,
     NameBody,
     NewTable,
+    NotHolder,
     PingMessage,
     RecoverBody,
     RecoveryAnswer,
@@ -83,7 +87,7 @@ from cardtable.server.messages import (
     websocket_schema,
 )
 from cardtable.server.ratings import leaderboard
-from cardtable.server.tunnel import TableRouter, Tunnel
+from cardtable.server.tunnel import CLOSE_MOVED, TableRouter, Tunnel
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_token"
@@ -107,6 +111,11 @@ ERROR_STATUSES = [(400, "a bad request (a typed error)"), (401, "no player: POST
 #: websocket close codes (docs/server.md): the table does not exist; the client fell too far
 #: behind (its outbox overflowed); no room (too many spectators or sockets of one player)
 CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
+#: websocket close code: the credential the socket was opened with ended (a bot account's
+#: token was renewed)
+CLOSE_SIGNED_OUT = 4401
+#: the bus message that tells every process a bot account's token was renewed
+SIGNED_OUT = "signed_out"
 CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
 WS_SEND_BUFFER = 65536  # bytes of kernel send buffer per websocket (Linux doubles it)
 #: errors after which the sender also gets the table as it is now: its action was checked
@@ -150,6 +159,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
                   seat_grace=seat_grace, min_clock=min_clock, idle_close=idle_close)
         app.state.store, app.state.hub = store, hub
+        app.state.bot_sockets = {}  # bot account id -> its open websockets at this process
         from cardtable.server.advice import Advice
 
         app.state.advice = Advice()  # hints and the solver, in a worker process of their own
@@ -284,8 +294,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.get("/api/me/bots", response_model=BotAccounts)
     async def my_bots(request: Request) -> dict[str, Any]:
         store: db.Storage = request.app.state.store
-        return {"bots": [{"id": b.id, "name": b.name}
-                         for b in store.bot_accounts_of(owner(request).id)]}
+        return {"bots": [bot_account(b) for b in store.bot_accounts_of(owner(request).id)]}
 
     @app.post("/api/me/bots", response_model=BotAccountAnswer)
     async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
@@ -295,9 +304,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         name = body.name.strip()
         if not NAME.match(name):
             raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
-        if name.casefold() in {b.casefold() for g in games.names() for b in bots.names(g)} \
-                or name.casefold() in {n.casefold() for n in hub(request).external_bots}:
-            raise HubError("reserved_name", f"{name!r} is the name of this server's bot")
+        if reserved_name(name, hub(request).external_bots):  # the people's rule
+            raise HubError("reserved_name", f"{name!r} is a name of this server's bots (or "
+                           "looks like one): choose another")
         if len(store.bot_accounts_of(player.id)) >= MAX_BOT_ACCOUNTS:
             raise HubError("too_many_bots", f"you have {MAX_BOT_ACCOUNTS} bot accounts "
                            "already (at most)", 409)
@@ -309,18 +318,31 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             raise TooMany("too_many_bots", f"you made several bot accounts just now: wait "
                           f"{wait:.0f} s", wait)
         bot, token = store.new_bot_account(player.id, name)
-        return {"bot": {"id": bot.id, "name": bot.name}, "token": token}
+        return {"bot": bot_account(bot), "token": token}
 
     @app.post("/api/me/bots/{bot_id}/token", response_model=BotAccountAnswer)
     async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
-        """A new token for your bot account; the old one stops working."""
+        """A new token for your bot account: every other credential it had (the old token,
+        browser tokens, a recovery code) stops working, and its open sockets close."""
         player = owner(request)
         store: db.Storage = request.app.state.store
         token = store.new_bot_token(player.id, bot_id[:32])
         bot = next((b for b in store.bot_accounts_of(player.id) if b.id == bot_id), None)
         if token is None or bot is None:
             raise HubError("not_found", "you have no bot account with this id", 404)
-        return {"bot": {"id": bot.id, "name": bot.name}, "token": token}
+        await sign_out(request.app, bot.id)  # its open sockets too, at every process
+        return {"bot": bot_account(bot), "token": token}
+
+    @app.post("/api/me/bots/{bot_id}/settings", response_model=BotAccount)
+    async def bot_settings(request: Request, bot_id: str,
+                           body: BotSettingsBody) -> dict[str, Any]:
+        """Whom your bot account plays with: ``anyone`` may invite it to a seat, or only
+        you (``owner``, the default)."""
+        store: db.Storage = request.app.state.store
+        bot = store.set_plays_with(owner(request).id, bot_id[:32], body.plays_with == "anyone")
+        if bot is None:
+            raise HubError("not_found", "you have no bot account with this id", 404)
+        return bot_account(bot)
 
     # -- one person, several browsers: a recovery code (no password) -------------------------
     recoveries = RateLimiter(1 / 60, RECOVER_BURST)
@@ -330,6 +352,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """A new recovery code for you (any older one stops working): used in another
         browser (``POST /api/me/recover``), it makes that browser you."""
         player = me(request)
+        if player.bot_owner is not None:  # a code would outlive the renewal of its token
+            raise HubError("bot_account", "a bot account has no recovery code: its owner "
+                           "renews its token (POST /api/me/bots/ID/token)", 403)
         wait = recoveries.wait("new:" + player.id)
         if wait:
             raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s",
@@ -337,20 +362,37 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         store: db.Storage = request.app.state.store
         return {"code": store.new_recovery_code(player.id)}
 
-    @app.post("/api/me/recover", response_model=MeAnswer)
-    async def recover(request: Request, response: Response, body: RecoverBody) -> dict[str, Any]:
-        """This browser becomes the player whose recovery code this is (its other browsers
-        stay signed in); the code stays valid until renewed."""
+    def try_code(request: Request) -> None:
+        """A recovery code tried from the request's address (used or looked up: one budget)."""
         host = request.client.host if request.client else None
         wait = recoveries.wait("use:" + address_key(host))
         if wait:
             raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s",
                           wait)
+
+    def no_such_code() -> HubError:
+        return HubError("bad_code", "no player has this recovery code (was it renewed?)", 404)
+
+    @app.post("/api/me/recover/whose", response_model=MeAnswer)
+    async def whose_code(request: Request, body: RecoverBody) -> dict[str, Any]:
+        """Whose recovery code this is, without using it: a page asks before it makes the
+        browser someone else (a link may carry another person's code)."""
+        try_code(request)
+        store: db.Storage = request.app.state.store
+        player = store.whose_code(body.code)
+        if player is None:
+            raise no_such_code()
+        return {"player": {"id": player.id, "name": player.name, "bot": False}}
+
+    @app.post("/api/me/recover", response_model=MeAnswer)
+    async def recover(request: Request, response: Response, body: RecoverBody) -> dict[str, Any]:
+        """This browser becomes the player whose recovery code this is (its other browsers
+        stay signed in); the code stays valid until renewed."""
+        try_code(request)
         store: db.Storage = request.app.state.store
         found = store.recover(body.code)
         if found is None:
-            raise HubError("bad_code", "no player has this recovery code (was it renewed?)",
-                           404)
+            raise no_such_code()
         player, token = found
         response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
                             samesite="lax", secure=security.cookie_secure(request))
@@ -411,6 +453,30 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                         seat["connected"] = n in present
         return infos
 
+    async def new_deal(request: Request, player: db.Player, body: NewTable,
+                       clock: dict[str, Any] | None) -> LiveTable:
+        """New deal: the new table, and the game it replaces abandoned (lost) in the new
+        table's own transaction, where ``new_deal`` is the person's tool there. (With several
+        processes, one held by another process is checked from the store and left to its
+        idle close: docs/server.md)"""
+        h = hub(request)
+        assert body.replaces is not None
+        if await h.own(body.replaces):
+            try:
+                old = h.load(body.replaces)
+                old.tool_seat(player.id, "new_deal")
+                return await h.replace(old, player, body.game, body.seats, body.options,
+                                       body.seed, clock)
+            finally:  # (claimed for this: let go unless it stays in memory here)
+                await h.release(body.replaces)
+        store: db.Storage = request.app.state.store
+        row = store.table(body.replaces)
+        if row is None:
+            raise HubError("not_found", f"there is no table {body.replaces!r}", 404)
+        mine = [s.seat for s in store.seats(body.replaces) if s.player_id == player.id]
+        check_tool(row.game, row.players, mine[0] if mine else None, "new_deal")
+        return h.create(player, body.game, body.seats, body.options, body.seed, clock)
+
     @app.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
     async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         # async: hub.create schedules the bots on the running loop (a worker thread has none)
@@ -421,18 +487,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             # whoever chose the seed could deal it again and read every other hand
             raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
                            "shared table's deal is secret and chosen by the server")
-        if body.replaces is not None and await hub(request).own(body.replaces):
-            # New deal: the game it replaces is abandoned (lost). (With several processes,
-            # one held by another process is left to its idle close: docs/server.md)
-            old = hub(request).load(body.replaces)
-            if old.status != "over":
-                await hub(request).abandon(old, player)
         clock = body.clock.model_dump() if body.clock is not None else None
-        table = hub(request).create(player, body.game, body.seats, body.options, body.seed,
-                                    clock)
-        if not await hub(request).own(table.id):  # (a new id: nobody else can hold it)
-            hub(request).unload(table, release=False)
-            raise HubError("moved", "the table moved to another server: reload", 503)
+        if body.replaces is not None:
+            table = await new_deal(request, player, body, clock)
+        else:
+            table = hub(request).create(player, body.game, body.seats, body.options,
+                                        body.seed, clock)
+        table = await created(hub(request), table)
         return table.info(player.id)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo,
@@ -499,15 +560,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     @app.post("/api/tables/{table_id}/restart", response_model=TableInfo,
               response_model_exclude_unset=True)
     async def restart(request: Request, table_id: str) -> dict[str, Any]:
-        """The same deal again, as a new table (a game played alone that offers undo)."""
+        """The same deal again, as a new table (the person's tool ``restart``: alone)."""
         player = me(request)
         old = hub(request).load(table_id)
-        if not old.offers_undo or old.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "only your own solitaire can be restarted", 403)
-        if old.status != "over":  # restarting gives up the game under way: a lost deal
-            await hub(request).abandon(old, player)
-        return hub(request).create(player, old.game, ["me"], old.options, old.seed).info(
-            player.id)
+        old.tool_seat(player.id, "restart")
+        # restarting gives up the game under way (a lost deal), in the new table's transaction
+        table = await hub(request).replace(old, player, old.game, ["me"], old.options, old.seed)
+        return (await created(hub(request), table)).info(player.id)
 
     @app.post("/api/tables/{table_id}/leave", response_model=LeaveAnswer,
               response_model_exclude_unset=True)
@@ -544,10 +603,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def hint(request: Request, table_id: str) -> dict[str, Any]:
         player = me(request)
         table = hub(request).load(table_id)
-        seat = table.seat_of(player.id)
-        if seat is None or games.get(table.game).advisor is None:
-            raise HubError("bad_request", "hints are for your own game, in a game that has "
-                           "them (GET /api/games: advisor)")
+        seat = table.tool_seat(player.id, "hint")
         answer: dict[str, Any] = await request.app.state.advice.hint(table, seat, player.id)
         return answer
 
@@ -556,9 +612,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         """Peeking: the solver, which knows the stock, says whether the deal can still be won."""
         player = me(request)
         table = hub(request).load(table_id)
-        if games.get(table.game).solver is None or table.seat_of(player.id) is None:
-            raise HubError("bad_request", "this is for your own game, in a game with a solver "
-                           "(GET /api/games: solver)")
+        table.tool_seat(player.id, "peek")  # alone only, unless the game says otherwise
         answer: dict[str, Any] = await request.app.state.advice.winnable(table, player.id)
         return answer
 
@@ -642,6 +696,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             await ws.send_json(error(e.code, e.reason))
             await ws.close(code=CLOSE_FULL, reason=e.reason[:120])
             return
+        # a bot account's socket ends when its token is renewed (``sign_out``)
+        signed_in = ws.app.state.bot_sockets.setdefault(player.id, set()) \
+            if player is not None and player.bot_owner is not None else set()
+        signed_in.add(ws)
         conn.push(h.chat.history(table, conn))  # the chat's last messages, after the table
         limit_send_buffer(ws)
         writer = asyncio.create_task(write_loop(ws, conn))
@@ -651,8 +709,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
                 if event["type"] == "websocket.disconnect":
                     break
                 raw = event.get("text")
-                answer = await handle_message(h, table, conn,
-                                              raw if raw is not None else event.get("bytes"))
+                try:
+                    answer = await handle_message(h, table, conn, raw if raw is not None
+                                                  else event.get("bytes"))
+                except NotHolder:  # the table moved (a lost lease): reconnect to its holder
+                    conn.move()
+                    continue
                 if answer is not None:
                     conn.push(answer)
                     if answer["type"] == "error" and answer["code"] in FRESH_STATE_AFTER:
@@ -667,6 +729,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            signed_in.discard(ws)
             await h.disconnect(table, conn)
             if conn.dropped:  # the writer closes with 4008 (or finds the socket gone)
                 with contextlib.suppress(Exception):
@@ -674,6 +737,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
             writer.cancel()
 
     return app
+
+
+async def created(h: Hub, table: LiveTable) -> LiveTable:
+    """A table just created here, its lease claimed on the bus (a new id: nobody else
+    knows it, so it is ours unless this process is coming back from a pause)."""
+    if not await h.own(table.id):
+        h.drop(table)
+        raise HubError("moved", "the table moved to another server: reload", 503)
+    return table
 
 
 async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
@@ -689,7 +761,41 @@ async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
     tunnel.start()
     app.state.bus_tasks = [asyncio.create_task(hub.share_presence())]
     app.state.tunnel = tunnel
+    forward = bus.on_message  # the tunnel's; a renewed token's news is the app's
+
+    def on_message(message: dict[str, Any]) -> None:
+        if message.get("t") == SIGNED_OUT and isinstance(message.get("player"), str):
+            task = asyncio.create_task(close_sockets(app, message["player"]))
+            app.state.bus_tasks.append(task)  # (cancelled at shutdown, dropped when done)
+            task.add_done_callback(app.state.bus_tasks.remove)
+        else:
+            forward(message)
+
+    bus.on_message = on_message
     return tunnel
+
+
+async def sign_out(app: FastAPI, player_id: str) -> None:
+    """End the open websockets of a bot account whose token was renewed, here and (with a
+    bus) at every other process: the old token's sessions end with it."""
+    await close_sockets(app, player_id)
+    bus = app.state.hub.bus
+    if bus is None:
+        return
+    try:
+        for pid in await bus.redis.smembers(f"{BUS_PREFIX}procs"):
+            if pid != bus.id:
+                await bus.send(pid, {"t": SIGNED_OUT, "player": player_id})
+    except Exception:  # noqa: BLE001 - the new token is stored: its owner must still get it
+        logging.getLogger("cardtable.server").warning(
+            "could not tell the other processes that %s signed out", player_id, exc_info=True)
+
+
+async def close_sockets(app: FastAPI, player_id: str) -> None:
+    sockets = app.state.bot_sockets.pop(player_id, set())
+    for ws in list(sockets):
+        with contextlib.suppress(Exception):  # (already closing)
+            await ws.close(code=CLOSE_SIGNED_OUT, reason="signed out: the token was renewed")
 
 
 #: ``cardtable serve --log-level``: what the server's logger (``cardtable.server``) writes
@@ -742,6 +848,9 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
     an empty outbox then: it sees the mark before its next message.)"""
     try:
         while True:
+            if conn.moved:
+                await ws.close(code=CLOSE_MOVED, reason="the table moved: reconnect")
+                return
             if conn.dropped:
                 await ws.close(code=CLOSE_TOO_SLOW, reason="too slow: reconnect to get the table")
                 return
@@ -826,14 +935,18 @@ def wants_html(request: Request) -> bool:
 
 #: words that make a name a bot's: "greedy bot", "Search (bot)", "bots"
 BOT_WORD = re.compile(r"(^|[^a-z0-9])bots?$")
+#: what a table or the leaderboard calls a program's seat (``live.bot_label``: ``cmd:...``)
+PROGRAM_LABEL = "program"
 
 
 def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
-    """Whether a person's ``name`` is (or looks like) a bot's, so that the leaderboard and
-    the tables never show a person as a bot: any built-in bot's name, with or without
-    " bot", in any case (``Greedy``, ``greedy bot``, ``GreedyBot``, ``search:hard``); an
-    operator's external bot (``NAME``, ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``);
-    and any name whose last word is "bot"."""
+    """Whether a ``name`` of a person or a bot account is (or looks like) one of this
+    server's bots, so that the leaderboard and the tables never show someone as the server's
+    bot: any built-in bot's name, with or without " bot", in any case (``Greedy``,
+    ``greedy bot``, ``GreedyBot``, ``search:hard``); what a table shows for one (``Search
+    (hard)``, ``Greedy 3``, ``Program``); an operator's external bot (``NAME``,
+    ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``); and any name whose last word is
+    "bot"."""
     text = unicodedata.normalize("NFKC", name).casefold().strip()
     if text.startswith((EXTERNAL, bots.EXTERNAL, "cmd(", "bot:")) or BOT_WORD.search(text):
         return True
@@ -841,7 +954,24 @@ def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
     reserved |= {n.casefold() for n in external or {}}
     base = text.partition(":")[0].strip()  # a bot with a level: "search:hard"
     compact = re.sub(r"[^a-z0-9]", "", base)
-    return base in reserved or compact in reserved or compact.removesuffix("bot") in reserved
+    if base in reserved or compact in reserved or compact.removesuffix("bot") in reserved:
+        return True
+    # the labels tables show: a level in brackets, a seat's number after the label
+    shown = re.sub(r"[^a-z0-9]", "", text).rstrip("0123456789")
+    return shown in bot_labels(reserved)
+
+
+def bot_labels(names: set[str]) -> set[str]:
+    """The labels of these bots at every level, and a program's, letters and digits only
+    (``searchhard``)."""
+    levels = {level for known in LEVELS.values() for level in known}
+    labels = {PROGRAM_LABEL, *names}
+    return labels | {re.sub(r"[^a-z0-9]", "", n) + level for n in names for level in levels}
+
+
+def bot_account(bot: db.Player) -> dict[str, Any]:
+    """A bot account as its owner sees it (``messages.BotAccount``)."""
+    return {"id": bot.id, "name": bot.name, "plays_with": bot.plays_with or "owner"}
 
 
 def _page(name: str):

@@ -26,6 +26,7 @@ from cardtable.core.errors import BadOptions
 from cardtable.seeds import new_key
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
 from cardtable.server.live import LiveTable
+from cardtable.server.messages import NotHolder
 
 log = logging.getLogger("cardtable.server")
 
@@ -140,7 +141,11 @@ class BotRunner:
             for seat in due:
                 if table.status != "running" or seat not in table.state.to_act():
                     continue
-                await self.move(table, seat)
+                try:
+                    await self.move(table, seat)
+                except NotHolder:  # a heartbeat late (a pause): again once it is renewed;
+                    await asyncio.sleep(1.0)  # a table dropped meanwhile cancels this loop
+                    break
 
     async def move(self, table: LiveTable, seat: int) -> None:
         """The seat's bot chooses and plays an action (or loses its seat)."""

@@ -8,6 +8,7 @@ out as small ``presence`` events, at most every ``PRESENCE_DELAY`` seconds per t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -82,6 +83,8 @@ class Conn:
     outbox: asyncio.Queue[dict[str, Any]] = field(
         default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
+    #: its table moved to another process: closed with 1012, so that the client reconnects
+    moved: bool = False
     bucket: Bucket = field(default_factory=Bucket)
     admitted: bool = False  # Broadcaster.connect took it (and disconnect has not let it go)
     #: the table version of the last state it was sent: the next one carries only what the
@@ -96,6 +99,15 @@ class Conn:
         except asyncio.QueueFull:
             self.dropped = True  # the writer sees this and closes the socket
 
+    def move(self) -> None:
+        """Close the connection because its table is held elsewhere now (``Hub.drop``)."""
+        self.moved = True
+        # wakes the writer, which closes the socket before sending anything more (with a full
+        # outbox it is not waiting: it sees the mark)
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait({"type": "moved"})
+        self.dropped = True
+
     def allow(self, now: float) -> float:
         """0 if a message may go now (and count it against the player), else the seconds
         to wait."""
@@ -104,8 +116,8 @@ class Conn:
 
 def state_message(table: LiveTable, conn: Conn,
                   seen: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """What one connection may see (a ``StateMessage``): its seat's view and legal actions,
-    nothing more.
+    """What one connection may see (a ``StateMessage``): its seat's view, legal actions and
+    table tools, nothing more.
 
     ``seen`` caches, during one broadcast, the view and legal actions per seat and the
     table info (the same for every viewer but for ``creator`` and ``you``).
@@ -125,7 +137,8 @@ def state_message(table: LiveTable, conn: Conn,
         seen["spectators"] = spectators(table)
     words = seen.get(("words", seat))
     if words is None:
-        words = seen[("words", seat)] = table_words(table, seat, pair[0], pair[1])
+        words = seen[("words", seat)] = {**table_words(table, seat, pair[0], pair[1]),
+                                         "tools": table.tools(seat)}
     since = conn.log_version
     delta = seen.get(("log", seat, since))
     if delta is None:

@@ -23,7 +23,9 @@ redis://...`` any number of processes share one database and one Redis (docs/ser
   e.g. a machine cut off from the network).
 - **A process that was paused** past its heartbeat (the machine stalled) has lost every lease:
   the renewal finds its key gone, and the process drops every table it holds and starts again
-  under a new id before it writes again. The database is the last guard: each action has a
+  under a new id before it writes again. Until the renewal has been seen, ``fresh`` says no
+  (the last renewal sent is older than ``HEARTBEAT_TTL``), and the hub writes nothing. The
+  database is the last guard: each action has a
   unique position in its table, so a second writer's action is refused, never stored twice.
 - **Messages.** Each process listens on the channel ``ct:to:<id>``; ``send`` publishes a JSON
   object there. The table tunnel (``tunnel.py``) is what travels on it.
@@ -35,6 +37,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -137,6 +140,8 @@ class Bus:
         self.closed = False
         #: process -> when it was first seen with a heartbeat but no listener
         self._silent: dict[str, float] = {}
+        #: time.monotonic() when the last heartbeat that Redis took was sent (``fresh``)
+        self.renewed_at = -1e9
 
     @staticmethod
     async def _ignore(table_id: str) -> None:
@@ -167,8 +172,16 @@ class Bus:
                        asyncio.create_task(self._takeover_loop())]
         log.info("on the bus %s as process %s", self.url, self.id)
 
+    def fresh(self) -> bool:
+        """Whether this process's heartbeat (and so every lease it holds) is surely alive:
+        its last renewal was sent less than ``ttl`` seconds ago. A process paused past that
+        may have lost its leases before its next renewal tells it."""
+        return time.monotonic() - self.renewed_at < self.ttl
+
     async def _register(self) -> None:
+        sent = time.monotonic()
         await self.redis.set(self.proc_key(self.id), "1", px=int(self.ttl * 1000))
+        self.renewed_at = sent
         await self.redis.sadd(f"{PREFIX}procs", self.id)
 
     async def close(self) -> None:
@@ -192,12 +205,15 @@ class Bus:
         while True:
             await asyncio.sleep(self.heartbeat_every)
             try:
+                sent = time.monotonic()
                 renewed = await self.redis.set(self.proc_key(self.id), "1",
                                                px=int(self.ttl * 1000), xx=True)
             except Exception:  # Redis away for a moment: the next renewal may still be in time
                 log.warning("the bus did not answer the heartbeat", exc_info=True)
                 continue
-            if not renewed:
+            if renewed:
+                self.renewed_at = sent
+            else:
                 await self._lost()
 
     async def _lost(self) -> None:

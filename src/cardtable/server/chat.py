@@ -11,6 +11,7 @@ The text is plain text: clients show it as text, never as HTML.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
@@ -48,6 +49,9 @@ class Chat:
     def __init__(self, store: db.Storage) -> None:
         self.store = store
         self.rate = RateLimiter(CHAT_RATE, CHAT_BURST)
+        #: refuses a write to a table this process does not hold (the hub's engine's
+        #: ``guard``: ``NotHolder``); one process holds every table
+        self.guard: Callable[[str, str], None] = lambda _table_id, _what: None
 
     # -- settings ---------------------------------------------------------------------------
     def settings(self, table: LiveTable) -> dict[str, bool]:
@@ -69,6 +73,7 @@ class Chat:
             now["free"] = free
         if spectators is not None:
             now["spectators"] = spectators
+        self.guard(table.id, "a change of chat settings")
         self.store.set_chat_settings(table.id, now["free"], now["spectators"])
         table.chat = now
         for conn in list(table.conns):
@@ -126,6 +131,7 @@ class Chat:
             name = table.seats[conn.seat]["name"] or "player"
         else:
             name = self.store.names([conn.player_id]).get(conn.player_id, "player")
+        self.guard(table.id, "a chat line")
         row = self.store.add_chat(table.id, conn.seat, conn.player_id, name[:40], text)
         line = line_of(row)
         for other in list(table.conns):

@@ -5,6 +5,11 @@ and only then applied to the live table (the caller holds the table's lock and t
 the connections). Seats, undo and redo are changes of the same kind, each stored in one
 transaction with the table's new version.
 
+With several processes, only a table's holder (its lease on the bus) loads or writes it:
+``holds`` says whether this process does, and every load and write asks it first
+(``NotHolder``), so a copy elsewhere never reaches the database (docs/server.md, "Many
+processes").
+
 Versions: every change bumps the table's ``version``. A client acts against the version it
 last saw; the action is stale (refused, with a fresh view) only if that seat's view has
 changed since — so the simultaneous reveal of Slide never refuses a seat because another
@@ -29,7 +34,7 @@ from cardtable.server import clock as clocks
 from cardtable.server import lifecycle
 from cardtable.server import store as db
 from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
-from cardtable.server.messages import HubError, error
+from cardtable.server.messages import HubError, NotHolder, error
 from cardtable.server.ratings import rating_of
 
 log = logging.getLogger("cardtable.server")
@@ -52,11 +57,22 @@ class TableEngine:
         self.seat_grace = seat_grace
         #: the least seconds a clock may give (``--min-clock``; None: ``clock.LIMITS``)
         self.min_clock = min_clock
+        #: whether this process holds a table (the hub's ``holds``; one process holds all)
+        self.holds: Callable[[str], bool] = lambda _table_id: True
+
+    def guard(self, table_id: str, what: str) -> None:
+        """Refuse (``NotHolder``) to load or write a table this process does not hold:
+        another process runs it, and a copy here would run stale clocks and bots."""
+        if not self.holds(table_id):
+            log.warning("table %s: %s refused: this process does not hold it", table_id, what)
+            raise NotHolder(table_id, what)
 
     # -- building a table from the store ----------------------------------------------------
     def load(self, table_id: str) -> LiveTable:
         """The table as its rows say, with its state replayed from the log (no bots yet:
-        the seats' bots are the bot runner's). ``HubError`` not_found."""
+        the seats' bots are the bot runner's). ``HubError`` not_found; ``NotHolder`` where
+        another process holds it."""
+        self.guard(table_id, "loading")
         row = self.store.table(table_id)
         if row is None:
             raise HubError("not_found", f"there is no table {table_id!r}", 404)
@@ -86,16 +102,20 @@ class TableEngine:
         table.recent = {f"{a.seat}:{a.client_id}": {
             "type": "ack", "id": a.client_id, "version": table.version if a.version is None
             else a.version, "action": a.action} for a in log_rows if a.client_id}
+        table.seat_changed = [table.version] * table.players
         self.reconcile(table)
         table.seat_changed = [table.version] * table.players
         running = table.status == "running"
         # what each seat may do now: the baseline its next change is measured against
         table.last_legal = {s: state.legal(s) if running else [] for s in range(table.players)}
+        new = table.clock
         if table.clock:  # a new table's first deadlines (a stored one's stay as they were)
             new = clocks.advance(table.clock, table.clocked_seats(), time.time())
-            if new != table.clock:
-                self.store.change_table(table.id, clock=new)
-                table.clock = new
+        to_act = list(state.to_act())
+        if new != table.clock or row.to_act != to_act:  # (a row stored before to_act was)
+            self.store.change_table(table.id, clock=new if new != table.clock else None,
+                                    to_act=to_act)
+            table.clock = new
         return table
 
     def replay_log(self, game: str, seed: int, players: int, options: dict[str, Any],
@@ -116,8 +136,12 @@ class TableEngine:
     def reconcile(self, table: LiveTable) -> None:
         """Finish a change an older server stored in two commits and was killed between:
         a ``running`` table whose log ends the game becomes ``over`` with its result and
-        ratings; an ``open`` table with every seat taken starts. Each in one transaction,
-        written only if the stored status is still the broken one (so it happens once)."""
+        ratings; an ``open`` table with every seat taken starts; a resignation stored while
+        its person kept the seat gives the seat to the fallback bot (or closes the table).
+        Each in one transaction, written only if the stored status is still the broken one
+        (so it happens once)."""
+        if table.status == "running" and not table.state.over:
+            self._mend_resignations(table)
         if table.status == "running" and table.state.over:
             result = table.state.result()
             self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
@@ -131,13 +155,37 @@ class TableEngine:
             table.status = "running"
             log.info("table %s: every seat is taken; started", table.id)
 
+    def _mend_resignations(self, table: LiveTable) -> None:
+        """Resignations an older server stored apart from their seat's change (twice, if the
+        person resigned again): each stored once, and the seat the fallback bot's."""
+        once: list[dict[str, Any]] = []
+        for r in table.resigned:
+            once = lifecycle.with_resigned(once, r["seat"], r["player_id"], r["name"],
+                                           bool(r.get("away")))
+        half = [r for r in once if table.seats[r["seat"]]["player_id"] == r["player_id"]
+                and not r.get("away")]
+        if not half and len(once) == len(table.resigned):
+            return
+        if not half:
+            self.store.change_table(table.id, resigned=once, only_if="running")
+            table.resigned = once
+            return
+        for r in half:  # (a table has a few seats: one transaction each, each complete)
+            self._to_fallback(table, r["seat"], once)
+            if table.status != "running":
+                break
+        log.info("table %s: resignations of seats %s completed", table.id,
+                 [r["seat"] for r in half])
+
     # -- creating and seating ---------------------------------------------------------------
     def create(self, creator: db.Player, game: str, seats: list[str], options: dict[str, Any],
                seed: int | None, check_bot: Callable[[str, str], None],
-               clock: dict[str, Any] | None = None) -> str:
+               clock: dict[str, Any] | None = None, replaces: LiveTable | None = None) -> str:
         """Store a new table; its id. ``seats``: "me", "open" (a free seat for a friend) or
         a bot spec, each checked by ``check_bot(spec, game)`` (``CardtableError``);
-        ``clock``: the creator's choice (``clock.check_clock``)."""
+        ``clock``: the creator's choice (``clock.check_clock``); ``replaces``: the creator's
+        unfinished solitaire this one replaces (a new deal, a restart; the caller holds its
+        lock), closed as abandoned in the same transaction."""
         try:
             rules = games.get(game)
         except CardtableError as e:
@@ -149,6 +197,7 @@ class TableEngine:
         try:
             rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
             _, options = rules.check_options(len(seats), options)
+            to_act = list(rules.deal(seed, len(seats), options).to_act())
             for s in seats:
                 if s not in ("me", "open"):
                     check_bot(s, game)
@@ -156,6 +205,8 @@ class TableEngine:
             raise HubError("bad_request", e.reason) from None
         # one query on the index tables(created_by, status), not a scan of every live table
         unfinished, bots_only = self.store.unfinished_tables(creator.id)
+        if replaces is not None and replaces.created_by == creator.id:
+            unfinished -= 1  # closed by this very change
         if unfinished >= MAX_ACTIVE_TABLES:
             raise HubError("too_many_tables", f"you have {unfinished} unfinished tables; finish "
                            f"or leave some first, on My games (/me) (at most "
@@ -172,10 +223,18 @@ class TableEngine:
                         player_id=creator.id if s == "me" else None,
                         bot=None if s in ("me", "open") else s) for i, s in enumerate(seats)]
         full = "open" not in seats
+        closes = None
+        if replaces is not None:
+            self.guard(replaces.id, "closing")
+            result = lifecycle.closed_result(replaces.state.result(), "abandoned", True, [])
+            closes = {"table_id": replaces.id, "version": replaces.version + 1,
+                      "ended": "abandoned", "result": result}
         self.store.new_table(
             db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
                      status="running" if full else "open", created_by=creator.id,
-                     redo=[], version=0, clock=table_clock), rows)
+                     redo=[], version=0, clock=table_clock, to_act=to_act), rows, closes)
+        if replaces is not None:
+            self.closed(replaces, "abandoned")
         log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
                  ", ".join(seats))
         return table_id
@@ -247,6 +306,7 @@ class TableEngine:
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
         """A failed bot's seat goes to ``bot``: one seat row, no version change."""
+        self.guard(table.id, "replacing a bot")
         table.seats[seat]["bot"] = bot
         table.seats[seat]["name"] = bot
         self.store.set_seat(table.id, seat, None, bot)
@@ -280,7 +340,7 @@ class TableEngine:
         row: dict[str, Any] = {
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "client_id": client_id,
-            "actor": table.actor(seat)}
+            "actor": table.actor(seat), "to_act": list(candidate.to_act())}
         if candidate.over:  # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
         if table.clock:  # the clock it leaves, stored with the action (talk starts no move)
@@ -290,6 +350,7 @@ class TableEngine:
                 acted=None if talk else seat)
         # stored before acknowledged or broadcast: a crash after this line loses nothing.
         # The table's lock is held meanwhile, so its next action waits for this one.
+        self.guard(table.id, "an action")
         await commit(self.writer.submit(row))
         table.version += 1
         table.state = candidate
@@ -337,27 +398,33 @@ class TableEngine:
 
     def change(self, table: LiveTable, all_seats: bool = False, *,
                seats: dict[int, SeatRow] | None = None, status: str | None = None,
-               fault: str | None = None) -> None:
-        """A change of seats (seat -> {"player_id", "bot", "name"}) and/or status, stored
-        with the table's new version in one transaction, then made to the live table.
+               fault: str | None = None, clock: dict[str, Any] | None = None,
+               resigned: list[dict[str, Any]] | None = None) -> None:
+        """A change of seats (seat -> {"player_id", "bot", "name"}), status, clock (its
+        ``away`` and ``banks``; None: as it is) and resigned seats (None: as they are),
+        stored with the table's new version in one transaction, then made to the live table.
         ``fault``: the test fault point right after that commit (``store.fault_point``)."""
         seats = seats or {}
-        clock = None
-        if table.clock:  # whose time runs with the new seats and status
+        base = clock if clock is not None else table.clock
+        new_clock = None
+        if base:  # whose time runs with the new seats and status
             after = [seats.get(i, s) for i, s in enumerate(table.seats)]
-            clock = clocks.advance(table.clock, table.clocked_seats(
+            new_clock = clocks.advance(base, table.clocked_seats(
                 seats=after, status=status or table.status), time.time())
+        self.guard(table.id, "a change of seats")
         self.store.change_table(table.id, table.version + 1, status=status,
                                 seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()},
-                                clock=clock)
+                                clock=new_clock, resigned=resigned)
         if fault:
             db.fault_point(fault)
         for i, s in seats.items():
             table.seats[i] = s
         if status:
             table.status = status
-        if clock is not None:
-            table.clock = clock
+        if new_clock is not None:
+            table.clock = new_clock
+        if resigned is not None:
+            table.resigned = resigned
         table.version += 1
         self.after_change(table, all_seats)
 
@@ -365,22 +432,24 @@ class TableEngine:
     def undo(self, table: LiveTable, player: db.Player) -> None:
         """Take back the last action (the caller holds the table's lock). Never after the
         game's end: a win taken back would vanish from the statistics."""
-        self._check_solo_owner(table, player)
+        table.tool_seat(player.id, "undo")
         self._check_running(table)
         if not table.state.actions:
             raise HubError("nothing_to_undo", "there is nothing to undo")
-        # the action out, the redo list, the version and (a finished game) the status in
-        # one transaction
+        # the action out, the redo list, the version, the seats to act and (a finished
+        # game) the status in one transaction
         status = "running" if table.status == "over" else None
-        last = self.store.pop(table.id, table.version + 1, status=status)
+        before = self._replay(table, table.state.actions[:-1])
+        self.guard(table.id, "an undo")
+        last = self.store.pop(table.id, table.version + 1, status=status,
+                              to_act=list(before.to_act()))
         if last is None:  # the store has no action the memory has: never without a bug
             raise HubError("nothing_to_undo", "there is nothing to undo")
         db.fault_point("undo")
         table.version += 1
         table.redo.append([last.seat, last.action])
         table.recent.pop(f"{last.seat}:{last.client_id}", None)  # its id may come again
-        table.state = self.replay_log(table.game, table.seed, table.players, table.options,
-                                      table_id=table.id)
+        table.state = before
         del table.actors[len(table.state.actions):]
         if status:
             table.status = status
@@ -388,7 +457,7 @@ class TableEngine:
 
     def redo(self, table: LiveTable, player: db.Player) -> None:
         """Play the last undone action again (the caller holds the table's lock)."""
-        self._check_solo_owner(table, player)
+        table.tool_seat(player.id, "redo")
         self._check_running(table)
         if not table.redo:
             raise HubError("nothing_to_redo", "there is nothing to redo")
@@ -398,9 +467,10 @@ class TableEngine:
         row: dict[str, Any] = {
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "redo": table.redo[:-1],
-            "actor": table.actor(seat)}
+            "actor": table.actor(seat), "to_act": list(candidate.to_act())}
         if candidate.over:
             row["finish"] = self._finish_of(table, candidate)
+        self.guard(table.id, "a redo")
         self.store.append_many([row])
         db.fault_point("redo")
         table.version += 1
@@ -409,32 +479,51 @@ class TableEngine:
         table.actors.append(row["actor"])
         self.after_change(table, all_seats=True)
 
+    def _replay(self, table: LiveTable, actions: list[Any]) -> State:
+        """The table's state after these of its actions (``(seat, action)`` each)."""
+        state = games.get(table.game).deal(table.seed, table.players, table.options)
+        for seat, action in actions:
+            state.act(seat, action)
+        return state
+
     def _check_running(self, table: LiveTable) -> None:
         if table.status == "over":
             raise HubError("game_over", "the game is over: its moves can no longer be taken "
                            "back", 409)
 
     # -- the table's end before its game's: leave, resign, abandon (``lifecycle``) ----------
-    def close(self, table: LiveTable, ended: str, rated: bool = False) -> bool:
+    def close(self, table: LiveTable, ended: str, rated: bool = False,
+              resigned: list[dict[str, Any]] | None = None) -> bool:
         """Close an unfinished table as ``ended`` (the caller holds the lock), its result the
         position so far as a loss; ``rated``: a resignation in a competitive game, rated with
-        the resigned seats last. False if it was over already."""
+        the resigned seats last; ``resigned``: the resigned seats, stored in the same
+        transaction (None: as they are). False if it was over already."""
         if table.status == "over":
             return False
-        resigned = [r["seat"] for r in table.resigned]
+        given_up = table.resigned if resigned is None else resigned
         rules = games.get(table.game)
         result = lifecycle.closed_result(table.state.result(), ended,
-                                         rules.cooperative or table.players == 1, resigned)
-        rating = rating_of(table.game, lifecycle.rating_seats(table.seats, table.resigned),
+                                         rules.cooperative or table.players == 1,
+                                         [r["seat"] for r in given_up])
+        rating = rating_of(table.game, lifecycle.rating_seats(table.seats, given_up),
                            result, table.bot_accounts) if rated else None
-        if not self.store.close_table(table.id, table.version + 1, ended, result, rating):
+        self.guard(table.id, "closing")
+        if not self.store.close_table(table.id, table.version + 1, ended, result, rating,
+                                      resigned):
             return False  # (another process closed it: never while this one holds it)
+        self.closed(table, ended, given_up)
+        return True
+
+    def closed(self, table: LiveTable, ended: str,
+               resigned: list[dict[str, Any]] | None = None) -> None:
+        """Make a close that is stored to the live table too."""
         table.version += 1
+        if resigned is not None:
+            table.resigned = list(resigned)
         table.status, table.ended = "over", ended
         self.after_change(table, all_seats=True)
         log.info("table %s: closed, %s, after %d actions", table.id, ended,
                  len(table.state.actions))
-        return True
 
     def leave(self, table: LiveTable, player: db.Player, resign: bool = False) -> str:
         """The person leaves (or resigns) their seat (the caller holds the lock). What
@@ -444,50 +533,117 @@ class TableEngine:
         - ``closed``: the table ended (a solitaire; a cooperative game resigned; nobody but
           bots left);
         - ``bot``: the game plays on, the seat is the game's fallback bot's (the caller
-          seats the bot). In a competitive game leaving a started game is resigning: the
+          gives it its bot). In a competitive game leaving a started game is resigning: the
           seat ranks last whatever the bot does.
+
+        Each outcome is one transaction. Asked again by a person who resigned, it answers
+        the same and stores nothing; asked by a person the clock replaced, it makes their
+        resignation final (they no longer take the seat back by coming back).
         """
         seat = table.seat_of(player.id)
         if seat is None:
-            raise HubError("not_seated", "you have no seat at this table", 409)
+            if not any(r["player_id"] == player.id for r in table.resigned):
+                raise HubError("not_seated", "you have no seat at this table", 409)
+            if table.status != "running":
+                return "closed"
+            self._stay_away(table, player)  # (a resend of a resignation: nothing to store)
+            return "bot"
         if table.status == "over":
             raise HubError("game_over", "the game is over: its seats never change", 409)
-        others = [i for i, s in enumerate(table.seats) if i != seat and s["player_id"]]
+        self.guard(table.id, "leaving")
         if table.status == "open":
-            if not others:
+            if not any(s["player_id"] for i, s in enumerate(table.seats) if i != seat):
                 self.close(table, "abandoned")
                 return "closed"
             self.change(table, all_seats=True, fault="leave",
                         seats={seat: SeatRow(player_id=None, bot=None, name=None)})
             return "freed"
         rules = games.get(table.game)
-        competitive = table.players > 1 and not rules.cooperative
         if table.players == 1 or (resign and rules.cooperative):
             self.close(table, "resigned" if resign else "abandoned")
             return "closed"
-        if competitive:
-            table.resigned.append({"seat": seat, "player_id": player.id, "name": player.name})
-            self.store.set_resigned(table.id, table.resigned)
-        if not others:  # bots only would play on, for nobody: the table ends now
-            self.close(table, "resigned" if competitive else "abandoned", rated=competitive)
+        resigned = lifecycle.with_resigned(table.resigned, seat, player.id, player.name) \
+            if self.competitive(table) else None
+        outcome = self._to_fallback(table, seat, resigned)
+        if outcome == "bot":
+            what = "resigned" if resign else "left"
+            bot = table.seats[seat]["bot"]
+            table.notices.append(f"{player.name} {what}; the {bot} bot plays seat {seat + 1} on")
+            log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
+                     what, bot)
+        return outcome
+
+    @staticmethod
+    def competitive(table: LiveTable) -> bool:
+        """Whether a seat given up ranks last (rated as resigned): people against each
+        other, not a cooperative game."""
+        return table.players > 1 and not games.get(table.game).cooperative
+
+    def _to_fallback(self, table: LiveTable, seat: int,
+                     resigned: list[dict[str, Any]] | None) -> str:
+        """A running table's ``seat`` goes to the game's fallback bot with the ``resigned``
+        seats (None: a cooperative game's, unchanged), in one transaction: ``bot``; or, with
+        nobody else but bots left, the table closes (rated if someone resigned): ``closed``."""
+        if not any(s["player_id"] for i, s in enumerate(table.seats) if i != seat):
+            # bots only would play on, for nobody: the table ends now
+            rated = resigned is not None
+            self.close(table, "resigned" if rated else "abandoned", rated=rated,
+                       resigned=resigned)
             return "closed"
+        fallback = games.get(table.game).fallback_bot
+        self.change(table, all_seats=True, fault="leave" if resigned is None else "resign",
+                    seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)},
+                    resigned=resigned)
         return "bot"
 
-    def seat_fallback(self, table: LiveTable, seat: int, bot: str, player: db.Player,
-                      resigned: bool) -> None:
-        """After ``leave`` said ``bot``: the seat is the fallback bot's, stored."""
-        self.change(table, all_seats=True, fault="leave",
-                    seats={seat: SeatRow(player_id=None, bot=bot, name=bot)})
-        what = "resigned" if resigned else "left"
-        table.notices.append(f"{player.name} {what}; the {bot} bot plays seat {seat + 1} on")
-        log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
-                 what, bot)
+    def _stay_away(self, table: LiveTable, player: db.Player) -> None:
+        """A person the clock replaced resigns: counted as resigned for good, they no longer
+        take the seat back by coming back; one transaction (nothing if they resigned)."""
+        seats = [r["seat"] for r in table.resigned
+                 if r["player_id"] == player.id and r.get("away")]
+        if not seats or table.clock is None:
+            return
+        away = [None if i in seats else p for i, p in enumerate(table.clock["away"])]
+        resigned = [{k: v for k, v in r.items() if k != "away"}
+                    if r["player_id"] == player.id else dict(r) for r in table.resigned]
+        self.change(table, all_seats=True, fault="resign", clock={**table.clock, "away": away},
+                    resigned=resigned)
 
-    def _check_solo_owner(self, table: LiveTable, player: db.Player) -> None:
-        if not table.offers_undo:
-            raise HubError("bad_request", "undo is for games played alone")
-        if table.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "this is not your game", 403)
+    # -- clocks (clock.py): a seat out of time goes to a bot, its person may take it back --
+    def time_out(self, table: LiveTable, seat: int) -> None:
+        """The clock gives ``seat`` to the game's fallback bot (the caller holds the lock
+        and seats the bot): the person is marked away (they may take it back) and, in a
+        competitive game, counted as resigned until they do; one transaction."""
+        assert table.clock is not None
+        person = table.seats[seat]
+        away = list(table.clock["away"])
+        away[seat] = person["player_id"]
+        resigned = None
+        if self.competitive(table) and person["player_id"]:
+            resigned = lifecycle.with_resigned(table.resigned, seat, person["player_id"],
+                                               person["name"], away=True)
+        fallback = games.get(table.game).fallback_bot
+        self.change(table, all_seats=True, fault="timeout", clock={**table.clock, "away": away},
+                    resigned=resigned,
+                    seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
+
+    def take_back(self, table: LiveTable, seat: int, player: db.Player) -> None:
+        """The person the clock replaced at ``seat`` is back: the seat is theirs again, their
+        time starts afresh and they are no longer counted as resigned; one transaction."""
+        clock = table.clock
+        assert clock is not None
+        away = list(clock["away"])
+        away[seat] = None
+        banks = clock["banks"]
+        if banks is not None:  # a move's worth of time, if theirs is gone
+            banks = list(banks)
+            banks[seat] = max(banks[seat], min(clocks.RETURN_TIME, clock["seconds"]))
+        table.actor_names[player.id] = player.name
+        table.gone_since[seat] = time.monotonic()
+        self.change(table, all_seats=True, fault="reclaim",
+                    clock={**clock, "away": away, "banks": banks},
+                    resigned=lifecycle.back_from_away(table.resigned, seat, player.id),
+                    seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""

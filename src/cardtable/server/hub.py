@@ -12,6 +12,11 @@ that table's lock, in order, through the parts that each do one job:
 
 The hub keeps which tables are in memory: it loads them from the store on first use, resumes
 those with bots after a restart and unloads the idle ones (docs/server.md, "Memory").
+
+With several processes (a bus), a table is loaded, run (its clocks and bots) and written only
+by the process holding its lease: ``held`` is what this one holds, every claim and release
+goes through ``claim`` and ``release``, and the engine refuses to load or write any other
+table (``NotHolder``). Reads elsewhere come from the store (the lobby, My games).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import asyncio
 import datetime as dt
 import logging
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from cardtable import games
@@ -32,8 +39,8 @@ from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
 from cardtable.server.broadcast import Broadcaster, Conn, state_message
 from cardtable.server.chat import Chat
 from cardtable.server.engine import SEAT_GRACE, TableEngine
-from cardtable.server.live import LiveTable, SeatRow
-from cardtable.server.messages import HubError
+from cardtable.server.live import LiveTable
+from cardtable.server.messages import HubError, NotHolder
 
 log = logging.getLogger("cardtable.server")
 
@@ -74,6 +81,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         #: every table's chat (``chat.Chat``)
         self.chat = Chat(store)
+        self.chat.guard = self.engine.guard
         #: what an unloaded table had that the store does not: its bots (what they remember)
         #: and notices; given back when the table is loaded again
         self.parked: dict[str, tuple[dict[int, tuple[str, Any]], list[str]]] = {}
@@ -82,12 +90,93 @@ class Hub:
         #: the bus to the other server processes (``bus.Bus``), None when this is the only one
         self.bus: Any = None
         self._need_cache: tuple[float, set[str]] = (-1e9, set())
+        #: with a bus: the tables whose lease this process holds (claimed, taken over or
+        #: created here), the only ones it may load or write (``holds``)
+        self.held: set[str] = set()
+        #: table id -> requests for it running here now: its lease is kept meanwhile
+        self.visits: dict[str, int] = {}
+        #: one claim or release of a table's lease at a time, so ``held`` follows Redis:
+        #: table id -> [its lock, how many wait for it or hold it]
+        self._lease_turns: dict[str, list[Any]] = {}
+        self.engine.holds = self.holds
 
     # -- many processes (bus.py) ------------------------------------------------------------
+    def holds(self, table_id: str) -> bool:
+        """Whether this process may load and write the table: always without a bus; with
+        one, while it holds the table's lease and its own heartbeat is fresh (a process
+        paused past it may have lost every lease without knowing yet)."""
+        return self.bus is None or (table_id in self.held and self.bus.fresh())
+
+    @asynccontextmanager
+    async def _lease_turn(self, table_id: str) -> AsyncIterator[None]:
+        """This process's turn to claim or release the table's lease (forgotten once
+        nobody waits for it)."""
+        turn = self._lease_turns.setdefault(table_id, [asyncio.Lock(), 0])
+        turn[1] += 1
+        try:
+            async with turn[0]:
+                yield
+        finally:
+            turn[1] -= 1
+            if not turn[1]:
+                del self._lease_turns[table_id]
+
+    async def claim(self, table_id: str) -> str | None:
+        """The process holding the table after claiming it (this one's id if it was free or
+        its holder dead; None: this process may claim nothing now). Without a bus: None."""
+        if self.bus is None:
+            return None
+        async with self._lease_turn(table_id):
+            holder: str | None = await self.bus.claim(table_id)
+            if holder is not None and holder == self.bus.id:
+                self.held.add(table_id)
+                return holder
+            self.held.discard(table_id)
+            live = self.tables.get(table_id)
+            if live is not None:  # lost without our knowing (a pause): not ours to run
+                log.warning("table %s is held by process %s now: dropped here", table_id,
+                            holder)
+                self.drop(live)
+            return holder
+
+    async def release(self, table_id: str) -> None:
+        """Let go of a table's lease, unless the table is in memory or a request for it is
+        running here (checked when the release runs: it may have come back meanwhile)."""
+        if self.bus is None:
+            return
+        async with self._lease_turn(table_id):
+            if table_id in self.tables or self.visits.get(table_id):
+                return
+            self.held.discard(table_id)
+            await self.bus.release(table_id)
+
     async def own(self, table_id: str) -> bool:
         """Whether this process holds the table (claiming it if it is free, or its holder
         is dead): always, without a bus. A table is loaded, and written, only where held."""
-        return self.bus is None or await self.bus.claim(table_id) == self.bus.id
+        return self.bus is None or await self.claim(table_id) == self.bus.id
+
+    @asynccontextmanager
+    async def visiting(self, table_id: str) -> AsyncIterator[str | None]:
+        """A request about one table: claims it and gives its holder (None: try again
+        later); while the request runs here, the lease is kept; after it, let go unless the
+        table stayed in memory. Without a bus: this process, always."""
+        if self.bus is None:
+            yield "here"
+            return
+        holder = await self.claim(table_id)
+        if holder != self.bus.id:
+            yield holder
+            return
+        self.visits[table_id] = self.visits.get(table_id, 0) + 1
+        try:
+            yield holder
+        finally:
+            left = self.visits[table_id] - 1
+            if left:
+                self.visits[table_id] = left
+            else:
+                del self.visits[table_id]
+                await self.release(table_id)
 
     async def share_presence(self, every: float = 1.0) -> None:
         """With a bus: every ``every`` seconds, who is connected at the tables held here, for
@@ -104,19 +193,31 @@ class Hub:
     def drop_all(self) -> None:
         """Forget every table in memory without writing anything (this process lost its
         leases: another may hold them now); the store has what was acknowledged."""
+        self.held.clear()
         for table in list(self.tables.values()):
-            self.unload(table, release=False)
+            self.drop(table)
         self.parked.clear()
+
+    def drop(self, table: LiveTable) -> None:
+        """Forget a table another process may hold now: no write, its bots stop, and its
+        connections are closed so that they reconnect to its holder."""
+        self.unload(table, release=False)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        for conn in list(table.conns):
+            conn.move()
 
     async def take_over(self, table_id: str) -> None:
         """A table of a dead process is ours now: load it if it needs a writer (its bots
         and clocks), else let go of it (it is loaded when someone asks for it)."""
         if table_id in self.tables:
             return
-        if table_id in self._needing_writer([table_id]):
-            self.load(table_id)
-        elif self.bus is not None:
-            await self.bus.release(table_id)
+        self.held.add(table_id)  # (the bus's takeover made the lease ours)
+        try:
+            if table_id in self._needing_writer([table_id]):
+                self.load(table_id)
+        finally:  # not needed in memory (or broken): any process may load it when asked
+            await self.release(table_id)
 
     def _needing_writer(self, ids: list[str]) -> set[str]:
         """Of these tables, those that must be loaded to go on without anyone asking: a bot
@@ -158,7 +259,9 @@ class Hub:
 
     # -- loading ----------------------------------------------------------------------------
     def load(self, table_id: str) -> LiveTable:
-        """The live table, rebuilt from the store if this process has not seen it yet."""
+        """The live table, rebuilt from the store if this process has not seen it yet.
+        With a bus, only a table this process holds (``NotHolder`` else: the caller claims
+        first, ``own`` or ``visiting``)."""
         if table_id in self.tables:
             table = self.tables[table_id]
             table.used = time.monotonic()
@@ -245,7 +348,8 @@ class Hub:
         now = time.monotonic() if now is None else now
         gone = []
         for table in self.tables.values():
-            if table.conns or table.lock.locked() or self.bots.due(table):
+            if table.conns or table.lock.locked() or self.bots.due(table) or \
+                    self.visits.get(table.id):
                 table.used = now
             elif now - table.used >= (UNLOAD_FINISHED_AFTER if table.status == "over"
                                       else UNLOAD_IDLE_AFTER):
@@ -262,8 +366,10 @@ class Hub:
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
-        if release and self.bus is not None and self.loop is not None:
-            self.loop.create_task(self.bus.release(table.id))
+        if not release:  # (another process may hold it now)
+            self.held.discard(table.id)
+        elif self.bus is not None and self.loop is not None:
+            self.loop.create_task(self.release(table.id))
         if table.clock_timer is not None:  # its deadline is in the store (load_due)
             table.clock_timer.cancel()
             table.clock_timer = None
@@ -297,9 +403,34 @@ class Hub:
                options: dict[str, Any], seed: int | None = None,
                clock: dict[str, Any] | None = None) -> LiveTable:
         """A new table. ``seats``: "me", "open" (a free seat for a friend) or a bot spec;
-        ``clock``: ``{"mode", "seconds"}`` (clock.py), None for none."""
-        table = self.load(self.engine.create(creator, game, seats, options, seed,
-                                             self.bots.check, clock))
+        ``clock``: ``{"mode", "seconds"}`` (clock.py), None for none. With a bus, the
+        caller claims its lease next (``own``): nobody else knows its new id yet."""
+        table_id = self.engine.create(creator, game, seats, options, seed, self.bots.check,
+                                      clock)
+        if self.bus is not None:
+            self.held.add(table_id)
+        table = self.load(table_id)
+        self.bots.schedule(table)
+        return table
+
+    async def replace(self, old: LiveTable, player: db.Player, game: str, seats: list[str],
+                      options: dict[str, Any], seed: int | None = None,
+                      clock: dict[str, Any] | None = None) -> LiveTable:
+        """A new table in place of ``old`` (a new deal, a restart): ``old``, if unfinished,
+        must be the person's own solitaire and is closed as abandoned (a lost deal) in the
+        new table's own transaction, so a crash never leaves one without the other."""
+        async with old.lock:
+            replaces = None
+            if old.status != "over":
+                self._check_own_solitaire(old, player)
+                replaces = old
+            table_id = self.engine.create(player, game, seats, options, seed, self.bots.check,
+                                          clock, replaces)
+            if self.bus is not None:  # (a new id: nobody else knows it yet)
+                self.held.add(table_id)
+        if replaces is not None:
+            self._after_close_or_change(old)
+        table = self.load(table_id)
         self.bots.schedule(table)
         return table
 
@@ -317,9 +448,12 @@ class Hub:
 
     async def invite(self, table: LiveTable, player: db.Player, seat: int,
                      bot: db.Player) -> None:
-        """The creator seats the bot account ``bot`` at the open ``seat``."""
+        """The creator seats the bot account ``bot`` at the open ``seat``, if it plays with
+        them: its owner, or anyone when the owner said so (``plays_with``)."""
         if table.created_by != player.id:
             raise HubError("forbidden", "only the table's creator can invite a bot", 403)
+        if bot.bot_owner != player.id and bot.plays_with != "anyone":
+            raise HubError("owner_only", f"{bot.name} plays only at its owner's tables", 403)
         if not 0 <= seat < table.players:
             raise HubError("bad_request",
                            f"there is no seat {seat + 1} (seats 1 to {table.players})")
@@ -355,25 +489,19 @@ class Hub:
         async with table.lock:
             seat = table.seat_of(player.id)
             outcome = self.engine.leave(table, player, resign)
-            if outcome == "bot" and seat is not None:
+            if outcome == "bot" and seat is not None:  # the seat is the fallback bot's now
                 fallback = games.get(table.game).fallback_bot
-                bot = self.bots.make(table, seat, fallback)
-                self.engine.seat_fallback(table, seat, fallback, player, resign)
-                table.bots[seat] = bot
+                table.bots[seat] = self.bots.make(table, seat, fallback)
             for conn in table.conns:
                 if conn.player_id == player.id:
                     conn.seat = None
         self._after_close_or_change(table)
         return outcome
 
-    async def abandon(self, table: LiveTable, player: db.Player) -> None:
-        """Close the person's own unfinished solitaire as abandoned (a new deal or a restart
-        replaces it: a loss, as AisleRiot and PySolFC count it)."""
+    @staticmethod
+    def _check_own_solitaire(table: LiveTable, player: db.Player) -> None:
         if table.players != 1 or table.seats[0]["player_id"] != player.id:
             raise HubError("forbidden", "only your own game played alone is abandoned so", 403)
-        async with table.lock:
-            self.engine.close(table, "abandoned")
-        self._after_close_or_change(table)
 
     def _after_close_or_change(self, table: LiveTable) -> None:
         self.broadcaster.broadcast(table)
@@ -399,8 +527,8 @@ class Hub:
                 continue
             async with table.lock:
                 done = self.engine.close(table, "idle")
-            if live is None and self.bus is not None:  # claimed only to close it
-                await self.bus.release(table_id)
+            if live is None:  # claimed only to close it
+                await self.release(table_id)
             if done:
                 closed += 1
                 if live is not None:
@@ -532,30 +660,39 @@ class Hub:
         """A clock event: every seat out of time (or away too long) goes to the game's
         fallback bot, the table is told, and the person may take the seat back."""
         table.clock_timer = None
+        try:
+            gone = await self._time_out(table)
+        except NotHolder:  # a heartbeat late (a pause): look again once it is renewed, or
+            await asyncio.sleep(1.0)  # the table is dropped meanwhile and ``arm`` does nothing
+            self.arm(table)
+            return
+        if gone:
+            self.broadcaster.broadcast(table)
+            self.bots.schedule(table)
+        self.arm(table)
+
+    async def _time_out(self, table: LiveTable) -> dict[int, str]:
+        """Give the seats out of time (or away too long) to the fallback bot, stored; which
+        and why. Only at the table's holder, and only while it is in memory here."""
         fallback = games.get(table.game).fallback_bot
         async with table.lock:
+            if self.tables.get(table.id) is not table:
+                return {}
             gone = self._timeouts(table, time.time(), time.monotonic())
+            if gone:  # (before anything changes in memory)
+                self.engine.guard(table.id, "a clock's timeout")
             for seat, why in gone.items():
                 person = table.seats[seat]
                 name = person["name"] or "a player"
-                bot = self.bots.make(table, seat, fallback)
-                assert table.clock is not None
-                away = list(table.clock["away"])
-                away[seat] = person["player_id"]
-                table.clock = {**table.clock, "away": away}
-                self.engine.change(table, all_seats=True, seats={
-                    seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
-                table.bots[seat] = bot
+                self.engine.time_out(table, seat)
+                table.bots[seat] = self.bots.make(table, seat, fallback)
                 for conn in table.conns:  # their open pages watch until they take it back
                     if conn.seat == seat:
                         conn.seat = None
                 table.notices.append(f"{name} {why}; {fallback} plays for {name}")
                 log.info("table %s seat %s: %s %s; the %s bot plays", table.id, seat,
                          person["player_id"], why, fallback)
-        if gone:
-            self.broadcaster.broadcast(table)
-            self.bots.schedule(table)
-        self.arm(table)
+        return gone
 
     async def reclaim(self, table: LiveTable, player: db.Player) -> int | None:
         """Give a person back the seat the clock gave to a bot (they came back): the seat,
@@ -567,17 +704,7 @@ class Hub:
             seat = clock["away"].index(player.id) if player.id in clock["away"] else None
             if seat is None or table.status != "running" or not table.seats[seat]["bot"]:
                 return None
-            away = list(clock["away"])
-            away[seat] = None
-            banks = clock["banks"]
-            if banks is not None:  # a move's worth of time, if theirs is gone
-                banks = list(banks)
-                banks[seat] = max(banks[seat], min(clocks.RETURN_TIME, clock["seconds"]))
-            table.clock = {**clock, "away": away, "banks": banks}
-            table.actor_names[player.id] = player.name
-            table.gone_since[seat] = time.monotonic()
-            self.engine.change(table, all_seats=True, seats={
-                seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+            self.engine.take_back(table, seat, player)
             bot = table.bots.pop(seat, None)
             if bot is not None:
                 self.bots.close_later(bot)

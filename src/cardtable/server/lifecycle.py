@@ -11,7 +11,8 @@ no longer counts against the creator's limit of unfinished tables) with ``ended`
   played on (whoever or whatever played it; the first to resign lowest), and the game is
   rated with the person who resigned in their seat, so leaving never saves a rating. If
   the game ends with nobody but bots playing on, the seats that played on share first
-  place;
+  place. A seat the clock gave to a bot (out of time, or away past the grace) whose person
+  does not come back before the end counts as resigned, at the time the clock took it;
 - ``resigned`` in a cooperative game or a solitaire: the table lost.
 
 Pure functions: the engine stores what they compute.
@@ -31,6 +32,28 @@ ENDINGS = ("abandoned", "resigned", "idle")
 IDLE_CLOSE = 24 * 3600.0
 #: tables closed for being idle by one sweep at most (the next sweep takes the rest)
 IDLE_BATCH = 100
+
+
+def with_resigned(resigned: Sequence[Mapping[str, Any]], seat: int, player_id: str,
+                  name: str | None, away: bool = False) -> list[dict[str, Any]]:
+    """The resigned seats (``tables.resigned``) with ``seat`` given up by its person, last;
+    unchanged if it is there already (a resignation is stored once). ``away``: the clock
+    gave the seat to a bot; its person may still take it back (``back_from_away``)."""
+    out = [dict(r) for r in resigned]
+    if any(r["seat"] == seat and r["player_id"] == player_id for r in out):
+        return out
+    entry: dict[str, Any] = {"seat": seat, "player_id": player_id, "name": name or "player"}
+    if away:
+        entry["away"] = True
+    return [*out, entry]
+
+
+def back_from_away(resigned: Sequence[Mapping[str, Any]], seat: int,
+                   player_id: str) -> list[dict[str, Any]]:
+    """The resigned seats once the person the clock replaced at ``seat`` is back: rated by
+    the game's result again."""
+    return [dict(r) for r in resigned
+            if not (r.get("away") and r["seat"] == seat and r["player_id"] == player_id)]
 
 
 def resigned_ranks(ranks: Sequence[int], resigned: Sequence[int]) -> list[int]:

@@ -2,7 +2,9 @@
 
 Every part of the server works over a :class:`LiveTable`: the engine changes it (actions,
 undo, seats), the bot runner plays its bot seats, the broadcaster sends its views, and
-``table_info`` describes it (and a table only in the store, for the lobby) in one place.
+``table_info`` describes it (and a table only in the store, for the lobby) in one place. It
+also says which table tools each viewer has (``tools``) and refuses the others
+(``tool_seat``), so every route and every state message follow one rule.
 """
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from cardtable import games
 from cardtable.core.protocol import State
 from cardtable.server import clock as clocks
+from cardtable.server.messages import HubError
 
 if TYPE_CHECKING:
     from cardtable.server.broadcast import Conn
 
 #: the ``actor`` of an action a bot played: ``bot:SPEC`` (a person's is their player id)
 BOT_ACTOR = "bot:"
+#: table tools that end with the game (``LiveTable.tools``)
+RUNNING_ONLY = frozenset({"undo", "redo"})
+#: each table tool in words, for refusals
+TOOL_WORDS = {"undo": "undo", "redo": "redo", "hint": "hints",
+              "peek": '"still winnable?" (peeking)', "restart": "restarting the deal",
+              "new_deal": "a new deal in place of this game"}
 
 
 def bot_label(spec: str) -> str:
@@ -111,7 +120,8 @@ class LiveTable:
     chat: dict[str, bool] | None = None
     #: how an ``over`` table ended (``lifecycle.ENDINGS``; None: played to its end)
     ended: str | None = None
-    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
+    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``, in
+    #: order (``"away": true``: the clock gave the seat to a bot; ``lifecycle``)
     resigned: list[dict[str, Any]] = field(default_factory=list)
     #: the seated players that are bot accounts (shown and rated as bots)
     bot_accounts: set[str] = field(default_factory=set)
@@ -124,8 +134,24 @@ class LiveTable:
 
     @property
     def offers_undo(self) -> bool:
-        """Undo, redo and restart: for a game played alone, if the game offers them."""
+        """Undo and redo: where the game offers them (``Game.tools_for``: alone)."""
         return games.get(self.game).offers_undo(self.players)
+
+    def tools(self, seat: int | None) -> list[str]:
+        """The table tools of the person at ``seat`` now, as their state message lists them
+        (``Game.tools_for``; a spectator, None, has none); undo and redo only while the game
+        runs (a finished game is history)."""
+        if seat is None:
+            return []
+        running = self.status == "running"
+        return [t for t in games.get(self.game).tools_for(self.players)
+                if running or t not in RUNNING_ONLY]
+
+    def tool_seat(self, player_id: str, tool: str) -> int:
+        """The player's seat, where the game offers them ``tool`` at this table; else the
+        typed refusal ``not_offered`` (403). Whether the tool may be used now (``game_over``)
+        is its route's to say."""
+        return check_tool(self.game, self.players, self.seat_of(player_id), tool)
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The first seat of this table that the player holds."""
@@ -209,6 +235,16 @@ class LiveTable:
             for seat, run in zip(info["seats"], self.history(), strict=True):
                 seat["history"] = run
         return info
+
+
+def check_tool(game: str, players: int, seat: int | None, tool: str) -> int:
+    """The one rule of every tool's route: the person's ``seat``, if they hold one at a table
+    of ``players`` where ``game`` offers ``tool`` (``Game.tools_for``); else ``not_offered``
+    (403)."""
+    if seat is None or tool not in games.get(game).tools_for(players):
+        raise HubError("not_offered", f"{TOOL_WORDS[tool]}: not offered to you at this "
+                       "table (your state message lists your tools)", 403)
+    return seat
 
 
 def iso(when: dt.datetime | None) -> str | None:

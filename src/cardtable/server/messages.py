@@ -44,6 +44,18 @@ class HubError(Exception):
         self.extra = extra or {}
 
 
+class NotHolder(HubError):
+    """This process does not hold the table (with several processes only its lease holder
+    loads, runs and writes it): refused before anything reaches the database. A client is
+    told to try again (503 ``moved``): its request then reaches the holder."""
+
+    def __init__(self, table_id: str, what: str) -> None:
+        super().__init__("moved", f"table {table_id} is held by another server process "
+                         f"({what} refused here): try again", 503, {"retry_after": 1})
+        self.table_id = table_id
+        self.what = what
+
+
 def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:
     """An ``ErrorMessage`` for a websocket."""
     return {"type": "error", "code": code, "message": message, "id": client_id}
@@ -217,6 +229,11 @@ class TableInfo(BaseModel):
                                    "UTC): the lobby shows its age")
 
 
+#: a table tool (``protocol.TOOLS``): undo, redo, a hint, "still winnable?" (peeking), the same
+#: deal again, a new deal
+Tool = Literal["undo", "redo", "hint", "peek", "restart", "new_deal"]
+
+
 # -- websocket: server -> client ------------------------------------------------------------
 class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
@@ -262,6 +279,10 @@ class StateMessage(BaseModel):
                               "table runs): a seat not here is not to play, whatever its legal")
     labels: list[str] = Field(description="a label per legal action (Game.move_label)")
     ending: Ending | None = Field(description="once over: the end in words")
+    tools: list[Tool] = Field(description="the table tools this connection's person has now "
+                              "(Game.tools_for, per game and player count; none for a "
+                              "spectator; undo and redo only while the game runs): a page "
+                              "offers these, and the server refuses the others (not_offered)")
 
 
 class AckMessage(BaseModel):
@@ -410,9 +431,19 @@ class InviteBody(BaseModel):
     bot: str = Field(max_length=100, description="the name of a bot account")
 
 
+#: whom a bot account plays with: anyone may invite it, or only its owner (the default)
+PlaysWith = Literal["anyone", "owner"]
+
+
 class BotAccount(BaseModel):
     id: str
     name: str
+    plays_with: PlaysWith = Field("owner", description="who may invite it to a seat: "
+                                  "anyone, or only its owner (the default)")
+
+
+class BotSettingsBody(BaseModel):
+    plays_with: PlaysWith = Field(description="who may invite the bot account to a seat")
 
 
 class BotAccountAnswer(BaseModel):
@@ -454,6 +485,13 @@ class BotInfo(BaseModel):
     levels: list[str]
 
 
+class GameTools(BaseModel):
+    """The table tools of a seated person (spectators have none), by who plays."""
+
+    alone: list[Tool]
+    shared: list[Tool]
+
+
 class GameInfo(BaseModel):
     """A game's ``Game.describe()`` and the bots a table may seat."""
 
@@ -467,7 +505,9 @@ class GameInfo(BaseModel):
     cooperative: bool
     advisor: bool = Field(description="hints offered")
     solver: bool = Field(description='"still winnable?" offered')
-    undo_alone: bool = Field(description="played alone: undo, redo and restart offered")
+    undo_alone: bool = Field(description="played alone: undo and redo offered")
+    tools: GameTools = Field(description="the table tools a seated person has, alone and at a "
+                             "shared table (Game.tools_for)")
     shows_deal_number: bool = Field(description="played alone: the deal number is public")
     rated: bool = Field(description="games of two or more change the ratings")
     has_talk: bool = Field(description="talk: actions out of turn that change no turn")

@@ -1,16 +1,18 @@
 """The "My games" page's data: a person's unfinished tables, theirs to play first, and their
-finished ones, newest first, a page at a time (GET /api/my-games; docs/server.md)."""
+finished ones, newest first, a page at a time (GET /api/my-games; docs/server.md).
+
+Every table is described from its stored rows (seats, clock, ``to_act``), never loaded: with
+several processes only a table's holder may load it, and a copy loaded here would run its own
+clocks and bots on stale state. (Bot accounts' programs ask for this page in a loop.)"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
-from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import ordinal
 from cardtable.server import store as db
-from cardtable.server.live import iso, your_deadline
-from cardtable.server.messages import HubError
+from cardtable.server.live import LiveTable, SeatRow, iso, your_deadline
 
 if TYPE_CHECKING:
     from cardtable.server.hub import Hub
@@ -44,27 +46,49 @@ def verdict(row: db.Table, seat: int | None) -> str | None:
     return " · ".join(x for x in (label, own) if x) or None
 
 
-def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, Any]:
+def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
+    """The person's open and running tables, theirs to play first, from the store."""
     store = hub.store
+    rows = [r for r in store.my_tables(player.id, finished=False, limit=MY_UNFINISHED)
+            if r.game in games.names()]  # a game no longer installed: skipped
+    stored = store.seats_of([r.id for r in rows])
+    names = store.names(list({s.player_id for ss in stored.values() for s in ss
+                              if s.player_id}))
     unfinished = []
-    for row in store.my_tables(player.id, finished=False, limit=MY_UNFINISHED):
-        try:
-            table = hub.load(row.id)
-        except (HubError, CardtableError):  # a game no longer installed: skip it
-            continue
-        seat = table.seat_of(player.id)
-        to_act = table.state.to_act() if table.status == "running" else []
+    for row in rows:
+        seats = [SeatRow(player_id=s.player_id, bot=s.bot,
+                         name=names.get(s.player_id) if s.player_id else s.bot)
+                 for s in sorted(stored[row.id], key=lambda s: s.seat)]
+        seat = next((i for i, s in enumerate(seats) if s["player_id"] == player.id), None)
+        to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
         unfinished.append({
             "id": row.id, "game": row.game, "title": games.get(row.game).title,
-            "players": row.players, "status": table.status, "ended": table.ended,
+            "players": row.players, "status": row.status, "ended": row.ended,
             "seat": seat, "your_turn": seat in to_act,
-            "to_act": [table.seats[s]["name"] or "an open seat" for s in to_act],
-            "opponents": [s["name"] or "open seat" for i, s in enumerate(table.seats)
-                          if i != seat],
+            "to_act": [seats[s]["name"] or "an open seat" for s in to_act if s < len(seats)],
+            "opponents": [s["name"] or "open seat" for i, s in enumerate(seats) if i != seat],
             "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
-            "your_deadline": your_deadline(table.clock, table.seats, player.id),
+            "your_deadline": your_deadline(row.clock, seats, player.id),
         })
     unfinished.sort(key=lambda g: not g["your_turn"])  # stable: newest first within each
+    return unfinished
+
+
+def to_act_of(row: db.Table, live: LiveTable | None) -> list[int]:
+    """The seats to act at a running table: stored with its last change; for a row stored
+    before they were, the table in memory here if it is (read, never loaded for this), else
+    the seats whose clock runs (none known without a clock, until its holder loads it)."""
+    if row.to_act is not None:
+        return [int(s) for s in row.to_act]
+    if live is not None:
+        return list(live.state.to_act())
+    deadlines = (row.clock or {}).get("deadlines") or []
+    return [s for s, d in enumerate(deadlines) if d is not None]
+
+
+def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, Any]:
+    store = hub.store
+    unfinished = unfinished_games(hub, player)
     rows = store.my_tables(player.id, finished=True, limit=limit + 1, offset=page * limit)
     more = len(rows) > limit
     rows = rows[:limit]

@@ -100,6 +100,9 @@ class Player(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     #: a bot account's person (who made it and may renew its token); None for a person
     bot_owner: Mapped[str | None] = mapped_column(String(32), index=True)
+    #: whom a bot account plays with: ``anyone`` may invite it, or (null) only its owner
+    #: (migration 0009)
+    plays_with: Mapped[str | None] = mapped_column(String(8))
 
 
 class Table(Base):
@@ -134,8 +137,14 @@ class Table(Base):
     ended: Mapped[str | None] = mapped_column(String(12))
     #: its last change (null: ``created_at``); the idle sweep reads it (``ix_tables_idle``)
     active_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
-    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``
+    #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``, in
+    #: order; ``"away": true`` marks a seat the clock gave to a bot (rated as resigned unless
+    #: its person comes back: ``lifecycle``)
     resigned: Mapped[list | None] = mapped_column(JSON)
+    #: the seats to act (the game's ``to_act``), stored with every action (0009): any
+    #: process lists whose turn it is from the row (My games); null until its holder loads
+    #: a table stored before
+    to_act: Mapped[list | None] = mapped_column(JSON)
 
 
 class Seat(Base):
@@ -226,7 +235,7 @@ _INSERT_ACTION = insert(ACTIONS)
 ACTION_KEYS = tuple(c.name for c in ACTIONS.columns if c.name != "at")
 _SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
                 .values(version=bindparam("version"), redo=bindparam("redo"),
-                        active_at=bindparam("at")))
+                        active_at=bindparam("at"), to_act=bindparam("to_act")))
 #: a clocked table's action also stores the clock it leaves (the same transaction)
 _SET_CLOCK = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
               .values(clock=bindparam("clock"), deadline=bindparam("deadline")))
@@ -243,6 +252,24 @@ def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
     if only_if is not None:
         q = q.where(t.c.status == only_if)
     if conn.execute(q.values(status="over", finished_at=at, result=result)).rowcount == 0:
+        return False
+    if rating:
+        _rate(conn, rating)
+    return True
+
+
+def _close(conn: Any, table_id: str, version: int, ended: str, result: Mapping[str, Any],
+           rating: Mapping[str, Any] | None = None,
+           resigned: list[dict[str, Any]] | None = None) -> bool:
+    """Close an open or running table (``Store.close_table``) in the caller's transaction;
+    False (nothing written) if it is over already."""
+    t, at = TABLES, now()
+    values: dict[str, Any] = {"status": "over", "ended": ended, "finished_at": at,
+                              "active_at": at, "result": result, "version": version}
+    if resigned is not None:
+        values["resigned"] = resigned
+    q = update(t).where(t.c.id == table_id, t.c.status.in_(["open", "running"]))
+    if conn.execute(q.values(**values)).rowcount == 0:
         return False
     if rating:
         _rate(conn, rating)
@@ -342,6 +369,8 @@ class Storage(Protocol):
 
     def new_bot_token(self, owner_id: str, bot_id: str) -> str | None: ...
 
+    def set_plays_with(self, owner_id: str, bot_id: str, anyone: bool) -> Player | None: ...
+
     def bot_accounts(self, ids: list[str]) -> set[str]: ...
 
     def names(self, ids: list[str]) -> dict[str, str]:
@@ -349,7 +378,11 @@ class Storage(Protocol):
         ...
 
     # -- tables
-    def new_table(self, table: Table, seats: list[Seat]) -> None: ...
+    def new_table(self, table: Table, seats: list[Seat],
+                  closes: Mapping[str, Any] | None = None) -> None:
+        """A new table and its seats; ``closes``: the unfinished table it replaces (a new
+        deal, a restart), closed in the same transaction (``close_table``'s arguments)."""
+        ...
 
     def table(self, table_id: str) -> Table | None: ...
 
@@ -364,9 +397,12 @@ class Storage(Protocol):
                      status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
                      only_if: str | None = None,
-                     clock: dict[str, Any] | None = None) -> bool:
-        """Seats, status, version and clock in one transaction (``only_if``: the status it
-        must still have; False and nothing written if it has not)."""
+                     clock: dict[str, Any] | None = None,
+                     to_act: list[int] | None = None,
+                     resigned: list[dict[str, Any]] | None = None) -> bool:
+        """Seats, status, version, clock, seats to act and resigned seats in one transaction
+        (``only_if``: the status it must still have; False and nothing written if it has
+        not)."""
         ...
 
     def due_tables(self, before: float, limit: int = 500) -> list[str]:
@@ -400,12 +436,12 @@ class Storage(Protocol):
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
 
     def close_table(self, table_id: str, version: int, ended: str,
-                    result: Mapping[str, Any], rating: Mapping[str, Any] | None) -> bool:
-        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result
-        and ratings, in one transaction; False if it was not open or running any more."""
+                    result: Mapping[str, Any], rating: Mapping[str, Any] | None,
+                    resigned: list[dict[str, Any]] | None = None) -> bool:
+        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result,
+        ratings and resigned seats (None: unchanged), in one transaction; False if it was not
+        open or running any more."""
         ...
-
-    def set_resigned(self, table_id: str, resigned: list[dict[str, Any]]) -> None: ...
 
     def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
         """Ids of open or running tables with no change since ``before``, oldest first."""
@@ -423,11 +459,13 @@ class Storage(Protocol):
         ...
 
     def append_many(self, rows: list[dict[str, Any]]) -> None:
-        """Commit actions of several tables (with each table's version, redo list and, for
-        an action ending its game, its result and ratings) in one transaction."""
+        """Commit actions of several tables (with each table's version, redo list, seats to
+        act and, for an action ending its game, its result and ratings) in one
+        transaction."""
         ...
 
-    def pop(self, table_id: str, version: int, status: str | None = None) -> Action | None:
+    def pop(self, table_id: str, version: int, status: str | None = None,
+            to_act: list[int] | None = None) -> Action | None:
         """Undo: remove the last action and keep it for redo, with the new version."""
         ...
 
@@ -440,6 +478,10 @@ class Storage(Protocol):
     def has_recovery_code(self, player_id: str) -> bool: ...
 
     def recover(self, code: str) -> tuple[Player, str] | None: ...
+
+    def whose_code(self, code: str) -> Player | None:
+        """The person whose recovery code this is, without using it."""
+        ...
 
     def add_chat(self, table_id: str, seat: int | None, player_id: str | None, name: str,
                  text: str) -> ChatLine: ...
@@ -504,14 +546,25 @@ class Store:
         """The player whose recovery code this is, and a new token for this browser (the
         other browsers keep theirs); None for an unknown code."""
         with self.session.begin() as s:
-            row = s.scalar(select(RecoveryCode).where(
-                RecoveryCode.code_hash == token_hash(normal_code(code))))
-            player = s.get(Player, row.player_id) if row is not None else None
+            player = self._code_owner(s, code)
             if player is None:
                 return None
             token = secrets.token_urlsafe(24)
             s.add(PlayerToken(token_hash=token_hash(token), player_id=player.id))
         return player, token
+
+    def whose_code(self, code: str) -> Player | None:
+        with self.session() as s:
+            return self._code_owner(s, code)
+
+    @staticmethod
+    def _code_owner(s: Any, code: str) -> Player | None:
+        """The person a recovery code belongs to (a bot account's code, left from before
+        migration 0009, is no one's: bot accounts have only their token)."""
+        row = s.scalar(select(RecoveryCode).where(
+            RecoveryCode.code_hash == token_hash(normal_code(code))))
+        player = s.get(Player, row.player_id) if row is not None else None
+        return player if player is not None and player.bot_owner is None else None
 
     def rename(self, player_id: str, name: str) -> None:
         with self.session.begin() as s:
@@ -541,8 +594,9 @@ class Store:
                                                  func.lower(Player.name) == name.lower()))
 
     def new_bot_token(self, owner_id: str, bot_id: str) -> str | None:
-        """A new token for the owner's bot account (the old one stops working), or None if
-        it is not theirs."""
+        """A new token for the owner's bot account, or None if it is not theirs. Every
+        other credential of the account ends with it, in one transaction: the old token,
+        browser tokens and any recovery code (whoever held the old token made them)."""
         token = secrets.token_urlsafe(24)
         with self.session.begin() as s:
             bot = s.get(Player, bot_id)
@@ -550,7 +604,18 @@ class Store:
                 return None
             bot.token_hash = token_hash(token)
             s.execute(delete(PlayerToken).where(PlayerToken.player_id == bot_id))
+            s.execute(delete(RecoveryCode).where(RecoveryCode.player_id == bot_id))
         return token
+
+    def set_plays_with(self, owner_id: str, bot_id: str, anyone: bool) -> Player | None:
+        """Whom the owner's bot account plays with: anyone, or its owner only; the account,
+        or None if it is not theirs."""
+        with self.session.begin() as s:
+            bot = s.get(Player, bot_id)
+            if bot is None or bot.bot_owner != owner_id:
+                return None
+            bot.plays_with = "anyone" if anyone else None
+        return bot
 
     def bot_accounts(self, ids: list[str]) -> set[str]:
         """Which of these players are bot accounts."""
@@ -566,11 +631,16 @@ class Store:
             return {i: n for i, n in rows}
 
     # -- tables -----------------------------------------------------------------------------
-    def new_table(self, table: Table, seats: list[Seat]) -> None:
+    def new_table(self, table: Table, seats: list[Seat],
+                  closes: Mapping[str, Any] | None = None) -> None:
         with self.session.begin() as s:
+            if closes is not None:
+                _close(s.connection(), **closes)
             s.add(table)
             s.flush()
             s.add_all(seats)
+        if closes is not None:
+            fault_point("replace")
 
     def table(self, table_id: str) -> Table | None:
         with self.session() as s:
@@ -590,10 +660,13 @@ class Store:
     def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
                      seats: dict[int, tuple[str | None, str | None]] | None = None,
                      only_if: str | None = None,
-                     clock: dict[str, Any] | None = None) -> bool:
+                     clock: dict[str, Any] | None = None,
+                     to_act: list[int] | None = None,
+                     resigned: list[dict[str, Any]] | None = None) -> bool:
         """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
-        the new ``status``, ``version`` and ``clock`` (None: unchanged). ``only_if``: only if
-        the table's status is still this; False (and nothing written) if it is not."""
+        the new ``status``, ``version``, ``clock``, ``to_act`` and ``resigned`` seats (None:
+        unchanged). ``only_if``: only if the table's status is still this; False (and nothing
+        written) if it is not."""
         t, st = TABLES, SEATS
         values: dict[str, Any] = {}
         if version is not None:
@@ -603,6 +676,10 @@ class Store:
             values["status"] = status
         if clock is not None:
             values["clock"], values["deadline"] = clock, next_deadline(clock)
+        if to_act is not None:
+            values["to_act"] = to_act
+        if resigned is not None:
+            values["resigned"] = resigned
         with self.engine.begin() as conn:
             if values or only_if is not None:
                 q = update(t).where(t.c.id == table_id)
@@ -710,23 +787,13 @@ class Store:
             return list(s.scalars(q.order_by(Table.created_at)))
 
     def close_table(self, table_id: str, version: int, ended: str,
-                    result: Mapping[str, Any], rating: Mapping[str, Any] | None) -> bool:
-        t, at = TABLES, now()
+                    result: Mapping[str, Any], rating: Mapping[str, Any] | None,
+                    resigned: list[dict[str, Any]] | None = None) -> bool:
         with self.engine.begin() as conn:
-            q = (update(t).where(t.c.id == table_id, t.c.status.in_(["open", "running"]))
-                 .values(status="over", ended=ended, finished_at=at, active_at=at,
-                         result=result, version=version))
-            if conn.execute(q).rowcount == 0:
+            if not _close(conn, table_id, version, ended, result, rating, resigned):
                 return False
-            if rating:
-                _rate(conn, rating)
         fault_point("close")
         return True
-
-    def set_resigned(self, table_id: str, resigned: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(TABLES).where(TABLES.c.id == table_id)
-                         .values(resigned=resigned))
 
     def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
         # two walks down ix_tables_idle (status, active_at), then the rows never changed
@@ -786,7 +853,7 @@ class Store:
                                           for r in rows])
             conn.execute(_SET_VERSION, [
                 {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or [],
-                 "at": at} for r in rows])
+                 "at": at, "to_act": r.get("to_act")} for r in rows])
             clocked = [{"tid": r["table_id"], "clock": r["clock"],
                         "deadline": next_deadline(r["clock"])} for r in rows if r.get("clock")]
             if clocked:
@@ -798,9 +865,11 @@ class Store:
         if any(r.get("finish") for r in rows):
             fault_point("finish")
 
-    def pop(self, table_id: str, version: int, status: str | None = None) -> Action | None:
-        """Undo: remove the last action and keep it for redo, with the table's new version
-        and ``status`` (a finished solitaire runs again) in the same transaction."""
+    def pop(self, table_id: str, version: int, status: str | None = None,
+            to_act: list[int] | None = None) -> Action | None:
+        """Undo: remove the last action and keep it for redo, with the table's new version,
+        ``status`` (a finished solitaire runs again) and ``to_act`` (the seats to act after
+        it) in the same transaction."""
         with self.session.begin() as s:
             last = s.scalar(select(Action).where(Action.table_id == table_id)
                             .order_by(Action.n.desc()).limit(1))
@@ -811,6 +880,8 @@ class Store:
                 return None
             row.redo = [*row.redo, [last.seat, last.action]]
             row.version = version
+            if to_act is not None:
+                row.to_act = to_act
             if status is not None:
                 row.status = status
                 if status != "over":  # SQL NULL (a JSON column's None is JSON null)
@@ -846,6 +917,7 @@ class Store:
     def set_chat_settings(self, table_id: str, free: bool, spectators: bool) -> None:
         with self.session.begin() as s:
             s.merge(ChatSettings(table_id=table_id, free=free, spectators=spectators))
+        fault_point("chat")
 
     # -- ratings ----------------------------------------------------------------------------
     def ratings(self, game: str | None = None, limit: int = 100) -> list[Rating]:

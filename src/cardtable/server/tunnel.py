@@ -6,8 +6,10 @@ app: for a request about one table (``/api/tables/<id>...`` and ``/ws/tables/<id
 the table's lease; when another live process holds it, the request is forwarded there as
 ASGI events over the bus, and that process runs it through its own app exactly as if the
 client had connected to it (its limits, redaction and checks all apply there). The answer
-comes back the same way. Everything else (the lobby, players, pages) is answered where it
-arrives, from the shared database.
+comes back the same way. Everything else (the lobby, players, My games, pages) is answered
+where it arrives, from the shared database: only a table's holder loads it (``Hub.load``
+refuses elsewhere), and a forwarded request is run only while its target still holds the
+table (else 503 ``moved``: try again).
 
 Why forward rather than tell the client where to connect: behind a load balancer a client
 cannot choose its process, and a table's holder changes when a process dies; forwarding
@@ -175,7 +177,7 @@ class Tunnel:
 
         async def run() -> None:
             try:
-                await self.target(scope, receive, send)
+                await self._run_held(scope, receive, send)
             except asyncio.CancelledError:
                 pass
             except Exception:
@@ -186,6 +188,20 @@ class Tunnel:
                     await self.bus.send(origin, {"t": "end", "id": sid})
 
         self.incoming[sid] = (origin, queue, asyncio.create_task(run()))
+
+    async def _run_held(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Run a forwarded request here while this process holds its table: a lease let go
+        since the sender looked (the table went idle) is claimed again, and one another
+        process took is answered ``moved`` (the client tries again, and reaches it)."""
+        table_id = table_of(scope.get("path", ""))
+        if table_id is None:
+            await self.target(scope, receive, send)
+            return
+        async with self.app.state.hub.visiting(table_id) as holder:
+            if holder != self.bus.id:
+                await _refuse(scope, send)
+                return
+            await self.target(scope, receive, send)
 
     # -- the forwarding end -----------------------------------------------------------------
     async def forward(self, holder: str, scope: dict[str, Any], receive: Any,
@@ -269,6 +285,14 @@ async def _moved(send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+async def _refuse(scope: dict[str, Any], send: Any) -> None:
+    """Not here, not now: an HTTP request gets 503 ``moved``, a socket 1012 (reconnect)."""
+    if scope["type"] == "http":
+        await _moved(send)
+    else:
+        await send({"type": "websocket.close", "code": CLOSE_MOVED})
+
+
 class TableRouter:
     """ASGI middleware, outermost: a request about a table held by another live process is
     forwarded there (``Tunnel.forward``); everything else goes on to the app here. Without a
@@ -290,19 +314,12 @@ class TableRouter:
         if tunnel is None or table_id is None:
             await self.app(scope, receive, send)
             return
-        holder = await tunnel.bus.claim(table_id)
-        if holder is None:  # this process is coming back from a pause: not now
-            if scope["type"] == "http":
-                await _moved(send)
+        # the lease is kept while the request runs here, and let go after it unless the
+        # table stayed in memory (no such table, or nothing kept it here)
+        async with state.hub.visiting(table_id) as holder:
+            if holder is None:  # this process is coming back from a pause: not now
+                await _refuse(scope, send)
+            elif holder != tunnel.bus.id:
+                await tunnel.forward(holder, scope, receive, send)
             else:
-                await send({"type": "websocket.close", "code": CLOSE_MOVED})
-            return
-        if holder != tunnel.bus.id:
-            await tunnel.forward(holder, scope, receive, send)
-            return
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            hub = state.hub
-            if table_id not in hub.tables:  # no such table, or nothing kept it here
-                await tunnel.bus.release(table_id)
+                await self.app(scope, receive, send)

@@ -9,7 +9,7 @@ on a card, the game's shortcut keys, and a typed action in the notation of RULES
 
 What is the game's own (its board, its clicks and keys, its status line) comes from its terminal
 adapter (``tui.games``); this app names no game. Undo, hint and peek are offered as the game
-says (``offers_undo``, ``advisor``, ``solver``); the log and the end are in the game's words
+says (``Game.tools_for``: alone); the log and the end are in the game's words
 (``describe_action``, ``result_lines``).
 """
 
@@ -108,9 +108,9 @@ class PlayApp(App[Path | None]):
         keys = []
         if self.rules.offers_undo(len(self.table.seats)):
             keys.append(Binding("u", "undo", "Undo"))
-        if self.rules.advisor is not None:
+        if "hint" in self.table.tools:
             keys.append(Binding("h", "hint", "Hint"))
-        if self.rules.solver is not None:
+        if "peek" in self.table.tools:
             keys.append(Binding("x", "peek", "Winnable? (peeks)"))
         keys += [Binding(k.key, f"game_key({n})", k.description, show=k.show)
                  for n, k in enumerate(self.adapter.keys)]

@@ -186,15 +186,23 @@ class Table:
         return last[1]
 
     # -- advice (the game's advisor and solver) --------------------------------------------
+    @property
+    def tools(self) -> tuple[str, ...]:
+        """The table tools the game offers at this table (``Game.tools_for``), as the server
+        offers them: undo, hint and peek alone, none at a shared table unless it says so."""
+        return self.rules.tools_for(len(self.seats))
+
     def hint(self) -> tuple[str, str] | None:
         """The fair bot's move for the person's view, with a one-line reason."""
-        if self._advisor is None or self.over:
+        if self._advisor is None or "hint" not in self.tools or self.over:
             return None
         return self._advisor.hint(self._state.view(0), self._state.legal(0))
 
     def peek_winnable(self) -> bool | None:
         """**Peeking** (the solver reads the face-down stock): can this deal still be won?
         None when the solver found no answer within its budget."""
+        if "peek" not in self.tools:
+            raise ValueError("this table offers no peeking (it reads the others' cards)")
         return self._state.game.still_winnable(self._state.clone(), budget=2_000_000)
 
     # -- saving -------------------------------------------------------------------------------

@@ -89,17 +89,67 @@ export async function getMe() {
 
 // -- one person, several browsers: a recovery code (no password) ----------------------------
 // A link `…/#recover=CODE` (the code stays out of server logs: a fragment is never sent)
-// makes this browser the person whose code it is.
+// offers to make this browser the person whose code it is, and never does without a click:
+// a link may carry someone else's code, and this browser would lose who it was.
 async function recoverFromLink() {
   const match = location.hash.match(/^#recover=([A-Za-z0-9-]{1,64})$/);
   if (!match) return;
   history.replaceState(null, "", location.pathname + location.search);
+  let whose;
   try {
-    me = (await recover(match[1])).player;
+    whose = (await api("POST", "/api/me/recover/whose", { code: match[1] })).player;
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  if (me && me.id === whose.id) {
+    showMessage(`This recovery link is yours: this browser plays as ${me.name} already.`, "info");
+    return;
+  }
+  if (!(await confirmSwitch(whose))) return;
+  try {
+    await recover(match[1]);
     showMessage(`Welcome back, ${me.name}: this browser plays as you now.`, "info");
   } catch (e) {
     showMessage(e.message);
   }
+}
+
+// Asks before a link switches this browser to `whose`: who it becomes, who it stops being
+// (with a way to keep a code for them first). Resolves true on the one button that switches;
+// Cancel, Escape or closing keep the identity.
+function confirmSwitch(whose) {
+  return new Promise((resolve) => {
+    const current = me;
+    const out = el("div", { class: "stack", "data-testid": "recovery-out" });
+    const loses = current
+      ? el("p", { "data-testid": "recover-loses" }, `You are ${current.name} now: `
+        + (hasRecovery ? `come back as ${current.name} with the recovery code you kept, or make `
+          + `a new one first, or you lose ${current.name}.`
+          : `keep a recovery code for ${current.name} first, or you lose ${current.name}.`))
+      : el("p", { "data-testid": "recover-loses" }, "This browser has no name yet.");
+    const keep = current ? el("button", { type: "button", "data-testid": "recovery-make",
+      onclick: async () => {
+        if (await makeCode(out) && keep) keep.textContent = `Make a new code for ${current.name}`;
+      } }, `Make a recovery code for ${current.name}`) : null;
+    const no = el("button", { type: "button", "data-testid": "recover-cancel",
+      onclick: () => dialog.close() }, current ? `Stay ${current.name}` : "Cancel");
+    let yes = false;
+    const go = el("button", { type: "button", class: "primary", "data-testid": "recover-confirm",
+      onclick: () => { yes = true; dialog.close(); } }, `Play as ${whose.name}`);
+    const dialog = el("dialog", { role: "alertdialog", "aria-labelledby": "recover-ask-title",
+      "aria-describedby": "recover-ask-what", "data-testid": "recover-ask" },
+    el("div", { class: "stack" },
+      el("h2", { id: "recover-ask-title" }, `Play as ${whose.name}?`),
+      el("div", { id: "recover-ask-what", class: "stack" },
+        el("p", { "data-testid": "recover-who" }, `This link signs you in as ${whose.name}.`),
+        loses),
+      out, el("div", { class: "row" }, keep, go, no)));
+    dialog.addEventListener("close", () => { dialog.remove(); resolve(yes); });
+    document.body.append(dialog);
+    dialog.showModal();
+    no.focus(); // the safe choice first: Enter or Space keeps who this browser is
+  });
 }
 
 export async function recover(code) {
@@ -110,27 +160,33 @@ export async function recover(code) {
   return answer;
 }
 
+// Make (or renew) the person's recovery code and show it, with its link, in `out`.
+async function makeCode(out) {
+  try {
+    const { code } = await api("POST", "/api/me/recovery");
+    hasRecovery = true;
+    const link = `${location.origin}/#recover=${code}`;
+    const linkInput = el("input", { readonly: true, value: link, "aria-label": "recovery link",
+      onfocus: (e) => e.target.select() });
+    clear(out).append(
+      el("p", { role: "status" }, "Your recovery code (keep it secret, like a password):"),
+      el("p", { class: "recovery-code", "data-testid": "recovery-code" }, code),
+      el("p", { class: "muted" }, "Or open this link in the other browser:"),
+      el("div", { class: "row", style: "flex-wrap:nowrap" }, linkInput,
+        el("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget) }, "Copy")));
+    return true;
+  } catch (e) {
+    clear(out).append(el("p", { role: "alert" }, e.message));
+    return false;
+  }
+}
+
 // The dialog that shows (makes) the person's recovery code, or takes one from another device.
 export function recoveryDialog() {
   const out = el("div", { class: "stack", "data-testid": "recovery-out" });
   const make = el("button", { type: "button", class: "primary", "data-testid": "recovery-make",
     onclick: async () => {
-      try {
-        const { code } = await api("POST", "/api/me/recovery");
-        hasRecovery = true;
-        const link = `${location.origin}/#recover=${code}`;
-        const linkInput = el("input", { readonly: true, value: link, "aria-label": "recovery link",
-          onfocus: (e) => e.target.select() });
-        clear(out).append(
-          el("p", {}, "Your recovery code (keep it secret, like a password):"),
-          el("p", { class: "recovery-code", "data-testid": "recovery-code" }, code),
-          el("p", { class: "muted" }, "Or open this link in the other browser:"),
-          el("div", { class: "row", style: "flex-wrap:nowrap" }, linkInput,
-            el("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget) }, "Copy")));
-        make.textContent = "Make a new code";
-      } catch (e) {
-        clear(out).append(el("p", { role: "alert" }, e.message));
-      }
+      if (await makeCode(out)) make.textContent = "Make a new code";
     } }, hasRecovery ? "Make a new code" : "Make my recovery code");
   const close = el("button", { type: "button", onclick: () => dialog.close() }, "Close");
   const dialog = el("dialog", { "aria-label": "Play on another device" },
@@ -226,6 +282,11 @@ export async function topbar() {
   await getMe();
   await recoverFromLink();
   renderWho();
+  // a recovery link opened over this very page changes only the fragment: load it afresh,
+  // so that the page asks, then runs as whoever the person chose
+  window.addEventListener("hashchange", () => {
+    if (location.hash.startsWith("#recover=")) location.reload();
+  });
 }
 
 // One message area per page: errors stay until dismissed or replaced.

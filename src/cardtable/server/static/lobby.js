@@ -123,7 +123,7 @@ function renderAlone() {
   $("#alone-form [data-testid=play-alone]").textContent = `Play ${game.title}`;
   rulesLink($("#alone-rules"), game);
   $("#alone-about").textContent = [
-    game.undo_alone ? "Undo, redo and restart, at your own pace." : "At your own pace.",
+    game.tools.alone.includes("undo") ? "Undo, redo and restart, at your own pace." : "At your own pace.",
     game.shows_deal_number ? "Every deal has a number: play the same one again or share it." : "",
   ].filter(Boolean).join(" ");
 }

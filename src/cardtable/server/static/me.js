@@ -115,6 +115,24 @@ async function botsPanel() {
   return panel;
 }
 
+// Whom a bot account plays with: who may invite it to a seat (its owner only, by default)
+function playsWith(bot) {
+  const choice = el("select", { "data-testid": "bot-plays-with",
+    "aria-label": `who may invite ${bot.name} to a table`,
+    onchange: async () => {
+      try {
+        bot.plays_with = (await api("POST", `/api/me/bots/${bot.id}/settings`,
+          { plays_with: choice.value })).plays_with;
+      } catch (e) {
+        choice.value = bot.plays_with;
+        showMessage(e.message);
+      }
+    } },
+  el("option", { value: "owner", selected: bot.plays_with !== "anyone" }, "Plays only with me"),
+  el("option", { value: "anyone", selected: bot.plays_with === "anyone" }, "Anyone may invite it"));
+  return choice;
+}
+
 async function renderBots(panel, shown, name, make, mine) {
   const bots = (mine || await api("GET", "/api/me/bots")).bots;
   const renew = async (bot) => {
@@ -126,10 +144,13 @@ async function renderBots(panel, shown, name, make, mine) {
   };
   clear(panel).append(el("h2", {}, "Bot accounts"),
     el("p", { class: "muted" }, "A bot account is played by a program of yours, with its "
-      + "token: invite it to a table's open seat. It is shown and rated as a bot."),
+      + "token: invite it to a table's open seat. It is shown and rated as a bot. A new "
+      + "token ends the old one and every sign-in made with it."),
     bots.length ? el("table", { class: "list" }, el("tbody", {}, bots.map((b) =>
       el("tr", { "data-testid": "bot-account" }, el("td", {}, el("b", {}, b.name)),
-        el("td", {}, el("button", { type: "button", onclick: () => renew(b) }, "New token"))))))
+        el("td", {}, playsWith(b)),
+        el("td", {}, el("button", { type: "button", title: "its old token stops working",
+          onclick: () => renew(b) }, "New token"))))))
       : null,
     el("div", { class: "row" }, name,
       el("button", { type: "button", "data-testid": "new-bot", onclick: make },

@@ -308,13 +308,12 @@ function render() {
   if (renderer.sidePanels) refreshPanels(s);
 }
 
-// -- the tools a game offers (GET /api/games): undo and redo (the server says when), a hint
-// from the game's advisor, its solver's "still winnable?", and, alone, restart and a new deal
+// -- the table tools: exactly those the server lists for this page's person (`s.tools`, per
+// game and player count: docs/server.md, "Table tools"); it refuses any other
 function tools(s, ctx) {
   const { table } = s;
-  if (ctx.readOnly || s.seat === null || !game) return null;
+  const offered = new Set(ctx.readOnly ? [] : s.tools || []);
   const id = table.id;
-  const alone = table.players === 1;
   const run = (fn) => async () => {
     try {
       await fn();
@@ -323,17 +322,19 @@ function tools(s, ctx) {
     }
   };
   const buttons = [];
-  // no undo after the end: a finished game is history (the server refuses it too)
-  if (table.status !== "over" && ((alone && game.undo_alone) || table.can_undo || table.can_redo)) {
-    buttons.push(
-      el("button", { type: "button", "data-key": "undo", disabled: table.can_undo ? null : true,
-        title: "Take back the last move. Cards you have seen stay known",
-        onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"),
-      el("button", { type: "button", "data-key": "redo", disabled: table.can_redo ? null : true,
-        onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"));
+  if (offered.has("undo")) {
+    buttons.push(el("button", { type: "button", "data-key": "undo", "data-tool": "undo",
+      disabled: table.can_undo ? null : true,
+      title: "Take back the last move. Cards you have seen stay known",
+      onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"));
   }
-  if (game.advisor) {
-    buttons.push(el("button", { type: "button", "data-key": "hint",
+  if (offered.has("redo")) {
+    buttons.push(el("button", { type: "button", "data-key": "redo", "data-tool": "redo",
+      disabled: table.can_redo ? null : true,
+      onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"));
+  }
+  if (offered.has("hint")) {
+    buttons.push(el("button", { type: "button", "data-key": "hint", "data-tool": "hint",
       disabled: s.legal.length ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
@@ -341,9 +342,9 @@ function tools(s, ctx) {
         ctx.rerender();
       }) }, "Hint"));
   }
-  // the solver reads the hidden cards: only for a game played alone, and the button says so
-  if (game.solver && alone) {
-    buttons.push(el("button", { type: "button", "data-key": "peek",
+  // the solver reads the hidden cards, and the button says so
+  if (offered.has("peek")) {
+    buttons.push(el("button", { type: "button", "data-key": "peek", "data-tool": "peek",
       disabled: s.legal.length ? null : true,
       title: "asks the solver, which looks at the hidden cards",
       onclick: run(async () => {
@@ -354,28 +355,14 @@ function tools(s, ctx) {
         ctx.rerender();
       }) }, "Still winnable? (peeks)"));
   }
-  if (alone && game.undo_alone) {
-    buttons.push(el("button", { type: "button", "data-key": "restart",
+  if (offered.has("restart")) {
+    buttons.push(el("button", { type: "button", "data-key": "restart", "data-tool": "restart",
       onclick: run(async () => {
         const t = await api("POST", `/api/tables/${id}/restart`);
         location.href = `/t/${t.id}`;
       }) }, "⟲ Restart deal"));
   }
-  if (alone) {
-    const deal = game.shows_deal_number ? el("input", { type: "number", min: "0",
-      inputmode: "numeric", placeholder: "deal #", style: "width:7rem",
-      "aria-label": "deal number (empty for a random deal)", "data-testid": "deal-input" }) : null;
-    buttons.push(el("form", { class: "row", onsubmit: (event) => {
-      event.preventDefault();
-      run(async () => {
-        const seed = deal && deal.value !== "" ? Number(deal.value) : null;
-        // the game under way is given up: the server closes it as abandoned (a lost deal)
-        const replaces = table.status === "over" ? null : id;
-        const t = await api("POST", "/api/tables", { game: table.game, seats: ["me"], seed, replaces });
-        location.href = `/t/${t.id}`;
-      })();
-    } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal")));
-  }
+  if (offered.has("new_deal")) buttons.push(newDealForm(s, run));
   if (!buttons.length) return null;
   let advice = null;
   if (!renderer.showsAdvice) {
@@ -388,6 +375,24 @@ function tools(s, ctx) {
     advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);
   }
   return el("div", { class: "tools-bar" }, el("div", { class: "tools" }, buttons), advice);
+}
+
+// "New deal": a deal number where the game shows them (GET /api/games), else a random deal
+function newDealForm(s, run) {
+  const { table } = s;
+  const deal = game && game.shows_deal_number ? el("input", { type: "number", min: "0",
+    inputmode: "numeric", placeholder: "deal #", style: "width:7rem",
+    "aria-label": "deal number (empty for a random deal)", "data-testid": "deal-input" }) : null;
+  return el("form", { class: "row", "data-tool": "new_deal", onsubmit: (event) => {
+    event.preventDefault();
+    run(async () => {
+      const seed = deal && deal.value !== "" ? Number(deal.value) : null;
+      // the game under way is given up: the server closes it as abandoned (a lost deal)
+      const replaces = table.status === "over" ? null : table.id;
+      const t = await api("POST", "/api/tables", { game: table.game, seats: ["me"], seed, replaces });
+      location.href = `/t/${t.id}`;
+    })();
+  } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal"));
 }
 
 // a game's own side panels (statistics) change only when a game ends: asked again when the

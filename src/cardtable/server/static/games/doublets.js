@@ -1,6 +1,6 @@
 // Doublets: the arch of reserves around the foundation, stock and waste, its results and
 // the player's statistics. Playable cards come from `legal`; the solitaire tools (undo, redo,
-// hint, still winnable?, restart, new deal) are the table page's, from what the game offers.
+// hint, still winnable?, restart, new deal) are the table page's: those the server lists.
 // The comforts of a desktop patience (AisleRiot, PySolFC), all from `legal`: a card is played
 // by a click (a double-click plays it once), by dragging it onto the foundation, or by the
 // terminal's keys; forced moves may play themselves (docs/rules/doublets.md, "In cardtable").
