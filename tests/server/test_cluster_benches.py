@@ -90,3 +90,15 @@ def test_a_server_error_logged_by_either_process_is_a_crash(two):
     assert watch.new() == []
     with open(two.procs[1].log, "a") as log:  # (the fixture's own check would count it)
         log.truncate(0)
+
+
+def test_an_id_no_table_can_have_is_not_found_at_either_process(two):
+    """An id the router never routes (over 64 characters, or with a dot) reached a process that
+    held no lease on it, which refused it with 503 ``moved`` ("try again"), for ever (found
+    by the fuzzer's two-process mode after the holder rule); no table has such an id."""
+    import httpx
+
+    for server in two.procs:
+        for path in ("x" * 65, "x" * 500, "a.b", "x" * 65 + "/record", "x" * 65 + "/replay"):
+            got = httpx.get(f"{server.base}/api/tables/{path}")
+            assert got.status_code == 404 and got.json()["error"] == "not_found", (path, got.text)
