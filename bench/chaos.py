@@ -2,12 +2,20 @@
 acknowledged is lost and nothing is applied twice.
 
     python bench/chaos.py --games 100 --kills 20 [--parallel 20] [--seed 1]
+    python bench/chaos.py --games 100 --kills 20 --processes 2 [--db postgresql://...]
 
 A real server (``cardtable serve``) runs in a subprocess on an SQLite file. Each table is Slide,
 The Game or Doublets, with one or two simulated people and sometimes greedy bots. A person is an
 asyncio websocket client that plays the greedy bot's policy from its own view; when its socket
 breaks it reconnects with backoff and sends its unacknowledged action again with the same id. A
 killer SIGKILLs the server every few seconds and starts a new one on the same database.
+
+With ``--processes 2``, two ``cardtable serve --bus`` processes share one Redis and one
+database (a fresh PostgreSQL database in the server ``--db`` names, else an SQLite file;
+``cluster.py``). The tables are created at each in turn, and every (re)connection goes
+through a live process other than the table's holder when there is one, so the messages are
+forwarded (counted: ``connections forwarded``); the killer SIGKILLs one of the two at random
+and starts it again. A killed holder's tables are taken over by the other process.
 
 At the end the stored action log of every table is compared with the acks the people got:
 
@@ -26,15 +34,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,56 +50,10 @@ import websockets
 from cardtable.bots import make_bot
 from cardtable.server import store as db
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared modules
+from cluster import Cluster, ServerProcess  # noqa: E402
+
 GAMES = ("slide", "the-game", "doublets")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ServerProcess:
-    """``cardtable serve`` in a subprocess; ``restart()`` SIGKILLs it and starts another."""
-
-    def __init__(self, data: Path, bot_delay: float = 0.02, extra: list[str] | None = None,
-                 port: int | None = None) -> None:
-        self.data = data
-        self.url = f"sqlite:///{data / 'cardtable.sqlite'}"
-        self.port = port or free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.bot_delay = bot_delay
-        self.extra = extra or []
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, wait: float = 60) -> None:
-        env = dict(os.environ, CARDTABLE_DATA=str(self.data))
-        with open(self.data / "server.log", "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
-                 "--db", self.url, "--bot-delay", str(self.bot_delay),
-                 "--new-players-per-minute", "0", *self.extra],  # all people on 127.0.0.1
-                env=env, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                break
-            try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start: "
-                           + (self.data / "server.log").read_text()[-2000:])
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()  # SIGKILL: no chance to tidy up
-            self.proc.wait()
-
-    def restart(self) -> None:
-        self.kill()
-        self.start()
 
 
 @dataclass
@@ -106,14 +66,19 @@ class Figures:
     resent_acked: int = 0
     refused: Counter = field(default_factory=Counter)  # error code -> count
     kills: int = 0
+    forwarded: int = 0  # connections made through a process that does not hold the table
+
+
+#: where a person connects: the port, and whether that process forwards to the table's holder
+Route = Callable[[], tuple[int, bool]]
 
 
 class Person:
     """A simulated person at one seat: plays greedily, reconnects, resends by id."""
 
-    def __init__(self, port: int, name: str, token: str, table_id: str, game: str,
+    def __init__(self, route: Route, name: str, token: str, table_id: str, game: str,
                  seed: int, figures: Figures, idle: float = 20.0) -> None:
-        self.url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={token}"
+        self.route, self.path = route, f"/ws/tables/{table_id}?token={token}"
         self.name, self.table_id, self.game = name, table_id, game
         self.bot = make_bot("greedy", game, seed)
         self.figures = figures
@@ -126,10 +91,13 @@ class Person:
     async def play(self) -> None:
         failures, broken = 0, False
         while True:
+            port, forwarded = await asyncio.to_thread(self.route)
             try:
-                async with websockets.connect(self.url, open_timeout=5, close_timeout=1,
+                async with websockets.connect(f"ws://127.0.0.1:{port}{self.path}",
+                                              open_timeout=5, close_timeout=1,
                                               max_size=1 << 20) as ws:
                     failures = 0
+                    self.figures.forwarded += forwarded
                     self.figures.reconnects += broken
                     broken = True
                     if await self._session(ws):
@@ -202,11 +170,14 @@ async def new_person(http: httpx.AsyncClient, name: str) -> tuple[str, str]:
     return answer.json()["player"]["id"], answer.cookies["cardtable_token"]
 
 
-async def set_up(server: ServerProcess, games: int, rng: random.Random) -> list[dict]:
-    """Players and tables, before the first kill: [{id, game, people: [(name, token)]}]."""
+async def set_up(servers: list[ServerProcess], games: int, rng: random.Random) -> list[dict]:
+    """Players and tables, before the first kill: [{id, game, people: [(name, token)]}].
+    The tables are created at each process in turn; the people join through another (their
+    requests forwarded to the holder) when there are several."""
     tables = []
-    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
-        for i in range(games):
+    for i in range(games):
+        server, other = servers[i % len(servers)], servers[(i + 1) % len(servers)]
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
             game = GAMES[i % len(GAMES)]
             seats = seats_for(game, rng)
             people = [await new_person(http, f"p{i}-{j}") + (f"p{i}-{j}",)
@@ -217,7 +188,7 @@ async def set_up(server: ServerProcess, games: int, rng: random.Random) -> list[
             answer.raise_for_status()
             table_id = answer.json()["id"]
             for _pid, token, _name in people[1:]:
-                joined = await http.post(f"/api/tables/{table_id}/join", json={},
+                joined = await http.post(f"{other.base}/api/tables/{table_id}/join", json={},
                                          headers={"x-cardtable-token": token})
                 joined.raise_for_status()
             tables.append({"id": table_id, "game": game, "seats": seats,
@@ -225,7 +196,7 @@ async def set_up(server: ServerProcess, games: int, rng: random.Random) -> list[
     return tables
 
 
-async def killer(server: ServerProcess, kills: int, gap: tuple[float, float],
+async def killer(servers: list[ServerProcess], kills: int, gap: tuple[float, float],
                  done: asyncio.Event, rng: random.Random, figures: Figures) -> None:
     while figures.kills < kills and not done.is_set():
         with_gap = rng.uniform(*gap)
@@ -234,7 +205,7 @@ async def killer(server: ServerProcess, kills: int, gap: tuple[float, float],
             return
         except TimeoutError:
             pass
-        await asyncio.to_thread(server.restart)
+        await asyncio.to_thread(rng.choice(servers).restart)
         figures.kills += 1
 
 
@@ -260,32 +231,54 @@ def check(url: str, tables: list[dict], figures: Figures) -> dict:
     return {"finished": finished, "lost": lost, "twice": twice, "logged": logged}
 
 
+def router(servers: list[ServerProcess], cluster: Cluster | None, table_id: str) -> Route:
+    """One process: its port. Several: a live one other than the table's holder when there
+    is one, so that the person's messages are forwarded (``Cluster.through``)."""
+    if cluster is None:
+        return lambda: (servers[0].port, False)
+
+    def route() -> tuple[int, bool]:
+        holder = cluster.holder(table_id)
+        through = cluster.through(table_id)
+        return through.port, holder is not None and through is not holder
+
+    return route
+
+
 async def run(games: int = 100, kills: int = 20, parallel: int = 20, seed: int = 1,
               gap: tuple[float, float] = (0.5, 2.5), deadline: float = 1800,
-              data: Path | None = None, bot_delay: float = 0.02) -> dict:
-    """Play ``games`` tables while killing the server ``kills`` times; return the figures."""
+              data: Path | None = None, bot_delay: float = 0.02, processes: int = 1,
+              pg: str | None = None) -> dict:
+    """Play ``games`` tables while killing a server ``kills`` times; return the figures.
+    With ``processes`` above 1, they share a database (``pg``'s, else an SQLite file) and a
+    Redis, and each kill picks one of them."""
     rng = random.Random(seed)
     random.seed(seed)
     own = None
     if data is None:
         own = tempfile.TemporaryDirectory(prefix="cardtable-chaos-")
         data = Path(own.name)
-    server = ServerProcess(data, bot_delay=bot_delay)
+    cluster = Cluster(processes, data, pg, bot_delay) if processes > 1 else None
+    servers = cluster.procs if cluster else [ServerProcess(data, bot_delay=bot_delay)]
     figures = Figures()
     started = time.monotonic()
     try:
-        server.start()
-        tables = await set_up(server, games, rng)
+        if cluster:
+            cluster.start()
+        else:
+            servers[0].start()
+        tables = await set_up(servers, games, rng)
         gate = asyncio.Semaphore(parallel)
 
         async def play_table(i: int, t: dict) -> None:
+            route = router(servers, cluster, t["id"])
             async with gate:
                 await asyncio.gather(*(
-                    Person(server.port, name, token, t["id"], t["game"], seed * 1000 + i,
+                    Person(route, name, token, t["id"], t["game"], seed * 1000 + i,
                            figures).play() for name, token in t["people"]))
 
         done = asyncio.Event()
-        kill_task = asyncio.create_task(killer(server, kills, gap, done, rng, figures))
+        kill_task = asyncio.create_task(killer(servers, kills, gap, done, rng, figures))
         played = asyncio.gather(*(play_table(i, t) for i, t in enumerate(tables)))
         timed_out = False
         try:
@@ -295,14 +288,20 @@ async def run(games: int = 100, kills: int = 20, parallel: int = 20, seed: int =
         done.set()
         await kill_task
         elapsed = time.monotonic() - started
-        server.kill()
-        result = check(server.url, tables, figures)
+        for server in servers:
+            server.kill()
+        result = check(servers[0].url, tables, figures)
     finally:
-        server.kill()
+        if cluster:
+            cluster.stop()
+        for server in servers:
+            server.kill()
         if own is not None:
             own.cleanup()
     lat = sorted(figures.latencies)
     return {
+        "processes": processes,
+        "database": "PostgreSQL" if pg and cluster else "SQLite",
         "games": games,
         "mix": dict(Counter(t["game"] for t in tables)),
         "people": sum(len(t["people"]) for t in tables),
@@ -310,6 +309,7 @@ async def run(games: int = 100, kills: int = 20, parallel: int = 20, seed: int =
         "finished": result["finished"],
         "kills": figures.kills,
         "reconnects": figures.reconnects,
+        "connections forwarded": figures.forwarded,
         "connect attempts refused": figures.failed_connects,
         "acks": len(figures.acks),
         "actions stored": result["logged"],
@@ -334,10 +334,14 @@ def main() -> None:
     parser.add_argument("--gap", default="0.5,2.5",
                         help="seconds between a restart and the next kill: LOW,HIGH")
     parser.add_argument("--deadline", type=float, default=1800)
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on one database and one Redis (serve --bus)")
+    parser.add_argument("--db", default=None,
+                        help="with --processes 2: a PostgreSQL server URL (default SQLite)")
     args = parser.parse_args()
     low, high = (float(x) for x in args.gap.split(","))
     figures = asyncio.run(run(args.games, args.kills, args.parallel, args.seed, (low, high),
-                              args.deadline))
+                              args.deadline, processes=args.processes, pg=args.db))
     print(f"chaos: {' '.join(sys.argv[1:]) or '(defaults)'}")
     print("| figure | value |")
     print("|---|---|")

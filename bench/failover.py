@@ -18,12 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import secrets
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,45 +32,8 @@ import websockets
 from cardtable import games
 from cardtable.bots import make_bot
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Proc:
-    def __init__(self, db: str, data: Path, bus: str) -> None:
-        self.db, self.data, self.bus = db, data, bus
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        env = dict(os.environ, CARDTABLE_DATA=str(self.data))
-        with open(self.data / "server.log", "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port), "--db",
-                 self.db, "--bus", self.bus, "--bot-delay", "0.05",
-                 "--new-players-per-minute", "0"],
-                env=env, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("a server did not start")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-    @property
-    def up(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared modules
+from cluster import Cluster, ServerProcess  # noqa: E402
 
 
 async def recv_state(ws: Any, timeout: float) -> dict:
@@ -84,7 +43,7 @@ async def recv_state(ws: Any, timeout: float) -> dict:
             return message
 
 
-async def play_game(procs: list[Proc], holder: int, token: str, table_id: str,
+async def play_game(procs: list[ServerProcess], holder: int, token: str, table_id: str,
                     killed: asyncio.Event, moves_before: int,
                     ready: asyncio.Event) -> dict[str, Any]:
     """One person's game: through another process than the holder, reconnecting after the
@@ -146,7 +105,7 @@ def replays(record: dict) -> bool:
     return bool(state.result()["over"])
 
 
-async def round_(procs: list[Proc], holder: int, tables: int) -> list[dict[str, Any]]:
+async def round_(procs: list[ServerProcess], holder: int, tables: int) -> list[dict[str, Any]]:
     base = procs[holder].base
     players = []
     for k in range(tables):
@@ -183,40 +142,15 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10, help="games per round (per kill)")
     parser.add_argument("--db", default=None, help="a PostgreSQL server URL (default SQLite)")
     args = parser.parse_args()
-    if shutil.which("redis-server") is None:
-        sys.exit("needs redis-server (apt-get install redis-server)")
     work = Path(tempfile.mkdtemp(prefix="cardtable-failover-"))
-    port = free_port()
-    redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                              "--save", "", "--appendonly", "no", "--dir", str(work)],
-                             stdout=subprocess.DEVNULL)
-    time.sleep(0.3)
-    if args.db:
-        import psycopg
-
-        name = "cardtable_failover_" + secrets.token_hex(4)
-        with psycopg.connect(args.db, autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        db = args.db.rsplit("/", 1)[0] + "/" + name
-    else:
-        db = f"sqlite:///{work / 'cardtable.sqlite'}"
-    procs = []
-    for i in range(3):
-        (work / f"p{i}").mkdir()
-        procs.append(Proc(db, work / f"p{i}", f"redis://127.0.0.1:{port}/0"))
-    try:
-        for p in procs:
-            p.start()
+    with Cluster(3, work, args.db, bot_delay=0.05) as cluster:
+        procs = cluster.procs
         rows: list[dict[str, Any]] = []
         for r in range(args.rounds):
             rows += asyncio.run(round_(procs, r % 3, args.tables))
             backs = [x["back"] for x in rows if x["back"] is not None]
             print(f"round {r + 1}: {len(rows)} games, takeover median "
                   f"{statistics.median(backs):.2f} s, max {max(backs):.2f} s", flush=True)
-    finally:
-        for p in procs:
-            p.kill()
-        redis.terminate()
     backs = sorted(x["back"] for x in rows if x["back"] is not None)
     print(f"\n{len(rows)} games, {args.rounds} kills of the holder ({args.tables} games each), "
           f"database {'PostgreSQL' if args.db else 'SQLite'}")

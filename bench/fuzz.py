@@ -26,12 +26,35 @@ Targets and what each must do:
   FastAPI's ``TestClient`` on ``create_app`` (its lifespan run) -> never 5xx; a 4xx answer is
   JSON with ``error`` and ``message``, except FastAPI's own 422 (body validation, JSON
   ``detail``), counted apart; a 4xx answer leaves the store unchanged.
+
+    python bench/fuzz.py --processes 2 [--db postgresql://...] [--cases 20000]
+
+With ``--processes 2`` the ``ws`` and ``http`` targets (the default targets then) go over real
+connections to two ``cardtable serve --bus`` processes on one database and one Redis
+(``cluster.py``; a fresh PostgreSQL database in the server ``--db`` names, else an SQLite
+file), their bots never moving on their own. Every table is created at one process and every
+case is sent to the other, so a request or message about a table is forwarded to its holder
+(``server/tunnel.py``):
+
+- ``ws``: each case's text is sent as a text frame (as bytes when it is not UTF-8) on a socket
+  of the table's seat or a spectator, through the non-holding process; the answer is the next
+  ``error``, ``ack`` or ``pong`` (the state broadcasts in between keep the socket's legal
+  actions and version for the placeholders). Three sets of tables, each with two people, share
+  the message rate out; the rate is not emptied by hand as in process (a ``rate_limited``
+  answer is a refusal like any other). A refused case must leave the table's stored version,
+  status and actions as they were; a socket closed by the websocket protocol itself (1007 not
+  UTF-8, 1009 too big) is a refusal, any other close a crash.
+- ``http``: the same requests with ``httpx`` to the non-holding process, the store's
+  fingerprint read from the shared database.
+
+A crash is also any traceback or ``ERROR`` line either process logs meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -41,6 +64,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -49,6 +73,9 @@ from hypothesis import strategies as st
 
 from cardtable import games
 from cardtable.core.errors import BadOptions, BadRecord, IllegalAction
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared modules
+from cluster import Cluster  # noqa: E402
 
 PROGRESS = 0  # print running counts to stderr every N cases (--progress)
 TARGETS = ("act", "deal", "replay", "ws", "http")
@@ -371,7 +398,9 @@ LEGAL, NOW = "\x00legal", "\x00now"  # placeholders, filled in from the table at
 
 # The strategy must not read the tables (hypothesis wants the same draws to give the same
 # case), so a legal action and the current version are placeholders filled in by the test.
-ws_ids = st.none() | st.sampled_from(["a", "b", "c", "d"]) | st.text(max_size=70) | json_values
+#: "\x00": PostgreSQL's text refuses it, where SQLite stores it (an id is stored with its action)
+ws_ids = (st.none() | st.sampled_from(["a", "b", "c", "d", "a\x00b"]) | st.text(max_size=70)
+          | json_values)
 ws_versions = (st.none() | st.just(NOW) | st.integers(-3, 3).map(lambda d: (NOW, d))
                | st.integers() | json_values)
 ws_actions = (st.just(LEGAL) | st.just(LEGAL) | word_salad | st.text(max_size=80) | json_values
@@ -442,23 +471,8 @@ def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
         except Exception as e:  # noqa: BLE001
             tally.bad("crashes", f"handle_message({raw[:100]!r}): {type(e).__name__}: {e}")
             return
-        if not isinstance(answer, dict) or answer.get("type") not in ("error", "ack", "pong"):
-            tally.bad("untyped", f"answer {answer!r} to {raw[:100]!r}")
-            return
-        try:  # as starlette's send_json does
-            json.dumps(answer, ensure_ascii=False).encode("utf-8")
-        except (TypeError, ValueError) as e:
-            tally.bad("crashes", f"answer to {raw[:100]!r} cannot be sent: {e}")
-        if answer["type"] == "error":
-            tally.refused += 1
-            if not (answer.get("code") and isinstance(answer.get("message"), str)
-                    and answer["message"].strip()):
-                tally.bad("untyped", f"error without code or message: {answer!r}")
-            if (table.state.snapshot(), table.version, table.status) != before:
-                tally.bad("state_changes", f"{raw[:100]!r} refused ({answer['code']}), "
-                          f"but the table changed")
-        else:
-            tally.accepted += 1
+        judge_ws(tally, raw, answer,
+                 lambda: (table.state.snapshot(), table.version, table.status) != before)
 
     try:
         run_given(test, cases_, cases, derandomize, seed, tally)
@@ -469,139 +483,453 @@ def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
     return tally
 
 
-def target_http(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
+def judge_ws(tally: Tally, raw: str, answer: Any, changed: Callable[[], bool]) -> None:
+    """An answer must be a typed ``error``, ``ack`` or ``pong`` that can be sent; after an
+    error, ``changed()`` must say the table is as it was."""
+    if not isinstance(answer, dict) or answer.get("type") not in ("error", "ack", "pong"):
+        tally.bad("untyped", f"answer {answer!r} to {raw[:100]!r}")
+        return
+    try:  # as starlette's send_json does
+        json.dumps(answer, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError) as e:
+        tally.bad("crashes", f"answer to {raw[:100]!r} cannot be sent: {e}")
+    if answer["type"] == "error":
+        tally.refused += 1
+        if not (answer.get("code") and isinstance(answer.get("message"), str)
+                and answer["message"].strip()):
+            tally.bad("untyped", f"error without code or message: {answer!r}")
+        if changed():
+            tally.bad("state_changes", f"{raw[:100]!r} refused ({answer['code']}), "
+                      f"but the table changed")
+    else:
+        tally.accepted += 1
+
+
+class LogWatch:
+    """The errors the cluster's processes logged since the last look (each is a crash)."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.procs = cluster.procs
+        self.ends = [p.errors()[1] for p in self.procs]
+
+    def new(self) -> list[str]:
+        found = []
+        for i, p in enumerate(self.procs):
+            if p.log.stat().st_size > self.ends[i]:
+                lines, self.ends[i] = p.errors(self.ends[i])
+                found += lines
+        return found
+
+
+#: websocket close codes that refuse a frame itself (RFC 6455: not UTF-8, too big)
+PROTOCOL_CLOSES = {1007, 1009}
+ANSWER_WAIT = 10.0  # seconds for an answer (a rate_limited one holds the next read)
+
+
+class WsSocket:
+    """A real websocket; a reader task keeps the latest state and queues the answers."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.state: dict | None = None
+        self.answers: asyncio.Queue = asyncio.Queue()
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        import websockets
+
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for text in self.ws:
+                message = json.loads(text)
+                if message.get("type") == "state":
+                    self.state = message
+                elif message.get("type") in ("error", "ack", "pong"):
+                    self.answers.put_nowait(message)
+        self.answers.put_nowait(None)  # closed
+
+    async def exchange(self, raw: str) -> dict | None:
+        """Send ``raw`` as a text frame (as bytes when it is no UTF-8: a hostile client may);
+        the answer, or None if the socket closed."""
+        import websockets
+
+        try:
+            try:
+                await self.ws.send(raw)
+            except UnicodeEncodeError:  # a lone surrogate
+                await self.ws.send(raw.encode(errors="surrogatepass"), text=True)
+        except websockets.ConnectionClosed:
+            pass  # the reader says None
+        return await asyncio.wait_for(self.answers.get(), ANSWER_WAIT)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.reader.cancel()
+
+
+class WsCluster:
+    """Tables created at one process (their holder), played through real websockets to the
+    other: ``SETS`` sets of a table per kind, each set with its two people (each person's
+    messages have a rate of their own), and one finished table."""
+
+    SETS = 3
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        import httpx
+
+        from cardtable.server.store import make_engine
+
+        self.holder, self.other = cluster.procs
+        self.loop = loop
+        self.http = httpx.Client(timeout=30)
+        self.engine = make_engine(cluster.url)
+        self.people = [[self.person() for _ in range(2)] for _ in range(self.SETS)]
+        self.tables: dict[tuple[int, str], str] = {}
+        self.socks: dict[tuple[str, int | None], WsSocket] = {}
+
+    def close(self) -> None:
+        for sock in self.socks.values():
+            self.loop.run_until_complete(sock.close())
+        self.http.close()
+        self.engine.dispose()
+
+    def drop(self, sock: WsSocket) -> None:
+        self.loop.run_until_complete(sock.close())
+        self.socks = {k: v for k, v in self.socks.items() if v is not sock}
+
+    def person(self) -> str:
+        self.http.cookies.clear()  # a known cookie would rename that person
+        got = self.http.post(f"{self.holder.base}/api/me", json={"name": "Fuzz"})
+        got.raise_for_status()
+        self.http.cookies.clear()  # from here on each request names its person by header
+        return got.cookies["cardtable_token"]
+
+    def fingerprint(self, table_id: str) -> tuple:
+        """The table as stored: version, status, actions."""
+        from sqlalchemy import text
+
+        with self.engine.connect() as conn:
+            row = conn.execute(text("select version, status from tables where id = :id"),
+                               {"id": table_id}).one()
+            count = conn.execute(text("select count(*) from actions where table_id = :id"),
+                                 {"id": table_id}).scalar()
+        return (*row, count)
+
+    def table(self, j: int, kind: str) -> str:
+        """The set's table of this kind, a new one when its game is over."""
+        j = 0 if kind == "over" else j
+        table_id = self.tables.get((j, kind))
+        if table_id is not None and (kind == "over" or self.fingerprint(table_id)[1] != "over"):
+            return table_id
+        seats = {"doublets": ["me"], "slide": ["me", "open"], "the-game": ["me", "open"],
+                 "open": ["me", "open"], "over": ["me"]}[kind]
+        game = {"open": "slide", "over": "doublets"}.get(kind, kind)
+        p0, p1 = self.people[j]
+        got = self.http.post(f"{self.holder.base}/api/tables", json={"game": game,
+                             "seats": seats}, headers={"x-cardtable-token": p0})
+        got.raise_for_status()
+        table_id = got.json()["id"]
+        if seats.count("open") and kind != "open":  # joined through the other: forwarded
+            self.http.post(f"{self.other.base}/api/tables/{table_id}/join", json={},
+                           headers={"x-cardtable-token": p1}).raise_for_status()
+        self.tables[(j, kind)] = table_id
+        if kind == "over":
+            self.loop.run_until_complete(self.finish(self.sock(table_id, p0)))
+        return table_id
+
+    def sock(self, table_id: str, token: str | None) -> WsSocket:
+        """A socket to the table through the process that does not hold it."""
+        import websockets
+
+        sock = self.socks.get((table_id, token))
+        if sock is None or sock.ws.close_code is not None:
+            query = f"?token={token}" if token else ""
+            url = f"ws://127.0.0.1:{self.other.port}/ws/tables/{table_id}{query}"
+
+            async def connect() -> WsSocket:
+                new = WsSocket(await websockets.connect(
+                    url, max_size=1 << 22, max_queue=None))  # read all: never a slow client
+                await self.settle(new)
+                return new
+
+            sock = self.socks[(table_id, token)] = self.loop.run_until_complete(connect())
+        return sock
+
+    async def settle(self, sock: WsSocket) -> None:
+        """Let the socket read what has come (its first state, after a connect)."""
+        for _ in range(200):
+            await asyncio.sleep(0.005 if sock.state is None else 0)
+            if sock.state is not None:
+                return
+
+    async def finish(self, sock: WsSocket) -> None:
+        """Play a solitaire to its end through its socket (the first legal action each time)."""
+        n = 0
+        while True:
+            state = sock.state
+            assert state is not None
+            if state["table"]["status"] == "over":
+                return
+            if not state["legal"]:  # the state after the last action is on its way
+                await asyncio.sleep(0.01)
+                continue
+            n += 1
+            answer = await sock.exchange(json.dumps({
+                "type": "act", "action": state["legal"][0], "version": state["version"],
+                "id": f"end-{n}"}))
+            assert answer is not None, "the socket closed"
+            if answer.get("retry_after"):
+                await asyncio.sleep(answer["retry_after"])
+            while answer["type"] == "ack" and sock.state["version"] < answer["version"]:
+                await asyncio.sleep(0.005)
+
+
+def target_ws_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster) -> Tally:
+    """The ``ws`` target's messages over real websockets through the non-holding process."""
     tally = Tally()
-    from fastapi.testclient import TestClient
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    bench = WsCluster(cluster, loop)
+    watch = LogWatch(cluster)
+    kinds = st.sampled_from(["doublets", "slide", "the-game", "open", "over"])
+    cases_ = st.tuples(kinds, st.sampled_from([0, 0, 1, None]), ws_texts,
+                       st.randoms(use_true_random=True))
+
+    def test(c):
+        kind, seat, drawn, r = c
+        table_id = bench.table(tally.cases % bench.SETS, kind)
+        if seat is not None and kind in ("doublets", "over"):
+            seat = 0
+        sock = bench.sock(table_id, None if seat is None else
+                          bench.people[0 if kind == "over" else tally.cases % bench.SETS][seat])
+        loop.run_until_complete(asyncio.sleep(0))  # the states that came meanwhile
+        state = sock.state or {"legal": [], "version": 0}
+        raw = ws_text(drawn, state["legal"], state["version"], r)
+        tally.cases += 1
+        before = bench.fingerprint(table_id)
+        try:
+            answer = loop.run_until_complete(sock.exchange(raw))
+        except TimeoutError:
+            answer = "no answer"
+            bench.drop(sock)  # a late answer must not be taken for the next one's
+        logged = watch.new()
+        if logged:
+            tally.bad("crashes", f"{raw[:100]!r}: the server logged {logged}")
+        elif answer is None and sock.ws.close_code in PROTOCOL_CLOSES:
+            tally.refused += 1  # the frame itself refused by the websocket protocol
+        elif answer is None:
+            tally.bad("crashes", f"{raw[:100]!r}: the socket closed ({sock.ws.close_code})")
+        else:
+            judge_ws(tally, raw, answer, lambda: bench.fingerprint(table_id) != before)
+
+    try:
+        run_given(test, cases_, cases, derandomize, seed, tally)
+    finally:
+        bench.close()
+        loop.close()
+        asyncio.set_event_loop(None)
+    return tally
+
+
+def http_setup(client: Any) -> tuple[str, list[str]]:
+    """A person (its token) and three tables of theirs (their ids), made through ``client``."""
+    me = client.post("/api/me", json={"name": "Ann"})
+    token = me.cookies.get("cardtable_token")
+    ids = [client.post("/api/tables", json={"game": g, "seats": s},
+                       headers={"x-cardtable-token": token}).json()["id"]
+           for g, s in (("doublets", ["me"]), ("slide", ["me", "open"]),
+                        ("the-game", ["me", "greedy"]))]
+    return token, ids
+
+
+def fingerprint_of(engine: Any) -> Callable[[], tuple]:
+    """What a refused request must not change in the store (players, tables, seats)."""
     from sqlalchemy import text
+
+    sqlite = engine.dialect.name == "sqlite"
+
+    def joined(column: str) -> str:  # in a fixed order on PostgreSQL, whatever moved rows
+        return (f"group_concat({column})" if sqlite
+                else f"string_agg({column}::text, ',' order by {column})")
+
+    queries = ("select count(*) from players", f"select {joined('name')} from players",
+               "select count(*) from tables", "select sum(version) from tables",
+               "select count(*) from actions", f"select {joined('bot')} from seats",
+               f"select {joined('player_id')} from seats")
+
+    def fingerprint() -> tuple:
+        with engine.connect() as conn:
+            return tuple(conn.execute(text(q)).scalar() for q in queries)
+
+    return fingerprint
+
+
+def http_requests(ids: list[str]) -> Any:
+    """The strategy of one request: (method, url, body bytes or None, signed)."""
+    path_params = (st.sampled_from([*ids, "a\x00b"]) | st.text(max_size=20)
+                   | st.integers(-5, 10).map(str) | st.just("x" * 500))
+    seat_params = st.integers(-3, 8).map(str) | st.text(max_size=5) | st.just("1e9")
+    seat_specs = st.sampled_from(["me", "open", "greedy", "random", "search:hard",
+                                  "search:x", "cmd:true", "ext:nope", "expert"])
+    bodies = {
+        "/api/me": st.fixed_dictionaries({}, optional={"name": json_values | st.text(
+            max_size=30)}),
+        "/api/tables": st.fixed_dictionaries({}, optional={
+            "game": st.sampled_from(games.names()) | json_values,
+            "seats": st.lists(seat_specs | st.text(max_size=10), max_size=8) | json_values,
+            "options": st.dictionaries(st.text(max_size=15), json_values, max_size=9)
+            | json_values,
+            "seed": st.integers(-2, 2**64) | json_values}),
+        "join": st.fixed_dictionaries({}, optional={"seat": st.integers(-2, 8)
+                                                    | json_values}),
+        "bot": st.fixed_dictionaries({}, optional={"bot": seat_specs | json_values}),
+    }
+
+    @st.composite
+    def request(draw):
+        tid = quote(draw(path_params), safe="")
+        route = draw(st.sampled_from(["me", "tables", "join", "bot", "undo", "redo",
+                                      "restart", "get", "hint", "record", "replay",
+                                      "stats", "leaderboard", "list"]))
+        body = None
+        if route == "me":
+            method, url, body = "POST", "/api/me", draw(bodies["/api/me"])
+        elif route == "tables":
+            method, url, body = "POST", "/api/tables", draw(bodies["/api/tables"])
+        elif route == "join":
+            method, url, body = "POST", f"/api/tables/{tid}/join", draw(bodies["join"])
+        elif route == "bot":
+            seat = quote(draw(seat_params), safe="")
+            method, url = "POST", f"/api/tables/{tid}/seats/{seat}/bot"
+            body = draw(bodies["bot"])
+        elif route in ("undo", "redo", "restart"):
+            method, url = "POST", f"/api/tables/{tid}/{route}"
+        elif route == "get":
+            method, url = "GET", f"/api/tables/{tid}"
+        elif route in ("hint", "record"):
+            method, url = "GET", f"/api/tables/{tid}/{route}"
+        elif route == "replay":
+            step = quote(draw(seat_params), safe="")
+            method, url = "GET", f"/api/tables/{tid}/replay?step={step}"
+        elif route == "stats":
+            method, url = "GET", f"/api/stats/{tid}"
+        elif route == "leaderboard":
+            method, url = "GET", f"/api/leaderboard?game={tid}"
+        else:
+            method, url = "GET", f"/api/tables?status={tid}"
+        shape = draw(st.integers(0, 9))
+        if body is not None and shape == 0:
+            content = draw(st.binary(max_size=50))  # not JSON at all
+        elif body is not None and shape == 1:
+            content = json.dumps(draw(json_values)).encode()  # JSON of the wrong shape
+        elif body is not None and shape == 2:
+            whole = json.dumps(body).encode()
+            content = whole[: draw(st.integers(0, len(whole)))]  # truncated
+        elif body is not None and shape == 3:
+            content = json.dumps({**body, "pad": "x" * 20000}).encode()  # oversized
+        else:
+            content = json.dumps(body).encode() if body is not None else None
+        signed = draw(st.integers(0, 5)) > 0
+        return method, url, content, signed
+
+    return request()
+
+
+def http_test(tally: Tally, client: Any, token: str, fingerprint: Callable[[], tuple],
+              crashed: Callable[[], list[str]] = list) -> Callable[[tuple], None]:
+    """The check of one request sent by ``client``; ``crashed`` tells the errors servers
+    logged since it was last asked (none in process: an exception is a 500 there)."""
+
+    def test(c):
+        method, url, content, signed = c
+        tally.cases += 1
+        headers = {"content-type": "application/json"}
+        if signed:
+            headers["x-cardtable-token"] = token
+        before = fingerprint()
+        client.cookies.clear()
+        try:
+            got = client.request(method, url, content=content, headers=headers)
+        except Exception as e:  # noqa: BLE001
+            tally.bad("crashes", f"{method} {url}: {type(e).__name__}: {e}")
+            return
+        where = f"{method} {url[:80]} {(content or b'')[:60]!r}"
+        if got.status_code >= 500:
+            tally.bad("crashes", f"{where} -> {got.status_code} {got.text[:120]}")
+            time.sleep(0.2)  # its traceback, logged meanwhile, is this crash's, not the next's
+            crashed()
+            return
+        logged = crashed()
+        if logged:
+            tally.bad("crashes", f"{where} -> {got.status_code}, the server logged {logged}")
+            return
+        if got.status_code < 400:
+            tally.accepted += 1
+            return
+        tally.refused += 1
+        if fingerprint() != before:
+            tally.bad("state_changes", f"{where} -> {got.status_code}, store changed")
+        try:
+            answer = got.json()
+        except ValueError:
+            tally.bad("untyped", f"{where} -> {got.status_code} not JSON: {got.text[:80]}")
+            return
+        if isinstance(answer, dict) and set(answer) >= {"error", "message"} and \
+                isinstance(answer["message"], str) and answer["message"].strip():
+            return
+        if isinstance(answer, dict) and "detail" in answer and got.status_code == 422:
+            tally.framework += 1  # FastAPI's body validation: documented
+            return
+        tally.bad("untyped", f"{where} -> {got.status_code} {got.text[:120]}")
+
+    return test
+
+
+def target_http(cases: int, derandomize: bool, seed: int, folder: str,
+                cluster: Cluster | None = None) -> Tally:
+    """In process (``TestClient`` on ``create_app``), or with a cluster through the process
+    that does not hold the tables."""
+    tally = Tally()
+    if cluster is not None:
+        return http_cluster(cases, derandomize, seed, cluster, tally)
+    from fastapi.testclient import TestClient
 
     from cardtable.server.app import create_app
 
     app = create_app(db_url=f"sqlite:///{folder}/http.sqlite", bot_delay=3600)
     client = TestClient(app, raise_server_exceptions=False)
     with client:
-        me = client.post("/api/me", json={"name": "Ann"})
-        token = me.cookies.get("cardtable_token")
-        ids = [client.post("/api/tables", json={"game": g, "seats": s}).json()["id"]
-               for g, s in (("doublets", ["me"]), ("slide", ["me", "open"]),
-                            ("the-game", ["me", "greedy"]))]
-        store = app.state.store
+        token, ids = http_setup(client)
+        test = http_test(tally, client, token, fingerprint_of(app.state.store.engine))
+        run_given(test, http_requests(ids), cases, derandomize, seed, tally)
+    return tally
 
-        def fingerprint() -> tuple:
-            with store.engine.connect() as conn:
-                return tuple(conn.execute(text(q)).scalar() for q in (
-                    "select count(*) from players", "select group_concat(name) from players",
-                    "select count(*) from tables", "select sum(version) from tables",
-                    "select count(*) from actions", "select group_concat(bot) from seats",
-                    "select group_concat(player_id) from seats"))
 
-        path_params = (st.sampled_from(ids) | st.text(max_size=20)
-                       | st.integers(-5, 10).map(str) | st.just("x" * 500))
-        seat_params = st.integers(-3, 8).map(str) | st.text(max_size=5) | st.just("1e9")
-        seat_specs = st.sampled_from(["me", "open", "greedy", "random", "search:hard",
-                                      "search:x", "cmd:true", "ext:nope", "expert"])
-        bodies = {
-            "/api/me": st.fixed_dictionaries({}, optional={"name": json_values | st.text(
-                max_size=30)}),
-            "/api/tables": st.fixed_dictionaries({}, optional={
-                "game": st.sampled_from(games.names()) | json_values,
-                "seats": st.lists(seat_specs | st.text(max_size=10), max_size=8) | json_values,
-                "options": st.dictionaries(st.text(max_size=15), json_values, max_size=9)
-                | json_values,
-                "seed": st.integers(-2, 2**64) | json_values}),
-            "join": st.fixed_dictionaries({}, optional={"seat": st.integers(-2, 8)
-                                                        | json_values}),
-            "bot": st.fixed_dictionaries({}, optional={"bot": seat_specs | json_values}),
-        }
+def http_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster,
+                 tally: Tally) -> Tally:
+    import httpx
 
-        @st.composite
-        def request(draw):
-            tid = quote(draw(path_params), safe="")
-            route = draw(st.sampled_from(["me", "tables", "join", "bot", "undo", "redo",
-                                          "restart", "get", "hint", "record", "replay",
-                                          "stats", "leaderboard", "list"]))
-            body = None
-            if route == "me":
-                method, url, body = "POST", "/api/me", draw(bodies["/api/me"])
-            elif route == "tables":
-                method, url, body = "POST", "/api/tables", draw(bodies["/api/tables"])
-            elif route == "join":
-                method, url, body = "POST", f"/api/tables/{tid}/join", draw(bodies["join"])
-            elif route == "bot":
-                seat = quote(draw(seat_params), safe="")
-                method, url = "POST", f"/api/tables/{tid}/seats/{seat}/bot"
-                body = draw(bodies["bot"])
-            elif route in ("undo", "redo", "restart"):
-                method, url = "POST", f"/api/tables/{tid}/{route}"
-            elif route == "get":
-                method, url = "GET", f"/api/tables/{tid}"
-            elif route in ("hint", "record"):
-                method, url = "GET", f"/api/tables/{tid}/{route}"
-            elif route == "replay":
-                step = quote(draw(seat_params), safe="")
-                method, url = "GET", f"/api/tables/{tid}/replay?step={step}"
-            elif route == "stats":
-                method, url = "GET", f"/api/stats/{tid}"
-            elif route == "leaderboard":
-                method, url = "GET", f"/api/leaderboard?game={tid}"
-            else:
-                method, url = "GET", f"/api/tables?status={tid}"
-            shape = draw(st.integers(0, 9))
-            if body is not None and shape == 0:
-                content = draw(st.binary(max_size=50))  # not JSON at all
-            elif body is not None and shape == 1:
-                content = json.dumps(draw(json_values)).encode()  # JSON of the wrong shape
-            elif body is not None and shape == 2:
-                whole = json.dumps(body).encode()
-                content = whole[: draw(st.integers(0, len(whole)))]  # truncated
-            elif body is not None and shape == 3:
-                content = json.dumps({**body, "pad": "x" * 20000}).encode()  # oversized
-            else:
-                content = json.dumps(body).encode() if body is not None else None
-            signed = draw(st.integers(0, 5)) > 0
-            return method, url, content, signed
+    from cardtable.server.store import make_engine
 
-        def test(c):
-            method, url, content, signed = c
-            tally.cases += 1
-            headers = {"content-type": "application/json"}
-            if signed:
-                headers["x-cardtable-token"] = token
-            before = fingerprint()
-            client.cookies.clear()
-            try:
-                got = client.request(method, url, content=content, headers=headers)
-            except Exception as e:  # noqa: BLE001
-                tally.bad("crashes", f"{method} {url}: {type(e).__name__}: {e}")
-                return
-            where = f"{method} {url[:80]} {(content or b'')[:60]!r}"
-            if got.status_code >= 500:
-                tally.bad("crashes", f"{where} -> {got.status_code} {got.text[:120]}")
-                return
-            if got.status_code < 400:
-                tally.accepted += 1
-                return
-            tally.refused += 1
-            if fingerprint() != before:
-                tally.bad("state_changes", f"{where} -> {got.status_code}, store changed")
-            try:
-                answer = got.json()
-            except ValueError:
-                tally.bad("untyped", f"{where} -> {got.status_code} not JSON: {got.text[:80]}")
-                return
-            if isinstance(answer, dict) and set(answer) >= {"error", "message"} and \
-                    isinstance(answer["message"], str) and answer["message"].strip():
-                return
-            if isinstance(answer, dict) and "detail" in answer and got.status_code == 422:
-                tally.framework += 1  # FastAPI's body validation: documented
-                return
-            tally.bad("untyped", f"{where} -> {got.status_code} {got.text[:120]}")
-
-        run_given(test, request(), cases, derandomize, seed, tally)
+    holder, other = cluster.procs
+    with httpx.Client(base_url=holder.base, timeout=30) as setup:
+        token, ids = http_setup(setup)
+    engine = make_engine(cluster.url)
+    watch = LogWatch(cluster)
+    try:
+        with httpx.Client(base_url=other.base, timeout=30) as client:
+            test = http_test(tally, client, token, fingerprint_of(engine), watch.new)
+            run_given(test, http_requests(ids), cases, derandomize, seed, tally)
+    finally:
+        engine.dispose()
     return tally
 
 
 def run_target(name: str, cases: int, derandomize: bool = False, seed: int = 0,
-               folder: str | None = None) -> Tally:
+               folder: str | None = None, cluster: Cluster | None = None) -> Tally:
+    if name == "ws" and cluster is not None:
+        return target_ws_cluster(cases, derandomize, seed, cluster)
+    if name == "http" and cluster is not None:
+        return target_http(cases, derandomize, seed, "", cluster)
     if name in ("ws", "http"):
         with tempfile.TemporaryDirectory(dir=folder) as sub:
             fn = target_ws if name == "ws" else target_http
@@ -613,16 +941,34 @@ def run_target(name: str, cases: int, derandomize: bool = False, seed: int = 0,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=100_000, help="cases in all")
-    parser.add_argument("--targets", default=",".join(TARGETS))
+    parser.add_argument("--targets", help=f"default {','.join(TARGETS)} (with --processes 2: "
+                        "ws,http)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--progress", type=int, default=0, help="print counts every N cases")
+    parser.add_argument("--processes", type=int, default=1, choices=(1, 2),
+                        help="2: the ws and http targets over real connections to two serve "
+                             "--bus processes")
+    parser.add_argument("--db", default=None,
+                        help="with --processes 2: a PostgreSQL server URL (default SQLite)")
     args = parser.parse_args(argv)
     global PROGRESS
     PROGRESS = args.progress
     warnings.simplefilter("ignore")  # starlette's TestClient deprecation notice
-    targets = args.targets.split(",")
-    per = args.cases // len(targets)
+    targets = (args.targets or ",".join(TARGETS if args.processes == 1 else ("ws", "http"))
+               ).split(",")
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the store fsyncs every commit
+    with contextlib.ExitStack() as stack:
+        cluster = None
+        if args.processes == 2:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=base)))
+            # bots never move on their own: a case's answer is the only change
+            cluster = stack.enter_context(Cluster(2, folder, args.db, bot_delay=3600))
+        return run_targets(targets, args.cases // len(targets), args.seed, base, cluster)
+
+
+def run_targets(targets: list[str], per: int, seed: int, base: str | None,
+                cluster: Cluster | None) -> int:
+    """Each target's row of the table, the total and the first examples; 1 on a problem."""
     header = (f"{'target':<7} {'cases':>7} {'accepted':>8} {'refused':>8} {'crashes':>7} "
               f"{'state changes':>13} {'untyped':>7} {'422':>7} {'seconds':>7}")
     print(header)
@@ -630,7 +976,7 @@ def main(argv: list[str] | None = None) -> int:
     total = Tally()
     for name in targets:
         start = time.perf_counter()
-        t = run_target(name, per, seed=args.seed, folder=base)
+        t = run_target(name, per, seed=seed, folder=base, cluster=cluster)
         print(f"{name:<7} {t.cases:>7} {t.accepted:>8} {t.refused:>8} {t.crashes:>7} "
               f"{t.state_changes:>13} {t.untyped:>7} {t.framework:>7} "
               f"{time.perf_counter() - start:>7.0f}", flush=True)

@@ -1,6 +1,7 @@
 """Leak check: does any card a receiver may not know reach it? Figure wanted: 0.
 
     python bench/leak_check.py [--games 1000] [--twins 3] [--configs slide:2,the-game:3]
+    python bench/leak_check.py --processes 2 [--db postgresql://...] [--games 100]
 
 For every game and player count, ``--games`` games are played, each on two paths:
 
@@ -17,6 +18,22 @@ For every game and player count, ``--games`` games are played, each on two paths
   The hub must accept every action and end with the same actions. ``hub.record()`` must
   refuse the table while it is unfinished, and the HTTP record and replay endpoints must
   refuse an unfinished table (checked on a few tables per configuration).
+
+With ``--processes 2`` the games take a third path instead, over real websockets to two
+``cardtable serve --bus`` processes on one database and one Redis (``cluster.py``; a fresh
+PostgreSQL database in the server ``--db`` names, else an SQLite file). Each game's table is
+created at one process (its holder, the processes taking turns), the other seats join through
+the other process (forwarded, ``server/tunnel.py``); seat 0 and every even seat connect
+through the non-holding process, the odd seats through the holder, and a spectator through
+each. Each seat plays the greedy policy from the view its socket got. A shared deal's seed is
+secret until the end, so every message of every socket is checked when the game is over,
+against the engine's state rebuilt from the game's record after as many actions as the
+message's log has, by the same check as the hub path's (``MessageCheck``; the chat a socket
+gets when it opens must be empty and carry only its settings); the table's version must be
+the one acknowledged after those actions, and the record's actions those played. The record
+and a replay of the table are refused (403 ``not_over``) at both processes before the first
+action and every 10 actions. The columns: ``views`` counts the state messages, ``bot inputs``
+the people's choices.
 
 Deals come from 128-bit seeds, as a shared table's on the server, and bots get seeds unrelated
 to the deal (``seeds.bot_seed``); a view that names the seed fails (the seed deals every hidden
@@ -50,6 +67,8 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from cardtable import bots, games
@@ -57,6 +76,9 @@ from cardtable.core.protocol import State
 from cardtable.core.rng import random_words
 from cardtable.seeds import bot_seed
 from cardtable.sim import play_one
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared modules
+from cluster import Cluster, ServerProcess  # noqa: E402
 
 SEARCH_EVERY = 25
 STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators",
@@ -72,6 +94,9 @@ ENDED_VALUES = {"abandoned", "resigned", "idle"}
 SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account"}
 #: a table's clock (server/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
+#: the chat a socket gets when it opens (server/chat.py ``message``): nobody writes in this
+#: bench, so its lines are empty, and its settings are words and flags
+CHAT_KEYS = {"type", "replay", "messages", "settings"}
 
 
 @dataclass
@@ -270,21 +295,13 @@ def check_words(state: State, seat: int | None, message: dict, running: bool,
 
 
 # -- websocket messages, through a real Hub ----------------------------------------------------
-class HubRun:
-    """One Store and Hub for a configuration; people seated by ``Conn``s; raw messages in."""
+class MessageCheck:
+    """The check of one message a connection (with its ``seat``) got, at the state the table
+    (``state``, ``version``, ``status``, ``options``, ``players``, ``game``) was in."""
 
-    def __init__(self, folder: str) -> None:
-        from cardtable.server.hub import Hub
-        from cardtable.server.store import Store
-
-        self.store = Store(f"sqlite:///{folder}/leaks.sqlite")
-        self.hub = Hub(self.store, bot_delay=0)
-        self.people = [self.store.new_player(f"p{s}")[0] for s in range(6)]
+    def __init__(self) -> None:
         #: per connection, the game log as sent so far (messages carry what changed)
         self.logs: dict[int, list[dict]] = {}
-
-    def close(self) -> None:
-        self.store.close()
 
     def check_message(self, table: Any, conn: Any, message: dict, rng: random.Random,
                       twins: int, tally: Tally, checked: Checked, key: str) -> None:
@@ -297,6 +314,13 @@ class HubRun:
             return
         if kind == "error":
             return  # code, message, id: text about the sender's own action
+        if kind == "chat":
+            settings = message.get("settings")
+            if set(message) != CHAT_KEYS or message["messages"] or not isinstance(
+                    settings, dict) or not all(v is None or type(v) in (str, bool, list)
+                                               for v in settings.values()):
+                tally.leak(f"a chat message {str(message)[:200]}")
+            return
         if kind == "presence":  # a seat number, a flag and a count: nothing else
             if set(message) != PRESENCE_KEYS or not all(
                     v is None or type(v) in (int, bool) for v in
@@ -339,6 +363,22 @@ class HubRun:
             tally.leak(f"table info shows the seed of a running {table.game} game")
         if info["options"] != table.options or info["status"] != table.status:
             tally.leak("table info: options or status are not the table's")
+
+
+class HubRun(MessageCheck):
+    """One Store and Hub for a configuration; people seated by ``Conn``s; raw messages in."""
+
+    def __init__(self, folder: str) -> None:
+        from cardtable.server.hub import Hub
+        from cardtable.server.store import Store
+
+        super().__init__()
+        self.store = Store(f"sqlite:///{folder}/leaks.sqlite")
+        self.hub = Hub(self.store, bot_delay=0)
+        self.people = [self.store.new_player(f"p{s}")[0] for s in range(6)]
+
+    def close(self) -> None:
+        self.store.close()
 
     def drain(self, table: Any, conns: list, rng: random.Random, twins: int,
               tally: Tally, checked: Checked) -> dict:
@@ -437,6 +477,184 @@ def http_refusals(folder: str, tally: Tally) -> None:
                 tally.leak(f"POST /api/tables shows the seed of a running {name} game")
 
 
+# -- websocket messages, through two server processes ------------------------------------------
+class Socket:
+    """A real websocket to a table, keeping every message it receives, in order."""
+
+    def __init__(self, ws: Any, seat: int | None) -> None:
+        self.ws, self.seat = ws, seat
+        self.messages: list[dict] = []
+        self.state: dict | None = None  # the latest state message
+
+    async def read(self, timeout: float = 20) -> dict:
+        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.messages.append(message)
+        if message.get("type") == "state":
+            self.state = message
+        return message
+
+    async def until_version(self, version: int) -> None:
+        while self.state is None or self.state["version"] < version:
+            await self.read()
+
+    async def act(self, action: str, version: int, cid: str) -> dict:
+        """Send an action; its answer (waiting out the message rate when told to)."""
+        while True:
+            await self.ws.send(json.dumps({"type": "act", "action": action, "version": version,
+                                           "id": cid}))
+            while True:
+                message = await self.read()
+                if message.get("id") == cid and message.get("type") in ("ack", "error"):
+                    break
+            if message.get("code") != "rate_limited":
+                return message
+            await asyncio.sleep(message["retry_after"])
+
+
+class ClusterRun(MessageCheck):
+    """Two ``serve --bus`` processes on one database (``cluster.py``); games played over real
+    websockets by greedy people, the table created at one process (its holder), the others
+    joining and connecting through both. The deal's seed is secret until the end, so the
+    messages are checked once the game is over, against the engine's states rebuilt from the
+    game's record (each state message at the state after as many actions as its log has)."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__()
+        self.cluster = cluster
+        self.made = 0
+
+    def person(self, server: ServerProcess) -> str:
+        import httpx
+
+        self.made += 1
+        got = httpx.post(f"{server.base}/api/me", json={"name": f"p{self.made}"}, timeout=20)
+        got.raise_for_status()
+        return got.cookies["cardtable_token"]
+
+    def refused(self, table_id: str, tally: Tally, where: str) -> None:
+        """The record and a replay of the unfinished table: 403 ``not_over`` at both."""
+        import httpx
+
+        for server in self.cluster.procs:
+            for path in ("record", "replay?step=0"):
+                tally.refusals += 1
+                got = httpx.get(f"{server.base}/api/tables/{table_id}/{path}", timeout=20)
+                if got.status_code != 403 or got.json().get("error") != "not_over":
+                    tally.leak(f"{where}: GET {path} of an unfinished table: {got.status_code}")
+
+    async def game(self, name: str, players: int, i: int, twins: int, tally: Tally) -> None:
+        import httpx
+        import websockets
+
+        holder, other = self.cluster.procs[i % 2], self.cluster.procs[(i + 1) % 2]
+        tokens = [self.person(holder) for _ in range(players)]
+        seats = ["me"] + ["open"] * (players - 1)
+        with httpx.Client(timeout=20) as http:
+            got = http.post(f"{holder.base}/api/tables", json={"game": name, "seats": seats},
+                            headers={"x-cardtable-token": tokens[0]})
+            got.raise_for_status()
+            table_id = got.json()["id"]
+            for s in range(1, players):  # joined through the other process: forwarded
+                http.post(f"{other.base}/api/tables/{table_id}/join", json={"seat": s},
+                          headers={"x-cardtable-token": tokens[s]}).raise_for_status()
+        if self.cluster.holder(table_id) is not holder:
+            tally.leak(f"{name} {players}: the table is not held where it was created")
+        # seat s through the other process when s is even (seat 0 always); a spectator at each
+        ways = [(s, other if s % 2 == 0 else holder, f"?token={tokens[s]}")
+                for s in range(players)] + [(None, other, ""), (None, holder, "")]
+        socks = []
+        for seat, server, query in ways:
+            ws = await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+                                          f"{query}", max_size=1 << 22)
+            socks.append(Socket(ws, seat))
+        try:
+            versions = await self.play(name, socks, table_id, i, tally)
+        finally:
+            for sock in socks:
+                await sock.ws.close()
+        record = httpx.get(f"{other.base}/api/tables/{table_id}/record", timeout=20).json()
+        self.check(name, players, record, socks, versions, twins, tally)
+
+    async def play(self, name: str, socks: list[Socket], table_id: str, i: int,
+                   tally: Tally) -> list[int]:
+        """Play to the end, each seat choosing from what its socket got; the table's version
+        after each number of actions."""
+        for sock in socks:
+            await sock.until_version(0)
+        version = max(sock.state["version"] for sock in socks if sock.state)
+        versions = [version]
+        seated = [sock for sock in socks if sock.seat is not None]
+        people = [bots.make_bot("greedy", name, bot_seed(1, i, s)) for s in range(len(seated))]
+        while True:
+            for sock in socks:
+                await sock.until_version(version)
+            state = seated[0].state
+            assert state is not None
+            if state["table"]["status"] == "over":
+                return versions
+            if len(versions) % 10 == 1:  # before the first action, then every 10 (running)
+                await asyncio.to_thread(self.refused, table_id, tally,
+                                        f"after {len(versions) - 1} actions")
+            sock = next((s for s in seated if s.state and s.state["legal"]
+                         and s.seat in s.state["view"]["to_act"]), None)
+            if sock is None:
+                tally.leak(f"{name}: the game is running and no seat may act")
+                return versions
+            view, legal = sock.state["view"], sock.state["legal"]  # type: ignore[index]
+            tally.bot_inputs += 1
+            answer = await sock.act(people[sock.seat].choose(view, legal), version,  # type: ignore[index]
+                                    f"c-{len(versions)}")
+            if answer["type"] != "ack":
+                tally.leak(f"websocket: a legal action was refused: {answer}")
+                return versions
+            version = answer["version"]
+            versions.append(version)
+
+    def check(self, name: str, players: int, record: dict, socks: list[Socket],
+              versions: list[int], twins: int, tally: Tally) -> None:
+        """Every message of every socket, at the engine's state it was sent in."""
+        if record.get("game") != name or len(record.get("actions", ())) != len(versions) - 1:
+            tally.leak(f"{name}: the record is not the game played: {str(record)[:200]}")
+            return
+        state = games.get(name).deal(record["seed"], players, record["options"])
+        rng, checked = random.Random(record["seed"]), Checked()
+        moments = []  # (actions before it, socket, message), in each socket's order
+        for k, sock in enumerate(socks):
+            n = 0
+            for message in sock.messages:
+                if message.get("type") == "state":
+                    got = message["log_from"] + len(message["log"])
+                    if got < n:
+                        tally.leak("websocket: a state older than the one before it")
+                    n = got
+                moments.append((n, k, message))
+        moments.sort(key=lambda m: m[0])  # stable: each socket's messages stay in order
+        done, key = 0, checked.key(state)
+        for n, k, message in moments:
+            while done < n:
+                state.act(*record["actions"][done])
+                done += 1
+                key = checked.key(state)
+            table = SimpleNamespace(state=state, version=versions[n], game=name,
+                                    status="over" if state.over else "running",
+                                    options=record["options"], players=players)
+            self.check_message(table, socks[k], message, rng, twins, tally, checked, key)
+            tally.views += message.get("type") == "state"
+
+
+def run_cluster_config(cluster: Cluster, name: str, players: int, count: int, twins: int,
+                       progress: int = 0) -> Tally:
+    """``count`` games of one configuration played through two processes."""
+    tally, run = Tally(), ClusterRun(cluster)
+    for i in range(count):
+        asyncio.run(run.game(name, players, i, twins, tally))
+        tally.games += 1
+        if progress and tally.games % progress == 0:
+            print(f"  {name} {players}: {tally.games} games, {tally.messages} messages, "
+                  f"{tally.leaks} leaks", file=sys.stderr, flush=True)
+    return tally
+
+
 def run_config(name: str, players: int, count: int, twins: int, folder: str,
                progress: int = 0) -> Tally:
     tally = Tally()
@@ -475,6 +693,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", help="e.g. slide:2,the-game:3 (default: all)")
     parser.add_argument("--progress", type=int, default=0,
                         help="print running counts to stderr every N games")
+    parser.add_argument("--processes", type=int, default=1, choices=(1, 2),
+                        help="2: the games over real websockets through two serve --bus "
+                             "processes instead of the engine and in-process hub paths")
+    parser.add_argument("--db", default=None,
+                        help="with --processes 2: a PostgreSQL server URL (default SQLite)")
     args = parser.parse_args(argv)
     # tmpfs when there is one: the store commits every action with fsync
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
@@ -485,21 +708,33 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(dir=base) as folder:
-        tally = Tally()
-        http_refusals(folder, tally)
-        print(f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {0:>9} {tally.refusals:>8} "
-              f"{tally.leaks:>5} {'-':>7}", flush=True)
-        total.add(tally)
-        for name, players in configs(args.configs):
-            start, cpu = time.perf_counter(), time.process_time()
-            sub = os.path.join(folder, f"{name}-{players}")
-            os.mkdir(sub)
-            tally = run_config(name, players, args.games, args.twins, sub, args.progress)
+        cluster = Cluster(2, Path(folder), args.db, 0) if args.processes == 2 else None
+        if cluster is None:
+            tally = Tally()
+            http_refusals(folder, tally)
+            print(f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {0:>9} "
+                  f"{tally.refusals:>8} {tally.leaks:>5} {'-':>7}", flush=True)
             total.add(tally)
-            print(f"{name:<9} {players:>7} {tally.games:>6} {tally.views:>9} "
-                  f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.reused:>9} "
-                  f"{tally.refusals:>8} {tally.leaks:>5} {time.perf_counter() - start:>7.0f} "
-                  f"{time.process_time() - cpu:>7.0f}", flush=True)
+        else:
+            cluster.start()
+        try:
+            for name, players in configs(args.configs):
+                start, cpu = time.perf_counter(), time.process_time()
+                sub = os.path.join(folder, f"{name}-{players}")
+                os.mkdir(sub)
+                if cluster is None:
+                    tally = run_config(name, players, args.games, args.twins, sub, args.progress)
+                else:
+                    tally = run_cluster_config(cluster, name, players, args.games, args.twins,
+                                               args.progress)
+                total.add(tally)
+                print(f"{name:<9} {players:>7} {tally.games:>6} {tally.views:>9} "
+                      f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.reused:>9} "
+                      f"{tally.refusals:>8} {tally.leaks:>5} {time.perf_counter() - start:>7.0f} "
+                      f"{time.process_time() - cpu:>7.0f}", flush=True)
+        finally:
+            if cluster is not None:
+                cluster.stop()
     print("-" * len(header))
     print(f"{'total':<9} {'':>7} {total.games:>6} {total.views:>9} {total.messages:>9} "
           f"{total.bot_inputs:>10} {total.reused:>9} {total.refusals:>8} {total.leaks:>5}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -109,3 +110,62 @@ def test_create_table_with_an_option_named_seed_is_400(tmp_path):
                                                    "options": {key: 3}})
             assert got.status_code == 400 and got.json()["error"] == "bad_request"
             assert key in got.json()["message"]
+
+
+def nul_database(tmp_path) -> str:
+    """PostgreSQL when the tests have one (its text refuses NUL), else SQLite."""
+    from server.conftest import PG, fresh_pg_database
+
+    return fresh_pg_database(PG) if PG else f"sqlite:///{tmp_path}/nul.sqlite"
+
+
+async def test_an_action_id_or_chat_with_a_nul_is_refused(tmp_path):
+    """An act whose id held "\\u0000" was stored on SQLite and, on PostgreSQL, failed to
+    store after the table had moved (found by bench/fuzz.py --processes 2 --db ...)."""
+    from cardtable.server.app import handle_message
+    from cardtable.server.broadcast import Conn
+    from cardtable.server.hub import Hub
+    from cardtable.server.store import Store
+
+    store = Store(nul_database(tmp_path))
+    try:
+        hub = Hub(store, bot_delay=0)
+        ann, _ = store.new_player("Ann")
+        table = hub.create(ann, "doublets", ["me"], {}, 5)
+        conn = Conn(seat=0, player_id=ann.id)
+        action = table.state.legal(0)[0]
+        for raw in [json.dumps({"type": "act", "action": action, "version": 0, "id": "a\x00b"}),
+                    '{"type": "ping", "id": "\\u0000"}']:
+            answer = await handle_message(hub, table, conn, raw)
+            assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+            assert table.version == 0 and not table.state.actions
+        answer = await handle_message(hub, table, conn, '{"type": "chat", "text": "hi\\u0000"}')
+        assert answer["type"] == "error" and answer["code"] == "chat_empty", answer
+        assert (await asyncio.wait_for(handle_message(
+            hub, table, conn, json.dumps({"type": "act", "action": action, "id": "ok"})), 5)
+                )["type"] == "ack"
+    finally:
+        store.close()
+
+
+def test_an_address_with_a_nul_is_refused(tmp_path):
+    """A table id, player id or game name with "%00" was a 500 on PostgreSQL (the lookup's
+    text refused); every address holding one is now a typed 400, and a socket's handshake
+    is refused."""
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from cardtable.server.app import create_app
+
+    with TestClient(create_app(db_url=nul_database(tmp_path), bot_delay=3600)) as client:
+        client.post("/api/me", json={"name": "Ann"})
+        table = client.post("/api/tables", json={"game": "doublets", "seats": ["me"]}).json()
+        for path in ("/api/tables/a%00b", "/api/tables/a%00b/replay?step=0", "/api/stats/a%00b",
+                     "/api/leaderboard?game=a%00b", f"/api/tables/{table['id']}?x=%00"):
+            got = client.get(path)
+            assert got.status_code == 400 and got.json()["error"] == "bad_request", path
+        got = client.post("/api/tables/a%00b/undo")
+        assert got.status_code == 400 and got.json()["error"] == "bad_request"
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/tables/a%00b"):
+            pass
+        assert client.get(f"/api/tables/{table['id']}").status_code == 200

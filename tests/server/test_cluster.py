@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,7 @@ from cardtable.server.hub import Hub
 from cardtable.server.live import SeatRow
 from cardtable.server.messages import NotHolder
 from helpers import load_bench, play_with_greedy
-from server.conftest import PG, Client, Server, Socket, free_port, fresh_pg_database
+from server.conftest import PG, Client, Server, Socket, fresh_pg_database
 
 # CI sets CARDTABLE_TEST_NEED_REDIS: there a missing redis-server fails these tests
 NO_REDIS = shutil.which("redis-server") is None and not os.environ.get("CARDTABLE_TEST_NEED_REDIS")
@@ -38,24 +37,8 @@ pytestmark = [pytest.mark.own_process, pytest.mark.skipif(
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import redis
-
-    client = redis.Redis(port=port)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
+    proc, url = load_bench("cluster").start_redis(tmp_path)  # (the benches' own)
+    yield url
     proc.terminate()
     proc.wait()
 

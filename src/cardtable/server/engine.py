@@ -36,6 +36,7 @@ from cardtable.server import store as db
 from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
 from cardtable.server.messages import HubError, NotHolder, error
 from cardtable.server.ratings import rating_of
+from cardtable.server.tunnel import routable
 
 log = logging.getLogger("cardtable.server")
 
@@ -77,6 +78,8 @@ class TableEngine:
         """The table as its rows say, with its state replayed from the log (no bots yet:
         the seats' bots are the bot runner's). ``HubError`` not_found; ``NotHolder`` where
         another process holds it."""
+        if not routable(table_id):  # no process is ever asked to hold it: no table has it
+            raise HubError("not_found", f"there is no table {table_id!r}", 404)
         self.guard(table_id, "loading")
         row = self.store.table(table_id)
         if row is None:

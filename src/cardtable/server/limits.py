@@ -215,7 +215,8 @@ def address_key(host: str | None) -> str:
 
 class BodyLimit:
     """ASGI middleware: at most ``max_body`` bytes of request body, all of it within
-    ``timeout`` seconds. The body is read here, before the app runs, and handed on whole."""
+    ``timeout`` seconds. The body is read here, before the app runs, and handed on whole.
+    An address (path or query) with a NUL character is refused here too, a socket's too."""
 
     def __init__(self, app: Any, max_body: int = MAX_BODY,
                  timeout: float = BODY_TIMEOUT) -> None:
@@ -224,6 +225,14 @@ class BodyLimit:
         self.timeout = timeout
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and has_nul(scope):
+            # no id, name or game holds one, and PostgreSQL's text refuses it (a 500 there)
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})  # the handshake: 403
+            else:
+                await _refuse(send, 400, "bad_request", "an address may not hold a NUL "
+                              "character")
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -272,6 +281,12 @@ def _header(scope: dict, name: bytes) -> str | None:
         if key == name:
             return value.decode("latin-1").strip()
     return None
+
+
+def has_nul(scope: dict) -> bool:
+    """A NUL character in the request's path or query string (percent-encoded or not)."""
+    query = scope.get("query_string", b"")
+    return "\x00" in scope["path"] or b"%00" in query or b"\x00" in query
 
 
 async def _refuse(send: Any, status: int, code: str, message: str) -> None:

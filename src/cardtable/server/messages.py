@@ -63,17 +63,18 @@ def error(code: str, message: str, client_id: str | None = None) -> dict[str, An
 
 def encodable(text: str) -> bool:
     """False for text with lone surrogates (JSON allows "\\ud800"): it can be neither
-    stored nor sent back, so an id holding one is refused up front."""
+    stored nor sent back, so an id holding one is refused up front; and for text with a NUL
+    character ("\\u0000"), which PostgreSQL's text columns refuse."""
     try:
         text.encode()
     except UnicodeEncodeError:
         return False
-    return True
+    return "\x00" not in text
 
 
 def _encodable(text: str) -> str:
     if not encodable(text):
-        raise ValueError("text with a lone surrogate")
+        raise ValueError("text with a lone surrogate or a NUL character")
     return text
 
 
