@@ -34,11 +34,14 @@ def free_port() -> int:
 class ServerProcess:
     """``cardtable serve`` in a subprocess; ``restart()`` SIGKILLs it and starts another.
 
-    Its own SQLite file in ``data`` unless ``db`` names a database; ``bus`` joins a cluster."""
+    Its own SQLite file in ``data`` unless ``db`` names a database; ``bus`` joins a cluster;
+    ``src``: another source tree to run (an older commit's, for a before figure)."""
 
     def __init__(self, data: Path, bot_delay: float = 0.02, extra: list[str] | None = None,
-                 port: int | None = None, db: str | None = None, bus: str | None = None) -> None:
+                 port: int | None = None, db: str | None = None, bus: str | None = None,
+                 src: Path | None = None) -> None:
         self.data = data
+        self.src = src
         self.url = db or f"sqlite:///{data / 'cardtable.sqlite'}"
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -50,6 +53,8 @@ class ServerProcess:
     def start(self, wait: float = 60) -> None:
         self._bus_id = None
         env = dict(os.environ, CARDTABLE_DATA=str(self.data))
+        if self.src is not None:
+            env["PYTHONPATH"] = str(self.src)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),

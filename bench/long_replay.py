@@ -33,10 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -45,16 +42,13 @@ from pathlib import Path
 import httpx
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared modules
+from cluster import ServerProcess  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("slide", "the-game")
 PHASES = ("quiet", "replays", "records", "sockets")
 SLIDE_SEED = 126  # of seeds 0-149, the longest six-greedy Slide to target 1000
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -113,24 +107,6 @@ def make_database(url: str, game: str, actions: int) -> tuple[str, int]:
         conn.execute(insert(db.Action.__table__), rows)
     store.close()
     return "long1", len(log)
-
-
-def start_server(src: Path, port: int, data: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(src), CARDTABLE_DATA=str(data))
-    log = open(data / "server.log", "wb")  # noqa: SIM115 - the server's for its lifetime
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-         "--db", f"sqlite:///{data / 'bench.sqlite'}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start: " + (data / "server.log").read_text()[-2000:])
 
 
 async def victim(base: str, stop: asyncio.Event, pings: list[float]) -> None:
@@ -224,15 +200,15 @@ def main() -> None:
             data = Path(tmp)
             table_id, steps = make_database(f"sqlite:///{data / 'bench.sqlite'}", game,
                                             args.actions)
-            port = free_port()
-            proc = start_server(args.src, port, data)
+            server = ServerProcess(data, db=f"sqlite:///{data / 'bench.sqlite'}",
+                                   src=args.src)
+            server.start()
             try:
-                out = asyncio.run(run(f"http://127.0.0.1:{port}", table_id, steps,
-                                      args.clients, args.seconds,
+                out = asyncio.run(run(server.base, table_id, steps, args.clients,
+                                      args.seconds,
                                       [p for p in args.phases.split(",") if p in PHASES]))
             finally:
-                proc.kill()
-                proc.wait()
+                server.kill()
         for phase, (pings, got) in out.items():
             ms = [p * 1000 for p in pings]
             mean_kb = sum(n for _, n in got) / len(got) / 1024 if got else 0

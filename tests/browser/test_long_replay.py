@@ -16,9 +16,8 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from cardtable.server import store as db  # noqa: E402
 from server.conftest import InProcessServer  # noqa: E402
-from server.test_replays import write_game  # noqa: E402
+from server.test_replays import stored_game  # noqa: E402
 
 PAGE = 200  # replay.js's LOG_PAGE
 
@@ -27,12 +26,7 @@ def test_stepping_past_a_log_page_fetches_the_next(tmp_path):
     server = InProcessServer(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path)
     server.start()
     try:
-        store = db.Store(server.db_url)
-        try:
-            maker, _ = store.new_player("Maker")
-            table_id, steps = write_game(store, maker, "slide", 2, {"target": 300}, 5)
-        finally:
-            store.close()
+        table_id, steps = stored_game(server.db_url, "slide", 2, {"target": 300}, 5)
         assert steps > PAGE + 2
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,

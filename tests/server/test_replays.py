@@ -51,6 +51,17 @@ def write_game(store: db.Store, maker: db.Player, game: str, players: int,
     return table_id, len(log)
 
 
+def stored_game(db_url: str, game: str, players: int, options: dict[str, Any],
+                seed: int) -> tuple[str, int]:
+    """``write_game`` into the database at ``db_url`` (a server's), by a new player."""
+    store = db.Store(db_url)
+    try:
+        maker, _ = store.new_player("Maker")
+        return write_game(store, maker, game, players, options, seed)
+    finally:
+        store.close()
+
+
 def lines_run(work: Callable[[], Any], module: Any) -> int:
     """How many lines of ``module`` ``work()`` runs (its own functions only)."""
     count = 0
@@ -120,12 +131,7 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
     from cardtable.server.messages import ReplayStep
     from cardtable.server.replays import LOG_PAGE_MAX, SNAPSHOT_EVERY
 
-    store = db.Store(server.db_url)
-    try:
-        maker, _ = store.new_player("Maker")
-        table_id, steps = write_game(store, maker, "slide", 6, {"target": 1000}, 126)
-    finally:
-        store.close()
+    table_id, steps = stored_game(server.db_url, "slide", 6, {"target": 1000}, 126)
     assert steps > 5000  # (the deal is the server's: about 7,000 to 9,500 actions)
     applied = 0
     apply = SlideState._apply
@@ -172,12 +178,7 @@ async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: 
     megabyte of the whole (the replay pages the rest)."""
     from cardtable.server.gamelog import LOG_TAIL
 
-    store = db.Store(server.db_url)
-    try:
-        maker, _ = store.new_player("Maker")
-        table_id, steps = write_game(store, maker, "slide", 2, {"target": 1000}, 5)
-    finally:
-        store.close()
+    table_id, steps = stored_game(server.db_url, "slide", 2, {"target": 1000}, 5)
     assert steps > LOG_TAIL
     sock = await people("Eve").connect(table_id, token=False)
     state = await sock.until(lambda s: True)
@@ -269,12 +270,7 @@ async def test_a_long_replay_asked_by_four_clients_keeps_a_ping_short(server: Se
     actions (six greedy seats to 1000) with the log, from its first (cold) request on;
     another person's pings stay short. Before, the first request held the loop for
     seconds."""
-    store = db.Store(server.db_url)
-    try:
-        maker, _ = store.new_player("Maker")
-        table_id, steps = write_game(store, maker, "slide", 6, {"target": 1000}, 126)
-    finally:
-        store.close()
+    table_id, steps = stored_game(server.db_url, "slide", 6, {"target": 1000}, 126)
 
     async def loops() -> None:
         async def one(k: int) -> None:
