@@ -40,10 +40,12 @@ log = logging.getLogger("cardtable.botclient")
 POLL = 1.0
 #: seconds before a dropped table connection is opened again
 RECONNECT = 0.5
+#: the close code of a socket whose token was renewed (docs/server.md): not to reconnect
+SIGNED_OUT = 4401
 
 
 class ClientError(Exception):
-    """The server refused the token or the account is not a bot's."""
+    """The server refused the token (or ended it), or the account is not a bot's."""
 
 
 @dataclass
@@ -143,7 +145,12 @@ class BotClient:
                         bot, over = await self._seat(ws, table_id, bot)
                     if over:
                         return
-                except (OSError, websockets.ConnectionClosed) as e:
+                except websockets.ConnectionClosed as e:
+                    if e.rcvd is not None and e.rcvd.code == SIGNED_OUT:
+                        raise ClientError("the bot account's token was renewed: start again "
+                                          "with the new one") from None
+                    log.info("table %s: connection lost (%s); again", table_id, e)
+                except OSError as e:
                     log.info("table %s: connection lost (%s); again", table_id, e)
                 await asyncio.sleep(RECONNECT)
         finally:

@@ -303,6 +303,27 @@ async def test_a_renewed_token_ends_the_bot_accounts_open_sockets(server, people
     await again.close()
 
 
+async def test_the_reference_client_stops_when_its_token_is_renewed(server, people):
+    """The program playing a table learns its token was renewed (the socket's 4401) and
+    stops, saying why, rather than watching the table it no longer plays."""
+    ann = people("Ann")
+    bot_id, token = make_bot_account(ann, "Stopbot")
+    table = ann.new_table("slide", ["me", "open"])
+    ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Stopbot"})
+    said: list[str] = []
+    client = BotClient(server.base, token, "greedy", timeout=30, say=said.append)
+    running = asyncio.create_task(client.run())
+    deadline = asyncio.get_running_loop().time() + 20
+    while not client._playing:  # (it has found the table and plays it)
+        assert asyncio.get_running_loop().time() < deadline, said
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)  # its socket open at the table
+    ann.post(f"/api/me/bots/{bot_id}/token")
+    with pytest.raises(ClientError):
+        await asyncio.wait_for(running, 20)
+    assert any("token was renewed" in s for s in said), said
+
+
 @pytest.mark.skipif(NO_REDIS, reason="no redis-server (apt-get install redis-server)")
 async def test_a_renewal_at_one_process_ends_the_sockets_another_holds(make_cluster):  # noqa: F811
     a, b = make_cluster(2)
