@@ -898,7 +898,7 @@ def test_a_take_out_of_turn_is_not_your_turn():
     value = state.centre[0]
     before = state.snapshot()
     for seat in (0, 2):
-        with pytest.raises(NotYourTurn, match="seat 1"):
+        with pytest.raises(NotYourTurn, match="seat 2's turn"):  # index 1, counted from 1
             state.act(seat, f"take {value} right")
     assert state.snapshot() == before
 

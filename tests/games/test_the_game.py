@@ -885,7 +885,7 @@ def test_playing_a_card_that_does_not_fit_is_illegal_with_a_reason():
 def test_another_seats_play_or_end_raises_not_your_turn(action):
     state = position([[50, 51], [60, 61]], tops=(40, 41, 90, 91), draw=0)
     before = state.snapshot()
-    with pytest.raises(NotYourTurn, match="seat 0's turn"):
+    with pytest.raises(NotYourTurn, match="seat 1's turn"):
         state.act(1, action)
     assert state.snapshot() == before
 

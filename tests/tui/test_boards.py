@@ -68,7 +68,7 @@ def test_slide_shows_every_grid_with_hidden_cells_and_the_hole() -> None:
     assert text.count("?") == 48
     assert "✓ chosen b2" in text  # my own choice, to me
     assert text.count("✓ chosen") == 2 and "… choosing" in text
-    assert "waiting for seat 2 (greedy)" in text
+    assert "waiting for seat 3 (greedy)" in text  # seats counted from 1
     # to seat 1, my choice is only "chosen"
     other = render_board(state.view(1), ["greedy", "you", "greedy"], width=80).plain
     assert "b2" not in other and other.count("✓ chosen") == 2
@@ -77,7 +77,7 @@ def test_slide_shows_every_grid_with_hidden_cells_and_the_hole() -> None:
     text = render_board(view, NAMES3, width=80).plain
     assert "Centre: " + " ".join(f"[{v:>2}]" for v in view["centre"]) in text
     assert text.count("?") == 45  # one hole in each grid
-    assert "Take: you (seat 0) takes a centre card" in text
+    assert "Take: you (seat 1) takes a centre card" in text
     assert "▶ to take" in text
     rows = grid_lines(text)
     # three grids side by side at 80 columns: the hole in my row 2 (b2) is an empty cell
@@ -209,7 +209,7 @@ def test_the_game_never_shows_another_hand(players: int) -> None:
             assert not (numbers(text) & others) - public - mine
             if seat is not None:
                 hand_line = next(li for li in text.splitlines() if li.startswith("Your hand"))
-                assert numbers(hand_line) - {seat} == mine
+                assert numbers(hand_line) - {seat + 1} == mine  # "(seat N)", counted from 1
             else:
                 assert "Your hand" not in text
         seat = state.to_act()[0]
@@ -223,13 +223,13 @@ def test_the_game_board_shows_piles_signals_turn_and_minimum() -> None:
     view = state.view(0)
     text = render_board(view, NAMES3).plain
     assert "draw pile 80 · cards left 98" in text
-    assert "Turn: you (seat 0) · played 0, min 2" in text
+    assert "Turn: you (seat 1) · played 0, min 2" in text
     lines = {line.split()[1]: line for line in text.splitlines() if line.startswith(" ▲")
              or line.startswith(" ▼")}
-    assert "[  1]" in lines["up1"] and "s1 avoid" in lines["up1"]
-    assert "[100]" in lines["down2"] and "s2 good" in lines["down2"]
+    assert "[  1]" in lines["up1"] and "s2 avoid" in lines["up1"]  # seat index 1: s2
+    assert "[100]" in lines["down2"] and "s3 good" in lines["down2"]
     assert "signal" not in lines["up2"] and "avoid" not in lines["up2"]
-    assert "seat 1 (greedy): 6 cards" in text and "seat 2 (greedy): 6 cards" in text
+    assert "seat 2 (greedy): 6 cards" in text and "seat 3 (greedy): 6 cards" in text
 
 
 def test_the_game_result() -> None:
@@ -239,7 +239,7 @@ def test_the_game_result() -> None:
     played = 98 - left
     stuck = state.result()["stuck_seat"]
     assert text.plain == (f"Game over. The team did not win. Cards left: {left} "
-                          f"(played {played}).\n{['you (seat 0)', 'greedy (seat 1)'][stuck]} "
+                          f"(played {played}).\n{['you (seat 1)', 'seat 2 (greedy)'][stuck]} "
                           f"could not play {state.result()['short_by']} cards.")
     assert any(span.style.color.name == "red" for span in text.spans)  # a lost game in red
     won = finished("the-game", 2, 222)

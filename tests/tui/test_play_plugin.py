@@ -84,12 +84,12 @@ def test_a_plugin_game_plays_to_the_end_through_the_generic_board(
     result = state.result()
     assert result["over"] and result == app.table.result()
     # the end in the game's own words, with the seats as the screen names them
-    names = ["you (seat 0)", "seat 1 (greedy)"]
+    names = ["you (seat 1)", "seat 2 (greedy)"]
     lines = state.game.result_lines(result, names)
     assert lines[0].startswith(("Winner: ", "Shared win: "))
     for line in lines:
         assert line in str(seen["result"])
     # the log in the game's words (FifteenGame.describe_action)
     played = [a.removeprefix("play ") for s, a in state.actions if s == 0]
-    assert f"you (seat 0) played {played[0]}" in app.events
-    assert any(e.startswith("seat 1 (greedy) played ") for e in app.events)
+    assert f"you (seat 1) played {played[0]}" in app.events
+    assert any(e.startswith("seat 2 (greedy) played ") for e in app.events)

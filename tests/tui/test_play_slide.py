@@ -78,13 +78,13 @@ async def test_take_click_outside_the_hole_lines_is_explained(data_dir, ui) -> N
         view = app.table.view(0)
         assert view["phase"] == "take" and view["holes"][0] == "b2" and view["turn"] == 0
         await ui.click_card(pilot, "cell 0 a1")
-        assert "First click a centre card" in ui.message(app)
+        assert "First select a centre card" in ui.message(app)
         value = view["centre"][0]
         await ui.click_card(pilot, f"centre {value}")
         await ui.click_card(pilot, "cell 0 d4")  # neither the hole's row nor its column
         assert "row or column of your hole (b2)" in ui.message(app)
         await ui.click_card(pilot, "cell 0 d2")  # right of the hole: push from the right
-        assert f"you (seat 0) took the {value} and pushed it in from the right" in log_text(app)
+        assert f"you (seat 1) took the {value} and pushed it in from the right" in log_text(app)
 
 
 async def test_change_of_mind_while_the_bots_think(data_dir, ui) -> None:
@@ -182,7 +182,7 @@ async def test_a_bot_answering_nonsense_pauses_the_bots(data_dir, ui) -> None:
     async with app.run_test(size=ui.SIZE) as pilot:
         await ui.settle(pilot)
         assert app.paused
-        assert "the bot at seat 1 failed" in ui.message(app)
+        assert "the bot at seat 2 failed" in ui.message(app)  # seats counted from 1
         assert "'take 11 left' is not legal here" in ui.message(app)
         assert app.table.moves == 0  # nothing was played in its place
 
@@ -202,4 +202,4 @@ async def test_two_people_and_a_bot(data_dir, ui) -> None:
             assert app.board.board_view == app.table.view(app.viewer)
             await ui.select_move(pilot, ui.move_ids(app)[0])
         assert handovers >= 2
-        assert "seat 0 (player)" in ui.board_text(app) or "seat 2 (player)" in ui.board_text(app)
+        assert "seat 1 (player)" in ui.board_text(app) or "seat 3 (player)" in ui.board_text(app)

@@ -72,7 +72,7 @@ async def test_signals_at_any_time(data_dir, ui) -> None:
         assert app.table.view(0)["signals"][0] == {"up1": "avoid", "down1": "good"}
         board = ui.board_text(app)
         assert "you avoid" in board and "you good" in board
-        assert "▶ seat 1 (greedy)" in board
+        assert "▶ seat 2 (greedy)" in board
 
 
 async def test_click_a_card_then_a_pile(data_dir, ui) -> None:
@@ -80,7 +80,7 @@ async def test_click_a_card_then_a_pile(data_dir, ui) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await ui.settle(pilot)
         await ui.click_card(pilot, "pile down1")
-        assert "Click a card of your hand first" in ui.message(app)
+        assert "Select a card of your hand first" in ui.message(app)
         card = app.table.view(0)["hand"][-1]
         await ui.click_card(pilot, f"hand {card}")
         assert app.selected == f"hand {card}"
@@ -98,7 +98,7 @@ async def test_whole_game_against_greedy(data_dir, ui) -> None:
         while not app.table.over:
             view = app.table.view(0)
             assert not leaked(ui.board_text(app), view, hidden_hand(app, 1))
-            assert f"seat 1 (greedy): {view['hand_sizes'][1]} cards" in ui.board_text(app)
+            assert f"seat 2 (greedy): {view['hand_sizes'][1]} cards" in ui.board_text(app)
             action = mine.choose(view, app.table.legal(0))
             if action == "end":
                 await pilot.press("e")

@@ -44,7 +44,7 @@ async def test_stepping_forward_and_back_through_slide() -> None:
         assert app.step == 3
         assert shown(app) == games.replay(prefix(record, 3)).view(None)
         seat, action = record["actions"][2]
-        assert f"seat {seat}: {action}" in step_text(app)
+        assert f"seat {seat + 1}: {action}" in step_text(app)  # seats counted from 1
         await pilot.press("left")
         assert app.step == 2
         assert shown(app) == games.replay(prefix(record, 2)).view(None)

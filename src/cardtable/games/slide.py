@@ -356,7 +356,7 @@ class SlideState(State):
             raise NotYourTurn("every seat must first choose a card to reveal")
         turn = (self.first + self.taken) % self.players
         if seat != turn:
-            raise NotYourTurn(f"it is seat {turn}'s turn to take a card")
+            raise NotYourTurn(f"it is seat {turn + 1}'s turn to take a card")  # counted from 1
         if value not in self.centre:
             shown = ", ".join(map(str, sorted(self.centre)))
             raise IllegalAction(f"there is no {value} in the centre (it holds {shown})")

@@ -331,7 +331,7 @@ class TheGameState(State):
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
-            raise NotYourTurn(f"it is seat {self.turn}'s turn")
+            raise NotYourTurn(f"it is seat {self.turn + 1}'s turn")  # as people count seats
 
     def _signal(self, seat: int, pile: str, signal: str) -> None:
         if pile not in PILES:

@@ -4,8 +4,10 @@ The screen shows only the view of the person's seat (the spectator view when nob
 the legal actions of that seat, and at the end ``result()``. Bots act on a timer so a person can
 follow them; ``bot_delay=0`` plays them as fast as the event loop goes (tests).
 
-Moves can be made four ways, all ending in ``Table.act``: the move list (keys or mouse), a click
-on a card, the game's shortcut keys, and a typed action in the notation of RULES.md.
+Moves can be made four ways, all ending in ``Table.act``: the move list (Tab reaches it, the
+arrows move in it, Enter or a click plays), a click on a card, the game's shortcut keys, and a
+typed action in the notation of RULES.md. Only the list and the typed move take the focus, so the
+keys always reach one of them; the prompts speak of keys, as a terminal is played by keys.
 
 What is the game's own (its board, its clicks and keys, its status line) comes from its terminal
 adapter (``tui.games``); this app names no game. Undo, hint and peek are offered as the game
@@ -30,7 +32,7 @@ from textual.widgets.option_list import Option
 
 from cardtable.core.errors import IllegalAction
 from cardtable.core.protocol import View
-from cardtable.tui.boards import seat_label
+from cardtable.tui.boards import seat_label, seat_word
 from cardtable.tui.games import board_for
 from cardtable.tui.table import BotFailed, Table
 from cardtable.tui.widgets import Board, ConfirmQuit, HandOver
@@ -127,12 +129,16 @@ class PlayApp(App[Path | None]):
         self.moves = OptionList(id="moves")
         self.result = Static(id="result")
         self.log_widget = RichLog(id="log", max_lines=200, wrap=True, markup=False, min_width=20)
+        # Tab goes between the two places that take keys, the move list and the typed move: a
+        # focused board or log would swallow the arrows and Enter meant for the list (the mouse
+        # wheel still scrolls them)
+        self.log_widget.can_focus = False
         self.message = Static(id="message")
         self.entry = Input(
             placeholder=f"type a move, e.g. {self._example()}  (/ to focus)", id="entry"
         )
         with Horizontal(id="main"):
-            with VerticalScroll(id="board-pane"):
+            with VerticalScroll(id="board-pane", can_focus=False):
                 yield self.board
             with Vertical(id="side"):
                 yield self.status
@@ -179,7 +185,7 @@ class PlayApp(App[Path | None]):
             # what the last person typed or was told may name their cards
             self.entry.value = ""
             self.say("")
-            self.log_event(f"— seat {new_viewer} at the keyboard —")
+            self.log_event(f"— {seat_word(new_viewer)} at the keyboard —")
             self.push_screen(HandOver(new_viewer))  # an opaque screen: nobody sees the switch
         view = table.view(self.viewer)
         self._note_changes(self._last_view, view)

@@ -31,12 +31,19 @@ HOLE = Style(bgcolor="grey23")
 HIDDEN = Style(color="bright_black")
 
 
+def seat_word(seat: int) -> str:
+    """A seat as people count it, from 1 as the browser does: ``seat_word(0) == 'seat 1'``.
+    Only what a person reads; records and indices stay 0-based."""
+    return f"seat {seat + 1}"
+
+
 def seat_label(seat: int, names: Sequence[str] | None) -> str:
-    """``'you (seat 0)'`` for the person at the keyboard, ``'seat 1 (greedy)'`` for a bot."""
+    """``'you (seat 1)'`` for the person at the keyboard, ``'seat 2 (greedy)'`` for a bot
+    (``seat`` is the 0-based index)."""
     name = names[seat] if names is not None and 0 <= seat < len(names) else ""
-    if name == "you":
-        return "you" if len(names or ()) == 1 else f"you (seat {seat})"  # alone: no seat talk
-    return f"seat {seat} ({name})" if name else f"seat {seat}"
+    if name == "you":  # alone: no seat talk
+        return "you" if len(names or ()) == 1 else f"you ({seat_word(seat)})"
+    return f"{seat_word(seat)} ({name})" if name else seat_word(seat)
 
 
 def link(style: Style, ref: str, links: bool) -> Style:

@@ -17,6 +17,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardtable import games
+from cardtable.tui.boards import seat_word
 from cardtable.tui.games import board_for
 from cardtable.tui.widgets import Board
 
@@ -71,7 +72,7 @@ class ReplayApp(App[None]):
                 yield Static(id="step")
                 yield OptionList(
                     Option(Text("(the deal)", "dim"), id="0"),
-                    *(Option(f"{n:>3}. seat {s}: {a}", id=str(n))
+                    *(Option(f"{n:>3}. {seat_word(s)}: {a}", id=str(n))
                       for n, (s, a) in enumerate(self.actions, 1)),
                     id="steps",
                 )
@@ -94,7 +95,7 @@ class ReplayApp(App[None]):
         text.append(f"Step {self.step} of {self.last}\n", "bold")
         if self.step:
             seat, action = self.actions[self.step - 1]
-            text.append(f"seat {seat}: {action}\n")
+            text.append(f"{seat_word(seat)}: {action}\n")
         else:
             text.append("the deal\n")
         if self.step == self.last:

@@ -31,7 +31,8 @@ class Advisor(Protocol):
 
 
 class BotFailed(Exception):
-    """A bot failed or answered what the rules refuse (never replaced by another move)."""
+    """A bot failed or answered what the rules refuse (never replaced by another move). Its
+    message is read on the screen: the seat in it is counted from 1."""
 
 
 class Table:
@@ -139,7 +140,7 @@ class Table:
         try:
             return self._bots.bots[seat].choose(view, legal)
         except CardtableError as e:
-            raise BotFailed(f"the bot at seat {seat} failed: {e}") from None
+            raise BotFailed(f"the bot at seat {seat + 1} failed: {e}") from None
 
     def bot_move(
         self, seat: int, action: str, quiet: Collection[int] = ()
@@ -148,7 +149,7 @@ class Table:
         try:
             self._state.act(seat, action)
         except IllegalAction as e:
-            raise BotFailed(f"the bot at seat {seat} chose {action!r}: {e.reason}") from None
+            raise BotFailed(f"the bot at seat {seat + 1} chose {action!r}: {e.reason}") from None
         return self._after(seat, quiet)
 
     def bot_act(self, seat: int) -> tuple[str, list[tuple[int, str]]]:

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
+from cardtable.tui.boards import seat_word
 from cardtable.tui.games import GameBoard
 
 
@@ -107,8 +108,8 @@ class HandOver(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            f"Seat {self.seat}, it is your move.\n\nEveryone else, please look away.\n\n"
-            "Press Enter when ready."
+            f"{seat_word(self.seat).capitalize()}, it is your move.\n\n"
+            "Everyone else, please look away.\n\nPress Enter when ready."
         )
 
     def action_go(self) -> None:

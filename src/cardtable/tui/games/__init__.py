@@ -26,6 +26,9 @@ from cardtable.core.protocol import Game, View
 from cardtable.tui.boards import GOOD, TITLE, seat_label
 from cardtable.tui.table import Table
 
+#: how a person plays from the move list, in the prompts (the terminal's keys, never a click)
+LIST_KEYS = "↑↓ and Enter in the move list, or / to type"
+
 
 class Play(Protocol):
     """What a game's clicks and keys may do on the play screen."""
@@ -100,7 +103,7 @@ class GameBoard(ABC):
 
     def click(self, play: Play, ref: str) -> None:
         """A click on the card ``ref`` of the board (only boards with links have any)."""
-        play.say("Pick a move from the list, or type one.")
+        play.say(f"Pick a move: {LIST_KEYS}.")
 
     def matches_selection(self, selected: str, action: str) -> bool:
         """Whether ``action`` is one of those the selected card leads to (the move list

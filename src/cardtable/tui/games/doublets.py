@@ -13,7 +13,7 @@ from rich.text import Text
 
 from cardtable.core.protocol import View
 from cardtable.tui.boards import BOLD, DIM, GOOD, TITLE, link
-from cardtable.tui.games import GameBoard, GameKey, Play
+from cardtable.tui.games import LIST_KEYS, GameBoard, GameKey, Play
 
 DOUBLING_CYCLE = (1, 2, 4, 8, 3, 6, 12, 11, 9, 5, 10, 7)
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -154,8 +154,8 @@ class DoubletsBoard(GameBoard):
 
     def status(self, view: View, viewer: int | None, acting: tuple[int, ...],
                names: Sequence[str]) -> Text:
-        text = Text(f"Needs {rank_of(view['needed'])}. Click a green card, or the stock to "
-                    "flip. Keys: 1-7 reserves, w waste, f flip, u undo. ")
+        text = Text(f"Needs {rank_of(view['needed'])}: a green card fits. Keys: 1-7 reserves, "
+                    f"w waste, f flip, u undo; or {LIST_KEYS}. ")
         text.append_text(super().status(view, viewer, acting, names))
         return text
 

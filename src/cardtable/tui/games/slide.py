@@ -26,7 +26,7 @@ from cardtable.tui.boards import (
     link,
     seat_label,
 )
-from cardtable.tui.games import GameBoard, Play
+from cardtable.tui.games import LIST_KEYS, GameBoard, Play
 
 COLUMNS = "abcd"  # the cell notation: column letter, row number (RULES.md)
 BLOCK = 21  # columns a grid block takes, gap included
@@ -127,10 +127,9 @@ class SlideBoard(GameBoard):
             if viewer is not None and view["chosen"][viewer]:
                 text.append(f"You reveal {view['choice']}; pick another to change your mind. ")
             elif viewer is not None:
-                text.append("Click one of your ? cards, or pick it below. ")
+                text.append(f"Choose one of your ? cards to reveal: {LIST_KEYS}. ")
         elif viewer in acting:
-            text.append("Click a centre card, then a cell of your hole's row or column "
-                        "(the side it enters from). ")
+            text.append(f"Take a centre card and the side it enters from: {LIST_KEYS}. ")
         text.append_text(super().status(view, viewer, acting, names))
         return text
 
@@ -146,12 +145,12 @@ class SlideBoard(GameBoard):
                 play.say("Wait for your turn to take a card.")
                 return
             if not play.selected:
-                play.say("First click a centre card, then the side it enters from.")
+                play.say("First select a centre card, then the side it enters from.")
                 return
             hole = view["holes"][play.viewer]
             direction = slide_direction(hole, cell)
             if direction is None:
-                play.say(f"Click a cell in the row or column of your hole ({hole}): "
+                play.say(f"Select a cell in the row or column of your hole ({hole}): "
                          "the card enters from that side.", error=True)
                 return
             play.try_act(f"take {play.selected.split(' ')[1]} {direction}")
@@ -159,8 +158,8 @@ class SlideBoard(GameBoard):
             if view["phase"] != "take" or view["turn"] != play.viewer:
                 play.say("Wait for your turn to take a card.")
                 return
-            play.select(ref, f"Take {words[1]}: click a cell of your hole's row or column "
-                             "to push from that side, or pick a move.")
+            play.select(ref, f"Take {words[1]}: select a cell of your hole's row or column "
+                             f"to push from that side, or {LIST_KEYS}.")
 
     def matches_selection(self, selected: str, action: str) -> bool:
         ref, words = selected.split(" "), action.split(" ")

@@ -13,8 +13,19 @@ from rich.style import Style
 from rich.text import Text
 
 from cardtable.core.protocol import View
-from cardtable.tui.boards import BAD, BOLD, DIM, GOOD, SELECTED, TITLE, TURN, link, seat_label
-from cardtable.tui.games import GameBoard, GameKey, Play
+from cardtable.tui.boards import (
+    BAD,
+    BOLD,
+    DIM,
+    GOOD,
+    SELECTED,
+    TITLE,
+    TURN,
+    link,
+    seat_label,
+    seat_word,
+)
+from cardtable.tui.games import LIST_KEYS, GameBoard, GameKey, Play
 
 PILES = ("up1", "up2", "down1", "down2")  # the piles in notation order
 
@@ -22,7 +33,7 @@ PILES = ("up1", "up2", "down1", "down2")  # the piles in notation order
 def _short(seat: int, names: Sequence[str] | None) -> str:
     if names is not None and 0 <= seat < len(names) and names[seat] == "you":
         return "you"
-    return f"s{seat}"
+    return f"s{seat + 1}"  # counted from 1, as seat_word
 
 
 class TheGameBoard(GameBoard):
@@ -70,7 +81,7 @@ class TheGameBoard(GameBoard):
         out.append("\n")
         hand = view.get("hand")
         if me is not None and hand is not None:
-            out.append(f"Your hand (seat {me}): ", BOLD)
+            out.append(f"Your hand ({seat_word(me)}): ", BOLD)
             if hand:
                 for card in hand:
                     ref = f"hand {card}"
@@ -98,7 +109,7 @@ class TheGameBoard(GameBoard):
             return text
         if viewer in acting:
             text.append(f"Played {view['played_this_turn']}, at least {view['minimum']}. "
-                        "Click a card, then a pile. ")
+                        f"Play a card on a pile: {LIST_KEYS}; e ends the turn. ")
         else:  # signals are legal out of turn: not just waiting
             text.append(f"{seat_label(view['turn'], names)} is playing. You may signal. ")
         return text
@@ -106,10 +117,10 @@ class TheGameBoard(GameBoard):
     def click(self, play: Play, ref: str) -> None:
         words = ref.split(" ")
         if words[0] == "hand":
-            play.select(ref, f"The {words[1]}: now click a pile, or pick a move.")
+            play.select(ref, f"The {words[1]}: now select a pile, or {LIST_KEYS}.")
         elif words[0] == "pile":
             if not play.selected:
-                play.say("Click a card of your hand first, then the pile.")
+                play.say("Select a card of your hand first, then the pile.")
                 return
             play.try_act(f"play {play.selected.split(' ')[1]} {words[1]}")
 
