@@ -1,15 +1,27 @@
 """What a person reads and presses in the terminal: prompts that speak of keys (never a click),
-seats counted from 1 as in the browser, and a move list played with Tab, arrows and Enter."""
+seats counted from 1 as in the browser, and a move list played with Tab, arrows and Enter.
+
+Set CARDTABLE_SCREENSHOTS=1 to write docs/screenshots/terminal-*.svg.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 from textual.widgets import Input, OptionList, Static
 
 from cardtable.tui.app import PlayApp
 from cardtable.tui.replay import ReplayApp
 from cardtable.tui.widgets import Board, HandOver
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def screenshot(app: PlayApp, name: str) -> None:
+    if os.environ.get("CARDTABLE_SCREENSHOTS") == "1":
+        app.save_screenshot(name, path=str(SHOTS))
 
 
 def status(app: PlayApp) -> str:
@@ -38,6 +50,7 @@ async def test_slide_prompts_speak_of_keys(data_dir, ui) -> None:
         assert view["phase"] == "take" and view["turn"] == 0
         assert "↑↓ and Enter" in status(app)  # the take
         assert_speaks_of_keys(app, ui)
+        screenshot(app, "terminal-slide.svg")
         await ui.click_card(pilot, "cell 0 a2")  # no centre card selected yet
         assert "select a centre card" in ui.message(app)
         assert_speaks_of_keys(app, ui)
@@ -118,6 +131,7 @@ async def test_the_game_names_another_persons_signal_by_its_seat(data_dir, ui) -
         await pilot.press("enter")
         board = ui.board_text(app)
         assert "Your hand (seat 2)" in board
+        screenshot(app, "terminal-the-game.svg")
         up1 = next(line for line in board.splitlines() if " up1 " in line)
         assert "s1 avoid" in up1  # the first seat's signal
 
