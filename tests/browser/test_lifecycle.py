@@ -120,3 +120,57 @@ def test_leave_a_table_and_the_lobby_shows_ages_not_dead_tables(server, browser)
     expect(games).to_have_count(2)
     expect(games.filter(has_text="Resigned")).to_contain_text("You came 2nd of 2")
     assert not ann.js_errors
+
+
+def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, browser):
+    """Issue #24: Bob resigns a Slide game Ann plays on with a bot: his My games lists it
+    to watch, never to "Resume", with no "null". Then Ann, the last person, leaves: the
+    confirmation, her table page (results, places, replay, a board no longer waiting) and
+    her My games say the same place. Writes docs/screenshots/table-resigned.png and
+    my-games-resigned.png with CARDTABLE_SCREENSHOTS=1."""
+    ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
+    made = ann.request.post("/api/tables", data={"game": "slide",
+                                                 "seats": ["me", "open", "greedy"]})
+    table = made.json()["id"]
+    assert bob.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
+    ann.goto(f"/t/{table}")
+    settled(ann)
+    assert bob.request.post(f"/api/tables/{table}/resign", data={}).json()["outcome"] == "bot"
+    bob.goto("/me")
+    resigned = bob.get_by_test_id("resigned").get_by_test_id("unfinished-game")
+    expect(resigned).to_have_count(1)
+    expect(resigned).to_contain_text("You resigned")
+    expect(resigned.get_by_test_id("watch")).to_have_text("Watch")
+    expect(bob.get_by_test_id("resume")).to_have_count(0)
+    expect(bob.locator("#mine")).not_to_contain_text("null")
+    screenshot(bob, "my-games-resigned.png")
+    # Ann is the last person: leaving ends the game, and the confirmation says how
+    asked: list[str] = []
+
+    def accept(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    ann.once("dialog", accept)
+    ann.get_by_test_id("leave").click()
+    expect(ann.get_by_test_id("results")).to_be_visible()
+    assert "the bots share first place, you rank below them" in asked[0], asked
+    settled(ann)
+    expect(ann.get_by_test_id("status")).to_contain_text("Resigned")
+    expect(ann.get_by_test_id("verdict")).to_have_text("You came 2nd of 3.")
+    lines = ann.get_by_test_id("result-lines")
+    expect(lines).to_contain_text("#2 Ann (resigned)")
+    expect(lines).to_contain_text("#3 Bob (resigned)")
+    expect(ann.get_by_test_id("replay-link")).to_be_visible()
+    for waiting in ("choosing…", "Waiting…", "Waiting for"):
+        expect(ann.locator("main")).not_to_contain_text(waiting)
+    screenshot(ann, "table-resigned.png")
+    ann.goto("/me")
+    finished = ann.get_by_test_id("finished").get_by_test_id("finished-game")
+    expect(finished.filter(has_text="Resigned")).to_contain_text("You came 2nd of 3")
+    bob.goto("/me")  # the game is over for everyone now: Bob's place among the finished
+    expect(bob.get_by_test_id("finished-game")).to_contain_text("You came 3rd of 3")
+    ann.get_by_test_id("finished").get_by_test_id("replay").first.click()
+    ann.wait_for_url("**/replay")
+    expect(ann.locator("body")).not_to_contain_text("not over")
+    assert not ann.js_errors and not bob.js_errors
