@@ -142,7 +142,8 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     expect(resigned).to_contain_text("You resigned")
     expect(resigned.get_by_test_id("watch")).to_have_text("Watch")
     expect(bob.get_by_test_id("resume")).to_have_count(0)
-    expect(bob.locator("#mine")).not_to_contain_text("null")
+    expect(bob.get_by_test_id("bot-accounts")).to_be_visible()
+    expect(bob.locator("main")).not_to_contain_text("null")  # the bot accounts too
     screenshot(bob, "my-games-resigned.png")
     # Ann is the last person: leaving ends the game, and the confirmation says how
     asked: list[str] = []

@@ -164,7 +164,7 @@ async function renderBots(panel, shown, name, make, mine) {
         el("td", {}, playsWith(b)),
         el("td", {}, el("button", { type: "button", title: "its old token stops working",
           onclick: () => renew(b) }, "New token"))))))
-      : null,
+      : "", // (the DOM's append would write a null as "null")
     el("div", { class: "row" }, name,
       el("button", { type: "button", "data-testid": "new-bot", onclick: make },
         "Make a bot account")),
