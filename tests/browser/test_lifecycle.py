@@ -22,7 +22,8 @@ from browser.test_browser import person, screenshot, serving, settled  # noqa: E
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "server.log"
-    with serving(tmp_path_factory.mktemp("data"), log) as base:
+    # clocks as short as a second: a seat the clock gives to a bot within the test
+    with serving(tmp_path_factory.mktemp("data"), log, ("--min-clock", "1")) as base:
         yield base
 
 
@@ -174,4 +175,32 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     ann.get_by_test_id("finished").get_by_test_id("replay").first.click()
     ann.wait_for_url("**/replay")
     expect(ann.locator("body")).not_to_contain_text("not over")
+    assert not ann.js_errors and not bob.js_errors
+
+
+def test_my_games_offers_a_seat_the_clock_took_back(server, browser):
+    """Issue #24: Bob lets his time run out; My games keeps the table his to play, with
+    "Take your seat back", which seats him again. Writes docs/screenshots/my-games-away.png
+    with CARDTABLE_SCREENSHOTS=1."""
+    ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
+    made = ann.request.post("/api/tables", data={
+        "game": "slide", "seats": ["me", "open"], "clock": {"mode": "move", "seconds": 8}})
+    table = made.json()["id"]
+    assert bob.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
+    ann.goto(f"/t/{table}")
+    settled(ann)
+    ann.locator("[data-action]").first.click()  # Ann chooses; Bob's time runs out
+    players = '[aria-label=players] [data-seat="1"] .name'
+    expect(ann.locator(players)).to_contain_text("Greedy", timeout=30_000)
+    bob.goto("/me")
+    row = bob.get_by_test_id("your-turn").get_by_test_id("unfinished-game")
+    expect(row).to_contain_text("a bot plays your seat")
+    expect(bob.get_by_test_id("resume")).to_have_count(0)
+    expect(bob.get_by_test_id("bot-accounts")).to_be_visible()
+    expect(bob.locator("main")).not_to_contain_text("null")
+    screenshot(bob, "my-games-away.png")
+    row.get_by_test_id("take-back").click()
+    bob.wait_for_url(f"**/t/{table}")
+    # (his time starts afresh: 8 s to see it his again)
+    expect(bob.locator(players)).to_contain_text("Bob (you)")
     assert not ann.js_errors and not bob.js_errors
