@@ -1,7 +1,10 @@
 """The table lifecycle in the browser (issue #11), clicked as a person would: "New deal" in
 Doublets gives up the deal under way (a lost deal in the statistics, listed on My games with
 its replay), Leave takes a person away from a table, and the lobby shows ages and no dead
-tables. Writes docs/screenshots/my-games.png with CARDTABLE_SCREENSHOTS=1.
+tables; the last person leaving a shared game to bots ends it with the same place on every
+page, and My games tells a resigned game (to watch) from a seat the clock took (to take
+back) (issue #24). Writes docs/screenshots/my-games.png, my-games-resigned.png,
+my-games-away.png and table-resigned.png with CARDTABLE_SCREENSHOTS=1.
 """
 
 from __future__ import annotations
@@ -175,6 +178,11 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     ann.get_by_test_id("finished").get_by_test_id("replay").first.click()
     ann.wait_for_url("**/replay")
     expect(ann.locator("body")).not_to_contain_text("not over")
+    expect(ann.locator("#step")).to_contain_text("Step 0 of")
+    if ann.locator("#last").is_enabled():  # (no step at all if no bot had chosen yet)
+        ann.click("#last")  # the replay ends as the table did: over, nobody choosing
+    expect(ann.locator("#board")).to_contain_text("The game is over.")
+    expect(ann.locator("#board")).not_to_contain_text("choosing…")
     assert not ann.js_errors and not bob.js_errors
 
 
