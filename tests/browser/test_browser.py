@@ -43,15 +43,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(data: Path, log: Path) -> Iterator[str]:
+def serving(data: Path, log: Path, args: tuple[str, ...] = ()) -> Iterator[str]:
     """A ``cardtable serve`` subprocess on a free port (with this process's environment: its
-    PYTHONPATH too), storing in ``data``; its base URL once it answers."""
+    PYTHONPATH too), storing in ``data``, with more ``args``; its base URL once it answers."""
     port = free_port()
     env = {**os.environ, "CARDTABLE_DATA": str(data)}
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-             "--bot-delay", "0.05"], env=env, stdout=out, stderr=subprocess.STDOUT)
+             "--bot-delay", "0.05", *args], env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:

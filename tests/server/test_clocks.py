@@ -297,3 +297,21 @@ async def test_a_player_the_clock_replaced_who_resigns_does_not_take_the_seat_ba
     assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"  # and again
     await back.close()
     await a.close()
+
+
+async def test_my_games_offers_a_seat_the_clock_took_back_and_a_resigned_one_to_watch(
+        clock_server):
+    """Issue #24: a seat the clock gave to a bot is still its person's to take back; once
+    they resign, the game is theirs only to watch (never "Resume"), and no field is null
+    where the page writes it."""
+    ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(clock_server, "ran out of time")
+    (game,) = bob.http.get("/api/my-games").json()["unfinished"]
+    assert game["id"] == table_id and game["you"] == "away" and game["seat"] == 1
+    assert game["opponents"] == ["Ann"], game  # not the bot playing his own seat
+    assert ann.http.get("/api/my-games").json()["unfinished"][0]["you"] == "seated"
+    assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"
+    (game,) = bob.http.get("/api/my-games").json()["unfinished"]
+    assert game["you"] == "resigned" and not game["your_turn"], game
+    assert "You resigned" in game["verdict"] and game["opponents"] == ["Ann"], game
+    await b.close()
+    await a.close()

@@ -268,3 +268,33 @@ def listed_turn(hub, player, table_id: str) -> bool:
 
     listed = {g["id"]: g for g in my_games(hub, player, 0, 20)["unfinished"]}
     return listed[table_id]["your_turn"]
+
+
+async def test_the_last_person_leaving_to_bots_ends_the_game_with_the_same_places_everywhere(
+        server, people):
+    """Issue #24: Ann and Bob at a Slide table with a bot; Bob resigns, then Ann, the last
+    person, leaves: the game ends there. Her page says why and every place (the bots first,
+    Ann, then Bob who resigned first), and My games says the same place; the replay is
+    there."""
+    ann, bob = people("Ann"), people("Bob")
+    table_id = ann.new_table("slide", ["me", "open", "greedy"])["id"]
+    bob.post(f"/api/tables/{table_id}/join", {"seat": 1})
+    a = await ann.connect(table_id)
+    await a.until(lambda s: s["table"]["status"] == "running")
+    assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"
+    (game,) = bob.http.get("/api/my-games").json()["unfinished"]
+    assert game["you"] == "resigned" and game["seat"] == 1, game
+    assert ann.post(f"/api/tables/{table_id}/leave")["outcome"] == "closed"
+    state = await a.until(lambda s: s["table"]["status"] == "over")
+    assert state["table"]["ended"] == "resigned"
+    assert state["ending"]["verdict"] == "You came 2nd of 3.", state["ending"]
+    lines = state["ending"]["lines"]
+    assert "Nobody but bots played on" in lines[0]
+    assert lines[1].startswith("#1 Greedy") and lines[2:] == ["#2 Ann (resigned)",
+                                                           "#3 Bob (resigned)"], lines
+    await a.close()
+    (mine,) = ann.http.get("/api/my-games").json()["finished"]
+    assert mine["verdict"] == "Resigned · You came 2nd of 3.", mine
+    (his,) = bob.http.get("/api/my-games").json()["finished"]
+    assert his["verdict"] == "Resigned · You came 3rd of 3." and his["seat"] == 1, his
+    assert ann.http.get(f"/api/tables/{table_id}/replay", params={"step": 0}).status_code == 200

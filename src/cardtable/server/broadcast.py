@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable import games
-from cardtable.server import gamelog
+from cardtable.server import gamelog, lifecycle
 from cardtable.server.limits import SharedCounts
 from cardtable.server.live import LiveTable, bot_names
 from cardtable.server.messages import HubError
@@ -144,6 +144,8 @@ def state_message(table: LiveTable, conn: Conn,
     if delta is None:
         delta = seen[("log", seat, since)] = gamelog.log_since(table, seat, since)
     conn.log_version = table.version
+    if words["ending"] and table.resigned and not words["ending"]["verdict"]:
+        words = {**words, "ending": resigner_ending(table, words["ending"], conn.player_id)}
     return {"type": "state", "version": table.version, "seat": seat,
             "table": table.info_as(base, conn.player_id), "view": pair[0],
             "legal": pair[1], "spectators": seen["spectators"], "log_from": delta[0],
@@ -159,14 +161,41 @@ def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
     running = table.status == "running"
     ending = None
     if table.status == "over":
-        result = table.state.result()
         robots = bot_names(table.seats)  # "Greedy", as the seats and the log name them
         names = [robots[i] or s["name"] or "open seat" for i, s in enumerate(table.seats)]
-        ending = {"lines": game.result_lines(result, names),
-                  "verdict": game.verdict(result, seat) if seat is not None else None}
+        ending = closed_ending(table, names, seat) if table.ended else {
+            "lines": game.result_lines(table.state.result(), names),
+            "verdict": game.verdict(table.state.result(), seat) if seat is not None else None}
     return {"last": gamelog.last_for(table, seat),
             "to_act": list(table.state.to_act()) if running else [],
             "labels": [game.move_label(view, a) for a in legal], "ending": ending}
+
+
+def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[str, Any]:
+    """The end in words of a table closed before its game's end: its stored result (the
+    resigned seats last, as My games says), each resigned seat under its person's name."""
+    game = games.get(table.game)
+    result = lifecycle.closed_result(table.state.result(), table.ended or "abandoned",
+                                     game.cooperative or table.players == 1,
+                                     [r["seat"] for r in table.resigned])
+    names = list(names) or ["player"] * table.players
+    for r in table.resigned:
+        names[r["seat"]] = r["name"]
+    competitive = table.players > 1 and not game.cooperative
+    verdict = None
+    if seat is not None and competitive and result.get("resigned"):
+        verdict = lifecycle.resigned_verdict(result, seat)
+    return {"lines": lifecycle.closed_lines(result, names), "verdict": verdict}
+
+
+def resigner_ending(table: LiveTable, ending: dict[str, Any],
+                    player_id: str | None) -> dict[str, Any]:
+    """A closed table's end for a person who resigned a seat of it (their socket watches
+    now): their own place, as their My games says."""
+    mine = next((r["seat"] for r in table.resigned if r["player_id"] == player_id), None)
+    if mine is None:
+        return ending
+    return closed_ending(table, [], mine) | {"lines": ending["lines"]}
 
 
 class Broadcaster:

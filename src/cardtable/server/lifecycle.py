@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardtable.core.protocol import ordinal
 from cardtable.server.live import SeatRow
 
 #: how an ``over`` table ended (null: played to its end)
@@ -93,6 +94,27 @@ def closed_result(position: Mapping[str, Any], ended: str, cooperative: bool,
     playing = [s for s in range(n) if s not in resigned]
     return {**result, "ranks": resigned_ranks([1] * n, resigned), "winners": playing,
             "resigned": list(resigned)}
+
+
+def resigned_verdict(result: Mapping[str, Any], seat: int) -> str:
+    """A competitive game's place for ``seat`` once it ended with resignations (My games and
+    the table's page say the same)."""
+    return f"You came {ordinal(result['ranks'][seat])} of {len(result['ranks'])}."
+
+
+def closed_lines(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """A table closed as ``resigned`` with nobody but bots left to play, in words: why, then
+    every seat's place (the resigned ones last, marked). Other closes: nothing more to say
+    than their ``ended``."""
+    resigned = result.get("resigned") or []
+    if result.get("ended") != "resigned" or not resigned or not result.get("ranks"):
+        return []
+    ranks = result["ranks"]
+    lines = ["Nobody but bots played on: the game ended there. The seats still played "
+             "share first place; who resigned ranks below them (who resigned first, lowest)."]
+    for s in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
+        lines.append(f"#{ranks[s]} {names[s]}" + (" (resigned)" if s in resigned else ""))
+    return lines
 
 
 def rating_seats(seats: Sequence[SeatRow], resigned: Sequence[Mapping[str, Any]]

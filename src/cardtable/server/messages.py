@@ -405,6 +405,10 @@ class MyGame(BaseModel):
     active_at: str
     finished_at: str | None = None
     verdict: str | None = Field(None, description="a finished game's result, for you")
+    you: Literal["seated", "resigned", "away"] = Field(
+        "seated", description="at an unfinished table: seated (yours to play), resigned (you "
+        "resigned or left, others play on: yours to watch, you rank last) or away (the clock "
+        "gave your seat to a bot: yours to take back)")
     your_deadline: float | None = Field(None, description="when your move at this clocked "
                                         "table is due (seconds since the epoch), else null")
 

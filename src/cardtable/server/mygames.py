@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
-from cardtable.core.protocol import ordinal
+from cardtable.server import lifecycle
 from cardtable.server import store as db
 from cardtable.server.live import LiveTable, SeatRow, iso, your_deadline
 
@@ -27,6 +27,9 @@ ENDED_LABELS = {"abandoned": "Abandoned (counted as lost)", "resigned": "Resigne
                 "idle": "Closed after being idle (counted as lost)",
                 "too_long": "Closed at the length limit (counted as lost)"}
 
+#: an unfinished table whose seat its person gave up, for that person (the game plays on)
+RESIGNED_VERDICT = "You resigned: you rank below every seat still played."
+
 
 def verdict(row: db.Table, seat: int | None) -> str | None:
     """A finished game's result for the person at ``seat`` (the game's own words)."""
@@ -38,7 +41,7 @@ def verdict(row: db.Table, seat: int | None) -> str | None:
         competitive = row.players > 1 and not rules.cooperative
         if row.ended == "resigned" and competitive:
             # the places a resignation made (a game's own verdict would explain its scores)
-            own = f"You came {ordinal(result['ranks'][mine])} of {len(result['ranks'])}."
+            own = lifecycle.resigned_verdict(result, mine)
         elif not row.ended:
             try:
                 own = rules.verdict(result, mine)
@@ -61,13 +64,19 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
                          name=names.get(s.player_id) if s.player_id else s.bot)
                  for s in sorted(stored[row.id], key=lambda s: s.seat)]
         seat = next((i for i, s in enumerate(seats) if s["player_id"] == player.id), None)
+        you, gone = "seated", None
+        if seat is None:  # a seat they resigned (or the clock took), a bot plays it on
+            gone = next((r for r in row.resigned or [] if r["player_id"] == player.id), None)
+            you = "away" if gone and gone.get("away") else "resigned"
         to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
         unfinished.append({
             "id": row.id, "game": row.game, "title": games.get(row.game).title,
             "players": row.players, "status": row.status, "ended": row.ended,
-            "seat": seat, "your_turn": seat in to_act,
+            "seat": seat if gone is None else gone["seat"], "your_turn": seat in to_act,
             "to_act": [seats[s]["name"] or "an open seat" for s in to_act if s < len(seats)],
-            "opponents": [s["name"] or "open seat" for i, s in enumerate(seats) if i != seat],
+            "opponents": [s["name"] or "open seat" for i, s in enumerate(seats)
+                          if i != (seat if gone is None else gone["seat"])],
+            "you": you, "verdict": RESIGNED_VERDICT if you == "resigned" else None,
             "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
             "your_deadline": your_deadline(row.clock, seats, player.id),
         })

@@ -26,15 +26,25 @@ export function leavePanel(s, game, onError) {
       onError(e.message);
     }
   };
+  // the last person at a competitive table leaves it to bots: the game ends there (as the
+  // server does, docs/server.md "Table lifecycle"), the bots sharing first place
+  // (a bot account is a player's seat: the game plays on for it)
+  const lastPerson = !table.seats.some((x) => x.seat !== s.seat && x.taken && !x.bot);
   const leaveWhy = !started ? "Your seat becomes free for someone else."
     : alone ? "The deal is closed and counts as lost."
-      : competitive ? "Leaving a started game is resigning: your seat ranks last, and a bot "
-        + "plays it on for the others."
-        : "A bot plays your seat on for the others.";
+      : competitive && lastPerson ? "Leaving a started game is resigning. Nobody but bots "
+        + "would play on, so the game ends now: the bots share first place, you rank below "
+        + "them."
+        : competitive ? "Leaving a started game is resigning: your seat ranks below every "
+          + "seat still played, and a bot plays it on for the others."
+          : "A bot plays your seat on for the others.";
   const buttons = [el("button", { type: "button", "data-testid": "leave",
     onclick: go("leave", `Leave this table? ${leaveWhy}`) }, "Leave table")];
   if (started && !alone) {
-    const why = competitive ? "You rank last; the others play on against a bot."
+    const why = competitive && lastPerson ? "Nobody but bots would play on, so the game "
+      + "ends now: the bots share first place, you rank below them."
+      : competitive ? "You rank below every seat still played; the others play on against "
+        + "a bot."
       : "The game ends as lost for the whole table.";
     buttons.push(el("button", { type: "button", "data-testid": "resign",
       onclick: go("resign", `Resign? ${why}`) }, "Resign"));

@@ -19,17 +19,24 @@ export function dueIn(deadline, now = Date.now() / 1000) {
   return `due in ${Math.floor(n)} ${unit}`;
 }
 
+// what an unfinished table asks of its person: play (Resume), take back the seat the clock
+// gave to a bot, or only watch the others play on after resigning
 function unfinishedRow(g) {
-  const state = g.status === "open" ? "waiting for players"
-    : g.your_turn ? `your turn${g.your_deadline ? ` (${dueIn(g.your_deadline)})` : ""}`
-      : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
+  const state = g.you === "resigned" ? g.verdict || "You resigned."
+    : g.you === "away" ? "a bot plays your seat: it is yours again when you come back"
+      : g.status === "open" ? "waiting for players"
+        : g.your_turn ? `your turn${g.your_deadline ? ` (${dueIn(g.your_deadline)})` : ""}`
+          : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
+  const [label, testid] = g.you === "resigned" ? ["Watch", "watch"]
+    : g.you === "away" ? ["Take your seat back", "take-back"] : ["Resume", "resume"];
   return el("tr", { "data-table": g.id, "data-testid": "unfinished-game" },
     el("td", {}, el("b", {}, g.title)),
     el("td", {}, g.players === 1 ? "alone" : `with ${g.opponents.join(", ")}`),
-    el("td", { class: g.your_turn ? "turn" : "muted" }, state),
+    el("td", { class: g.your_turn || g.you === "away" ? "turn"
+      : g.you === "resigned" ? "lost" : "muted" }, state),
     el("td", {}, "active ", when(g.active_at)),
-    el("td", {}, el("a", { class: `button${g.your_turn ? " primary" : ""}`, href: `/t/${g.id}`,
-      "data-testid": "resume" }, "Resume")));
+    el("td", {}, el("a", { class: `button${g.your_turn || g.you === "away" ? " primary" : ""}`,
+      href: `/t/${g.id}`, "data-testid": testid }, label)));
 }
 
 function finishedRow(g) {
@@ -58,14 +65,20 @@ async function render() {
     showMessage(e.message);
     return;
   }
-  const turn = mine.unfinished.filter((g) => g.your_turn);
-  const others = mine.unfinished.filter((g) => !g.your_turn);
+  const resigned = mine.unfinished.filter((g) => g.you === "resigned");
+  const turn = mine.unfinished.filter((g) => g.your_turn || g.you === "away");
+  const others = mine.unfinished.filter((g) => !turn.includes(g) && !resigned.includes(g));
   const box = clear(root());
   if (page === 0) {
     box.append(
       section("Your turn", "your-turn", turn.map(unfinishedRow), "Nobody is waiting for you."),
       section("Unfinished", "unfinished", others.map(unfinishedRow),
         "No other unfinished tables."));
+    // games others play on after you resigned: finished for you, still there to watch
+    if (resigned.length) {
+      box.append(section("Resigned — still being played", "resigned",
+        resigned.map(unfinishedRow), ""));
+    }
   }
   const nav = el("div", { class: "row" },
     page > 0 ? el("button", { type: "button", "data-testid": "newer",
@@ -151,7 +164,7 @@ async function renderBots(panel, shown, name, make, mine) {
         el("td", {}, playsWith(b)),
         el("td", {}, el("button", { type: "button", title: "its old token stops working",
           onclick: () => renew(b) }, "New token"))))))
-      : null,
+      : "", // (the DOM's append would write a null as "null")
     el("div", { class: "row" }, name,
       el("button", { type: "button", "data-testid": "new-bot", onclick: make },
         "Make a bot account")),

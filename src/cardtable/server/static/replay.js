@@ -112,8 +112,9 @@ function show(data) {
   const board = clear($("#board"));
   const last = data.action ? { n: step - 1, seat: data.action.seat, action: data.action.action }
     : null;
+  // the last step of a table closed before its game's end shows it over, as its table does
   const ctx = { act: () => {}, ui: {}, names: n, readOnly: true, rerender: () => show(data),
-    fresh: true };
+    fresh: true, over: step === steps && table.status === "over" };
   renderer.render(board, { view: data.view, legal: [], labels: [], seat: null, table,
     version: step, seatViews: data.seat_views, last }, ctx);
   const side = clear($("#log-side"));

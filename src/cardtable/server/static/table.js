@@ -217,7 +217,7 @@ function seatsPanel(s, botNames) {
       el("span", { class: "name" }, n[seat.seat], seat.you ? " (you)" : ""),
       el("span", {}, turn ? "▶" : ""),
       el("span", { class: "extra" }, [presence,
-        seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat) : ""]
+        seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat, table.status === "over") : ""]
         .filter(Boolean).join(" · ")),
       actions ? el("div", { class: "actions" }, actions) : null);
     }),
@@ -276,7 +276,9 @@ function render() {
     // the last move arrives (a short animation) only once, not at every presence change
     const fresh = !!s.last && ui.lastSeen !== s.last.n;
     if (s.last) ui.lastSeen = s.last.n;
-    const ctx = { act, ui, names: n, readOnly: false, rerender: render, fresh };
+    // over: the table is over, even closed before its game's end (nobody waits any more)
+    const ctx = { act, ui, names: n, readOnly: false, rerender: render, fresh,
+      over: table.status === "over" };
     renderer.render(board, s, ctx);
     const bar = tools(s, ctx);
     if (bar) board.append(bar);
@@ -302,8 +304,12 @@ function render() {
 
     const res = clear($("#results"));
     if (table.status === "over") {
-      const sum = renderer.resultSummary(view, table, playedBy(table, n));
-      if (sum) res.append(results({ ...sum, ending: s.ending }, table, playedBy(table, n)));
+      // a table closed before its game's end has no game result: its end in the server's
+      // words (the places a resignation made), and the replay all the same
+      const sum = (view.result && renderer.resultSummary(view, table, playedBy(table, n)))
+        || { verdict: table.ended ? ENDED[table.ended] : "Game over", won: table.ended ? false
+          : null, mine: false, columns: [], rows: null, notes: [], playedBy: false };
+      res.append(results({ ...sum, ending: s.ending }, table, playedBy(table, n)));
     }
   });
   keepScrolled(document.querySelector("#side .log-list"), ui.logScroll ||= {});

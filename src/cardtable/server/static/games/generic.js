@@ -8,8 +8,10 @@
 //                                 seatViews, last}; last = {n, seat, action} the last move to
 //                                 highlight (action null while secret from this viewer)
 //                                 ctx = {act(action), ui (page-local choices), names, readOnly,
-//                                 rerender(), fresh (the last move just happened: animate)}
-//   seatExtra(view, seat)         a few words under a seat in the players panel
+//                                 rerender(), fresh (the last move just happened: animate),
+//                                 over (the table is over, even closed before its end)}
+//   seatExtra(view, seat, over)   a few words under a seat in the players panel (over:
+//                                 the table is over, even closed before its game's end)
 //   resultSummary(view, table, names)  the end of the game (shape: results.js `summary`)
 //   sidePanels(s)                 async: extra side panels, asked again when the status changes
 //   showSeats(table)              false: no players panel

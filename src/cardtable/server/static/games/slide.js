@@ -11,9 +11,9 @@ const cellName = (r, c) => `${COLS[c]}${r + 1}`;
 const ARROWS = { left: "→", right: "←", top: "↓", bottom: "↑" };
 const SIDE_WORD = { left: "the left", right: "the right", top: "the top", bottom: "the bottom" };
 
-export function seatExtra(view, seat) {
+export function seatExtra(view, seat, over = false) {
   const parts = [`score ${view.totals[seat]}`];
-  if (view.phase === "reveal") parts.push(view.chosen[seat] ? "has chosen" : "choosing…");
+  if (view.phase === "reveal" && !over) parts.push(view.chosen[seat] ? "has chosen" : "choosing…");
   if (view.first === seat) parts.push("first player");
   return parts.join(" · ");
 }
@@ -107,7 +107,8 @@ export function render(root, s, ctx) {
   if (myTurn && takeValues.length === 1) ctx.ui.picked = takeValues[0];
 
   let line;
-  if (view.phase === "over") line = "The game is over.";
+  const over = view.phase === "over" || !!ctx.over; // ctx.over: the table closed before
+  if (over) line = "The game is over.";
   else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
   else if (view.phase === "reveal") {
     if (me === null || ctx.readOnly) line = "Everyone chooses a card to reveal.";
@@ -164,11 +165,11 @@ export function render(root, s, ctx) {
     }));
   const grids = el("div", { class: "grids tabbed" }, order.map((seat) => {
     const big = me === null || seat === me;
-    const turn = (view.phase === "take" && view.turn === seat)
-      || (view.phase === "reveal" && !view.chosen[seat]);
-    const state = view.phase === "reveal" ? (view.chosen[seat] ? "✓ chosen" : "choosing…")
-      : `score ${view.totals[seat]}`;
-    return el("section", { class: `grid-box ${turn && view.phase !== "over" ? "turn" : ""}`
+    const turn = !over && ((view.phase === "take" && view.turn === seat)
+      || (view.phase === "reveal" && !view.chosen[seat]));
+    const state = view.phase === "reveal" && !over
+      ? (view.chosen[seat] ? "✓ chosen" : "choosing…") : `score ${view.totals[seat]}`;
+    return el("section", { class: `grid-box ${turn ? "turn" : ""}`
       + (seat === ctx.ui.gridTab ? " current" : ""), "data-seat": String(seat) },
     el("div", { class: "who" }, el("span", {}, ctx.names[seat] + (seat === me ? " (you)" : "")),
       el("span", { class: "state" }, state)),
