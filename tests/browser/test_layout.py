@@ -3,7 +3,8 @@ server: long names never widen a page, one's own cancelled Slide cards are dimme
 says when only ending the turn is left and marks the cards that fit nowhere, and the replay's
 Play/Pause button always shows its glyph and its name.
 
-Set CARDTABLE_SCREENSHOTS=1 to write docs/screenshots/slide-end*.png.
+Set CARDTABLE_SCREENSHOTS=1 to write docs/screenshots/slide-end.png, slide-end-phone.png and
+the-game-end-turn.png.
 """
 
 from __future__ import annotations
@@ -125,6 +126,10 @@ def test_long_names_never_widen_a_finished_table_the_lobby_or_my_games(
 
 
 # -- 2. Slide: one's own cancelled cards are dimmed as an opponent's are -------------------
+ANIMATIONS_OVER = "() => document.getAnimations().every(a => a.playState !== 'running')"
+SHOW_BOARD = "() => document.querySelector('.slide-board').scrollIntoView()"
+
+
 def test_slide_own_removed_cards_are_dimmed(server, browser, finished_slide):
     table, clients = finished_slide
     own: list[float] = []
@@ -132,17 +137,19 @@ def test_slide_own_removed_cards_are_dimmed(server, browser, finished_slide):
         page = as_person(browser, server, client)
         page.goto(f"/t/{table['id']}")
         expect(page.get_by_test_id("results")).to_be_visible()
+        # the last move's short animation (opacity from .3 to 1) is over
+        page.wait_for_function(ANIMATIONS_OVER)
         # every cancelled card, one's own (buttons of the big grid) and the others', is dimmed
         every = page.locator(".card.removed").evaluate_all(
             "cards => cards.map(c => Number(getComputedStyle(c).opacity))")
-        assert every and all(o < 0.5 for o in every), every
+        assert every and all(o < 0.5 for o in every), (seat, every)
         own += page.locator(f'.grid-box[data-seat="{seat}"] button.card.removed').evaluate_all(
             "cards => cards.map(c => Number(getComputedStyle(c).opacity))")
-        if seat == 0:
-            page.wait_for_timeout(400)  # the last move's short animation is over
+        if seat == 0:  # the board, its cancelled cards dimmed
+            page.evaluate(SHOW_BOARD)
             screenshot(page, "slide-end.png")
             page.set_viewport_size({"width": 390, "height": 844})
-            page.wait_for_timeout(100)
+            page.evaluate(SHOW_BOARD)
             screenshot(page, "slide-end-phone.png")
         assert not page.js_errors
     assert own, "no person's own grid had a cancelled card"
@@ -198,6 +205,8 @@ def test_the_game_says_end_your_turn_and_marks_what_fits(server, browser):
     crossed = page.locator("[data-testid=hand] [data-card]").evaluate_all(
         "cards => cards.map(c => getComputedStyle(c, '::after').content)")
     assert all(c not in ("none", "normal", "") for c in crossed), crossed
+    page.wait_for_function(ANIMATIONS_OVER)
+    screenshot(page, "the-game-end-turn.png")
     assert not page.js_errors
 
 
