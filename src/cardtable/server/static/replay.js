@@ -149,12 +149,18 @@ function playing() {
   return timer !== null;
 }
 
+// the button's glyph is drawn in CSS (.glyph): fonts without "⏸" showed an empty box (#24)
+function showPlay(kind) {
+  const button = $("#play");
+  button.querySelector(".glyph").className = `glyph ${kind}`;
+  button.querySelector(".label").textContent = kind === "play" ? "Play" : "Pause";
+}
+
 function pause() {
   if (timer !== null) clearTimeout(timer);
   timer = null;
-  const button = $("#play");
-  button.textContent = "▶ Play";
-  button.setAttribute("aria-pressed", "false");
+  showPlay("play");
+  $("#play").setAttribute("aria-pressed", "false");
   document.body.dataset.playing = "";
 }
 
@@ -170,9 +176,8 @@ function tick() {
 
 function play() {
   if (step >= steps) go(0); // from the start again
-  const button = $("#play");
-  button.textContent = "⏸ Pause";
-  button.setAttribute("aria-pressed", "true");
+  showPlay("pause");
+  $("#play").setAttribute("aria-pressed", "true");
   document.body.dataset.playing = "1";
   timer = setTimeout(tick, Number($("#speed").value));
 }

@@ -66,7 +66,10 @@ export function render(root, s, ctx) {
   else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
   else if (me === null) line = `${ctx.names[view.turn]} is playing.`;
   else if (!myTurn) line = `${ctx.names[view.turn]} is playing. You may signal at any time.`;
-  else if (picked === undefined) line = `Your turn: pick a card, then a pile (at least ${view.minimum}).`;
+  else if (!plays.length) line = "Nothing in your hand fits a pile. End your turn.";
+  else if (picked === undefined && s.legal.includes("end")) {
+    line = "Your turn: pick a card, then a pile, or end your turn.";
+  } else if (picked === undefined) line = `Your turn: pick a card, then a pile (at least ${view.minimum}).`;
   else line = `Play the ${picked} on a highlighted pile, or pick another card.`;
 
   const info = el("div", { class: "tg-info" },
@@ -79,8 +82,9 @@ export function render(root, s, ctx) {
     hand.map((v) => {
       const actions = plays.filter((a) => a.split(" ")[1] === String(v));
       const can = actions.length > 0;
+      // on one's turn a card no legal play uses is dimmed and crossed out (the-game.css)
       return tgCard(v, {
-        class: `${can ? "playable" : ""} ${picked === v ? "selected" : ""}`,
+        class: `${can ? "playable" : myTurn ? "unfit" : ""} ${picked === v ? "selected" : ""}`,
         "data-card": String(v), "data-key": `hand-${v}`,
         "data-actions": can ? actions.join("|") : null,
         "aria-label": `${v}, in your hand` + (can ? "" : ", no pile takes it now"),
