@@ -10,7 +10,7 @@ import pytest
 import websockets
 
 from cardtable import games
-from cardtable.bots import make_bot
+from cardtable.bots import make_bot, names
 from helpers import play_with_greedy
 
 
@@ -258,3 +258,21 @@ async def test_creator_hands_a_departed_seat_to_a_bot(people):
     # after the grace: tests/server/test_seats.py)
     assert answer.status_code == 409 and answer.json()["error"] == "grace_period"
     assert answer.json()["retry_after"] > 50
+
+
+def test_a_research_baseline_is_not_offered_to_players(people):
+    """``search-v1`` (a frozen baseline) stays for benches; the web neither lists nor seats it,
+    and refuses it as it refuses a bot that does not exist."""
+    ann = people("Ann")
+    slide = next(g for g in ann.http.get("/api/games").json() if g["name"] == "slide")
+    offered = [b["name"] for b in slide["bots"]]
+    assert "search" in offered and "search-v1" not in offered
+    unknown = ann.http.post("/api/tables", json={"game": "slide", "seats": ["me", "wizard"]})
+    for spec in ("search-v1", "search-v1:hard"):
+        bad = ann.http.post("/api/tables", json={"game": "slide", "seats": ["me", spec]})
+        assert bad.status_code == unknown.status_code == 400
+        assert bad.json()["error"] == unknown.json()["error"]
+        assert "no bot called 'search-v1'" in bad.json()["message"]
+        assert "search-v1" not in bad.json()["message"].partition(";")[2]
+    assert "search-v1" in names("slide")  # benches and simulate still have it
+    assert make_bot("search-v1:easy", "slide").choose is not None

@@ -11,7 +11,9 @@ Optional hooks, called by tables that support them (the simulator, the terminal,
 
 ``make_bot(spec, game, seed)`` builds a bot from a spec: a name (``greedy``), a name with a
 level (``search:hard``), or ``cmd:COMMAND`` for an external program speaking JSON lines
-(docs/bot-protocol.md). ``names(game)`` lists the built-in names that play ``game``.
+(docs/bot-protocol.md). ``names(game)`` lists the built-in names that play ``game``;
+``names(game, research=False)`` leaves out the research-only ones (a class with
+``research = True``, such as a frozen baseline), which the server does not offer to players.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ class Bot(Protocol):
     def choose(self, view: dict, legal: list[str]) -> str: ...
 
 
-# name -> "module:Class"; each class has ``games`` (tuple of names, or None for every game)
-# and is built as ``cls(game, seed, level)``. Imported on first use.
+# name -> "module:Class"; each class has ``games`` (tuple of names, or None for every game),
+# may set ``research = True`` (benches only), and is built as ``cls(game, seed, level)``.
+# Imported on first use.
 BUILT_IN = {
     "random": "cardtable.bots.random:RandomBot",
     "greedy": "cardtable.bots.greedy:GreedyBot",
@@ -56,14 +59,23 @@ def _load(name: str) -> Any:
         return None
 
 
-def names(game: str | None = None) -> list[str]:
-    """Built-in bot names, those that play ``game`` if given."""
+def names(game: str | None = None, research: bool = True) -> list[str]:
+    """Built-in bot names, those that play ``game`` if given; without the research-only
+    ones if ``research`` is False."""
     out = []
     for name in BUILT_IN:
         cls = _load(name)
-        if cls is not None and (game is None or cls.games is None or game in cls.games):
+        if cls is None or (not research and is_research(name)):
+            continue
+        if game is None or cls.games is None or game in cls.games:
             out.append(name)
     return out
+
+
+def is_research(name: str) -> bool:
+    """Whether the built-in bot ``name`` is for research only (benches, ``simulate``)."""
+    cls = _load(name) if name in BUILT_IN else None
+    return bool(getattr(cls, "research", False))
 
 
 def make_bot(spec: str, game: str, seed: int = 0, **kwargs: Any) -> Bot:
@@ -88,4 +100,4 @@ def make_bot(spec: str, game: str, seed: int = 0, **kwargs: Any) -> Bot:
     return cls(game, seed, level or None)
 
 
-__all__ = ["Bot", "is_external", "make_bot", "names"]
+__all__ = ["Bot", "is_external", "is_research", "make_bot", "names"]

@@ -149,6 +149,8 @@ class SearchBot:
     """Determinized Monte Carlo search with greedy rollouts; the level sets the budget."""
 
     games = ("slide",)
+    #: a frozen baseline for benches: the server does not offer it to players
+    research = True
     #: level -> samples a finalist is tried on, samples in the first halving stage, whether
     #: reveals are searched (else greedy), and a safety cap in CPU seconds per decision
     LEVELS: dict[str, dict[str, Any]] = {

@@ -434,7 +434,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     async def list_games(request: Request) -> list[dict[str, Any]]:
         external = [{"name": EXTERNAL + b, "levels": []} for b in hub(request).external_bots]
         return [{**games.get(n).describe(),
-                 "bots": [{"name": b, "levels": LEVELS.get(b, [])} for b in bots.names(n)]
+                 "bots": [{"name": b, "levels": LEVELS.get(b, [])}
+                          for b in bots.names(n, research=False)]
                  + external}
                 for n in games.names()]
 

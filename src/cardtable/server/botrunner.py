@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from cardtable import games
-from cardtable.bots import is_external, lifecycle, make_bot
+from cardtable.bots import is_external, is_research, lifecycle, make_bot, names
 from cardtable.core.errors import BadOptions
 from cardtable.seeds import new_key
 from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
@@ -101,6 +101,10 @@ class BotRunner:
         if is_external(spec):  # the server never runs a command a web user names
             raise BadOptions("the server runs no commands from players; seat one of its "
                              "bots (GET /api/games)")
+        name = spec.partition(":")[0]
+        if is_research(name):  # a baseline for benches: refused as if it were not there
+            raise BadOptions(f"no bot called {name!r} on this server; its bots are "
+                             f"{', '.join(names(game, research=False))} (GET /api/games)")
         make_bot(spec, game)
 
     def keeps(self, bot: Any) -> bool:
