@@ -120,3 +120,21 @@ def test_a_real_time_table_shows_clocks_and_signals_the_turn(server, browser):
     assert signals(bob)["sounds"] == 0  # muted
     assert status(ann) == "running"
     assert ann.js_errors == [] and bob.js_errors == []
+
+
+def test_the_time_choices_are_listed_shortest_first(server, browser):
+    """Each clock mode lists its times in increasing order, its default selected at first."""
+    ann = person(browser, server, "Cy")
+    ann.goto("/")
+    ann.select_option("[name=game]", "slide")
+    defaults = {"move": "120", "game": "900", "turn": "86400"}  # clock.py DEFAULTS
+    for mode, default in defaults.items():
+        ann.select_option("[name=clock-mode]", mode)
+        time_choice = ann.get_by_test_id("clock-time")
+        expect(time_choice).to_be_visible()
+        values = [int(v) for v in time_choice.locator("option").evaluate_all(
+            "options => options.map(o => o.value)")]
+        assert values == sorted(values) and len(set(values)) == len(values), (mode, values)
+        expect(time_choice).to_have_value(default)
+    assert not ann.js_errors, ann.js_errors
+    ann.context.close()

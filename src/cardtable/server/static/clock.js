@@ -3,11 +3,12 @@
 // page only shows what is left, measured against the server's clock (`clock.now`).
 import { el } from "./common.js";
 
-// the choices the form offers, inside the server's limits (clock.py LIMITS); first the default
+// the choices the form offers, inside the server's limits (clock.py LIMITS), shortest first;
+// `preset` is selected at first (clock.py DEFAULTS)
 export const CLOCK_CHOICES = {
-  move: { label: "Real time: a time per move", times: [120, 30, 60, 300, 600] },
-  game: { label: "Real time: a time per game, each player", times: [900, 300, 600, 1800, 3600] },
-  turn: { label: "Turn-based: a move within", times: [86400, 3600, 12 * 3600, 3 * 86400, 7 * 86400] },
+  move: { label: "Real time: a time per move", times: [30, 60, 120, 300, 600], preset: 120 },
+  game: { label: "Real time: a time per game, each player", times: [300, 600, 900, 1800, 3600], preset: 900 },
+  turn: { label: "Turn-based: a move within", times: [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400], preset: 86400 },
 };
 
 // "45 s", "2 min", "12 h", "3 days": a choice as a person reads it
@@ -40,6 +41,7 @@ export function clockChoice() {
   const fill = () => {
     const c = CLOCK_CHOICES[mode.value];
     time.replaceChildren(...(c ? c.times.map((t) => el("option", { value: String(t) }, describeTime(t))) : []));
+    if (c) time.value = String(c.preset);
     time.hidden = !c;
   };
   mode.addEventListener("change", fill);
