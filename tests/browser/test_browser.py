@@ -403,6 +403,43 @@ def test_replay_steps(server, browser):
     assert not page.js_errors
 
 
+def finished_bots_table(page: Page) -> str:
+    """A Slide table of two bots, played to its end: a shared deal (a 128-bit number)."""
+    table = page.request.post("/api/tables", data={"game": "slide",
+                                                   "seats": ["greedy", "random"]}).json()
+    deadline = time.monotonic() + 60
+    while page.request.get(f"/api/tables/{table['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    return table["id"]
+
+
+def test_replay_shows_a_shared_deal_number_short(server, browser):
+    page = person(browser, server, "Wyn", width=390)
+    table_id = finished_bots_table(page)
+    seed = page.request.get(f"/api/tables/{table_id}").json()["seed"]
+    assert len(seed) > 20
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"/t/{table_id}/replay")
+    deal = page.locator("#seed")
+    expect(deal).to_have_text(f"deal #{seed[:4]}…{seed[-4:]}")
+    expect(deal).to_have_attribute("title", f"deal #{seed}")
+    expect(deal).to_have_accessible_name(f"deal number {seed}")
+    screenshot(page, "replay-deal-number-phone.png")
+    page.get_by_test_id("copy-deal").click()
+    expect(page.get_by_test_id("copy-deal")).to_have_text("Copied")
+    assert page.evaluate("() => navigator.clipboard.readText()") == seed
+    # a solitaire's deal number is short: shown whole, nothing to copy
+    alone = page.request.post("/api/tables", data={"game": "doublets", "seats": ["me"],
+                                                   "seed": 4242}).json()
+    resigned = page.request.post(f"/api/tables/{alone['id']}/resign", data={})
+    assert resigned.ok, resigned.text()
+    page.goto(f"/t/{alone['id']}/replay")
+    expect(deal).to_have_text("deal #4242")
+    expect(page.get_by_test_id("copy-deal")).to_have_count(0)
+    assert not page.js_errors
+
+
 # -- 6. presence without a full state ----------------------------------------------------------
 COUNT_MESSAGES = """
 window.__messages = {};

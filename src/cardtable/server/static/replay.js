@@ -203,6 +203,23 @@ function remember() {
   history.replaceState(null, "", `${location.pathname}#move=${step}`);
 }
 
+// a shared deal's number has 39 digits: shown short ("deal #3141…2653"), whole in the title,
+// to screen readers and to copy; a solitaire's short number is shown as it is
+const SHORT_DEAL = 12;
+
+function showDeal(seed) {
+  const span = $("#seed");
+  const long = seed.length > SHORT_DEAL;
+  span.textContent = `deal #${long ? `${seed.slice(0, 4)}…${seed.slice(-4)}` : seed}`;
+  if (!long) return;
+  span.title = `deal #${seed}`;
+  span.setAttribute("aria-label", `deal number ${seed}`);
+  const copy = el("button", { type: "button", "data-testid": "copy-deal",
+    title: "copy the whole deal number" }, "Copy number");
+  copy.onclick = () => copyText(seed, copy);
+  span.after(copy);
+}
+
 async function main() {
   await topbar();
   try {
@@ -215,7 +232,7 @@ async function main() {
   $("#title").textContent = `Replay: ${table.title}`;
   $("#back").href = `/t/${table.id}`;
   $("#record").href = `/api/tables/${table.id}/record`;
-  if (table.seed !== null) $("#seed").textContent = `deal #${table.seed}`;
+  if (table.seed !== null) showDeal(table.seed);
   $("#first").onclick = () => go(0);
   $("#prev").onclick = () => go(step - 1);
   $("#next").onclick = () => go(step + 1);
