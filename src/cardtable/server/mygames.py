@@ -55,9 +55,7 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
     store = hub.store
     rows = [r for r in store.my_tables(player.id, finished=False, limit=MY_UNFINISHED)
             if r.game in games.names()]  # a game no longer installed: skipped
-    stored = store.seats_of([r.id for r in rows])
-    names = store.names(list({s.player_id for ss in stored.values() for s in ss
-                              if s.player_id}))
+    stored, names = seats_and_names(store, rows)
     unfinished = []
     for row in rows:
         seats = [SeatRow(player_id=s.player_id, bot=s.bot,
@@ -68,20 +66,28 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
         if seat is None:  # a seat they resigned (or the clock took), a bot plays it on
             gone = next((r for r in row.resigned or [] if r["player_id"] == player.id), None)
             you = "away" if gone and gone.get("away") else "resigned"
+        shown = seat if gone is None else gone["seat"]
         to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
         unfinished.append({
             "id": row.id, "game": row.game, "title": games.get(row.game).title,
             "players": row.players, "status": row.status, "ended": row.ended,
-            "seat": seat if gone is None else gone["seat"], "your_turn": seat in to_act,
+            "seat": shown, "your_turn": seat in to_act,
             "to_act": [seats[s]["name"] or "an open seat" for s in to_act if s < len(seats)],
-            "opponents": [s["name"] or "open seat" for i, s in enumerate(seats)
-                          if i != (seat if gone is None else gone["seat"])],
+            "opponents": [s["name"] or "open seat" for i, s in enumerate(seats) if i != shown],
             "you": you, "verdict": RESIGNED_VERDICT if you == "resigned" else None,
             "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
             "your_deadline": your_deadline(row.clock, seats, player.id),
         })
     unfinished.sort(key=lambda g: not g["your_turn"])  # stable: newest first within each
     return unfinished
+
+
+def seats_and_names(store: db.Storage, rows: list[db.Table]
+                    ) -> tuple[dict[str, list[db.Seat]], dict[str, str]]:
+    """The stored seats of these tables, and the names of the people in them (two queries)."""
+    seats = store.seats_of([r.id for r in rows])
+    return seats, store.names(list({s.player_id for ss in seats.values() for s in ss
+                                    if s.player_id}))
 
 
 def to_act_of(row: db.Table, live: LiveTable | None) -> list[int]:
@@ -102,9 +108,7 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
     rows = store.my_tables(player.id, finished=True, limit=limit + 1, offset=page * limit)
     more = len(rows) > limit
     rows = rows[:limit]
-    seats = store.seats_of([r.id for r in rows])
-    names = store.names(list({s.player_id for ss in seats.values() for s in ss
-                              if s.player_id}))
+    seats, names = seats_and_names(store, rows)
     finished = []
     for row in rows:
         mine = next((s.seat for s in seats[row.id] if s.player_id == player.id), None)
