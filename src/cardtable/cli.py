@@ -58,7 +58,8 @@ GameArg = Annotated[str, typer.Argument(help=f"the game: {_or_list(games.names()
 OptionsOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="a game option as NAME=VALUE (VALUE in JSON), repeatable; "
-                 "`cardtable games` lists them"),
+                 "seats counted from 1 (-o start=2: the second seat); `cardtable games` lists "
+                 "them"),
 ]
 BOTS_HELP = (f"built-in bots: {', '.join(bot_registry.names())} (NAME:LEVEL for a bot with "
              f"levels), or {bot_registry.EXTERNAL}COMMAND for a program (docs/bot-protocol.md)")
@@ -95,8 +96,12 @@ def need_extra(extra: str, command: str) -> None:
                 f"installed): pip install 'cardtable[{extra}]'")
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """``["target=100", "pro=true"]`` -> ``{"target": 100, "pro": True}``."""
+def parse_options(pairs: list[str] | None, game: str) -> dict[str, Any]:
+    """``["target=100", "pro=true"]`` -> ``{"target": 100, "pro": True}``.
+
+    A seat option is written as people count seats, from 1 (``-o start=2``: the second seat),
+    and kept as records keep it, from 0: this is the one place the two meet."""
+    seat_options = {o.name for o in games.get(game).options if o.seat}
     options: dict[str, Any] = {}
     for pair in pairs or []:
         name, sep, raw = pair.partition("=")
@@ -106,7 +111,17 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
             options[name] = json.loads(raw)
         except json.JSONDecodeError:
             options[name] = raw
+        if name in seat_options:
+            options[name] = seat_from_one(name, options[name])
     return options
+
+
+def seat_from_one(name: str, value: Any) -> int:
+    """A seat option's value as written (1, 2, ...) -> as stored (0, 1, ...)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        usage_error(f"-o {name}={json.dumps(value)}: {name} is a seat, counted from 1 "
+                    f"(-o {name}=1 is the first seat)")
+    return value - 1
 
 
 def check_game(name: str) -> None:
@@ -319,6 +334,11 @@ def server_config(
                 limit_concurrency=max_connections, timeout_keep_alive=5, backlog=2048)
 
 
+def as_written(option: dict[str, Any]) -> Any:
+    """An option's default as ``-o`` takes it (a seat counted from 1)."""
+    return option["default"] + 1 if option["seat"] else option["default"]
+
+
 @app.command("games")
 def list_games() -> None:
     """List the games with their player counts and options."""
@@ -326,7 +346,7 @@ def list_games() -> None:
     for name in games.names():
         d = games.get(name).describe()
         players = f"{d['min_players']}-{d['max_players']}" if d["max_players"] > 1 else "1"
-        opts = ", ".join(f"{o['name']}={json.dumps(o['default'])}" for o in d["options"])
+        opts = ", ".join(f"{o['name']}={json.dumps(as_written(o))}" for o in d["options"])
         table.add_row(name, players, opts or "-")
     console.print(table)
 
@@ -350,7 +370,7 @@ def play(
     )
     if seed is None:  # a short deal number alone; 128 secret bits against bots
         seed = new_deal_seed(len(seat_list))
-    options = parse_options(option)
+    options = parse_options(option, game)
     try:
         rules.deal(seed, len(seat_list), options)  # check before the screen opens
         for s in seat_list:
@@ -527,7 +547,7 @@ def simulate(
     check_game(game)
     bot_specs = split_bots(bots)
     n = players or max(games.get(game).min_players, len(bot_specs))
-    options = parse_options(option)
+    options = parse_options(option, game)
     run_study(game, lambda: make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout,
                                        bot_key),
               seed, options, jobs, dask, out, plot, as_json, progress,
@@ -562,7 +582,7 @@ def tournament(
     rules = games.get(game)
     n = players or (rules.min_players if rules.cooperative else
                     max(rules.min_players, min(rules.max_players, len(bot_specs))))
-    options = parse_options(option)
+    options = parse_options(option, game)
     run_study(game, lambda: tournament_tasks(game, n, bot_specs, games_, seed, options,
                                              bot_key=bot_key),
               seed, options, jobs, dask, out, plot, as_json, progress,

@@ -47,6 +47,21 @@ def test_simulate_with_an_option():
     assert json.loads(out.output)["options"] == {"target": 80}
 
 
+def test_a_seat_option_is_written_from_1_as_people_count_seats():
+    """``-o start=2`` is the second seat, kept as 1 in the record; ``cardtable games`` shows
+    the default as the first seat (issue #24: the terminal counts seats from 1)."""
+    out = runner.invoke(app, ["simulate", "the-game", "--players", "3", "--games", "2",
+                              "-o", "start=2", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["options"] == {"start": 1}
+    listed = runner.invoke(app, ["games"], terminal_width=200).output
+    assert "start=1" in listed and "start=0" not in listed
+    for bad in ("0", "4", "true", "\"b\""):
+        wrong = runner.invoke(app, ["simulate", "the-game", "--players", "3", "-o", f"start={bad}"])
+        assert wrong.exit_code == 2 and "seat" in wrong.stderr, (bad, wrong.stderr)
+    assert "counted from 1" in runner.invoke(app, ["simulate", "slide", "-o", "start=0"]).stderr
+
+
 def test_usage_errors_are_one_line_on_stderr_with_status_2():
     cases = [
         (["simulate", "slide", "--players", "9"], "Slide is for 2 to 6 players, not 9"),

@@ -298,9 +298,12 @@ def test_a_game_without_a_board_gets_the_generic_one(plugin_game: str) -> None:
     assert f"hand sizes: {', '.join(map(str, view['hand_sizes']))}" in text
     assert f"total: {view['total']}" in text and f"draw pile: {view['draw_pile']}" in text
     assert max(len(line) for line in lines) <= 60
+    # the fields every view has, seats counted from 1 as everywhere people read them (#24)
+    assert "You: seat 2 · 3 players · To act: you (seat 2)" in text
+    assert "seat: " not in text and "to act: [" not in text
     # nothing the view does not hold: the other hands stay hidden
     others = [c for s in (0, 2) for c in state.hands[s]]
-    shown = {int(n) for n in re.findall(r"\d+", text)}
+    shown = {int(n) for n in re.findall(r"\d+", text.replace(lines[1], ""))}
     public = {v for value in view.values() if isinstance(value, list) for v in value
               if isinstance(v, int)}
     public |= {v for v in view.values() if isinstance(v, int)}
@@ -318,3 +321,7 @@ def test_the_generic_board_shows_nested_fields_and_the_result(plugin_game: str) 
     assert "Game over" not in board.render(view, show_result=False).plain
     nested = board.render({**view, "piles": {"up": [1, 2], "down": []}}).plain
     assert "piles" in nested and "up: 1, 2" in nested and "down: none" in nested
+    assert "Watching · 2 players · Nobody to act" in nested
+    rows = board.render({**view, "rows": [[5, 6], [7]]}).plain.splitlines()
+    numbered = [line.split("─ ")[-1] for line in rows if ": 5, 6" in line or ": 7" in line]
+    assert numbered == ["1: 5, 6", "2: 7"]  # a list numbered from 1, as in the browser

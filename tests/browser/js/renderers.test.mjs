@@ -72,9 +72,10 @@ describe("the generic renderer", () => {
     assert.equal(all(dd("grids"), (n) => n.tag === "li").length, 2);
   });
 
-  it("leaves the result to the results panel", () => {
-    const s = { view: { total: 1, result: { over: true, scores: [0], winners: [0], ranks: [1] } },
-      legal: [], seat: 0, version: 1, table: tableOf("x", 1) };
+  it("leaves the result to the results panel, the seats and the turn to the players panel", () => {
+    const s = { view: { total: 1, result: { over: true, scores: [0], winners: [0], ranks: [1] },
+      game: "x", seat: 0, players: 1, to_act: [] }, legal: [], seat: 0, version: 1,
+      table: tableOf("x", 1) };
     const keys = all(generic.board(s, { act() {}, ui: {} }, h), (n) => n.tag === "dt").map(text);
     assert.deepEqual(keys, ["total"]);
   });
@@ -204,7 +205,11 @@ describe("real views of every game", { skip: samplesFile ? false : "CARDTABLE_SA
         assert.deepEqual(buttons.map(text), legal);
         const keys = all(board, (n) => n.tag === "dt" && n.attrs["data-key-name"] !== undefined)
           .map((n) => n.attrs["data-key-name"]);
-        for (const key of Object.keys(view)) if (key !== "result") assert.ok(keys.includes(key), key);
+        // every field of the game's own; those every view has are in the players panel
+        const elsewhere = ["result", "game", "seat", "players", "to_act"];
+        for (const key of Object.keys(view)) {
+          assert.equal(keys.includes(key), !elsewhere.includes(key), key);
+        }
       });
 
       it(`${name}: the generic results agree with the game's own ranks lines`, () => {

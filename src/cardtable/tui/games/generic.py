@@ -15,11 +15,12 @@ from rich.text import Text
 from rich.tree import Tree
 
 from cardtable.core.protocol import View
-from cardtable.tui.boards import BOLD, DIM, TITLE, to_text
+from cardtable.tui.boards import BOLD, DIM, TITLE, TURN, seat_label, seat_word, to_text
 from cardtable.tui.games import GameBoard
 
-#: view fields the screen shows elsewhere (the title; the result under the moves)
-SHOWN_ELSEWHERE = ("game", "result")
+#: view fields the screen shows elsewhere (the title; the result under the moves), or in
+#: the line of seats every view has (``ViewBase``: whose view, how many, whose turn)
+SHOWN_ELSEWHERE = ("game", "result", "seat", "players", "to_act")
 
 
 def words(key: str) -> str:
@@ -51,9 +52,25 @@ def grow(branch: Tree, key: str, value: Any) -> None:
         branch.add(line)
         return
     node = branch.add(Text(words(key), BOLD))
-    items = value.items() if isinstance(value, dict) else enumerate(value)
+    # a list's items numbered from 1, as the browser's generic board numbers them
+    items = value.items() if isinstance(value, dict) else enumerate(value, start=1)
     for k, v in items:
         grow(node, str(k), v)
+
+
+def seats_line(view: View, names: Sequence[str] | None) -> Text:
+    """The fields every view has, in words, seats counted from 1: ``You: seat 2 · 3 players ·
+    To act: seat 1 (greedy)``."""
+    seat = view.get("seat")
+    line = Text("Watching" if seat is None else f"You: {seat_word(seat)}")
+    line.append(f" · {view.get('players')} players · ")
+    to_act = view.get("to_act") or []
+    if to_act:
+        line.append("To act: ")
+        line.append(", ".join(seat_label(s, names) for s in to_act), TURN)
+    else:
+        line.append("Nobody to act", DIM)
+    return line
 
 
 class GenericBoard(GameBoard):
@@ -63,6 +80,7 @@ class GenericBoard(GameBoard):
                links: bool = False, selected: str | None = None,
                show_result: bool = True) -> Text:
         tree = Tree(Text(self.rules.title, TITLE), guide_style="dim")
+        tree.add(seats_line(view, names))
         for key, value in view.items():
             if key not in SHOWN_ELSEWHERE:
                 grow(tree, key, value)

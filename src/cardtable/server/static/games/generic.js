@@ -79,11 +79,15 @@ export function tree(value, h = el) {
   }));
 }
 
+const SHOWN_ELSEWHERE = ["result", "game", "seat", "players", "to_act"];
+
 export function board(s, ctx, h = el) {
   const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint.action : null;
   const buttons = ctx.readOnly ? [] : moveButtons(s.legal, hint, s.labels);
   const rest = { ...s.view };
-  delete rest.result; // the results panel shows it
+  // the results panel shows the result; the players panel whose view it is, the seats and
+  // whose turn, counted from 1 (the raw fields count from 0)
+  for (const key of SHOWN_ELSEWHERE) delete rest[key];
   let prompt;
   if (s.view.result && s.view.result.over) prompt = "The game is over.";
   else if (buttons.length) prompt = "Your move: choose one.";
