@@ -19,7 +19,7 @@ from collections import Counter
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.bots.doublets_fair import _after
+from cardtable.bots.doublets.fair import _after
 from cardtable.games.doublets import DoubletsState
 from cardtable.solvers.doublets import position_from_state, solve_position
 

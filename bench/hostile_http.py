@@ -154,7 +154,7 @@ def slow_line() -> list[str]:
     """The actions of the slow-hint deal up to the slow position (the fair bot's choices)."""
     sys.path.insert(0, str(ROOT / "src"))
     from cardtable import games
-    from cardtable.bots.doublets_fair import FairBot
+    from cardtable.bots.doublets.fair import FairBot
 
     state, bot, actions = games.get("doublets").deal(SLOW_DEAL), FairBot("doublets"), []
     for _ in range(SLOW_STEP):

@@ -22,8 +22,8 @@ The panel's bots (``--bots``, default all) and opponents (``--opponents``, defau
 ``greedy`` (reveals centre cells first), ``greedy:random-reveal`` (a uniformly random face-down
 cell, then takes like greedy), ``search:easy|normal|hard`` (the current search bot),
 ``search-v1:hard`` (the search bot as it was before issue #12, frozen in
-``cardtable.bots.slide_search_v1``). Any bot spec ``make_bot`` knows works too, and as a bot
-under test ``oracle`` (``cardtable.solvers.slide_oracle``): ``search:hard`` reading the true
+``cardtable.bots.slide.search_v1``). Any bot spec ``make_bot`` knows works too, and as a bot
+under test ``oracle`` (``cardtable.bots.slide.oracle``): ``search:hard`` reading the true
 state, what knowing every card is worth to the search (it peeks; not in the default panel).
 """
 
@@ -37,9 +37,9 @@ from typing import Any
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.bots.slide_search import SearchBot
+from cardtable.bots.slide.oracle import SlideOracle
+from cardtable.bots.slide.search import SearchBot
 from cardtable.sim import play_one
-from cardtable.solvers.slide_oracle import SlideOracle
 from cardtable.stats import wilson
 
 PANEL = ["greedy", "greedy:random-reveal", "search:easy", "search:normal", "search:hard",

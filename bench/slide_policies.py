@@ -2,7 +2,7 @@
 
     python bench/slide_policies.py --players 2 --games 1000 --seed 50001
 
-Plays whole deals on the search bot's rollout engine (``cardtable.bots.slide_search``): every
+Plays whole deals on the search bot's rollout engine (``cardtable.bots.slide.search``): every
 seat reveals by ``outside_reveal``; the seat under test (seat ``i % players`` in game ``i``)
 takes by ``lookahead_take`` (one round ahead), the others by ``greedy_take_fast`` (the
 project's greedy take). Game ``i`` deals a shuffled 100-card deck seeded ``seed + i``. Each
@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from cardtable.bots import slide_search as ss
+from cardtable.bots.slide import search as ss
 from cardtable.stats import wilson
 
 

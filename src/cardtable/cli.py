@@ -424,6 +424,18 @@ def rules(game: GameArg) -> None:
     console.print(Markdown(page))
 
 
+@app.command()
+def schemas(
+    folder: Annotated[Path, typer.Argument(help="where to write them")] = Path("docs/schemas"),
+) -> None:
+    """Write every game's view and result JSON Schemas (for bots and browser code)."""
+    need_extra("server", "schemas")  # pydantic builds them
+    from cardtable.core.schema import write
+
+    for path in write(folder, (games.get(name) for name in games.names())):
+        console.print(str(path), highlight=False)
+
+
 JobsOpt = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, help="worker processes (default: all cores)"),

@@ -42,7 +42,7 @@ def test_views_and_results_match_their_types(name, players):
 
 @pytest.mark.parametrize("name", games.names())
 def test_the_published_schemas_are_current(name):
-    """docs/schemas/ is what ``python -m cardtable.core.schema docs/schemas`` writes."""
+    """docs/schemas/ is what ``cardtable schemas docs/schemas`` writes."""
     for part, schema in game_schemas(games.get(name)).items():
         published = json.loads((SCHEMAS / f"{name}.{part}.json").read_text())
-        assert published == schema, f"run: python -m cardtable.core.schema docs/schemas ({name})"
+        assert published == schema, f"run: cardtable schemas docs/schemas ({name})"

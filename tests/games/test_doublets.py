@@ -790,7 +790,7 @@ def test_greedy_playout_wins_the_pinned_seed():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_greedy_playout_plays_the_greedy_bot_move_for_move(seed):
-    from cardtable.bots.greedy import doublets_greedy
+    from cardtable.bots.doublets import greedy as doublets_greedy
 
     fast = GAME.deal(seed)
     fast.playout(["greedy"], random.Random(0))

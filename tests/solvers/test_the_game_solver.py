@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardtable import games
-from cardtable.bots.the_game_endgame import _dead_card
 from cardtable.cli import app
 from cardtable.games.the_game import TheGameState
 from cardtable.solvers import the_game as solver
@@ -23,6 +22,7 @@ from cardtable.solvers.the_game import (
     solve_seed,
     winnable_after,
 )
+from cardtable.solvers.the_game_endgame import _dead_card
 
 GAME = games.get("the-game")
 

@@ -14,11 +14,18 @@ level (``search:hard``), or ``cmd:COMMAND`` for an external program speaking JSO
 (docs/bot-protocol.md). ``names(game)`` lists the built-in names that play ``game``;
 ``names(game, research=False)`` leaves out the research-only ones (a class with
 ``research = True``, such as a frozen baseline), which the server does not offer to players.
+
+Bots of every game sit here (``random``, ``greedy``, ``external``: a program, with
+``lifecycle`` and ``program`` for running one); each game's own bots and its greedy policy in
+a package of that game (``slide``, ``doublets``, ``the_game``, named in ``GAME_BOTS``). Bots
+may use the solvers (``cardtable.solvers``) on positions rebuilt from their views; no solver
+imports a bot.
 """
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any, Protocol
 
 from cardtable.core.errors import BadOptions
@@ -36,12 +43,20 @@ class Bot(Protocol):
 BUILT_IN = {
     "random": "cardtable.bots.random:RandomBot",
     "greedy": "cardtable.bots.greedy:GreedyBot",
-    "expert": "cardtable.bots.the_game_expert:ExpertBot",
-    "team": "cardtable.bots.the_game_team:TeamBot",
-    "fair": "cardtable.bots.doublets_fair:FairBot",
-    "search": "cardtable.bots.slide_search:SearchBot",
+    "expert": "cardtable.bots.the_game.expert:ExpertBot",
+    "team": "cardtable.bots.the_game.team:TeamBot",
+    "fair": "cardtable.bots.doublets.fair:FairBot",
+    "search": "cardtable.bots.slide.search:SearchBot",
     # the search bot as it was before issue #12, frozen: the evaluation panel's baseline
-    "search-v1": "cardtable.bots.slide_search_v1:SearchBot",
+    "search-v1": "cardtable.bots.slide.search_v1:SearchBot",
+}
+# game -> the package of that game's own bots, which holds its ``greedy`` policy (and
+# ``GREEDY_LEVELS``, the greedy bot's levels there); a game without one gets the greedy bot's
+# plain policy. With ``BUILT_IN``, the one place the bots name the games.
+GAME_BOTS = {
+    "doublets": "cardtable.bots.doublets",
+    "slide": "cardtable.bots.slide",
+    "the-game": "cardtable.bots.the_game",
 }
 EXTERNAL = "cmd:"
 
@@ -57,6 +72,11 @@ def _load(name: str) -> Any:
         return getattr(importlib.import_module(module), cls)
     except ModuleNotFoundError:  # a bot listed before its module exists
         return None
+
+
+def game_bots(game: str) -> ModuleType | None:
+    """The package of ``game``'s own bots (``GAME_BOTS``), or None."""
+    return importlib.import_module(GAME_BOTS[game]) if game in GAME_BOTS else None
 
 
 def names(game: str | None = None, research: bool = True) -> list[str]:

@@ -2,15 +2,15 @@
 
 The schemas are built from the games' TypedDicts (``Game.view_type``, ``Game.result_type``)
 with pydantic, which comes with the server (``pip install 'cardtable[server]'``); the rules
-core itself needs nothing. ``python -m cardtable.core.schema FOLDER`` writes
-``<game>.view.json`` and ``<game>.result.json`` there (``docs/schemas/`` holds them for the
-built-in games; a test keeps them current).
+core itself needs nothing. ``cardtable schemas FOLDER`` writes ``<game>.view.json`` and
+``<game>.result.json`` there (``docs/schemas/`` holds them for the built-in games; a test keeps
+them current).
 """
 
 from __future__ import annotations
 
 import json
-import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +29,13 @@ def game_schemas(game: Game) -> dict[str, dict[str, Any]]:
     return {"view": json_schema(game.view_type), "result": json_schema(game.result_type)}
 
 
-def write(folder: Path, names: list[str] | None = None) -> list[Path]:
-    """Write every game's schemas into ``folder``; the files written."""
-    from cardtable import games
-
+def write(folder: Path, chosen: Iterable[Game]) -> list[Path]:
+    """Write the schemas of the ``chosen`` games into ``folder``; the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in names or games.names():
-        for part, schema in game_schemas(games.get(name)).items():
-            path = folder / f"{name}.{part}.json"
+    for game in chosen:
+        for part, schema in game_schemas(game).items():
+            path = folder / f"{game.name}.{part}.json"
             path.write_text(json.dumps(schema, indent=1, sort_keys=True) + "\n")
             written.append(path)
     return written
-
-
-if __name__ == "__main__":
-    for path in write(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/schemas")):
-        print(path)

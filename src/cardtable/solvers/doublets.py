@@ -3,7 +3,7 @@
 **Full knowledge: this solver peeks.** It reads the true state of a deal, the order of the
 face-down stock included, so it is a tool for studying deals (which share is winnable, is this
 position still winnable, a winning line to replay), not a player. Bots get views only; the fair
-bot (``cardtable.bots.doublets_fair``) calls ``solve_position`` on a position it rebuilt from
+bot (``cardtable.bots.doublets.fair``) calls ``solve_position`` on a position it rebuilt from
 what it has seen, never on a real state.
 
 The model

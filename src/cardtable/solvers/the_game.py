@@ -26,7 +26,7 @@ sees every turn there is (the order of plays inside a turn matters, tricks depen
 *Move ordering* (only speed, never the answer): the cheapest plays first, a play's cost being
 the live cards (in any hand or the draw pile) it puts out of that pile's direct reach, a
 backwards trick costing -1; ending the turn is tried after the plays that cost nothing
-(the endgame bot's ordering, ``cardtable.bots.the_game_endgame``).
+(the endgame bot's ordering, ``cardtable.solvers.the_game_endgame``).
 
 *The table* (transposition table of lost positions) keys a position by what its piles still
 *accept*, not by their tops: a pile's accept set is the live cards it takes now (an up pile
@@ -75,9 +75,9 @@ import time
 from typing import Any
 
 from cardtable import games
-from cardtable.bots.the_game_endgame import ABOVE, BELOW, cards_of
 from cardtable.games.the_game import PILES, TheGameState
 from cardtable.solvers import Solution
+from cardtable.solvers.the_game_endgame import ABOVE, BELOW, cards_of
 
 #: lost positions kept; over it the table is cleared (an entry only saves a search)
 TABLE_CAP = 2_000_000

@@ -1,4 +1,4 @@
-"""The full-knowledge Slide study (``cardtable.solvers.slide_oracle``): its rollouts read the
+"""The full-knowledge Slide study (``cardtable.bots.slide.oracle``): its rollouts read the
 true cards and play as the real engine does, and it plays legal moves only."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import pytest
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.bots.slide_search import (
+from cardtable.bots.slide.oracle import SlideOracle
+from cardtable.bots.slide.search import (
     _PUSHES,
     _grid_of,
     greedy_take_fast,
@@ -17,7 +18,6 @@ from cardtable.bots.slide_search import (
 )
 from cardtable.games import slide
 from cardtable.sim import play_one
-from cardtable.solvers.slide_oracle import SlideOracle
 from helpers import play_checking_legal
 
 GAME = games.get("slide")

@@ -1,8 +1,8 @@
 """FROZEN: the Slide search bot as it was before issue #12 (``search-v1``), a baseline.
 
-A verbatim copy of ``cardtable.bots.slide_search`` at that time, kept so that the evaluation
+A verbatim copy of ``cardtable.bots.slide.search`` at that time, kept so that the evaluation
 panel (bench/slide_bots.py) always measures against the same opponent. Do not change its play:
-tests/bots/test_slide_search.py holds it to decisions recorded before the copy was made.
+tests/bots/slide/test_search.py holds it to decisions recorded before the copy was made.
 
 The original description follows.
 

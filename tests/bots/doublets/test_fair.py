@@ -7,8 +7,9 @@ import inspect
 import json
 
 from cardtable import games
-from cardtable.bots import doublets_fair, make_bot
-from cardtable.bots.doublets_fair import FairBot, hint, legal_from_view
+from cardtable.bots import make_bot
+from cardtable.bots.doublets import fair as doublets_fair
+from cardtable.bots.doublets.fair import FairBot, hint, legal_from_view
 
 GAME = games.get("doublets")
 

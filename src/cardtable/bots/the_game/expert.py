@@ -33,7 +33,10 @@ import random
 from bisect import bisect_left, bisect_right
 from typing import Any
 
-from cardtable.bots.the_game_endgame import (
+from cardtable.core.errors import BadOptions
+from cardtable.games.the_game import CARDS, HAND_SIZE, PILES
+from cardtable.solvers.the_game import winnable_after
+from cardtable.solvers.the_game_endgame import (
     LOST,
     WON,
     cards_of,
@@ -41,9 +44,6 @@ from cardtable.bots.the_game_endgame import (
     sampled_choice,
     solve,
 )
-from cardtable.core.errors import BadOptions
-from cardtable.games.the_game import CARDS, HAND_SIZE, PILES
-from cardtable.solvers.the_game import winnable_after
 
 ALL_CARDS = sum(1 << c for c in CARDS)
 # ABOVE[t]: the cards above t; BELOW[t]: the cards below t (as bit masks over 2..99)

@@ -1,6 +1,6 @@
 """A full-knowledge Slide player: how far could ``search:hard`` get if nothing were hidden?
 
-It searches exactly as ``cardtable.bots.slide_search.SearchBot`` does (the same candidates,
+It searches exactly as ``cardtable.bots.slide.search.SearchBot`` does (the same candidates,
 rollout policies and scoring), but reads the true state: every face-down value, and the
 reveals the other seats have already chosen. With nothing left to sample, one rollout per
 candidate is the whole search. It is a study tool for ``bench/slide_bots.py`` (bot
@@ -15,7 +15,7 @@ full knowledge takes this search").
 
 from __future__ import annotations
 
-from cardtable.bots.slide_search import SearchBot
+from cardtable.bots.slide.search import SearchBot
 from cardtable.games.slide import SlideState
 
 

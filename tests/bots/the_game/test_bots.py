@@ -155,7 +155,7 @@ def test_expert_beats_greedy_on_a_small_run():
 def _calls(monkeypatch, name: str = "sampled_choice") -> list:
     """Count the calls of a search the expert imports by name: the sampled endgame's
     decisions, or the searches of the last draws (``winnable_after``)."""
-    import cardtable.bots.the_game_expert as expert
+    import cardtable.bots.the_game.expert as expert
 
     calls: list = []
     real = getattr(expert, name)
@@ -233,8 +233,8 @@ def test_sampled_endgame_ignores_who_really_holds_the_unseen_cards(bot, monkeypa
 def test_settings_follow_the_player_count_and_given_ones_win(bot):
     # The bot takes the settings of the table's player count at its first move; a setting
     # given to the bot itself wins over them.
-    from cardtable.bots.the_game_expert import ExpertBot
-    from cardtable.bots.the_game_team import TeamBot
+    from cardtable.bots.the_game.expert import ExpertBot
+    from cardtable.bots.the_game.team import TeamBot
 
     cls = ExpertBot if bot == "expert" else TeamBot
     for players in (1, 2, 3):
@@ -254,8 +254,8 @@ def test_last_draws_search_decides_from_the_view_alone(bot, players, monkeypatch
     # In the last draws the bot searches sampled deals of the cards it has not seen. Redeal
     # the hidden cards (the other hands and the draw order, same sizes): the view is the
     # same, and so is the choice of a bot with the same history; every action is legal.
-    import cardtable.bots.the_game_expert as expert
-    from cardtable.bots.the_game_team import TeamBot
+    import cardtable.bots.the_game.expert as expert
+    from cardtable.bots.the_game.team import TeamBot
 
     calls = _calls(monkeypatch, "winnable_after")
     cls = expert.ExpertBot if bot == "expert" else TeamBot

@@ -258,7 +258,7 @@ def rollout(
     ``grids`` and ``centre`` are changed in place. ``draws[s]`` lists the values seat ``s``
     reveals from now on, in order (face-down cells hold -1, whatever they hide); with ``draws``
     None each face-down cell holds ``-value`` and a reveal shows that value (the full-knowledge
-    study of ``cardtable.solvers.slide_oracle``, never a bot's view); seat ``s``
+    study of ``cardtable.bots.slide.oracle``, never a bot's view); seat ``s``
     reveals the first face-down cell of ``orders[s]``, or with ``orders`` None as
     ``outside_reveal`` would; ``counts`` (changed in place) are the values not seen face up.
     Seat ``s`` takes by ``lookahead_take`` when ``lookers[s]`` (before the last round), else

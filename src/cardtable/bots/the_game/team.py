@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.bots.the_game_endgame import cards_of
-from cardtable.bots.the_game_expert import BY_PLAYERS, DEFAULTS, ExpertBot, TurnPlanner
+from cardtable.bots.the_game.expert import BY_PLAYERS, DEFAULTS, ExpertBot, TurnPlanner
 from cardtable.games.the_game import PILES
+from cardtable.solvers.the_game_endgame import cards_of
 
 TEAM_DEFAULTS: dict[str, Any] = {
     **DEFAULTS,

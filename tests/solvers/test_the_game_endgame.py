@@ -6,10 +6,10 @@ import random
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.bots import the_game_endgame as endgame
-from cardtable.bots.the_game_endgame import LOST, UNKNOWN, WON, solve
 from cardtable.games.the_game import PILES
 from cardtable.sim import play_one
+from cardtable.solvers import the_game_endgame as endgame
+from cardtable.solvers.the_game_endgame import LOST, UNKNOWN, WON, solve
 
 RULES = games.get("the-game")
 

@@ -15,7 +15,7 @@ import pytest
 
 from cardtable import BadOptions, games
 from cardtable.bots import make_bot
-from cardtable.bots.slide_search import (
+from cardtable.bots.slide.search import (
     _PUSHES,
     OUTSIDE_ORDER,
     SearchBot,
