@@ -258,6 +258,7 @@ def test_signals_are_fine_but_a_program_that_only_talks_is_stopped():
 # -- time limits and closing ---------------------------------------------------------------
 
 
+@pytest.mark.perf
 def test_a_late_answer_is_an_error_and_it_is_fast():
     view, legal = first_decision()
     start = time.monotonic()

@@ -26,8 +26,23 @@ def encoding(game: str, players: int) -> Encoding:
     return load_encoding(games.get(game), players, {})
 
 
-def test_the_three_games_offer_an_encoding():
+def test_the_three_games_offer_an_encoding_that_plays_a_whole_game():
+    """Each built-in game's encoding covers every legal action of a real game, start to end,
+    and observes every view in it in its fixed shape."""
     assert {"slide", "doublets", "the-game"} <= set(GAMES)
+    for game in ("slide", "doublets", "the-game"):
+        rules = games.get(game)
+        enc, state, rng = encoding(game, rules.min_players), rules.deal(5, rules.min_players), \
+            random.Random(5)
+        shape = None
+        while not state.over:
+            seat = state.to_act()[0]
+            legal = state.legal(seat)
+            assert all(enc.action(enc.index(a)) == a for a in legal), game
+            observed = enc.observe(state.view(seat))
+            shape = shape or observed.shape
+            assert observed.shape == shape, game
+            state.act(seat, legal[rng.randrange(len(legal))])
 
 
 @pytest.mark.parametrize("game", GAMES)

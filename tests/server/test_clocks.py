@@ -130,6 +130,7 @@ async def test_an_action_after_the_time_ran_out_is_refused_by_the_server(clock_s
     await b.close()
 
 
+@pytest.mark.perf
 async def test_a_per_game_clock_keeps_what_a_move_did_not_use(clock_server):
     ann, bob, table_id = seated_pair(clock_server, {"mode": "game", "seconds": 20})
     a = await ann.connect(table_id)

@@ -167,6 +167,7 @@ async def test_one_table_played_through_three_processes(cluster, redis_url):
     await bob_sock.close()
 
 
+@pytest.mark.perf
 async def test_a_killed_process_s_table_is_finished_through_the_others(cluster, redis_url):
     a, b, c = cluster
     ann = Client(a, "Ann")
