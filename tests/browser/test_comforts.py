@@ -329,8 +329,7 @@ def test_slide_on_a_phone(server, browser):  # noqa: F811
         assert box["x"] + box["width"] <= PHONE["width"], box  # all three on the screen
         assert box["height"] >= 44
     mine = page.locator(".grid-box[data-seat='0']")
-    expect(mine).to_be_visible()
-    screenshot(page, "slide-phone.png")
+    expect(mine).to_be_visible()  # (its screenshot: test_phone.py, slide-phone.png)
     page.locator("[data-tab='1']").click()
     other = page.locator(".grid-box[data-seat='1']")
     expect(other).to_be_visible()

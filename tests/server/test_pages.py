@@ -1,8 +1,12 @@
 """The pages the server renders itself and its answers to a browser's wrong turns (#11): each
-game's rules as HTML at /rules/GAME (raw HTML in the Markdown stays text), an HTML 404 for a
-browser at an unknown address while the API keeps its JSON errors, and the favicon."""
+game's rules as HTML at /rules/GAME (raw HTML in the Markdown stays text), written for players
+as the options the lobby shows are (#24), an HTML 404 for a browser at an unknown address
+while the API keeps its JSON errors, and the favicon."""
 
 from __future__ import annotations
+
+import re
+from html import unescape
 
 import httpx
 
@@ -23,6 +27,37 @@ def test_every_game_has_its_rules_page(server):
     # the strict policy holds: no inline script or style on the page
     assert "content-security-policy" in answer.headers
     assert "<script" not in answer.text and "style=" not in answer.text
+
+
+#: words of the developers, not of players: seats counted from 0, file names, the engine's
+#: terms, option names instead of the lobby's labels (the developer's part is docs/games.md)
+DEVELOPER_WORDS = [r"\bseats? 0\b", r"\b[01]-based\b", r"\bN ?- ?1\b", r"\bmod N\b",
+                   r"\.md\b", r"\.js\b", r"\.py\b", r"\bdocs/", r"\bstatic/", r"RULES\.md",
+                   r"\bseeds?\b", r"\bsource page", r"\bengine\b", r"\bserver\b", r"\bview\b",
+                   r"\bto_act\b", r"result\(\)", r"\bnull\b", r"\bJSON\b", r"\bAPI\b", r"/api/",
+                   r"\bmin_after_empty\b", r"`start`|<code>start</code>", r"<code>target</code>",
+                   r"<code>pro</code>", r"\btoo_long\b", r"\boffers_undo\b", r"free_chat_default",
+                   r"\bbot workers\b"]
+
+
+def developer_words(text: str) -> list[str]:
+    return [w for w in DEVELOPER_WORDS if re.search(w, text, re.IGNORECASE)]
+
+
+def test_rules_pages_and_options_are_written_for_players(server):
+    for name in games.names():
+        page = httpx.get(f"{server.base}/rules/{name}", headers=HTML).text
+        article = page[page.index("<article"):page.index("</article>")]
+        # the code spans too (an option's name is a developer's word), then the words alone
+        assert not developer_words(article), (name, developer_words(article))
+        assert not developer_words(unescape(re.sub(r"<[^>]+>", " ", article))), name
+        # and no link from a player's page into the developers' documents
+        links = re.findall(r'href="([^"]*)"', article)
+        assert not [x for x in links if ".md" in x or "docs" in x or "github" in x], links
+    for offered in httpx.get(f"{server.base}/api/games").json():
+        for option in offered["options"]:
+            said = f"{option['label']}: {option['doc']}"
+            assert not developer_words(said), (offered["name"], said, developer_words(said))
 
 
 def test_no_rules_page_for_an_unknown_game(server):

@@ -191,10 +191,10 @@ class SlideGame(Game):
     #: the words name the cells and cards the action carries (``describe_action``)
     words_need_view = False
     options = (
-        Option("start", 0, "seat that holds the first-player token at the start", low=0, high=5,
-               label="First player", seat=True),
-        Option("target", None, "play deals, adding up scores, until a seat's total reaches "
-               "this (100 is usual); off by default: one deal", nullable=True, low=1,
+        Option("start", 0, "the seat that holds the first-player token at the start", low=0,
+               high=5, label="First player", seat=True),
+        Option("target", None, "play deals, adding up scores, until a player's total reaches "
+               "this (100 is usual); off: one deal", nullable=True, low=1,
                high=MAX_TARGET, label="Target total"),
     )
 

@@ -164,12 +164,13 @@ class TheGame(Game):
     max_players = 5
     better = "low"
     options = (
-        Option("start", 0, "seat that plays first", low=0, high=4, label="First player",
+        Option("start", 0, "the seat that plays first", low=0, high=4, label="First player",
                seat=True),
-        Option("min_after_empty", 1, "cards a turn must play once the draw pile is empty "
-               "(1, the published rule; 2, the seed page's reading)", choices=(1, 2),
-               label="Cards a turn once the draw pile is empty"),
-        Option("pro", False, "pro variant: at least 3 cards a turn while the draw pile lasts",
+        # the words players read in the lobby (the rules page says the same)
+        Option("min_after_empty", 1, "the fewest cards a turn once the draw pile is empty: 1 "
+               "is the published rule; 2 is how some rule pages read it",
+               choices=(1, 2), label="Cards a turn once the draw pile is empty"),
+        Option("pro", False, "at least 3 cards a turn while the draw pile lasts",
                kind=bool, label="Pro variant"),
     )
 

@@ -271,13 +271,23 @@ function renderWho() {
 }
 
 export async function topbar() {
+  // on a phone the links and the person's buttons fold behind one Menu button (style.css), so
+  // the bar is one line and the page starts near the top (#24); elsewhere the button is hidden
+  const toggle = el("button", { type: "button", class: "menu-toggle", "aria-expanded": "false",
+    "aria-controls": "topbar-menu", "data-testid": "menu" }, "☰ Menu");
   const bar = el("header", { class: "topbar" },
     el("a", { class: "brand", href: "/" }, "cardtable"),
-    el("nav", { "aria-label": "Main" },
-      el("a", { href: "/" }, "Lobby"),
-      el("a", { href: "/leaderboard" }, "Leaderboard"),
-      el("a", { href: "/me", "data-testid": "my-games-link" }, "My games")),
-    el("div", { class: "who" }));
+    toggle,
+    el("div", { class: "topbar-menu", id: "topbar-menu" },
+      el("nav", { "aria-label": "Main" },
+        el("a", { href: "/" }, "Lobby"),
+        el("a", { href: "/leaderboard" }, "Leaderboard"),
+        el("a", { href: "/me", "data-testid": "my-games-link" }, "My games")),
+      el("div", { class: "who" })));
+  toggle.addEventListener("click", () => {
+    const open = bar.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", String(open));
+  });
   document.body.prepend(bar);
   await getMe();
   await recoverFromLink();

@@ -8,8 +8,12 @@ export const stylesheet = true;
 
 const PILES = ["up1", "up2", "down1", "down2"];
 const PILE_TITLE = { up1: "▲ up 1", up2: "▲ up 2", down1: "▼ down 1", down2: "▼ down 2" };
-const SIGNALS = ["avoid", "small", "good", "clear"];
+const PILE_WORDS = { up1: "up 1", up2: "up 2", down1: "down 1", down2: "down 2" };
+const SIGNALS = ["avoid", "small", "good"];
 const SIGNAL_TEXT = { avoid: "avoid", small: "small jump", good: "I have good", clear: "clear" };
+// what each signal says, in the rule book's words (talk is allowed, numbers are not)
+const SIGNAL_HELP = { avoid: "please don't play on this pile",
+  small: "only a very small jump here, please", good: "I have good cards for this pile" };
 
 export function seatExtra(view, seat) {
   const parts = [`${view.hand_sizes[seat]} cards in hand`];
@@ -42,12 +46,6 @@ export function render(root, s, ctx) {
     const sigs = view.signals.flatMap((byPile, seat) => (byPile[pile]
       ? [el("span", { class: `sig ${byPile[pile]}`, "data-signal": `${seat} ${byPile[pile]}` },
         `${ctx.names[seat]}: ${SIGNAL_TEXT[byPile[pile]]}`)] : []));
-    const sigButtons = me === null ? [] : SIGNALS.map((kind) => {
-      const act = `signal ${pile} ${kind}`;
-      if (!s.legal.includes(act)) return null;
-      return el("button", { type: "button", "data-action": act, "data-key": act,
-        "aria-label": `signal ${kind} on ${pile}`, onclick: () => ctx.act(act) }, kind);
-    });
     return el("div", { class: "pile", "data-pile": pile },
       el("div", { class: "pile-name" }, PILE_TITLE[pile]),
       el("button", {
@@ -57,8 +55,7 @@ export function render(root, s, ctx) {
         "data-top": String(top),
         disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
       }, tgCard(top, { "aria-hidden": "true" })),
-      el("div", { class: "signals", "aria-label": `signals on ${pile}` }, sigs),
-      el("div", { class: "sigbtns" }, sigButtons));
+      el("div", { class: "signals", "aria-label": `signals on ${pile}` }, sigs));
   }));
 
   let line;
@@ -120,8 +117,72 @@ export function render(root, s, ctx) {
       el("div", { class: "row", style: "margin-top:.6rem" },
         el("button", { type: "button", class: "primary", "data-action": end ? "end" : null,
           "data-key": "end", disabled: end ? null : true,
-          onclick: end ? () => ctx.act("end") : null }, "End turn")))));
+          onclick: end ? () => ctx.act("end") : null }, "End turn"))),
+    me === null ? null : signalPanel(s, ctx)));
   markLast(root, s.last, ctx);
+}
+
+// The signals a seat gives, after its hand (the hand is a few Tabs from the top: #24): a
+// legend in the rule book's words that each button points to, and one Tab stop for all twelve
+// buttons (a toolbar: the arrow keys move between them). A signal is a toggle: pressing one's
+// own signal again takes it back (`clear`).
+function signalPanel(s, ctx) {
+  const mine = s.view.signals[s.seat] || {};
+  const offered = (pile) => s.legal.some((a) => a.startsWith(`signal ${pile} `));
+  if (!PILES.some(offered)) return null; // the game is over: nothing to say any more
+  const legend = el("ul", { class: "sig-legend" }, SIGNALS.map((kind) => el("li",
+    { id: `sig-help-${kind}` }, el("b", {}, kind), `: “${SIGNAL_HELP[kind]}”`)));
+  const buttons = PILES.flatMap((pile) => SIGNALS.map((kind) => {
+    const on = mine[pile] === kind;
+    const act = `signal ${pile} ${on ? "clear" : kind}`;
+    const can = s.legal.includes(act);
+    return el("button", { type: "button", class: "sigbtn", "data-action": can ? act : null,
+      "data-key": `sig-${pile}-${kind}`, "data-signal-kind": kind,
+      "aria-label": `${kind} on ${PILE_WORDS[pile]}`, "aria-pressed": String(on),
+      "aria-describedby": `sig-help-${kind}`, title: on ? "your signal: press again to take it back" : null,
+      disabled: can ? null : true, onclick: can ? () => ctx.act(act) : null }, kind);
+  }));
+  const current = roving(buttons, ctx.ui);
+  const bar = el("div", { class: "sig-grid", role: "toolbar", "aria-label": "signals to the table",
+    onkeydown: (e) => moveAlong(e, buttons),
+    onfocusin: (e) => settle(/** @type {HTMLElement} */ (e.target), buttons, ctx.ui) },
+  PILES.map((pile, i) => el("div", { class: "sig-pile", role: "group", "aria-label": `signals on ${PILE_WORDS[pile]}` },
+    el("span", { class: "sig-pile-name", "aria-hidden": "true" }, PILE_TITLE[pile]),
+    buttons.slice(i * SIGNALS.length, (i + 1) * SIGNALS.length))));
+  current.tabIndex = 0;
+  return el("section", { class: "tg-signals", "aria-labelledby": "sig-title" },
+    el("h3", { id: "sig-title" }, "Signals"),
+    el("p", { class: "sig-note" }, "Tell the others about a pile, never a number. Press your "
+      + "signal again to take it back."),
+    legend, bar);
+}
+
+// one Tab stop for a toolbar: the button last moved to (else the first enabled one)
+function roving(buttons, ui) {
+  for (const b of buttons) b.tabIndex = -1;
+  return buttons.find((b) => b.dataset.key === ui.sigAt && !b.disabled)
+    || buttons.find((b) => !b.disabled) || buttons[0];
+}
+
+function moveAlong(e, buttons) {
+  const live = buttons.filter((b) => !b.disabled);
+  const at = live.indexOf(/** @type {HTMLButtonElement} */ (e.target));
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  let next = null;
+  if (e.key === "Home") next = live[0];
+  else if (e.key === "End") next = live[live.length - 1];
+  else if (step && at >= 0) next = live[(at + step + live.length) % live.length];
+  if (!next) return;
+  e.preventDefault();
+  next.focus(); // settle() makes it the Tab stop
+}
+
+// the button focused (by a key, a click or after a redraw) is the toolbar's one Tab stop
+function settle(button, buttons, ui) {
+  if (!buttons.includes(button)) return;
+  for (const b of buttons) b.tabIndex = -1;
+  button.tabIndex = 0;
+  ui.sigAt = button.dataset.key;
 }
 
 // the last move on the board: the pile a card went on, or the signal given (s.last from the
