@@ -115,6 +115,13 @@ def test_a_phone_header_is_one_line_and_a_slide_grid_fits_the_screen(server, bro
     expect(page.get_by_test_id("me-name")).to_have_text("Pia")
     page.get_by_test_id("menu").click()
     expect(page.get_by_test_id("my-games-link")).to_be_hidden()
+    # Escape closes it from inside, and the focus goes back to the Menu button
+    page.get_by_test_id("menu").click()
+    page.get_by_test_id("my-games-link").focus()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("my-games-link")).to_be_hidden()
+    expect(page.get_by_test_id("menu")).to_be_focused()
+    expect(page.get_by_test_id("menu")).to_have_attribute("aria-expanded", "false")
 
     # at the move: the whole grid, every arrow, on the first screen
     slide_take_turn(page)

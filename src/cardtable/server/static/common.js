@@ -284,9 +284,17 @@ export async function topbar() {
         el("a", { href: "/leaderboard" }, "Leaderboard"),
         el("a", { href: "/me", "data-testid": "my-games-link" }, "My games")),
       el("div", { class: "who" })));
-  toggle.addEventListener("click", () => {
-    const open = bar.classList.toggle("open");
+  const setOpen = (open) => {
+    bar.classList.toggle("open", open);
     toggle.setAttribute("aria-expanded", String(open));
+  };
+  toggle.addEventListener("click", () => setOpen(!bar.classList.contains("open")));
+  // Escape closes an open menu and gives the focus back to its button, as a menu button does
+  bar.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && bar.classList.contains("open")) {
+      setOpen(false);
+      toggle.focus();
+    }
   });
   document.body.prepend(bar);
   await getMe();
