@@ -894,8 +894,9 @@ def target_http(cases: int, derandomize: bool, seed: int, folder: str,
     from fastapi.testclient import TestClient
 
     from cardtable.server.app import create_app
+    from cardtable.server.settings import ServerSettings
 
-    app = create_app(db_url=f"sqlite:///{folder}/http.sqlite", bot_delay=3600)
+    app = create_app(ServerSettings(db=f"sqlite:///{folder}/http.sqlite", bot_delay=3600))
     client = TestClient(app, raise_server_exceptions=False)
     with client:
         token, ids = http_setup(client)

@@ -461,8 +461,9 @@ def http_refusals(folder: str, tally: Tally) -> None:
     from fastapi.testclient import TestClient
 
     from cardtable.server.app import create_app
+    from cardtable.server.settings import ServerSettings
 
-    app = create_app(db_url=f"sqlite:///{folder}/http.sqlite", bot_delay=3600)
+    app = create_app(ServerSettings(db=f"sqlite:///{folder}/http.sqlite", bot_delay=3600))
     with TestClient(app) as client:
         client.post("/api/me", json={"name": "Ann"})
         for name, seats in (("slide", ["me", "greedy"]), ("the-game", ["me", "open"]),

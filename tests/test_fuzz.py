@@ -66,8 +66,9 @@ def test_framework_refusals_are_typed(tmp_path):
     from fastapi.testclient import TestClient
 
     from cardtable.server.app import create_app
+    from cardtable.server.settings import ServerSettings
 
-    with TestClient(create_app(db_url=f"sqlite:///{tmp_path}/h.sqlite")) as client:
+    with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/h.sqlite"))) as client:
         got = client.post("/api/me", content=b"\xff{", headers={"content-type": "application/json"})
         assert got.status_code == 400 and got.json()["error"] == "bad_request"
         got = client.get("/api/nothing/here")
@@ -102,8 +103,9 @@ def test_create_table_with_an_option_named_seed_is_400(tmp_path):
     from fastapi.testclient import TestClient
 
     from cardtable.server.app import create_app
+    from cardtable.server.settings import ServerSettings
 
-    with TestClient(create_app(db_url=f"sqlite:///{tmp_path}/h.sqlite")) as client:
+    with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/h.sqlite"))) as client:
         client.post("/api/me", json={"name": "Ann"})
         for key in ("seed", "players", "self"):
             got = client.post("/api/tables", json={"game": "slide", "seats": ["me", "greedy"],
@@ -156,8 +158,10 @@ def test_an_address_with_a_nul_is_refused(tmp_path):
     from starlette.websockets import WebSocketDisconnect
 
     from cardtable.server.app import create_app
+    from cardtable.server.settings import ServerSettings
 
-    with TestClient(create_app(db_url=nul_database(tmp_path), bot_delay=3600)) as client:
+    settings = ServerSettings(db=nul_database(tmp_path), bot_delay=3600)
+    with TestClient(create_app(settings)) as client:
         client.post("/api/me", json={"name": "Ann"})
         table = client.post("/api/tables", json={"game": "doublets", "seats": ["me"]}).json()
         for path in ("/api/tables/a%00b", "/api/tables/a%00b/replay?step=0", "/api/stats/a%00b",

@@ -81,7 +81,8 @@ def failure(message: str) -> NoReturn:
 #: pyproject.toml's extras)
 EXTRA_MODULES = {
     "tui": ("textual",),
-    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson"),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson",
+               "pydantic_settings"),
     "bus": ("redis",),
     "botclient": ("httpx", "websockets"),
 }
@@ -146,192 +147,157 @@ def root(
     pass
 
 
+def env(field: str, default: Any = None) -> str:
+    """The end of a ``serve`` option's help: its default and its environment variable."""
+    shown = f"default {default}; " if default is not None else ""
+    return f" ({shown}or ${'CARDTABLE_' + field.upper()})"
+
+
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    host: Annotated[str | None, typer.Option(help="address to listen on"
+                                             + env("host", "127.0.0.1"))] = None,
+    port: Annotated[int | None, typer.Option(help="port to listen on" + env("port", 8000))] = None,
     db: Annotated[
         str | None,
         typer.Option("--db", help="database URL, e.g. postgresql://user@host/cardtable "
-                     "(default: an SQLite file in the data folder)"),
+                     "(default: an SQLite file in the data folder; or $CARDTABLE_DB)"),
     ] = None,
     data: Annotated[
-        Path | None, typer.Option(help="the data folder (default: $CARDTABLE_DATA or "
-                                  "~/.local/share/cardtable)")
+        Path | None, typer.Option(help="the data folder (default ~/.local/share/cardtable; "
+                                  "or $CARDTABLE_DATA)")
     ] = None,
-    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves")] = 0.8,
-    bot_timeout: Annotated[
-        float, typer.Option(help="seconds a bot may think before its seat passes to the "
-                            "game's fallback bot")
-    ] = 10.0,
+    bot_delay: Annotated[float | None, typer.Option(
+        help="seconds a bot waits before it moves" + env("bot_delay", 0.8))] = None,
+    bot_timeout: Annotated[float | None, typer.Option(
+        help="seconds a bot may think before its seat passes to the game's fallback bot"
+        + env("bot_timeout", 10))] = None,
     external_bot: Annotated[
         list[str] | None,
         typer.Option("--external-bot", metavar="NAME=COMMAND",
                      help="offer an external bot (docs/bot-protocol.md) that tables may seat "
-                     "as ext:NAME; repeatable"),
+                     "as ext:NAME; repeatable (or $CARDTABLE_EXTERNAL_BOT, comma-separated)"),
     ] = None,
-    bot_workers: Annotated[
-        int, typer.Option(help="worker processes in which the bots that think (all but "
-                          "greedy and random) make their moves")
-    ] = 2,
-    seat_grace: Annotated[
-        float, typer.Option(help="seconds a person must have been gone before the table's "
-                            "creator may hand their seat to a bot")
-    ] = 60.0,
-    min_clock: Annotated[
-        int | None, typer.Option(help="the least seconds a table's clock may give, below "
-                                 "the usual 30 s a move, 5 min a game, 1 h a turn (short "
-                                 "test games, blitz)")
-    ] = None,
-    idle_close: Annotated[
-        float, typer.Option(help="seconds without a move, and with nobody at the table, after "
-                            "which an unfinished table is closed as abandoned (0: never)")
-    ] = 86400.0,
+    bot_workers: Annotated[int | None, typer.Option(
+        help="worker processes in which the bots that think (all but greedy and random) make "
+        "their moves" + env("bot_workers", 2))] = None,
+    seat_grace: Annotated[float | None, typer.Option(
+        help="seconds a person must have been gone before the table's creator may hand their "
+        "seat to a bot" + env("seat_grace", 60))] = None,
+    min_clock: Annotated[int | None, typer.Option(
+        help="the least seconds a table's clock may give, below the usual 30 s a move, 5 min "
+        "a game, 1 h a turn (short test games, blitz)" + env("min_clock"))] = None,
+    idle_close: Annotated[float | None, typer.Option(
+        help="seconds without a move, and with nobody at the table, after which an unfinished "
+        "table is closed as abandoned (0: never)" + env("idle_close", 86400))] = None,
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option("--allowed-origin", metavar="URL",
                      help="a page origin (scheme://host[:port]) allowed besides the server's "
-                     "own to open table sockets and send requests; repeatable"),
+                     "own to open table sockets and send requests; repeatable (or "
+                     "$CARDTABLE_ALLOWED_ORIGIN, comma-separated)"),
     ] = None,
-    secure_cookies: Annotated[
-        bool, typer.Option(help="always mark the cookie Secure (behind a proxy that terminates "
-                           "TLS and sends no X-Forwarded-Proto); it is already Secure whenever "
-                           "the request came over HTTPS")
-    ] = False,
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(help="addresses of proxies trusted to tell the client's scheme and address "
-                     "(X-Forwarded-Proto/-For), comma-separated, * for any (default "
-                     "127.0.0.1,::1 or $FORWARDED_ALLOW_IPS)"),
-    ] = None,
-    new_players_per_minute: Annotated[
-        int, typer.Option(help="new players one client address may make: this many at once, "
-                          "then this many a minute (0: no limit)")
-    ] = 20,
-    max_connections: Annotated[
-        int, typer.Option(help="open connections (HTTP and websocket) beyond which new "
-                          "requests get 503")
-    ] = 10_000,
-    log_level: Annotated[
-        str, typer.Option(help="what the server logs on stderr: debug, info (tables created "
-                          "and finished, bots replaced, errors) or warning")
-    ] = "info",
-    ws: Annotated[
-        str, typer.Option("--ws", help="uvicorn's websocket implementation: auto, websockets, "
-                          "websockets-sansio or wsproto (docs/performance.md compares them)")
-    ] = "auto",
+    secure_cookies: Annotated[bool | None, typer.Option(
+        "--secure-cookies/--no-secure-cookies",
+        help="always mark the cookie Secure (behind a proxy that terminates TLS and sends no "
+        "X-Forwarded-Proto); it is already Secure whenever the request came over HTTPS"
+        + env("secure_cookies", "no"))] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="addresses of proxies trusted to tell the client's scheme and address "
+        "(X-Forwarded-Proto/-For), comma-separated, * for any (default 127.0.0.1,::1 or "
+        "$FORWARDED_ALLOW_IPS; or $CARDTABLE_FORWARDED_ALLOW_IPS)")] = None,
+    new_players_per_minute: Annotated[int | None, typer.Option(
+        help="new players one client address may make: this many at once, then this many a "
+        "minute (0: no limit)" + env("new_players_per_minute", 20))] = None,
+    max_connections: Annotated[int | None, typer.Option(
+        help="open connections (HTTP and websocket) beyond which new requests get 503"
+        + env("max_connections", 10000))] = None,
+    log_level: Annotated[str | None, typer.Option(
+        help="what the server logs on stderr: debug, info (tables created and finished, bots "
+        "replaced, errors) or warning" + env("log_level", "info"))] = None,
+    ws: Annotated[str | None, typer.Option(
+        "--ws", help="uvicorn's websocket implementation: auto, websockets, websockets-sansio "
+        "or wsproto (docs/performance.md compares them)" + env("ws", "auto"))] = None,
     bus: Annotated[
         str | None,
         typer.Option("--bus", metavar="URL",
                      help="a Redis URL (redis://host:6379/0): run as one of several server "
                      "processes sharing the --db database (docs/server.md, \"Many "
-                     "processes\")"),
+                     "processes\"; or $CARDTABLE_BUS)"),
     ] = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     options = dict(locals())  # exactly this command's options
     import uvicorn
 
-    uvicorn.Server(server_config(**options)).run()
+    uvicorn.Server(server_config(server_settings(options))).run()
 
 
-def server_config(
-    *, host: str, port: int, db: str | None, data: Path | None, bot_delay: float,
-    bot_timeout: float, external_bot: list[str] | None, bot_workers: int, seat_grace: float,
-    allowed_origin: list[str] | None, secure_cookies: bool, forwarded_allow_ips: str | None,
-    new_players_per_minute: int, max_connections: int, log_level: str, min_clock: int | None,
-    idle_close: float,
-    bus: str | None = None,
-    ws: str = "auto",
-    in_process: bool = False,
-) -> Any:
-    """The uvicorn configuration of ``serve`` from its options (checked as on the command
-    line; the defaults are the command's). ``in_process``: for a server run in a thread of
-    another program (the tests), which keeps that program's garbage collector and logging."""
+def server_settings(options: dict[str, Any]) -> Any:
+    """The server's settings (``ServerSettings``) from ``serve``'s options: those given on the
+    command line, the rest from ``CARDTABLE_*`` variables, else the defaults; a wrong value
+    is a usage error naming the option and its variable."""
+    need_extra("server", "serve")
+    from pydantic import ValidationError
+
+    from cardtable.server.settings import ServerSettings, env_name, option_name
+
+    given = {name: value for name, value in options.items() if value not in (None, [])}
+    try:
+        return ServerSettings(**given)
+    except ValidationError as e:
+        error = e.errors()[0]
+        field = str(error["loc"][0]) if error["loc"] else ""
+        message = error["msg"].removeprefix("Value error, ")
+        usage_error(f"{option_name(field)} (or ${env_name(field)}): {message}")
+
+
+def server_config(settings: Any, *, in_process: bool = False) -> Any:
+    """The uvicorn configuration of ``serve`` from its settings (``ServerSettings``).
+    ``in_process``: for a server run in a thread of another program (the tests), which keeps
+    that program's garbage collector and logging."""
     import os
 
-    from cardtable.bots.external import check_command
-
-    need_extra("server", "serve")
     import uvicorn
 
-    from cardtable.server.app import LOG_LEVELS, MAX_WS_FRAME, configure_logging, create_app
-    from cardtable.server.botrunner import EXTERNAL_NAME
+    from cardtable.server.app import MAX_WS_FRAME, configure_logging, create_app
     from cardtable.server.limits import (
         HEADER_TIMEOUT,
         guarded_http_protocol,
         raise_open_file_limit,
     )
-    from cardtable.server.security import normalize_origin
 
-    if log_level not in LOG_LEVELS:
-        usage_error(f"--log-level is one of {', '.join(LOG_LEVELS)}")
-    if bot_timeout <= 0:
-        usage_error("--bot-timeout is a number of seconds above 0")
-    if bot_workers < 1:
-        usage_error("--bot-workers is a whole number above 0")
-    if not 0 <= seat_grace <= 86400:
-        usage_error("--seat-grace is a number of seconds from 0 to 86400")
-    if min_clock is not None and not 1 <= min_clock <= 3600:
-        usage_error("--min-clock is a number of seconds from 1 to 3600")
-    if idle_close < 0:
-        usage_error("--idle-close is a number of seconds, 0 or more (0: never)")
-    if new_players_per_minute < 0 or max_connections < 1:
-        usage_error("--new-players-per-minute is 0 or more, --max-connections above 0")
-    if ws not in ("auto", "websockets", "websockets-sansio", "wsproto"):
-        usage_error("--ws is auto, websockets, websockets-sansio or wsproto")
-    if ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
+    if settings.ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
         failure("--ws wsproto needs the wsproto package: pip install wsproto")
-    if bus is not None:
-        if not bus.startswith(("redis://", "rediss://", "unix://")):
-            usage_error("--bus is a Redis URL: redis://host:6379/0")
+    if settings.bus is not None:
         need_extra("bus", "serve --bus")
-    external: dict[str, str] = {}
-    for entry in external_bot or []:
-        name, eq, command = entry.partition("=")
-        name = name.strip()
-        if not eq or not EXTERNAL_NAME.match(name):
-            usage_error(f"--external-bot {entry!r}: write NAME=COMMAND, NAME of letters, digits, "
-                 "_ or -")
-        try:
-            check_command(command)
-        except CardtableError as e:
-            usage_error(f"--external-bot {name}: {e.reason}")
-        external[name] = command
-    for origin in allowed_origin or []:
-        if normalize_origin(origin) is None:
-            usage_error(f"--allowed-origin {origin!r}: write an origin such as https://cards.example")
-    if data:
-        os.environ["CARDTABLE_DATA"] = str(data)
+    if settings.data:
+        os.environ["CARDTABLE_DATA"] = str(settings.data)
     from cardtable.paths import data_dir
 
-    where = db or f"SQLite in {data_dir()}"
-    console.print(f"cardtable: open http://{host}:{port}/ in a browser  (storage: {where})",
-                  highlight=False)
-    # no per-message deflate: it costs ~40 KB and a compression per message on every
-    # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
-    # socket (1009), one over 4096 bytes gets the error too_large
+    where = settings.db or f"SQLite in {data_dir()}"
+    console.print(f"cardtable: open http://{settings.host}:{settings.port}/ in a browser  "
+                  f"(storage: {where})", highlight=False)
+    if not in_process:
+        configure_logging(settings.log_level)
     # every connection is a file: the soft limit (often 1,024) up to the hard one, and new
     # requests refused (503) well before the files run out
-    if not in_process:
-        configure_logging(log_level)
+    max_connections = settings.max_connections
     files = raise_open_file_limit()
     if files:
         max_connections = min(max_connections, max(files[0] - 256, 64))
-    # uvicorn's own timer runs only between requests (timeout_keep_alive): the guarded
-    # protocol closes a connection that does not send its request headers in time
+    # no per-message deflate: it costs ~40 KB and a compression per message on every
+    # connection (docs/server.md, "Limits"); a client's message over ws_max_size closes the
+    # socket (1009), one over 4096 bytes gets the error too_large. uvicorn's own timer runs
+    # only between requests (timeout_keep_alive): the guarded protocol closes a connection
+    # that does not send its request headers in time
     return uvicorn.Config(
-                create_app(db, bot_delay, bot_timeout, external, bot_workers,
-                           gc_tuning=not in_process,
-                           seat_grace=seat_grace, idle_close=idle_close,
-                           allowed_origins=allowed_origin,
-                           secure_cookies=secure_cookies,
-                           new_players_per_minute=new_players_per_minute,
-                           min_clock=min_clock, bus_url=bus),
-                host=host, port=port, log_level="warning", ws=ws, ws_per_message_deflate=False,
-                ws_max_size=MAX_WS_FRAME, http=guarded_http_protocol(HEADER_TIMEOUT),
-                forwarded_allow_ips=forwarded_allow_ips,
-                limit_concurrency=max_connections, timeout_keep_alive=5, backlog=2048)
+        create_app(settings, gc_tuning=not in_process),
+        host=settings.host, port=settings.port, log_level="warning", ws=settings.ws,
+        ws_per_message_deflate=False, ws_max_size=MAX_WS_FRAME,
+        http=guarded_http_protocol(HEADER_TIMEOUT),
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        limit_concurrency=max_connections, timeout_keep_alive=5, backlog=2048)
 
 
 def as_written(option: dict[str, Any]) -> Any:

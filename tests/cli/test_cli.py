@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import typer
 from typer.testing import CliRunner
 
 import cardtable
@@ -85,6 +86,28 @@ def test_usage_errors_are_one_line_on_stderr_with_status_2():
         assert message in out.stderr, (args, out.stderr)
         assert out.stdout == "", args
         assert out.stderr.count("\n") == 1, out.stderr  # one line, no traceback
+
+
+def test_serve_takes_each_option_from_the_command_line_or_its_environment_variable(
+        monkeypatch):
+    """One settings object (#25): an option left out comes from ``CARDTABLE_*``, the command
+    line wins over the variable, and a wrong value names both."""
+    from cardtable.cli import server_settings
+    from cardtable.server.settings import ServerSettings
+
+    monkeypatch.setenv("CARDTABLE_SEAT_GRACE", "5")
+    monkeypatch.setenv("CARDTABLE_ALLOWED_ORIGIN", "https://a.example, https://b.example")
+    monkeypatch.setenv("CARDTABLE_EXTERNAL_BOT", "echo=python3 -c pass")
+    settings = server_settings({"port": 9001, "bot_delay": None, "allowed_origin": None})
+    assert (settings.port, settings.seat_grace, settings.bot_delay) == (9001, 5.0, 0.8)
+    assert settings.allowed_origin == ["https://a.example", "https://b.example"]
+    assert settings.external_bots == {"echo": "python3 -c pass"}
+    assert server_settings({"seat_grace": 7.5}).seat_grace == 7.5
+    assert set(ServerSettings.model_fields) == {  # every option of serve is a setting
+        p.name for p in typer.main.get_command(app).commands["serve"].params}
+    monkeypatch.setenv("CARDTABLE_BOT_WORKERS", "none")
+    out = runner.invoke(app, ["serve"])
+    assert out.exit_code == 2 and "--bot-workers (or $CARDTABLE_BOT_WORKERS)" in out.stderr
 
 
 def test_click_usage_errors_are_status_2_too():

@@ -98,7 +98,8 @@ class InProcessServer(Server):
         options = command.make_context("serve", [
             "--port", str(self.port), "--db", self.db_url, "--data", str(self.data),
             "--bot-delay", "0.01", *self.args]).params
-        self.uvicorn = uvicorn.Server(cli.server_config(**options, in_process=True))
+        self.uvicorn = uvicorn.Server(cli.server_config(cli.server_settings(options),
+                                                        in_process=True))
         # what the server logs (errors with their tracebacks) goes to server.log, as a
         # subprocess's stderr does
         self.log = logging.FileHandler(self.data / "server.log")

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from cardtable.server.app import create_app
 from cardtable.server.messages import CLIENT_MESSAGE, SERVER_MESSAGE
+from cardtable.server.settings import ServerSettings
 from helpers import play_with_greedy
 
 
@@ -24,7 +25,7 @@ def ref(schema: dict) -> str:
 
 
 def test_openapi_lists_the_routes_with_their_models(tmp_path: Path):
-    with TestClient(create_app(db_url=f"sqlite:///{tmp_path}/api.sqlite")) as client:
+    with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/api.sqlite"))) as client:
         api = client.get("/openapi.json").json()
     paths = api["paths"]
 
@@ -62,7 +63,7 @@ def test_openapi_lists_the_routes_with_their_models(tmp_path: Path):
 
 
 def test_the_websocket_messages_have_a_schema(tmp_path: Path):
-    with TestClient(create_app(db_url=f"sqlite:///{tmp_path}/api.sqlite")) as client:
+    with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/api.sqlite"))) as client:
         schema = client.get("/api/ws-schema").json()
     assert set(schema["client"]["discriminator"]["mapping"]) == {"act", "ping", "sync",
                                                                     "chat"}

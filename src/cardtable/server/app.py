@@ -33,14 +33,11 @@ from cardtable import bots, games
 from cardtable.paths import data_dir
 from cardtable.server import gamelog, security
 from cardtable.server import store as db
-from cardtable.server.botpool import DEFAULT_WORKERS
-from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL
+from cardtable.server.botrunner import EXTERNAL
 from cardtable.server.broadcast import Conn
 from cardtable.server.bus import PREFIX as BUS_PREFIX
 from cardtable.server.bus import Bus
-from cardtable.server.engine import SEAT_GRACE
 from cardtable.server.hub import Hub
-from cardtable.server.lifecycle import IDLE_CLOSE
 from cardtable.server.limits import (
     BodyLimit,
     RateLimiter,
@@ -89,6 +86,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.ratings import leaderboard
 from cardtable.server.replays import LOG_PAGE_MAX, Replays
+from cardtable.server.settings import ServerSettings
 from cardtable.server.tunnel import CLOSE_MOVED, TableRouter, Tunnel
 
 STATIC = Path(__file__).parent / "static"
@@ -96,9 +94,6 @@ COOKIE = "cardtable_token"
 MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
 LEVELS = {"search": ["easy", "normal", "hard"]}
-#: new players (POST /api/me without a token) per client address: a burst of this many, then
-#: this many a minute (docs/server.md, "Limits"); 0: no limit
-NEW_PLAYERS_PER_MINUTE = 20
 #: recovery codes tried per client address: a burst of this many, then one a minute (a code
 #: has about 99 bits: guessing is hopeless anyway, and this keeps it so)
 RECOVER_BURST = 5
@@ -130,44 +125,29 @@ FRESH_STATE_AFTER = frozenset({"stale", "illegal", "malformed", "not_your_turn",
 
 # Every route is async: the hub and the store are used from the event loop only, one writer,
 # never from the thread pool (where SQLite writers would wait on each other).
-def create_app(db_url: str | None = None, bot_delay: float = 0.8,
-               bot_timeout: float = BOT_TIMEOUT,
-               external_bots: dict[str, str] | None = None,
-               bot_workers: int = DEFAULT_WORKERS, gc_tuning: bool = False,
-               seat_grace: float = SEAT_GRACE, idle_close: float = IDLE_CLOSE,
-               allowed_origins: list[str] | None = None,
-               secure_cookies: bool = False,
-               new_players_per_minute: int = NEW_PLAYERS_PER_MINUTE,
-               min_clock: float | None = None, bus_url: str | None = None) -> FastAPI:
-    """The server; ``db_url`` defaults to an SQLite file in the data folder.
-
-    ``external_bots``: NAME -> COMMAND, external bots the operator offers as ``ext:NAME``.
-    ``bot_workers``: worker processes for the bots that think. ``gc_tuning``: the server
-    process is this app's own (``cardtable serve``): tune the garbage collector (``tune_gc``).
-    ``seat_grace``: seconds a person must be gone before their seat may go to a bot.
-    ``idle_close``: seconds without a change, nobody connected, before a table is closed as
-    idle (0: never; docs/server.md, "Table lifecycle").
-    ``allowed_origins``, ``secure_cookies``: see ``security`` (docs/server.md, "Security").
-    ``new_players_per_minute``: per client address (0: no limit).
-    ``min_clock``: the least seconds a table's clock may give, below ``clock.LIMITS``.
-    ``bus_url``: a Redis URL: this process is one of several sharing the database
-    (``bus.py``, ``tunnel.py``; docs/server.md, "Many processes").
+def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = False) -> FastAPI:
+    """The server, configured by ``settings`` (``ServerSettings``: the options of ``cardtable
+    serve``; without it, the defaults and the ``CARDTABLE_*`` environment). ``gc_tuning``: the
+    server process is this app's own (``cardtable serve``): tune the garbage collector
+    (``tune_gc``). The database defaults to an SQLite file in the data folder.
     """
-    url = db_url or db.default_url(data_dir())
+    settings = settings or ServerSettings()
+    url = settings.db or db.default_url(data_dir())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = db.Store(url)
-        hub = Hub(store, bot_delay, bot_timeout, external_bots, bot_workers,
-                  seat_grace=seat_grace, min_clock=min_clock, idle_close=idle_close)
+        hub = Hub(store, settings.bot_delay, settings.bot_timeout, settings.external_bots,
+                  settings.bot_workers, seat_grace=settings.seat_grace,
+                  min_clock=settings.min_clock, idle_close=settings.idle_close)
         app.state.store, app.state.hub = store, hub
         app.state.bot_sockets = {}  # bot account id -> its open websockets at this process
         from cardtable.server.advice import Advice
 
         app.state.advice = Advice()  # hints and the solver, in a worker process of their own
         tunnel = None
-        if bus_url:
-            tunnel = await start_bus(app, hub, bus_url)
+        if settings.bus:
+            tunnel = await start_bus(app, hub, settings.bus)
             # every limit a client meets counts its uses at every process
             counts = app.state.counts = SharedCounts(tunnel.bus.redis)
             for name, limiter in (("new-players", new_players), ("recovery", recoveries),
@@ -194,14 +174,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8,
     # every refusal has the same body (ErrorAnswer): documented once for every route
     app = FastAPI(title="cardtable", lifespan=lifespan, responses={
         code: {"model": ErrorAnswer, "description": why} for code, why in ERROR_STATUSES})
-    security.install(app, allowed_origins, secure_cookies)
+    security.install(app, settings.allowed_origin, settings.secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.replays = Replays()  # finished games' replays, built once each (replays.py)
     app.add_middleware(BodyLimit)  # request bodies: at most limits.MAX_BODY bytes
     # outermost: a request about a table another process holds goes there (tunnel.py)
     app.add_middleware(TableRouter)
-    new_players = (RateLimiter(new_players_per_minute / 60, new_players_per_minute)
-                   if new_players_per_minute > 0 else None)
+    per_minute = settings.new_players_per_minute
+    new_players = RateLimiter(per_minute / 60, per_minute) if per_minute > 0 else None
 
     @app.exception_handler(TooMany)
     async def too_many(_request: Request, e: TooMany) -> JSONResponse:

@@ -37,6 +37,10 @@ MAX_HEADER_BYTES = 32 * 1024
 MAX_KEYS = 10_000
 
 
+#: new players (POST /api/me without a token) per client address: a burst of this many, then
+#: this many a minute (docs/server.md, "Limits"); 0: no limit
+NEW_PLAYERS_PER_MINUTE = 20
+
 class TooMany(Exception):
     """A client over a limit: HTTP ``status`` with ``{"error": code, "message",
     "retry_after"}`` and a ``Retry-After`` header (see :func:`too_many_response`)."""
