@@ -133,7 +133,7 @@ async def test_a_failing_bot_notice_names_no_card(tmp_path):
                 return f"play {card} up9"
 
         table.bots[0] = Wrong()
-        await hub._bot_move(table, 0)
+        await hub.bots.move(table, 0)
         notices = " ".join(table.notices)
         assert "refuse" in notices and str(card) not in notices
     finally:

@@ -561,10 +561,6 @@ class Hub:
                        react: bool) -> dict[str, Any]:
         return await self.act(table, seat, action, react=react)
 
-    async def _bot_move(self, table: LiveTable, seat: int) -> None:
-        """The seat's bot moves now (tests drive a bot step by step)."""
-        await self.bots.move(table, seat)
-
     # -- solitaire comfort ------------------------------------------------------------------
     async def undo(self, table: LiveTable, player: db.Player) -> None:
         async with table.lock:

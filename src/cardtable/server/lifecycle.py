@@ -27,8 +27,6 @@ from typing import Any
 from cardtable.core.protocol import ordinal
 from cardtable.server.live import SeatRow
 
-#: how an ``over`` table ended (null: played to its end)
-ENDINGS = ("abandoned", "resigned", "idle", "too_long")
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")
 IDLE_CLOSE = 24 * 3600.0

@@ -118,7 +118,7 @@ class LiveTable:
         return [s for s in state.to_act() if seats[s]["player_id"]]
     #: the table's chat settings once read (``chat.Chat.settings``)
     chat: dict[str, bool] | None = None
-    #: how an ``over`` table ended (``lifecycle.ENDINGS``; None: played to its end)
+    #: how an ``over`` table ended (abandoned, resigned, idle or too_long; None: played to its end)
     ended: str | None = None
     #: seats that resigned while the game played on: ``[{"seat", "player_id", "name"}]``, in
     #: order (``"away": true``: the clock gave the seat to a bot; ``lifecycle``)
@@ -130,10 +130,6 @@ class LiveTable:
     #: (version, ``history()``) of a finished table: every connection's info carries it,
     #: and a long game's took 7 ms to build (issue #23)
     history_kept: tuple[int, list[list[dict[str, Any]]]] | None = None
-
-    @property
-    def solo(self) -> bool:
-        return self.players == 1
 
     @property
     def offers_undo(self) -> bool:

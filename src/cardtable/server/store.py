@@ -259,7 +259,7 @@ def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
 
     ``only_if``: do it only if the table's status is still this (False if it is not), so a
     reconciliation run twice rates the game once. ``ended``: how it ended before its game
-    did (``lifecycle.ENDINGS``; None: played to its end)."""
+    did (abandoned, resigned, idle or too_long; None: played to its end)."""
     t = TABLES
     q = update(t).where(t.c.id == table_id)
     if only_if is not None:
