@@ -210,3 +210,35 @@ async def test_each_state_carries_only_what_the_log_gained_or_changed(people):
     assert whole["log"] == theirs.state["log"]
     for sock in (mine, theirs, fresh):
         await sock.close()
+
+
+async def test_the_replay_reads_as_the_tables_log_and_ends_with_its_figures(people):
+    """A finished Slide's replay (built apart, by ``replays.py``) has the log a spectator of
+    the table reads: the revealed cards, no change of mind, the scoring; its last step has
+    the game's figures and notes; the step of a change of mind reads the cell it chose."""
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("slide", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    mine, theirs = await ann.connect(table["id"]), await bob.connect(table["id"])
+    for sock in (mine, theirs):
+        await sock.until(lambda s: True)
+    first, other = mine.state["legal"][0], mine.state["legal"][-1]
+    for action in (first, other):  # Ann changes her mind
+        assert (await mine.act(action))["type"] == "ack"
+    await asyncio.gather(play_greedy(mine), play_greedy(theirs))
+    eve = await Client(ann.server, "Eve").connect(table["id"], token=False)
+    state = await eve.until(lambda s: s["table"]["status"] == "over")
+    url = f"/api/tables/{table['id']}/replay"
+    steps = len(ann.http.get(f"/api/tables/{table['id']}/record").json()["actions"])
+    end = ann.http.get(url, params={"step": steps, "log": 1}).json()
+    assert end["log"] == state["log"]
+    assert end["log"][0]["n"] == 1 and end["log"][-1]["news"]
+    game = games.get("slide")
+    assert end["ending"]["breakdown"] == game.breakdown(end["view"])
+    assert end["ending"]["notes"] == game.result_notes(end["view"]["result"], ["Ann", "Bob"])
+    assert end["ending"]["verdict"] is None
+    changed = ann.http.get(url, params={"step": 1}).json()
+    assert changed["action"]["text"] == f"Ann chose {first.split()[1]} to reveal"
+    assert changed["ending"] is None
+    for sock in (mine, theirs, eve):
+        await sock.close()

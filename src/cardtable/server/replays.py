@@ -102,7 +102,9 @@ class Replay:
         action = None
         if step:
             seat, done = self.actions[step - 1]
-            words = gamelog.text_for(self.log.entries[self.log.first[step - 1]], None)
+            entry = self.log.entries[self.log.first[step - 1]]
+            # (a change of mind, in no log, reads as its seat read it: the game is over)
+            words = gamelog.text_for(entry, entry.seat if entry.dropped else None)
             action = {"seat": seat, "action": done, "by": self.by[step - 1], "text": words}
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
