@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Result, State, View, ViewBase
+from cardtable.core.protocol import Breakdown, Game, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 KING = 13
@@ -142,6 +142,20 @@ class DoubletsGame(Game):
             return f"redeal · {view['redeals_left']} left"
         card = self._card_played(view, action) if action.startswith("play ") else None
         return f"{action} · {card}" if card else action
+
+    def breakdown(self, view: View) -> Breakdown | None:
+        result = view.get("result")
+        if not result or not result.get("over"):
+            return None
+        on = result["foundation"]
+        return {"columns": [], "seats": [],
+                "table": [["on the foundation", on], ["left", NON_KINGS - on]]}
+
+    def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over") or result["won"]:
+            return []
+        return [f"The {NON_KINGS} cards other than kings count; kings never go on the "
+                "foundation."]
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):

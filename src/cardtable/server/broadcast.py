@@ -163,9 +163,11 @@ def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
     if table.status == "over":
         robots = bot_names(table.seats)  # "Greedy", as the seats and the log name them
         names = [robots[i] or s["name"] or "open seat" for i, s in enumerate(table.seats)]
+        result = table.state.result()
         ending = closed_ending(table, names, seat) if table.ended else {
-            "lines": game.result_lines(table.state.result(), names),
-            "verdict": game.verdict(table.state.result(), seat) if seat is not None else None}
+            "lines": game.result_lines(result, names),
+            "verdict": game.verdict(result, seat) if seat is not None else None,
+            "breakdown": game.breakdown(view), "notes": game.result_notes(result, names)}
     return {"last": gamelog.last_for(table, seat),
             "to_act": list(table.state.to_act()) if running else [],
             "labels": [game.move_label(view, a) for a in legal], "ending": ending}

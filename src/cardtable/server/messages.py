@@ -239,10 +239,13 @@ class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
     it reads its own words, the others only the public ones until a secret action resolves."""
 
-    n: int = Field(description="index in the action log")
+    n: int = Field(description="index in the action log (news: of the action that "
+                   "brought it)")
     seat: int
-    who: str = Field(description="who played it then (a bot marked as one)")
+    who: str = Field(description="who played it then (a bot marked as one); empty for news")
     text: str
+    news: bool = Field(False, description="news, not an action: what the action ``n`` "
+                       "brought about (Game.describe_news: Slide's scoring of a deal)")
 
 
 class LastMove(BaseModel):
@@ -251,11 +254,27 @@ class LastMove(BaseModel):
     action: str | None = Field(description="null while it is secret from this connection")
 
 
+class Breakdown(BaseModel):
+    """A finished game's figures (``Game.breakdown``): one table of them."""
+
+    columns: list[str] = Field(description="the headings of each seat's figures")
+    seats: list[list[int | str]] = Field(description="per seat, in seat order, its figures "
+                                         "under ``columns`` (empty: none per seat)")
+    table: list[list[int | str]] = Field(description="the table's own figures, [heading, "
+                                         "figure] each (\"draw pile\", 12)")
+
+
 class Ending(BaseModel):
     """The end of the game in words."""
 
-    lines: list[str] = Field(description="Game.result_lines: why it ended, the scores")
+    lines: list[str] = Field(description="Game.result_lines: the end in text, for text "
+                             "clients; or why a table closed before its game's end")
     verdict: str | None = Field(description="Game.verdict for this seat; null for a spectator")
+    breakdown: Breakdown | None = Field(None, description="Game.breakdown: the figures per "
+                                        "seat and for the table (null: a table closed "
+                                        "before its game's end)")
+    notes: list[str] = Field([], description="Game.result_notes: what the figures do not "
+                             "say (why it ended, how it is scored)")
 
 
 class StateMessage(BaseModel):
@@ -268,9 +287,9 @@ class StateMessage(BaseModel):
     view: dict[str, Any] = Field(description="the game's view(seat)")
     legal: list[str] = Field(description="empty unless the table runs and the seat may act")
     spectators: int
-    log_from: int = Field(description="the index of the first log entry this message "
-                          "carries: the client keeps its entries before it and replaces the "
-                          "rest with ``log`` (0: the whole log)")
+    log_from: int = Field(description="the first action whose entries this message "
+                          "carries: the client keeps its entries of the actions before it "
+                          "and replaces the rest with ``log`` (0: the whole log)")
     log: list[LogEntry] = Field(description="the actions in words from ``log_from`` on, as "
                                 "this connection may read them: what is new or changed (a "
                                 "secret action that resolved) since its last state")
@@ -595,9 +614,12 @@ class ReplayStep(BaseModel):
     log: list[LogEntry] | None = Field(None, description="with log=1, a page of the game in "
                                        "words as a spectator reads it: the entries from "
                                        "log_offset, log_limit of them")
-    log_offset: int | None = Field(None, description="with log=1, the index of log's first "
-                                   "entry")
-    log_total: int = Field(description="entries in the whole log (one per action)")
+    log_offset: int | None = Field(None, description="with log=1, the first action whose "
+                                   "entries ``log`` holds")
+    log_total: int = Field(description="the actions of the whole log (each has an entry, "
+                           "but a dropped change of mind; news are entries of their own)")
+    ending: Ending | None = Field(None, description="at the game's end, as a table's "
+                                  "(``verdict`` null); null before")
 
 
 class WebsocketSchema(BaseModel):

@@ -127,7 +127,7 @@ function show(data) {
   scrollToLine(side.querySelector(".log-list"), step - 1);
   const res = clear($("#results"));
   const sum = data.view.result ? renderer.resultSummary(data.view, table, playedBy(table, n)) : null;
-  if (sum) res.append(results(sum, table, playedBy(table, n), false));
+  if (sum) res.append(results({ ...sum, ending: data.ending }, table, playedBy(table, n), false));
 }
 
 function keys(event) {

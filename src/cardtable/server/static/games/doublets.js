@@ -311,9 +311,9 @@ export function resultSummary(view, table, names) {
   const sum = summary(view, table, names);
   if (!sum) return null;
   const r = view.result;
+  // the figures (on the foundation, left) come from the server (Game.breakdown)
   return { ...sum, rows: null,
-    verdict: r.won ? "Won! All 48 cards are on the foundation." : "No more moves.",
-    notes: [`Score ${r.scores[0]} of 48 · cards left ${48 - r.scores[0]}`] };
+    verdict: r.won ? "Won! All 48 cards are on the foundation." : "No more moves." };
 }
 
 // The player's Doublets statistics, for the side panel (asked again when the table's status

@@ -201,9 +201,9 @@ export function resultSummary(view, table, names) {
   const sum = summary(view, table, names);
   if (!sum) return null;
   const r = view.result;
-  return { ...sum, rows: null, playedBy: true,
+  // no ranks (the team shares one result); the figures per player (cards in hand) and the
+  // draw pile, and who was stuck, come from the server (Game.breakdown, result_notes)
+  return { ...sum, rows: null,
     verdict: r.won ? "You beat The Game! Every card is played."
-      : `The Game wins: ${r.cards_left} cards left.`,
-    notes: r.won ? [] : [r.good ? "10 or fewer cards left: a good result."
-      : "More than 10 cards left."] };
+      : `The Game wins: ${r.cards_left} cards left.` };
 }
