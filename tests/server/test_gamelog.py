@@ -155,7 +155,8 @@ async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(
     assert replay["log"] == state["log"]
     assert replay["action"]["text"] == first["text"]
     assert replay["played_by"][1][0]["name"] == "Ann"
-    assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "from": later[0]["n"]}
+    assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "person": "Ann",
+                                         "from": later[0]["n"]}
     await mine.close()
 
 

@@ -322,7 +322,9 @@ class TableEngine:
         self.change(table, all_seats=True, fault="hand-to-bot",
                     status="running" if full else None,
                     seats={seat: self.bot_for(table, seat, bot)})
-        table.notices.append(f"seat {seat + 1} is now played by the {bot} bot")
+        new = table.seats[seat]
+        whose = f"{new['person_name'] or 'player'}'s seat" if new["person"] else "seat"
+        table.notices.append(f"{whose} {seat + 1} is now played by {new['name']} (bot)")
         log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
