@@ -2,8 +2,8 @@
 and after a clock ran out, the players list and the game log say "Bob — played by Greedy",
 and the Greedy seated from the start is never renamed ("Greedy 3"); a person who closed
 their page is shown away, with when their seat may go to a bot, and the creator's "Hand to
-bot" is enabled only from then. Writes docs/screenshots/table-clock-out.png and
-table-clock-out-phone.png with CARDTABLE_SCREENSHOTS=1.
+bot" is enabled only from then. Writes docs/screenshots/table-clock-out.png,
+table-clock-out-phone.png and table-away.png with CARDTABLE_SCREENSHOTS=1.
 """
 
 from __future__ import annotations
@@ -86,6 +86,9 @@ def test_a_seat_whose_clock_ran_out_keeps_its_persons_name(server, browser):
     settled(ann)
     screenshot(ann, "table-clock-out.png")
     ann.set_viewport_size({"width": 390, "height": 844})
+    # on a phone the players list comes below the board: scrolled to it, as a reader would
+    ann.locator("[aria-label=players]").scroll_into_view_if_needed()
+    expect(seat_name(ann, 1)).to_be_in_viewport()
     screenshot(ann, "table-clock-out-phone.png")
     assert not ann.js_errors and not bob.js_errors
 
@@ -104,6 +107,7 @@ def test_hand_to_bot_is_offered_when_the_server_would_take_it(server, browser):
     when = ann.get_by_test_id("hand-over-when")
     expect(when).to_have_text(re.compile(r"^Away: can be handed to a bot in \d+ s$"))
     expect(button).to_be_disabled()  # the server would refuse it: the grace period
+    screenshot(ann, "table-away.png")
     # the countdown runs, and the button comes when the server takes it, not before
     expect(when).to_have_text("Away: can be handed to a bot now", timeout=SLOW)
     expect(button).to_be_enabled()

@@ -254,12 +254,14 @@ class LiveTable:
         now = time.monotonic() if now is None else now
         return now - self.gone_since.get(seat, self.loaded_at)
 
-    def hand_over_in(self, seat: int, now: float | None = None) -> float | None:
+    def hand_over_in(self, seat: int, now: float | None = None,
+                     present: set[int | None] | None = None) -> float | None:
         """Seconds until ``seat`` may be handed to a bot (0: now), for a person's seat
         without a connection at an unfinished table; else None. Sent to every viewer, so a
-        page shows when, without guessing the grace period."""
-        if self.status == "over" or not self.seats[seat]["player_id"] or \
-                self.connected(seat):
+        page shows when, without guessing the grace period. ``present``: the seats with a
+        connection, if known (one pass over the connections for every seat)."""
+        connected = seat in present if present is not None else self.connected(seat)
+        if self.status == "over" or not self.seats[seat]["player_id"] or connected:
             return None
         return round(max(0.0, self.seat_grace - self.gone_for(seat, now)), 1)
 
@@ -323,9 +325,10 @@ class LiveTable:
         """Public facts about the table (``table_info``), with what only memory knows: who
         is connected, undo and redo, the last notices, and once over who played each seat."""
         undo = self.offers_undo
+        present = {c.seat for c in self.conns}
         info = table_info(
             self.id, self.game, self.players, self.options, self.status, self.seed,
-            self.created_by, self.version, self.seats, {c.seat for c in self.conns}, viewer,
+            self.created_by, self.version, self.seats, present, viewer,
             # a finished game is history: no undo after its end (nor after it was closed)
             can_undo=undo and bool(self.state.actions) and self.status == "running",
             can_redo=undo and bool(self.redo) and self.status == "running",
@@ -334,8 +337,9 @@ class LiveTable:
             info["ended"] = self.ended
         if self.created_at is not None:
             info["created_at"] = iso(self.created_at)
+        now = time.monotonic()
         for seat in info["seats"]:  # when a person's seat may go to a bot (None: not so)
-            seat["hand_over_in"] = self.hand_over_in(seat["seat"])
+            seat["hand_over_in"] = self.hand_over_in(seat["seat"], now, present)
         if self.status == "over":  # who played each seat, a person then a bot that took over
             if self.history_kept is None or self.history_kept[0] != self.version:
                 self.history_kept = (self.version, self.history())

@@ -226,7 +226,7 @@ function seatsPanel(s, botNames) {
             onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
       }
       const away = seat.taken && !seat.bot && seat.connected === false && seat.ready_at
-        ? el("span", { class: "muted hand-over-when", "data-testid": "hand-over-when",
+        ? el("span", { class: "extra hand-over-when", "data-testid": "hand-over-when",
           "data-ready-at": String(seat.ready_at) }, handOverText(seat.ready_at)) : null;
       if (!seat.taken && table.status === "open" && table.creator) {
         // a bot account (a program with its token) takes the seat and plays it from afar
@@ -247,7 +247,7 @@ function seatsPanel(s, botNames) {
       el("span", { class: "extra" }, [presence,
         seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat, table.status === "over") : ""]
         .filter(Boolean).join(" · ")),
-      away ? el("div", { class: "actions" }, away) : null,
+      away,
       actions ? el("div", { class: "actions" }, actions) : null);
     }),
     s.spectators ? el("p", { class: "muted", "data-testid": "spectators" },
