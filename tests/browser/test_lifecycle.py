@@ -166,6 +166,9 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     lines = ann.get_by_test_id("result-lines")
     expect(lines).to_contain_text("#2 Ann (resigned)")
     expect(lines).to_contain_text("#3 Bob (resigned)")
+    # the seat Bob resigned keeps his name, and the seated Greedy its own (#24)
+    players = ann.locator("[aria-label=players] .name")
+    expect(players).to_have_text(["Ann (you)", "Bob — played by Greedy", "Greedy (bot)"])
     expect(ann.get_by_test_id("replay-link")).to_be_visible()
     for waiting in ("choosing…", "Waiting…", "Waiting for"):
         expect(ann.locator("main")).not_to_contain_text(waiting)

@@ -155,7 +155,8 @@ async def test_the_game_ends_saying_who_could_not_play(people):
 
 async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(handing_server):
     """The Game: Ann signals and plays, leaves; Bob hands her seat to a bot. Her signals
-    and moves stay hers in the log, the live table's and the replay's; the bot's are its."""
+    and moves stay hers in the log, the live table's and the replay's; the bot's are its,
+    on her seat."""
     bob, ann = Client(handing_server, "Bob"), Client(handing_server, "Ann")
     table = bob.new_table("the-game", ["me", "open"])
     table_id = table["id"]
@@ -175,13 +176,15 @@ async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(
     first = state["log"][0]
     assert first["who"] == "Ann" and first["text"].startswith("Ann signals on "), first
     later = [e for e in state["log"][1:] if e["seat"] == 1]
-    assert later and all(e["who"] == "Greedy (bot)" for e in later)
+    # the bot plays her seat on, and the log says for whom (#24)
+    assert later and all(e["who"] == "Ann — played by Greedy" for e in later)
     replay = bob.http.get(f"/api/tables/{table_id}/replay",
                           params={"step": 1, "log": 1}).json()
     assert replay["log"] == state["log"]
     assert replay["action"]["text"] == first["text"]
     assert replay["played_by"][1][0]["name"] == "Ann"
-    assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "from": later[0]["n"]}
+    assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "person": "Ann",
+                                         "from": later[0]["n"]}
     await mine.close()
 
 

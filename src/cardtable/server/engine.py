@@ -33,7 +33,18 @@ from cardtable.seeds import new_deal_seed
 from cardtable.server import clock as clocks
 from cardtable.server import lifecycle
 from cardtable.server import store as db
-from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
+from cardtable.server.live import (
+    BOT_ACTOR,
+    LiveTable,
+    SeatRow,
+    bot_names,
+    bot_seat,
+    new_bot_name,
+    open_seat,
+    people_in,
+    person_seat,
+    stored_seats,
+)
 from cardtable.server.messages import HubError, NotHolder, error
 from cardtable.server.ratings import rating_of
 from cardtable.server.tunnel import routable
@@ -91,14 +102,12 @@ class TableEngine:
                                 log_rows)
         seats = self.store.seats(table_id)
         people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
-        names = self.store.names(list(people | {s.player_id for s in seats if s.player_id}))
+        names = self.store.names(list(people | people_in(seats)))
         table = LiveTable(
             id=row.id, game=row.game, seed=row.seed, players=row.players,
             options=dict(row.options), status=row.status, created_by=row.created_by,
             state=state, version=row.version, redo=list(row.redo or []),
-            seats=[SeatRow(player_id=s.player_id, bot=s.bot,
-                           name=names.get(s.player_id) if s.player_id else s.bot)
-                   for s in seats],
+            seats=stored_seats(seats, names), seat_grace=self.seat_grace,
             advisor=advisor, actors=actors, actor_names=names,
             clock=dict(row.clock) if row.clock else None,
             ended=row.ended, resigned=list(row.resigned or []), created_at=row.created_at,
@@ -227,9 +236,13 @@ class TableEngine:
             raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
         table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        # each bot's name is given here, once: numbered where two share a name
+        robots = bot_names([open_seat() if s in ("me", "open") else bot_seat(s, "")
+                            for s in seats])
         rows = [db.Seat(table_id=table_id, seat=i,
                         player_id=creator.id if s == "me" else None,
-                        bot=None if s in ("me", "open") else s) for i, s in enumerate(seats)]
+                        bot=None if s in ("me", "open") else s, name=robots[i])
+                for i, s in enumerate(seats)]
         full = "open" not in seats
         closes = None
         if replaces is not None:
@@ -268,7 +281,7 @@ class TableEngine:
             table.bot_accounts.add(player.id)
         table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
         self.change(table, all_seats=True, fault="join", status="running" if others else None,
-                    seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+                    seats={seat: person_seat(player.id, player.name)})
         return seat, True
 
     def check_hand_over(self, table: LiveTable, player: db.Player, seat: int) -> None:
@@ -286,9 +299,9 @@ class TableEngine:
             raise HubError("bad_request", f"seat {seat + 1} is already played by a bot")
         if table.seats[seat]["player_id"] and table.connected(seat):
             raise HubError("seat_taken", "that player is still at the table", 409)
-        if table.seats[seat]["player_id"]:
-            gone = time.monotonic() - table.gone_since.get(seat, table.loaded_at)
-            left = self.seat_grace - gone
+        if table.seats[seat]["player_id"]:  # (the rule every page is told: ``hand_over_in``)
+            now = time.monotonic()
+            gone, left = table.gone_for(seat, now), table.hand_over_in(seat, now) or 0.0
             if left > 0:
                 raise HubError(
                     "grace_period", f"that player left {gone:.1f} s ago and may be coming "
@@ -308,16 +321,28 @@ class TableEngine:
             s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
         self.change(table, all_seats=True, fault="hand-to-bot",
                     status="running" if full else None,
-                    seats={seat: SeatRow(player_id=None, bot=bot, name=bot)})
-        table.notices.append(f"seat {seat + 1} is now played by the {bot} bot")
+                    seats={seat: self.bot_for(table, seat, bot)})
+        new = table.seats[seat]
+        whose = f"{new['person_name'] or 'player'}'s seat" if new["person"] else "seat"
+        table.notices.append(f"{whose} {seat + 1} is now played by {new['name']} (bot)")
         log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
         """A failed bot's seat goes to ``bot``: one seat row, no version change."""
         self.guard(table.id, "replacing a bot")
-        table.seats[seat]["bot"] = bot
-        table.seats[seat]["name"] = bot
-        self.store.set_seat(table.id, seat, None, bot)
+        new = self.bot_for(table, seat, bot)
+        table.seats[seat] = new
+        self.store.set_seat(table.id, seat, None, bot, new["name"], new["person"])
+
+    @staticmethod
+    def bot_for(table: LiveTable, seat: int, bot: str) -> SeatRow:
+        """``seat`` as the bot ``bot`` takes it: playing on for the seat's person (whoever
+        held it, or whom its bot played for), named once (``live.new_bot_name``)."""
+        was = table.seats[seat]
+        person, person_name = (was["player_id"], was["name"]) if was["player_id"] else (
+            was["person"], was["person_name"])
+        return bot_seat(bot, new_bot_name(table.seats, seat, bot, person, person_name),
+                        person, person_name)
 
     # -- acting -----------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, action: Any, version: Any,
@@ -435,7 +460,9 @@ class TableEngine:
                 seats=after, status=status or table.status), time.time())
         self.guard(table.id, "a change of seats")
         self.store.change_table(table.id, table.version + 1, status=status,
-                                seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()},
+                                seats={i: (s["player_id"], s["bot"],
+                                           s["name"] if s["bot"] else None, s["person"])
+                                       for i, s in seats.items()},
                                 clock=new_clock, resigned=resigned)
         if fault:
             db.fault_point(fault)
@@ -578,7 +605,7 @@ class TableEngine:
                 self.close(table, "abandoned")
                 return "closed"
             self.change(table, all_seats=True, fault="leave",
-                        seats={seat: SeatRow(player_id=None, bot=None, name=None)})
+                        seats={seat: open_seat()})
             return "freed"
         rules = games.get(table.game)
         if table.players == 1 or (resign and rules.cooperative):
@@ -590,7 +617,8 @@ class TableEngine:
         if outcome == "bot":
             what = "resigned" if resign else "left"
             bot = table.seats[seat]["bot"]
-            table.notices.append(f"{player.name} {what}; the {bot} bot plays seat {seat + 1} on")
+            table.notices.append(f"{player.name} {what}; {table.seats[seat]['name']} (bot) "
+                                 f"plays seat {seat + 1} on")
             log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
                      what, bot)
         return outcome
@@ -614,8 +642,7 @@ class TableEngine:
             return "closed"
         fallback = games.get(table.game).fallback_bot
         self.change(table, all_seats=True, fault="leave" if resigned is None else "resign",
-                    seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)},
-                    resigned=resigned)
+                    seats={seat: self.bot_for(table, seat, fallback)}, resigned=resigned)
         return "bot"
 
     def _stay_away(self, table: LiveTable, player: db.Player) -> None:
@@ -646,8 +673,7 @@ class TableEngine:
                                                person["name"], away=True)
         fallback = games.get(table.game).fallback_bot
         self.change(table, all_seats=True, fault="timeout", clock={**table.clock, "away": away},
-                    resigned=resigned,
-                    seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
+                    resigned=resigned, seats={seat: self.bot_for(table, seat, fallback)})
 
     def take_back(self, table: LiveTable, seat: int, player: db.Player) -> None:
         """The person the clock replaced at ``seat`` is back: the seat is theirs again, their
@@ -665,7 +691,7 @@ class TableEngine:
         self.change(table, all_seats=True, fault="reclaim",
                     clock={**clock, "away": away, "banks": banks},
                     resigned=lifecycle.back_from_away(table.resigned, seat, player.id),
-                    seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+                    seats={seat: person_seat(player.id, player.name)})
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""

@@ -38,7 +38,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.protocol import Game, State
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, played_for
 
 
 @dataclass
@@ -103,14 +103,17 @@ _logs: weakref.WeakKeyDictionary[LiveTable, Log] = weakref.WeakKeyDictionary()
 
 def who_of(table: LiveTable, n: int, seat: int,
            known: dict[tuple[str | None, int], str] | None = None) -> str:
-    """The name of whoever played action ``n`` (a bot marked as one). ``known``: the names
-    found so far by (actor, seat), for a build of many entries (naming a bot was most of a
-    long log's cost)."""
+    """The name of whoever played action ``n``: a person's, a bot's marked as one ("Greedy
+    (bot)"), or a bot's on a person's seat with theirs ("Ann — played by Greedy").
+    ``known``: the names found so far by (actor, seat), for a build of many entries (naming
+    a bot was most of a long log's cost)."""
     actor = table.actors[n] if n < len(table.actors) else None
     if known is not None and (actor, seat) in known:
         return known[actor, seat]
     who = table.who(actor, seat)
-    name = f"{who['name']} (bot)" if who["bot"] else str(who["name"])
+    name = str(who["name"])
+    if who["bot"]:
+        name = played_for(who["person"], name) if who["person"] else f"{name} (bot)"
     if known is not None:
         known[actor, seat] = name
     return name

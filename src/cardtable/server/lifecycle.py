@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.core.protocol import ordinal
-from cardtable.server.live import SeatRow
+from cardtable.server.live import SeatRow, person_seat
 
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")
@@ -119,7 +119,7 @@ def rating_seats(seats: Sequence[SeatRow], resigned: Sequence[Mapping[str, Any]]
                  ) -> list[SeatRow]:
     """The seats as the ratings see them: a resigned seat is its person's, not the bot's
     that played on."""
-    out = [SeatRow(player_id=s["player_id"], bot=s["bot"], name=s["name"]) for s in seats]
+    out = [SeatRow(**s) for s in seats]
     for r in resigned:
-        out[r["seat"]] = SeatRow(player_id=r["player_id"], bot=None, name=r["name"])
+        out[r["seat"]] = person_seat(r["player_id"], r["name"])
     return out

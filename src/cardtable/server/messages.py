@@ -156,13 +156,19 @@ class SeatRun(BaseModel):
 
     name: str
     bot: str | None = Field(description="the bot's spec, null for a person")
+    person: str | None = Field(None, description="a bot on a person's seat: the person's "
+                               "name (\"Ann — played by Greedy\"); null otherwise")
     from_: int = Field(alias="from", description="index in the action log of their first "
                        "action (0 for the first of a seat)")
 
 
 class SeatInfo(BaseModel):
     seat: int
-    name: str | None
+    name: str | None = Field(description="the person's name, or the bot's, given once when "
+                             "it took the seat (\"Greedy\", \"Greedy 3\" beside another)")
+    person: str | None = Field(None, description="a bot playing a person's seat on (they "
+                               "left, resigned, ran out of time or were handed over): the "
+                               "person's name; pages show \"Ann — played by Greedy\"")
     bot: str | None
     taken: bool
     you: bool
@@ -175,6 +181,10 @@ class SeatInfo(BaseModel):
     you_away: bool | None = Field(
         None, description="your seat, given to a bot when your time ran out: take it back "
         "(POST /api/tables/{id}/join with this seat, or reconnect)")
+    hand_over_in: float | None = Field(
+        None, description="a person's seat without a connection at an unfinished table: "
+        "seconds until the creator may hand it to a bot (0: now; the grace period, "
+        "--seat-grace); null otherwise")
 
 
 class SeatClock(BaseModel):
@@ -337,6 +347,10 @@ class PresenceMessage(BaseModel):
     seat: int | None
     connected: bool | None
     spectators: int
+    hand_over_in: float | None = Field(
+        None, description="seconds until the table's creator may hand this seat, whose "
+        "person has no connection, to a bot (0: now; docs/server.md, \"Seats that go to "
+        "bots\"); null for a connected person or a count of spectators")
 
 
 class ChatLine(BaseModel):
@@ -595,6 +609,8 @@ class LeaderboardRow(BaseModel):
 class ReplayActor(BaseModel):
     name: str
     bot: str | None
+    person: str | None = Field(None, description="a bot on a person's seat: the person's "
+                               "name; null otherwise")
 
 
 class ReplayAction(BaseModel):

@@ -33,7 +33,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
 from cardtable.server import gamelog
 from cardtable.server import store as db
-from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
+from cardtable.server.live import BOT_ACTOR, LiveTable, people_in, stored_seats
 from cardtable.server.messages import HubError
 
 if TYPE_CHECKING:
@@ -230,12 +230,10 @@ async def finished_table(store: db.Storage, table_id: str
     seats = store.seats(table_id)
     actors = [a.actor for a in log]
     people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
-    names = store.names(list(people | {s.player_id for s in seats if s.player_id}))
+    names = store.names(list(people | people_in(seats)))
     state = games.get(row.game).deal(row.seed, row.players, row.options)
     return LiveTable(
         id=row.id, game=row.game, seed=row.seed, players=row.players,
         options=dict(row.options), status=row.status, created_by=row.created_by,
         state=state, version=row.version, actors=actors, actor_names=names,
-        seats=[SeatRow(player_id=s.player_id, bot=s.bot,
-                       name=names.get(s.player_id) if s.player_id else s.bot)
-               for s in seats]), [(a.seat, a.action) for a in log]
+        seats=stored_seats(seats, names)), [(a.seat, a.action) for a in log]

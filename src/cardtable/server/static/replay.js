@@ -25,6 +25,7 @@ let playedByRuns = null; // the record's played_by: per seat, who played from wh
 let timer = null; // autoplay
 
 function label(who) {
+  if (who.bot && who.person) return `${who.person} — played by ${who.name}`;
   return who.bot ? `${who.name} (bot)` : who.name || "?";
 }
 

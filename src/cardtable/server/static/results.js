@@ -5,12 +5,25 @@
 // `resultSummary` of the same shape (its headline).
 import { el } from "./common.js";
 
-// who played each seat of a finished game, a person then the bot that took over:
-// "Ann, then greedy bot" (seats[i].history from the server; `fallback` without one)
+// a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
+// a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
+export function seatName(seat) {
+  if (seat.bot && seat.person) return `${seat.person} — played by ${seat.name}`;
+  if (seat.bot || seat.bot_account) return `${seat.name} (bot)`;
+  return seat.name || "open seat";
+}
+
+// who played each seat of a finished game (seats[i].history from the server; `fallback`
+// without one): "Ann", "Ann — played by Greedy" (her seat went to a bot), "Greedy bot"
 export function playedBy(table, fallback) {
-  return table.seats.map((s, i) => (s.history
-    ? s.history.map((h) => (h.bot ? `${h.name} bot` : h.name)).join(", then ")
-    : fallback[i]));
+  return table.seats.map((s, i) => {
+    if (!s.history) return fallback[i];
+    const labels = s.history.map((h) => (h.bot && h.person ? `${h.person} — played by ${h.name}`
+      : h.bot ? `${h.name} bot` : h.name));
+    // "Ann" then "Ann — played by Greedy" says it once
+    return labels.filter((x, k) => !labels[k + 1] || !labels[k + 1].startsWith(`${x} — `))
+      .join(", then ");
+  });
 }
 
 function joinNames(list) {

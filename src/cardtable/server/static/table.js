@@ -8,7 +8,7 @@ import {
 import { keepScrolled, logPanel } from "./log.js";
 import { ENDED, leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
-import { playedBy, results } from "./results.js";
+import { playedBy, results, seatName } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
@@ -29,10 +29,7 @@ let game = null; // what the game offers (GET /api/games)
 const chat = createChat({ send: (m) => send(m), tableId });
 
 function names(table) {
-  return table.seats.map((s) => {
-    if (s.bot || s.bot_account) return `${s.name} (bot)`;
-    return s.name || "open seat";
-  });
+  return table.seats.map(seatName);
 }
 
 // -- the socket ----------------------------------------------------------------------------
@@ -104,6 +101,7 @@ function receive(msg) {
     const kept = msg.log_from > 0 && last && last.log
       ? last.log.filter((e) => e.n < msg.log_from) : [];
     msg.log = kept.concat(msg.log || []);
+    for (const seat of msg.table.seats) stampHandOver(seat, seat.hand_over_in);
     last = msg;
     render();
   } else if (msg.type === "ack") {
@@ -115,7 +113,10 @@ function receive(msg) {
     // someone's socket opened or closed, or the number watching changed: no new state
     if (!last) return;
     const seat = msg.seat === null ? null : last.table.seats[msg.seat];
-    if (seat && seat.taken && !seat.bot) seat.connected = msg.connected;
+    if (seat && seat.taken && !seat.bot) {
+      seat.connected = msg.connected;
+      stampHandOver(seat, msg.hand_over_in);
+    }
     last.spectators = msg.spectators;
     render();
   } else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
@@ -169,6 +170,27 @@ async function handToBot(seat, bot) {
   }
 }
 
+// -- a person away: when their seat may go to a bot. The server says in how many seconds
+// (`hand_over_in`, docs/server.md "Seats that go to bots"): the page counts down from when it
+// was told, and offers "Hand to bot" only once the server would take it
+function stampHandOver(seat, seconds) {
+  seat.ready_at = seconds === null || seconds === undefined ? null : Date.now() + 1000 * seconds;
+}
+
+function handOverText(readyAt) {
+  const left = Math.ceil((readyAt - Date.now()) / 1000);
+  return left > 0 ? `Away: can be handed to a bot in ${left} s` : "Away: can be handed to a bot now";
+}
+
+function tickHandOver() {
+  for (const node of document.querySelectorAll("[data-ready-at]")) {
+    const readyAt = Number(node.dataset.readyAt);
+    if (node.tagName === "BUTTON") node.disabled = Date.now() < readyAt;
+    else node.textContent = handOverText(readyAt);
+  }
+}
+setInterval(tickHandOver, 250);
+
 // the seats that must act now: the server's `to_act` (a seat that has made its simultaneous
 // choice is not among them, even while it may still change its mind)
 function seatsToAct(s) {
@@ -196,10 +218,16 @@ function seatsPanel(s, botNames) {
         const pick = el("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
           botNames.map((b) => el("option", { value: b,
             selected: (game && b === game.fallback_bot) || null }, b)));
+        const readyAt = seat.ready_at ?? 0;
         actions = el("div", { class: "row" }, pick,
           el("button", { type: "button", "data-key": `bot-${seat.seat}`,
+            "data-testid": "hand-to-bot", "data-ready-at": String(readyAt),
+            disabled: Date.now() < readyAt ? true : null,
             onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
       }
+      const away = seat.taken && !seat.bot && seat.connected === false && seat.ready_at
+        ? el("span", { class: "extra hand-over-when", "data-testid": "hand-over-when",
+          "data-ready-at": String(seat.ready_at) }, handOverText(seat.ready_at)) : null;
       if (!seat.taken && table.status === "open" && table.creator) {
         // a bot account (a program with its token) takes the seat and plays it from afar
         const name = el("input", { maxlength: 24, placeholder: "bot account",
@@ -219,6 +247,7 @@ function seatsPanel(s, botNames) {
       el("span", { class: "extra" }, [presence,
         seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat, table.status === "over") : ""]
         .filter(Boolean).join(" · ")),
+      away,
       actions ? el("div", { class: "actions" }, actions) : null);
     }),
     s.spectators ? el("p", { class: "muted", "data-testid": "spectators" },
