@@ -91,7 +91,10 @@ INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "cre
              "your_deadline", "created_at"}
 #: only on a table closed before its game's end (#11): how, one word
 ENDED_VALUES = {"abandoned", "resigned", "idle"}
-SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account"}
+#: (``person``: whose seat a bot plays on, by name; ``hand_over_in``: when an away person's seat
+#: may go to a bot; both public, #24)
+SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account", "person",
+             "hand_over_in"}
 #: a table's clock (server/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
 #: the chat a socket gets when it opens (server/chat.py ``message``): nobody writes in this
