@@ -150,7 +150,7 @@ class TableEngine:
         (so it happens once)."""
         if table.status == "running" and not table.state.over:
             self._mend_resignations(table)
-        if table.status == "running" and table.state.over:
+        if table.status == "running" and table.state.over and not stuck(table, table.state):
             result = table.state.result()
             self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
                               only_if="running")
@@ -232,17 +232,18 @@ class TableEngine:
                         bot=None if s in ("me", "open") else s) for i, s in enumerate(seats)]
         full = "open" not in seats
         closes = None
+        ended: str | None = "abandoned"
         if replaces is not None:
             self.guard(replaces.id, "closing")
-            result = lifecycle.closed_result(replaces.state.result(), "abandoned", True, [])
+            ended, result = self._close_of(replaces, "abandoned")
             closes = {"table_id": replaces.id, "version": replaces.version + 1,
-                      "ended": "abandoned", "result": result}
+                      "ended": ended, "result": result}
         self.store.new_table(
             db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
                      status="running" if full else "open", created_by=creator.id,
                      redo=[], version=0, clock=table_clock, to_act=to_act), rows, closes)
         if replaces is not None:
-            self.closed(replaces, "abandoned")
+            self.closed(replaces, ended)
         log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
                  ", ".join(seats))
         return table_id
@@ -349,7 +350,8 @@ class TableEngine:
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "client_id": client_id,
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
-        if candidate.over:  # the game's end (status, result, ratings) goes with its action
+        if candidate.over and not stuck(table, candidate):
+            # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
         elif len(candidate.actions) >= MAX_ACTIONS:  # ... and so does the length limit's
             row["finish"] = self._too_long(table, candidate)
@@ -413,7 +415,7 @@ class TableEngine:
             if all_seats or seat == actor or legal != table.last_legal.get(seat):
                 table.seat_changed[seat] = table.version
                 table.last_legal[seat] = legal
-        if table.state.over and table.status != "over":
+        if table.state.over and table.status != "over" and not stuck(table, table.state):
             table.status = "over"  # stored with the action that ended it (its row's "finish")
             log.info("table %s: %s over after %d actions, winners %s", table.id, table.game,
                      len(table.state.actions), table.state.result().get("winners"))
@@ -490,7 +492,7 @@ class TableEngine:
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "redo": table.redo[:-1],
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
-        if candidate.over:
+        if candidate.over and not stuck(table, candidate):
             row["finish"] = self._finish_of(table, candidate)
         self.guard(table.id, "a redo")
         self.store.append_many([row])
@@ -523,20 +525,30 @@ class TableEngine:
         if table.status == "over":
             return False
         given_up = table.resigned if resigned is None else resigned
-        rules = games.get(table.game)
-        result = lifecycle.closed_result(table.state.result(), ended,
-                                         rules.cooperative or table.players == 1,
-                                         [r["seat"] for r in given_up])
+        how, result = self._close_of(table, ended, given_up)
         rating = rating_of(table.game, lifecycle.rating_seats(table.seats, given_up),
-                           result, table.bot_accounts) if rated else None
+                           result, table.bot_accounts) if rated and how else None
         self.guard(table.id, "closing")
-        if not self.store.close_table(table.id, table.version + 1, ended, result, rating,
+        if not self.store.close_table(table.id, table.version + 1, how, result, rating,
                                       resigned):
             return False  # (another process closed it: never while this one holds it)
-        self.closed(table, ended, given_up)
+        self.closed(table, how, given_up)
         return True
 
-    def closed(self, table: LiveTable, ended: str,
+    @staticmethod
+    def _close_of(table: LiveTable, ended: str, given_up: list[dict[str, Any]] | None = None
+                  ) -> tuple[str | None, dict[str, Any]]:
+        """How a table closed as ``ended`` is stored: (its ``ended``, its result). A stuck
+        solitaire held open for undo (``stuck``) ends as its game did, lost with its score
+        (``ended`` None: played to its end), whoever closes it."""
+        if stuck(table, table.state):
+            return None, dict(table.state.result())
+        rules = games.get(table.game)
+        return ended, lifecycle.closed_result(table.state.result(), ended,
+                                              rules.cooperative or table.players == 1,
+                                              [r["seat"] for r in given_up or []])
+
+    def closed(self, table: LiveTable, ended: str | None,
                resigned: list[dict[str, Any]] | None = None) -> None:
         """Make a close that is stored to the live table too."""
         table.version += 1
@@ -694,6 +706,17 @@ async def commit(task: asyncio.Future[None]) -> None:
         if current is not None:
             current.cancel()
     task.result()
+
+
+def stuck(table: LiveTable, state: State) -> bool:
+    """Whether ``state`` is a lost end that the table holds open (docs/server.md, "Table
+    lifecycle"): a game played alone by a person, with undo offered (``Game.tools``), where
+    no move is left and the game is not won. As in AisleRiot, the player may still undo,
+    ask a hint or restart; the table is finished (lost, with its score) only when they
+    leave, give up, deal anew or restart, or when it is closed for being idle."""
+    if not state.over or table.players != 1 or not table.seats[0]["player_id"]:
+        return False
+    return games.get(table.game).offers_undo(1) and not state.result().get("won")
 
 
 def make_advisor(game: str) -> Any:
