@@ -96,6 +96,12 @@ def test_a_stuck_deal_keeps_undo_hint_and_restart(server, browser):  # noqa: F81
     assert page.locator("[data-action]").count() >= 1
     press(page, "Control+y")
     expect(page.get_by_test_id("status")).to_have_text("No move left")
+    # My games lists it as the person's to decide
+    page.goto("/me")
+    expect(page.get_by_test_id("your-turn")).to_contain_text("no move left: undo, or deal again")
+    page.go_back()
+    settled(page)
+    expect(page.get_by_test_id("status")).to_have_text("No move left")
     # a new deal from a stuck deal asks nothing (it is lost already) and counts it, played
     # to its end with its score
     first = page.url

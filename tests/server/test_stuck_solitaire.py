@@ -49,8 +49,8 @@ async def test_a_stuck_deal_keeps_undo_hint_and_restart_until_it_is_left(people)
     assert hint["reason"].startswith("No move is left: nothing on the table fits")
     # not counted yet: the player may still undo
     assert ann.http.get("/api/stats/doublets").json()["played"] == 0
-    mine = ann.http.get("/api/my-games").json()
-    assert [g["id"] for g in mine["unfinished"]] == [table["id"]]
+    mine = ann.http.get("/api/my-games").json()["unfinished"]
+    assert [(g["id"], g["stuck"], g["your_turn"]) for g in mine] == [(table["id"], True, True)]
     # undo takes the last move back and the deal plays on; redo gets stuck again
     ann.post(f"/api/tables/{table['id']}/undo")
     back = await sock.until(lambda s: s["legal"])

@@ -68,10 +68,12 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
             you = "away" if gone and gone.get("away") else "resigned"
         shown = seat if gone is None else gone["seat"]
         to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
+        # a solitaire running with nobody to act: stuck, held open for undo, theirs to decide
+        stuck = row.players == 1 and row.status == "running" and seat == 0 and not to_act
         unfinished.append({
             "id": row.id, "game": row.game, "title": games.get(row.game).title,
             "players": row.players, "status": row.status, "ended": row.ended,
-            "seat": shown, "your_turn": seat in to_act,
+            "seat": shown, "your_turn": seat in to_act or stuck, "stuck": stuck,
             "to_act": [seats[s]["name"] or "an open seat" for s in to_act if s < len(seats)],
             "opponents": [s["name"] or "open seat" for i, s in enumerate(seats) if i != shown],
             "you": you, "verdict": RESIGNED_VERDICT if you == "resigned" else None,
