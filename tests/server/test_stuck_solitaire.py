@@ -5,6 +5,8 @@ real websocket clients."""
 
 from __future__ import annotations
 
+import pytest
+
 from cardtable import games
 from cardtable.bots import make_bot
 
@@ -110,3 +112,22 @@ async def test_a_stuck_deal_played_by_a_bot_ends_at_once(people):
     end = await sock.until(lambda s: s["table"]["status"] == "over", timeout=120)
     assert end["view"]["result"]["scores"] == [31] and "ended" not in end["table"]
     await sock.close()
+
+
+@pytest.mark.own_process
+async def test_a_stuck_deal_stays_open_after_a_restart(server, people):
+    """A server that loads a stuck deal (after a kill) holds it open as before: undo works."""
+    ann = people("Ann")
+    table = deal(ann, STUCK_SEED)
+    sock = await ann.connect(table["id"])
+    await sock.until(lambda s: s["legal"])
+    await play(sock, greedy_line(STUCK_SEED))
+    await sock.until(lambda s: s["view"]["over"])
+    await sock.close()
+    server.restart()
+    again = await ann.connect(table["id"])
+    state = await again.until(lambda s: True)
+    assert state["table"]["status"] == "running" and state["table"]["can_undo"]
+    ann.post(f"/api/tables/{table['id']}/undo")
+    await again.until(lambda s: s["legal"] and not s["view"]["over"])
+    await again.close()
