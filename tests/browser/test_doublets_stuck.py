@@ -2,7 +2,8 @@
 and Restart (held open until the player deals anew or leaves); "New deal" and "Restart" in
 the middle of a deal ask first, in a dialog, saying that the deal counts as lost; hints in
 words with the notation after them; the doubling cycle with the next needed card marked.
-Writes docs/screenshots/doublets-stuck.png with CARDTABLE_SCREENSHOTS=1."""
+Writes docs/screenshots/doublets-stuck.png and doublets-new-deal.png with
+CARDTABLE_SCREENSHOTS=1."""
 
 from __future__ import annotations
 
@@ -128,6 +129,7 @@ def test_a_new_deal_or_restart_under_way_asks_first(server, browser):  # noqa: F
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("counts as a lost game in your statistics")
     expect(page.get_by_test_id("new-deal-no")).to_be_focused()
+    screenshot(page, "doublets-new-deal.png")
     page.keyboard.press("Escape")  # the keyboard keeps the deal
     expect(dialog).to_have_count(0)
     assert page.url == first

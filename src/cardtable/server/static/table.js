@@ -383,7 +383,8 @@ function tools(s, ctx) {
     const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
     // both, the latest first: asking one never hides the other's answer
     // the hint in the game's words, its notation after them
-    const parts = [hint ? { at: hint.at || 0, text: `Hint: ${hint.reason}${hint.action ? ` (${hint.action})` : ""}` } : null,
+    const said = hint ? `Hint: ${hint.reason}${hint.action ? ` (${hint.action})` : ""}` : "";
+    const parts = [hint ? { at: hint.at || 0, text: said } : null,
       peek ? { at: peek.at || 0, text: `Still winnable? ${peek.text}` } : null].filter(Boolean);
     const text = parts.sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
     advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);

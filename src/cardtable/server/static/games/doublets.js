@@ -16,6 +16,8 @@ const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const VALUE_NAME = { 1: "A", 11: "J", 12: "Q", 13: "K" };
 // the foundation's order, each value the double of the one before, mod 13 (A 2 4 8 3 6 Q J
 // 9 5 10 7), as the terminal shows it
+// "a 6", "an 8", "an A" (as the game's own words say it)
+const withArticle = (name) => `${name === "A" || name === "8" ? "an" : "a"} ${name}`;
 const CYCLE = [1];
 while (CYCLE.length < 12) CYCLE.push((2 * CYCLE[CYCLE.length - 1]) % 13);
 
@@ -138,12 +140,12 @@ export function render(root, s, ctx) {
   // stuck: the deal stays open (undo, hint, restart) until the player deals anew or leaves
   const stuck = view.over && s.table.status === "running";
   const prompt = stuck && !advice.length
-    ? `No move is left: nothing fits the foundation (needs ${needName}). Undo to try another `
-      + "way, restart the deal, or start a new one."
+    ? `No move is left: nothing fits the foundation (needs ${withArticle(needName)}). `
+      + "Undo to try another way, restart the deal, or start a new one."
     : view.over && !stuck ? "The game is over."
     : keyNote ? [keyNote.text]
     : advice.length ? advice
-    : `Needs a ${needName}. Click a highlighted card (or drag it to the foundation) `
+    : `Needs ${withArticle(needName)}. Click a highlighted card (or drag it to the foundation) `
       + "to play it, or the stock to flip.";
 
   root.append(el("div", {},
@@ -262,7 +264,7 @@ function onKey(e) {
     // say why nothing happened, instead of a silent key
     const need = VALUE_NAME[s.view.needed] || String(s.view.needed);
     const why = action === "flip" ? "the stock is empty and no redeal is left"
-      : `${action.slice(5)} cannot be played now: the foundation needs a ${need}`;
+      : `${action.slice(5)} cannot be played now: the foundation needs ${withArticle(need)}`;
     ctx.ui.keyNote = { version: s.version, text: `Key ${e.key}: ${why}.` };
     ctx.rerender();
   }
