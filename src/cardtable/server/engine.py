@@ -3,7 +3,8 @@
 No sockets and no bots here: an action is checked against the rules, written to the store,
 and only then applied to the live table (the caller holds the table's lock and then tells
 the connections). Seats, undo and redo are changes of the same kind, each stored in one
-transaction with the table's new version.
+transaction with the table's new version. A game played alone that a person can no longer
+play on, lost, is held open for undo (``stuck``) until they leave it or deal again.
 
 With several processes, only a table's holder (its lease on the bus) loads or writes it:
 ``holds`` says whether this process does, and every load and write asks it first
@@ -710,12 +711,14 @@ async def commit(task: asyncio.Future[None]) -> None:
 
 def stuck(table: LiveTable, state: State) -> bool:
     """Whether ``state`` is a lost end that the table holds open (docs/server.md, "Table
-    lifecycle"): a game played alone by a person, with undo offered (``Game.tools``), where
-    no move is left and the game is not won. As in AisleRiot, the player may still undo,
-    ask a hint or restart; the table is finished (lost, with its score) only when they
-    leave, give up, deal anew or restart, or when it is closed for being idle."""
-    if not state.over or table.players != 1 or not table.seats[0]["player_id"]:
-        return False
+    lifecycle"): a game played alone by a person (not a bot, nor a bot account), with undo
+    offered (``Game.tools``), where no move is left and the game is not won. As in
+    AisleRiot, the player may still undo, ask a hint or restart; the table is finished
+    (lost, with its score) only when they leave, give up, deal anew or restart, or when it
+    is closed for being idle."""
+    person = table.seats[0]["player_id"]
+    if not state.over or table.players != 1 or not person or person in table.bot_accounts:
+        return False  # (a bot account's program, like a bot, would never undo)
     return games.get(table.game).offers_undo(1) and not state.result().get("won")
 
 
