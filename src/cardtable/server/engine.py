@@ -456,7 +456,8 @@ class TableEngine:
     # -- solitaire comfort ------------------------------------------------------------------
     def undo(self, table: LiveTable, player: db.Player) -> None:
         """Take back the last action (the caller holds the table's lock). Never after the
-        game's end: a win taken back would vanish from the statistics."""
+        game's end: a win taken back would vanish from the statistics. (A solitaire with no
+        move left is not at its end yet: ``stuck``.)"""
         table.tool_seat(player.id, "undo")
         self._check_running(table)
         if not table.state.actions:
