@@ -40,6 +40,9 @@ def test_new_deals_are_lost_deals_listed_on_my_games(server, browser):
     seen = [page.url]
     for n in range(1, 6):
         page.click("[data-key=new-deal]")
+        # the deal under way counts as lost: the page says so first (issue #24)
+        expect(page.get_by_role("alertdialog")).to_contain_text("counts as a lost game")
+        page.get_by_test_id("new-deal-yes").click()
         page.wait_for_url(lambda url, seen=list(seen): url not in seen and "/t/" in url)
         seen.append(page.url)
         settled(page)

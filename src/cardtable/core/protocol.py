@@ -335,6 +335,15 @@ class Game(ABC):
         scored; shown under them. The default: nothing."""
         return []
 
+    def describe_hint(self, view: View, action: Action | None, note: str = "") -> str:
+        """A hint in words for the person, from their ``view``: the ``action`` the advisor
+        suggests, as a sentence saying what to do and why, with the advisor's own ``note``
+        (None: no move is left). Pages and the terminal show it; the notation stays with the
+        hint's ``action``. The default: the action and the note."""
+        if action is None:
+            return "No move is left."
+        return f"{action}: {note}" if note else action
+
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         """The end of a game in words, one line each, for text clients (a state message's
         ``ending.lines``); pages and the terminal show ``breakdown`` and ``result_notes``."""

@@ -3,7 +3,8 @@
 No sockets and no bots here: an action is checked against the rules, written to the store,
 and only then applied to the live table (the caller holds the table's lock and then tells
 the connections). Seats, undo and redo are changes of the same kind, each stored in one
-transaction with the table's new version.
+transaction with the table's new version. A game played alone that a person can no longer
+play on, lost, is held open for undo (``stuck``) until they leave it or deal again.
 
 With several processes, only a table's holder (its lease on the bus) loads or writes it:
 ``holds`` says whether this process does, and every load and write asks it first
@@ -159,7 +160,7 @@ class TableEngine:
         (so it happens once)."""
         if table.status == "running" and not table.state.over:
             self._mend_resignations(table)
-        if table.status == "running" and table.state.over:
+        if table.status == "running" and table.state.over and not stuck(table, table.state):
             result = table.state.result()
             self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
                               only_if="running")
@@ -245,17 +246,18 @@ class TableEngine:
                 for i, s in enumerate(seats)]
         full = "open" not in seats
         closes = None
+        ended: str | None = "abandoned"
         if replaces is not None:
             self.guard(replaces.id, "closing")
-            result = lifecycle.closed_result(replaces.state.result(), "abandoned", True, [])
+            ended, result = self._close_of(replaces, "abandoned")
             closes = {"table_id": replaces.id, "version": replaces.version + 1,
-                      "ended": "abandoned", "result": result}
+                      "ended": ended, "result": result}
         self.store.new_table(
             db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
                      status="running" if full else "open", created_by=creator.id,
                      redo=[], version=0, clock=table_clock, to_act=to_act), rows, closes)
         if replaces is not None:
-            self.closed(replaces, "abandoned")
+            self.closed(replaces, ended)
         log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
                  ", ".join(seats))
         return table_id
@@ -374,7 +376,8 @@ class TableEngine:
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "client_id": client_id,
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
-        if candidate.over:  # the game's end (status, result, ratings) goes with its action
+        if candidate.over and not stuck(table, candidate):
+            # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
         elif len(candidate.actions) >= MAX_ACTIONS:  # ... and so does the length limit's
             row["finish"] = self._too_long(table, candidate)
@@ -438,7 +441,7 @@ class TableEngine:
             if all_seats or seat == actor or legal != table.last_legal.get(seat):
                 table.seat_changed[seat] = table.version
                 table.last_legal[seat] = legal
-        if table.state.over and table.status != "over":
+        if table.state.over and table.status != "over" and not stuck(table, table.state):
             table.status = "over"  # stored with the action that ended it (its row's "finish")
             log.info("table %s: %s over after %d actions, winners %s", table.id, table.game,
                      len(table.state.actions), table.state.result().get("winners"))
@@ -480,7 +483,8 @@ class TableEngine:
     # -- solitaire comfort ------------------------------------------------------------------
     def undo(self, table: LiveTable, player: db.Player) -> None:
         """Take back the last action (the caller holds the table's lock). Never after the
-        game's end: a win taken back would vanish from the statistics."""
+        game's end: a win taken back would vanish from the statistics. (A solitaire with no
+        move left is not at its end yet: ``stuck``.)"""
         table.tool_seat(player.id, "undo")
         self._check_running(table)
         if not table.state.actions:
@@ -517,7 +521,7 @@ class TableEngine:
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "redo": table.redo[:-1],
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
-        if candidate.over:
+        if candidate.over and not stuck(table, candidate):
             row["finish"] = self._finish_of(table, candidate)
         self.guard(table.id, "a redo")
         self.store.append_many([row])
@@ -550,20 +554,30 @@ class TableEngine:
         if table.status == "over":
             return False
         given_up = table.resigned if resigned is None else resigned
-        rules = games.get(table.game)
-        result = lifecycle.closed_result(table.state.result(), ended,
-                                         rules.cooperative or table.players == 1,
-                                         [r["seat"] for r in given_up])
+        how, result = self._close_of(table, ended, given_up)
         rating = rating_of(table.game, lifecycle.rating_seats(table.seats, given_up),
-                           result, table.bot_accounts) if rated else None
+                           result, table.bot_accounts) if rated and how else None
         self.guard(table.id, "closing")
-        if not self.store.close_table(table.id, table.version + 1, ended, result, rating,
+        if not self.store.close_table(table.id, table.version + 1, how, result, rating,
                                       resigned):
             return False  # (another process closed it: never while this one holds it)
-        self.closed(table, ended, given_up)
+        self.closed(table, how, given_up)
         return True
 
-    def closed(self, table: LiveTable, ended: str,
+    @staticmethod
+    def _close_of(table: LiveTable, ended: str, given_up: list[dict[str, Any]] | None = None
+                  ) -> tuple[str | None, dict[str, Any]]:
+        """How a table closed as ``ended`` is stored: (its ``ended``, its result). A stuck
+        solitaire held open for undo (``stuck``) ends as its game did, lost with its score
+        (``ended`` None: played to its end), whoever closes it."""
+        if stuck(table, table.state):
+            return None, dict(table.state.result())
+        rules = games.get(table.game)
+        return ended, lifecycle.closed_result(table.state.result(), ended,
+                                              rules.cooperative or table.players == 1,
+                                              [r["seat"] for r in given_up or []])
+
+    def closed(self, table: LiveTable, ended: str | None,
                resigned: list[dict[str, Any]] | None = None) -> None:
         """Make a close that is stored to the live table too."""
         table.version += 1
@@ -720,6 +734,19 @@ async def commit(task: asyncio.Future[None]) -> None:
         if current is not None:
             current.cancel()
     task.result()
+
+
+def stuck(table: LiveTable, state: State) -> bool:
+    """Whether ``state`` is a lost end that the table holds open (docs/server.md, "Table
+    lifecycle"): a game played alone by a person (not a bot, nor a bot account), with undo
+    offered (``Game.tools``), where no move is left and the game is not won. As in
+    AisleRiot, the player may still undo, ask a hint or restart; the table is finished
+    (lost, with its score) only when they leave, give up, deal anew or restart, or when it
+    is closed for being idle."""
+    person = table.seats[0]["player_id"]
+    if not state.over or table.players != 1 or not person or person in table.bot_accounts:
+        return False  # (a bot account's program, like a bot, would never undo)
+    return games.get(table.game).offers_undo(1) and not state.result().get("won")
 
 
 def make_advisor(game: str) -> Any:

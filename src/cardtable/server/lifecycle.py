@@ -16,6 +16,9 @@ no longer counts against the creator's limit of unfinished tables) with ``ended`
   does not come back before the end counts as resigned, at the time the clock took it;
 - ``resigned`` in a cooperative game or a solitaire: the table lost.
 
+A solitaire with no move left, held open for undo (``engine.stuck``), is not closed so: it
+ends as its game did (``ended`` null), lost with its score, whoever closes it.
+
 Pure functions: the engine stores what they compute.
 """
 

@@ -444,6 +444,9 @@ class MyGame(BaseModel):
         "gave your seat to a bot: yours to take back)")
     your_deadline: float | None = Field(None, description="when your move at this clocked "
                                         "table is due (seconds since the epoch), else null")
+    stuck: bool = Field(False, description="your game played alone has no move left and is "
+                        "held open for undo: yours to undo, or to deal anew (then it counts "
+                        "as lost)")
 
 
 class MyGames(BaseModel):

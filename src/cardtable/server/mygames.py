@@ -66,10 +66,14 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
             you = "away" if gone and gone.get("away") else "resigned"
         shown = seat if gone is None else gone["seat"]
         to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
+        # a solitaire stored running with nobody to act: stuck, held open for undo, theirs
+        # to decide (a row from before ``to_act`` was stored says nothing)
+        stuck = (row.players == 1 and row.status == "running" and seat == 0
+                 and row.to_act is not None and not to_act)
         unfinished.append({
             "id": row.id, "game": row.game, "title": games.get(row.game).title,
             "players": row.players, "status": row.status, "ended": row.ended,
-            "seat": shown, "your_turn": seat in to_act,
+            "seat": shown, "your_turn": seat in to_act or stuck, "stuck": stuck,
             "to_act": [shown_name(seats[s]) or "an open seat" for s in to_act if s < len(seats)],
             "opponents": [shown_name(s) or "open seat" for i, s in enumerate(seats)
                           if i != shown],

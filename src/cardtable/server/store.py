@@ -281,8 +281,8 @@ def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
     return True
 
 
-def _close(conn: Any, table_id: str, version: int, ended: str, result: Mapping[str, Any],
-           rating: Mapping[str, Any] | None = None,
+def _close(conn: Any, table_id: str, version: int, ended: str | None,
+           result: Mapping[str, Any], rating: Mapping[str, Any] | None = None,
            resigned: list[dict[str, Any]] | None = None) -> bool:
     """Close an open or running table (``Store.close_table``) in the caller's transaction;
     False (nothing written) if it is over already."""
@@ -459,12 +459,13 @@ class Storage(Protocol):
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
 
-    def close_table(self, table_id: str, version: int, ended: str,
+    def close_table(self, table_id: str, version: int, ended: str | None,
                     result: Mapping[str, Any], rating: Mapping[str, Any] | None,
                     resigned: list[dict[str, Any]] | None = None) -> bool:
-        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result,
-        ratings and resigned seats (None: unchanged), in one transaction; False if it was not
-        open or running any more."""
+        """Close an unfinished table (``lifecycle``): over, with how it ``ended`` (None: a
+        stuck solitaire held open for undo, ended as its game did), its result, ratings and
+        resigned seats (None: unchanged), in one transaction; False if it was not open or
+        running any more."""
         ...
 
     def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
@@ -813,7 +814,7 @@ class Store:
                 q = q.where(Table.game == game)
             return list(s.scalars(q.order_by(Table.created_at)))
 
-    def close_table(self, table_id: str, version: int, ended: str,
+    def close_table(self, table_id: str, version: int, ended: str | None,
                     result: Mapping[str, Any], rating: Mapping[str, Any] | None,
                     resigned: list[dict[str, Any]] | None = None) -> bool:
         with self.engine.begin() as conn:

@@ -480,7 +480,7 @@ class PlayApp(App[Path | None]):
     def action_hint(self) -> None:
         advice = self.table.hint()
         if advice:
-            self.say(f"Hint: {advice[0]} — {advice[1]}")
+            self.say(f"Hint: {advice[1]} ({advice[0]})")  # words first, the notation after
 
     def action_peek(self) -> None:
         answer = self.table.peek_winnable()

@@ -12,6 +12,7 @@ import { playedBy, results, seatName } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
+import { confirmStep } from "./confirm.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -276,6 +277,8 @@ function statusLine(s) {
   // the seats that must act (talk, a game's signals, may be legal at any time)
   const toAct = seatsToAct(s);
   if (s.seat !== null && toAct.includes(s.seat) && legal.length) return "Your turn";
+  // a game played alone, running with nobody to act: stuck, held open for undo
+  if (table.players === 1 && !toAct.length) return "No move left";
   const waiting = toAct.map((i) => n[i]);
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "";
 }
@@ -372,7 +375,8 @@ function tools(s, ctx) {
   }
   if (offered.has("hint")) {
     buttons.push(el("button", { type: "button", "data-key": "hint", "data-tool": "hint",
-      disabled: s.legal.length ? null : true,
+      // (stuck, the hint says why no move is left)
+      disabled: table.status === "running" ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
         ctx.ui.hint = { ...h, version: s.version, at: Date.now() };
@@ -395,6 +399,7 @@ function tools(s, ctx) {
   if (offered.has("restart")) {
     buttons.push(el("button", { type: "button", "data-key": "restart", "data-tool": "restart",
       onclick: run(async () => {
+        if (!await lossConfirmed(s, "restart")) return;
         const t = await api("POST", `/api/tables/${id}/restart`);
         location.href = `/t/${t.id}`;
       }) }, "⟲ Restart deal"));
@@ -406,7 +411,9 @@ function tools(s, ctx) {
     const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
     const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
     // both, the latest first: asking one never hides the other's answer
-    const parts = [hint ? { at: hint.at || 0, text: `Hint: ${hint.action ?? "none"} — ${hint.reason}` } : null,
+    // the hint in the game's words, its notation after them
+    const said = hint ? `Hint: ${hint.reason}${hint.action ? ` (${hint.action})` : ""}` : "";
+    const parts = [hint ? { at: hint.at || 0, text: said } : null,
       peek ? { at: peek.at || 0, text: `Still winnable? ${peek.text}` } : null].filter(Boolean);
     const text = parts.sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
     advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);
@@ -423,6 +430,7 @@ function newDealForm(s, run) {
   return el("form", { class: "row", "data-tool": "new_deal", onsubmit: (event) => {
     event.preventDefault();
     run(async () => {
+      if (!await lossConfirmed(s, "new-deal")) return;
       const seed = deal && deal.value !== "" ? Number(deal.value) : null;
       // the game under way is given up: the server closes it as abandoned (a lost deal)
       const replaces = table.status === "over" ? null : table.id;
@@ -430,6 +438,21 @@ function newDealForm(s, run) {
       location.href = `/t/${t.id}`;
     })();
   } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal"));
+}
+
+// A new deal or a restart gives up the deal under way, which counts as lost (as AisleRiot
+// and PySolFC count it): asked first. A deal that is over, or stuck (no move left: lost
+// already, with its score), is dealt anew at once.
+async function lossConfirmed(s, testid) {
+  const { table } = s;
+  if (table.status === "over" || seatsToAct(s).length === 0) return true;
+  const restart = testid === "restart";
+  return confirmStep({ testid,
+    title: restart ? "Restart this deal?" : "Start a new deal?",
+    text: "The deal under way is not finished: it counts as a lost game in your statistics "
+      + "and ends your winning streak.",
+    yes: restart ? "Restart (counts as lost)" : "New deal (counts as lost)",
+    no: "Keep playing" });
 }
 
 // a game's own side panels (statistics) change only when a game ends: asked again when the

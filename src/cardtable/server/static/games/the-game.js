@@ -59,8 +59,11 @@ export function render(root, s, ctx) {
   }));
 
   let line;
-  if (view.over) line = "The game is over.";
-  else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
+  // (alone and stuck, the table stays open for undo: docs/server.md, "A stuck solitaire")
+  if (view.over) {
+    line = s.table.status === "running" ? "No move is left: undo to try another way, or deal again."
+      : "The game is over.";
+  } else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
   else if (me === null) line = `${ctx.names[view.turn]} is playing.`;
   else if (!myTurn) line = `${ctx.names[view.turn]} is playing. You may signal at any time.`;
   else if (!plays.length) line = "Nothing in your hand fits a pile. End your turn.";
