@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -79,7 +80,8 @@ class Person:
     def __init__(self, route: Route, name: str, token: str, table_id: str, game: str,
                  seed: int, figures: Figures, idle: float = 20.0) -> None:
         self.route, self.path = route, f"/ws/tables/{table_id}?token={token}"
-        self.name, self.table_id, self.game = name, table_id, game
+        self.name, self.table_id, self.game, self.token = name, table_id, game, token
+        self.port = 0
         self.bot = make_bot("greedy", game, seed)
         self.figures = figures
         self.idle = idle
@@ -92,6 +94,7 @@ class Person:
         failures, broken = 0, False
         while True:
             port, forwarded = await asyncio.to_thread(self.route)
+            self.port = port
             try:
                 async with websockets.connect(f"ws://127.0.0.1:{port}{self.path}",
                                               open_timeout=5, close_timeout=1,
@@ -108,6 +111,11 @@ class Person:
                     self.figures.failed_connects += 1
             failures += 1
             await asyncio.sleep(min(1.0, 0.05 * 2 ** failures) * random.uniform(0.5, 1.5))
+
+    def _leave(self) -> None:
+        with contextlib.suppress(httpx.HTTPError):  # (killed meanwhile: asked again later)
+            httpx.post(f"http://127.0.0.1:{self.port}/api/tables/{self.table_id}/leave",
+                       headers={"x-cardtable-token": self.token}, timeout=30)
 
     async def _send(self, ws) -> None:
         self.sent_at = time.monotonic()
@@ -144,6 +152,12 @@ class Person:
                 continue
             if state["table"]["status"] == "over":
                 return True
+            if (state["table"]["status"] == "running" and state["table"]["players"] == 1
+                    and not state["view"]["to_act"]):
+                # a solitaire with no move left, held open for undo: give it up (it ends as
+                # lost), as a player who does not undo leaves it
+                await asyncio.to_thread(self._leave)
+                continue
             seat = state["seat"]
             if state["legal"] and seat in state["view"]["to_act"]:
                 self.n += 1

@@ -61,14 +61,15 @@ async def test_spectators_cost_each_connection_a_small_event_not_a_state(server,
     assert "state" not in kinds(heard) and "state" not in kinds(watched), (heard, watched)
     assert 1 <= kinds(heard)["presence"] <= 10, heard
     assert heard[-1] == {"type": "presence", "version": table["version"], "seat": None,
-                         "connected": None, "spectators": 1}
+                         "connected": None, "spectators": 1, "hand_over_in": None}
     assert kinds(watched)["presence"] == 0
     assert first[0]["spectators"] == 1  # a state says how many watch
     # a seat's presence goes to everyone, spectators too, as one small event
     await seated.close()
     gone = await drain(watcher, quiet=1.5)
+    # (the creator's own seat: nobody may hand it to a bot, no countdown)
     assert gone == [{"type": "presence", "version": table["version"], "seat": 0,
-                     "connected": False, "spectators": 1}]
+                     "connected": False, "spectators": 1, "hand_over_in": None}]
     await watcher.close()
 
 

@@ -303,7 +303,7 @@ class TableEngine:
             raise HubError("seat_taken", "that player is still at the table", 409)
         if table.seats[seat]["player_id"]:  # (the rule every page is told: ``hand_over_in``)
             now = time.monotonic()
-            gone, left = table.gone_for(seat, now), table.hand_over_in(seat, now) or 0.0
+            gone, left = table.gone_for(seat, now), table.grace_left(seat, now)
             if left > 0:
                 raise HubError(
                     "grace_period", f"that player left {gone:.1f} s ago and may be coming "

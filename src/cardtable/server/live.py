@@ -253,12 +253,19 @@ class LiveTable:
     def hand_over_in(self, seat: int, now: float | None = None,
                      present: set[int | None] | None = None) -> float | None:
         """Seconds until ``seat`` may be handed to a bot (0: now), for a person's seat
-        without a connection at an unfinished table; else None. Sent to every viewer, so a
-        page shows when, without guessing the grace period. ``present``: the seats with a
-        connection, if known (one pass over the connections for every seat)."""
+        without a connection at an unfinished table, but the creator's own; else None. Sent
+        to every viewer, so a page shows when, without guessing the grace period.
+        ``present``: the seats with a connection, if known (one pass over the connections
+        for every seat)."""
         connected = seat in present if present is not None else self.connected(seat)
-        if self.status == "over" or not self.seats[seat]["player_id"] or connected:
+        person = self.seats[seat]["player_id"]
+        # only the creator hands seats over: their own seat (a solitaire's) never goes so
+        if self.status == "over" or not person or person == self.created_by or connected:
             return None
+        return self.grace_left(seat, now)
+
+    def grace_left(self, seat: int, now: float | None = None) -> float:
+        """Seconds until the person gone from ``seat`` has been gone the grace period."""
         return round(max(0.0, self.seat_grace - self.gone_for(seat, now)), 1)
 
     def actor(self, seat: int) -> str | None:
@@ -393,7 +400,8 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
              "bot": s["bot"], "taken": bool(
                 s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
              "connected": (i in present) if s["player_id"] else None,
-             "bot_account": s["player_id"] in bot_accounts}
+             "bot_account": s["player_id"] in bot_accounts,
+             "hand_over_in": None}  # (a live table's own info counts it down)
             for i, s in enumerate(seats)
         ],
         "notices": notices or [],
