@@ -10,6 +10,7 @@ from textual.widgets import Static
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.tui.app import PlayApp
+from cardtable.tui.widgets import ConfirmQuit
 
 SEED = 1691  # the greedy policy wins this deal in 72 moves (a short one: tests stay quick)
 LOSING_SEED = 1385  # ... and loses this one in 95 moves, with 40 cards on the foundation
@@ -114,8 +115,6 @@ async def test_stuck_deal_restarts_or_deals_anew(data_dir, ui) -> None:
     """r deals the same deal again, n a new one; the stuck deal is saved as it stands."""
     app = PlayApp("doublets", ["me"], LOSING_SEED, {}, bot_delay=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")  # mid-deal: no restart by a key (leave, and play again)
-        assert app.table.moves == 0 and app.table.seed == LOSING_SEED
         await play_to_the_stuck_end(pilot, app, ui)
         start = games.get("doublets").deal(LOSING_SEED, 1, {}).view(0)
         await pilot.press("r")
@@ -198,3 +197,19 @@ async def test_hint_and_peek_keys(data_dir, ui) -> None:
         await pilot.press("x")
         await pilot.pause()
         assert "Peeking at the stock: " in ui.message(app)
+
+
+async def test_restart_in_the_middle_of_a_deal_asks_first(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("f")
+        await pilot.press("n")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")  # stay
+        assert app.table.moves == 1 and app.saved is None
+        await pilot.press("r", "y")
+        await ui.settle(pilot)
+        assert app.table.moves == 0 and app.table.seed == SEED
+        (saved,) = (data_dir / "records").glob("doublets-1691-*.json")
+        assert json.loads(saved.read_text())["actions"] == [[0, "flip"]]
+        assert f"The last one is saved: {saved}" in ui.message(app).replace("\n", "")

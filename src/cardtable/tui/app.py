@@ -17,8 +17,8 @@ chosen, news such as a deal's scoring), with the screen's own notes between its 
 is ``result_lines``, ``breakdown`` and ``result_notes``.
 
 A deal played alone with no move left and not won is held open (``Table.stuck``): the screen
-says so, and undo, the hint, restart (r) and a new deal (n) work there; the deal is saved as
-it stands when the person leaves it, restarts it or deals anew.
+says so, and undo and the hint still work. Restart (r) and a new deal (n), where the game
+offers them (alone), save the deal as it stands first, and ask in the middle of a deal.
 """
 
 from __future__ import annotations
@@ -488,8 +488,6 @@ class PlayApp(App[Path | None]):
             return not self.table.finished
         if action == "peek":
             return not self.table.over
-        if action == "deal_again":  # a stuck deal's way on (mid-deal: q, then play again)
-            return self.table.stuck
         return True
 
     def action_type(self) -> None:
@@ -537,11 +535,21 @@ class PlayApp(App[Path | None]):
         self.adapter.keys[n].run(self)
 
     def action_deal_again(self, same: bool) -> None:
-        """Restart the stuck deal (``same``) or deal a new one: the deal so far is saved as
-        it stands, lost (the person may replay it)."""
-        if not self.table.stuck:
+        """Restart the deal (``same``) or deal a new one; in the middle of a deal, once the
+        person said yes (a deal over or stuck is dealt again without a question)."""
+        if isinstance(self.screen, ConfirmQuit):
             return
-        saved = self.table.save(self.record_dir)
+        if self.table.over or not self.table.moves:
+            self._deal_again(same)
+            return
+        question = "Restart this deal?" if same else "Leave this deal for a new one?"
+        self.push_screen(ConfirmQuit(question, "Restart" if same else "New deal"),
+                         lambda yes: self._deal_again(same) if yes else None)
+
+    def _deal_again(self, same: bool) -> None:
+        """The deal so far saved as it stands (the person may replay it), then the same
+        deal again or a new one."""
+        saved = self.table.save(self.record_dir) if self.table.moves else None
         self.table.close()
         table = self.table
         seed = table.seed if same else new_deal_seed(len(table.seats))
@@ -549,8 +557,10 @@ class PlayApp(App[Path | None]):
         self.saved, self.selected, self._last_view = None, None, None
         self._moves_shown, self._status, self._bindings_key = None, None, None
         self._notes = []
+        self.remove_class("over")
         self._open_deal()
-        self.say(f"{'Restarted' if same else 'New deal'}. The last one is saved: {saved}")
+        self.say(f"{'Restarted' if same else 'New deal'}."
+                 + (f" The last one is saved: {saved}" if saved else ""))
         self.refresh_table()
 
     def action_pause(self) -> None:
