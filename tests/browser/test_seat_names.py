@@ -2,8 +2,9 @@
 and after a clock ran out, the players list and the game log say "Bob — played by Greedy",
 and the Greedy seated from the start is never renamed ("Greedy 3"); a person who closed
 their page is shown away, with when their seat may go to a bot, and the creator's "Hand to
-bot" is enabled only from then. Writes docs/screenshots/table-clock-out.png,
-table-clock-out-phone.png and table-away.png with CARDTABLE_SCREENSHOTS=1.
+bot" is enabled only from then; on a phone Slide's grid tabs show "Bob (Greedy)" whole.
+Writes docs/screenshots/table-clock-out.png, table-clock-out-phone.png, table-away.png and
+slide-tabs-phone.png with CARDTABLE_SCREENSHOTS=1.
 """
 
 from __future__ import annotations
@@ -73,6 +74,30 @@ def test_a_resigned_seat_keeps_its_persons_name(server, browser):
     bob.get_by_test_id("resign").click()
     bob.wait_for_url("**/me")
     bob_kept(ann)
+    assert not ann.js_errors and not bob.js_errors
+
+
+def test_a_phone_tab_shows_a_bots_seat_whole(server, browser):
+    """At 390 px Slide's grid tabs name Bob's seat, now a bot's, whole ("Bob (Greedy)"),
+    not cut ("Bob — play…"); its title keeps the players list's words."""
+    ann, bob, _table = three_at_a_table(browser, server)
+    bob.once("dialog", lambda d: d.accept())
+    bob.get_by_test_id("resign").click()
+    bob.wait_for_url("**/me")
+    expect(seat_name(ann, 1)).to_have_text("Bob — played by Greedy", timeout=SLOW)
+    ann.set_viewport_size({"width": 390, "height": 844})
+    tab = ann.locator("[data-tab='1']")
+    expect(tab).to_be_visible()
+    expect(tab).to_contain_text("Bob (Greedy)")
+    expect(tab).to_have_attribute("title", "Bob — played by Greedy")
+    expect(ann.get_by_role("tab", name=re.compile(r"^(▶ )?Bob \(Greedy\)"))).to_be_visible()
+    for seat in range(3):  # every tab's words inside it: nothing cut, nothing hidden
+        box = ann.locator(f"[data-tab='{seat}']")
+        assert box.evaluate("b => b.scrollWidth <= b.clientWidth "
+                            "&& b.scrollHeight <= b.clientHeight"), seat
+        assert box.bounding_box()["x"] + box.bounding_box()["width"] <= 390
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(ann, "slide-tabs-phone.png")
     assert not ann.js_errors and not bob.js_errors
 
 

@@ -10,6 +10,7 @@ from textual.widgets import Static
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.tui.app import PlayApp
+from cardtable.tui.widgets import ConfirmQuit
 
 SEED = 1691  # the greedy policy wins this deal in 72 moves (a short one: tests stay quick)
 LOSING_SEED = 1385  # ... and loses this one in 95 moves, with 40 cards on the foundation
@@ -54,21 +55,82 @@ async def test_whole_deal_by_keys_saves_a_record(data_dir, ui) -> None:
     assert games.replay(record).result()["scores"] == [48]
 
 
-async def test_lost_deal_by_the_move_list_shows_the_score(data_dir, ui) -> None:
+async def play_to_the_stuck_end(pilot, app: PlayApp, ui) -> None:
+    """The losing deal to its end: most of it straight through the app, the rest by the
+    move list."""
+    bot = make_bot("greedy", "doublets")
+    while app.table.moves < 90:
+        assert app.try_act(bot.choose(app.table.view(0), app.table.legal(0)))
+    while not app.table.over:
+        await ui.select_move(pilot, bot.choose(app.table.view(0), app.table.legal(0)))
+    assert app.table.moves == 95 and app.table.result()["scores"][0] == 40
+
+
+def status(app: PlayApp) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+async def test_lost_deal_is_held_open_then_saved_as_it_stands(data_dir, ui) -> None:
+    """No move left and not won: the deal waits (as in the browser); q leaves without a
+    question (it is lost already), saving it with its score."""
     app = PlayApp("doublets", ["me"], LOSING_SEED, {}, bot_delay=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        bot = make_bot("greedy", "doublets")
-        while app.table.moves < 90:  # most of the deal straight through the app, quickly...
-            assert app.try_act(bot.choose(app.table.view(0), app.table.legal(0)))
-        while not app.table.over:  # ...and its end by the move list
-            await ui.select_move(pilot, bot.choose(app.table.view(0), app.table.legal(0)))
+        await play_to_the_stuck_end(pilot, app, ui)
+        assert "No move left: undo (u), restart (r), or deal again (n)" in status(app)
+        assert not app.has_class("over") and app.saved is None
+        assert "score 40 of 48" in ui.board_text(app)
+        assert ui.move_ids(app) == []  # the list says "(no move left)"
+        await ui.type_move(pilot, "flip")
+        assert "No move left: undo (u)" in ui.message(app) and app.table.moves == 95
+        await pilot.press("escape")
+        await pilot.press("q")
+    saved = app.return_value
+    assert saved is not None and not app.left_early
+    assert list((data_dir / "records").glob("doublets-1385-*.json")) == [saved]
+    record = json.loads(saved.read_text())
+    assert len(record["actions"]) == 95
+    assert games.replay(record).result()["scores"] == [40]
+
+
+async def test_stuck_deal_keeps_undo_and_hint(data_dir, ui) -> None:
+    """Undo is not gone once no move is left (issue #24): u takes the last move back and
+    the deal plays on; the hint says why no move is left."""
+    app = PlayApp("doublets", ["me"], LOSING_SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_the_stuck_end(pilot, app, ui)
+        await pilot.press("h")
+        await ui.settle(pilot)
+        assert ui.message(app).startswith("Hint: No move is left: nothing on the table fits")
+        assert "(None)" not in ui.message(app)
+        await pilot.press("u")
+        await ui.settle(pilot)
+        assert app.table.moves == 94 and not app.table.over
+        assert "Took back: " in ui.message(app)
+        assert "No move left" not in status(app) and ui.move_ids(app)
+        await ui.select_move(pilot, ui.move_ids(app)[0])  # the deal plays on
         assert app.table.moves == 95
-        score = app.table.result()["scores"][0]
-        assert score == 40
-        result = str(app.query_one("#result", Static).render())
-        assert f"Score {score} of 48" in result
-        assert str(app.saved) in result.replace("\n", "")
-    assert len(list((data_dir / "records").glob("doublets-1385-*.json"))) == 1
+
+
+async def test_stuck_deal_restarts_or_deals_anew(data_dir, ui) -> None:
+    """r deals the same deal again, n a new one; the stuck deal is saved as it stands."""
+    app = PlayApp("doublets", ["me"], LOSING_SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_the_stuck_end(pilot, app, ui)
+        start = games.get("doublets").deal(LOSING_SEED, 1, {}).view(0)
+        await pilot.press("r")
+        await ui.settle(pilot)
+        assert app.table.seed == LOSING_SEED and app.table.view(0) == start
+        assert "Restarted" in ui.message(app) and "No move left" not in status(app)
+        saved = list((data_dir / "records").glob("doublets-1385-*.json"))
+        assert len(saved) == 1
+        assert games.replay(json.loads(saved[0].read_text())).result()["scores"] == [40]
+        await play_to_the_stuck_end(pilot, app, ui)
+        await pilot.press("n")
+        await ui.settle(pilot)
+        assert app.table.moves == 0 and not app.table.over
+        assert "New deal" in ui.message(app)
+        assert app.title.endswith(f"deal {app.table.seed}")
+        assert len(list((data_dir / "records").glob("doublets-1385-*.json"))) == 2
 
 
 async def test_undo_by_key_and_by_typing(data_dir, ui) -> None:
@@ -135,3 +197,19 @@ async def test_hint_and_peek_keys(data_dir, ui) -> None:
         await pilot.press("x")
         await pilot.pause()
         assert "Peeking at the stock: " in ui.message(app)
+
+
+async def test_restart_in_the_middle_of_a_deal_asks_first(data_dir, ui) -> None:
+    app = PlayApp("doublets", ["me"], SEED, {}, bot_delay=0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("f")
+        await pilot.press("n")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")  # stay
+        assert app.table.moves == 1 and app.saved is None
+        await pilot.press("r", "y")
+        await ui.settle(pilot)
+        assert app.table.moves == 0 and app.table.seed == SEED
+        (saved,) = (data_dir / "records").glob("doublets-1691-*.json")
+        assert json.loads(saved.read_text())["actions"] == [[0, "flip"]]
+        assert f"The last one is saved: {saved}" in ui.message(app).replace("\n", "")

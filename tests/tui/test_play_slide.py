@@ -70,13 +70,81 @@ async def test_whole_game_against_greedy(data_dir, ui) -> None:
         assert lines[3].startswith("Cards that touch a card of the same number")
         assert "Record saved:" in text
         assert "?" not in ui.board_text(app)  # every grid is face up at the end
-        assert "chose a card to reveal" in log_text(app)
+        # every reveal is told with its card once the round's choices are over
+        assert "seat 2 (greedy) revealed a" in log_text(app)
+        assert "chose a card to reveal" not in log_text(app)
         assert "Scoring: " not in text  # the scoring is the table's, not a line again
         assert "reveal " not in log_text(app)  # the cells chosen stay secret until revealed
     saved = list((data_dir / "records").glob("slide-7-*.json"))
     assert len(saved) == 1
     record = json.loads(saved[0].read_text())
     assert games.replay(record).result() == result
+
+
+async def test_the_log_reads_as_the_browsers(data_dir, ui) -> None:
+    """The log in the game's words, as the server's log has them (issue #24): another
+    seat's choice without its cell until every seat has chosen, then "revealed a 7 from b2"
+    for each; the person's own choice in full; a scoring line at the end of the deal."""
+    app = PlayApp("slide", ["me", "greedy"], 7, {}, bot_delay=0.0)
+    async with app.run_test(size=ui.SIZE) as pilot:
+        await ui.settle(pilot)  # the bot chose at once
+        assert log_text(app).splitlines()[1:] == ["seat 2 (greedy) chose a card to reveal"]
+        await ui.select_move(pilot, "reveal a1")
+        view = app.table.view(0)
+        revealed, bots_cell = view["revealed"], view["holes"][1]  # its card left a hole
+        assert log_text(app).splitlines()[1:] == [
+            f"seat 2 (greedy) revealed {article(revealed[1])} from {bots_cell}",
+            f"you (seat 1) revealed {article(revealed[0])} from a1"]
+        assert "Round 1" not in log_text(app)  # no words of the screen's own
+
+
+async def test_the_deal_ends_with_its_scoring_in_the_log(data_dir, ui) -> None:
+    app = PlayApp("slide", ["me", "greedy"], 7, {}, bot_delay=0.0)
+    async with app.run_test(size=ui.SIZE) as pilot:
+        await ui.settle(pilot)
+        mine = make_bot("greedy", "slide")
+        while not app.table.over:
+            assert app.try_act(mine.choose(app.table.view(0), app.table.legal(0)))
+            await ui.settle(pilot)
+        deal = app.table.result()["deals"][0]["seats"]
+        scoring = (f"Scoring: you (seat 1) cancelled {len(deal[0]['removed'])} cards, "
+                   f"{deal[0]['remaining']} left sum to {deal[0]['score']}; seat 2 (greedy) "
+                   f"cancelled {len(deal[1]['removed'])} cards")
+        lines = log_text(app).splitlines()
+        assert any(line.startswith(scoring) for line in lines), lines[-3:]
+        assert lines[-1] == "Game over. The deal was 7."
+        assert lines[-2].startswith("Scoring: ")
+
+
+def article(value: int) -> str:
+    return f"an {value}" if value == 8 else f"a {value}"
+
+
+async def test_a_change_of_mind_leaves_no_line(data_dir, ui) -> None:
+    app = PlayApp("slide", ["me", "greedy", "greedy"], 3, {}, bot_delay=60.0)
+    async with app.run_test(size=ui.SIZE) as pilot:
+        await ui.select_move(pilot, "reveal a1")
+        assert log_text(app).splitlines()[-1] == "you (seat 1) chose a1 to reveal"
+        await ui.select_move(pilot, "reveal c3")
+        assert log_text(app).splitlines()[1:] == ["you (seat 1) chose c3 to reveal"]
+
+
+async def test_another_persons_choice_stays_secret_in_the_log(data_dir, ui) -> None:
+    """Two people at one keyboard: the second reads the first's reveal without its cell,
+    until both have chosen."""
+    app = PlayApp("slide", ["me", "me"], 5, {}, bot_delay=0.0)
+    async with app.run_test(size=ui.SIZE) as pilot:
+        await ui.select_move(pilot, "reveal a1")
+        assert isinstance(app.screen, HandOver) and app.viewer == 1
+        await pilot.press("enter")
+        assert "seat 1 (player) chose a card to reveal" in app.events
+        assert not any("a1" in line for line in app.events), app.events
+        await ui.select_move(pilot, "reveal d4")
+        assert app.viewer == 0  # the first to take: back at the keyboard, both revealed
+        revealed = [line for line in app.events if " revealed " in line]
+        assert [line.split(" revealed ")[0] for line in revealed] == ["you (seat 1)",
+                                                                     "seat 2 (player)"]
+        assert revealed[0].endswith(" from a1") and revealed[1].endswith(" from d4")
 
 
 async def test_take_click_outside_the_hole_lines_is_explained(data_dir, ui) -> None:

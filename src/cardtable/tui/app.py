@@ -11,8 +11,14 @@ keys always reach one of them; the prompts speak of keys, as a terminal is playe
 
 What is the game's own (its board, its clicks and keys, its status line) comes from its terminal
 adapter (``tui.games``); this app names no game. Undo, hint and peek are offered as the game
-says (``Game.tools_for``: alone); the log and the end are in the game's words
-(``describe_action``; ``result_lines``, ``breakdown`` and ``result_notes``).
+says (``Game.tools_for``: alone); the log and the end are in the game's words. The log reads
+as the browser's (``Table.log``: ``describe_action``, a secret resolved once every seat has
+chosen, news such as a deal's scoring), with the screen's own notes between its lines; the end
+is ``result_lines``, ``breakdown`` and ``result_notes``.
+
+A deal played alone with no move left and not won is held open (``Table.stuck``): the screen
+says so, and undo and the hint still work. Restart (r) and a new deal (n), where the game
+offers them (alone), save the deal as it stands first, and ask in the middle of a deal.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from textual.widgets.option_list import Option
 
 from cardtable.core.errors import IllegalAction
 from cardtable.core.protocol import View
+from cardtable.seeds import new_deal_seed
 from cardtable.tui.boards import seat_label, seat_word
 from cardtable.tui.games import board_for
 from cardtable.tui.table import BotFailed, Table
@@ -54,6 +61,22 @@ Screen { layout: vertical; }
 PlayApp.over #moves { display: none; }
 PlayApp.over #result { display: block; }
 """
+
+
+#: what the screen says of a stuck deal (``Table.stuck``)
+STUCK = "No move left: undo (u), restart (r), or deal again (n)"
+
+
+def merged(notes: list[tuple[int, str]], log: list[tuple[int, str]]) -> list[str]:
+    """The game's log lines (each with the number of the action it is of) with the screen's
+    notes (each with the number of actions before it) between them, in order."""
+    lines, k = [], 0
+    for n, text in log:
+        while k < len(notes) and notes[k][0] <= n:
+            lines.append(notes[k][1])
+            k += 1
+        lines.append(text)
+    return lines + [line for _, line in notes[k:]]
 
 
 class PlayApp(App[Path | None]):
@@ -99,8 +122,10 @@ class PlayApp(App[Path | None]):
         self._thinking: set[int] = set()  # bots choosing in a worker thread
         self._status: Text | None = None
         self._moves_shown: list[tuple[str, str | None]] | None = None
-        #: every line written to the log, unwrapped (the log widget wraps them)
+        #: the lines the log shows now, unwrapped (the log widget wraps them)
         self.events: list[str] = []
+        #: the screen's own lines (not the game's), each with the number of actions before it
+        self._notes: list[tuple[int, str]] = []
         for key in self.game_bindings():
             self.bind(key.key, key.action, description=key.description, show=key.show)
 
@@ -114,6 +139,10 @@ class PlayApp(App[Path | None]):
             keys.append(Binding("h", "hint", "Hint"))
         if "peek" in self.table.tools:
             keys.append(Binding("x", "peek", "Winnable? (peeks)"))
+        if "restart" in self.table.tools:
+            keys.append(Binding("r", "deal_again(True)", "Restart"))
+        if "new_deal" in self.table.tools:
+            keys.append(Binding("n", "deal_again(False)", "New deal"))
         keys += [Binding(k.key, f"game_key({n})", k.description, show=k.show)
                  for n, k in enumerate(self.adapter.keys)]
         if self.table.has_bots:
@@ -156,6 +185,12 @@ class PlayApp(App[Path | None]):
         return legal[0] if legal else "a move"
 
     def on_mount(self) -> None:
+        self._open_deal()
+        self.moves.focus()
+        self.refresh_table()
+
+    def _open_deal(self) -> None:
+        """The title and the first lines of the log of the table's deal."""
         # a solitaire's deal number is the player's own; a shared deal's seed would show
         # the bots' hands, so it is told once the game is over
         public = self.rules.deal_is_public(len(self.table.seats), over=False)
@@ -166,8 +201,6 @@ class PlayApp(App[Path | None]):
         self.log_event(f"{self.table.title}{deal}: {who}")
         if self.viewer is None:
             self.log_event("Nobody at the keyboard plays: watching the bots (p pauses).")
-        self.moves.focus()
-        self.refresh_table()
 
     # -- showing ------------------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -196,7 +229,8 @@ class PlayApp(App[Path | None]):
         if status != self._status:  # an update lays the screen out again: only on a change
             self._status = status
             self.status.update(status)
-        if table.over:
+        self._show_log()
+        if table.finished:
             self._finish()
         else:
             self._fill_moves(view)
@@ -218,6 +252,9 @@ class PlayApp(App[Path | None]):
     def _status_text(self, view: dict[str, Any]) -> Text:
         table = self.table
         text = Text()
+        if table.stuck:
+            text.append(STUCK, "bold yellow")
+            return text
         if table.over:
             text.append("Game over", "bold")
             return text
@@ -245,7 +282,8 @@ class PlayApp(App[Path | None]):
         talk = [a for a in legal if is_talk(a)]
         rows: list[tuple[str, str | None]] = [(label(view, a), a) for a in plays]
         if not plays:
-            waiting = "watching" if self.viewer is None else "nothing to do: waiting"
+            waiting = ("no move left" if self.table.stuck else "watching" if self.viewer is None
+                       else "nothing to do: waiting")
             rows.append((f"({waiting})", None))
         if talk:
             rows.append((self.adapter.talk_heading, None))
@@ -275,22 +313,26 @@ class PlayApp(App[Path | None]):
         for line in self.adapter.changes(before, after, self.table.names(self.viewer)):
             self.log_event(line)
 
-    def _log_action(self, seat: int, action: str, before: View) -> None:
-        """Log an action in the game's words, as every seat may learn it: with two people at
-        one keyboard, a Slide reveal in the log would show the other person's secret choice.
-        ``before`` is the keyboard's view before the action (it names what the action took)."""
-        who = seat_label(seat, self.table.names(self.viewer))
-        self.log_event(self.rules.describe_action(action, who, before, public=True))
-
-    def _log_talk(self, said: list[tuple[int, str]]) -> None:
-        names = self.table.names(self.viewer)
-        for seat, words in said:
-            who = seat_label(seat, names)
-            self.log_event(self.rules.describe_action(words, who, public=True))
-
     def log_event(self, line: str) -> None:
-        self.events.append(line)
-        self.log_widget.write(line)
+        """A line of the screen's own in the log, after the actions so far."""
+        self._notes.append((self.table.moves, line))
+        self._show_log()
+
+    def _show_log(self) -> None:
+        """The log as the seat at the keyboard may read it (``Table.log``), the screen's
+        notes between its lines; written anew only when more than new lines changed (a
+        secret resolved, a change of mind dropped, an undo, another person at the keyboard,
+        whose own choices the last one's log may not show)."""
+        lines = merged(self._notes, self.table.log(self.viewer))
+        shown = self.events
+        if lines[:len(shown)] == shown:
+            for line in lines[len(shown):]:
+                self.log_widget.write(line)
+        else:
+            self.log_widget.clear()
+            for line in lines:
+                self.log_widget.write(line)
+        self.events = lines
 
     def say(self, message: str, error: bool = False) -> None:
         widget = self.message
@@ -362,17 +404,14 @@ class PlayApp(App[Path | None]):
         if self.table.over or not self.is_running:
             return
         for seat, answer in answers:
-            before = self.table.view(self.viewer)
             try:
                 if isinstance(answer, BotFailed):
                     raise answer
-                said = self.table.bot_move(seat, answer)
+                self.table.bot_move(seat, answer)
             except BotFailed as e:
                 self.paused = True
                 self.say(f"{e}. The bots are paused (p to try again).", error=True)
                 break
-            self._log_action(seat, answer, before)
-            self._log_talk(said)
         self.refresh_table()
 
     # -- acting -------------------------------------------------------------------------------
@@ -382,21 +421,19 @@ class PlayApp(App[Path | None]):
             self.say("You are watching: no seat here is played from the keyboard.", error=True)
             return False
         if self.table.over:
-            self.say("The game is over. Press q to leave.", error=True)
+            self.say(f"{STUCK}." if self.table.stuck else "The game is over. Press q to leave.",
+                     error=True)
             return False
-        before = self.table.view(self.viewer)
         try:
-            said = self.table.act(self.viewer, action, quiet=self._thinking)
+            self.table.act(self.viewer, action, quiet=self._thinking)
         except IllegalAction as e:
             self.say(f"Not allowed: {action}: {e.reason}", error=True)
             return False
         except BotFailed as e:  # the action stands; a bot failed to answer it
-            said, failure = [], f"{e}. The bots are paused."
+            failure = f"{e}. The bots are paused."
             self.paused = True
         else:
             failure = ""
-        self._log_action(self.viewer, action, before)
-        self._log_talk(said)
         self.say(failure, error=bool(failure))
         self.selected = None
         self.refresh_table()
@@ -447,7 +484,9 @@ class PlayApp(App[Path | None]):
             return True if self.table.can_undo else None
         if action == "pause":
             return self.table.has_bots
-        if action in ("hint", "peek"):
+        if action == "hint":
+            return not self.table.finished
+        if action == "peek":
             return not self.table.over
         return True
 
@@ -472,6 +511,8 @@ class PlayApp(App[Path | None]):
             self.say("Nothing to undo.", error=True)
             return
         undone = self.table.undo()
+        # the screen's notes of the actions taken back now follow the last action left
+        self._notes = [(min(k, self.table.moves), line) for k, line in self._notes]
         self.log_event(f"undo: {undone}")
         self.say(f"Took back: {undone}")
         self._last_view = None
@@ -480,7 +521,8 @@ class PlayApp(App[Path | None]):
     def action_hint(self) -> None:
         advice = self.table.hint()
         if advice:
-            self.say(f"Hint: {advice[1]} ({advice[0]})")  # words first, the notation after
+            action, words = advice  # words first, the notation after
+            self.say(f"Hint: {words} ({action})" if action else f"Hint: {words}")
 
     def action_peek(self) -> None:
         answer = self.table.peek_winnable()
@@ -491,6 +533,35 @@ class PlayApp(App[Path | None]):
     def action_game_key(self, n: int) -> None:
         """One of the game's own keys (``GameBoard.keys``)."""
         self.adapter.keys[n].run(self)
+
+    def action_deal_again(self, same: bool) -> None:
+        """Restart the deal (``same``) or deal a new one; in the middle of a deal, once the
+        person said yes (a deal over or stuck is dealt again without a question)."""
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        if self.table.over or not self.table.moves:
+            self._deal_again(same)
+            return
+        question = "Restart this deal?" if same else "Leave this deal for a new one?"
+        self.push_screen(ConfirmQuit(question, "Restart" if same else "New deal"),
+                         lambda yes: self._deal_again(same) if yes else None)
+
+    def _deal_again(self, same: bool) -> None:
+        """The deal so far saved as it stands (the person may replay it), then the same
+        deal again or a new one."""
+        saved = self.table.save(self.record_dir) if self.table.moves else None
+        self.table.close()
+        table = self.table
+        seed = table.seed if same else new_deal_seed(len(table.seats))
+        self.table = Table(table.game, table.seats, seed, table.options)
+        self.saved, self.selected, self._last_view = None, None, None
+        self._moves_shown, self._status, self._bindings_key = None, None, None
+        self._notes = []
+        self.remove_class("over")
+        self._open_deal()
+        self.say(f"{'Restarted' if same else 'New deal'}."
+                 + (f" The last one is saved: {saved}" if saved else ""))
+        self.refresh_table()
 
     def action_pause(self) -> None:
         self.paused = not self.paused
@@ -503,8 +574,8 @@ class PlayApp(App[Path | None]):
     async def action_quit(self) -> None:
         if isinstance(self.screen, ConfirmQuit):
             return  # asked already
-        if self.table.over:
-            self.exit(self.saved)
+        if self.table.over:  # a stuck deal too: lost already, saved as it stands
+            self.exit(self.table.save(self.record_dir))
             return
 
         def answered(leave: bool | None) -> None:

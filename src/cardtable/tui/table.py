@@ -1,8 +1,12 @@
 """One game at the keyboard, without any screen: the state, the bots in their seats, undo, saving.
 
-``Table`` is the only holder of the state. Everything it hands out is a view, a legal list or
-``result()``: the screen asks for the view of the person's seat, each bot gets its own seat's
-view and legal actions, and nothing else leaves.
+``Table`` is the only holder of the state. Everything it hands out is a view, a legal list,
+the log as a seat may read it or ``result()``: the screen asks for the view of the person's
+seat, each bot gets its own seat's view and legal actions, and nothing else leaves.
+
+A deal played alone that has no move left and is not won is **stuck**, and held open as the
+server holds it (docs/server.md, "A stuck solitaire"): undo and the hint still work; it is
+saved, lost as it stands, when the person leaves it, restarts it or deals anew.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.bots.lifecycle import BotSeats, SeatFailed, build
 from cardtable.core.errors import CardtableError, IllegalAction, NotYourTurn
+from cardtable.core.logbook import Logbook, add, as_read, new_logbook
 from cardtable.core.protocol import Result
 from cardtable.paths import save_record
 from cardtable.seeds import new_key
+from cardtable.tui.boards import seat_label
 
 HUMAN = "me"
 
@@ -64,6 +70,8 @@ class Table:
             s for s, name in enumerate(self.seats) if name == HUMAN
         )
         self.saved: Path | None = None
+        #: the log as each reader reads it, each with its own names ("you (seat 1)")
+        self._logs: dict[int | None, Logbook] = {}
         # the game's advisor (Doublets: the fair bot) watches the person's game, so a hint
         # remembers what was shown (flipped cards)
         self._advisor = (cast(Advisor, make_bot(rules.advisor, game)) if rules.advisor
@@ -75,6 +83,18 @@ class Table:
     @property
     def over(self) -> bool:
         return self._state.over
+
+    @property
+    def stuck(self) -> bool:
+        """A deal played alone by the person, with undo, that has no move left and is not
+        won: not at its end yet for undo and the hint (as AisleRiot keeps Undo)."""
+        return (self.over and self.humans == (0,) and len(self.seats) == 1
+                and self.rules.offers_undo(1) and not self.result().get("won"))
+
+    @property
+    def finished(self) -> bool:
+        """Over for good: over, and not stuck."""
+        return self.over and not self.stuck
 
     @property
     def moves(self) -> int:
@@ -96,6 +116,24 @@ class Table:
 
     def result(self) -> Result:
         return self._state.result()
+
+    def log(self, viewer: int | None) -> list[tuple[int, str]]:
+        """The game's log so far as ``viewer`` (a person's seat; None: watching) may read
+        it, in the game's words as the server's log has them (``core.logbook``): another
+        seat's secret (a reveal) in public words until every seat has chosen, a change of
+        mind gone, the news (a deal's scoring) after the action that brought it. Each line
+        with the number of the action it follows from."""
+        if viewer is not None and viewer not in self.humans:
+            raise ValueError(f"seat {viewer} is not played at this keyboard")
+        log = self._logs.get(viewer)
+        actions = self._state.actions
+        if log is None or log.actions != actions[:len(log.actions)]:  # new, or undone
+            log = self._logs[viewer] = new_logbook(self.rules, self.seed, len(self.seats),
+                                                   self.options)
+        names = self.names(viewer)
+        for seat, action in actions[len(log.actions):]:
+            add(self.rules, log, seat, action, seat_label(seat, names))
+        return [(e["n"], e["text"]) for e in as_read(log.entries, viewer)]
 
     def record(self) -> dict[str, Any]:
         return self._state.record()
@@ -174,12 +212,13 @@ class Table:
     @property
     def can_undo(self) -> bool:
         return (self.rules.offers_undo(len(self.seats)) and bool(self._state.actions)
-                and not self.over)
+                and not self.finished)
 
     def undo(self) -> str:
-        """Take back the last action by replaying the record without it; return that action."""
+        """Take back the last action by replaying the record without it; return that action.
+        A stuck deal plays on from there."""
         if not self.can_undo:
-            raise IllegalAction("there is nothing to undo" if not self.over
+            raise IllegalAction("there is nothing to undo" if not self.finished
                                 else "the game is over")
         record = self._state.record()
         last = record["actions"].pop()
@@ -193,10 +232,13 @@ class Table:
         offers them: undo, hint and peek alone, none at a shared table unless it says so."""
         return self.rules.tools_for(len(self.seats))
 
-    def hint(self) -> tuple[str, str] | None:
-        """The fair bot's move for the person's view, with a one-line reason."""
-        if self._advisor is None or "hint" not in self.tools or self.over:
+    def hint(self) -> tuple[str | None, str] | None:
+        """The fair bot's move for the person's view, with a one-line reason; at a stuck
+        deal no move (None) and why, in the game's words (``Game.describe_hint``)."""
+        if self._advisor is None or "hint" not in self.tools or self.finished:
             return None
+        if self.stuck:
+            return None, self.rules.describe_hint(self._state.view(0), None)
         return self._advisor.hint(self._state.view(0), self._state.legal(0))
 
     def peek_winnable(self) -> bool | None:

@@ -63,7 +63,8 @@ class Board(Widget):
 
 
 class ConfirmQuit(ModalScreen[bool]):
-    """Leave a game before its end? The game so far is saved either way."""
+    """Leave a game before its end (or ``question``: deal again)? The game so far is saved
+    either way."""
 
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
@@ -78,12 +79,16 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stay"),
     ]
 
+    def __init__(self, question: str = "Leave the game before its end?",
+                 yes: str = "Leave") -> None:
+        super().__init__()
+        self.question, self.yes = question, yes
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Leave the game before its end?\n"
-                        "The game so far is saved, so you can replay it.")
+            yield Label(f"{self.question}\nThe game so far is saved, so you can replay it.")
             with Grid():
-                yield Button("Leave (y)", variant="warning", id="leave")
+                yield Button(f"{self.yes} (y)", variant="warning", id="leave")
                 yield Button("Stay (n)", variant="primary", id="stay")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

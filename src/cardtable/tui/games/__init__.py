@@ -7,7 +7,8 @@ from another package) gets ``generic.GenericBoard``: the view as a tree and the 
 as a list, so every registered game is playable in the terminal.
 
 Everything else is common and lives in the play app: the move list (labels from
-``Game.move_label``), the log (``Game.describe_action``), the end (``Game.result_lines``,
+``Game.move_label``), the log (``Table.log``: the game's words, as the server's log has
+them), the end (``Game.result_lines``,
 ``breakdown``, ``result_notes``), the bots, and undo, hint and peek as the game offers them.
 """
 

@@ -167,12 +167,6 @@ class SlideBoard(GameBoard):
             return words[0] == "take" and words[1] == ref[1]
         return True
 
-    def changes(self, before: View, after: View, names: Sequence[str]) -> list[str]:
-        if before["phase"] == "reveal" and after["phase"] == "take":
-            centre = " ".join(map(str, after["centre"]))
-            return [f"Round {after['round']}: revealed {centre}"]
-        return []
-
 
 def _removed(view: dict[str, Any]) -> dict[int, set[str]]:
     """The cells each seat lost to pairs in the last deal (known only at the end)."""

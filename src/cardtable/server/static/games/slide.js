@@ -94,6 +94,13 @@ function grid(view, seat, s, ctx, big) {
   return box;
 }
 
+// a phone tab's name, whole in a narrow tab: "Bob (Greedy)" for Bob's seat a bot plays on
+// (the tab's title, read as its description, keeps "Bob — played by Greedy")
+function tabName(table, seat, names) {
+  const info = table && table.seats ? table.seats[seat] : null;
+  return info && info.bot && info.person ? `${info.person} (${info.name})` : names[seat];
+}
+
 export function render(root, s, ctx) {
   const view = s.view;
   const seats = [...Array(view.players).keys()];
@@ -159,8 +166,9 @@ export function render(root, s, ctx) {
       const turn = view.phase === "take" && view.turn === seat;
       return el("button", { type: "button", role: "tab", class: current ? "current" : "",
         "aria-selected": String(current), "data-key": `tab-${seat}`, "data-tab": String(seat),
+        title: seat === me ? "You" : ctx.names[seat],
         onclick: () => { ctx.ui.gridTab = seat; ctx.rerender(); } },
-      (turn ? "▶ " : "") + (seat === me ? "You" : ctx.names[seat]),
+      (turn ? "▶ " : "") + (seat === me ? "You" : tabName(s.table, seat, ctx.names)),
       el("small", {}, ` ${view.totals[seat]}`));
     }));
   const grids = el("div", { class: "grids tabbed" }, order.map((seat) => {
