@@ -280,7 +280,7 @@ class FairBot:
         # both actions. The second is solved first where the first lost, so the stocks where
         # only the first wins are scaled up to all the stocks the first won (nothing known of
         # those: no case for the second). Undecided, it flips on: on the tuning deals' truth
-        # flipping on was almost never worse than playing (docs/bots.md: 0 of 16,873 choices
+        # flipping on was almost never worse than playing (docs/bots-lab.md: 0 of 16,873 choices
         # on the bot's own games), and three of the reported deals were lost by playing here
         # (the second is judged as in ``_judge``; the play needs a lead of MARGIN stocks)
         d2 = sum(seconds.get(i, False) for i, won in enumerate(firsts) if not won)

@@ -9,7 +9,7 @@ candidate is the whole search. It is a study tool for ``bench/slide_bots.py`` (b
 What it measures: what knowing every card is worth to this search. It is no ceiling for Slide
 (a different search could do better still), nor quite for the fair bot: one rollout per
 candidate judges the future by a single playout of the other seats, whose future choices stay
-unknown to it as to everyone, where the fair bot averages over many (docs/bots.md, "How far
+unknown to it as to everyone, where the fair bot averages over many (docs/bots-lab.md, "How far
 full knowledge takes this search").
 """
 

@@ -333,7 +333,7 @@ class SearchBot:
         # won 72 %, 4 won 80 % and 8 won 84.5 %, and more samples after a first stage of 2
         # changed nothing); in the rollouts its own seat takes by lookahead_take, the others
         # greedily (greedy rollouts for every seat won 47 % against search-v1:hard; lookahead
-        # for every seat won 66.5 % on those tuning seeds: docs/bots.md "Slide")
+        # for every seat won 66.5 % on those tuning seeds: docs/bots-lab.md "Slide")
         "hard": {"samples": 16, "first": 8, "search_reveals": True, "reveal": "expect",
                  "own_reveal": "expect", "bonus": 0.0, "cap": 0.8, "look": "own"},
     }

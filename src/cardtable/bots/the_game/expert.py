@@ -50,7 +50,7 @@ ALL_CARDS = sum(1 << c for c in CARDS)
 ABOVE = [ALL_CARDS & ~((1 << (t + 1)) - 1) for t in range(102)]
 BELOW = [ALL_CARDS & ((1 << t) - 1) for t in range(102)]
 
-# Tuned by simulation (bench/the_game_bots.py); see docs/bots.md.
+# Tuned by simulation (bench/the_game_bots.py); see docs/bots-lab.md, "The Game".
 DEFAULTS: dict[str, Any] = {
     # value of a live card that 0, 1, 2, 3 or 4 piles still take
     "g": (-14.0, -5.0, -2.0, -0.8, 0.0),
@@ -89,7 +89,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 # Settings for one player count, over DEFAULTS (which were tuned with three to five players);
-# each tuned by simulation for that count alone on seeds 50001 and up (docs/bots.md, "Weights
+# each tuned by simulation for that count alone on seeds 50001 and up (docs/bots-lab.md, "Weights
 # per player count" and its measured section). A setting given to the bot itself wins.
 BY_PLAYERS: dict[int, dict[str, Any]] = {
     # alone, a full hand is worth more than a quick draw: extras only when they pay; with one
