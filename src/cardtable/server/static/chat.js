@@ -39,7 +39,7 @@ export function createChat({ send, tableId }) {
 
   function line(m) {
     const when = new Date(m.at);
-    return el("li", { "data-n": String(m.n), title: isNaN(when) ? null : when.toLocaleString() },
+    return el("li", { "data-n": String(m.n), title: isNaN(when.getTime()) ? null : when.toLocaleString() },
       el("b", { class: "chat-name" }, m.name),
       m.seat === null ? el("span", { class: "muted" }, " (watching)") : null,
       ": ", el("span", { class: "chat-text" }, m.text));

@@ -52,8 +52,8 @@ export function clockChoice() {
 
 // the form's choice as POST /api/tables wants it: {mode, seconds}, or null for none
 export function readClock(root = document) {
-  const mode = root.querySelector("[name=clock-mode]");
-  const time = root.querySelector("[name=clock-time]");
+  const mode = /** @type {HTMLSelectElement | null} */ (root.querySelector("[name=clock-mode]"));
+  const time = /** @type {HTMLInputElement} */ (root.querySelector("[name=clock-time]"));
   if (!mode || mode.value === "none") return null;
   return { mode: mode.value, seconds: Number(time.value) };
 }
@@ -127,7 +127,8 @@ let current = null;
 // every running clock's text, from its deadline: four times a second
 function tick() {
   if (!current) return;
-  for (const node of document.querySelectorAll(".clock [data-deadline]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (
+    document.querySelectorAll(".clock [data-deadline]"))) {
     const left = Number(node.dataset.deadline) - serverNow(current);
     node.textContent = formatLeft(left);
     const real = current.mode !== "turn";

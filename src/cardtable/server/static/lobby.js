@@ -54,7 +54,8 @@ function optionInput(opt, players) {
 function readOptions(game) {
   const out = {};
   for (const opt of game.options) {
-    const input = document.getElementById(`opt-${opt.name}`);
+    const input = /** @type {HTMLInputElement | null} */ (
+      document.getElementById(`opt-${opt.name}`));
     if (!input) continue;
     if (input.type === "checkbox") {
       if (input.checked !== opt.default) out[opt.name] = input.checked;
@@ -164,7 +165,7 @@ async function refreshTables() {
   let tables;
   try {
     tables = await api("GET", "/api/tables?status=open,running");
-  } catch (e) {
+  } catch {
     return; // the next refresh tries again
   }
   const body = clear($("#tables"));

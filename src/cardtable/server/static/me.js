@@ -109,7 +109,7 @@ async function botsPanel() {
   let mine;
   try {
     mine = await api("GET", "/api/me/bots");
-  } catch (e) {
+  } catch {
     return null; // a bot account's own page: it owns none
   }
   const shown = el("div");

@@ -240,7 +240,7 @@ function invitePanel(table) {
 let botNames = [];
 
 function statusLine(s) {
-  const { table, view, legal } = s;
+  const { table, legal } = s;
   if (table.status === "open") return "Waiting for players to sit down";
   if (table.status === "over") return table.ended ? `Game over: ${ENDED[table.ended]}` : "Game over";
   const n = names(table);

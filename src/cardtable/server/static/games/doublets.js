@@ -199,7 +199,8 @@ function scheduleAutoPlay(s, ctx) {
 }
 
 function pressTool(key) {
-  const button = document.querySelector(`.tools [data-key="${key}"]`);
+  const button = /** @type {HTMLButtonElement | null} */ (
+    document.querySelector(`.tools [data-key="${key}"]`));
   if (button && !button.disabled) button.click();
 }
 
@@ -216,7 +217,7 @@ function onKey(e) {
     }
     return;
   }
-  let action = null;
+  let action;
   if (/^[1-7]$/.test(key)) action = `play r${key}`;
   else if (key === "w") action = "play waste";
   else if (key === "f") action = s.legal.includes("redeal") ? "redeal" : "flip";

@@ -1,6 +1,6 @@
 // Slide: every seat's 4x4 grid, the centre, the reveal / take clicks, and its results.
 // Nothing here knows the rules: clickable things come from the server's `legal` list.
-import { el } from "../common.js";
+import { el, focusOn } from "../common.js";
 import { summary } from "../results.js";
 
 // its styles: slide.css
@@ -136,7 +136,7 @@ export function render(root, s, ctx) {
           onclick: can ? (e) => {
             ctx.ui.picked = v;
             ctx.rerender();
-            if (e.detail === 0) document.querySelector(".arrow")?.focus(); // keyboard: go on
+            if (e.detail === 0) focusOn(".arrow"); // keyboard: go on
           } : null,
         });
       }) : el("span", { class: "muted", style: "color:#cfe3da" }, "empty")));

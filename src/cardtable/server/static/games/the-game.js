@@ -1,6 +1,6 @@
 // The Game: four piles, the hand, pile signals, and its results. Legal plays come from the
 // server's `legal`.
-import { el } from "../common.js";
+import { el, focusOn } from "../common.js";
 import { summary } from "../results.js";
 
 // its styles: the-game.css
@@ -91,7 +91,7 @@ export function render(root, s, ctx) {
           ctx.ui.picked = picked === v ? undefined : v;
           ctx.rerender();
           // from the keyboard (detail 0), go on to the piles that take the card
-          if (e.detail === 0) document.querySelector(".pile-btn.target")?.focus();
+          if (e.detail === 0) focusOn(".pile-btn.target");
         } : null,
       });
     }));
