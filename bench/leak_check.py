@@ -91,7 +91,10 @@ INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "cre
              "your_deadline", "created_at"}
 #: only on a table closed before its game's end (#11): how, one word
 ENDED_VALUES = {"abandoned", "resigned", "idle"}
-SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account"}
+#: (``person``: whose seat a bot plays on, by name; ``hand_over_in``: when an away person's seat
+#: may go to a bot; both public, #24)
+SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account", "person",
+             "hand_over_in"}
 #: a table's clock (server/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
 #: the chat a socket gets when it opens (server/chat.py ``message``): nobody writes in this
@@ -263,14 +266,16 @@ def check_tools(state: State, seat: int | None, tools: list[str], running: bool,
 def check_words(state: State, seat: int | None, message: dict, running: bool,
                 tally: Tally) -> None:
     """The words of a state message (the game log, the last move, labels, the end) carry
-    nothing the viewer may not know: one entry per action, in order, each by its seat; the
-    labels are ``move_label`` of the seat's own view; and while another seat's secret action
-    (``public_action`` None) waits for the rest of its simultaneous step (its seat is not to
-    act; the others are, and may only act in secret too), the viewer reads only its public
-    words and no action in ``last``."""
+    nothing the viewer may not know: one entry per action, in order, each by its seat, but
+    a change of mind (``Game.replaces``) that a later action of its seat took the place of,
+    and news only after the action that brought it; the labels are ``move_label`` of the
+    seat's own view; and while another seat's secret action (``public_action`` None) waits
+    for the rest of its simultaneous step (its seat is not to act; the others are, and may
+    only act in secret too), the viewer reads only its public words and no action in
+    ``last``."""
     game = state.game
     log, actions = message["log"], state.actions
-    if [(e["n"], e["seat"]) for e in log] != [(n, a[0]) for n, a in enumerate(actions)]:
+    if not log_in_order(game, log, changes_of_mind(state)):
         tally.leak("websocket: the log is not one entry per action, in order")
         return
     if message["labels"] != [game.move_label(message["view"], a) for a in message["legal"]]:
@@ -292,6 +297,41 @@ def check_words(state: State, seat: int | None, message: dict, running: bool,
         words = game.describe_action(action, log[-1]["who"], state.view(None), public=True)
         if log[-1]["text"] != words or message["last"]["action"] is not None:
             tally.leak(f"websocket: seat {seat} reads another seat's secret action")
+
+
+def changes_of_mind(state: State) -> list[tuple[int, int, bool]]:
+    """Per action of ``state``: (n, seat, dropped), dropped when the same seat later took
+    it back in the same simultaneous step (acting again though not to act, an action that
+    ``Game.replaces`` it)."""
+    game = state.game
+    replay = game.deal(state.seed, state.players, state.options)
+    out: list[tuple[int, int, bool]] = []
+    mine: dict[int, int] = {}  # seat -> its last action while it was to act
+    for n, (seat, action) in enumerate(state.actions):
+        if seat not in replay.to_act() and seat in mine and \
+                game.replaces(state.actions[mine[seat]][1], action):
+            k = mine[seat]
+            out[k] = (k, seat, True)
+        mine[seat] = n
+        out.append((n, seat, False))
+        replay.act(seat, action)
+    return out
+
+
+def log_in_order(game: Any, log: list[dict], actions: list[tuple[int, int, bool]]) -> bool:
+    """``log`` has an entry per action (``changes_of_mind``), in order and by its seat, but
+    for a dropped change of mind; news only right after the entry of the action that
+    brought it."""
+    moves = [(e["n"], e["seat"]) for e in log if not e.get("news")]
+    kept = [(n, seat) for n, seat, dropped in actions if not dropped]
+    if moves != kept:
+        return False
+    last = -1
+    for e in log:
+        if e.get("news") and e["n"] != last:
+            return False
+        last = e["n"]
+    return True
 
 
 # -- websocket messages, through a real Hub ----------------------------------------------------
@@ -340,9 +380,10 @@ class MessageCheck:
         # the log comes as a delta (what changed since the connection's last state): the
         # words are checked on the whole log, put back as a client does
         logs = self.logs
-        if message["log_from"] > len(logs.get(id(conn), [])):
+        sent = logs.get(id(conn), [])
+        if message["log_from"] > (sent[-1]["n"] + 1 if sent else 0):
             tally.leak("websocket: a log delta starts past what the connection was sent")
-        full = logs.get(id(conn), [])[:message["log_from"]] + message["log"]
+        full = [e for e in sent if e["n"] < message["log_from"]] + message["log"]
         logs[id(conn)] = full
         check_words(state, seat, {**message, "log": full}, running, tally)
         check_tools(state, seat, message["tools"], running, tally)
@@ -624,7 +665,8 @@ class ClusterRun(MessageCheck):
             n = 0
             for message in sock.messages:
                 if message.get("type") == "state":
-                    got = message["log_from"] + len(message["log"])
+                    got = message["log"][-1]["n"] + 1 if message["log"] else \
+                        message["log_from"]
                     if got < n:
                         tally.leak("websocket: a state older than the one before it")
                     n = got

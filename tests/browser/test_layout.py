@@ -3,8 +3,8 @@ server: long names never widen a page, one's own cancelled Slide cards are dimme
 says when only ending the turn is left and marks the cards that fit nowhere, and the replay's
 Play/Pause button always shows its glyph and its name.
 
-Set CARDTABLE_SCREENSHOTS=1 to write docs/screenshots/slide-end.png, slide-end-phone.png and
-the-game-end-turn.png.
+Set CARDTABLE_SCREENSHOTS=1 to write docs/screenshots/the-game-end-turn.png (a Slide table's
+end, its dimmed cards too, is test_results.py's slide-end.png).
 """
 
 from __future__ import annotations
@@ -127,7 +127,6 @@ def test_long_names_never_widen_a_finished_table_the_lobby_or_my_games(
 
 # -- 2. Slide: one's own cancelled cards are dimmed as an opponent's are -------------------
 ANIMATIONS_OVER = "() => document.getAnimations().every(a => a.playState !== 'running')"
-SHOW_BOARD = "() => document.querySelector('.slide-board').scrollIntoView()"
 
 
 def test_slide_own_removed_cards_are_dimmed(server, browser, finished_slide):
@@ -145,12 +144,6 @@ def test_slide_own_removed_cards_are_dimmed(server, browser, finished_slide):
         assert every and all(o < 0.5 for o in every), (seat, every)
         own += page.locator(f'.grid-box[data-seat="{seat}"] button.card.removed').evaluate_all(
             "cards => cards.map(c => Number(getComputedStyle(c).opacity))")
-        if seat == 0:  # the board, its cancelled cards dimmed
-            page.evaluate(SHOW_BOARD)
-            screenshot(page, "slide-end.png")
-            page.set_viewport_size({"width": 390, "height": 844})
-            page.evaluate(SHOW_BOARD)
-            screenshot(page, "slide-end-phone.png")
         assert not page.js_errors
     assert own, "no person's own grid had a cancelled card"
     assert all(o < 0.5 for o in own), own

@@ -40,6 +40,9 @@ def test_new_deals_are_lost_deals_listed_on_my_games(server, browser):
     seen = [page.url]
     for n in range(1, 6):
         page.click("[data-key=new-deal]")
+        # the deal under way counts as lost: the page says so first (issue #24)
+        expect(page.get_by_role("alertdialog")).to_contain_text("counts as a lost game")
+        page.get_by_test_id("new-deal-yes").click()
         page.wait_for_url(lambda url, seen=list(seen): url not in seen and "/t/" in url)
         seen.append(page.url)
         settled(page)
@@ -166,6 +169,9 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     lines = ann.get_by_test_id("result-lines")
     expect(lines).to_contain_text("#2 Ann (resigned)")
     expect(lines).to_contain_text("#3 Bob (resigned)")
+    # the seat Bob resigned keeps his name, and the seated Greedy its own (#24)
+    players = ann.locator("[aria-label=players] .name")
+    expect(players).to_have_text(["Ann (you)", "Bob — played by Greedy", "Greedy (bot)"])
     expect(ann.get_by_test_id("replay-link")).to_be_visible()
     for waiting in ("choosing…", "Waiting…", "Waiting for"):
         expect(ann.locator("main")).not_to_contain_text(waiting)

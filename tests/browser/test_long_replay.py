@@ -41,7 +41,7 @@ def test_stepping_past_a_log_page_fetches_the_next(tmp_path):
                 "log": 1, "log_offset": PAGE - 2, "log_limit": 4}).json()["log"]
             page.goto(f"/t/{table_id}/replay#move={PAGE - 1}")
             expect(page.locator("body")).to_have_attribute("data-step", str(PAGE - 1))
-            lines = page.locator(".log-line")
+            lines = page.locator(".log-line:not(.log-news)")  # the moves (not the scorings)
             expect(lines).to_have_count(PAGE)  # the first page only, not the whole log
             expect(lines.first).to_have_attribute("data-n", "0")
             expect(page.locator(".log-line.current")).to_have_attribute("data-n",

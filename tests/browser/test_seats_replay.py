@@ -45,13 +45,15 @@ def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):
                 if step == ann_step:  # her move in words, under her name (#11)
                     expect(page.get_by_test_id("what")).to_have_text(re.compile("^Ann "))
                     expect(page.get_by_test_id("notation")).to_have_text(actions[step - 1][1])
-            # the step after the handover: seat 1's move is the bot's
+            # the step after the handover: seat 1's move is the bot's, on her seat (#24)
             assert actions[handed_at][0] == 1
-            expect(page.get_by_test_id("what")).to_have_text(re.compile(r"^Greedy \(bot\) "))
+            expect(page.get_by_test_id("what")).to_have_text(
+                re.compile(r"^Ann — played by Greedy "))
             expect(page.get_by_test_id("notation")).to_have_text(actions[handed_at][1])
             page.click("#last")
             results = page.get_by_test_id("results")
-            expect(results).to_contain_text("Ann, then Greedy bot")
+            expect(results).to_contain_text("Ann — played by Greedy")
+            expect(results).not_to_contain_text("Ann, then")
             page.goto("/leaderboard")
             bot_row = page.locator('[data-game=slide] td[data-bot="true"]')
             expect(bot_row).to_have_count(1)

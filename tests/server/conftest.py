@@ -192,8 +192,9 @@ class Socket:
         if message["type"] == "state":
             # the log comes as a delta (log_from): the state kept has the log put back, as
             # table.js does (``messages`` keeps what was sent); a first state has the whole
-            # log, or its last entries (gamelog.LOG_TAIL)
-            assert not message["log"] or message["log"][0]["n"] == message["log_from"]
+            # log, or its last entries (gamelog.LOG_TAIL); a dropped change of mind is no
+            # entry, so the first one sent may come after log_from
+            assert not message["log"] or message["log"][0]["n"] >= message["log_from"]
             kept = [e for e in self.state["log"] if e["n"] < message["log_from"]] \
                 if self.state else []
             message = {**message, "log": kept + message["log"]}

@@ -104,7 +104,7 @@ async def test_a_player_out_of_time_is_replaced_and_takes_the_seat_back(clock_se
     assert after["table"]["your_deadline"] is None  # Ann chose: her time stopped
     # Bob lets his time run out: the fallback bot plays for him, and the table is told
     told = await a.until(lambda s: s["table"]["seats"][1]["bot"] == "greedy", timeout=10)
-    assert "Bob ran out of time; greedy plays for Bob" in told["table"]["notices"]
+    assert "Bob ran out of time; Greedy plays for Bob" in told["table"]["notices"]
     watching = await b.until(lambda s: s["seat"] is None, timeout=10)
     assert watching["table"]["seats"][1]["you_away"] is True
     assert "you_away" not in told["table"]["seats"][1] or not told["table"]["seats"][1][
@@ -155,7 +155,7 @@ async def test_a_real_time_player_who_stays_away_is_replaced_after_the_grace(tmp
         await b.until(lambda s: s["seat"] == 1)
         await b.close()  # Bob leaves while it is his turn
         told = await a.until(lambda s: s["table"]["seats"][1]["bot"] == "greedy", timeout=10)
-        assert "Bob stayed away; greedy plays for Bob" in told["table"]["notices"]
+        assert "Bob stayed away; Greedy plays for Bob" in told["table"]["notices"]
         await a.close()
     finally:
         srv.kill()
@@ -233,7 +233,7 @@ async def bobs_seat_goes_to_the_bot(srv: Server, why: str) -> tuple[Client, Clie
         await b.close()
     assert (await a.act(start["legal"][0]))["type"] == "ack"
     told = await a.until(lambda s: s["table"]["seats"][1]["bot"] == "greedy", timeout=15)
-    assert f"Bob {why}; greedy plays for Bob" in told["table"]["notices"]
+    assert f"Bob {why}; Greedy plays for Bob" in told["table"]["notices"]
     return ann, bob, table_id, a, b
 
 

@@ -24,7 +24,7 @@ from cardtable.server import store as db
 from cardtable.server.broadcast import Conn
 from cardtable.server.bus import Bus
 from cardtable.server.hub import Hub
-from cardtable.server.live import SeatRow
+from cardtable.server.live import bot_seat
 from cardtable.server.messages import NotHolder
 from helpers import load_bench, play_with_greedy
 from server.conftest import PG, Client, Server, Socket, fresh_pg_database
@@ -409,7 +409,7 @@ async def test_a_write_by_a_process_that_does_not_hold_the_table_is_refused(tmp_
             await there.engine.act(table, 0, action, None, "c1")
         with pytest.raises(NotHolder):
             there.engine.change(table, all_seats=True,
-                                seats={0: SeatRow(player_id=None, bot="greedy", name="greedy")})
+                                seats={0: bot_seat("greedy", "Greedy")})
         with pytest.raises(NotHolder):
             there.engine.leave(table, ann)
         with pytest.raises(NotHolder):

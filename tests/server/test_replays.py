@@ -97,7 +97,8 @@ def test_a_logs_build_is_linear_in_its_actions(tmp_path: Path):
             assert n == length
             table = engine.load(table_id)
             work[length] = lines_run(lambda t=table: gamelog.entries(t), gamelog)
-            assert len(gamelog.entries(table)) == length
+            # an entry per action, and a deal's scoring after its last one
+            assert len([e for e in gamelog.entries(table) if not e.news]) == length
         # linear: 4x the actions, about 4x the lines (quadratic: about 16x)
         assert work[1600] < 5 * work[400], work
     finally:
@@ -159,7 +160,11 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
             ReplayStep.model_validate(answer)  # (encoded by the route, not by FastAPI)
         # the same words as the first page's, page by page
         again = (await http.get(url, params={"log": 1})).json()  # the most, by default
-        assert again["log"][:100] == words and len(again["log"]) == LOG_PAGE_MAX
+        moves = [e for e in again["log"] if not e.get("news")]
+        assert again["log"][:100] == words and len(moves) == LOG_PAGE_MAX
+        # (and the scoring of the deals that ended among them)
+        assert [e["n"] for e in again["log"] if e.get("news")] == [
+            n for n in range(LOG_PAGE_MAX) if (n + 1) % (2 * 16 * 6) == 0]
         for limit in (0, LOG_PAGE_MAX + 1):
             refused = await http.get(url, params={"log": 1, "log_limit": limit})
             assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
@@ -183,8 +188,9 @@ async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: 
     sock = await people("Eve").connect(table_id, token=False)
     state = await sock.until(lambda s: True)
     first = sock.messages[0]
-    assert first["log_from"] == steps - LOG_TAIL and len(first["log"]) == LOG_TAIL
-    assert [e["n"] for e in state["log"]] == list(range(steps - LOG_TAIL, steps))
+    moves = [e for e in first["log"] if not e.get("news")]
+    assert first["log_from"] == steps - LOG_TAIL and len(moves) == LOG_TAIL
+    assert [e["n"] for e in moves] == list(range(steps - LOG_TAIL, steps))
     assert state["log"][-1]["n"] == state["last"]["n"] == steps - 1
     await sock.close()
 

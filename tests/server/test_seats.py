@@ -201,9 +201,10 @@ async def ann_then_greedy(bob: Client, ann: Client) -> tuple[str, int]:
 async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_server):
     bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
     table_id, handed_at = await ann_then_greedy(bob, ann)
-    ann_then_bot = [{"name": "Ann", "bot": None, "from": 0},
-                    {"name": "Greedy", "bot": "greedy", "from": handed_at}]
-    bob_alone = [{"name": "Bob", "bot": None, "from": 0}]
+    # the bot plays Ann's seat on, for her (#24)
+    ann_then_bot = [{"name": "Ann", "bot": None, "person": None, "from": 0},
+                    {"name": "Greedy", "bot": "greedy", "person": "Ann", "from": handed_at}]
+    bob_alone = [{"name": "Bob", "bot": None, "person": None, "from": 0}]
 
     record = bob.http.get(f"/api/tables/{table_id}/record").json()
     assert record["played_by"] == [bob_alone, ann_then_bot]
@@ -221,6 +222,7 @@ async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_ser
         expected = ("Bob" if seat == 0 else "Ann" if n < handed_at else "Greedy")
         assert step["action"]["by"]["name"] == expected, (n, step["action"])
         assert (step["action"]["by"]["bot"] is None) == (expected != "Greedy")
+        assert step["action"]["by"]["person"] == ("Ann" if expected == "Greedy" else None)
     assert bob.http.get(f"/api/tables/{table_id}/replay").json()["played_by"] == \
         record["played_by"]
     # ... and after a restart, from the stored actors
@@ -248,8 +250,9 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
         engine.dispose()
         server.start()
         record = ann.http.get(f"/api/tables/{table['id']}/record").json()
-        assert record["played_by"] == [[{"name": "Ann", "bot": None, "from": 0}],
-                                       [{"name": "Greedy", "bot": "greedy", "from": 0}]]
+        assert record["played_by"] == [
+            [{"name": "Ann", "bot": None, "person": None, "from": 0}],
+            [{"name": "Greedy", "bot": "greedy", "person": None, "from": 0}]]
         assert games.replay(record).over
         step = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": 1}).json()
         assert step["action"]["by"]["name"] in ("Ann", "Greedy")
@@ -302,3 +305,96 @@ def test_replay_accepts_who_played_and_still_refuses_other_unknown_fields():
 
     with pytest.raises(BadRecord, match="unknown fields: players_by"):
         games.replay({**record, "players_by": []})
+
+
+# -- 5. a seat given to a bot keeps its person; no other seat is renamed (#24) --------------
+async def replay_log(client: Client, table_id: str) -> list[dict]:
+    """A finished table's whole log in words, from its replay (a page at a time)."""
+    log: list[dict] = []
+    while True:
+        page = client.http.get(f"/api/tables/{table_id}/replay", params={
+            "step": 0, "log": 1, "log_offset": len(log)}).json()
+        log += page["log"]
+        if len(log) >= page["log_total"]:
+            return log
+
+
+@pytest.mark.parametrize("how", ["handed", "resigned"])
+async def test_a_seat_given_to_a_bot_keeps_its_person_and_no_seat_is_renamed(grace_server,
+                                                                             how):
+    """Bob, a Greedy bot seated at creation, and Ann: Ann's seat goes to the fallback bot
+    (Bob hands it over after the grace, or she resigns). The seated Greedy stays "Greedy"
+    (it became "Greedy 2"), and Ann's seat reads "Ann — played by Greedy" in the seats, the
+    log, the result lines, the replay, the record and My games, after a restart too."""
+    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    table_id = bob.new_table("slide", ["me", "greedy", "open"])["id"]
+    ann.post(f"/api/tables/{table_id}/join")
+    hers, mine = await ann.connect(table_id), await bob.connect(table_id)
+    before = await mine.until(lambda s: s["table"]["status"] == "running")
+    assert [s["name"] for s in before["table"]["seats"]] == ["Bob", "Greedy", "Ann"]
+    if how == "handed":
+        await hers.close()
+        await until_gone(bob, table_id, 2)
+        await asyncio.sleep(GRACE + 0.1)
+        assert hand(bob, table_id, 2).status_code == 200
+    else:
+        assert ann.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"
+        await hers.close()
+    after = await mine.until(lambda s: s["table"]["seats"][2]["bot"] == "greedy")
+    seats = [(s["name"], s["bot"], s.get("person")) for s in after["table"]["seats"]]
+    assert seats == [("Bob", None, None), ("Greedy", "greedy", None),
+                     ("Greedy", "greedy", "Ann")]
+    await play_greedy(mine)
+    over = await mine.until(lambda s: s["table"]["status"] == "over")
+    await mine.close()
+    assert any(line.startswith("#") and "Ann — played by Greedy:" in line
+               for line in over["ending"]["lines"]), over["ending"]
+    whole = await replay_log(bob, table_id)
+    log = [e for e in whole if not e.get("news")]  # the moves, not the scoring
+    assert {e["who"] for e in log if e["seat"] == 1} == {"Greedy (bot)"}
+    assert {e["who"] for e in log if e["seat"] == 2} == {"Ann — played by Greedy"}
+    assert all(e["text"].startswith("Ann — played by Greedy ") for e in log if e["seat"] == 2)
+    record = bob.http.get(f"/api/tables/{table_id}/record").json()
+    assert record["played_by"][1:] == [
+        [{"name": "Greedy", "bot": "greedy", "person": None, "from": 0}],
+        [{"name": "Greedy", "bot": "greedy", "person": "Ann", "from": 0}]]
+    mine_now = bob.http.get("/api/my-games").json()["finished"]
+    assert mine_now[0]["opponents"] == ["Greedy", "Ann — played by Greedy"]
+    if how == "resigned":  # hers too, from her side
+        assert ann.http.get("/api/my-games").json()["finished"][0]["opponents"] == [
+            "Bob", "Greedy"]
+    info = bob.http.get(f"/api/tables/{table_id}").json()
+    grace_server.restart()  # the names are stored, not recomputed from who sits where
+    again = bob.http.get(f"/api/tables/{table_id}").json()
+    assert [(s["name"], s["person"]) for s in again["seats"]] == \
+        [(s["name"], s["person"]) for s in info["seats"]] == \
+        [("Bob", None), ("Greedy", None), ("Greedy", "Ann")]
+    assert await replay_log(bob, table_id) == whole
+
+
+async def test_every_page_is_told_when_a_seat_may_go_to_a_bot(grace_server):
+    """Ann closes her page: Bob's socket hears it with the seconds until her seat may be
+    handed to a bot (``hand_over_in``), the table info counts them down, and the server
+    takes the hand-over once they are 0, never before."""
+    bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
+    table_id, hers = await table_with_ann(bob, ann)
+    mine = await bob.connect(table_id)
+    first = await mine.until(lambda s: True)
+    assert first["table"]["seats"][1]["hand_over_in"] is None  # she is at the table
+    await asyncio.sleep(0.7)  # (presence is told every 0.5 s: her arrival, then her leaving)
+    await hers.close()
+    while True:  # the presence event says it, with nothing else
+        event = await mine.recv()
+        if event["type"] == "presence" and event["seat"] == 1 and not event["connected"]:
+            break
+    assert event["connected"] is False and 0 < event["hand_over_in"] <= GRACE
+    info = bob.http.get(f"/api/tables/{table_id}").json()
+    left = info["seats"][1]["hand_over_in"]
+    assert 0 < left <= event["hand_over_in"]
+    assert info["seats"][0]["hand_over_in"] is None  # Bob (no socket of his closed) is here
+    refused = hand(bob, table_id, 1)
+    assert refused.status_code == 409 and refused.json()["retry_after"] <= left + 0.2
+    await asyncio.sleep(left + 0.05)
+    assert bob.http.get(f"/api/tables/{table_id}").json()["seats"][1]["hand_over_in"] == 0
+    assert hand(bob, table_id, 1).status_code == 200
+    await mine.close()

@@ -26,8 +26,8 @@ def render_board(view: dict, names=None, **kwargs):
     return board_for(games.get(view["game"])).render(view, names, **kwargs)
 
 
-def result_text(game: str, result: dict, names=None):
-    return board_for(games.get(game)).result_text(result, names)
+def result_text(game: str, view: dict, names=None):
+    return board_for(games.get(game)).result_text(view, names)
 
 
 def move_label(view: dict, action: str) -> str:
@@ -235,18 +235,25 @@ def test_the_game_board_shows_piles_signals_turn_and_minimum() -> None:
 
 def test_the_game_result() -> None:
     state = finished("the-game", 2, 394)
-    text = result_text("the-game", state.result(), ["you", "greedy"])
+    text = result_text("the-game", state.view(0), ["you", "greedy"])
     left = state.result()["cards_left"]
     played = 98 - left
     stuck = state.result()["stuck_seat"]
-    assert text.plain == (f"Game over. The team did not win. Cards left: {left} "
-                          f"(played {played}).\n{['you (seat 1)', 'seat 2 (greedy)'][stuck]} "
-                          f"could not play {state.result()['short_by']} cards.")
+    hands = [len(h) for h in state.hands]
+    # the outcome, then where the cards left are: each hand, the draw pile; then who was stuck
+    assert text.plain.splitlines() == [
+        f"Game over. The team did not win. Cards left: {left} (played {played}).",
+        f"you (seat 1): cards in hand {hands[0]}",
+        f"seat 2 (greedy): cards in hand {hands[1]}",
+        f"draw pile {len(state.draw)} · cards left {left}",
+        f"{['you (seat 1)', 'seat 2 (greedy)'][stuck]} could not play "
+        f"{state.result()['short_by']} more cards.",
+        "More than 10 cards left: 10 or fewer counts as a good result."]
     assert any(span.style.color.name == "red" for span in text.spans)  # a lost game in red
     won = finished("the-game", 2, 222)
-    text = result_text("the-game", won.result())
-    assert text.plain == "Game over. The team won: all 98 cards are played!"
-    assert text.spans[-1].style.color.name == "green"
+    text = result_text("the-game", won.view(None))
+    assert text.plain.splitlines()[0] == "Game over. The team won: all 98 cards are played!"
+    assert any(span.style.color.name == "green" for span in text.spans)
 
 
 # -- labels ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from textual.widgets import Static
 
@@ -128,7 +129,9 @@ async def test_hint_and_peek_keys(data_dir, ui) -> None:
     async with app.run_test() as pilot:
         await pilot.press("h")
         await pilot.pause()
-        assert "Hint: " in ui.message(app)
+        # in the game's words, the notation after them (issue #24)
+        assert re.match(r"Hint: (Turn the next stock card|Play the .+ from) .+ \((flip|play "
+                        r"\w+)\)", ui.message(app)), ui.message(app)
         await pilot.press("x")
         await pilot.pause()
         assert "Peeking at the stock: " in ui.message(app)

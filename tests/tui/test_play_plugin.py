@@ -87,8 +87,13 @@ def test_a_plugin_game_plays_to_the_end_through_the_generic_board(
     names = ["you (seat 1)", "seat 2 (greedy)"]
     lines = state.game.result_lines(result, names)
     assert lines[0].startswith(("Winner: ", "Shared win: "))
-    for line in lines:
-        assert line in str(seen["result"])
+    assert lines[0] in str(seen["result"])
+    # the figures: the default breakdown, each seat's score in one table
+    for seat, name in enumerate(names):
+        row = next(r for r in str(seen["result"]).splitlines()
+                   if name in r and r.startswith("#"))
+        assert row.split()[0] == f"#{result['ranks'][seat]}"
+        assert row.split()[-1] == str(result["scores"][seat])
     # the log in the game's words (FifteenGame.describe_action)
     played = [a.removeprefix("play ") for s, a in state.actions if s == 0]
     assert f"you (seat 1) played {played[0]}" in app.events

@@ -58,11 +58,20 @@ async def test_whole_game_against_greedy(data_dir, ui) -> None:
         result = app.table.result()
         text = str(app.query_one("#result", Static).render())
         assert ("Winner: " if len(result["winners"]) == 1 else "Shared win: ") in text
-        for seat in (0, 1):
-            assert f": {result['scores'][seat]} ({result['remaining'][seat]} cards)" in text
+        # the end screen: a line per player by rank (sum, cards left, cancelled), then how
+        # it counts; no other line repeats them
+        lines = text.splitlines()
+        cancelled = [len(s["removed"]) for s in result["deals"][0]["seats"]]
+        names = ["you (seat 1)", "seat 2 (greedy)"]
+        order = sorted((0, 1), key=lambda s: (result["ranks"][s], s))
+        assert lines[1:3] == [f"#{result['ranks'][s]} {names[s]}: sum {result['scores'][s]}, "
+                              f"cards left {result['remaining'][s]}, cancelled {cancelled[s]}"
+                              for s in order]
+        assert lines[3].startswith("Cards that touch a card of the same number")
         assert "Record saved:" in text
         assert "?" not in ui.board_text(app)  # every grid is face up at the end
         assert "chose a card to reveal" in log_text(app)
+        assert "Scoring: " not in text  # the scoring is the table's, not a line again
         assert "reveal " not in log_text(app)  # the cells chosen stay secret until revealed
     saved = list((data_dir / "records").glob("slide-7-*.json"))
     assert len(saved) == 1

@@ -109,6 +109,10 @@ async def test_whole_game_against_greedy(data_dir, ui) -> None:
         assert not result["won"] and result["cards_left"] == 53
         text = str(app.query_one("#result", Static).render())
         assert "The team did not win. Cards left: 53 (played 45)." in text
+        # where they are: each hand, the draw pile
+        hands = app.table.view(0)["hand_sizes"]
+        assert f"seat 2 (greedy): cards in hand {hands[1]}" in text
+        assert f"draw pile {53 - sum(hands)} · cards left 53" in text
         assert "Record saved:" in text
     assert len(list((data_dir / "records").glob("the-game-394-*.json"))) == 1
 

@@ -86,6 +86,18 @@ class ViewBase(_ViewFields, total=False):
     result: Result
 
 
+class Breakdown(TypedDict):
+    """A finished game's figures (``Game.breakdown``): the one table the results panel, the
+    terminal's end screen and a replay's end show, each with its own names for the seats."""
+
+    #: the headings of each seat's figures ("sum", "cards left")
+    columns: list[str]
+    #: per seat, in seat order, its figures under ``columns`` (empty: no figures per seat)
+    seats: list[list[int | str]]
+    #: the table's own figures, ``[heading, figure]`` each ("draw pile", 12)
+    table: list[list[int | str]]
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 21st."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -283,8 +295,58 @@ class Game(ABC):
         (``play r3 · 8♥``). The default: the action itself."""
         return action
 
+    def describe_resolved(self, action: Action, seat: int, who: str,
+                          view: View) -> str | None:
+        """A secret action (``public_action`` None) in words once it resolved, for every
+        viewer, its own seat too: ``view`` is the spectator's, right after the simultaneous
+        choice ended (Slide: "Ann revealed a 7 from b2", the card now in the centre). None:
+        ``describe_action`` of it without ``public``, from the spectator's view before it."""
+        return None
+
+    def replaces(self, earlier: Action, later: Action) -> bool:
+        """Whether ``later`` takes the place of ``earlier``, the same seat's own action
+        still secret in the same simultaneous step (Slide: a change of mind): a log keeps
+        only the later one."""
+        return False
+
+    def news_after(self, action: Action, to_act: tuple[int, ...]) -> bool:
+        """Whether ``action``, after which ``to_act`` must act, may bring news a log tells
+        beyond the action (``describe_news``): a log builds the spectator's view after such
+        an action only (views are dear). The default: none."""
+        return False
+
+    def describe_news(self, view: View, names: list[str]) -> list[str]:
+        """News every seat may read, each a log entry of its own, from the spectator's
+        ``view`` after an action that may bring it (``news_after``): Slide's scoring of a
+        deal. ``names`` are the seats' names."""
+        return []
+
+    def breakdown(self, view: View) -> Breakdown | None:
+        """A finished game's figures, per seat and for the table, from a view of it (the
+        result and what the board shows); None before the end. The default: each seat's
+        score."""
+        result = view.get("result")
+        if not result or not result.get("over"):
+            return None
+        return {"columns": ["score"], "seats": [[s] for s in result["scores"]], "table": []}
+
+    def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        """What the figures (``breakdown``) do not say: why the game ended, how it is
+        scored; shown under them. The default: nothing."""
+        return []
+
+    def describe_hint(self, view: View, action: Action | None, note: str = "") -> str:
+        """A hint in words for the person, from their ``view``: the ``action`` the advisor
+        suggests, as a sentence saying what to do and why, with the advisor's own ``note``
+        (None: no move is left). Pages and the terminal show it; the notation stays with the
+        hint's ``action``. The default: the action and the note."""
+        if action is None:
+            return "No move is left."
+        return f"{action}: {note}" if note else action
+
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
-        """The end of a game in words, one line each, for the terminal and the browser."""
+        """The end of a game in words, one line each, for text clients (a state message's
+        ``ending.lines``); pages and the terminal show ``breakdown`` and ``result_notes``."""
         if not result.get("over"):
             return []
         ranks = result["ranks"]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Result, State, View, ViewBase
+from cardtable.core.protocol import Breakdown, Game, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 KING = 13
@@ -143,12 +143,58 @@ class DoubletsGame(Game):
         card = self._card_played(view, action) if action.startswith("play ") else None
         return f"{action} · {card}" if card else action
 
+    def breakdown(self, view: View) -> Breakdown | None:
+        result = view.get("result")
+        if not result or not result.get("over"):
+            return None
+        on = result["foundation"]
+        return {"columns": [], "seats": [],
+                "table": [["on the foundation", on], ["left", NON_KINGS - on]]}
+
+    def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over") or result["won"]:
+            return []
+        return [f"The {NON_KINGS} cards other than kings count; kings never go on the "
+                "foundation."]
+
+    def describe_hint(self, view: View, action: str | None, note: str = "") -> str:
+        """"Turn the next stock card: nothing on the table fits the foundation (needs a 6);
+        12 cards left in the stock"; "Play the 8♥ from reserve 3: the foundation needs an
+        8"."""
+        need = with_article(rank_name(view["needed"]))
+        tail = f" ({note})" if note else ""
+        if action is None:
+            return (f"No move is left: nothing on the table fits the foundation (needs {need}), "
+                    "and the stock and its redeals are used up.")
+        if action.startswith("play "):
+            where = action.split(" ")[-1]
+            source = "the waste" if where == "waste" else f"reserve {where[1:]}"
+            card = self._card_played(view, action) or "card"
+            return f"Play the {card} from {source}: the foundation needs {need}{tail}"
+        if action == "redeal":
+            left = view["redeals_left"] - 1
+            return (f"Turn the waste over for another pass: the stock is empty, and {left} "
+                    f"redeal{'s' * (left != 1)} will be left after this{tail}")
+        n = view["stock"]
+        why = (f"rather than play the {rank_name(view['needed'])} now: a later card may serve "
+               "better" if _fits(view) else
+               f": nothing on the table fits the foundation (needs {need})")
+        sep = " " if why.startswith("rather") else ""
+        return (f"Turn the next stock card{sep}{why}; {n} card{'s' * (n != 1)} left in the "
+                f"stock{tail}")
+
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
             return []
         if result["won"]:
             return [f"All {NON_KINGS} cards are on the foundation: won!"]
         return [f"Score {result['scores'][0]} of {NON_KINGS} cards on the foundation."]
+
+
+def _fits(view: View) -> bool:
+    """Whether a card of the view fits the foundation now (the waste's top or a reserve)."""
+    tops = [*view["reserves"], *view["waste"][-1:]]
+    return any(card_value(c) == view["needed"] for c in tops if c)
 
 
 class DoubletsState(State):

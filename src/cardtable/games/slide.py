@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Option, Result, State, View, ViewBase
+from cardtable.core.protocol import Breakdown, Game, Option, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 SIZE = 4
@@ -34,6 +34,11 @@ NEIGHBOURS = tuple(
     for r in range(SIZE)
     for c in range(SIZE)
 )
+
+
+def _with_article(value: int) -> str:
+    """'a 7', 'an 8'."""
+    return f"{'an' if value == 8 else 'a'} {value}"
 
 
 def _slide_path(hole: int, direction: str) -> tuple[int, ...] | None:
@@ -166,6 +171,9 @@ class SlideView(ViewBase):
     holes: list[str | None]
     #: the revealed cards waiting to be taken, sorted
     centre: list[int]
+    #: per seat, the card it revealed this round, once every seat has chosen (the take
+    #: phase); None while the reveal is secret
+    revealed: list[int | None]
     #: per seat, whether it has chosen its reveal this round
     chosen: list[bool]
     #: the viewer's own chosen cell during the reveal (secret from the others)
@@ -204,6 +212,59 @@ class SlideGame(Game):
     def public_action(self, action: str) -> str | None:
         # a reveal is secret until every seat has chosen (then the centre shows the cards)
         return None if action.startswith("reveal ") else action
+
+    def describe_resolved(self, action: str, seat: int, who: str, view: View) -> str | None:
+        # the card is in the centre now: the view after the reveal says whose it was
+        words = action.split(" ")
+        revealed = view.get("revealed") or []
+        if words[0] != "reveal" or len(words) != 2 or seat >= len(revealed) \
+                or revealed[seat] is None:
+            return None
+        return f"{who} revealed {_with_article(revealed[seat])} from {words[1]}"
+
+    def replaces(self, earlier: str, later: str) -> bool:
+        # another reveal before every seat has chosen is a change of mind
+        return earlier.startswith("reveal ") and later.startswith("reveal ")
+
+    def news_after(self, action: str, to_act: tuple[int, ...]) -> bool:
+        # the last take of a round: a new reveal (every seat) or the end; a deal may be scored
+        return action.startswith("take ") and len(to_act) != 1
+
+    def describe_news(self, view: View, names: list[str]) -> list[str]:
+        over = view["phase"] == "over"
+        scored = over or (view["phase"] == "reveal" and view["round"] == 1)
+        if not scored or not view["deal_results"]:
+            return []
+        deal = view["deal_results"][-1]
+        several = len(view["deal_results"]) > 1 or view.get("target") is not None
+        head = f"Deal {deal['deal']} scoring" if several else "Scoring"
+        parts = [f"{names[s]} cancelled {len(seat['removed'])} cards, {seat['remaining']} "
+                 f"left sum to {seat['score']}" for s, seat in enumerate(deal["seats"])]
+        line = f"{head}: " + "; ".join(parts)
+        if several:
+            line += "; totals " + ", ".join(f"{names[s]} {t}"
+                                            for s, t in enumerate(view["totals"]))
+        return [line]
+
+    def breakdown(self, view: View) -> Breakdown | None:
+        result = view.get("result")
+        if not result or not result.get("over"):
+            return None
+        deals = result["deals"]
+        cancelled = [sum(len(d["seats"][s]["removed"]) for d in deals)
+                     for s in range(len(result["scores"]))]
+        several = len(deals) > 1 or view.get("target") is not None
+        return {"columns": ["total" if several else "sum", "cards left", "cancelled"],
+                "seats": [[result["scores"][s], result["remaining"][s], cancelled[s]]
+                          for s in range(len(cancelled))],
+                "table": [["deals", len(deals)]] if several else []}
+
+    def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over"):
+            return []
+        total = "total" if len(result["deals"]) > 1 else "sum"
+        return [f"Cards that touch a card of the same number are cancelled; the lowest "
+                f"{total} of the cards left wins, a tie goes to fewer cards left."]
 
     def describe_action(self, action: str, who: str, view: View | None = None,
                         public: bool = False) -> str:
@@ -266,12 +327,13 @@ class SlideState(State):
         self.phase = "reveal"
         self.pending = [-1] * n
         self.centre: list[int] = []
+        self.revealed: tuple[int, ...] = ()  # per seat, this round's card once all chose
         self.taken = 0  # seats that have taken this round
 
     #: every field of a state beyond the base class's, with how a copy takes it: the one list
     #: ``clone`` and ``sample_state`` build a state from (lists are copied, the rest shared)
     FIELDS = ("totals", "total_counts", "deal_results", "deal_no", "first", "_ended", "grids",
-              "boxed", "holes", "round", "phase", "pending", "centre", "taken")
+              "boxed", "holes", "round", "phase", "pending", "centre", "revealed", "taken")
 
     @classmethod
     def assemble(cls, seed: int, players: int, options: dict[str, Any],
@@ -383,6 +445,7 @@ class SlideState(State):
             grid[cell] = 0
             self.holes[s] = cell
             self.pending[s] = -1
+        self.revealed = tuple(centre)  # (in seat order, before the sort)
         centre.sort()
         self.phase = "take"
         self.taken = 0
@@ -397,6 +460,7 @@ class SlideState(State):
 
     def _end_round(self) -> None:
         self.first = (self.first + 1) % self.players
+        self.revealed = ()
         if self.round < ROUNDS:
             self.round += 1
             self.phase = "reveal"
@@ -488,6 +552,7 @@ class SlideState(State):
             "grids": [self._rows(g, over) for g in self.grids],
             "holes": [CELL_NAMES[h] if h >= 0 else None for h in self.holes],
             "centre": list(self.centre),
+            "revealed": list(self.revealed) if self.revealed else [None] * self.players,
             "chosen": [p >= 0 for p in self.pending],
             "choice": None,
             "totals": list(self.totals),
@@ -520,6 +585,7 @@ class SlideState(State):
         }
 
     def snapshot(self) -> dict[str, Any]:
+        # (``revealed`` is left out: the actions say it, and pinned snapshots stay as they were)
         return {
             "game": "slide",
             "seed": self.seed,
@@ -574,6 +640,7 @@ class SlideState(State):
         other.phase = self.phase
         other.pending = self.pending.copy()
         other.centre = self.centre.copy()
+        other.revealed = self.revealed  # a tuple, replaced whole
         other.taken = self.taken
         return other
 
@@ -658,5 +725,6 @@ def sample_state(view: dict[str, Any], rng: random.Random) -> SlideState:
         phase=view["phase"],
         pending=pending,
         centre=sorted(view["centre"]),
+        revealed=tuple(view["revealed"]) if view["phase"] == "take" else (),
         taken=(view["turn"] - first) % n if view["turn"] is not None else 0,
     )

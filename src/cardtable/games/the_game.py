@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Game, Option, Result, State, View, ViewBase
+from cardtable.core.protocol import Breakdown, Game, Option, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
 
 PILES = ("up1", "up2", "down1", "down2")
@@ -211,6 +211,26 @@ class TheGame(Game):
             hint = "10 back" if gap == -10 else f"+{gap}"
             return f"{action} · on {top} ({hint})"
         return action
+
+    def breakdown(self, view: View) -> Breakdown | None:
+        result = view.get("result")
+        if not result or not result.get("over"):
+            return None
+        return {"columns": ["cards in hand"], "seats": [[n] for n in view["hand_sizes"]],
+                "table": [["draw pile", view["draw_pile"]],
+                          ["cards left", result["cards_left"]]]}
+
+    def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
+        if not result.get("over") or result["won"]:
+            return []
+        notes = []
+        if result.get("stuck_seat") is not None:
+            short = result["short_by"]
+            notes.append(f"{names[result['stuck_seat']]} could not play {short} more card"
+                         f"{'s' if short != 1 else ''}.")
+        notes.append("10 or fewer cards left counts as a good result." if result.get("good")
+                     else "More than 10 cards left: 10 or fewer counts as a good result.")
+        return notes
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):

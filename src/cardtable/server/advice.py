@@ -57,13 +57,15 @@ class Advice:
         self.peeks = RateLimiter(*PEEKS)
 
     async def hint(self, table: LiveTable, seat: int, player_id: str) -> dict[str, Any]:
-        """The fair bot's move for the seat's view, with a reason. The table's advisor (the
-        fair bot that watched the game) thinks on a copy; its new memory (a proved winning
-        line) is kept if the table did not change meanwhile."""
+        """The fair bot's move for the seat's view, with its reason in the game's words
+        (``Game.describe_hint``). The table's advisor (the fair bot that watched the game)
+        thinks on a copy; its new memory (a proved winning line) is kept if the table did
+        not change meanwhile."""
         self._allow(self.hints, player_id, "hints")
         legal = table.state.legal(seat)
-        if not legal:
-            return {"action": None, "reason": "the game is over"}
+        if not legal:  # a stuck deal held open for undo: the game says why, in words
+            return {"action": None,
+                    "reason": table.state.game.describe_hint(table.state.view(seat), None)}
         advisor, version = table.advisor, table.version
         copy = RemoteBot(advisor, "advisor")
         action, reason = await self._ask(copy, "hint", table.state.view(seat), legal,

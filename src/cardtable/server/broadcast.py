@@ -17,7 +17,7 @@ from typing import Any
 from cardtable import games
 from cardtable.server import gamelog, lifecycle
 from cardtable.server.limits import SharedCounts
-from cardtable.server.live import LiveTable, bot_names
+from cardtable.server.live import LiveTable, shown_name
 from cardtable.server.messages import HubError
 
 #: limits on what a client controls (docs/server.md lists them)
@@ -161,11 +161,13 @@ def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
     running = table.status == "running"
     ending = None
     if table.status == "over":
-        robots = bot_names(table.seats)  # "Greedy", as the seats and the log name them
-        names = [robots[i] or s["name"] or "open seat" for i, s in enumerate(table.seats)]
+        # as the seats and the log name them: "Greedy", "Ann — played by Greedy"
+        names = [shown_name(s) or "open seat" for s in table.seats]
+        result = table.state.result()
         ending = closed_ending(table, names, seat) if table.ended else {
-            "lines": game.result_lines(table.state.result(), names),
-            "verdict": game.verdict(table.state.result(), seat) if seat is not None else None}
+            "lines": game.result_lines(result, names),
+            "verdict": game.verdict(result, seat) if seat is not None else None,
+            "breakdown": game.breakdown(view), "notes": game.result_notes(result, names)}
     return {"last": gamelog.last_for(table, seat),
             "to_act": list(table.state.to_act()) if running else [],
             "labels": [game.move_label(view, a) for a in legal], "ending": ending}
@@ -277,21 +279,23 @@ class Broadcaster:
         """Tell the connections what changed in presence since they were last told: a seat
         connected or gone, to everyone (as one small event per seat); only the number of
         spectators, to the seated connections alone (spectators do not need a count of
-        each other). Nothing secret: a seat number, a flag, a count."""
+        each other). Nothing secret: a seat number, a flag, a count, and the seconds until a
+        seat whose person left may go to a bot."""
         table.presence_timer = None
         (was, watching), (now, count) = table.presence_sent, presence(table)
         table.presence_sent = (now, count)
         changed = [s for s in range(table.players)
                    if table.seats[s]["player_id"] and (s in was) != (s in now)]
         events = [{"type": "presence", "version": table.version, "seat": s,
-                   "connected": s in now, "spectators": count} for s in changed]
+                   "connected": s in now, "spectators": count,
+                   "hand_over_in": table.hand_over_in(s)} for s in changed]
         if events:
             for conn in list(table.conns):
                 for event in events:
                     conn.push(event)
         elif count != watching:
             event = {"type": "presence", "version": table.version, "seat": None,
-                     "connected": None, "spectators": count}
+                     "connected": None, "spectators": count, "hand_over_in": None}
             for conn in list(table.conns):
                 if conn.seat is not None:
                     conn.push(event)

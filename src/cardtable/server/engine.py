@@ -3,7 +3,8 @@
 No sockets and no bots here: an action is checked against the rules, written to the store,
 and only then applied to the live table (the caller holds the table's lock and then tells
 the connections). Seats, undo and redo are changes of the same kind, each stored in one
-transaction with the table's new version.
+transaction with the table's new version. A game played alone that a person can no longer
+play on, lost, is held open for undo (``stuck``) until they leave it or deal again.
 
 With several processes, only a table's holder (its lease on the bus) loads or writes it:
 ``holds`` says whether this process does, and every load and write asks it first
@@ -33,7 +34,18 @@ from cardtable.seeds import new_deal_seed
 from cardtable.server import clock as clocks
 from cardtable.server import lifecycle
 from cardtable.server import store as db
-from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
+from cardtable.server.live import (
+    BOT_ACTOR,
+    LiveTable,
+    SeatRow,
+    bot_names,
+    bot_seat,
+    new_bot_name,
+    open_seat,
+    people_in,
+    person_seat,
+    stored_seats,
+)
 from cardtable.server.messages import HubError, NotHolder, error
 from cardtable.server.ratings import rating_of
 from cardtable.server.tunnel import routable
@@ -91,14 +103,12 @@ class TableEngine:
                                 log_rows)
         seats = self.store.seats(table_id)
         people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
-        names = self.store.names(list(people | {s.player_id for s in seats if s.player_id}))
+        names = self.store.names(list(people | people_in(seats)))
         table = LiveTable(
             id=row.id, game=row.game, seed=row.seed, players=row.players,
             options=dict(row.options), status=row.status, created_by=row.created_by,
             state=state, version=row.version, redo=list(row.redo or []),
-            seats=[SeatRow(player_id=s.player_id, bot=s.bot,
-                           name=names.get(s.player_id) if s.player_id else s.bot)
-                   for s in seats],
+            seats=stored_seats(seats, names), seat_grace=self.seat_grace,
             advisor=advisor, actors=actors, actor_names=names,
             clock=dict(row.clock) if row.clock else None,
             ended=row.ended, resigned=list(row.resigned or []), created_at=row.created_at,
@@ -150,7 +160,7 @@ class TableEngine:
         (so it happens once)."""
         if table.status == "running" and not table.state.over:
             self._mend_resignations(table)
-        if table.status == "running" and table.state.over:
+        if table.status == "running" and table.state.over and not stuck(table, table.state):
             result = table.state.result()
             self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
                               only_if="running")
@@ -227,22 +237,27 @@ class TableEngine:
             raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
         table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        # each bot's name is given here, once: numbered where two share a name
+        robots = bot_names([open_seat() if s in ("me", "open") else bot_seat(s, "")
+                            for s in seats])
         rows = [db.Seat(table_id=table_id, seat=i,
                         player_id=creator.id if s == "me" else None,
-                        bot=None if s in ("me", "open") else s) for i, s in enumerate(seats)]
+                        bot=None if s in ("me", "open") else s, name=robots[i])
+                for i, s in enumerate(seats)]
         full = "open" not in seats
         closes = None
+        ended: str | None = "abandoned"
         if replaces is not None:
             self.guard(replaces.id, "closing")
-            result = lifecycle.closed_result(replaces.state.result(), "abandoned", True, [])
+            ended, result = self._close_of(replaces, "abandoned")
             closes = {"table_id": replaces.id, "version": replaces.version + 1,
-                      "ended": "abandoned", "result": result}
+                      "ended": ended, "result": result}
         self.store.new_table(
             db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
                      status="running" if full else "open", created_by=creator.id,
                      redo=[], version=0, clock=table_clock, to_act=to_act), rows, closes)
         if replaces is not None:
-            self.closed(replaces, "abandoned")
+            self.closed(replaces, ended)
         log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
                  ", ".join(seats))
         return table_id
@@ -268,7 +283,7 @@ class TableEngine:
             table.bot_accounts.add(player.id)
         table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
         self.change(table, all_seats=True, fault="join", status="running" if others else None,
-                    seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+                    seats={seat: person_seat(player.id, player.name)})
         return seat, True
 
     def check_hand_over(self, table: LiveTable, player: db.Player, seat: int) -> None:
@@ -286,9 +301,9 @@ class TableEngine:
             raise HubError("bad_request", f"seat {seat + 1} is already played by a bot")
         if table.seats[seat]["player_id"] and table.connected(seat):
             raise HubError("seat_taken", "that player is still at the table", 409)
-        if table.seats[seat]["player_id"]:
-            gone = time.monotonic() - table.gone_since.get(seat, table.loaded_at)
-            left = self.seat_grace - gone
+        if table.seats[seat]["player_id"]:  # (the rule every page is told: ``hand_over_in``)
+            now = time.monotonic()
+            gone, left = table.gone_for(seat, now), table.hand_over_in(seat, now) or 0.0
             if left > 0:
                 raise HubError(
                     "grace_period", f"that player left {gone:.1f} s ago and may be coming "
@@ -308,16 +323,28 @@ class TableEngine:
             s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
         self.change(table, all_seats=True, fault="hand-to-bot",
                     status="running" if full else None,
-                    seats={seat: SeatRow(player_id=None, bot=bot, name=bot)})
-        table.notices.append(f"seat {seat + 1} is now played by the {bot} bot")
+                    seats={seat: self.bot_for(table, seat, bot)})
+        new = table.seats[seat]
+        whose = f"{new['person_name'] or 'player'}'s seat" if new["person"] else "seat"
+        table.notices.append(f"{whose} {seat + 1} is now played by {new['name']} (bot)")
         log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
         """A failed bot's seat goes to ``bot``: one seat row, no version change."""
         self.guard(table.id, "replacing a bot")
-        table.seats[seat]["bot"] = bot
-        table.seats[seat]["name"] = bot
-        self.store.set_seat(table.id, seat, None, bot)
+        new = self.bot_for(table, seat, bot)
+        table.seats[seat] = new
+        self.store.set_seat(table.id, seat, None, bot, new["name"], new["person"])
+
+    @staticmethod
+    def bot_for(table: LiveTable, seat: int, bot: str) -> SeatRow:
+        """``seat`` as the bot ``bot`` takes it: playing on for the seat's person (whoever
+        held it, or whom its bot played for), named once (``live.new_bot_name``)."""
+        was = table.seats[seat]
+        person, person_name = (was["player_id"], was["name"]) if was["player_id"] else (
+            was["person"], was["person_name"])
+        return bot_seat(bot, new_bot_name(table.seats, seat, bot, person, person_name),
+                        person, person_name)
 
     # -- acting -----------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, action: Any, version: Any,
@@ -349,7 +376,8 @@ class TableEngine:
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "client_id": client_id,
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
-        if candidate.over:  # the game's end (status, result, ratings) goes with its action
+        if candidate.over and not stuck(table, candidate):
+            # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
         elif len(candidate.actions) >= MAX_ACTIONS:  # ... and so does the length limit's
             row["finish"] = self._too_long(table, candidate)
@@ -413,7 +441,7 @@ class TableEngine:
             if all_seats or seat == actor or legal != table.last_legal.get(seat):
                 table.seat_changed[seat] = table.version
                 table.last_legal[seat] = legal
-        if table.state.over and table.status != "over":
+        if table.state.over and table.status != "over" and not stuck(table, table.state):
             table.status = "over"  # stored with the action that ended it (its row's "finish")
             log.info("table %s: %s over after %d actions, winners %s", table.id, table.game,
                      len(table.state.actions), table.state.result().get("winners"))
@@ -435,7 +463,9 @@ class TableEngine:
                 seats=after, status=status or table.status), time.time())
         self.guard(table.id, "a change of seats")
         self.store.change_table(table.id, table.version + 1, status=status,
-                                seats={i: (s["player_id"], s["bot"]) for i, s in seats.items()},
+                                seats={i: (s["player_id"], s["bot"],
+                                           s["name"] if s["bot"] else None, s["person"])
+                                       for i, s in seats.items()},
                                 clock=new_clock, resigned=resigned)
         if fault:
             db.fault_point(fault)
@@ -453,7 +483,8 @@ class TableEngine:
     # -- solitaire comfort ------------------------------------------------------------------
     def undo(self, table: LiveTable, player: db.Player) -> None:
         """Take back the last action (the caller holds the table's lock). Never after the
-        game's end: a win taken back would vanish from the statistics."""
+        game's end: a win taken back would vanish from the statistics. (A solitaire with no
+        move left is not at its end yet: ``stuck``.)"""
         table.tool_seat(player.id, "undo")
         self._check_running(table)
         if not table.state.actions:
@@ -490,7 +521,7 @@ class TableEngine:
             "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
             "action": action, "version": table.version + 1, "redo": table.redo[:-1],
             "actor": table.actor(seat), "to_act": list(candidate.to_act())}
-        if candidate.over:
+        if candidate.over and not stuck(table, candidate):
             row["finish"] = self._finish_of(table, candidate)
         self.guard(table.id, "a redo")
         self.store.append_many([row])
@@ -523,20 +554,30 @@ class TableEngine:
         if table.status == "over":
             return False
         given_up = table.resigned if resigned is None else resigned
-        rules = games.get(table.game)
-        result = lifecycle.closed_result(table.state.result(), ended,
-                                         rules.cooperative or table.players == 1,
-                                         [r["seat"] for r in given_up])
+        how, result = self._close_of(table, ended, given_up)
         rating = rating_of(table.game, lifecycle.rating_seats(table.seats, given_up),
-                           result, table.bot_accounts) if rated else None
+                           result, table.bot_accounts) if rated and how else None
         self.guard(table.id, "closing")
-        if not self.store.close_table(table.id, table.version + 1, ended, result, rating,
+        if not self.store.close_table(table.id, table.version + 1, how, result, rating,
                                       resigned):
             return False  # (another process closed it: never while this one holds it)
-        self.closed(table, ended, given_up)
+        self.closed(table, how, given_up)
         return True
 
-    def closed(self, table: LiveTable, ended: str,
+    @staticmethod
+    def _close_of(table: LiveTable, ended: str, given_up: list[dict[str, Any]] | None = None
+                  ) -> tuple[str | None, dict[str, Any]]:
+        """How a table closed as ``ended`` is stored: (its ``ended``, its result). A stuck
+        solitaire held open for undo (``stuck``) ends as its game did, lost with its score
+        (``ended`` None: played to its end), whoever closes it."""
+        if stuck(table, table.state):
+            return None, dict(table.state.result())
+        rules = games.get(table.game)
+        return ended, lifecycle.closed_result(table.state.result(), ended,
+                                              rules.cooperative or table.players == 1,
+                                              [r["seat"] for r in given_up or []])
+
+    def closed(self, table: LiveTable, ended: str | None,
                resigned: list[dict[str, Any]] | None = None) -> None:
         """Make a close that is stored to the live table too."""
         table.version += 1
@@ -578,7 +619,7 @@ class TableEngine:
                 self.close(table, "abandoned")
                 return "closed"
             self.change(table, all_seats=True, fault="leave",
-                        seats={seat: SeatRow(player_id=None, bot=None, name=None)})
+                        seats={seat: open_seat()})
             return "freed"
         rules = games.get(table.game)
         if table.players == 1 or (resign and rules.cooperative):
@@ -590,7 +631,8 @@ class TableEngine:
         if outcome == "bot":
             what = "resigned" if resign else "left"
             bot = table.seats[seat]["bot"]
-            table.notices.append(f"{player.name} {what}; the {bot} bot plays seat {seat + 1} on")
+            table.notices.append(f"{player.name} {what}; {table.seats[seat]['name']} (bot) "
+                                 f"plays seat {seat + 1} on")
             log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
                      what, bot)
         return outcome
@@ -614,8 +656,7 @@ class TableEngine:
             return "closed"
         fallback = games.get(table.game).fallback_bot
         self.change(table, all_seats=True, fault="leave" if resigned is None else "resign",
-                    seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)},
-                    resigned=resigned)
+                    seats={seat: self.bot_for(table, seat, fallback)}, resigned=resigned)
         return "bot"
 
     def _stay_away(self, table: LiveTable, player: db.Player) -> None:
@@ -646,8 +687,7 @@ class TableEngine:
                                                person["name"], away=True)
         fallback = games.get(table.game).fallback_bot
         self.change(table, all_seats=True, fault="timeout", clock={**table.clock, "away": away},
-                    resigned=resigned,
-                    seats={seat: SeatRow(player_id=None, bot=fallback, name=fallback)})
+                    resigned=resigned, seats={seat: self.bot_for(table, seat, fallback)})
 
     def take_back(self, table: LiveTable, seat: int, player: db.Player) -> None:
         """The person the clock replaced at ``seat`` is back: the seat is theirs again, their
@@ -665,7 +705,7 @@ class TableEngine:
         self.change(table, all_seats=True, fault="reclaim",
                     clock={**clock, "away": away, "banks": banks},
                     resigned=lifecycle.back_from_away(table.resigned, seat, player.id),
-                    seats={seat: SeatRow(player_id=player.id, bot=None, name=player.name)})
+                    seats={seat: person_seat(player.id, player.name)})
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""
@@ -694,6 +734,19 @@ async def commit(task: asyncio.Future[None]) -> None:
         if current is not None:
             current.cancel()
     task.result()
+
+
+def stuck(table: LiveTable, state: State) -> bool:
+    """Whether ``state`` is a lost end that the table holds open (docs/server.md, "Table
+    lifecycle"): a game played alone by a person (not a bot, nor a bot account), with undo
+    offered (``Game.tools``), where no move is left and the game is not won. As in
+    AisleRiot, the player may still undo, ask a hint or restart; the table is finished
+    (lost, with its score) only when they leave, give up, deal anew or restart, or when it
+    is closed for being idle."""
+    person = table.seats[0]["player_id"]
+    if not state.over or table.players != 1 or not person or person in table.bot_accounts:
+        return False  # (a bot account's program, like a bot, would never undo)
+    return games.get(table.game).offers_undo(1) and not state.result().get("won")
 
 
 def make_advisor(game: str) -> Any:

@@ -685,7 +685,8 @@ class Hub:
                 for conn in table.conns:  # their open pages watch until they take it back
                     if conn.seat == seat:
                         conn.seat = None
-                table.notices.append(f"{name} {why}; {fallback} plays for {name}")
+                bot = table.seats[seat]["name"] or fallback  # its name, given once
+                table.notices.append(f"{name} {why}; {bot} plays for {name}")
                 log.info("table %s seat %s: %s %s; the %s bot plays", table.id, seat,
                          person["player_id"], why, fallback)
         return gone

@@ -16,6 +16,9 @@ no longer counts against the creator's limit of unfinished tables) with ``ended`
   does not come back before the end counts as resigned, at the time the clock took it;
 - ``resigned`` in a cooperative game or a solitaire: the table lost.
 
+A solitaire with no move left, held open for undo (``engine.stuck``), is not closed so: it
+ends as its game did (``ended`` null), lost with its score, whoever closes it.
+
 Pure functions: the engine stores what they compute.
 """
 
@@ -25,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.core.protocol import ordinal
-from cardtable.server.live import SeatRow
+from cardtable.server.live import SeatRow, person_seat
 
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")
@@ -119,7 +122,7 @@ def rating_seats(seats: Sequence[SeatRow], resigned: Sequence[Mapping[str, Any]]
                  ) -> list[SeatRow]:
     """The seats as the ratings see them: a resigned seat is its person's, not the bot's
     that played on."""
-    out = [SeatRow(player_id=s["player_id"], bot=s["bot"], name=s["name"]) for s in seats]
+    out = [SeatRow(**s) for s in seats]
     for r in resigned:
-        out[r["seat"]] = SeatRow(player_id=r["player_id"], bot=None, name=r["name"])
+        out[r["seat"]] = person_seat(r["player_id"], r["name"])
     return out

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from cardtable import games
 from cardtable.core.protocol import State
@@ -47,19 +48,97 @@ def bot_label(spec: str) -> str:
 def bot_names(seats: list[SeatRow]) -> list[str | None]:
     """Per seat, its bot's name for people (None for a person or an open seat): the label,
     and the seat's number (from 1) when the table has two bots of that label, so that
-    "Greedy 1" and "Greedy 3" can be told apart wherever names are shown."""
+    "Greedy 1" and "Greedy 3" can be told apart wherever names are shown. Given once, to the
+    seats a table is created with (``new_bot_name`` names a bot that comes later)."""
     labels = [bot_label(s["bot"]) if s["bot"] else None for s in seats]
     return [None if label is None else f"{label} {i + 1}" if labels.count(label) > 1
             else label for i, label in enumerate(labels)]
 
 
+def played_for(person: str, bot: str) -> str:
+    """A person's seat a bot plays on, as every page names it (as Board Game Arena does)."""
+    return f"{person} — played by {bot}"
+
+
 class SeatRow(TypedDict):
     """Who holds a seat: a person (``player_id``, their ``name``) or a bot (``bot`` is its
-    spec, and its name too); all None for an open seat."""
+    spec, ``name`` its name for people, given once: "Greedy", "Greedy 3"); all None for an
+    open seat. A bot may play a person's seat on (they left, resigned, ran out of time or
+    were handed over): ``person`` is their player id and ``person_name`` their name."""
 
     player_id: str | None
     bot: str | None
     name: str | None
+    person: str | None
+    person_name: str | None
+
+
+def person_seat(player_id: str, name: str | None) -> SeatRow:
+    return SeatRow(player_id=player_id, bot=None, name=name, person=None, person_name=None)
+
+
+def bot_seat(spec: str, name: str, person: str | None = None,
+             person_name: str | None = None) -> SeatRow:
+    return SeatRow(player_id=None, bot=spec, name=name, person=person,
+                   person_name=person_name if person else None)
+
+
+def open_seat() -> SeatRow:
+    return SeatRow(player_id=None, bot=None, name=None, person=None, person_name=None)
+
+
+def shown_name(seat: SeatRow) -> str | None:
+    """The seat's name wherever a page shows it: the person's, the bot's, or both."""
+    if seat["bot"] and seat["person"]:
+        return played_for(seat["person_name"] or "player",
+                          seat["name"] or bot_label(seat["bot"]))
+    return seat["name"]
+
+
+def new_bot_name(seats: list[SeatRow], seat: int, spec: str, person: str | None = None,
+                 person_name: str | None = None) -> str:
+    """The name of a bot taking ``seat`` now: its label, with the seat's number only if
+    another seat is shown by the same name. No other seat is renamed for it."""
+    label = bot_label(spec)
+    shown = shown_name(bot_seat(spec, label, person, person_name))
+    if any(shown_name(s) == shown for i, s in enumerate(seats) if i != seat):
+        return f"{label} {seat + 1}"
+    return label
+
+
+class StoredSeat(Protocol):
+    """A seat as the store keeps it (``store.Seat``)."""
+
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str | None
+    person: str | None
+
+
+def people_in(seats: Iterable[StoredSeat]) -> set[str]:
+    """The player ids these seats name: the people in them, and those bots play for."""
+    return {p for s in seats for p in (s.player_id, s.person) if p}
+
+
+def stored_seats(rows: Iterable[StoredSeat], names: Mapping[str, str]) -> list[SeatRow]:
+    """A table's stored seats (any order) as ``SeatRow``s, with ``names`` (player id ->
+    name). A bot stored before names were kept is named as it was then, among the bots
+    that play for nobody."""
+    out: list[SeatRow] = []
+    for s in sorted(rows, key=lambda s: s.seat):
+        if s.player_id:
+            out.append(person_seat(s.player_id, names.get(s.player_id)))
+        elif s.bot:
+            out.append(bot_seat(s.bot, s.name or "", s.person,
+                                names.get(s.person) if s.person else None))
+        else:
+            out.append(open_seat())
+    older = bot_names([open_seat() if r["person"] else r for r in out])
+    for i, r in enumerate(out):
+        if r["bot"] and not r["name"]:
+            r["name"] = older[i] or bot_label(r["bot"])
+    return out
 
 
 @dataclass(eq=False)
@@ -94,6 +173,9 @@ class LiveTable:
     #: the table was loaded counts as gone since ``loaded_at``)
     gone_since: dict[int, float] = field(default_factory=dict)
     loaded_at: float = field(default_factory=time.monotonic)
+    #: seconds a person must have been gone before their seat may go to a bot (the
+    #: engine's ``seat_grace``, ``--seat-grace``)
+    seat_grace: float = 60.0
     #: who played each action of ``state.actions``: a player id or ``bot:SPEC`` (None: a row
     #: stored before actors were kept, taken to be the seat's present occupant)
     actors: list[str | None] = field(default_factory=list)
@@ -162,6 +244,23 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 
+    def gone_for(self, seat: int, now: float | None = None) -> float:
+        """Seconds since ``seat``'s person last had a connection (or took the seat, or the
+        table was loaded)."""
+        now = time.monotonic() if now is None else now
+        return now - self.gone_since.get(seat, self.loaded_at)
+
+    def hand_over_in(self, seat: int, now: float | None = None,
+                     present: set[int | None] | None = None) -> float | None:
+        """Seconds until ``seat`` may be handed to a bot (0: now), for a person's seat
+        without a connection at an unfinished table; else None. Sent to every viewer, so a
+        page shows when, without guessing the grace period. ``present``: the seats with a
+        connection, if known (one pass over the connections for every seat)."""
+        connected = seat in present if present is not None else self.connected(seat)
+        if self.status == "over" or not self.seats[seat]["player_id"] or connected:
+            return None
+        return round(max(0.0, self.seat_grace - self.gone_for(seat, now)), 1)
+
     def actor(self, seat: int) -> str | None:
         """Who plays ``seat`` now, as an action row's ``actor``."""
         s = self.seats[seat]
@@ -170,21 +269,24 @@ class LiveTable:
         return BOT_ACTOR + s["bot"] if s["bot"] else None
 
     def who(self, actor: str | None, seat: int) -> dict[str, Any]:
-        """``{"name", "bot"}`` of an action's actor (None: the seat's present occupant)."""
+        """``{"name", "bot", "person"}`` of an action's actor (None: the seat's present
+        occupant); ``person``: for a bot, the person whose seat it played (None: nobody's).
+        A seat is a person's from the game's start to its end, so its person now is the one
+        any bot played it for."""
         actor = actor or self.actor(seat)
+        s = self.seats[seat]
         if actor and actor.startswith(BOT_ACTOR):
             spec = actor[len(BOT_ACTOR):]
-            label = bot_label(spec)
-            if spec == self.seats[seat]["bot"]:  # the seat's bot now: its numbered name
-                label = bot_names(self.seats)[seat] or label
-            return {"name": label, "bot": spec}
-        s = self.seats[seat]
+            label = s["name"] if spec == s["bot"] and s["name"] else bot_label(spec)
+            person = s["person_name"] if s["bot"] else s["name"]
+            return {"name": label, "bot": spec,
+                    "person": (person or "player") if s["person"] or s["player_id"] else None}
         name = (self.actor_names.get(actor) if actor else None) or (
             s["name"] if actor == s["player_id"] else None)
-        return {"name": name or "player", "bot": None}
+        return {"name": name or "player", "bot": None, "person": None}
 
     def history(self) -> list[list[dict[str, Any]]]:
-        """Per seat, who played it over time: ``[{"name", "bot", "from"}]``, ``from`` the
+        """Per seat, who played it over time: ``[{"name", "bot", "person", "from"}]``, ``from`` the
         index in the action log of the first action they played (0 for the first of a seat).
         A seat that never acted lists its present occupant."""
         runs: list[list[dict[str, Any]]] = [[] for _ in range(self.players)]
@@ -219,9 +321,10 @@ class LiveTable:
         """Public facts about the table (``table_info``), with what only memory knows: who
         is connected, undo and redo, the last notices, and once over who played each seat."""
         undo = self.offers_undo
+        present = {c.seat for c in self.conns}
         info = table_info(
             self.id, self.game, self.players, self.options, self.status, self.seed,
-            self.created_by, self.version, self.seats, {c.seat for c in self.conns}, viewer,
+            self.created_by, self.version, self.seats, present, viewer,
             # a finished game is history: no undo after its end (nor after it was closed)
             can_undo=undo and bool(self.state.actions) and self.status == "running",
             can_redo=undo and bool(self.redo) and self.status == "running",
@@ -230,6 +333,9 @@ class LiveTable:
             info["ended"] = self.ended
         if self.created_at is not None:
             info["created_at"] = iso(self.created_at)
+        now = time.monotonic()
+        for seat in info["seats"]:  # when a person's seat may go to a bot (None: not so)
+            seat["hand_over_in"] = self.hand_over_in(seat["seat"], now, present)
         if self.status == "over":  # who played each seat, a person then a bot that took over
             if self.history_kept is None or self.history_kept[0] != self.version:
                 self.history_kept = (self.version, self.history())
@@ -263,13 +369,13 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
     """The public facts of a table, built in this one place for tables in memory and those
     described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
     ``present``: the seats with a connection; ``bot_accounts``: the seated players that are
-    bot accounts (``bot_account`` in their seat).
+    bot accounts (``bot_account`` in their seat). A bot playing a person's seat on names
+    them (``person``).
 
     The seed only where the game says the deal is public (``Game.deal_is_public``: a
     solitaire's deal number; a shared game's seed would reveal hidden cards until it is
     over). As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
     rules = games.get(game)
-    robots = bot_names(seats)
     return {
         "id": table_id,
         "game": game,
@@ -283,7 +389,8 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
         "can_undo": can_undo,
         "can_redo": can_redo,
         "seats": [
-            {"seat": i, "name": robots[i] or s["name"], "bot": s["bot"], "taken": bool(
+            {"seat": i, "name": s["name"], "person": s["person_name"] if s["bot"] else None,
+             "bot": s["bot"], "taken": bool(
                 s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
              "connected": (i in present) if s["player_id"] else None,
              "bot_account": s["player_id"] in bot_accounts}

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardtable.server import store as db
-from cardtable.server.live import LiveTable, SeatRow, iso, table_info
+from cardtable.server.live import LiveTable, iso, people_in, stored_seats, table_info
 
 #: tables the lobby lists at most (the newest first)
 LOBBY_TABLES = 100
@@ -28,8 +28,7 @@ def lobby_tables(tables: Mapping[str, LiveTable], store: db.Storage, statuses: l
     rows = store.tables(wanted, limit=LOBBY_TABLES, multiplayer=True)
     live = {r.id: tables.get(r.id) for r in rows}
     stored = store.seats_of([r.id for r in rows if live[r.id] is None])
-    names = store.names(list({s.player_id for seats in stored.values() for s in seats
-                              if s.player_id}))
+    names = store.names(list({p for seats in stored.values() for p in people_in(seats)}))
     robots = store.bot_accounts(list(names))
     infos = []
     for r in rows:
@@ -44,12 +43,9 @@ def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
     """``LiveTable.info`` of a table not in memory: nobody is connected, it has no notices,
     and (a multiplayer table) no undo."""
     # (a finished table's seat history is left to its own info, GET /api/tables/{id})
-    by_seat = sorted(seats, key=lambda s: s.seat)
     info = table_info(
         row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
-        row.version, [SeatRow(player_id=s.player_id, bot=s.bot,
-                              name=names.get(s.player_id) if s.player_id else s.bot)
-                      for s in by_seat], set(), viewer, clock=row.clock,
+        row.version, stored_seats(seats, names), set(), viewer, clock=row.clock,
         bot_accounts=bot_accounts or set())
     if row.ended:
         info["ended"] = row.ended

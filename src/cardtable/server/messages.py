@@ -156,13 +156,19 @@ class SeatRun(BaseModel):
 
     name: str
     bot: str | None = Field(description="the bot's spec, null for a person")
+    person: str | None = Field(None, description="a bot on a person's seat: the person's "
+                               "name (\"Ann — played by Greedy\"); null otherwise")
     from_: int = Field(alias="from", description="index in the action log of their first "
                        "action (0 for the first of a seat)")
 
 
 class SeatInfo(BaseModel):
     seat: int
-    name: str | None
+    name: str | None = Field(description="the person's name, or the bot's, given once when "
+                             "it took the seat (\"Greedy\", \"Greedy 3\" beside another)")
+    person: str | None = Field(None, description="a bot playing a person's seat on (they "
+                               "left, resigned, ran out of time or were handed over): the "
+                               "person's name; pages show \"Ann — played by Greedy\"")
     bot: str | None
     taken: bool
     you: bool
@@ -175,6 +181,10 @@ class SeatInfo(BaseModel):
     you_away: bool | None = Field(
         None, description="your seat, given to a bot when your time ran out: take it back "
         "(POST /api/tables/{id}/join with this seat, or reconnect)")
+    hand_over_in: float | None = Field(
+        None, description="a person's seat without a connection at an unfinished table: "
+        "seconds until the creator may hand it to a bot (0: now; the grace period, "
+        "--seat-grace); null otherwise")
 
 
 class SeatClock(BaseModel):
@@ -239,10 +249,13 @@ class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
     it reads its own words, the others only the public ones until a secret action resolves."""
 
-    n: int = Field(description="index in the action log")
+    n: int = Field(description="index in the action log (news: of the action that "
+                   "brought it)")
     seat: int
-    who: str = Field(description="who played it then (a bot marked as one)")
+    who: str = Field(description="who played it then (a bot marked as one); empty for news")
     text: str
+    news: bool = Field(False, description="news, not an action: what the action ``n`` "
+                       "brought about (Game.describe_news: Slide's scoring of a deal)")
 
 
 class LastMove(BaseModel):
@@ -251,11 +264,27 @@ class LastMove(BaseModel):
     action: str | None = Field(description="null while it is secret from this connection")
 
 
+class Breakdown(BaseModel):
+    """A finished game's figures (``Game.breakdown``): one table of them."""
+
+    columns: list[str] = Field(description="the headings of each seat's figures")
+    seats: list[list[int | str]] = Field(description="per seat, in seat order, its figures "
+                                         "under ``columns`` (empty: none per seat)")
+    table: list[list[int | str]] = Field(description="the table's own figures, [heading, "
+                                         "figure] each (\"draw pile\", 12)")
+
+
 class Ending(BaseModel):
     """The end of the game in words."""
 
-    lines: list[str] = Field(description="Game.result_lines: why it ended, the scores")
+    lines: list[str] = Field(description="Game.result_lines: the end in text, for text "
+                             "clients; or why a table closed before its game's end")
     verdict: str | None = Field(description="Game.verdict for this seat; null for a spectator")
+    breakdown: Breakdown | None = Field(None, description="Game.breakdown: the figures per "
+                                        "seat and for the table (null: a table closed "
+                                        "before its game's end)")
+    notes: list[str] = Field([], description="Game.result_notes: what the figures do not "
+                             "say (why it ended, how it is scored)")
 
 
 class StateMessage(BaseModel):
@@ -268,9 +297,9 @@ class StateMessage(BaseModel):
     view: dict[str, Any] = Field(description="the game's view(seat)")
     legal: list[str] = Field(description="empty unless the table runs and the seat may act")
     spectators: int
-    log_from: int = Field(description="the index of the first log entry this message "
-                          "carries: the client keeps its entries before it and replaces the "
-                          "rest with ``log`` (0: the whole log)")
+    log_from: int = Field(description="the first action whose entries this message "
+                          "carries: the client keeps its entries of the actions before it "
+                          "and replaces the rest with ``log`` (0: the whole log)")
     log: list[LogEntry] = Field(description="the actions in words from ``log_from`` on, as "
                                 "this connection may read them: what is new or changed (a "
                                 "secret action that resolved) since its last state")
@@ -318,6 +347,10 @@ class PresenceMessage(BaseModel):
     seat: int | None
     connected: bool | None
     spectators: int
+    hand_over_in: float | None = Field(
+        None, description="seconds until the table's creator may hand this seat, whose "
+        "person has no connection, to a bot (0: now; docs/server.md, \"Seats that go to "
+        "bots\"); null for a connected person or a count of spectators")
 
 
 class ChatLine(BaseModel):
@@ -411,6 +444,9 @@ class MyGame(BaseModel):
         "gave your seat to a bot: yours to take back)")
     your_deadline: float | None = Field(None, description="when your move at this clocked "
                                         "table is due (seconds since the epoch), else null")
+    stuck: bool = Field(False, description="your game played alone has no move left and is "
+                        "held open for undo: yours to undo, or to deal anew (then it counts "
+                        "as lost)")
 
 
 class MyGames(BaseModel):
@@ -576,6 +612,8 @@ class LeaderboardRow(BaseModel):
 class ReplayActor(BaseModel):
     name: str
     bot: str | None
+    person: str | None = Field(None, description="a bot on a person's seat: the person's "
+                               "name; null otherwise")
 
 
 class ReplayAction(BaseModel):
@@ -595,9 +633,12 @@ class ReplayStep(BaseModel):
     log: list[LogEntry] | None = Field(None, description="with log=1, a page of the game in "
                                        "words as a spectator reads it: the entries from "
                                        "log_offset, log_limit of them")
-    log_offset: int | None = Field(None, description="with log=1, the index of log's first "
-                                   "entry")
-    log_total: int = Field(description="entries in the whole log (one per action)")
+    log_offset: int | None = Field(None, description="with log=1, the first action whose "
+                                   "entries ``log`` holds")
+    log_total: int = Field(description="the actions of the whole log (each has an entry, "
+                           "but a dropped change of mind; news are entries of their own)")
+    ending: Ending | None = Field(None, description="at the game's end, as a table's "
+                                  "(``verdict`` null); null before")
 
 
 class WebsocketSchema(BaseModel):

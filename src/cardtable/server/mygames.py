@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from cardtable import games
 from cardtable.server import lifecycle
 from cardtable.server import store as db
-from cardtable.server.live import LiveTable, SeatRow, iso, your_deadline
+from cardtable.server.live import LiveTable, iso, people_in, shown_name, stored_seats, your_deadline
 
 if TYPE_CHECKING:
     from cardtable.server.hub import Hub
@@ -58,9 +58,7 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
     stored, names = seats_and_names(store, rows)
     unfinished = []
     for row in rows:
-        seats = [SeatRow(player_id=s.player_id, bot=s.bot,
-                         name=names.get(s.player_id) if s.player_id else s.bot)
-                 for s in sorted(stored[row.id], key=lambda s: s.seat)]
+        seats = stored_seats(stored[row.id], names)
         seat = next((i for i, s in enumerate(seats) if s["player_id"] == player.id), None)
         you, gone = "seated", None
         if seat is None:  # a seat they resigned (or the clock took), a bot plays it on
@@ -68,12 +66,17 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
             you = "away" if gone and gone.get("away") else "resigned"
         shown = seat if gone is None else gone["seat"]
         to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
+        # a solitaire stored running with nobody to act: stuck, held open for undo, theirs
+        # to decide (a row from before ``to_act`` was stored says nothing)
+        stuck = (row.players == 1 and row.status == "running" and seat == 0
+                 and row.to_act is not None and not to_act)
         unfinished.append({
             "id": row.id, "game": row.game, "title": games.get(row.game).title,
             "players": row.players, "status": row.status, "ended": row.ended,
-            "seat": shown, "your_turn": seat in to_act,
-            "to_act": [seats[s]["name"] or "an open seat" for s in to_act if s < len(seats)],
-            "opponents": [s["name"] or "open seat" for i, s in enumerate(seats) if i != shown],
+            "seat": shown, "your_turn": seat in to_act or stuck, "stuck": stuck,
+            "to_act": [shown_name(seats[s]) or "an open seat" for s in to_act if s < len(seats)],
+            "opponents": [shown_name(s) or "open seat" for i, s in enumerate(seats)
+                          if i != shown],
             "you": you, "verdict": RESIGNED_VERDICT if you == "resigned" else None,
             "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
             "your_deadline": your_deadline(row.clock, seats, player.id),
@@ -84,10 +87,10 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
 
 def seats_and_names(store: db.Storage, rows: list[db.Table]
                     ) -> tuple[dict[str, list[db.Seat]], dict[str, str]]:
-    """The stored seats of these tables, and the names of the people in them (two queries)."""
+    """The stored seats of these tables, and the names of the people in them or whose seats
+    bots play on (two queries)."""
     seats = store.seats_of([r.id for r in rows])
-    return seats, store.names(list({s.player_id for ss in seats.values() for s in ss
-                                    if s.player_id}))
+    return seats, store.names(list({p for ss in seats.values() for p in people_in(ss)}))
 
 
 def to_act_of(row: db.Table, live: LiveTable | None) -> list[int]:
@@ -111,6 +114,7 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
     seats, names = seats_and_names(store, rows)
     finished = []
     for row in rows:
+        shown = stored_seats(seats[row.id], names)
         mine = next((s.seat for s in seats[row.id] if s.player_id == player.id), None)
         if mine is None:  # a seat they resigned, which a bot played on
             mine = next((r["seat"] for r in row.resigned or []
@@ -120,8 +124,8 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
             if row.game in games.names() else row.game,
             "players": row.players, "status": row.status, "ended": row.ended, "seat": mine,
             "your_turn": False, "to_act": [],
-            "opponents": [(names.get(s.player_id) if s.player_id else s.bot) or "open seat"
-                          for s in seats[row.id] if s.seat != mine],
+            "opponents": [shown_name(s) or "open seat" for i, s in enumerate(shown)
+                          if i != mine],
             "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
             "finished_at": iso(row.finished_at), "verdict": verdict(row, mine),
         })

@@ -33,7 +33,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
 from cardtable.server import gamelog
 from cardtable.server import store as db
-from cardtable.server.live import BOT_ACTOR, LiveTable, SeatRow
+from cardtable.server.live import BOT_ACTOR, LiveTable, people_in, stored_seats
 from cardtable.server.messages import HubError
 
 if TYPE_CHECKING:
@@ -63,8 +63,8 @@ class Replay:
     actions: list[tuple[int, str]]
     #: per action, who played it: ``{"name", "bot"}`` (shared between a player's actions)
     by: list[dict[str, Any]]
-    #: the log as a spectator reads it after the end: ``{n, seat, who, text}`` each
-    words: list[dict[str, Any]]
+    #: the game log, built as the live table's (``gamelog.add``): a spectator reads it
+    log: gamelog.Log
     #: the state after ``k * SNAPSHOT_EVERY`` actions, for every k up to the end
     snapshots: list[State]
     #: the record's ``played_by``: per seat, who played it from which action
@@ -102,8 +102,10 @@ class Replay:
         action = None
         if step:
             seat, done = self.actions[step - 1]
-            action = {"seat": seat, "action": done, "by": self.by[step - 1],
-                      "text": self.words[step - 1]["text"]}
+            entry = self.log.entries[self.log.first[step - 1]]
+            # (a change of mind, in no log, reads as its seat read it: the game is over)
+            words = gamelog.text_for(entry, entry.seat if entry.dropped else None)
+            action = {"seat": seat, "action": done, "by": self.by[step - 1], "text": words}
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
         views = []
@@ -112,8 +114,20 @@ class Replay:
             views.append(state.view(seat))
         return {"step": step, "steps": steps, "view": views[0], "seat_views": views[1:],
                 "action": action, "played_by": self.played_by,
-                "log": self.words[offset:offset + limit] if log else None,
-                "log_offset": offset if log else None, "log_total": steps}
+                "log": gamelog.page(self.log, offset, offset + limit) if log else None,
+                "log_offset": offset if log else None, "log_total": steps,
+                "ending": self.ending(views[0])}
+
+    def ending(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The game's figures and notes at its end (null before): what the table's results
+        panel shows, each seat under the last name it was played by."""
+        result = view.get("result")
+        if not result or not result.get("over"):
+            return None
+        game = games.get(view["game"])
+        names = [runs[-1]["name"] for runs in self.played_by]
+        return {"lines": game.result_lines(result, names), "verdict": None,
+                "breakdown": game.breakdown(view), "notes": game.result_notes(result, names)}
 
 
 class Replays:
@@ -160,8 +174,10 @@ class Replays:
             table, actions = ((live, list(live.state.actions)) if live is not None
                               else await finished_table(hub.store, table_id))
             game = games.get(table.game)
-            state = game.deal(table.seed, table.players, table.options)
-            replay = Replay(actions, [], [], [], [])
+            log = gamelog.new_log(game, table.seed, table.players, table.options)
+            state = log.shadow
+            assert state is not None
+            replay = Replay(actions, [], log, [], [])
             pause = time.monotonic() + SLICE
             known: dict[tuple[str | None, int], str] = {}
             people: dict[tuple[str | None, int], dict[str, Any]] = {}
@@ -172,10 +188,8 @@ class Replays:
                 if (actor, seat) not in people:
                     people[actor, seat] = table.who(actor, seat)
                 replay.by.append(people[actor, seat])
-                replay.words.append(gamelog.spectator_words(
-                    game, state, n, seat, action, gamelog.who_of(table, n, seat, known)))
-                try:
-                    state.act(seat, action)  # the log was checked when written
+                try:  # (the state acts it: the log was checked when written)
+                    gamelog.add(game, log, seat, action, gamelog.who_of(table, n, seat, known))
                 except CardtableError as e:  # (a row changed by hand, or a rule since)
                     raise HubError("bad_record", e.reason, 500) from None
                 if time.monotonic() > pause:
@@ -216,12 +230,10 @@ async def finished_table(store: db.Storage, table_id: str
     seats = store.seats(table_id)
     actors = [a.actor for a in log]
     people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
-    names = store.names(list(people | {s.player_id for s in seats if s.player_id}))
+    names = store.names(list(people | people_in(seats)))
     state = games.get(row.game).deal(row.seed, row.players, row.options)
     return LiveTable(
         id=row.id, game=row.game, seed=row.seed, players=row.players,
         options=dict(row.options), status=row.status, created_by=row.created_by,
         state=state, version=row.version, actors=actors, actor_names=names,
-        seats=[SeatRow(player_id=s.player_id, bot=s.bot,
-                       name=names.get(s.player_id) if s.player_id else s.bot)
-               for s in seats]), [(a.seat, a.action) for a in log]
+        seats=stored_seats(seats, names)), [(a.seat, a.action) for a in log]

@@ -153,6 +153,11 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     bot: Mapped[str | None] = mapped_column(String(200))
+    #: a bot's name, given once when it took the seat ("Greedy 3"; null: a person, an open
+    #: seat, or a row stored before names were kept)
+    name: Mapped[str | None] = mapped_column(String(80))
+    #: the person whose seat the bot plays on (a player id; null: nobody's, or a person's)
+    person: Mapped[str | None] = mapped_column(String(32))
 
 
 class Action(Base):
@@ -167,6 +172,10 @@ class Action(Base):
     #: who played it: a player id, or "bot:<spec>" (null in rows written before it was kept)
     actor: Mapped[str | None] = mapped_column(String(220))
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
+
+
+#: a seat's stored values in a change: (player id, bot spec, bot's name, person)
+SeatValues = tuple[str | None, str | None, str | None, str | None]
 
 
 class LoggedAction(NamedTuple):
@@ -272,8 +281,8 @@ def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
     return True
 
 
-def _close(conn: Any, table_id: str, version: int, ended: str, result: Mapping[str, Any],
-           rating: Mapping[str, Any] | None = None,
+def _close(conn: Any, table_id: str, version: int, ended: str | None,
+           result: Mapping[str, Any], rating: Mapping[str, Any] | None = None,
            resigned: list[dict[str, Any]] | None = None) -> bool:
     """Close an open or running table (``Store.close_table``) in the caller's transaction;
     False (nothing written) if it is over already."""
@@ -405,11 +414,12 @@ class Storage(Protocol):
         ...
 
     def set_seat(self, table_id: str, seat: int, player_id: str | None,
-                 bot: str | None) -> None: ...
+                 bot: str | None, name: str | None = None,
+                 person: str | None = None) -> None: ...
 
     def change_table(self, table_id: str, version: int | None = None,
                      status: str | None = None,
-                     seats: dict[int, tuple[str | None, str | None]] | None = None,
+                     seats: dict[int, SeatValues] | None = None,
                      only_if: str | None = None,
                      clock: dict[str, Any] | None = None,
                      to_act: list[int] | None = None,
@@ -449,12 +459,13 @@ class Storage(Protocol):
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
 
-    def close_table(self, table_id: str, version: int, ended: str,
+    def close_table(self, table_id: str, version: int, ended: str | None,
                     result: Mapping[str, Any], rating: Mapping[str, Any] | None,
                     resigned: list[dict[str, Any]] | None = None) -> bool:
-        """Close an unfinished table (``lifecycle``): over, with how it ``ended``, its result,
-        ratings and resigned seats (None: unchanged), in one transaction; False if it was not
-        open or running any more."""
+        """Close an unfinished table (``lifecycle``): over, with how it ``ended`` (None: a
+        stuck solitaire held open for undo, ended as its game did), its result, ratings and
+        resigned seats (None: unchanged), in one transaction; False if it was not open or
+        running any more."""
         ...
 
     def idle_tables(self, before: dt.datetime, limit: int = 100) -> list[str]:
@@ -666,19 +677,21 @@ class Store:
             q = select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)
             return list(s.scalars(q))
 
-    def set_seat(self, table_id: str, seat: int, player_id: str | None, bot: str | None) -> None:
+    def set_seat(self, table_id: str, seat: int, player_id: str | None, bot: str | None,
+                 name: str | None = None, person: str | None = None) -> None:
         with self.session.begin() as s:
             row = s.get(Seat, (table_id, seat))
             if row is not None:
-                row.player_id, row.bot = player_id, bot
+                row.player_id, row.bot, row.name, row.person = player_id, bot, name, person
 
     def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
-                     seats: dict[int, tuple[str | None, str | None]] | None = None,
+                     seats: dict[int, SeatValues] | None = None,
                      only_if: str | None = None,
                      clock: dict[str, Any] | None = None,
                      to_act: list[int] | None = None,
                      resigned: list[dict[str, Any]] | None = None) -> bool:
-        """One change of a table in one transaction: ``seats`` (seat -> (player id, bot)),
+        """One change of a table in one transaction: ``seats`` (seat -> (player id, bot,
+        bot's name, person)),
         the new ``status``, ``version``, ``clock``, ``to_act`` and ``resigned`` seats (None:
         unchanged). ``only_if``: only if the table's status is still this; False (and nothing
         written) if it is not."""
@@ -702,9 +715,9 @@ class Store:
                     q = q.where(t.c.status == only_if)
                 if conn.execute(q.values(**values or {"status": t.c.status})).rowcount == 0:
                     return False
-            for seat, (player_id, bot) in (seats or {}).items():
+            for seat, (player_id, bot, name, person) in (seats or {}).items():
                 conn.execute(update(st).where(st.c.table_id == table_id, st.c.seat == seat)
-                             .values(player_id=player_id, bot=bot))
+                             .values(player_id=player_id, bot=bot, name=name, person=person))
         return True
 
     def finish(self, table_id: str, result: Mapping[str, Any], rating: Mapping[str, Any] | None,
@@ -801,7 +814,7 @@ class Store:
                 q = q.where(Table.game == game)
             return list(s.scalars(q.order_by(Table.created_at)))
 
-    def close_table(self, table_id: str, version: int, ended: str,
+    def close_table(self, table_id: str, version: int, ended: str | None,
                     result: Mapping[str, Any], rating: Mapping[str, Any] | None,
                     resigned: list[dict[str, Any]] | None = None) -> bool:
         with self.engine.begin() as conn:

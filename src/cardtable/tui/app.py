@@ -12,7 +12,7 @@ keys always reach one of them; the prompts speak of keys, as a terminal is playe
 What is the game's own (its board, its clicks and keys, its status line) comes from its terminal
 adapter (``tui.games``); this app names no game. Undo, hint and peek are offered as the game
 says (``Game.tools_for``: alone); the log and the end are in the game's words
-(``describe_action``, ``result_lines``).
+(``describe_action``; ``result_lines``, ``breakdown`` and ``result_notes``).
 """
 
 from __future__ import annotations
@@ -303,7 +303,8 @@ class PlayApp(App[Path | None]):
         first_time = self.saved is None
         self.saved = self.table.save(self.record_dir)
         self.add_class("over")
-        text = self.adapter.result_text(self.table.result(), self.table.names(self.viewer))
+        text = self.adapter.result_text(self.table.view(self.viewer),
+                                        self.table.names(self.viewer))
         text.append(f"\n\nRecord saved: {self.saved}\n", "bold")
         text.append(f"Replay: cardtable replay {self.saved}\n\nPress q to leave.")
         self.result.update(text)
@@ -479,7 +480,7 @@ class PlayApp(App[Path | None]):
     def action_hint(self) -> None:
         advice = self.table.hint()
         if advice:
-            self.say(f"Hint: {advice[0]} — {advice[1]}")
+            self.say(f"Hint: {advice[1]} ({advice[0]})")  # words first, the notation after
 
     def action_peek(self) -> None:
         answer = self.table.peek_winnable()

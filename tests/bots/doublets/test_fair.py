@@ -64,7 +64,9 @@ def test_hint_gives_a_legal_move_and_a_reason() -> None:
         view = state.view(0)
         action, reason = hint(copy.deepcopy(view), bot)
         assert action in state.legal(0)
-        assert reason.startswith(action.split()[0])
+        # the reason is the game's words, not notation ("Turn the next stock card: ...")
+        assert reason.startswith(GAME.describe_hint(view, action))  # (+ the bot's note)
+        assert reason.startswith(("Turn the next", "Play the", "Turn the waste"))
         state.act(0, action)
     action, reason = hint(GAME.deal(4).view(0))
     assert action in GAME.deal(4).legal(0) and reason

@@ -33,6 +33,17 @@ describe("the log panel", () => {
     assert.deepEqual(picked, [1]);
   });
 
+  it("shows news apart: no number, no button, never the current move", () => {
+    const scored = [...entries, { n: 1, seat: 1, who: "", news: true,
+      text: "Scoring: Ann cancelled 8 cards, 8 left sum to 47" }];
+    const panel = logPanel(scored, { current: 1, pick: () => {} }, h);
+    const lines = all(panel, (x) => x.tag === "li");
+    assert.equal(text(lines[2]), "Scoring: Ann cancelled 8 cards, 8 left sum to 47");
+    assert.equal(lines[2].attrs.class, "log-line log-news");
+    assert.equal(lines[2].attrs["aria-current"], undefined);
+    assert.equal(all(lines[2], (x) => x.tag === "button").length, 0);
+  });
+
   it("says so when there is no move yet", () => {
     assert.match(text(logPanel([], {}, h)), /No move yet/);
   });
@@ -46,7 +57,7 @@ describe("move labels", () => {
 });
 
 describe("the end in words", () => {
-  it("shows the seat's own verdict first, then why the game ended", () => {
+  it("shows why a table closed early in the server's lines, where it has no figures", () => {
     const table = { id: "t", game: "x", players: 2,
       seats: [{ seat: 0, name: "Ann", you: true }, { seat: 1, name: "Bob" }] };
     const view = { result: { over: true, winners: [1], ranks: [2, 1], scores: [9, 3] } };

@@ -115,12 +115,23 @@ describe("the generic results", () => {
 });
 
 describe("each game's results and seats", () => {
-  it("Slide: the ranks table with cards left and its tie-break", () => {
+  it("Slide: one table of ranks and the server's figures per player, its notes", () => {
     const view = { result: { over: true, scores: [12, 3], remaining: [5, 2], winners: [1],
       ranks: [2, 1], deals: [] } };
-    const sum = slide.resultSummary(view, tableOf("slide", 2, 0), ["Ann", "Bob"]);
-    assert.deepEqual(summaryLines(sum), ["Bob wins.", "#1 Bob: 3, cards left 2",
-      "#2 Ann: 12, cards left 5", "Lowest score wins; a tie goes to fewer cards left."]);
+    const ending = { verdict: null, lines: ["Winner: Bob", "#1 Bob: 3 (2 cards)"],
+      breakdown: { columns: ["sum", "cards left", "cancelled"], seats: [[12, 5, 11], [3, 2, 14]],
+        table: [] }, notes: ["Lowest sum wins."] };
+    const sum = { ...slide.resultSummary(view, tableOf("slide", 2, 0), ["Ann", "Bob"]), ending };
+    assert.deepEqual(summaryLines(sum), ["Bob wins.",
+      "#1 Bob: sum 3, cards left 2, cancelled 14", "#2 Ann: sum 12, cards left 5, cancelled 11",
+      "Lowest sum wins."]);
+    // one presentation: the table, no list of the same lines
+    const panel = results(sum, tableOf("slide", 2, 0), ["Ann", "Bob"], false, h);
+    assert.equal(all(panel, (n) => n.attrs["data-testid"] === "result-lines").length, 0);
+    const heads = all(panel, (n) => n.tag === "th").map(text);
+    assert.deepEqual(heads, ["rank", "player", "sum", "cards left", "cancelled"]);
+    const cells = all(panel, (n) => n.tag === "tr" && n.attrs["data-seat"] === "1")[0];
+    assert.deepEqual(all(cells, (n) => n.tag === "td").map(text), ["1", "Bob  ★", "3", "2", "14"]);
     const seatView = { totals: [7, 9], phase: "reveal", chosen: [true, false], first: 1 };
     assert.equal(slide.seatExtra(seatView, 0), "score 7 · has chosen");
     assert.equal(slide.seatExtra(seatView, 1), "score 9 · choosing… · first player");
@@ -130,10 +141,15 @@ describe("each game's results and seats", () => {
     const won = { result: { over: true, won: true, scores: [48], winners: [0], ranks: [1] } };
     const lost = { result: { over: true, won: false, scores: [30], winners: [], ranks: [1] } };
     const t = tableOf("doublets", 1);
-    assert.deepEqual(summaryLines(doublets.resultSummary(won, t, ["Ann"])),
-      ["Won! All 48 cards are on the foundation.", "Score 48 of 48 · cards left 0"]);
-    const sum = doublets.resultSummary(lost, t, ["Ann"]);
-    assert.deepEqual(summaryLines(sum), ["No more moves.", "Score 30 of 48 · cards left 18"]);
+    const figures = (on) => ({ verdict: null, lines: [], notes: [], breakdown: { columns: [],
+      seats: [], table: [["on the foundation", on], ["left", 48 - on]] } });
+    assert.deepEqual(summaryLines({ ...doublets.resultSummary(won, t, ["Ann"]),
+      ending: figures(48) }),
+    ["Won! All 48 cards are on the foundation.", "on the foundation: 48", "left: 0"]);
+    const sum = { ...doublets.resultSummary(lost, t, ["Ann"]), ending: figures(30) };
+    assert.deepEqual(summaryLines(sum), ["No more moves.", "on the foundation: 30", "left: 18"]);
+    const dl = all(results(sum, t, ["Ann"], false, h), (n) => n.tag === "dd").map(text);
+    assert.deepEqual(dl, ["30", "18"]);
     assert.equal(results(sum, t, ["Ann"], false, h).attrs["data-won"], "false");
     assert.equal(doublets.showSeats({ players: 1 }), false);
     assert.equal(doublets.showsAdvice, true);
@@ -149,11 +165,17 @@ describe("each game's results and seats", () => {
       winners: [], ranks: [1, 1] } };
     assert.deepEqual(summaryLines(theGame.resultSummary(won, t, names)),
       ["You beat The Game! Every card is played."]);
-    const sum = theGame.resultSummary(good, t, names);
-    assert.deepEqual(summaryLines(sum),
-      ["The Game wins: 7 cards left.", "10 or fewer cards left: a good result."]);
-    const playedBy = all(results(sum, t, names, false, h), (n) => n.attrs["data-testid"] === "played-by");
-    assert.deepEqual(playedBy.map(text), ["Played by Ann · Bob"]);
+    const ending = { verdict: null, lines: [], notes: ["Bob could not play 1 more card."],
+      breakdown: { columns: ["cards in hand"], seats: [[3], [1]],
+        table: [["draw pile", 3], ["cards left", 7]] } };
+    const sum = { ...theGame.resultSummary(good, t, names), ending };
+    // each player's hand, then the draw pile: no ranks in a team game
+    assert.deepEqual(summaryLines(sum, names), ["The Game wins: 7 cards left.",
+      "Ann: cards in hand 3", "Bob: cards in hand 1", "draw pile: 3", "cards left: 7",
+      "Bob could not play 1 more card."]);
+    const panel = results(sum, t, names, false, h);
+    assert.deepEqual(all(panel, (n) => n.tag === "th").map(text), ["player", "cards in hand"]);
+    assert.equal(all(panel, (n) => n.attrs["data-testid"] === "played-by").length, 0);
     const seatView = { hand_sizes: [6, 7], turn: 1, over: false, played_this_turn: 1 };
     assert.equal(theGame.seatExtra(seatView, 0), "6 cards in hand");
     assert.equal(theGame.seatExtra(seatView, 1), "7 cards in hand · played 1");

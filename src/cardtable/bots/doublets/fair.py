@@ -25,7 +25,7 @@ from math import factorial
 from typing import Any
 
 from cardtable.core.errors import BadOptions
-from cardtable.games.doublets import KING, NEXT, NON_KINGS, card_value, rank_name
+from cardtable.games.doublets import GAME, KING, NEXT, NON_KINGS, card_value
 from cardtable.solvers.doublets import Position, moves_to_actions, pack_reserves, solve_position
 
 #: possible stocks dealt at a choice of the first pass that the screen finds unclear, per
@@ -195,17 +195,16 @@ class FairBot:
         """``(action, reason)``."""
         self.observe(view)
         self.spent = 0
-        need = rank_name(view["needed"])
         plays = [a for a in legal if a.startswith("play")]
         other = next((a for a in legal if a in ("flip", "redeal")), None)
         stock = self.known_stock(view)
         if stock is not None and not self.hopeless:
             action = self._exact(view, legal, stock)
             if action is not None:
-                return action, self._reason(view, action, need, "a winning line is known")
+                return action, GAME.describe_hint(view, action, "a winning line is known")
         if not plays or other is None:
             action = plays[0] if plays else legal[0]
-            return action, self._reason(view, action, need, "")
+            return action, GAME.describe_hint(view, action, "")
         play = plays[0]  # the waste first: a reserve play would refill with that very card
         first, second = play, other
         if play != "play waste" and (self.samples or (
@@ -219,12 +218,12 @@ class FairBot:
             if (stock is None and self.free_flip is not None and first == "flip"
                     and view["stock"] >= self.free_flip):
                 # early in the stock flipping on is safe: no solving (the costly part)
-                return first, self._reason(view, first, need, "the reserve card can wait")
+                return first, GAME.describe_hint(view, first, "the reserve card can wait")
         if stock is None and self.samples:
             first, note = self._sampled(view, first, second)
         else:
             note = ""
-        return first, self._reason(view, first, need, note)
+        return first, GAME.describe_hint(view, first, note)
 
     def _exact(self, view: dict[str, Any], legal: list[str], stock: list[str]) -> str | None:
         """Follow (or find) a proved winning line; None when there is none."""
@@ -362,21 +361,6 @@ class FairBot:
         status, _, nodes, _ = solve_position(pos, budget)
         self.spent += nodes if status != "unknown" else budget
         return status == "won"
-
-    @staticmethod
-    def _reason(view: dict[str, Any], action: str, need: str, note: str) -> str:
-        tail = f" ({note})" if note else ""
-        if action.startswith("play"):
-            return f"{action}: the foundation needs a {need}{tail}"
-        if action == "redeal":
-            left = view["redeals_left"] - 1
-            return f"redeal: the stock is empty; {left} redeal{'s' * (left != 1)} left after " \
-                   f"this{tail}"
-        n = view["stock"]
-        fits = any(a.startswith("play") for a in legal_from_view(view))
-        why = f"a later card will serve better than playing the {need} now" if fits \
-            else "nothing fits"
-        return f"flip: {why}; {n} card{'s' * (n != 1)} left in the stock{tail}"
 
 
 def hint(view: dict[str, Any], bot: FairBot | None = None) -> tuple[str, str]:

@@ -2,6 +2,7 @@
 // tables. Every choice is built from GET /api/games: no game is named here.
 import { ago, api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
 import { clockChoice, readClock } from "./clock.js";
+import { seatName } from "./results.js";
 
 const $ = (sel) => document.querySelector(sel);
 let games = [];
@@ -177,7 +178,7 @@ async function refreshTables() {
   for (const t of tables) {
     const mine = t.seats.some((s) => s.you);
     const free = t.seats.some((s) => !s.taken);
-    const players = t.seats.map((s) => (s.taken ? s.name + (s.bot || s.bot_account ? " (bot)" : "") : "—")).join(", ");
+    const players = t.seats.map((s) => (s.taken ? seatName(s) : "—")).join(", ");
     const buttons = [];
     if (mine) buttons.push(el("a", { class: "button primary", href: `/t/${t.id}` }, "Back to table"));
     else if (t.status === "open" && free) {

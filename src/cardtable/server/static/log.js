@@ -1,26 +1,34 @@
 // The game log panel, shared by the table and the replay: every move in words, as the server
 // wrote them for this viewer (a secret move reads "Ann chose a card to reveal" for the
-// others). Newest at the bottom; the list stays scrolled to the bottom unless the reader
-// scrolled up to read older moves.
+// others until every seat has chosen, then "Ann revealed a 7 from b2"), and news the server
+// marks (`news`: a deal's scoring). Newest at the bottom; the list stays scrolled to the
+// bottom unless the reader scrolled up to read older moves.
 import { el } from "./common.js";
 
 // which log line is the current one: the table's last move, or the replay's step
 // entries: [{n, seat, who, text}], current: an index n or null, pick(n): a click on line n
 export function logPanel(entries, { current = null, pick = null, title = "Game log" } = {},
   h = el) {
-  const items = entries.map((e) => h("li", {
+  const items = entries.map((e) => (e.news ? newsLine(e, h) : h("li", {
     class: `log-line ${e.n === current ? "current" : ""}`, "data-n": String(e.n),
     "data-seat": String(e.seat), "aria-current": e.n === current ? "step" : null,
   }, pick ? h("button", { type: "button", class: "log-pick", "data-key": `log-${e.n}`,
     title: `go to move ${e.n + 1}`, onclick: () => pick(e.n) },
   h("span", { class: "log-n" }, `${e.n + 1}.`), " ", e.text)
-    : [h("span", { class: "log-n" }, `${e.n + 1}.`), " ", e.text]));
+    : [h("span", { class: "log-n" }, `${e.n + 1}.`), " ", e.text])));
   return h("section", { class: "panel log", "aria-label": "game log" },
     h("h2", {}, title),
     entries.length
       ? h("ol", { class: "log-list", "data-testid": "log", tabindex: "0",
         "aria-label": "moves, oldest first" }, items)
       : h("p", { class: "muted", "data-testid": "log" }, "No move yet."));
+}
+
+// news (a deal's scoring): what move n brought about, no move of its own (no number, never
+// the current line)
+function newsLine(e, h) {
+  return h("li", { class: "log-line log-news", "data-n": String(e.n), "data-news": "1" },
+    e.text);
 }
 
 // keep a re-rendered list where the reader left it: at the bottom (the newest move) unless

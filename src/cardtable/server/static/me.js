@@ -25,8 +25,9 @@ function unfinishedRow(g) {
   const state = g.you === "resigned" ? g.verdict || "You resigned."
     : g.you === "away" ? "a bot plays your seat: it is yours again when you come back"
       : g.status === "open" ? "waiting for players"
-        : g.your_turn ? `your turn${g.your_deadline ? ` (${dueIn(g.your_deadline)})` : ""}`
-          : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
+        : g.stuck ? "no move left: undo, or deal again (counted as lost)"
+          : g.your_turn ? `your turn${g.your_deadline ? ` (${dueIn(g.your_deadline)})` : ""}`
+            : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
   const [label, testid] = g.you === "resigned" ? ["Watch", "watch"]
     : g.you === "away" ? ["Take your seat back", "take-back"] : ["Resume", "resume"];
   return el("tr", { "data-table": g.id, "data-testid": "unfinished-game" },

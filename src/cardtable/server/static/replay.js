@@ -25,6 +25,7 @@ let playedByRuns = null; // the record's played_by: per seat, who played from wh
 let timer = null; // autoplay
 
 function label(who) {
+  if (who.bot && who.person) return `${who.person} — played by ${who.name}`;
   return who.bot ? `${who.name} (bot)` : who.name || "?";
 }
 
@@ -127,7 +128,7 @@ function show(data) {
   scrollToLine(side.querySelector(".log-list"), step - 1);
   const res = clear($("#results"));
   const sum = data.view.result ? renderer.resultSummary(data.view, table, playedBy(table, n)) : null;
-  if (sum) res.append(results(sum, table, playedBy(table, n), false));
+  if (sum) res.append(results({ ...sum, ending: data.ending }, table, playedBy(table, n), false));
 }
 
 function keys(event) {

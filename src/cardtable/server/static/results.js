@@ -1,14 +1,29 @@
 // The results panel of a finished game, shared by the table and the replay. Only what every
-// game has lives here: the generic `result` (over, winners, ranks, scores) in words. A game's
-// module (games/<name>.js) may export its own `resultSummary` of the same shape.
+// game has lives here: the generic `result` (over, winners, ranks, scores) in words, and the
+// game's own figures as the server sends them (`ending.breakdown`, Game.breakdown, and its
+// `notes`), in one table. A game's module (games/<name>.js) may export its own
+// `resultSummary` of the same shape (its headline).
 import { el } from "./common.js";
 
-// who played each seat of a finished game, a person then the bot that took over:
-// "Ann, then greedy bot" (seats[i].history from the server; `fallback` without one)
+// a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
+// a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
+export function seatName(seat) {
+  if (seat.bot && seat.person) return `${seat.person} — played by ${seat.name}`;
+  if (seat.bot || seat.bot_account) return `${seat.name} (bot)`;
+  return seat.name || "open seat";
+}
+
+// who played each seat of a finished game (seats[i].history from the server; `fallback`
+// without one): "Ann", "Ann — played by Greedy" (her seat went to a bot), "Greedy bot"
 export function playedBy(table, fallback) {
-  return table.seats.map((s, i) => (s.history
-    ? s.history.map((h) => (h.bot ? `${h.name} bot` : h.name)).join(", then ")
-    : fallback[i]));
+  return table.seats.map((s, i) => {
+    if (!s.history) return fallback[i];
+    const labels = s.history.map((h) => (h.bot && h.person ? `${h.person} — played by ${h.name}`
+      : h.bot ? `${h.name} bot` : h.name));
+    // "Ann" then "Ann — played by Greedy" says it once
+    return labels.filter((x, k) => !labels[k + 1] || !labels[k + 1].startsWith(`${x} — `))
+      .join(", then ");
+  });
 }
 
 function joinNames(list) {
@@ -48,16 +63,54 @@ export function summary(view, table, names) {
   };
 }
 
-// The summary as plain lines ("#1 Bob: 3", as the game's result_lines in Python), for tests
-// and for anything that wants text.
-export function summaryLines(sum) {
+// The end's figures, one table (no list repeating it): the server's `breakdown` of the game
+// (Game.breakdown: the headings, a row of figures per seat, the table's own figures) when
+// the summary has the state's `ending`, else each seat's score. Rows in rank order when the
+// game ranks its seats (sum.rows), else in seat order; none when the game has no figures
+// per seat. {ranked, columns, rows: [{seat, rank, name, winner, cells}], table: [[h, v]]}
+export function figures(sum, names) {
+  const breakdown = sum.ending && sum.ending.breakdown;
+  if (!breakdown) {
+    return { ranked: true, columns: ["score", ...sum.columns], table: [],
+      rows: (sum.rows || []).map((row) => ({ ...row, cells: [row.score, ...row.extra] })) };
+  }
+  const ranked = Boolean(sum.rows);
+  const order = sum.rows || breakdown.seats.map((_, seat) => ({ seat, rank: null,
+    name: names[seat], winner: false }));
+  const rows = breakdown.seats.length
+    ? order.map((row) => ({ ...row, cells: breakdown.seats[row.seat] })) : [];
+  return { ranked, columns: breakdown.columns, rows, table: breakdown.table };
+}
+
+// The summary as plain lines ("#1 Bob: 3", "#1 Bob: sum 3, cards left 2"), for tests and
+// for anything that wants text.
+export function summaryLines(sum, names = []) {
   if (!sum) return [];
   const lines = [sum.verdict];
-  for (const row of sum.rows || []) {
-    const extra = row.extra.map((x, k) => `, ${sum.columns[k]} ${x}`).join("");
-    lines.push(`#${row.rank ?? "–"} ${row.name}: ${row.score}${extra}`);
+  const fig = figures(sum, names);
+  const plain = !(sum.ending && sum.ending.breakdown); // the score alone, unnamed
+  for (const row of fig.rows) {
+    const cells = row.cells.map((x, k) => (plain && k === 0 ? `${x}` : `${fig.columns[k]} ${x}`));
+    lines.push(`${fig.ranked ? `#${row.rank ?? "–"} ` : ""}${row.name}: ${cells.join(", ")}`);
   }
-  return [...lines, ...sum.notes];
+  for (const [heading, value] of fig.table) lines.push(`${heading}: ${value}`);
+  return [...lines, ...notesOf(sum)];
+}
+
+// the server's notes on the end (Game.result_notes), then the page's own
+function notesOf(sum) {
+  return [...((sum.ending && sum.ending.notes) || []), ...sum.notes];
+}
+
+function figuresTable(fig, h) {
+  const head = [...(fig.ranked ? ["rank"] : []), "player", ...fig.columns];
+  return h("table", { class: "list figures", "data-testid": "figures" },
+    h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
+    h("tbody", {}, fig.rows.map((row) => h("tr", { "data-seat": String(row.seat) },
+      fig.ranked ? h("td", {}, row.rank === null ? "–" : String(row.rank)) : null,
+      h("td", { class: "name" }, row.name,
+        row.winner ? h("span", { class: "winner-mark" }, " ★") : null),
+      row.cells.map((x) => h("td", {}, String(x)))))));
 }
 
 // The panel. `h` builds the elements (`el` in the page; a plain builder in unit tests).
@@ -65,7 +118,7 @@ export function results(sum, table, names, links = true, h = el) {
   if (!sum) return null;
   const verdictClass = sum.won === true || sum.mine ? "won" : sum.won === false ? "lost" : "";
   const parts = [];
-  // the server's words first (a state's `ending`): this seat's own verdict, then why it ended
+  // the server's words first (a state's `ending`): this seat's own verdict, then the figures
   const end = sum.ending;
   if (end && end.verdict) {
     parts.push(h("p", { class: `personal-verdict ${verdictClass}`, "data-testid": "verdict" },
@@ -73,21 +126,19 @@ export function results(sum, table, names, links = true, h = el) {
   }
   parts.push(h("div", { class: `verdict ${end && end.verdict ? "sub" : ""} ${verdictClass}` },
     sum.verdict));
-  if (end && end.lines && end.lines.length) {
+  const fig = figures(sum, names);
+  if (fig.rows.length) parts.push(figuresTable(fig, h));
+  if (fig.table.length) {
+    parts.push(h("dl", { class: "figures", "data-testid": "table-figures" },
+      fig.table.map(([heading, value]) => h("div", {}, h("dt", {}, heading),
+        h("dd", {}, String(value))))));
+  }
+  // a table closed before its game's end has no figures: why it closed, in the server's words
+  if (end && !end.breakdown && end.lines && end.lines.length) {
     parts.push(h("ul", { class: "result-lines", "data-testid": "result-lines" },
       end.lines.map((line) => h("li", {}, line))));
   }
-  if (sum.rows && sum.rows.length) {
-    parts.push(h("table", { class: "list" },
-      h("thead", {}, h("tr", {}, ["rank", "player", "score", ...sum.columns]
-        .map((x) => h("th", {}, x)))),
-      h("tbody", {}, sum.rows.map((row) => h("tr", { "data-seat": String(row.seat) },
-        h("td", {}, row.rank === null ? "–" : String(row.rank)),
-        h("td", {}, row.name, row.winner ? h("span", { class: "winner-mark" }, " ★") : null),
-        h("td", {}, String(row.score)),
-        row.extra.map((x) => h("td", {}, String(x))))))));
-  }
-  for (const note of sum.notes) parts.push(h("p", {}, note));
+  for (const note of notesOf(sum)) parts.push(h("p", { class: "result-note" }, note));
   if (sum.playedBy && names.length > 1) {
     parts.push(h("p", { class: "played-by", "data-testid": "played-by" },
       `Played by ${names.join(" · ")}`));

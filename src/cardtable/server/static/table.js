@@ -8,10 +8,11 @@ import {
 import { keepScrolled, logPanel } from "./log.js";
 import { ENDED, leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
-import { playedBy, results } from "./results.js";
+import { playedBy, results, seatName } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
+import { confirmStep } from "./confirm.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -29,10 +30,7 @@ let game = null; // what the game offers (GET /api/games)
 const chat = createChat({ send: (m) => send(m), tableId });
 
 function names(table) {
-  return table.seats.map((s) => {
-    if (s.bot || s.bot_account) return `${s.name} (bot)`;
-    return s.name || "open seat";
-  });
+  return table.seats.map(seatName);
 }
 
 // -- the socket ----------------------------------------------------------------------------
@@ -104,6 +102,7 @@ function receive(msg) {
     const kept = msg.log_from > 0 && last && last.log
       ? last.log.filter((e) => e.n < msg.log_from) : [];
     msg.log = kept.concat(msg.log || []);
+    for (const seat of msg.table.seats) stampHandOver(seat, seat.hand_over_in);
     last = msg;
     render();
   } else if (msg.type === "ack") {
@@ -115,7 +114,10 @@ function receive(msg) {
     // someone's socket opened or closed, or the number watching changed: no new state
     if (!last) return;
     const seat = msg.seat === null ? null : last.table.seats[msg.seat];
-    if (seat && seat.taken && !seat.bot) seat.connected = msg.connected;
+    if (seat && seat.taken && !seat.bot) {
+      seat.connected = msg.connected;
+      stampHandOver(seat, msg.hand_over_in);
+    }
     last.spectators = msg.spectators;
     render();
   } else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
@@ -169,6 +171,27 @@ async function handToBot(seat, bot) {
   }
 }
 
+// -- a person away: when their seat may go to a bot. The server says in how many seconds
+// (`hand_over_in`, docs/server.md "Seats that go to bots"): the page counts down from when it
+// was told, and offers "Hand to bot" only once the server would take it
+function stampHandOver(seat, seconds) {
+  seat.ready_at = seconds === null || seconds === undefined ? null : Date.now() + 1000 * seconds;
+}
+
+function handOverText(readyAt) {
+  const left = Math.ceil((readyAt - Date.now()) / 1000);
+  return left > 0 ? `Away: can be handed to a bot in ${left} s` : "Away: can be handed to a bot now";
+}
+
+function tickHandOver() {
+  for (const node of document.querySelectorAll("[data-ready-at]")) {
+    const readyAt = Number(node.dataset.readyAt);
+    if (node.tagName === "BUTTON") node.disabled = Date.now() < readyAt;
+    else node.textContent = handOverText(readyAt);
+  }
+}
+setInterval(tickHandOver, 250);
+
 // the seats that must act now: the server's `to_act` (a seat that has made its simultaneous
 // choice is not among them, even while it may still change its mind)
 function seatsToAct(s) {
@@ -196,10 +219,16 @@ function seatsPanel(s, botNames) {
         const pick = el("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
           botNames.map((b) => el("option", { value: b,
             selected: (game && b === game.fallback_bot) || null }, b)));
+        const readyAt = seat.ready_at ?? 0;
         actions = el("div", { class: "row" }, pick,
           el("button", { type: "button", "data-key": `bot-${seat.seat}`,
+            "data-testid": "hand-to-bot", "data-ready-at": String(readyAt),
+            disabled: Date.now() < readyAt ? true : null,
             onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
       }
+      const away = seat.taken && !seat.bot && seat.connected === false && seat.ready_at
+        ? el("span", { class: "extra hand-over-when", "data-testid": "hand-over-when",
+          "data-ready-at": String(seat.ready_at) }, handOverText(seat.ready_at)) : null;
       if (!seat.taken && table.status === "open" && table.creator) {
         // a bot account (a program with its token) takes the seat and plays it from afar
         const name = el("input", { maxlength: 24, placeholder: "bot account",
@@ -219,6 +248,7 @@ function seatsPanel(s, botNames) {
       el("span", { class: "extra" }, [presence,
         seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat, table.status === "over") : ""]
         .filter(Boolean).join(" · ")),
+      away,
       actions ? el("div", { class: "actions" }, actions) : null);
     }),
     s.spectators ? el("p", { class: "muted", "data-testid": "spectators" },
@@ -247,6 +277,8 @@ function statusLine(s) {
   // the seats that must act (talk, a game's signals, may be legal at any time)
   const toAct = seatsToAct(s);
   if (s.seat !== null && toAct.includes(s.seat) && legal.length) return "Your turn";
+  // a game played alone, running with nobody to act: stuck, held open for undo
+  if (table.players === 1 && !toAct.length) return "No move left";
   const waiting = toAct.map((i) => n[i]);
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "";
 }
@@ -343,7 +375,8 @@ function tools(s, ctx) {
   }
   if (offered.has("hint")) {
     buttons.push(el("button", { type: "button", "data-key": "hint", "data-tool": "hint",
-      disabled: s.legal.length ? null : true,
+      // (stuck, the hint says why no move is left)
+      disabled: table.status === "running" ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
         ctx.ui.hint = { ...h, version: s.version, at: Date.now() };
@@ -366,6 +399,7 @@ function tools(s, ctx) {
   if (offered.has("restart")) {
     buttons.push(el("button", { type: "button", "data-key": "restart", "data-tool": "restart",
       onclick: run(async () => {
+        if (!await lossConfirmed(s, "restart")) return;
         const t = await api("POST", `/api/tables/${id}/restart`);
         location.href = `/t/${t.id}`;
       }) }, "⟲ Restart deal"));
@@ -377,7 +411,9 @@ function tools(s, ctx) {
     const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
     const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
     // both, the latest first: asking one never hides the other's answer
-    const parts = [hint ? { at: hint.at || 0, text: `Hint: ${hint.action ?? "none"} — ${hint.reason}` } : null,
+    // the hint in the game's words, its notation after them
+    const said = hint ? `Hint: ${hint.reason}${hint.action ? ` (${hint.action})` : ""}` : "";
+    const parts = [hint ? { at: hint.at || 0, text: said } : null,
       peek ? { at: peek.at || 0, text: `Still winnable? ${peek.text}` } : null].filter(Boolean);
     const text = parts.sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
     advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);
@@ -394,6 +430,7 @@ function newDealForm(s, run) {
   return el("form", { class: "row", "data-tool": "new_deal", onsubmit: (event) => {
     event.preventDefault();
     run(async () => {
+      if (!await lossConfirmed(s, "new-deal")) return;
       const seed = deal && deal.value !== "" ? Number(deal.value) : null;
       // the game under way is given up: the server closes it as abandoned (a lost deal)
       const replaces = table.status === "over" ? null : table.id;
@@ -401,6 +438,21 @@ function newDealForm(s, run) {
       location.href = `/t/${t.id}`;
     })();
   } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal"));
+}
+
+// A new deal or a restart gives up the deal under way, which counts as lost (as AisleRiot
+// and PySolFC count it): asked first. A deal that is over, or stuck (no move left: lost
+// already, with its score), is dealt anew at once.
+async function lossConfirmed(s, testid) {
+  const { table } = s;
+  if (table.status === "over" || seatsToAct(s).length === 0) return true;
+  const restart = testid === "restart";
+  return confirmStep({ testid,
+    title: restart ? "Restart this deal?" : "Start a new deal?",
+    text: "The deal under way is not finished: it counts as a lost game in your statistics "
+      + "and ends your winning streak.",
+    yes: restart ? "Restart (counts as lost)" : "New deal (counts as lost)",
+    no: "Keep playing" });
 }
 
 // a game's own side panels (statistics) change only when a game ends: asked again when the

@@ -7,8 +7,8 @@ from another package) gets ``generic.GenericBoard``: the view as a tree and the 
 as a list, so every registered game is playable in the terminal.
 
 Everything else is common and lives in the play app: the move list (labels from
-``Game.move_label``), the log (``Game.describe_action``), the end (``Game.result_lines``),
-the bots, and undo, hint and peek as the game offers them.
+``Game.move_label``), the log (``Game.describe_action``), the end (``Game.result_lines``,
+``breakdown``, ``result_notes``), the bots, and undo, hint and peek as the game offers them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from rich.style import Style
 from rich.text import Text
 
-from cardtable.core.protocol import Game, View
+from cardtable.core.protocol import Breakdown, Game, View
 from cardtable.tui.boards import GOOD, TITLE, seat_label
 from cardtable.tui.table import Table
 
@@ -114,23 +114,49 @@ class GameBoard(ABC):
         """Log lines for what the seat can see happen between two of its views."""
         return []
 
-    def result_text(self, result: Mapping[str, Any], names: Sequence[str] | None) -> Text:
-        """The end of a game: the game's ``result_lines``, the first one (the winners)
-        highlighted when someone won."""
+    def result_text(self, view: View, names: Sequence[str] | None) -> Text:
+        """The end of a game, as the browser's results panel shows it: the first of the
+        game's ``result_lines`` (the winners, or the team's outcome), highlighted; its
+        figures (``Game.breakdown``) in one table; its ``result_notes``."""
         out = Text()
+        result = view.get("result")
         if not result or not result.get("over"):
             return out
         labels = [seat_label(s, names) for s in range(len(result["scores"]))]
+        headline = self.rules.result_lines(result, labels)[:1]
         out.append("Game over. ", TITLE)
-        for n, line in enumerate(self.rules.result_lines(result, labels)):
-            if n:
-                out.append("\n")
-            out.append(line, self.result_style(n, line, result))
+        for line in headline:
+            out.append(line, self.result_style(0, line, result))
+        breakdown = self.rules.breakdown(view)
+        lines = figure_lines(breakdown, result, labels, self.rules.cooperative) \
+            if breakdown else []
+        for line in [*lines, *self.rules.result_notes(result, labels)]:
+            out.append("\n" + line)
         return out
 
     def result_style(self, n: int, line: str, result: Mapping[str, Any]) -> Style:
-        """The style of the ``n``-th result line."""
+        """The style of the ``n``-th result line (the first: the headline)."""
         return GOOD if n == 0 and result["winners"] else Style()
+
+
+def figure_lines(breakdown: Breakdown, result: Mapping[str, Any], labels: Sequence[str],
+                 cooperative: bool) -> list[str]:
+    """A game's figures (``Game.breakdown``) as lines of text, as the browser's summary
+    reads them: a line per seat (by rank when the seats are ranked: "#1 you (seat 1): sum
+    25, cards left 4, cancelled 12"), then the table's own figures on one line. (Lines, not
+    a grid: the side panel is narrow and a line wraps readably.)"""
+    ranked = not cooperative and len(labels) > 1
+    seats = sorted(range(len(breakdown["seats"])),
+                   key=lambda s: (result["ranks"][s], s) if ranked else s)
+    lines = []
+    for s in seats:
+        rank = f"#{result['ranks'][s]} " if ranked else ""
+        figures = ", ".join(f"{heading} {figure}" for heading, figure
+                            in zip(breakdown["columns"], breakdown["seats"][s], strict=True))
+        lines.append(f"{rank}{labels[s]}: {figures}")
+    if breakdown["table"]:
+        lines.append(" · ".join(f"{heading} {figure}" for heading, figure in breakdown["table"]))
+    return lines
 
 
 def module_name(game: str) -> str:

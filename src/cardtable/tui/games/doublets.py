@@ -149,7 +149,7 @@ class DoubletsBoard(GameBoard):
         out.rstrip()
         if over and show_result:
             out.append("\n\n")
-            out.append_text(self.result_text(view["result"], names))
+            out.append_text(self.result_text(view, names))
         return out
 
     def status(self, view: View, viewer: int | None, acting: tuple[int, ...],

@@ -88,7 +88,7 @@ class GenericBoard(GameBoard):
         result = view.get("result")
         if result and show_result:
             out.append("\n\n")
-            out.append_text(self.result_text(result, names))
+            out.append_text(self.result_text(view, names))
         return out
 
 

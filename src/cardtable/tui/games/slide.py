@@ -116,7 +116,7 @@ class SlideBoard(GameBoard):
                 out.append("\n")
         if over and show_result:
             out.append("\n")
-            out.append_text(self.result_text(view["result"], names))
+            out.append_text(self.result_text(view, names))
         out.rstrip()
         return out
 

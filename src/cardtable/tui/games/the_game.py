@@ -98,7 +98,7 @@ class TheGameBoard(GameBoard):
             out.append(f"{marker}{seat_label(s, names)}: {size} card{'s' if size != 1 else ''}\n")
         if over and show_result:
             out.append("\n")
-            out.append_text(self.result_text(view["result"], names))
+            out.append_text(self.result_text(view, names))
         out.rstrip()
         return out
 

@@ -14,6 +14,12 @@ const SUITS = { H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["�
   S: ["♠", "spades", false] };
 const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const VALUE_NAME = { 1: "A", 11: "J", 12: "Q", 13: "K" };
+// the foundation's order, each value the double of the one before, mod 13 (A 2 4 8 3 6 Q J
+// 9 5 10 7), as the terminal shows it
+// "a 6", "an 8", "an A" (as the game's own words say it)
+const withArticle = (name) => `${name === "A" || name === "8" ? "an" : "a"} ${name}`;
+const CYCLE = [1];
+while (CYCLE.length < 12) CYCLE.push((2 * CYCLE[CYCLE.length - 1]) % 13);
 
 export function seatExtra(view) {
   return `score ${view.score}`;
@@ -123,13 +129,23 @@ export function render(root, s, ctx) {
 
   const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
   const keyNote = ctx.ui.keyNote && ctx.ui.keyNote.version === s.version ? ctx.ui.keyNote : null;
-  // the hint and the solver's answer together, the latest first: one never hides the other
-  const advice = [hint ? { at: hint.at || 0, text: `Hint: ${hint.action} — ${hint.reason}` } : null,
-    peek ? { at: peek.at || 0, text: `Peeking at the stock: ${peek.text}` } : null]
-    .filter(Boolean).sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
-  const prompt = view.over ? "The game is over."
-    : keyNote ? keyNote.text
-    : advice || `Needs a ${needName}. Click a highlighted card (or drag it to the foundation) `
+  // the hint (in the game's words, its notation after them, muted) and the solver's answer
+  // together, the latest first: one never hides the other
+  const advice = [hint ? { at: hint.at || 0, nodes: ["Hint: ", hint.reason,
+    hint.action ? el("span", { class: "notation", "data-testid": "hint-notation" },
+      ` (${hint.action})`) : null] } : null,
+  peek ? { at: peek.at || 0, nodes: [`Peeking at the stock: ${peek.text}`] } : null]
+    .filter(Boolean).sort((a, b) => b.at - a.at)
+    .flatMap((x, i) => (i ? [" · ", ...x.nodes] : x.nodes)).filter(Boolean);
+  // stuck: the deal stays open (undo, hint, restart) until the player deals anew or leaves
+  const stuck = view.over && s.table.status === "running";
+  const prompt = stuck && !advice.length
+    ? `No move is left: nothing fits the foundation (needs ${withArticle(needName)}). `
+      + "Undo to try another way, restart the deal, or start a new one."
+    : view.over && !stuck ? "The game is over."
+    : keyNote ? [keyNote.text]
+    : advice.length ? advice
+    : `Needs ${withArticle(needName)}. Click a highlighted card (or drag it to the foundation) `
       + "to play it, or the stock to flip.";
 
   root.append(el("div", {},
@@ -137,10 +153,24 @@ export function render(root, s, ctx) {
       el("h3", { "data-testid": "deal" }, s.table.seed === null ? "Doublets" : `Deal #${s.table.seed}`),
       el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
     el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
+    cycle(view.needed, view.over && !stuck),
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
     live && !view.over ? comforts(ctx) : null));
   markLast(root, s.last, ctx);
   if (live) scheduleAutoPlay(s, ctx);
+}
+
+// The doubling cycle, the next needed value marked (for screen readers too: the list's
+// current step, and said in words)
+function cycle(needed, over) {
+  return el("div", { class: "db-cycle", "data-testid": "cycle" },
+    el("span", { id: "db-cycle-label" }, "Cycle"),
+    el("ol", { "aria-labelledby": "db-cycle-label" }, CYCLE.map((v) => {
+      const next = v === needed && !over;
+      const name = VALUE_NAME[v] || String(v);
+      return el("li", { class: next ? "next" : null, "aria-current": next ? "step" : null },
+        name, next ? el("span", { class: "sr-only" }, " (next needed)") : null);
+    })));
 }
 
 // -- the comforts: keys, auto-play, dragging ----------------------------------------------
@@ -235,7 +265,7 @@ function onKey(e) {
     // say why nothing happened, instead of a silent key
     const need = VALUE_NAME[s.view.needed] || String(s.view.needed);
     const why = action === "flip" ? "the stock is empty and no redeal is left"
-      : `${action.slice(5)} cannot be played now: the foundation needs a ${need}`;
+      : `${action.slice(5)} cannot be played now: the foundation needs ${withArticle(need)}`;
     ctx.ui.keyNote = { version: s.version, text: `Key ${e.key}: ${why}.` };
     ctx.rerender();
   }
@@ -312,9 +342,9 @@ export function resultSummary(view, table, names) {
   const sum = summary(view, table, names);
   if (!sum) return null;
   const r = view.result;
+  // the figures (on the foundation, left) come from the server (Game.breakdown)
   return { ...sum, rows: null,
-    verdict: r.won ? "Won! All 48 cards are on the foundation." : "No more moves.",
-    notes: [`Score ${r.scores[0]} of 48 · cards left ${48 - r.scores[0]}`] };
+    verdict: r.won ? "Won! All 48 cards are on the foundation." : "No more moves." };
 }
 
 // The player's Doublets statistics, for the side panel (asked again when the table's status

@@ -223,11 +223,8 @@ function scoringNote(view, ctx) {
 }
 
 // the generic ranks table, with the cards each seat had left (the tie-break)
+// the ranks; the figures (sum, cards left, cancelled) and how they count come from the
+// server (Game.breakdown, result_notes: results.js)
 export function resultSummary(view, table, names) {
-  const sum = summary(view, table, names);
-  if (!sum) return null;
-  sum.columns = ["cards left"];
-  for (const row of sum.rows) row.extra = [view.result.remaining[row.seat]];
-  sum.notes = ["Lowest score wins; a tie goes to fewer cards left."];
-  return sum;
+  return summary(view, table, names);
 }

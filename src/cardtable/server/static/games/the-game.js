@@ -59,8 +59,11 @@ export function render(root, s, ctx) {
   }));
 
   let line;
-  if (view.over) line = "The game is over.";
-  else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
+  // (alone and stuck, the table stays open for undo: docs/server.md, "A stuck solitaire")
+  if (view.over) {
+    line = s.table.status === "running" ? "No move is left: undo to try another way, or deal again."
+      : "The game is over.";
+  } else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
   else if (me === null) line = `${ctx.names[view.turn]} is playing.`;
   else if (!myTurn) line = `${ctx.names[view.turn]} is playing. You may signal at any time.`;
   else if (!plays.length) line = "Nothing in your hand fits a pile. End your turn.";
@@ -201,9 +204,9 @@ export function resultSummary(view, table, names) {
   const sum = summary(view, table, names);
   if (!sum) return null;
   const r = view.result;
-  return { ...sum, rows: null, playedBy: true,
+  // no ranks (the team shares one result); the figures per player (cards in hand) and the
+  // draw pile, and who was stuck, come from the server (Game.breakdown, result_notes)
+  return { ...sum, rows: null,
     verdict: r.won ? "You beat The Game! Every card is played."
-      : `The Game wins: ${r.cards_left} cards left.`,
-    notes: r.won ? [] : [r.good ? "10 or fewer cards left: a good result."
-      : "More than 10 cards left."] };
+      : `The Game wins: ${r.cards_left} cards left.` };
 }
