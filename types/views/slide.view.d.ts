@@ -15,6 +15,7 @@ holes: (string | null)[]
 phase: string
 players: number
 result?: Result
+revealed: (number | null)[]
 round: number
 seat: (number | null)
 target: (number | null)

@@ -184,9 +184,10 @@ function handOverText(readyAt) {
 }
 
 function tickHandOver() {
-  for (const node of document.querySelectorAll("[data-ready-at]")) {
+  const nodes = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-ready-at]"));
+  for (const node of nodes) {
     const readyAt = Number(node.dataset.readyAt);
-    if (node.tagName === "BUTTON") node.disabled = Date.now() < readyAt;
+    if (node instanceof HTMLButtonElement) node.disabled = Date.now() < readyAt;
     else node.textContent = handOverText(readyAt);
   }
 }
