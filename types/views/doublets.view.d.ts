@@ -1,4 +1,4 @@
-// Written by `npm run types` from docs/schemas/: do not edit.
+// Written by `npm run types`: do not edit. (from docs/schemas/)
 
 export interface View {
 foundation: string[]

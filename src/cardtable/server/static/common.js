@@ -83,11 +83,13 @@ export function keepFocus(render) {
   }
 }
 
+/** @type {import("@api").Player | null} */
 let me = null;
 let hasRecovery = false;
 
 export async function getMe() {
   if (me === null) {
+    /** @type {import("@api").MeAnswer} */
     const answer = await api("GET", "/api/me");
     me = answer.player;
     hasRecovery = Boolean(answer.recovery);
@@ -327,8 +329,10 @@ export function showMessage(text, kind = "error") {
   el("button", { type: "button", "aria-label": "Dismiss message", onclick: () => clear(box) }, "×")));
 }
 
+/** @type {import("@api").GameInfo[] | null} */
 let games = null;
 
+/** @returns {Promise<import("@api").GameInfo[]>} */
 export async function getGames() {
   if (games === null) games = await api("GET", "/api/games");
   return games;
