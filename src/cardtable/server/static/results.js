@@ -19,7 +19,6 @@ import { ENDED } from "./lifecycle.js";
  * @property {boolean | null} won true or false, or null when the result does not say
  * @property {boolean} mine this page's person is among the winners
  * @property {Row[] | null} rows the seats in rank order, or null when the game ranks none
- * @property {boolean} playedBy add a "Played by ..." line
  */
 
 // a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
@@ -78,7 +77,6 @@ export function summary(result, ending, table, names, ranked) {
     mine: me >= 0 && winners.has(me),
     rows: ranked && !closed ? seats.map((i) => ({ seat: i, rank: rank(i), name: names[i],
       winner: winners.has(i) })) : null,
-    playedBy: false,
   };
 }
 
@@ -168,10 +166,6 @@ export function results(sum, table, names, links = true, h = el) {
       lines.map((line) => h("li", {}, line))));
   }
   for (const note of notesOf(sum)) parts.push(h("p", { class: "result-note" }, note));
-  if (sum.playedBy && names.length > 1) {
-    parts.push(h("p", { class: "played-by", "data-testid": "played-by" },
-      `Played by ${names.join(" · ")}`));
-  }
   if (links) {
     parts.push(h("div", { class: "row" },
       h("a", { class: "button", href: `/t/${table.id}/replay`, "data-testid": "replay-link" },
