@@ -224,7 +224,9 @@ def test_doublets_winning_deal(server, browser):
     results = page.get_by_test_id("results")
     expect(results).to_be_visible()
     assert results.get_attribute("data-won") == "true"
-    expect(results).to_contain_text("Won")
+    # the end in the server's words: the player's verdict, the game's line
+    expect(results.get_by_test_id("verdict")).to_have_text("You won!")
+    expect(results).to_contain_text("All 48 cards are on the foundation: won!")
     expect(page.get_by_test_id("score")).to_have_text("48")
     expect(page.get_by_test_id("stats")).to_contain_text("1 (100%)")
     # no undo after the end (#11): taking back the win would reopen the game

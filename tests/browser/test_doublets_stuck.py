@@ -114,7 +114,10 @@ def test_a_stuck_deal_keeps_undo_hint_and_restart(server, browser):  # noqa: F81
     page.goto(first)
     settled(page)
     expect(page.get_by_test_id("status")).to_have_text("Game over")
-    expect(page.get_by_test_id("results")).to_contain_text("No more moves")
+    # the end in the server's words (Game.verdict, result_lines)
+    expect(page.get_by_test_id("verdict")).to_have_text("You did not win.")
+    expect(page.get_by_test_id("results")).to_contain_text(
+        "Score 31 of 48 cards on the foundation.")
     assert not page.js_errors
 
 

@@ -17,7 +17,6 @@ import pytest
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.core.protocol import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "cardtable" / "server" / "static"
@@ -54,7 +53,7 @@ def test_no_page_names_a_game():
 
 def sample(name: str) -> dict[str, Any]:
     """A game of ``name`` played by random bots: a view in the middle (with its legal
-    actions) and seat 0's view at the end, with the generic ranks lines in Python's words."""
+    actions) and seat 0's view at the end, with its end in the game's words."""
     game = games.get(name)
     players = 2 if game.max_players >= 2 else 1
     players = max(players, game.min_players)
@@ -71,10 +70,15 @@ def sample(name: str) -> dict[str, Any]:
         steps += 1
     assert mid is not None, f"{name} ended within three actions of seed 7"
     names = [f"P{i}" for i in range(players)]
-    return {"players": players, "mid": mid, "final": state.view(0),
+    final, result = state.view(0), state.result()
+    return {"players": players, "mid": mid, "final": final,
             "has_module": (STATIC / "games" / f"{name}.js").exists(),
-            # the base class's lines, which the browser's generic results follow
-            "rank_lines": Game.result_lines(game, state.result(), names)[1:]}
+            # seat 0's end in words, from the game as the server's state message has it
+            # (docs/server.md, "ending"), and whether the page ranks the seats (GET /api/games)
+            "ending": {"lines": game.result_lines(result, names),
+                       "verdict": game.verdict(result, 0), "breakdown": game.breakdown(final),
+                       "notes": game.result_notes(result, names)},
+            "ranked": not game.cooperative and players > 1}
 
 
 @needs_node

@@ -68,9 +68,12 @@ def test_a_game_without_a_renderer_plays_in_the_browser(plugin_server, browser):
     assert clicks >= 3  # Ann played every card she was dealt or drew
     results = page.get_by_test_id("results")
     expect(results).to_be_visible()
-    # the generic results: a verdict naming the winners, and every seat's rank and score
+    # the generic results in the server's words: the player's place, the winners, and every
+    # seat's rank and score
+    expect(results.get_by_test_id("verdict")).to_have_text(
+        re.compile(r"^You (came|shared) \w+ (of 2|place)"))
     expect(results.locator(".verdict")).to_have_text(
-        re.compile(r"^(You win!|You win, with .+!|.+ wins?\.)$"))
+        re.compile(r"^(Winner: .+|Shared win: .+|Nobody won\.)$"))
     rows = results.locator("tbody tr")
     expect(rows).to_have_count(2)
     expect(results).to_contain_text("Ann")

@@ -346,7 +346,8 @@ class Game(ABC):
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         """The end of a game in words, one line each, for text clients (a state message's
-        ``ending.lines``); pages and the terminal show ``breakdown`` and ``result_notes``."""
+        ``ending.lines``). The first line is the headline, for everyone (who won, or how it
+        went): pages show it above ``breakdown`` and ``result_notes``."""
         if not result.get("over"):
             return []
         ranks = result["ranks"]

@@ -5,7 +5,8 @@ import { describe, it } from "node:test";
 
 import * as generic from "../../../src/cardtable/server/static/games/generic.js";
 import { logPanel } from "../../../src/cardtable/server/static/log.js";
-import { results, summary } from "../../../src/cardtable/server/static/results.js";
+import { results, summary, summaryLines } from
+  "../../../src/cardtable/server/static/results.js";
 
 const h = (tag, attrs, ...children) => ({ tag, attrs: attrs || {},
   children: children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false) });
@@ -58,16 +59,28 @@ describe("move labels", () => {
 
 describe("the end in words", () => {
   it("shows why a table closed early in the server's lines, where it has no figures", () => {
-    const table = { id: "t", game: "x", players: 2,
-      seats: [{ seat: 0, name: "Ann", you: true }, { seat: 1, name: "Bob" }] };
-    const view = { result: { over: true, winners: [1], ranks: [2, 1], scores: [9, 3] } };
-    const sum = { ...summary(view, table, ["Ann", "Bob"]),
-      ending: { verdict: "You came 2nd of 2.", lines: ["Winner: Bob", "#1 Bob: 3"] } };
-    const panel = results(sum, table, ["Ann", "Bob"], false, h);
+    const table = { id: "t", game: "x", players: 3, ended: "resigned",
+      seats: [{ seat: 0, name: "Ann", you: true }, { seat: 1, name: "Bob" },
+        { seat: 2, name: "Greedy", bot: "greedy" }] };
+    const lines = ["Nobody but bots played on: the game ended there.", "#1 Greedy",
+      "#2 Ann (resigned)", "#3 Bob (resigned)"];
+    const sum = summary(null, { verdict: "You came 2nd of 3.", lines, notes: [] }, table,
+      ["Ann", "Bob", "Greedy"], true);
+    const panel = results(sum, table, ["Ann", "Bob", "Greedy"], false, h);
     const first = panel.children[1];
     assert.equal(first.attrs["data-testid"], "verdict");
-    assert.equal(text(first), "You came 2nd of 2.");
-    const lines = all(panel, (x) => x.attrs["data-testid"] === "result-lines")[0];
-    assert.deepEqual(lines.children.map(text), ["Winner: Bob", "#1 Bob: 3"]);
+    assert.equal(text(first), "You came 2nd of 3.");
+    assert.equal(text(panel.children[2]), "Resigned");
+    assert.equal(panel.attrs["data-won"], "false");
+    const shown = all(panel, (x) => x.attrs["data-testid"] === "result-lines")[0];
+    assert.deepEqual(shown.children.map(text), lines);
+    assert.equal(all(panel, (x) => x.attrs["data-testid"] === "figures").length, 0);
+  });
+
+  it("says how a table closed when the server has no more to say", () => {
+    const table = { id: "t", game: "x", players: 1, ended: "abandoned",
+      seats: [{ seat: 0, name: "Ann", you: true }] };
+    const sum = summary(null, { verdict: null, lines: [], notes: [] }, table, ["Ann"], false);
+    assert.deepEqual(summaryLines(sum), ["Abandoned: counted as lost"]);
   });
 });

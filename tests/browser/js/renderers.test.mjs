@@ -12,7 +12,8 @@ import * as slide from "../../../src/cardtable/server/static/games/slide.js";
 import * as doublets from "../../../src/cardtable/server/static/games/doublets.js";
 import * as theGame from "../../../src/cardtable/server/static/games/the-game.js";
 import { rendererFor } from "../../../src/cardtable/server/static/renderers.js";
-import { results, summary, summaryLines } from "../../../src/cardtable/server/static/results.js";
+import { ranksSeats, results, summary, summaryLines } from
+  "../../../src/cardtable/server/static/results.js";
 
 // an element as {tag, attrs, children}
 const h = (tag, attrs, ...children) => ({ tag, attrs: attrs || {},
@@ -81,30 +82,30 @@ describe("the generic renderer", () => {
   });
 });
 
-describe("the generic results", () => {
+describe("the results: the server's words", () => {
   const result = { over: true, scores: [4, 1, 1], winners: [1, 2], ranks: [3, 1, 1] };
   const names = ["Ann", "Bob", "Cy"];
+  const ending = (verdict) => ({ verdict, lines: ["Shared win: Bob, Cy", "#1 Bob: 1", "#1 Cy: 1",
+    "#3 Ann: 4"], breakdown: { columns: ["score"], seats: [[4], [1], [1]], table: [] },
+  notes: [] });
 
-  it("orders the seats by rank, ties by seat, and names the winners", () => {
-    const sum = summary({ result }, tableOf("x", 3, -1), names);
-    assert.equal(sum.verdict, "Bob and Cy win.");
-    assert.deepEqual(summaryLines(sum), ["Bob and Cy win.", "#1 Bob: 1", "#1 Cy: 1", "#3 Ann: 4"]);
+  it("heads the figures with the server's first line, the seats by rank, ties by seat", () => {
+    const sum = summary(result, ending(null), tableOf("x", 3, -1), names, true);
+    assert.equal(sum.headline, "Shared win: Bob, Cy");
+    assert.deepEqual(summaryLines(sum, names),
+      ["Shared win: Bob, Cy", "#1 Bob: score 1", "#1 Cy: score 1", "#3 Ann: score 4"]);
     assert.equal(sum.won, null);
   });
 
-  it("speaks to the player who won", () => {
-    assert.equal(summary({ result }, tableOf("x", 3, 1), names).verdict, "You win, with Cy!");
-    const alone = { over: true, scores: [9], winners: [0], ranks: [1] };
-    assert.equal(summary({ result: alone }, tableOf("x", 1, 0), ["Ann"]).verdict, "You win!");
-    const none = { over: true, scores: [2, 2], winners: [], ranks: [1, 1] };
-    assert.equal(summary({ result: none }, tableOf("x", 2, 0), ["Ann", "Bob"]).verdict,
-      "Nobody wins.");
-  });
-
-  it("builds the panel: a row per seat, the winner marked, the links", () => {
-    const sum = summary({ result }, tableOf("x", 3, 0), names);
-    const panel = results(sum, tableOf("x", 3, 0), names, true, h);
+  it("gives each player the server's verdict first, and marks the winners", () => {
+    const sum = summary(result, ending("You shared 1st place with 1 other (of 3)."),
+      tableOf("x", 3, 1), names, true);
+    assert.equal(sum.mine, true);
+    const panel = results(sum, tableOf("x", 3, 1), names, true, h);
     assert.equal(panel.attrs["data-testid"], "results");
+    assert.equal(panel.children[1].attrs["data-testid"], "verdict");
+    assert.equal(text(panel.children[1]), "You shared 1st place with 1 other (of 3).");
+    assert.equal(text(panel.children[2]), "Shared win: Bob, Cy");
     const rows = all(panel, (n) => n.tag === "tr" && n.attrs["data-seat"] !== undefined);
     assert.deepEqual(rows.map((r) => r.attrs["data-seat"]), ["1", "2", "0"]);
     assert.equal(all(panel, (n) => n.attrs.class === "winner-mark").length, 2);
@@ -112,17 +113,27 @@ describe("the generic results", () => {
     assert.equal(all(results(sum, tableOf("x", 3), names, false, h), (n) => n.tag === "a").length, 0);
     assert.equal(results(null, tableOf("x", 3), names, true, h), null);
   });
+
+  it("has no words of its own for a game's end", () => {
+    // the end of every game is the server's (Game.verdict, result_lines): no module says it
+    for (const module of [generic, slide, doublets, theGame]) {
+      assert.equal("resultSummary" in module, false);
+    }
+    const source = readFileSync(new URL("../../../src/cardtable/server/static/results.js",
+      import.meta.url), "utf8");
+    for (const words of ["win!", "wins.", "Nobody w"]) assert.equal(source.includes(words), false);
+  });
 });
 
 describe("each game's results and seats", () => {
   it("Slide: one table of ranks and the server's figures per player, its notes", () => {
-    const view = { result: { over: true, scores: [12, 3], remaining: [5, 2], winners: [1],
-      ranks: [2, 1], deals: [] } };
+    const result = { over: true, scores: [12, 3], remaining: [5, 2], winners: [1], ranks: [2, 1],
+      deals: [] };
     const ending = { verdict: null, lines: ["Winner: Bob", "#1 Bob: 3 (2 cards)"],
       breakdown: { columns: ["sum", "cards left", "cancelled"], seats: [[12, 5, 11], [3, 2, 14]],
         table: [] }, notes: ["Lowest sum wins."] };
-    const sum = { ...slide.resultSummary(view, tableOf("slide", 2, 0), ["Ann", "Bob"]), ending };
-    assert.deepEqual(summaryLines(sum), ["Bob wins.",
+    const sum = summary(result, ending, tableOf("slide", 2, 0), ["Ann", "Bob"], true);
+    assert.deepEqual(summaryLines(sum, ["Ann", "Bob"]), ["Winner: Bob",
       "#1 Bob: sum 3, cards left 2, cancelled 14", "#2 Ann: sum 12, cards left 5, cancelled 11",
       "Lowest sum wins."]);
     // one presentation: the table, no list of the same lines
@@ -137,17 +148,19 @@ describe("each game's results and seats", () => {
     assert.equal(slide.seatExtra(seatView, 1), "score 9 · choosing… · first player");
   });
 
-  it("Doublets: won or not, and the score of 48", () => {
-    const won = { result: { over: true, won: true, scores: [48], winners: [0], ranks: [1] } };
-    const lost = { result: { over: true, won: false, scores: [30], winners: [], ranks: [1] } };
+  it("Doublets: the server's line, and the foundation's figures", () => {
+    const won = { over: true, won: true, scores: [48], winners: [0], ranks: [1] };
+    const lost = { over: true, won: false, scores: [30], winners: [], ranks: [1] };
     const t = tableOf("doublets", 1);
-    const figures = (on) => ({ verdict: null, lines: [], notes: [], breakdown: { columns: [],
-      seats: [], table: [["on the foundation", on], ["left", 48 - on]] } });
-    assert.deepEqual(summaryLines({ ...doublets.resultSummary(won, t, ["Ann"]),
-      ending: figures(48) }),
-    ["Won! All 48 cards are on the foundation.", "on the foundation: 48", "left: 0"]);
-    const sum = { ...doublets.resultSummary(lost, t, ["Ann"]), ending: figures(30) };
-    assert.deepEqual(summaryLines(sum), ["No more moves.", "on the foundation: 30", "left: 18"]);
+    const ending = (line, on) => ({ verdict: null, lines: [line], notes: [], breakdown: {
+      columns: [], seats: [], table: [["on the foundation", on], ["left", 48 - on]] } });
+    assert.deepEqual(summaryLines(summary(won, ending("All 48 cards are on the foundation: won!",
+      48), t, ["Ann"], false)),
+    ["All 48 cards are on the foundation: won!", "on the foundation: 48", "left: 0"]);
+    const sum = summary(lost, ending("Score 30 of 48 cards on the foundation.", 30), t, ["Ann"],
+      false);
+    assert.deepEqual(summaryLines(sum),
+      ["Score 30 of 48 cards on the foundation.", "on the foundation: 30", "left: 18"]);
     const dl = all(results(sum, t, ["Ann"], false, h), (n) => n.tag === "dd").map(text);
     assert.deepEqual(dl, ["30", "18"]);
     assert.equal(results(sum, t, ["Ann"], false, h).attrs["data-won"], "false");
@@ -156,29 +169,34 @@ describe("each game's results and seats", () => {
     assert.equal(doublets.seatExtra({ score: 17 }), "score 17");
   });
 
-  it("The Game: one verdict for the team and who played", () => {
+  it("The Game: the team's line and who played, no ranks", () => {
     const names = ["Ann", "Bob"];
     const t = tableOf("the-game", 2);
-    const won = { result: { over: true, won: true, cards_left: 0, good: true, scores: [0, 0],
-      winners: [0, 1], ranks: [1, 1] } };
-    const good = { result: { over: true, won: false, cards_left: 7, good: true, scores: [7, 7],
-      winners: [], ranks: [1, 1] } };
-    assert.deepEqual(summaryLines(theGame.resultSummary(won, t, names)),
-      ["You beat The Game! Every card is played."]);
-    const ending = { verdict: null, lines: [], notes: ["Bob could not play 1 more card."],
+    const good = { over: true, won: false, cards_left: 7, good: true, scores: [7, 7],
+      winners: [], ranks: [1, 1] };
+    const ending = { verdict: "The team did not win.", notes: ["Bob could not play 1 more card."],
+      lines: ["The team did not win. Cards left: 7 (played 91).", "Bob could not play 1 card."],
       breakdown: { columns: ["cards in hand"], seats: [[3], [1]],
         table: [["draw pile", 3], ["cards left", 7]] } };
-    const sum = { ...theGame.resultSummary(good, t, names), ending };
-    // each player's hand, then the draw pile: no ranks in a team game
-    assert.deepEqual(summaryLines(sum, names), ["The Game wins: 7 cards left.",
+    // not ranked: the game is played as a team (GET /api/games: cooperative)
+    const sum = summary(good, ending, t, names, false);
+    assert.deepEqual(summaryLines(sum, names), ["The team did not win.",
+      "The team did not win. Cards left: 7 (played 91).",
       "Ann: cards in hand 3", "Bob: cards in hand 1", "draw pile: 3", "cards left: 7",
       "Bob could not play 1 more card."]);
     const panel = results(sum, t, names, false, h);
     assert.deepEqual(all(panel, (n) => n.tag === "th").map(text), ["player", "cards in hand"]);
-    assert.equal(all(panel, (n) => n.attrs["data-testid"] === "played-by").length, 0);
+    assert.equal(panel.attrs["data-won"], "false");
     const seatView = { hand_sizes: [6, 7], turn: 1, over: false, played_this_turn: 1 };
     assert.equal(theGame.seatExtra(seatView, 0), "6 cards in hand");
     assert.equal(theGame.seatExtra(seatView, 1), "7 cards in hand · played 1");
+  });
+
+  it("ranks the seats of a game played by several, not as a team", () => {
+    assert.equal(ranksSeats({ cooperative: false }, tableOf("slide", 3)), true);
+    assert.equal(ranksSeats({ cooperative: true }, tableOf("the-game", 3)), false);
+    assert.equal(ranksSeats({ cooperative: false }, tableOf("doublets", 1)), false);
+    assert.equal(ranksSeats(null, tableOf("x", 2)), false);
   });
 });
 
@@ -186,7 +204,6 @@ describe("choosing a renderer", () => {
   it("takes a game's module and fills in what it leaves out from the generic one", async () => {
     const r = await rendererFor("doublets");
     assert.equal(r.render, doublets.render);
-    assert.equal(r.resultSummary, doublets.resultSummary);
     assert.equal(r.seatExtra, doublets.seatExtra);
     const s = await rendererFor("slide");
     assert.equal(s.showSeats, generic.showSeats);
@@ -234,21 +251,28 @@ describe("real views of every game", { skip: samplesFile ? false : "CARDTABLE_SA
         }
       });
 
-      it(`${name}: the generic results agree with the game's own ranks lines`, () => {
-        const rows = summaryLines(summary(sample.final, table, names)).slice(1);
-        assert.deepEqual(rows, sample.rank_lines);
-      });
-
-      it(`${name}: its renderer sums the end up`, async () => {
+      it(`${name}: the results show the server's end, its figures per seat`, async () => {
         const renderer = await rendererFor(name);
         assert.equal(renderer === generic, !sample.has_module);
-        const sum = renderer.resultSummary(sample.final, table, names);
-        assert.ok(sum.verdict);
-        if (sum.rows) {
-          assert.equal(sum.rows.length, sample.players);
-          for (const row of sum.rows) assert.equal(row.score, sample.final.result.scores[row.seat]);
+        const { ending } = sample;
+        const sum = summary(sample.final.result, ending, table, names, sample.ranked);
+        assert.equal(sum.headline, ending.lines[0]);
+        const panel = results(sum, table, names, true, h);
+        assert.equal(panel.attrs["data-testid"], "results");
+        assert.equal(text(panel.children[1]), ending.verdict);
+        const rows = all(panel, (n) => n.tag === "tr" && n.attrs["data-seat"] !== undefined);
+        assert.equal(rows.length, ending.breakdown.seats.length);
+        if (sample.ranked) {
+          // in rank order, each row the seat's own figures
+          const seats = rows.map((r) => Number(r.attrs["data-seat"]));
+          const ranks = seats.map((s) => sample.final.result.ranks[s]);
+          assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
+          for (const [k, row] of rows.entries()) {
+            const cells = all(row, (n) => n.tag === "td").map(text).slice(2);
+            assert.deepEqual(cells, ending.breakdown.seats[seats[k]].map(String));
+          }
         }
-        assert.equal(results(sum, table, names, true, h).attrs["data-testid"], "results");
+        for (const note of ending.notes) assert.ok(summaryLines(sum, names).includes(note));
         for (let seat = 0; seat < sample.players; seat += 1) {
           assert.equal(typeof renderer.seatExtra(sample.mid.view, seat), "string");
         }

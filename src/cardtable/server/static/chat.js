@@ -6,6 +6,7 @@ import { api, el, clear } from "./common.js";
 const MAX = 300; // the server's chat.MAX_CHAT
 
 export function createChat({ send, tableId }) {
+  /** @type {import("@api").ChatSettings | null} */
   let settings = null;
   let state = null; // the last table state (the creator's controls)
   let counter = 0;
@@ -37,9 +38,10 @@ export function createChat({ send, tableId }) {
     input.value = "";
   }
 
+  /** @param {import("@api").ChatLine} m */
   function line(m) {
     const when = new Date(m.at);
-    return el("li", { "data-n": String(m.n), title: isNaN(when) ? null : when.toLocaleString() },
+    return el("li", { "data-n": String(m.n), title: isNaN(when.getTime()) ? null : when.toLocaleString() },
       el("b", { class: "chat-name" }, m.name),
       m.seat === null ? el("span", { class: "muted" }, " (watching)") : null,
       ": ", el("span", { class: "chat-text" }, m.text));
@@ -80,6 +82,7 @@ export function createChat({ send, tableId }) {
 
   return {
     node,
+    /** @param {import("@api").ChatServerMessage} msg */
     receive(msg) {
       const near = lines.scrollHeight - lines.scrollTop - lines.clientHeight < 40;
       if (msg.replay) clear(lines);
@@ -91,10 +94,12 @@ export function createChat({ send, tableId }) {
       if (near || msg.replay) lines.scrollTop = lines.scrollHeight;
     },
     // a chat error for this page's message: said in the panel, the text given back
+    /** @param {import("@api").ErrorMessage} msg */
     error(msg) {
       problem.textContent = msg.message;
       if (lastSent && !input.value && settings && settings.free) input.value = lastSent;
     },
+    /** @param {import("@api").StateMessage} s */
     update(s) {
       const wasCreator = state && state.table.creator;
       state = s;

@@ -52,8 +52,8 @@ export function clockChoice() {
 
 // the form's choice as POST /api/tables wants it: {mode, seconds}, or null for none
 export function readClock(root = document) {
-  const mode = root.querySelector("[name=clock-mode]");
-  const time = root.querySelector("[name=clock-time]");
+  const mode = /** @type {HTMLSelectElement | null} */ (root.querySelector("[name=clock-mode]"));
+  const time = /** @type {HTMLInputElement} */ (root.querySelector("[name=clock-time]"));
   if (!mode || mode.value === "none") return null;
   return { mode: mode.value, seconds: Number(time.value) };
 }
@@ -71,6 +71,7 @@ function serverNow(clock) {
   return Date.now() / 1000 + offsetOf(clock);
 }
 
+/** @param {import("@api").ClockInfo} clock @param {number} i */
 function seatTime(clock, i) {
   const c = clock.seats[i];
   if (c.deadline !== null) return { left: c.deadline - serverNow(clock), running: true };
@@ -79,6 +80,7 @@ function seatTime(clock, i) {
 }
 
 // a panel with every person's clock, and (the clock gave your seat to a bot) "take it back"
+/** @param {import("@api").StateMessage} s @param {string[]} names */
 export function clockPanel(s, names, takeBack) {
   const { table } = s;
   const clock = table.clock;
@@ -108,6 +110,7 @@ export function clockPanel(s, names, takeBack) {
 
 // the head's clock, in sight on a phone too: your time while it runs, else the first
 // running clock's, with whose it is
+/** @param {import("@api").StateMessage} s @param {string[]} names */
 export function clockBadge(s, names) {
   const clock = s.table.clock;
   if (!clock || s.table.status !== "running") return null;
@@ -127,7 +130,8 @@ let current = null;
 // every running clock's text, from its deadline: four times a second
 function tick() {
   if (!current) return;
-  for (const node of document.querySelectorAll(".clock [data-deadline]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (
+    document.querySelectorAll(".clock [data-deadline]"))) {
     const left = Number(node.dataset.deadline) - serverNow(current);
     node.textContent = formatLeft(left);
     const real = current.mode !== "turn";

@@ -12,17 +12,18 @@ export async function api(method, path, body) {
   // x-cardtable: the server refuses a POST without a JSON body or this header (a page on
   // another site cannot send it without asking first, and the server never agrees)
   const headers = method === "GET" ? {} : { "x-cardtable": "1" };
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const res = await fetch(path, init);
-  let data = null;
+  let data;
   try {
     data = await res.json();
   } catch {
-    data = null;
+    data = null;  // no JSON body (an empty answer, a proxy's page)
   }
   if (!res.ok) {
     const detail = data && (data.message || (typeof data.detail === "string" ? data.detail : null));
@@ -64,22 +65,31 @@ export function clear(node) {
   return node;
 }
 
+// Move the keyboard focus to the first element `selector` finds, if any.
+export function focusOn(selector) {
+  const node = /** @type {HTMLElement | null} */ (document.querySelector(selector));
+  if (node) node.focus();
+}
+
 // Re-rendering replaces elements; put keyboard focus back on the "same" one (by data-key).
 export function keepFocus(render) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const key = active && active.dataset ? active.dataset.key : null;
   render();
   if (key) {
-    const again = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const again = /** @type {HTMLButtonElement | null} */ (
+      document.querySelector(`[data-key="${CSS.escape(key)}"]`));
     if (again && !again.disabled) again.focus();
   }
 }
 
+/** @type {import("@api").Player | null} */
 let me = null;
 let hasRecovery = false;
 
 export async function getMe() {
   if (me === null) {
+    /** @type {import("@api").MeAnswer} */
     const answer = await api("GET", "/api/me");
     me = answer.player;
     hasRecovery = Boolean(answer.recovery);
@@ -319,8 +329,10 @@ export function showMessage(text, kind = "error") {
   el("button", { type: "button", "aria-label": "Dismiss message", onclick: () => clear(box) }, "×")));
 }
 
+/** @type {import("@api").GameInfo[] | null} */
 let games = null;
 
+/** @returns {Promise<import("@api").GameInfo[]>} */
 export async function getGames() {
   if (games === null) games = await api("GET", "/api/games");
   return games;

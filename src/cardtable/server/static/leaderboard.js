@@ -5,6 +5,7 @@ import { api, el, getGames, showMessage, topbar } from "./common.js";
 async function main() {
   await topbar();
   const root = document.getElementById("boards");
+  /** @type {import("@api").GameInfo[]} */
   let games;
   try {
     games = await getGames();
@@ -13,6 +14,7 @@ async function main() {
     return;
   }
   for (const g of games) {
+    /** @type {import("@api").LeaderboardRow[]} */
     const rows = await api("GET", `/api/leaderboard?game=${encodeURIComponent(g.name)}`);
     let body;
     if (!rows.length) {

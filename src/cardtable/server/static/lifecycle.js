@@ -11,6 +11,10 @@ export const ENDED = {
 
 // the side panel of a seated person at an unfinished table: Leave, and Resign in a started
 // game played with others. `onError` shows a refusal.
+/**
+ * @param {import("@api").StateMessage} s @param {import("@api").GameInfo | null} game
+ * @param {(message: string) => void} onError
+ */
 export function leavePanel(s, game, onError) {
   const { table } = s;
   if (s.seat === null || table.status === "over") return null;

@@ -5,9 +5,11 @@ import { clockChoice, readClock } from "./clock.js";
 import { seatName } from "./results.js";
 
 const $ = (sel) => document.querySelector(sel);
+/** @type {import("@api").GameInfo[]} */
 let games = [];
 
 // -- creating a table ----------------------------------------------------------------------
+/** @param {import("@api").GameInfo} game @param {number} index */
 function seatChoices(game, index) {
   const options = [];
   if (index === 0) options.push(["me", "me"]);
@@ -20,6 +22,7 @@ function seatChoices(game, index) {
   return options;
 }
 
+/** @param {import("@api").GameInfo} game @param {number} index */
 function defaultSeat(game, index) {
   if (index === 0) return "me";
   const names = game.bots.map((b) => b.name);
@@ -52,10 +55,12 @@ function optionInput(opt, players) {
     el("div", { class: "option-doc" }, opt.doc));
 }
 
+/** @param {import("@api").GameInfo} game */
 function readOptions(game) {
   const out = {};
   for (const opt of game.options) {
-    const input = document.getElementById(`opt-${opt.name}`);
+    const input = /** @type {HTMLInputElement | null} */ (
+      document.getElementById(`opt-${opt.name}`));
     if (!input) continue;
     if (input.type === "checkbox") {
       if (input.checked !== opt.default) out[opt.name] = input.checked;
@@ -130,6 +135,7 @@ function renderAlone() {
 }
 
 // one click to the chosen game's rules page (GET /rules/GAME, rendered by the server)
+/** @param {import("@api").GameInfo} game */
 function rulesLink(link, game) {
   if (!link) return;
   link.href = `/rules/${encodeURIComponent(game.name)}`;
@@ -162,10 +168,11 @@ async function join(table) {
 }
 
 async function refreshTables() {
+  /** @type {import("@api").TableInfo[]} */
   let tables;
   try {
     tables = await api("GET", "/api/tables?status=open,running");
-  } catch (e) {
+  } catch {
     return; // the next refresh tries again
   }
   const body = clear($("#tables"));

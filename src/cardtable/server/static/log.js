@@ -7,6 +7,11 @@ import { el } from "./common.js";
 
 // which log line is the current one: the table's last move, or the replay's step
 // entries: [{n, seat, who, text}], current: an index n or null, pick(n): a click on line n
+/**
+ * @param {import("@api").LogEntry[]} entries
+ * @param {{current?: number | null, pick?: ((n: number) => void) | null, title?: string}} [how]
+ * @param {Function} [h]
+ */
 export function logPanel(entries, { current = null, pick = null, title = "Game log" } = {},
   h = el) {
   const items = entries.map((e) => (e.news ? newsLine(e, h) : h("li", {

@@ -21,6 +21,7 @@ export function dueIn(deadline, now = Date.now() / 1000) {
 
 // what an unfinished table asks of its person: play (Resume), take back the seat the clock
 // gave to a bot, or only watch the others play on after resigning
+/** @param {import("@api").MyGame} g */
 function unfinishedRow(g) {
   const state = g.you === "resigned" ? g.verdict || "You resigned."
     : g.you === "away" ? "a bot plays your seat: it is yours again when you come back"
@@ -40,6 +41,7 @@ function unfinishedRow(g) {
       href: `/t/${g.id}`, "data-testid": testid }, label)));
 }
 
+/** @param {import("@api").MyGame} g */
 function finishedRow(g) {
   const verdict = g.verdict || (g.ended ? ENDED[g.ended] : "Game over");
   return el("tr", { "data-table": g.id, "data-testid": "finished-game" },
@@ -59,6 +61,7 @@ function section(title, testid, rows, empty) {
 }
 
 async function render() {
+  /** @type {import("@api").MyGames} */
   let mine;
   try {
     mine = await api("GET", `/api/my-games?page=${page}&limit=${PAGE}`);
@@ -92,6 +95,7 @@ async function render() {
 
 // "Bot accounts": programs of this person that play online with a token
 // (docs/bot-protocol.md, "Online"); a token is shown once, when made or renewed
+/** @param {import("@api").BotAccountAnswer} answer */
 function tokenBox(answer) {
   const command = `cardtable bot connect ${location.origin} --token ${answer.token} expert`;
   const input = el("input", { readonly: true, value: answer.token, "data-testid": "bot-token",
@@ -110,7 +114,7 @@ async function botsPanel() {
   let mine;
   try {
     mine = await api("GET", "/api/me/bots");
-  } catch (e) {
+  } catch {
     return null; // a bot account's own page: it owns none
   }
   const shown = el("div");
@@ -130,6 +134,7 @@ async function botsPanel() {
 }
 
 // Whom a bot account plays with: who may invite it to a seat (its owner only, by default)
+/** @param {import("@api").BotAccount} bot */
 function playsWith(bot) {
   const choice = el("select", { "data-testid": "bot-plays-with",
     "aria-label": `who may invite ${bot.name} to a table`,

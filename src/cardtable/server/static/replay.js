@@ -5,17 +5,20 @@
 // fetched (a long game's whole log would be megabytes); a click on a line goes to the table
 // after that move; autoplay steps on at the chosen speed; the address keeps the step
 // (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
-import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
+import { api, clear, copyText, el, getGames, showMessage, topbar } from "./common.js";
 import { logPanel, scrollToLine } from "./log.js";
 import { rendererFor } from "./renderers.js";
-import { playedBy, results } from "./results.js";
+import { playedBy, ranksSeats, results, summary } from "./results.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
 const cache = new Map();
 const LOG_PAGE = 200; // log lines per page fetched (the server gives at most 500)
 const pages = new Map(); // page number -> the promise of its entries
+/** @type {import("@api").TableInfo | null} */
 let table = null;
+/** @type {import("@api").GameInfo | null} */
+let game = null; // what the game is (GET /api/games): whether it ranks its seats
 let renderer = null; // the game's module (renderers.js)
 let steps = 0;
 let step = 0;
@@ -94,6 +97,7 @@ async function go(n) {
   if (n < steps && pageOf(n) !== pageOf(n - 1)) logPage(pageOf(n)).catch(() => {});
 }
 
+/** @param {import("@api").ReplayStep} data */
 function show(data) {
   const n = names(step);
   const slider = $("#slider");
@@ -127,8 +131,12 @@ function show(data) {
     pick: (k) => { pause(); go(k + 1); } }));
   scrollToLine(side.querySelector(".log-list"), step - 1);
   const res = clear($("#results"));
-  const sum = data.view.result ? renderer.resultSummary(data.view, table, playedBy(table, n)) : null;
-  if (sum) res.append(results({ ...sum, ending: data.ending }, table, playedBy(table, n), false));
+  if (data.view.result) {
+    const who = playedBy(table, n);
+    const result = /** @type {import("./results.js").Result} */ (data.view.result);
+    res.append(results(summary(result, data.ending, table, who, ranksSeats(game, table)), table,
+      who, false));
+  }
 }
 
 function keys(event) {
@@ -225,6 +233,7 @@ async function main() {
   await topbar();
   try {
     table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+    game = (await getGames()).find((g) => g.name === table.game) || null;
     renderer = await rendererFor(table.game);
   } catch (e) {
     showMessage(e.message);

@@ -1,9 +1,25 @@
-// The results panel of a finished game, shared by the table and the replay. Only what every
-// game has lives here: the generic `result` (over, winners, ranks, scores) in words, and the
-// game's own figures as the server sends them (`ending.breakdown`, Game.breakdown, and its
-// `notes`), in one table. A game's module (games/<name>.js) may export its own
-// `resultSummary` of the same shape (its headline).
+// The results panel of a finished game, shared by the table and the replay. Its words are
+// the server's (a state's or a replay step's `ending`, docs/server.md): this seat's verdict
+// (Game.verdict), the headline for everyone (the first of Game.result_lines), the game's
+// figures (Game.breakdown) in one table and its notes (Game.result_notes); the page adds only
+// the order and marks the generic `result` gives (ranks, winners, won). A table closed
+// before its game's end has no figures: its headline says how it ended (lifecycle.js), and
+// the server's lines say the rest.
 import { el } from "./common.js";
+import { ENDED } from "./lifecycle.js";
+
+/** @typedef {import("@api").Ending} Ending */
+/** @typedef {import("@api").TableInfo} TableInfo */
+/** @typedef {{over?: boolean, winners?: number[], ranks?: number[], won?: boolean}} Result */
+/** @typedef {{seat: number, rank: number | null, name: string, winner: boolean}} Row */
+/**
+ * @typedef {object} Summary the end of a game as data (no DOM, so node's tests check it)
+ * @property {Ending | null} ending the server's words
+ * @property {string} headline the end for everyone
+ * @property {boolean | null} won true or false, or null when the result does not say
+ * @property {boolean} mine this page's person is among the winners
+ * @property {Row[] | null} rows the seats in rank order, or null when the game ranks none
+ */
 
 // a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
 // a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
@@ -26,54 +42,53 @@ export function playedBy(table, fallback) {
   });
 }
 
-function joinNames(list) {
-  if (list.length <= 1) return list.join("");
-  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+/**
+ * Whether a game ranks its seats at a table: played by several, and not as a team.
+ * @param {import("@api").GameInfo | null} game @param {TableInfo} table
+ */
+export function ranksSeats(game, table) {
+  return Boolean(game && !game.cooperative) && table.players > 1;
 }
 
-// The end of a game as data (no DOM, so node's test runner checks it):
-// {verdict, won (true/false, or null when the result does not say), columns (extra table
-// headings), rows ([{seat, rank, name, score, winner, extra}], or null for no table), notes
-// (lines under it), playedBy (a "Played by ..." line)}.
-export function summary(view, table, names) {
-  const r = view.result;
-  if (!r) return null;
+/**
+ * The end of a game: the server's `ending` with the order and marks of the view's `result`
+ * (none for a table closed before its game's end). `ranked`: the game ranks its seats (it is
+ * played by several, not as a team: GET /api/games).
+ * @param {Result | null | undefined} result
+ * @param {Ending | null | undefined} ending
+ * @param {TableInfo} table
+ * @param {string[]} names
+ * @param {boolean} ranked
+ * @returns {Summary}
+ */
+export function summary(result, ending, table, names, ranked) {
+  const r = result || {};
   const winners = new Set(r.winners || []);
   const me = table.seats.findIndex((x) => x.you);
-  let verdict;
-  if (me >= 0 && winners.has(me)) {
-    const others = [...winners].filter((w) => w !== me).map((w) => names[w]);
-    verdict = others.length ? `You win, with ${joinNames(others)}!` : "You win!";
-  } else if (winners.size) {
-    const list = [...winners].map((w) => names[w]);
-    verdict = `${joinNames(list)} ${list.length > 1 ? "win" : "wins"}.`;
-  } else verdict = "Nobody wins.";
-  const seats = [...(r.scores || []).keys()];
+  const closed = !ending || !ending.breakdown;
+  const headline = closed ? (table.ended ? ENDED[table.ended] : "Game over")
+    : ending.lines[0] || "Game over";
   const rank = (i) => (r.ranks ? r.ranks[i] : null);
-  const order = r.ranks ? seats.sort((a, b) => rank(a) - rank(b) || a - b) : seats;
+  const seats = [...(r.ranks || []).keys()].sort((a, b) => rank(a) - rank(b) || a - b);
   return {
-    verdict,
-    won: typeof r.won === "boolean" ? r.won : null,
+    ending: ending || null,
+    headline,
+    won: typeof r.won === "boolean" ? r.won : closed && table.ended ? false : null,
     mine: me >= 0 && winners.has(me),
-    columns: [],
-    rows: order.map((i) => ({ seat: i, rank: rank(i), name: names[i], score: r.scores[i],
-      winner: winners.has(i), extra: [] })),
-    notes: [],
-    playedBy: false,
+    rows: ranked && !closed ? seats.map((i) => ({ seat: i, rank: rank(i), name: names[i],
+      winner: winners.has(i) })) : null,
   };
 }
 
 // The end's figures, one table (no list repeating it): the server's `breakdown` of the game
-// (Game.breakdown: the headings, a row of figures per seat, the table's own figures) when
-// the summary has the state's `ending`, else each seat's score. Rows in rank order when the
-// game ranks its seats (sum.rows), else in seat order; none when the game has no figures
-// per seat. {ranked, columns, rows: [{seat, rank, name, winner, cells}], table: [[h, v]]}
+// (Game.breakdown: the headings, a row of figures per seat, the table's own figures). Rows in
+// rank order when the game ranks its seats (sum.rows), else in seat order; none when the
+// game has no figures per seat. {ranked, columns, rows: [{seat, rank, name, winner, cells}],
+// table: [[h, v]]}
+/** @param {Summary} sum @param {string[]} names */
 export function figures(sum, names) {
   const breakdown = sum.ending && sum.ending.breakdown;
-  if (!breakdown) {
-    return { ranked: true, columns: ["score", ...sum.columns], table: [],
-      rows: (sum.rows || []).map((row) => ({ ...row, cells: [row.score, ...row.extra] })) };
-  }
+  if (!breakdown) return { ranked: false, columns: [], rows: [], table: [] };
   const ranked = Boolean(sum.rows);
   const order = sum.rows || breakdown.seats.map((_, seat) => ({ seat, rank: null,
     name: names[seat], winner: false }));
@@ -82,24 +97,31 @@ export function figures(sum, names) {
   return { ranked, columns: breakdown.columns, rows, table: breakdown.table };
 }
 
-// The summary as plain lines ("#1 Bob: 3", "#1 Bob: sum 3, cards left 2"), for tests and
+// The summary as plain lines ("Winner: Bob", "#1 Bob: sum 3, cards left 2"), for tests and
 // for anything that wants text.
+/** @param {Summary | null} sum @param {string[]} names */
 export function summaryLines(sum, names = []) {
   if (!sum) return [];
-  const lines = [sum.verdict];
+  const lines = [...(sum.ending && sum.ending.verdict ? [sum.ending.verdict] : []), sum.headline];
   const fig = figures(sum, names);
-  const plain = !(sum.ending && sum.ending.breakdown); // the score alone, unnamed
   for (const row of fig.rows) {
-    const cells = row.cells.map((x, k) => (plain && k === 0 ? `${x}` : `${fig.columns[k]} ${x}`));
+    const cells = row.cells.map((x, k) => `${fig.columns[k]} ${x}`);
     lines.push(`${fig.ranked ? `#${row.rank ?? "–"} ` : ""}${row.name}: ${cells.join(", ")}`);
   }
   for (const [heading, value] of fig.table) lines.push(`${heading}: ${value}`);
-  return [...lines, ...notesOf(sum)];
+  return [...lines, ...closedLines(sum), ...notesOf(sum)];
 }
 
-// the server's notes on the end (Game.result_notes), then the page's own
+// the server's notes on the end (Game.result_notes)
+/** @param {Summary} sum */
 function notesOf(sum) {
-  return [...((sum.ending && sum.ending.notes) || []), ...sum.notes];
+  return (sum.ending && sum.ending.notes) || [];
+}
+
+// a table closed before its game's end: why, and the places, in the server's lines
+/** @param {Summary} sum */
+function closedLines(sum) {
+  return sum.ending && !sum.ending.breakdown ? sum.ending.lines : [];
 }
 
 function figuresTable(fig, h) {
@@ -114,6 +136,10 @@ function figuresTable(fig, h) {
 }
 
 // The panel. `h` builds the elements (`el` in the page; a plain builder in unit tests).
+/**
+ * @param {Summary | null} sum @param {TableInfo} table @param {string[]} names
+ * @param {boolean} [links] @param {Function} [h]
+ */
 export function results(sum, table, names, links = true, h = el) {
   if (!sum) return null;
   const verdictClass = sum.won === true || sum.mine ? "won" : sum.won === false ? "lost" : "";
@@ -125,7 +151,7 @@ export function results(sum, table, names, links = true, h = el) {
       end.verdict));
   }
   parts.push(h("div", { class: `verdict ${end && end.verdict ? "sub" : ""} ${verdictClass}` },
-    sum.verdict));
+    sum.headline));
   const fig = figures(sum, names);
   if (fig.rows.length) parts.push(figuresTable(fig, h));
   if (fig.table.length) {
@@ -134,15 +160,12 @@ export function results(sum, table, names, links = true, h = el) {
         h("dd", {}, String(value))))));
   }
   // a table closed before its game's end has no figures: why it closed, in the server's words
-  if (end && !end.breakdown && end.lines && end.lines.length) {
+  const lines = closedLines(sum);
+  if (lines.length) {
     parts.push(h("ul", { class: "result-lines", "data-testid": "result-lines" },
-      end.lines.map((line) => h("li", {}, line))));
+      lines.map((line) => h("li", {}, line))));
   }
   for (const note of notesOf(sum)) parts.push(h("p", { class: "result-note" }, note));
-  if (sum.playedBy && names.length > 1) {
-    parts.push(h("p", { class: "played-by", "data-testid": "played-by" },
-      `Played by ${names.join(" · ")}`));
-  }
   if (links) {
     parts.push(h("div", { class: "row" },
       h("a", { class: "button", href: `/t/${table.id}/replay`, "data-testid": "replay-link" },

@@ -13,9 +13,10 @@ let lastVersion = null;
 export const signalled = { sounds: 0, notifications: 0 };
 if (typeof window !== "undefined") window.cardtableSignals = signalled;
 
+/** @param {import("@api").StateMessage | null} s */
 export function isMyTurn(s) {
   if (!s || s.seat === null || s.table.status !== "running") return false;
-  const toAct = s.view.to_act || [];
+  const toAct = /** @type {number[] | undefined} */ (s.view.to_act) || [];
   return toAct.includes(s.seat) && s.legal.length > 0;
 }
 
@@ -75,6 +76,7 @@ function notify(title) {
 
 // after every state: the title always, and on the change to "your turn" the sound and
 // the notification
+/** @param {import("@api").StateMessage} s */
 export function signalTurn(s) {
   const mine = isMyTurn(s);
   const title = s.table.title;

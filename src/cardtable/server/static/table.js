@@ -8,15 +8,20 @@ import {
 import { keepScrolled, logPanel } from "./log.js";
 import { ENDED, leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
-import { playedBy, results, seatName } from "./results.js";
+import { playedBy, ranksSeats, results, seatName, summary } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
 import { confirmStep } from "./confirm.js";
 
+/** @typedef {import("@api").StateMessage} StateMessage */
+/** @typedef {import("@api").TableInfo} TableInfo */
+/** @typedef {import("@pages").ShownSeat} ShownSeat */
+
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
 
+/** @type {StateMessage | null} */
 let last = null; // the last state message
 let ws = null;
 let retry = 0;
@@ -25,10 +30,12 @@ const pending = new Map(); // id -> {action, version, sent}
 let counter = 0;
 const ui = {}; // per-page choices the server need not know (selected card, hint)
 let renderer = null; // the game's module (renderers.js), loaded before the socket opens
+/** @type {import("@api").GameInfo | null} */
 let game = null; // what the game offers (GET /api/games)
 // the chat panel (chat.js): one node for the page's life, put back in the side after renders
 const chat = createChat({ send: (m) => send(m), tableId });
 
+/** @param {TableInfo} table */
 function names(table) {
   return table.seats.map(seatName);
 }
@@ -94,6 +101,7 @@ setInterval(() => {
   send({ type: "ping", id: "keepalive" });
 }, 4000);
 
+/** @param {import("@api").ServerMessage} msg */
 function receive(msg) {
   if (msg.type === "state") {
     // the game log comes as what changed since this socket's last state (docs/protocol.md):
@@ -174,6 +182,7 @@ async function handToBot(seat, bot) {
 // -- a person away: when their seat may go to a bot. The server says in how many seconds
 // (`hand_over_in`, docs/server.md "Seats that go to bots"): the page counts down from when it
 // was told, and offers "Hand to bot" only once the server would take it
+/** @param {ShownSeat} seat @param {number | null | undefined} seconds */
 function stampHandOver(seat, seconds) {
   seat.ready_at = seconds === null || seconds === undefined ? null : Date.now() + 1000 * seconds;
 }
@@ -184,9 +193,10 @@ function handOverText(readyAt) {
 }
 
 function tickHandOver() {
-  for (const node of document.querySelectorAll("[data-ready-at]")) {
+  const nodes = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-ready-at]"));
+  for (const node of nodes) {
     const readyAt = Number(node.dataset.readyAt);
-    if (node.tagName === "BUTTON") node.disabled = Date.now() < readyAt;
+    if (node instanceof HTMLButtonElement) node.disabled = Date.now() < readyAt;
     else node.textContent = handOverText(readyAt);
   }
 }
@@ -194,10 +204,12 @@ setInterval(tickHandOver, 250);
 
 // the seats that must act now: the server's `to_act` (a seat that has made its simultaneous
 // choice is not among them, even while it may still change its mind)
+/** @param {StateMessage} s */
 function seatsToAct(s) {
-  return s.to_act || s.view.to_act || [];
+  return s.to_act;
 }
 
+/** @param {StateMessage} s @param {string[]} botNames */
 function seatsPanel(s, botNames) {
   const { table } = s;
   const view = s.view;
@@ -205,7 +217,7 @@ function seatsPanel(s, botNames) {
   const n = names(table);
   return el("section", { class: "panel", "aria-label": "players" },
     el("h2", {}, "Players"),
-    table.seats.map((seat) => {
+    table.seats.map((/** @type {ShownSeat} */ seat) => {
       const turn = table.status === "running" && toAct.has(seat.seat);
       const dot = seat.bot ? "bot" : seat.connected ? "on" : "";
       const presence = seat.bot ? "bot" : !seat.taken ? "free seat"
@@ -255,6 +267,7 @@ function seatsPanel(s, botNames) {
       s.spectators === 1 ? "1 person watching" : `${s.spectators} people watching`) : null);
 }
 
+/** @param {TableInfo} table */
 function invitePanel(table) {
   const url = `${location.origin}/t/${table.id}`;
   const input = el("input", { readonly: true, value: url, "aria-label": "invite link",
@@ -269,8 +282,9 @@ function invitePanel(table) {
 // -- rendering -----------------------------------------------------------------------------
 let botNames = [];
 
+/** @param {StateMessage} s */
 function statusLine(s) {
-  const { table, view, legal } = s;
+  const { table, legal } = s;
   if (table.status === "open") return "Waiting for players to sit down";
   if (table.status === "over") return table.ended ? `Game over: ${ENDED[table.ended]}` : "Game over";
   const n = names(table);
@@ -336,12 +350,12 @@ function render() {
 
     const res = clear($("#results"));
     if (table.status === "over") {
-      // a table closed before its game's end has no game result: its end in the server's
-      // words (the places a resignation made), and the replay all the same
-      const sum = (view.result && renderer.resultSummary(view, table, playedBy(table, n)))
-        || { verdict: table.ended ? ENDED[table.ended] : "Game over", won: table.ended ? false
-          : null, mine: false, columns: [], rows: null, notes: [], playedBy: false };
-      res.append(results({ ...sum, ending: s.ending }, table, playedBy(table, n)));
+      // the end in the server's words (a table closed before its game's end has no game
+      // result: the places a resignation made), and the replay all the same
+      const who = playedBy(table, n);
+      const result = /** @type {import("./results.js").Result | undefined} */ (view.result);
+      res.append(results(summary(result, s.ending, table, who, ranksSeats(game, table)), table,
+        who));
     }
   });
   keepScrolled(document.querySelector("#side .log-list"), ui.logScroll ||= {});
@@ -350,6 +364,7 @@ function render() {
 
 // -- the table tools: exactly those the server lists for this page's person (`s.tools`, per
 // game and player count: docs/server.md, "Table tools"); it refuses any other
+/** @param {StateMessage} s @param {import("@pages").Context} ctx */
 function tools(s, ctx) {
   const { table } = s;
   const offered = new Set(ctx.readOnly ? [] : s.tools || []);
@@ -422,6 +437,7 @@ function tools(s, ctx) {
 }
 
 // "New deal": a deal number where the game shows them (GET /api/games), else a random deal
+/** @param {StateMessage} s */
 function newDealForm(s, run) {
   const { table } = s;
   const deal = game && game.shows_deal_number ? el("input", { type: "number", min: "0",
@@ -443,6 +459,7 @@ function newDealForm(s, run) {
 // A new deal or a restart gives up the deal under way, which counts as lost (as AisleRiot
 // and PySolFC count it): asked first. A deal that is over, or stuck (no move left: lost
 // already, with its score), is dealt anew at once.
+/** @param {StateMessage} s @param {string} testid */
 async function lossConfirmed(s, testid) {
   const { table } = s;
   if (table.status === "over" || seatsToAct(s).length === 0) return true;

@@ -1,14 +1,17 @@
-// Doublets: the arch of reserves around the foundation, stock and waste, its results and
-// the player's statistics. Playable cards come from `legal`; the solitaire tools (undo, redo,
+// Doublets: the arch of reserves around the foundation, stock and waste, and the player's
+// statistics. Playable cards come from `legal`; the solitaire tools (undo, redo,
 // hint, still winnable?, restart, new deal) are the table page's: those the server lists.
 // The comforts of a desktop patience (AisleRiot, PySolFC), all from `legal`: a card is played
 // by a click (a double-click plays it once), by dragging it onto the foundation, or by the
 // terminal's keys; forced moves may play themselves (docs/rules/doublets.md, "In cardtable").
 import { api, el } from "../common.js";
-import { summary } from "../results.js";
 
 // its styles: doublets.css
 export const stylesheet = true;
+
+/** @typedef {import("@views/doublets.view").View} View */
+/** @typedef {import("@pages").Board<View>} Board */
+/** @typedef {import("@pages").Context} Context */
 
 const SUITS = { H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false],
   S: ["♠", "spades", false] };
@@ -21,6 +24,7 @@ const withArticle = (name) => `${name === "A" || name === "8" ? "an" : "a"} ${na
 const CYCLE = [1];
 while (CYCLE.length < 12) CYCLE.push((2 * CYCLE[CYCLE.length - 1]) % 13);
 
+/** @param {View} view */
 export function seatExtra(view) {
   return `score ${view.score}`;
 }
@@ -54,6 +58,7 @@ function markLast(root, last, ctx) {
   if (card) card.classList.add("last-move", ...(ctx.fresh ? ["arrive"] : []));
 }
 
+/** @param {HTMLElement} root @param {Board} s @param {Context} ctx */
 export function render(root, s, ctx) {
   const view = s.view;
   const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint : null;
@@ -229,7 +234,8 @@ function scheduleAutoPlay(s, ctx) {
 }
 
 function pressTool(key) {
-  const button = document.querySelector(`.tools [data-key="${key}"]`);
+  const button = /** @type {HTMLButtonElement | null} */ (
+    document.querySelector(`.tools [data-key="${key}"]`));
   if (button && !button.disabled) button.click();
 }
 
@@ -246,7 +252,7 @@ function onKey(e) {
     }
     return;
   }
-  let action = null;
+  let action;
   if (/^[1-7]$/.test(key)) action = `play r${key}`;
   else if (key === "w") action = "play waste";
   else if (key === "f") action = s.legal.includes("redeal") ? "redeal" : "flip";
@@ -335,15 +341,6 @@ export const showsAdvice = true;
 // alone at the table: no players panel
 export function showSeats(table) {
   return table.players > 1;
-}
-
-export function resultSummary(view, table, names) {
-  const sum = summary(view, table, names);
-  if (!sum) return null;
-  const r = view.result;
-  // the figures (on the foundation, left) come from the server (Game.breakdown)
-  return { ...sum, rows: null,
-    verdict: r.won ? "Won! All 48 cards are on the foundation." : "No more moves." };
 }
 
 // The player's Doublets statistics, for the side panel (asked again when the table's status

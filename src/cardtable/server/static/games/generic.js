@@ -1,6 +1,7 @@
 // The renderer of a game that has no module of its own (and the defaults of one that leaves
-// an export out): its legal actions as buttons, its view as a readable tree, its results from
-// the generic `result`. A new game is playable in the browser with this before it has a board.
+// an export out): its legal actions as buttons, its view as a readable tree (its results
+// are the server's words, as every game's: results.js). A new game is playable in the
+// browser with this before it has a board.
 //
 // A game's module, static/games/<name>.js, holds everything the pages show of that game. It
 // may export (each optional; ../renderers.js fills in the rest from this module):
@@ -12,19 +13,15 @@
 //                                 over (the table is over, even closed before its end)}
 //   seatExtra(view, seat, over)   a few words under a seat in the players panel (over:
 //                                 the table is over, even closed before its game's end)
-//   resultSummary(view, table, names)  the end of the game (shape: results.js `summary`)
 //   sidePanels(s)                 async: extra side panels, asked again when the status changes
 //   showSeats(table)              false: no players panel
 //   showsAdvice                   true: the board shows ctx.ui.hint / ctx.ui.peek itself
 //   stylesheet                    true: games/<name>.css holds its styles, loaded with it
 import { el } from "../common.js";
-import { summary } from "../results.js";
 
 // the exports above that a game's module may have (a unit test holds each module to them)
-export const HOOKS = ["render", "seatExtra", "resultSummary", "sidePanels", "showSeats",
-  "showsAdvice", "stylesheet"];
-
-export { summary as resultSummary };
+export const HOOKS = ["render", "seatExtra", "sidePanels", "showSeats", "showsAdvice",
+  "stylesheet"];
 
 export function seatExtra() {
   return "";

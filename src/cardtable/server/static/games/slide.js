@@ -1,16 +1,20 @@
-// Slide: every seat's 4x4 grid, the centre, the reveal / take clicks, and its results.
+// Slide: every seat's 4x4 grid, the centre, the reveal / take clicks.
 // Nothing here knows the rules: clickable things come from the server's `legal` list.
-import { el } from "../common.js";
-import { summary } from "../results.js";
+import { el, focusOn } from "../common.js";
 
 // its styles: slide.css
 export const stylesheet = true;
+
+/** @typedef {import("@views/slide.view").View} View */
+/** @typedef {import("@pages").Board<View>} Board */
+/** @typedef {import("@pages").Context} Context */
 
 const COLS = "abcd";
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
 const ARROWS = { left: "→", right: "←", top: "↓", bottom: "↑" };
 const SIDE_WORD = { left: "the left", right: "the right", top: "the top", bottom: "the bottom" };
 
+/** @param {View} view @param {number} seat */
 export function seatExtra(view, seat, over = false) {
   const parts = [`score ${view.totals[seat]}`];
   if (view.phase === "reveal" && !over) parts.push(view.chosen[seat] ? "has chosen" : "choosing…");
@@ -18,8 +22,11 @@ export function seatExtra(view, seat, over = false) {
   return parts.join(" · ");
 }
 
+/** @param {View} view @param {number} seat */
 function removedCells(view, seat) {
-  const deals = view.result ? view.result.deals : view.deal_results;
+  // (the view's schema promises the generic result; Slide's own has the deals)
+  const result = /** @type {import("@views/slide.result").Result | undefined} */ (view.result);
+  const deals = result ? result.deals : view.deal_results;
   if (!view.result || !deals || !deals.length) return new Set();
   return new Set(deals[deals.length - 1].seats[seat].removed);
 }
@@ -32,6 +39,7 @@ function slideCard(value, attrs = {}) {
       class: `${cls} ${attrs.class || ""}`.trim() }, face);
 }
 
+/** @param {View} view @param {number} seat @param {Board} s @param {Context} ctx @param {boolean} big */
 function grid(view, seat, s, ctx, big) {
   const mine = seat === s.seat && !ctx.readOnly;
   const legal = mine ? s.legal : [];
@@ -101,6 +109,7 @@ function tabName(table, seat, names) {
   return info && info.bot && info.person ? `${info.person} (${info.name})` : names[seat];
 }
 
+/** @param {HTMLElement} root @param {Board} s @param {Context} ctx */
 export function render(root, s, ctx) {
   const view = s.view;
   const seats = [...Array(view.players).keys()];
@@ -143,7 +152,7 @@ export function render(root, s, ctx) {
           onclick: can ? (e) => {
             ctx.ui.picked = v;
             ctx.rerender();
-            if (e.detail === 0) document.querySelector(".arrow")?.focus(); // keyboard: go on
+            if (e.detail === 0) focusOn(".arrow"); // keyboard: go on
           } : null,
         });
       }) : el("span", { class: "muted", style: "color:#cfe3da" }, "empty")));
@@ -215,6 +224,7 @@ function markLast(root, last, ctx) {
 
 // how a grid scores, told before the end (it decides what to aim for); open or closed as the
 // person left it, across the page's redraws
+/** @param {View} view @param {Context} ctx */
 function scoringNote(view, ctx) {
   const deals = view.target
     ? ` Deals go on until a total reaches ${view.target}: the lowest total then wins.` : "";
@@ -228,11 +238,4 @@ function scoringNote(view, ctx) {
   el("p", {}, "Your score is the sum of the cards left in your grid. The lowest score wins; a "
     + `tie goes to fewer cards left.${deals}`));
   return note;
-}
-
-// the generic ranks table, with the cards each seat had left (the tie-break)
-// the ranks; the figures (sum, cards left, cancelled) and how they count come from the
-// server (Game.breakdown, result_notes: results.js)
-export function resultSummary(view, table, names) {
-  return summary(view, table, names);
 }

@@ -1,10 +1,12 @@
-// The Game: four piles, the hand, pile signals, and its results. Legal plays come from the
-// server's `legal`.
-import { el } from "../common.js";
-import { summary } from "../results.js";
+// The Game: four piles, the hand, pile signals. Legal plays come from the server's `legal`.
+import { el, focusOn } from "../common.js";
 
 // its styles: the-game.css
 export const stylesheet = true;
+
+/** @typedef {import("@views/the-game.view").View} View */
+/** @typedef {import("@pages").Board<View>} Board */
+/** @typedef {import("@pages").Context} Context */
 
 const PILES = ["up1", "up2", "down1", "down2"];
 const PILE_TITLE = { up1: "▲ up 1", up2: "▲ up 2", down1: "▼ down 1", down2: "▼ down 2" };
@@ -15,6 +17,7 @@ const SIGNAL_TEXT = { avoid: "avoid", small: "small jump", good: "I have good", 
 const SIGNAL_HELP = { avoid: "please don't play on this pile",
   small: "only a very small jump here, please", good: "I have good cards for this pile" };
 
+/** @param {View} view @param {number} seat */
 export function seatExtra(view, seat) {
   const parts = [`${view.hand_sizes[seat]} cards in hand`];
   if (view.turn === seat && !view.over) parts.push(`played ${view.played_this_turn}`);
@@ -30,6 +33,7 @@ function tgCard(value, attrs = {}) {
     style: `background: hsl(${hue} 55% 45%)` }, String(value));
 }
 
+/** @param {HTMLElement} root @param {Board} s @param {Context} ctx */
 export function render(root, s, ctx) {
   const view = s.view;
   const me = ctx.readOnly ? null : s.seat;
@@ -94,7 +98,7 @@ export function render(root, s, ctx) {
           ctx.ui.picked = picked === v ? undefined : v;
           ctx.rerender();
           // from the keyboard (detail 0), go on to the piles that take the card
-          if (e.detail === 0) document.querySelector(".pile-btn.target")?.focus();
+          if (e.detail === 0) focusOn(".pile-btn.target");
         } : null,
       });
     }));
@@ -129,6 +133,7 @@ export function render(root, s, ctx) {
 // legend in the rule book's words that each button points to, and one Tab stop for all twelve
 // buttons (a toolbar: the arrow keys move between them). A signal is a toggle: pressing one's
 // own signal again takes it back (`clear`).
+/** @param {Board} s @param {Context} ctx */
 function signalPanel(s, ctx) {
   const mine = s.view.signals[s.seat] || {};
   const offered = (pile) => s.legal.some((a) => a.startsWith(`signal ${pile} `));
@@ -197,16 +202,4 @@ function markLast(root, last, ctx) {
     : verb === "signal" ? root.querySelector(`[data-pile="${a}"] [data-signal="${last.seat} ${b}"]`)
       : null;
   if (node) node.classList.add("last-move", ...(ctx.fresh ? ["arrive"] : []));
-}
-
-// cooperative: one verdict for the team, and who played, instead of a ranks table
-export function resultSummary(view, table, names) {
-  const sum = summary(view, table, names);
-  if (!sum) return null;
-  const r = view.result;
-  // no ranks (the team shares one result); the figures per player (cards in hand) and the
-  // draw pile, and who was stuck, come from the server (Game.breakdown, result_notes)
-  return { ...sum, rows: null,
-    verdict: r.won ? "You beat The Game! Every card is played."
-      : `The Game wins: ${r.cards_left} cards left.` };
 }
