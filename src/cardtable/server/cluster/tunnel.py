@@ -37,20 +37,13 @@ from typing import Any
 
 import orjson
 
-from cardtable.server.bus import Bus
+from cardtable.server.cluster.bus import Bus
+from cardtable.server.storage.store import TABLE_ID
 
 log = logging.getLogger("cardtable.server")
 
-#: what a table id may be: only requests about such an id are routed to a holder
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: the requests about one table: its id is the third part of the path
 TABLE_PATH = re.compile(rf"^/(?:api|ws)/tables/({TABLE_ID.pattern})(?:/|$)")
-
-
-def routable(table_id: str) -> bool:
-    """Whether requests about ``table_id`` are routed to its holder: only such an id can be
-    a table's (another is not found, wherever it is asked for)."""
-    return TABLE_ID.fullmatch(table_id) is not None
 
 
 #: events waiting for a slow client at the forwarding process before it is dropped

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardtable.server import store as db
-from cardtable.server.live import LiveTable, iso, people_in, stored_seats, table_info
+from cardtable.server.storage import store as db
+from cardtable.server.tables.live import LiveTable, iso, people_in, stored_seats, table_info
 
 #: tables the lobby lists at most (the newest first)
 LOBBY_TABLES = 100

@@ -31,14 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import bots, games
 from cardtable.paths import data_dir
-from cardtable.server import gamelog, security
-from cardtable.server import store as db
-from cardtable.server.botrunner import EXTERNAL
-from cardtable.server.broadcast import Conn
-from cardtable.server.bus import PREFIX as BUS_PREFIX
-from cardtable.server.bus import Bus
-from cardtable.server.hub import Hub
-from cardtable.server.limits import (
+from cardtable.server.api.limits import (
     BodyLimit,
     RateLimiter,
     SharedCounts,
@@ -46,8 +39,7 @@ from cardtable.server.limits import (
     address_key,
     too_many_response,
 )
-from cardtable.server.live import LiveTable, check_tool
-from cardtable.server.messages import (
+from cardtable.server.api.messages import (
     MAX_MESSAGE,
     ActMessage,
     BotAccount,
@@ -84,12 +76,21 @@ from cardtable.server.messages import (
     parse_client,
     websocket_schema,
 )
-from cardtable.server.ratings import leaderboard
-from cardtable.server.replays import LOG_PAGE_MAX, Replays
-from cardtable.server.settings import ServerSettings
-from cardtable.server.tunnel import CLOSE_MOVED, TableRouter, Tunnel
+from cardtable.server.cluster.bus import PREFIX as BUS_PREFIX
+from cardtable.server.cluster.bus import Bus
+from cardtable.server.cluster.tunnel import CLOSE_MOVED, TableRouter, Tunnel
+from cardtable.server.storage import store as db
+from cardtable.server.tables import gamelog
+from cardtable.server.tables.botrunner import EXTERNAL
+from cardtable.server.tables.conn import Conn
+from cardtable.server.tables.hub import Hub
+from cardtable.server.tables.live import LiveTable, check_tool
+from cardtable.server.web import security
+from cardtable.server.web.leaderboard import leaderboard
+from cardtable.server.web.replays import LOG_PAGE_MAX, Replays
+from cardtable.server.web.settings import ServerSettings
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parents[1] / "static"  # server/static, beside the sub-packages
 COOKIE = "cardtable_token"
 MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
@@ -142,7 +143,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
                   min_clock=settings.min_clock, idle_close=settings.idle_close)
         app.state.store, app.state.hub = store, hub
         app.state.bot_sockets = {}  # bot account id -> its open websockets at this process
-        from cardtable.server.advice import Advice
+        from cardtable.server.tables.advice import Advice
 
         app.state.advice = Advice()  # hints and the solver, in a worker process of their own
         tunnel = None
@@ -205,7 +206,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
         if e.status_code == 404 and wants_html(request):
-            from cardtable.server.pages import not_found_html
+            from cardtable.server.web.pages import not_found_html
 
             return HTMLResponse(not_found_html(request.url.path), status_code=404)
         code = HTTP_CODES.get(e.status_code, f"http_{e.status_code}")
@@ -247,7 +248,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     @app.get("/rules/{game}", include_in_schema=False, response_class=HTMLResponse)
     async def rules(request: Request, game: str) -> HTMLResponse:
         """A game's rules page (docs/rules/GAME.md) as HTML."""
-        from cardtable.server.pages import not_found_html, rules_html
+        from cardtable.server.web.pages import not_found_html, rules_html
 
         page = rules_html(game) if GAME_NAME.match(game) else None
         if page is None:
@@ -423,7 +424,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     # before (the same info as the websocket's)
     @app.get("/api/tables", response_model=list[TableInfo], response_model_exclude_unset=True)
     async def list_tables(request: Request, status: str = "open,running") -> list[dict[str, Any]]:
-        from cardtable.server.lobby import lobby_tables
+        from cardtable.server.web.lobby import lobby_tables
 
         h = hub(request)
         infos = lobby_tables(h.tables, request.app.state.store, status.split(",")[:3],
@@ -576,7 +577,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     @app.get("/api/my-games", response_model=MyGames, response_model_exclude_unset=True)
     async def get_my_games(request: Request, page: int = 0, limit: int = 20) -> dict[str, Any]:
         """Your unfinished tables (yours to play first) and a page of your finished games."""
-        from cardtable.server.mygames import MY_PAGE_MAX, my_games
+        from cardtable.server.web.mygames import MY_PAGE_MAX, my_games
 
         player = me(request)
         if not 0 <= page <= 10_000 or not 1 <= limit <= MY_PAGE_MAX:
@@ -614,7 +615,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     @app.get("/api/stats/{game}", response_model=Stats)
     async def stats(request: Request, game: str) -> dict[str, Any]:
         player = me(request)
-        from cardtable.server.advice import solitaire_stats
+        from cardtable.server.tables.advice import solitaire_stats
 
         return solitaire_stats(request.app.state.store, player.id, game)
 
@@ -919,7 +920,7 @@ def wants_html(request: Request) -> bool:
 
 #: words that make a name a bot's: "greedy bot", "Search (bot)", "bots"
 BOT_WORD = re.compile(r"(^|[^a-z0-9])bots?$")
-#: what a table or the leaderboard calls a program's seat (``live.bot_label``: ``cmd:...``)
+#: what a table or the leaderboard calls a program's seat (``names.bot_label``: ``cmd:...``)
 PROGRAM_LABEL = "program"
 
 

@@ -31,10 +31,13 @@ from cardtable.bots import make_bot
 from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.protocol import State
 from cardtable.seeds import new_deal_seed
-from cardtable.server import clock as clocks
-from cardtable.server import lifecycle
-from cardtable.server import store as db
-from cardtable.server.live import (
+from cardtable.server.api.messages import HubError, NotHolder, error
+from cardtable.server.storage import store as db
+from cardtable.server.storage.ratings import rating_of
+from cardtable.server.storage.store import routable
+from cardtable.server.tables import clock as clocks
+from cardtable.server.tables import lifecycle
+from cardtable.server.tables.live import (
     BOT_ACTOR,
     LiveTable,
     SeatRow,
@@ -46,9 +49,6 @@ from cardtable.server.live import (
     person_seat,
     stored_seats,
 )
-from cardtable.server.messages import HubError, NotHolder, error
-from cardtable.server.ratings import rating_of
-from cardtable.server.tunnel import routable
 
 log = logging.getLogger("cardtable.server")
 

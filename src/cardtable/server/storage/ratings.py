@@ -10,14 +10,12 @@ result's ``ranks``, which every game gives. A bot is rated as one subject per bo
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from cardtable import games
-
-if TYPE_CHECKING:  # the store imports this module: the rating of a game is plain data
-    from cardtable.server import store as db
+from cardtable.server.api.names import bot_label
 
 MODEL = PlackettLuce()
 
@@ -33,8 +31,6 @@ def subject(seat: Mapping[str, Any], bot_accounts: Collection[str] = ()
 
 def bot_name(spec: str) -> str:
     """A bot's leaderboard name: one row per spec ("Search (hard) bot")."""
-    from cardtable.server.live import bot_label
-
     return f"{bot_label(spec)} bot"
 
 
@@ -76,22 +72,4 @@ def new_ratings(rating: Mapping[str, Any], old: Mapping[str, Any]) -> list[dict[
          "mu": team[0].mu, "sigma": team[0].sigma, "is_bot": s["is_bot"],
          "games": (old[s["subject"]].games if s["subject"] in old else 0) + 1}
         for s, team in zip(subjects, new, strict=True)
-    ]
-
-
-def leaderboard(store: db.Storage, game: str | None = None) -> list[dict[str, Any]]:
-    """Ratings, best first by the conservative estimate mu - 3 sigma, with ``score``, the
-    same scaled like Elo (``SCORE_BASE``). One row per person (their player id, however many
-    browsers they use: a recovery code) and per bot account, under the name they have now;
-    ``bot`` marks the server's bots and the bot accounts."""
-    rows = store.ratings(game)
-    # people and bot accounts under the names they have now
-    people = store.names([r.subject for r in rows if not r.subject.startswith("bot:")])
-    return [
-        {"name": bot_name(r.subject[4:]) if r.is_bot and r.subject.startswith("bot:")
-         else people.get(r.subject, r.name), "game": r.game,
-         "score": round(SCORE_BASE + SCORE_SCALE * (r.mu - 3 * r.sigma)),
-         "rating": round(r.mu - 3 * r.sigma, 2),
-         "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "bot": r.is_bot}
-        for r in rows
     ]

@@ -8,7 +8,8 @@ wall-clock times (seconds since the epoch), the same on every client, and the se
 only judge of them (docs/server.md, "Clocks").
 
 Nothing here knows of sockets or of the store: the engine computes each change's new clock
-with ``advance`` and stores it with the change; the hub arms a timer at ``next_deadline``.
+with ``advance`` and stores it with the change; the hub arms a timer at ``next_deadline``
+(``storage.store``: the store keeps the first deadline to find the tables that are due).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from cardtable.server.messages import HubError
+from cardtable.server.api.messages import HubError
 
 #: "move": every move within ``seconds``; "game": ``seconds`` in all for each player's moves
 #: (what a move does not use is kept); "turn": turn-based, a move within ``seconds`` (hours
@@ -101,13 +102,6 @@ def advance(clock: dict[str, Any], running: Iterable[int], now: float,
             left = banks[seat] if banks is not None else float(new["seconds"])
             deadlines[seat] = round(now + left, 3)
     return new
-
-
-def next_deadline(clock: dict[str, Any] | None) -> float | None:
-    """The first of the clock's deadlines (stored for the store's look-up of due tables)."""
-    if not clock:
-        return None
-    return min((d for d in clock["deadlines"] if d is not None), default=None)
 
 
 def public(clock: dict[str, Any] | None, now: float) -> dict[str, Any] | None:

@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from cardtable.server.store import Base
+from cardtable.server.storage.store import Base
 
 target_metadata = Base.metadata
 

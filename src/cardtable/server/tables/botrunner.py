@@ -24,9 +24,9 @@ from cardtable import games
 from cardtable.bots import is_external, is_research, lifecycle, make_bot, names
 from cardtable.core.errors import BadOptions
 from cardtable.seeds import new_key
-from cardtable.server.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
-from cardtable.server.live import LiveTable
-from cardtable.server.messages import NotHolder
+from cardtable.server.api.messages import NotHolder
+from cardtable.server.tables.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
+from cardtable.server.tables.live import LiveTable
 
 log = logging.getLogger("cardtable.server")
 

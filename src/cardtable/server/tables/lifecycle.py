@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.core.protocol import ordinal
-from cardtable.server.live import SeatRow, person_seat
+from cardtable.server.tables.live import SeatRow, person_seat
 
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")

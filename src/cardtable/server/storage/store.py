@@ -12,6 +12,7 @@ import asyncio
 import datetime as dt
 import hashlib
 import os
+import re
 import secrets
 import signal
 from collections.abc import Mapping
@@ -45,8 +46,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from cardtable.paths import private_dir, private_sqlite
-from cardtable.server.clock import next_deadline
-from cardtable.server.ratings import new_ratings
+from cardtable.server.storage.ratings import new_ratings
 
 
 def now() -> dt.datetime:
@@ -72,6 +72,23 @@ def recovery_code() -> str:
 def normal_code(code: str) -> str:
     """A code as typed (any case, spaces or dashes) in the form its hash is taken of."""
     return "".join(c for c in code.upper() if c.isalnum())
+
+
+#: what a table id may be: only requests about such an id are routed to a holder
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def routable(table_id: str) -> bool:
+    """Whether requests about ``table_id`` are routed to its holder: only such an id can be
+    a table's (another is not found, wherever it is asked for)."""
+    return TABLE_ID.fullmatch(table_id) is not None
+
+
+def next_deadline(clock: dict[str, Any] | None) -> float | None:
+    """The first of the clock's deadlines (stored for the store's look-up of due tables)."""
+    if not clock:
+        return None
+    return min((d for d in clock["deadlines"] if d is not None), default=None)
 
 
 class Base(DeclarativeBase):
@@ -128,7 +145,7 @@ class Table(Base):
     redo: Mapped[list] = mapped_column(JSON, default=list)
     #: bumped by every change (action, undo, seat): clients act against a version
     version: Mapped[int] = mapped_column(Integer, default=0)
-    #: the table's clock with its deadlines (server/clock.py), null without one (0006)
+    #: the table's clock with its deadlines (server/tables/clock.py), null without one (0006)
     clock: Mapped[dict | None] = mapped_column(JSON)
     #: the clock's first deadline (seconds since the epoch): the sweep loads due tables
     deadline: Mapped[float | None] = mapped_column(Float, index=True)

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from cardtable import games
 from cardtable.core.protocol import State
-from cardtable.server import clock as clocks
-from cardtable.server.messages import HubError
+from cardtable.server.api.messages import HubError
+from cardtable.server.api.names import bot_label
+from cardtable.server.tables import clock as clocks
 
 if TYPE_CHECKING:
-    from cardtable.server.broadcast import Conn
+    from cardtable.server.tables.conn import Conn
 
 #: the ``actor`` of an action a bot played: ``bot:SPEC`` (a person's is their player id)
 BOT_ACTOR = "bot:"
@@ -32,17 +33,6 @@ RUNNING_ONLY = frozenset({"undo", "redo"})
 TOOL_WORDS = {"undo": "undo", "redo": "redo", "hint": "hints",
               "peek": '"still winnable?" (peeking)', "restart": "restarting the deal",
               "new_deal": "a new deal in place of this game"}
-
-
-def bot_label(spec: str) -> str:
-    """A bot's name for people, from its spec: ``greedy`` -> "Greedy", ``search:hard`` ->
-    "Search (hard)", ``ext:NAME`` (an operator's bot) -> "NAME", ``cmd:...`` -> "Program"."""
-    kind, _, rest = spec.partition(":")
-    if kind == "ext" and rest:
-        return rest[:40]
-    if kind == "cmd":
-        return "Program"
-    return f"{kind.capitalize()} ({rest})" if rest else kind.capitalize()
 
 
 def bot_names(seats: list[SeatRow]) -> list[str | None]:

@@ -38,7 +38,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.protocol import Game, State
-from cardtable.server.live import LiveTable, played_for
+from cardtable.server.tables.live import LiveTable, played_for
 
 
 @dataclass

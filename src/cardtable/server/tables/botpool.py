@@ -20,7 +20,7 @@ on it. Calls a person waits on go before calls of tables made only of bots, and 
 these two lanes the shares take turns (round-robin), so neither many tables of bots nor many
 tables of one player hold every worker while another player's bot waits.
 
-Workers are separate Python processes (``python -m cardtable.server.botpool``) that speak
+Workers are separate Python processes (``python -m cardtable.server.tables.botpool``) that speak
 length-prefixed pickles on their stdin/stdout; they see the server's ``sys.path``, exit when
 the server closes their stdin, and on Linux are killed with the server (``PR_SET_PDEATHSIG``).
 """
@@ -270,7 +270,7 @@ class BotPool:
     async def _start(self) -> _Worker:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cardtable.server.botpool",
+            sys.executable, "-m", "cardtable.server.tables.botpool",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
         self.started += 1
         worker = _Worker(proc)

@@ -31,16 +31,17 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.errors import CardtableError
-from cardtable.server import clock as clocks
-from cardtable.server import lifecycle
-from cardtable.server import store as db
-from cardtable.server.botpool import DEFAULT_WORKERS, BotPool
-from cardtable.server.botrunner import BOT_TIMEOUT, BotRunner
-from cardtable.server.broadcast import Broadcaster, Conn, state_message
-from cardtable.server.chat import Chat
-from cardtable.server.engine import SEAT_GRACE, TableEngine
-from cardtable.server.live import LiveTable
-from cardtable.server.messages import HubError, NotHolder
+from cardtable.server.api.messages import HubError, NotHolder
+from cardtable.server.storage import store as db
+from cardtable.server.tables import clock as clocks
+from cardtable.server.tables import lifecycle
+from cardtable.server.tables.botpool import DEFAULT_WORKERS, BotPool
+from cardtable.server.tables.botrunner import BOT_TIMEOUT, BotRunner
+from cardtable.server.tables.broadcast import Broadcaster, state_message
+from cardtable.server.tables.chat import Chat
+from cardtable.server.tables.conn import Conn
+from cardtable.server.tables.engine import SEAT_GRACE, TableEngine
+from cardtable.server.tables.live import LiveTable
 
 log = logging.getLogger("cardtable.server")
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import pickle
 from typing import TYPE_CHECKING, Any
 
-from cardtable.server.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
-from cardtable.server.limits import RateLimiter, TooMany
+from cardtable.server.api.limits import RateLimiter, TooMany
+from cardtable.server.tables.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
 
 if TYPE_CHECKING:
-    from cardtable.server import store as db
-    from cardtable.server.live import LiveTable
+    from cardtable.server.storage import store as db
+    from cardtable.server.tables.live import LiveTable
 
 #: hints per player: 5 at once, then one a second
 HINTS = (1.0, 5)

@@ -16,12 +16,12 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from cardtable.server.botpool import DEFAULT_WORKERS
-from cardtable.server.botrunner import BOT_TIMEOUT, EXTERNAL_NAME
-from cardtable.server.engine import SEAT_GRACE
-from cardtable.server.lifecycle import IDLE_CLOSE
-from cardtable.server.limits import NEW_PLAYERS_PER_MINUTE
-from cardtable.server.security import normalize_origin
+from cardtable.server.api.limits import NEW_PLAYERS_PER_MINUTE
+from cardtable.server.tables.botpool import DEFAULT_WORKERS
+from cardtable.server.tables.botrunner import BOT_TIMEOUT, EXTERNAL_NAME
+from cardtable.server.tables.engine import SEAT_GRACE
+from cardtable.server.tables.lifecycle import IDLE_CLOSE
+from cardtable.server.web.security import normalize_origin
 
 #: the environment variables' prefix: ``CARDTABLE_BOT_DELAY`` sets ``bot_delay``
 ENV_PREFIX = "CARDTABLE_"

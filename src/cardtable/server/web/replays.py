@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any
 from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
-from cardtable.server import gamelog
-from cardtable.server import store as db
-from cardtable.server.live import BOT_ACTOR, LiveTable, people_in, stored_seats
-from cardtable.server.messages import HubError
+from cardtable.server.api.messages import HubError
+from cardtable.server.storage import store as db
+from cardtable.server.tables import gamelog
+from cardtable.server.tables.live import BOT_ACTOR, LiveTable, people_in, stored_seats
 
 if TYPE_CHECKING:
-    from cardtable.server.hub import Hub
+    from cardtable.server.tables.hub import Hub
 
 #: actions between two kept states: a step replays fewer than this many
 SNAPSHOT_EVERY = 64

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
-from cardtable.server.limits import RateLimiter
-from cardtable.server.messages import HubError, encodable, error
+from cardtable.server.api.limits import RateLimiter
+from cardtable.server.api.messages import HubError, encodable, error
 
 if TYPE_CHECKING:
-    from cardtable.server import store as db
-    from cardtable.server.broadcast import Conn
-    from cardtable.server.live import LiveTable
+    from cardtable.server.storage import store as db
+    from cardtable.server.tables.conn import Conn
+    from cardtable.server.tables.live import LiveTable
 
 #: characters in one message (after spaces are tidied)
 MAX_CHAT = 300

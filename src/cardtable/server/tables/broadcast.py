@@ -8,24 +8,17 @@ out as small ``presence`` events, at most every ``PRESENCE_DELAY`` seconds per t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable import games
-from cardtable.server import gamelog, lifecycle
-from cardtable.server.limits import SharedCounts
-from cardtable.server.live import LiveTable, shown_name
-from cardtable.server.messages import HubError
+from cardtable.server.api.limits import SharedCounts
+from cardtable.server.api.messages import HubError
+from cardtable.server.tables import gamelog, lifecycle
+from cardtable.server.tables.conn import Bucket, Conn
+from cardtable.server.tables.live import LiveTable, shown_name
 
-#: limits on what a client controls (docs/server.md lists them)
-OUTBOX = 64  # messages waiting for a slow client before it is dropped
-#: messages of any type (actions, pings, syncs, bad ones) a second one player may send over
-#: all its sockets together (a spectator without a name: its connection), on average ...
-MESSAGE_RATE = 20.0
-MESSAGE_BURST = 60  # ... and in a burst
 MAX_SPECTATORS = 200  # spectator connections per table (close code 4029 beyond)
 MAX_PLAYER_SOCKETS = 8  # connections of one player to one table (close code 4029 beyond)
 #: presence changes (who is connected, how many watch) go out at most this often per table,
@@ -33,85 +26,7 @@ MAX_PLAYER_SOCKETS = 8  # connections of one player to one table (close code 402
 PRESENCE_DELAY = 0.5
 
 #: builds the state message of one connection: (table, conn, per-broadcast cache) -> message
-StateMessage = Callable[[LiveTable, "Conn", "dict[Any, Any] | None"], dict[str, Any]]
-
-
-@dataclass(eq=False)
-class Bucket:
-    """A token bucket: ``MESSAGE_RATE`` messages a second on average, bursts of
-    ``MESSAGE_BURST``. One per player, shared by all the player's sockets
-    (``Broadcaster.connect``)."""
-
-    tokens: float = MESSAGE_BURST
-    refilled: float = 0.0
-    users: int = 0  # live connections sharing it: a bucket in use is never forgotten
-    #: with several processes: the counts they share, and this player's key in them
-    shared: SharedCounts | None = None
-    key: str = ""
-
-    def take(self, now: float) -> float:
-        """0 if a message may go now (and count it), else the seconds to wait."""
-        if self.shared is not None:
-            wait = self.shared.wait("messages", self.key)
-            if wait:
-                return wait
-        self.tokens = min(MESSAGE_BURST, self.tokens + (now - self.refilled) * MESSAGE_RATE)
-        self.refilled = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            if self.shared is not None:
-                self.shared.note("messages", self.key, MESSAGE_BURST / MESSAGE_RATE,
-                                 MESSAGE_BURST)
-            return 0.0
-        return (1 - self.tokens) / MESSAGE_RATE
-
-    def full(self, now: float) -> bool:
-        """Refilled to the brim: as good as a new bucket, so it may be forgotten."""
-        return self.tokens + (now - self.refilled) * MESSAGE_RATE >= MESSAGE_BURST
-
-
-@dataclass(eq=False)
-class Conn:
-    """One websocket connection watching a table, as a seat or a spectator.
-
-    Messages go through a bounded outbox drained by the connection's own writer, so a
-    client that does not read is dropped instead of slowing the table down.
-    """
-
-    seat: int | None
-    player_id: str | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(
-        default_factory=lambda: asyncio.Queue(OUTBOX))
-    dropped: bool = False
-    #: its table moved to another process: closed with 1012, so that the client reconnects
-    moved: bool = False
-    bucket: Bucket = field(default_factory=Bucket)
-    admitted: bool = False  # Broadcaster.connect took it (and disconnect has not let it go)
-    #: the table version of the last state it was sent: the next one carries only what the
-    #: game log gained or changed since (``gamelog.log_since``); None: the whole log
-    log_version: int | None = None
-
-    def push(self, message: dict[str, Any]) -> None:
-        if self.dropped:
-            return
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped = True  # the writer sees this and closes the socket
-
-    def move(self) -> None:
-        """Close the connection because its table is held elsewhere now (``Hub.drop``)."""
-        self.moved = True
-        # wakes the writer, which closes the socket before sending anything more (with a full
-        # outbox it is not waiting: it sees the mark)
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait({"type": "moved"})
-        self.dropped = True
-
-    def allow(self, now: float) -> float:
-        """0 if a message may go now (and count it against the player), else the seconds
-        to wait."""
-        return self.bucket.take(now)
+StateMessage = Callable[[LiveTable, Conn, "dict[Any, Any] | None"], dict[str, Any]]
 
 
 def state_message(table: LiveTable, conn: Conn,

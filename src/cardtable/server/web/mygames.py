@@ -10,12 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
-from cardtable.server import lifecycle
-from cardtable.server import store as db
-from cardtable.server.live import LiveTable, iso, people_in, shown_name, stored_seats, your_deadline
+from cardtable.server.storage import store as db
+from cardtable.server.tables import lifecycle
+from cardtable.server.tables.live import (
+    LiveTable,
+    iso,
+    people_in,
+    shown_name,
+    stored_seats,
+    your_deadline,
+)
 
 if TYPE_CHECKING:
-    from cardtable.server.hub import Hub
+    from cardtable.server.tables.hub import Hub
 
 #: unfinished tables listed at most (a person creates at most engine.MAX_ACTIVE_TABLES; the
 #: rest are tables of others they joined)
