@@ -430,7 +430,7 @@ class Hub:
             if self.bus is not None:  # (a new id: nobody else knows it yet)
                 self.held.add(table_id)
         if replaces is not None:
-            self._after_close_or_change(old)
+            await self.changed(old)
         table = self.load(table_id)
         self.bots.schedule(table)
         return table
@@ -442,9 +442,7 @@ class Hub:
         async with table.lock:
             seat, changed = self.engine.join(table, player, seat)
         if changed:
-            self.broadcaster.broadcast(table)
-            self.bots.schedule(table)
-            self.arm(table)
+            await self.changed(table)
         return seat
 
     async def invite(self, table: LiveTable, player: db.Player, seat: int,
@@ -462,9 +460,7 @@ class Hub:
             _, changed = self.engine.join(table, bot, seat)
         if changed:
             table.notices.append(f"{bot.name} (a bot account) was invited to seat {seat + 1}")
-            self.broadcaster.broadcast(table)
-            self.bots.schedule(table)
-            self.arm(table)
+            await self.changed(table)
 
     async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int,
                           bot: str) -> None:
@@ -478,9 +474,7 @@ class Hub:
                 raise HubError("bad_request", e.reason) from None
             self.engine.hand_over(table, seat, bot)
             table.bots[seat] = new
-        self.broadcaster.broadcast(table)
-        self.bots.schedule(table)
-        self.arm(table)
+        await self.changed(table)
 
     # -- leaving, resigning, abandoning (``lifecycle``) --------------------------------------
     async def leave(self, table: LiveTable, player: db.Player, resign: bool = False) -> str:
@@ -496,19 +490,13 @@ class Hub:
             for conn in table.conns:
                 if conn.player_id == player.id:
                     conn.seat = None
-        self._after_close_or_change(table)
+        await self.changed(table)
         return outcome
 
     @staticmethod
     def _check_own_solitaire(table: LiveTable, player: db.Player) -> None:
         if table.players != 1 or table.seats[0]["player_id"] != player.id:
             raise HubError("forbidden", "only your own game played alone is abandoned so", 403)
-
-    def _after_close_or_change(self, table: LiveTable) -> None:
-        self.broadcaster.broadcast(table)
-        if table.status == "over":
-            self.bots.retire(table)
-        self.bots.schedule(table)
 
     async def close_idle(self, idle_for: float) -> int:
         """Close as ``idle`` the open and running tables without a change for ``idle_for``
@@ -533,10 +521,27 @@ class Hub:
             if done:
                 closed += 1
                 if live is not None:
-                    self._after_close_or_change(table)
+                    await self.changed(table)
         if closed:
             log.info("closed %d idle tables", closed)
         return closed
+
+    # -- after every change -----------------------------------------------------------------
+    async def changed(self, table: LiveTable, acted: int | None = None,
+                      react: bool = True) -> None:
+        """The one way out of every change of a table, once its lock is let go: each
+        connection gets its new state; after an action by seat ``acted``, the programs at
+        the table hear of it and the talking bots may answer (``react``); a finished game's
+        bots are let go; the next bot move is scheduled and the clock's timer set again."""
+        self.broadcaster.broadcast(table)
+        if acted is not None:
+            self.bots.tell(table)
+            if react:
+                await self.bots.reactions(table, acted)
+        if table.status == "over":
+            self.bots.retire(table)
+        self.bots.schedule(table)
+        self.arm(table)
 
     # -- acting -----------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, action: Any, version: Any = None,
@@ -548,14 +553,7 @@ class Hub:
         async with table.lock:
             answer = await self.engine.act(table, seat, action, version, client_id)
         if answer["type"] == "ack":
-            self.broadcaster.broadcast(table)
-            self.bots.tell(table)
-            if react:
-                await self.bots.reactions(table, seat)
-            if table.status == "over":
-                self.bots.retire(table)
-            self.bots.schedule(table)
-            self.arm(table)
+            await self.changed(table, acted=seat, react=react)
         return answer
 
     async def _bot_act(self, table: LiveTable, seat: int, action: str,
@@ -566,12 +564,12 @@ class Hub:
     async def undo(self, table: LiveTable, player: db.Player) -> None:
         async with table.lock:
             self.engine.undo(table, player)
-        self.broadcaster.broadcast(table)
+        await self.changed(table)
 
     async def redo(self, table: LiveTable, player: db.Player) -> None:
         async with table.lock:
             self.engine.redo(table, player)
-        self.broadcaster.broadcast(table)
+        await self.changed(table)
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         return self.engine.record(table)
@@ -664,9 +662,9 @@ class Hub:
             self.arm(table)
             return
         if gone:
-            self.broadcaster.broadcast(table)
-            self.bots.schedule(table)
-        self.arm(table)
+            await self.changed(table)
+        else:
+            self.arm(table)
 
     async def _time_out(self, table: LiveTable) -> dict[int, str]:
         """Give the seats out of time (or away too long) to the fallback bot, stored; which
@@ -707,6 +705,5 @@ class Hub:
             if bot is not None:
                 self.bots.close_later(bot)
             table.notices.append(f"{player.name} is back and plays again")
-        self.broadcaster.broadcast(table)
-        self.arm(table)
+        await self.changed(table)
         return seat
