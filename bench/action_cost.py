@@ -44,7 +44,7 @@ async def replay_all(folder: str, game: str, players: int,
     from cardtable.server.storage.store import Store
     from cardtable.server.tables.conn import MESSAGE_BURST, Conn
     from cardtable.server.tables.hub import Hub
-    from cardtable.server.web.app import encode, handle_message
+    from cardtable.server.web.socket import encode, handle_message
 
     store = Store(f"sqlite:///{folder}/cost.sqlite")
     hub = Hub(store, bot_delay=0)

@@ -441,7 +441,7 @@ def ws_text(case: tuple, legal: list[str], version: int, r: random.Random) -> st
 def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
     tally = Tally()
     from cardtable.server.tables.conn import MESSAGE_BURST
-    from cardtable.server.web.app import handle_message
+    from cardtable.server.web.socket import handle_message
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

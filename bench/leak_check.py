@@ -439,7 +439,7 @@ class HubRun(MessageCheck):
         """Play ``actions`` (a game of ``bots_game``) again, each sent by its seat's socket."""
         from cardtable.server.api.messages import HubError
         from cardtable.server.tables.conn import MESSAGE_BURST, Conn
-        from cardtable.server.web.app import handle_message
+        from cardtable.server.web.socket import handle_message
 
         checked = checked if checked is not None else Checked()
         hub, rng = self.hub, random.Random(seed)

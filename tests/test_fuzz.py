@@ -43,7 +43,7 @@ async def test_websocket_regressions(tmp_path):
     from cardtable.server.storage.store import Store
     from cardtable.server.tables.conn import Conn
     from cardtable.server.tables.hub import Hub
-    from cardtable.server.web.app import handle_message
+    from cardtable.server.web.socket import handle_message
 
     store = Store(f"sqlite:///{tmp_path}/t.sqlite")
     try:
@@ -127,7 +127,7 @@ async def test_an_action_id_or_chat_with_a_nul_is_refused(tmp_path):
     from cardtable.server.storage.store import Store
     from cardtable.server.tables.conn import Conn
     from cardtable.server.tables.hub import Hub
-    from cardtable.server.web.app import handle_message
+    from cardtable.server.web.socket import handle_message
 
     store = Store(nul_database(tmp_path))
     try:

@@ -158,7 +158,7 @@ async def test_misbehaving_clients_do_not_slow_another_table(server, people):
 
 async def test_a_slow_client_is_dropped_with_4008_not_waited_for():
     from cardtable.server.tables.conn import OUTBOX, Conn
-    from cardtable.server.web.app import write_loop
+    from cardtable.server.web.socket import write_loop
 
     class SlowSocket:
         sent, closed = 0, None

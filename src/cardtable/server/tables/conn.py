@@ -1,7 +1,7 @@
 """One websocket connection watching a table, and the budget of messages it may send.
 
 Below the broadcaster and the hub, which hand states to connections, and the web edge, which
-reads a socket into one (``server/web/app.py``): a connection knows its seat, its outbox and
+reads a socket into one (``server/web/socket.py``): a connection knows its seat, its outbox and
 its player's bucket, never a table.
 """
 
