@@ -138,3 +138,13 @@ async def test_a_game_from_a_plugin_plays_through_the_server(plugin_game, people
     assert record["game"] == plugin_game and record["actions"]
     assert any(r["game"] == plugin_game for r in ann.http.get("/api/leaderboard").json())
     await sock.close()
+
+
+def test_the_state_the_server_builds_has_the_models_fields():
+    """``broadcast.state_message`` returns a ``StateDict``, which mypy checks where it is
+    built: it must name exactly the fields of ``StateMessage``, the documented model (#25)."""
+    from typing import get_type_hints
+
+    from cardtable.server.api.messages import StateDict, StateMessage
+
+    assert set(get_type_hints(StateDict)) == set(StateMessage.model_fields)

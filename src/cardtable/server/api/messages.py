@@ -11,7 +11,7 @@ check every sent message against.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import (
     AfterValidator,
@@ -312,6 +312,26 @@ class StateMessage(BaseModel):
                               "(Game.tools_for, per game and player count; none for a "
                               "spectator; undo and redo only while the game runs): a page "
                               "offers these, and the server refuses the others (not_offered)")
+
+
+class StateDict(TypedDict):
+    """A ``StateMessage`` as the server builds it (``broadcast.state_message``), field for
+    field: mypy checks it where it is built, and a test holds its keys to the model's."""
+
+    type: Literal["state"]
+    version: int
+    seat: int | None
+    table: dict[str, Any]
+    view: dict[str, Any]
+    legal: list[str]
+    spectators: int
+    log_from: int
+    log: list[dict[str, Any]]
+    last: dict[str, Any] | None
+    to_act: list[int]
+    labels: list[str]
+    ending: dict[str, Any] | None
+    tools: list[str]
 
 
 class AckMessage(BaseModel):

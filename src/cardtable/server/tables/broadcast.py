@@ -14,7 +14,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.server.api.limits import SharedCounts
-from cardtable.server.api.messages import HubError
+from cardtable.server.api.messages import HubError, StateDict
 from cardtable.server.tables import gamelog, lifecycle
 from cardtable.server.tables.conn import Bucket, Conn
 from cardtable.server.tables.live import LiveTable, shown_name
@@ -26,11 +26,11 @@ MAX_PLAYER_SOCKETS = 8  # connections of one player to one table (close code 402
 PRESENCE_DELAY = 0.5
 
 #: builds the state message of one connection: (table, conn, per-broadcast cache) -> message
-StateMessage = Callable[[LiveTable, Conn, "dict[Any, Any] | None"], dict[str, Any]]
+StateMessage = Callable[[LiveTable, Conn, "dict[Any, Any] | None"], StateDict]
 
 
 def state_message(table: LiveTable, conn: Conn,
-                  seen: dict[Any, Any] | None = None) -> dict[str, Any]:
+                  seen: dict[Any, Any] | None = None) -> StateDict:
     """What one connection may see (a ``StateMessage``): its seat's view, legal actions and
     table tools, nothing more.
 
@@ -64,7 +64,8 @@ def state_message(table: LiveTable, conn: Conn,
     return {"type": "state", "version": table.version, "seat": seat,
             "table": table.info_as(base, conn.player_id), "view": pair[0],
             "legal": pair[1], "spectators": seen["spectators"], "log_from": delta[0],
-            "log": delta[1], **words}
+            "log": delta[1], "last": words["last"], "to_act": words["to_act"],
+            "labels": words["labels"], "ending": words["ending"], "tools": words["tools"]}
 
 
 def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],

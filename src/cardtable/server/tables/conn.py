@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,7 +67,7 @@ class Conn:
 
     seat: int | None
     player_id: str | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(
+    outbox: asyncio.Queue[Mapping[str, Any]] = field(
         default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
     #: its table moved to another process: closed with 1012, so that the client reconnects
@@ -77,7 +78,7 @@ class Conn:
     #: game log gained or changed since (``gamelog.log_since``); None: the whole log
     log_version: int | None = None
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: Mapping[str, Any]) -> None:
         if self.dropped:
             return
         try:

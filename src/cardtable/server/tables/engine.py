@@ -347,10 +347,11 @@ class TableEngine:
                         person, person_name)
 
     # -- acting -----------------------------------------------------------------------------
-    async def act(self, table: LiveTable, seat: int, action: Any, version: Any,
+    async def act(self, table: LiveTable, seat: int, action: str, version: int | None,
                   client_id: str | None) -> dict[str, Any]:
         """One action for ``seat`` (the caller holds the table's lock): the answer for the
-        sender, an ack once the action is stored and applied, or an error."""
+        sender, an ack once the action is stored and applied, or an error. ``action`` and
+        ``version`` come typed: a client's were parsed at the edge (``ActMessage``)."""
         key = f"{seat}:{client_id}"  # ids are the client's own: one seat's never meet another's
         if client_id and key in table.recent:
             return table.recent[key]  # a resend: answer again, apply once
@@ -358,8 +359,6 @@ class TableEngine:
             return error("not_started", "the table is waiting for players", client_id)
         if table.status == "over":
             return error("game_over", "the game is over: no action is legal", client_id)
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            return error("bad_message", "version must be a whole number", client_id)
         if version is not None and version < table.seat_changed[seat]:
             return error("stale", "the table has changed since you saw it: here it is now",
                          client_id)

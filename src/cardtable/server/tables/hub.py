@@ -31,7 +31,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.errors import CardtableError
-from cardtable.server.api.messages import HubError, NotHolder
+from cardtable.server.api.messages import HubError, NotHolder, StateDict
 from cardtable.server.storage import store as db
 from cardtable.server.tables import clock as clocks
 from cardtable.server.tables import lifecycle
@@ -544,7 +544,7 @@ class Hub:
         self.arm(table)
 
     # -- acting -----------------------------------------------------------------------------
-    async def act(self, table: LiveTable, seat: int, action: Any, version: Any = None,
+    async def act(self, table: LiveTable, seat: int, action: str, version: int | None = None,
                   client_id: str | None = None, react: bool = True) -> dict[str, Any]:
         """One action for ``seat``; returns the answer for the sender (ack or error).
 
@@ -576,7 +576,7 @@ class Hub:
 
     # -- connections ------------------------------------------------------------------------
     def message_for(self, table: LiveTable, conn: Conn,
-                    seen: dict[Any, Any] | None = None) -> dict[str, Any]:
+                    seen: dict[Any, Any] | None = None) -> StateDict:
         """What one connection may see: its seat's view and legal actions, nothing more
         (``broadcast.state_message``)."""
         return state_message(table, conn, seen)

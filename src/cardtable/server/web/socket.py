@@ -11,6 +11,7 @@ import logging
 import math
 import socket
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -126,7 +127,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 
 async def handle_message(h: Hub, table: LiveTable, conn: Conn,
-                         raw: str | bytes | None) -> dict[str, Any] | None:
+                         raw: str | bytes | None) -> Mapping[str, Any] | None:
     """One client message (``messages.ClientMessage``: ``act``, ``ping``, ``sync`` or
     ``chat``).
     Anything else is a typed error.
@@ -195,7 +196,7 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
         conn.dropped = True
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Mapping[str, Any]) -> str:
     """A message as compact JSON text (orjson; the standard library for what it refuses,
     such as integers beyond 64 bits)."""
     try:
