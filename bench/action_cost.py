@@ -41,10 +41,10 @@ async def replay_all(folder: str, game: str, players: int,
                      plays: list[tuple[int, list[tuple[int, str]]]]) -> tuple[int, int, float]:
     """Every recorded game at its own table, all at once (as a busy server has them: the
     group commit stores many tables' actions in one transaction)."""
-    from cardtable.server.app import encode, handle_message
-    from cardtable.server.broadcast import MESSAGE_BURST, Conn
-    from cardtable.server.hub import Hub
-    from cardtable.server.store import Store
+    from cardtable.server.storage.store import Store
+    from cardtable.server.tables.conn import MESSAGE_BURST, Conn
+    from cardtable.server.tables.hub import Hub
+    from cardtable.server.web.socket import encode, handle_message
 
     store = Store(f"sqlite:///{folder}/cost.sqlite")
     hub = Hub(store, bot_delay=0)

@@ -49,7 +49,7 @@ import httpx
 import websockets
 
 from cardtable.bots import make_bot
-from cardtable.server import store as db
+from cardtable.server.storage import store as db
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared modules
 from cluster import Cluster, ServerProcess  # noqa: E402

@@ -6,8 +6,8 @@ it (each puts its own folder on ``sys.path`` first). ``Cluster`` starts a ``redi
 free port and the processes on one database: a fresh PostgreSQL database when given a server's
 URL, else one SQLite file. ``Cluster.holder`` tells which process holds a table (its lease on
 the bus), ``Cluster.through`` picks another one, so that a client's requests about the table
-are forwarded (``server/tunnel.py``). ``ServerProcess.errors`` reads the exceptions a process
-logged, for the benches that count them as crashes.
+are forwarded (``server/cluster/tunnel.py``). ``ServerProcess.errors`` reads the exceptions a
+process logged, for the benches that count them as crashes.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ connections to two ``cardtable serve --bus`` processes on one database and one R
 (``cluster.py``; a fresh PostgreSQL database in the server ``--db`` names, else an SQLite
 file), their bots never moving on their own. Every table is created at one process and every
 case is sent to the other, so a request or message about a table is forwarded to its holder
-(``server/tunnel.py``):
+(``server/cluster/tunnel.py``):
 
 - ``ws``: each case's text is sent as a text frame (as bytes when it is not UTF-8) on a socket
   of the table's seat or a spectator, through the non-holding process; the answer is the next
@@ -363,9 +363,9 @@ class WsBench:
     """A Store on a temporary SQLite file, a Hub, one table per game (renewed when over)."""
 
     def __init__(self, folder: str) -> None:
-        from cardtable.server.broadcast import Conn
-        from cardtable.server.hub import Hub
-        from cardtable.server.store import Store
+        from cardtable.server.storage.store import Store
+        from cardtable.server.tables.conn import Conn
+        from cardtable.server.tables.hub import Hub
 
         self.store = Store(f"sqlite:///{folder}/ws.sqlite")
         self.hub = Hub(self.store, bot_delay=0)
@@ -440,8 +440,8 @@ def ws_text(case: tuple, legal: list[str], version: int, r: random.Random) -> st
 
 def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
     tally = Tally()
-    from cardtable.server.app import handle_message
-    from cardtable.server.broadcast import MESSAGE_BURST
+    from cardtable.server.tables.conn import MESSAGE_BURST
+    from cardtable.server.web.socket import handle_message
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -576,7 +576,7 @@ class WsCluster:
     def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
         import httpx
 
-        from cardtable.server.store import make_engine
+        from cardtable.server.storage.store import make_engine
 
         self.holder, self.other = cluster.procs
         self.loop = loop
@@ -893,8 +893,8 @@ def target_http(cases: int, derandomize: bool, seed: int, folder: str,
         return http_cluster(cases, derandomize, seed, cluster, tally)
     from fastapi.testclient import TestClient
 
-    from cardtable.server.app import create_app
-    from cardtable.server.settings import ServerSettings
+    from cardtable.server.web.app import create_app
+    from cardtable.server.web.settings import ServerSettings
 
     app = create_app(ServerSettings(db=f"sqlite:///{folder}/http.sqlite", bot_delay=3600))
     client = TestClient(app, raise_server_exceptions=False)
@@ -909,7 +909,7 @@ def http_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster,
                  tally: Tally) -> Tally:
     import httpx
 
-    from cardtable.server.store import make_engine
+    from cardtable.server.storage.store import make_engine
 
     holder, other = cluster.procs
     with httpx.Client(base_url=holder.base, timeout=30) as setup:

@@ -203,7 +203,7 @@ def write_live_tables(db: Path, count: int) -> None:
     from sqlalchemy import insert
 
     sys.path.insert(0, str(SRC))
-    from cardtable.server import store as dbm
+    from cardtable.server.storage import store as dbm
 
     store = dbm.Store(f"sqlite:///{db}")
     players, rows, seats = [], [], []

@@ -23,7 +23,7 @@ With ``--processes 2`` the games take a third path instead, over real websockets
 ``cardtable serve --bus`` processes on one database and one Redis (``cluster.py``; a fresh
 PostgreSQL database in the server ``--db`` names, else an SQLite file). Each game's table is
 created at one process (its holder, the processes taking turns), the other seats join through
-the other process (forwarded, ``server/tunnel.py``); seat 0 and every even seat connect
+the other process (forwarded, ``server/cluster/tunnel.py``); seat 0 and every even seat connect
 through the non-holding process, the odd seats through the holder, and a spectator through
 each. Each seat plays the greedy policy from the view its socket got. A shared deal's seed is
 secret until the end, so every message of every socket is checked when the game is over,
@@ -95,9 +95,9 @@ ENDED_VALUES = {"abandoned", "resigned", "idle"}
 #: may go to a bot; both public, #24)
 SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account", "person",
              "hand_over_in"}
-#: a table's clock (server/clock.py ``public``): times only, never who was replaced
+#: a table's clock (server/tables/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
-#: the chat a socket gets when it opens (server/chat.py ``message``): nobody writes in this
+#: the chat a socket gets when it opens (server/tables/chat.py ``message``): nobody writes in this
 #: bench, so its lines are empty, and its settings are words and flags
 CHAT_KEYS = {"type", "replay", "messages", "settings"}
 
@@ -412,8 +412,8 @@ class HubRun(MessageCheck):
     """One Store and Hub for a configuration; people seated by ``Conn``s; raw messages in."""
 
     def __init__(self, folder: str) -> None:
-        from cardtable.server.hub import Hub
-        from cardtable.server.store import Store
+        from cardtable.server.storage.store import Store
+        from cardtable.server.tables.hub import Hub
 
         super().__init__()
         self.store = Store(f"sqlite:///{folder}/leaks.sqlite")
@@ -439,10 +439,10 @@ class HubRun(MessageCheck):
     async def game(self, name: str, players: int, seed: int, twins: int, tally: Tally,
                    actions: list[tuple[int, str]], checked: Checked | None = None) -> None:
         """Play ``actions`` (a game of ``bots_game``) again, each sent by its seat's socket."""
-        from cardtable.server.app import handle_message
-        from cardtable.server.broadcast import MESSAGE_BURST, Conn
-        from cardtable.server.engine import stuck
-        from cardtable.server.messages import HubError
+        from cardtable.server.api.messages import HubError
+        from cardtable.server.tables.conn import MESSAGE_BURST, Conn
+        from cardtable.server.tables.engine import stuck
+        from cardtable.server.web.socket import handle_message
 
         checked = checked if checked is not None else Checked()
         hub, rng = self.hub, random.Random(seed)
@@ -506,8 +506,8 @@ def http_refusals(folder: str, tally: Tally) -> None:
     """The record and replay endpoints refuse unfinished tables (open and running)."""
     from fastapi.testclient import TestClient
 
-    from cardtable.server.app import create_app
-    from cardtable.server.settings import ServerSettings
+    from cardtable.server.web.app import create_app
+    from cardtable.server.web.settings import ServerSettings
 
     app = create_app(ServerSettings(db=f"sqlite:///{folder}/http.sqlite", bot_delay=3600))
     with TestClient(app) as client:

@@ -82,7 +82,7 @@ def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
     """``tables`` running tables of The Game with four people; per table [id, 4 tokens]."""
     from sqlalchemy import insert
 
-    from cardtable.server import store as db
+    from cardtable.server.storage import store as db
 
     store = db.Store(url)  # creates the schema
     rng = random.Random(seed)

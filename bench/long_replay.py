@@ -87,7 +87,7 @@ def make_database(url: str, game: str, actions: int) -> tuple[str, int]:
     """Write one finished table of ``game`` into a new database: its id and length."""
     from sqlalchemy import insert
 
-    from cardtable.server import store as db
+    from cardtable.server.storage import store as db
 
     facts, log, result = long_game(game, actions)
     store = db.Store(url)  # creates the schema

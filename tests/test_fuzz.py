@@ -40,10 +40,10 @@ def test_record_options_with_non_text_keys_are_a_bad_record():
 async def test_websocket_regressions(tmp_path):
     """Deep nesting was a RecursionError; an id with a lone surrogate bumped the version and
     then failed to store (the table changed although the action was refused)."""
-    from cardtable.server.app import handle_message
-    from cardtable.server.broadcast import Conn
-    from cardtable.server.hub import Hub
-    from cardtable.server.store import Store
+    from cardtable.server.storage.store import Store
+    from cardtable.server.tables.conn import Conn
+    from cardtable.server.tables.hub import Hub
+    from cardtable.server.web.socket import handle_message
 
     store = Store(f"sqlite:///{tmp_path}/t.sqlite")
     try:
@@ -65,8 +65,8 @@ async def test_websocket_regressions(tmp_path):
 def test_framework_refusals_are_typed(tmp_path):
     from fastapi.testclient import TestClient
 
-    from cardtable.server.app import create_app
-    from cardtable.server.settings import ServerSettings
+    from cardtable.server.web.app import create_app
+    from cardtable.server.web.settings import ServerSettings
 
     with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/h.sqlite"))) as client:
         got = client.post("/api/me", content=b"\xff{", headers={"content-type": "application/json"})
@@ -102,8 +102,8 @@ def test_an_option_named_like_an_argument_is_bad_options(name, key):
 def test_create_table_with_an_option_named_seed_is_400(tmp_path):
     from fastapi.testclient import TestClient
 
-    from cardtable.server.app import create_app
-    from cardtable.server.settings import ServerSettings
+    from cardtable.server.web.app import create_app
+    from cardtable.server.web.settings import ServerSettings
 
     with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/h.sqlite"))) as client:
         client.post("/api/me", json={"name": "Ann"})
@@ -124,10 +124,10 @@ def nul_database(tmp_path) -> str:
 async def test_an_action_id_or_chat_with_a_nul_is_refused(tmp_path):
     """An act whose id held "\\u0000" was stored on SQLite and, on PostgreSQL, failed to
     store after the table had moved (found by bench/fuzz.py --processes 2 --db ...)."""
-    from cardtable.server.app import handle_message
-    from cardtable.server.broadcast import Conn
-    from cardtable.server.hub import Hub
-    from cardtable.server.store import Store
+    from cardtable.server.storage.store import Store
+    from cardtable.server.tables.conn import Conn
+    from cardtable.server.tables.hub import Hub
+    from cardtable.server.web.socket import handle_message
 
     store = Store(nul_database(tmp_path))
     try:
@@ -157,8 +157,8 @@ def test_an_address_with_a_nul_is_refused(tmp_path):
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-    from cardtable.server.app import create_app
-    from cardtable.server.settings import ServerSettings
+    from cardtable.server.web.app import create_app
+    from cardtable.server.web.settings import ServerSettings
 
     settings = ServerSettings(db=nul_database(tmp_path), bot_delay=3600)
     with TestClient(create_app(settings)) as client:

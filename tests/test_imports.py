@@ -11,12 +11,18 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 
-#: package -> the cardtable packages it must never import
+#: package (a folder under src/cardtable) -> the packages it must never import
+SERVER_PARTS = {"server/api", "server/storage", "server/tables", "server/cluster", "server/web"}
 NEVER = {
     "core": {"games", "bots", "solvers", "rl", "server", "tui", "cli", "sim"},
     "games": {"bots", "solvers", "rl", "server", "tui", "cli", "sim"},
     "solvers": {"bots", "rl", "server", "tui", "cli"},
     "bots": {"rl", "server", "tui", "cli"},
+    # the server's parts, lowest first (cardtable/server/__init__.py, docs/architecture.md)
+    "server/api": SERVER_PARTS - {"server/api"},
+    "server/storage": {"server/tables", "server/cluster", "server/web"},
+    "server/tables": {"server/cluster", "server/web"},
+    "server/cluster": {"server/tables", "server/web"},
 }
 
 
@@ -32,7 +38,15 @@ def imports(path: Path) -> set[str]:
 
 
 def package(module: str) -> str:
-    return module.split(".")[1]
+    """``cardtable.server.tables.hub`` -> ``server/tables``; ``cardtable.games.slide`` ->
+    ``games``."""
+    parts = module.split(".")[1:]
+    return "/".join(parts[:2]) if parts[0] == "server" and len(parts) > 1 else parts[0]
+
+
+def module_of(path: Path) -> str:
+    parts = ["cardtable", *path.relative_to(SRC).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def test_no_arrow_runs_up() -> None:
@@ -43,6 +57,40 @@ def test_no_arrow_runs_up() -> None:
                 if package(module) in above:
                     wrong.append(f"{path.relative_to(SRC)} imports {module}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_circle() -> None:
+    """Between any two modules, the arrows run one way only (a late import counts too)."""
+    paths = {module_of(p): p for p in SRC.rglob("*.py")}
+    arrows = {m: {i for i in imports(p) if i in paths and i != m} for m, p in paths.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(m: str) -> None:  # Tarjan's strongly connected components
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        for n in arrows[m]:
+            if n not in index:
+                visit(n)
+                low[m] = min(low[m], low[n])
+            elif n in stack:
+                low[m] = min(low[m], index[n])
+        if low[m] == index[m]:
+            part = []
+            while True:
+                n = stack.pop()
+                part.append(n)
+                if n == m:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for m in sorted(paths):
+        if m not in index:
+            visit(m)
+    assert not circles, circles
 
 
 def test_only_the_registries_name_a_game_among_the_bots_of_every_game() -> None:

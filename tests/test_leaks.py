@@ -71,7 +71,7 @@ def test_the_check_catches_a_leaking_view(monkeypatch, tmp_path):
 def test_a_reused_check_still_catches_a_websocket_only_leak(monkeypatch, tmp_path):
     """The engine's views pass; the hub sends something else: a message whose view is not
     state.view() is caught although the engine path checked that state."""
-    from cardtable.server.hub import Hub
+    from cardtable.server.tables.hub import Hub
 
     tally = leak_check.Tally()
     checked = leak_check.Checked()
@@ -95,7 +95,7 @@ def test_a_reused_check_still_catches_a_websocket_only_leak(monkeypatch, tmp_pat
 
 
 def test_the_check_catches_a_shown_seed(monkeypatch, tmp_path):
-    from cardtable.server.live import LiveTable
+    from cardtable.server.tables.live import LiveTable
 
     real = LiveTable.info
 
@@ -116,8 +116,8 @@ def test_the_check_catches_a_shown_seed(monkeypatch, tmp_path):
 async def test_a_failing_bot_notice_names_no_card(tmp_path):
     """Regression: a bot's refused action (e.g. 'play 34 up1', a card of its hand) went into
     the table notice every seat is sent; it now goes to the log only."""
-    from cardtable.server.hub import Hub
-    from cardtable.server.store import Store
+    from cardtable.server.storage.store import Store
+    from cardtable.server.tables.hub import Hub
 
     store = Store(f"sqlite:///{tmp_path}/t.sqlite")
     hub = Hub(store, bot_delay=0)
@@ -143,7 +143,7 @@ async def test_a_failing_bot_notice_names_no_card(tmp_path):
 def test_the_check_catches_a_log_that_tells_a_secret_reveal(monkeypatch, tmp_path):
     """Not vacuous: a game log that gives every viewer the actor's own words (Slide's reveal
     with its cell, before every seat has chosen) is caught (issue #11)."""
-    from cardtable.server import gamelog
+    from cardtable.server.tables import gamelog
 
     monkeypatch.setattr(gamelog, "text_for", lambda entry, viewer: entry.mine)
     tally = leak_check.run_config("slide", 2, 1, 1, str(tmp_path))

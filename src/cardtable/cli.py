@@ -240,7 +240,7 @@ def server_settings(options: dict[str, Any]) -> Any:
     need_extra("server", "serve")
     from pydantic import ValidationError
 
-    from cardtable.server.settings import ServerSettings, env_name, option_name
+    from cardtable.server.web.settings import ServerSettings, env_name, option_name
 
     given = {name: value for name, value in options.items() if value not in (None, [])}
     try:
@@ -260,12 +260,12 @@ def server_config(settings: Any, *, in_process: bool = False) -> Any:
 
     import uvicorn
 
-    from cardtable.server.app import MAX_WS_FRAME, configure_logging, create_app
-    from cardtable.server.limits import (
+    from cardtable.server.api.limits import (
         HEADER_TIMEOUT,
         guarded_http_protocol,
         raise_open_file_limit,
     )
+    from cardtable.server.web.app import MAX_WS_FRAME, configure_logging, create_app
 
     if settings.ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
         failure("--ws wsproto needs the wsproto package: pip install wsproto")

@@ -93,7 +93,7 @@ def test_serve_takes_each_option_from_the_command_line_or_its_environment_variab
     """One settings object (#25): an option left out comes from ``CARDTABLE_*``, the command
     line wins over the variable, and a wrong value names both."""
     from cardtable.cli import server_settings
-    from cardtable.server.settings import ServerSettings
+    from cardtable.server.web.settings import ServerSettings
 
     monkeypatch.setenv("CARDTABLE_SEAT_GRACE", "5")
     monkeypatch.setenv("CARDTABLE_ALLOWED_ORIGIN", "https://a.example, https://b.example")

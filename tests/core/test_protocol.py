@@ -106,7 +106,7 @@ def test_table_tools_are_declared_per_player_count():
     import typing
 
     from cardtable.core.protocol import ALONE_ONLY, TOOLS, Tools
-    from cardtable.server.messages import Tool
+    from cardtable.server.api.messages import Tool
 
     assert typing.get_args(Tool) == TOOLS
     assert games.get("doublets").tools_for(1) == TOOLS

@@ -258,7 +258,7 @@ def socket_message_types() -> set[str]:
     """The ``type`` of each message the socket takes (``messages.ClientMessage``)."""
     from typing import get_args
 
-    from cardtable.server.messages import ClientMessage
+    from cardtable.server.api.messages import ClientMessage
 
     union = get_args(ClientMessage)[0]
     return {get_args(m.model_fields["type"].annotation)[0] for m in get_args(union)}

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from cardtable.server.app import create_app
-from cardtable.server.messages import CLIENT_MESSAGE, SERVER_MESSAGE
-from cardtable.server.settings import ServerSettings
+from cardtable.server.api.messages import CLIENT_MESSAGE, SERVER_MESSAGE
+from cardtable.server.web.app import create_app
+from cardtable.server.web.settings import ServerSettings
 from helpers import play_with_greedy
 
 
@@ -110,7 +110,7 @@ async def test_every_message_a_real_server_sends_fits_its_model(people):
 
 
 def test_client_messages_are_refused_in_the_words_clients_know():
-    from cardtable.server.messages import parse_client
+    from cardtable.server.api.messages import parse_client
 
     assert parse_client({"type": "dance"}) == ("unknown message type 'dance': act, ping, "
                                                "sync or chat")
@@ -138,3 +138,13 @@ async def test_a_game_from_a_plugin_plays_through_the_server(plugin_game, people
     assert record["game"] == plugin_game and record["actions"]
     assert any(r["game"] == plugin_game for r in ann.http.get("/api/leaderboard").json())
     await sock.close()
+
+
+def test_the_state_the_server_builds_has_the_models_fields():
+    """``broadcast.state_message`` returns a ``StateDict``, which mypy checks where it is
+    built: it must name exactly the fields of ``StateMessage``, the documented model (#25)."""
+    from typing import get_type_hints
+
+    from cardtable.server.api.messages import StateDict, StateMessage
+
+    assert set(get_type_hints(StateDict)) == set(StateMessage.model_fields)

@@ -166,7 +166,7 @@ def credential_rows(db_url: str, player_id: str) -> dict[str, int]:
 def plant_credentials(db_url: str, player_id: str) -> tuple[str, str]:
     """A recovery code and a browser token for the player, written as a server before
     #23 let a bot account's token make them (``POST /api/me/recovery``, then ``recover``)."""
-    from cardtable.server import store as db
+    from cardtable.server.storage import store as db
 
     store = db.Store(db_url)
     try:
@@ -207,7 +207,7 @@ async def test_the_upgrade_ends_the_codes_and_browser_tokens_bot_accounts_made(t
     from alembic.config import Config
     from sqlalchemy import text
 
-    from cardtable.server import store as dbs
+    from cardtable.server.storage import store as dbs
 
     url = f"sqlite:///{tmp_path / 'old.sqlite'}" if db == "sqlite" else fresh_pg_database(PG)
     engine = dbs.make_engine(url)

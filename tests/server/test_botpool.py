@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from cardtable.bots import make_bot
-from cardtable.server import store as db
-from cardtable.server.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
-from cardtable.server.hub import Hub
+from cardtable.server.storage import store as db
+from cardtable.server.tables.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
+from cardtable.server.tables.hub import Hub
 
 # test bots, written to a module the worker processes can import (they get the test's sys.path)
 BOTS = textwrap.dedent('''

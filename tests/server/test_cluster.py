@@ -20,12 +20,12 @@ import pytest
 import websockets
 
 from cardtable.bots import make_bot
-from cardtable.server import store as db
-from cardtable.server.broadcast import Conn
-from cardtable.server.bus import Bus
-from cardtable.server.hub import Hub
-from cardtable.server.live import bot_seat
-from cardtable.server.messages import NotHolder
+from cardtable.server.api.messages import NotHolder
+from cardtable.server.cluster.bus import Bus
+from cardtable.server.storage import store as db
+from cardtable.server.tables.conn import Conn
+from cardtable.server.tables.hub import Hub
+from cardtable.server.tables.live import bot_seat
 from helpers import load_bench, play_with_greedy
 from server.conftest import PG, Client, Server, Socket, fresh_pg_database
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from cardtable.server import botrunner
-from cardtable.server import store as db
-from cardtable.server.hub import Hub
+from cardtable.server.storage import store as db
+from cardtable.server.tables import botrunner
+from cardtable.server.tables.hub import Hub
 
 
 async def test_a_chosen_seed_is_refused_for_a_shared_table(people):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.server import store as db
-from cardtable.server.engine import TableEngine
-from cardtable.server.messages import HubError
+from cardtable.server.api.messages import HubError
+from cardtable.server.storage import store as db
+from cardtable.server.tables.engine import TableEngine
 
 
 def no_bots(spec: str, game: str) -> None:

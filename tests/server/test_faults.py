@@ -18,8 +18,8 @@ import pytest
 import websockets
 
 from cardtable.bots import make_bot
-from cardtable.server import store as db
-from cardtable.server.hub import Hub
+from cardtable.server.storage import store as db
+from cardtable.server.tables.hub import Hub
 from helpers import load_bench, play_with_greedy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,8 +157,8 @@ async def test_misbehaving_clients_do_not_slow_another_table(server, people):
 
 
 async def test_a_slow_client_is_dropped_with_4008_not_waited_for():
-    from cardtable.server.app import write_loop
-    from cardtable.server.broadcast import OUTBOX, Conn
+    from cardtable.server.tables.conn import OUTBOX, Conn
+    from cardtable.server.web.socket import write_loop
 
     class SlowSocket:
         sent, closed = 0, None

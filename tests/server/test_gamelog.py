@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardtable import games
-from cardtable.server.messages import SERVER_MESSAGE
+from cardtable.server.api.messages import SERVER_MESSAGE
 from server.conftest import Client
 from server.test_seats import GRACE, grace_server_for, hand, play_greedy, until_gone
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable import games
-from cardtable.server import gamelog
+from cardtable.server.tables import gamelog
 
 SLIDE = games.get("slide")
 NAMES = ["Ann", "Bob", "Cy", "Dee"]

@@ -17,11 +17,11 @@ from sqlalchemy import event, insert
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.server import hub as hub_module
-from cardtable.server import store as db
-from cardtable.server.botpool import RemoteBot
-from cardtable.server.broadcast import Conn
-from cardtable.server.hub import Hub
+from cardtable.server.storage import store as db
+from cardtable.server.tables import hub as hub_module
+from cardtable.server.tables.botpool import RemoteBot
+from cardtable.server.tables.conn import Conn
+from cardtable.server.tables.hub import Hub
 from helpers import load_bench
 
 # -- limits, over HTTP against a real server -------------------------------------------------

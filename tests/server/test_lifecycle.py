@@ -228,9 +228,9 @@ async def test_my_games_lists_tables_from_their_rows_without_loading_them(tmp_pa
     """Issue #23: a table loaded only to be listed runs its own clocks and bots (with several
     processes, on stale state). My games reads rows: whose turn it is is stored with every
     action and undo (``tables.to_act``), and a row from before that is mended at load."""
-    from cardtable.server import store as db
-    from cardtable.server.hub import Hub
-    from cardtable.server.mygames import my_games
+    from cardtable.server.storage import store as db
+    from cardtable.server.tables.hub import Hub
+    from cardtable.server.web.mygames import my_games
 
     store = db.Store(f"sqlite:///{tmp_path / 'mine.sqlite'}")
     hub = Hub(store)
@@ -269,7 +269,7 @@ async def test_my_games_lists_tables_from_their_rows_without_loading_them(tmp_pa
 
 
 def listed_turn(hub, player, table_id: str) -> bool:
-    from cardtable.server.mygames import my_games
+    from cardtable.server.web.mygames import my_games
 
     listed = {g["id"]: g for g in my_games(hub, player, 0, 20)["unfinished"]}
     return listed[table_id]["your_turn"]

@@ -15,7 +15,7 @@ import time
 import httpx
 import pytest
 
-HEADER_TIMEOUT = 10  # server/limits.py
+HEADER_TIMEOUT = 10  # server/api/limits.py
 MAX_BODY = 64 * 1024
 
 

@@ -11,7 +11,7 @@ from html import unescape
 import httpx
 
 from cardtable import games
-from cardtable.server.pages import _markdown
+from cardtable.server.web.pages import _markdown
 
 HTML = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 

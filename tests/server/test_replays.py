@@ -20,11 +20,11 @@ import pytest
 import websockets
 
 from cardtable import games
-from cardtable.server import engine as engines
-from cardtable.server import gamelog
-from cardtable.server import store as db
-from cardtable.server.engine import TableEngine
-from cardtable.server.live import BOT_ACTOR
+from cardtable.server.storage import store as db
+from cardtable.server.tables import engine as engines
+from cardtable.server.tables import gamelog
+from cardtable.server.tables.engine import TableEngine
+from cardtable.server.tables.live import BOT_ACTOR
 from server.conftest import Server
 
 
@@ -129,8 +129,8 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
     it is; the log comes a page at a time (at most LOG_PAGE_MAX) with its total. Before,
     each step replayed the game from the start."""
     from cardtable.games.slide import SlideState
-    from cardtable.server.messages import ReplayStep
-    from cardtable.server.replays import LOG_PAGE_MAX, SNAPSHOT_EVERY
+    from cardtable.server.api.messages import ReplayStep
+    from cardtable.server.web.replays import LOG_PAGE_MAX, SNAPSHOT_EVERY
 
     table_id, steps = stored_game(server.db_url, "slide", 6, {"target": 1000}, 126)
     assert steps > 5000  # (the deal is the server's: about 7,000 to 9,500 actions)
@@ -181,7 +181,7 @@ async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: 
                                                                         people):
     """A long game's table sends a new connection the last 500 entries of its log, not the
     megabyte of the whole (the replay pages the rest)."""
-    from cardtable.server.gamelog import LOG_TAIL
+    from cardtable.server.tables.gamelog import LOG_TAIL
 
     table_id, steps = stored_game(server.db_url, "slide", 2, {"target": 1000}, 5)
     assert steps > LOG_TAIL
@@ -198,17 +198,17 @@ async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: 
 def test_the_websocket_schema_is_built_once(server: Server, monkeypatch):
     """GET /api/ws-schema answers the same bytes without building the schemas again (13 ms
     of the event loop per request before)."""
-    from cardtable.server import app
+    from cardtable.server.web.routes import pages
 
     built = 0
-    build = app.websocket_schema
+    build = pages.websocket_schema
 
     def counting() -> dict[str, Any]:
         nonlocal built
         built += 1
         return build()
 
-    monkeypatch.setattr(app, "websocket_schema", counting)
+    monkeypatch.setattr(pages, "websocket_schema", counting)
     bodies = [httpx.get(f"{server.base}/api/ws-schema").content for _ in range(3)]
     assert bodies[0] == bodies[1] == bodies[2] and set(json.loads(bodies[0])) == {
         "client", "server"}

@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from tests.server.conftest import Server
 from websockets.exceptions import InvalidStatus
 
-from cardtable.server import store as db
+from cardtable.server.storage import store as db
 
 EVIL_PORT = 1  # a page on another port of the same host: another origin
 

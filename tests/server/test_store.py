@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from cardtable.bots import make_bot
-from cardtable.server import store as db
-from cardtable.server.broadcast import Conn
-from cardtable.server.hub import Hub
+from cardtable.server.storage import store as db
+from cardtable.server.tables.conn import Conn
+from cardtable.server.tables.hub import Hub
 
 
 async def tables_of_people(hub: Hub, store: db.Store, count: int):

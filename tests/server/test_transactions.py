@@ -21,7 +21,7 @@ import pytest
 
 from cardtable import games
 from cardtable.bots import make_bot
-from cardtable.server import store as db
+from cardtable.server.storage import store as db
 from helpers import play_with_greedy, stuck
 
 pytestmark = [pytest.mark.skipif(os.name != "posix", reason="SIGKILL"),
@@ -485,7 +485,7 @@ async def test_a_resent_id_is_answered_after_a_restart(server, people):
 def test_games_ending_in_one_batch_all_count_and_a_failed_batch_ends_none(tmp_path):
     from sqlalchemy.exc import IntegrityError
 
-    from cardtable.server.ratings import rating_of
+    from cardtable.server.storage.ratings import rating_of
 
     store = db.Store(f"sqlite:///{tmp_path / 't.sqlite'}")
     try:

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
 from cardtable.tui.boards import seat_word
-from cardtable.tui.games import GameBoard
+from cardtable.tui.games.base import GameBoard
 
 
 class Board(Widget):

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from cardtable.core.protocol import View
 from cardtable.tui.boards import BOLD, DIM, GOOD, TITLE, link
-from cardtable.tui.games import LIST_KEYS, GameBoard, GameKey, Play
+from cardtable.tui.games.base import LIST_KEYS, GameBoard, GameKey, Play
 
 DOUBLING_CYCLE = (1, 2, 4, 8, 3, 6, 12, 11, 9, 5, 10, 7)
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}

@@ -16,7 +16,7 @@ from rich.tree import Tree
 
 from cardtable.core.protocol import View
 from cardtable.tui.boards import BOLD, DIM, TITLE, TURN, seat_label, seat_word, to_text
-from cardtable.tui.games import GameBoard
+from cardtable.tui.games.base import GameBoard
 
 #: view fields the screen shows elsewhere (the title; the result under the moves), or in
 #: the line of seats every view has (``ViewBase``: whose view, how many, whose turn)

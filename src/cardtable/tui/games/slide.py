@@ -26,7 +26,7 @@ from cardtable.tui.boards import (
     link,
     seat_label,
 )
-from cardtable.tui.games import LIST_KEYS, GameBoard, Play
+from cardtable.tui.games.base import LIST_KEYS, GameBoard, Play
 
 COLUMNS = "abcd"  # the cell notation: column letter, row number (RULES.md)
 BLOCK = 21  # columns a grid block takes, gap included

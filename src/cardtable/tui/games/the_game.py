@@ -25,7 +25,7 @@ from cardtable.tui.boards import (
     seat_label,
     seat_word,
 )
-from cardtable.tui.games import LIST_KEYS, GameBoard, GameKey, Play
+from cardtable.tui.games.base import LIST_KEYS, GameBoard, GameKey, Play
 
 PILES = ("up1", "up2", "down1", "down2")  # the piles in notation order
 

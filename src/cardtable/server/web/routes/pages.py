@@ -1,0 +1,65 @@
+"""The pages: the browser's HTML files, the site's icon, a game's rules, and the
+websocket's schemas."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from cardtable.server.api.messages import WebsocketSchema, websocket_schema
+
+#: server/static, beside the sub-packages
+STATIC = Path(__file__).parents[2] / "static"
+router = APIRouter()
+
+#: what a game's name may be in an address (/rules/GAME): as renderers.js asks of it
+GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def _page(name: str):
+    def page() -> FileResponse:
+        return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
+
+    return page
+
+
+for route, page in [("/", "lobby.html"), ("/t/{table_id}", "table.html"),
+                    ("/t/{table_id}/replay", "replay.html"),
+                    ("/leaderboard", "leaderboard.html"), ("/me", "me.html")]:
+    router.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
+
+
+# the site's icon, an SVG, also where browsers ask for it unasked (/favicon.ico)
+@router.get("/favicon.svg", include_in_schema=False)
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"cache-control": "max-age=86400"})
+
+@router.get("/rules/{game}", include_in_schema=False, response_class=HTMLResponse)
+async def rules(request: Request, game: str) -> HTMLResponse:
+    """A game's rules page (docs/rules/GAME.md) as HTML."""
+    from cardtable.server.web.pages import not_found_html, rules_html
+
+    page = rules_html(game) if GAME_NAME.match(game) else None
+    if page is None:
+        return HTMLResponse(not_found_html(request.url.path), status_code=404)
+    return HTMLResponse(page, headers={"cache-control": "no-cache"})
+
+@router.get("/api/ws-schema", response_model=WebsocketSchema)
+async def ws_schema() -> Response:
+    """JSON Schemas of the websocket messages of ``/ws/tables/{id}``, both ways (OpenAPI
+    describes HTTP only)."""
+    return Response(ws_schema_body(), media_type="application/json")
+
+
+@functools.cache
+def ws_schema_body() -> bytes:
+    """``GET /api/ws-schema``'s body, built once: the schemas never change while serving,
+    and building them took 13 ms of the event loop per request."""
+    return orjson.dumps(WebsocketSchema(**websocket_schema()).model_dump())
