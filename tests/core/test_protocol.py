@@ -220,3 +220,25 @@ def test_repr_is_informative():
     state = games.get("slide").deal(7, 3)
     assert repr(state) == "<Slide seed=7 players=3 actions=0 to act [0, 1, 2]>"
     assert repr(games.get("slide")) == "games.get('slide')"
+
+
+def test_each_games_companions_are_found_by_its_name_and_load():
+    """A game's solvers and encoding are registered in entry points by its name (they import
+    its rules, so the rules cannot name them, #25): each loads, and takes what its group says."""
+    import inspect
+
+    from cardtable.core.protocol import COMPANIONS, companion
+
+    offered = {(group, name) for group in COMPANIONS for name in games.names()
+               if companion(group, name) is not None}
+    assert {("cardtable.solvers", "doublets"), ("cardtable.deal_solvers", "doublets"),
+            ("cardtable.deal_solvers", "the-game"), ("cardtable.encodings", "slide"),
+            ("cardtable.encodings", "doublets"), ("cardtable.encodings", "the-game")} <= offered
+    arity = {"cardtable.solvers": 2, "cardtable.deal_solvers": 3, "cardtable.encodings": 2}
+    for group, name in offered:
+        found = companion(group, name)
+        params = [p for p in inspect.signature(found).parameters.values()
+                  if p.default is inspect.Parameter.empty]
+        assert len(params) <= arity[group] <= len(inspect.signature(found).parameters), (
+            group, name)
+    assert games.get("slide").solver is None and games.get("slide").deal_solver is None

@@ -21,11 +21,13 @@ Rules modules do no I/O, read no clock and use no global random state.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
 try:  # pydantic reads TypedDicts (for JSON Schemas) only from typing_extensions before 3.12
@@ -194,6 +196,22 @@ class Tools:
                              "table played alone")
 
 
+#: the entry-point groups of a game's companions, each registered under the game's name: a
+#: position solver (the peek), a deal solver (``cardtable solve``), an encoding (``cardtable.rl``)
+SOLVERS = "cardtable.solvers"
+DEAL_SOLVERS = "cardtable.deal_solvers"
+ENCODINGS = "cardtable.encodings"
+COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS)
+
+
+@functools.cache
+def companion(group: str, game: str) -> Any:
+    """What the entry point ``game`` of ``group`` names, loaded (its module imported on first
+    use); None when nothing is registered there."""
+    found = entry_points(group=group, name=game)
+    return next(iter(found)).load() if found else None
+
+
 class Game(ABC):
     """A game's description and its ``deal``. Subclasses set the class attributes."""
 
@@ -219,20 +237,9 @@ class Game(ABC):
     #: the bot that watches a person's game to give hints (a spec for ``make_bot`` whose bot
     #: has ``observe(view)`` and ``hint(view, legal) -> (action, reason)``), or None
     advisor: ClassVar[str | None] = None
-    #: a full-knowledge solver for "can this position still be won?" (peeking), as
-    #: ``"module:function"`` taking ``(state, budget)`` and answering True, False or None
-    #: (budget spent), or None when the game has none
-    solver: ClassVar[str | None] = None
-    #: a full-knowledge solver of whole deals from their seed (peeking), for
-    #: ``cardtable solve GAME``: ``"module:function"`` called as ``(seed, budget, players)``
-    #: and answering a Solution (``status`` "won", "lost" or "unknown" when the node
-    #: ``budget`` ran out, ``nodes``, ``seconds``, a winning ``line`` or a ``proof``), or None
-    deal_solver: ClassVar[str | None] = None
-    #: what learning agents need (``cardtable.rl``, the ``rl`` extra): ``"module:Class"`` of
-    #: a ``cardtable.rl.encoding.Encoding`` built as ``(players, options)``, giving the fixed
-    #: action space (index <-> notation) and a numeric observation of a view; None: the
-    #: game has no environment
-    encoding: ClassVar[str | None] = None
+    # A game's solvers and encoding live above the rules (they import them), so the game
+    # cannot name them: they are registered by the game's name in entry-point groups
+    # (``COMPANIONS``; pyproject.toml for the built-in games) and found through ``companion``.
 
     #: the table tools a seated person has, alone and at a shared table (``tools_for``): by
     #: default, alone, every tool (AisleRiot's comforts; an undo shows what it takes back, so
@@ -267,6 +274,30 @@ class Game(ABC):
         declared = self.tools.alone if players == 1 else self.tools.shared
         means = {"hint": self.advisor is not None, "peek": self.solver is not None}
         return tuple(t for t in TOOLS if t in declared and means.get(t, True))
+
+    @property
+    def solver(self) -> Callable[[State, int | None], bool | None] | None:
+        """A full-knowledge solver for "can this position still be won?" (peeking), called
+        as ``(state, budget)`` and answering True, False or None (budget spent); registered
+        in ``cardtable.solvers`` under the game's name. None: the game has none."""
+        return companion(SOLVERS, self.name)
+
+    @property
+    def deal_solver(self) -> Callable[[int, int | None, int], Any] | None:
+        """A full-knowledge solver of whole deals from their seed (peeking), for ``cardtable
+        solve GAME``: called as ``(seed, budget, players)``, answering a ``Solution``
+        (``status`` "won", "lost" or "unknown" when the node ``budget`` ran out, ``nodes``,
+        ``seconds``, a winning ``line`` or a ``proof``); registered in
+        ``cardtable.deal_solvers``. None: the game has none."""
+        return companion(DEAL_SOLVERS, self.name)
+
+    @property
+    def encoding(self) -> type | None:
+        """What learning agents need (``cardtable.rl``, the ``rl`` extra): a
+        ``cardtable.rl.encoding.Encoding`` class built as ``(players, options)``, giving the
+        fixed action space (index <-> notation) and a numeric observation of a view;
+        registered in ``cardtable.encodings``. None: the game has no environment."""
+        return companion(ENCODINGS, self.name)
 
     def offers_undo(self, players: int) -> bool:
         """Whether a table of ``players`` offers undo (and redo)."""
@@ -376,12 +407,10 @@ class Game(ABC):
     def still_winnable(self, state: State, budget: int | None = None) -> bool | None:
         """**Peeking**: the game's ``solver`` on the true state (it reads hidden cards, so its
         answer is for a player who asked to peek at a solitaire). ``ValueError`` without one."""
-        if self.solver is None:
+        solver = self.solver
+        if solver is None:
             raise ValueError(f"{self.title} has no solver")
-        import importlib
-
-        module, _, function = self.solver.partition(":")
-        return getattr(importlib.import_module(module), function)(state, budget)
+        return solver(state, budget)
 
     def is_talk(self, action: str) -> bool:
         """Whether ``action`` is talk (The Game's pile signals): legal at any time, changing

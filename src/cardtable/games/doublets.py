@@ -94,14 +94,10 @@ class DoubletsView(ViewBase):
 class DoubletsGame(Game):
     cooperative = True
     name = "doublets"
-    #: the fixed action space and numeric observation for learning agents (docs/rl.md)
-    encoding = "cardtable.rl.doublets:DoubletsEncoding"
     title = "Doublets"
     view_type = DoubletsView
     result_type = DoubletsResult
     advisor = "fair"  # the fair bot gives hints from the player's own view
-    solver = "cardtable.solvers.doublets:still_winnable"
-    deal_solver = "cardtable.solvers.doublets:solve_seed"
     min_players = 1
     max_players = 1
     better = "high"

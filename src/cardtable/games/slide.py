@@ -188,8 +188,6 @@ class SlideView(ViewBase):
 
 class SlideGame(Game):
     name = "slide"
-    #: the fixed action space and numeric observation for learning agents (docs/rl.md)
-    encoding = "cardtable.rl.slide:SlideEncoding"
     title = "Slide"
     view_type = SlideView
     result_type = SlideResult

@@ -155,8 +155,6 @@ class TheGameView(ViewBase):
 class TheGame(Game):
     cooperative = True
     name = "the-game"
-    #: the fixed action space and numeric observation for learning agents (docs/rl.md)
-    encoding = "cardtable.rl.the_game:TheGameEncoding"
     title = "The Game"
     view_type = TheGameView
     result_type = TheGameResult
@@ -175,8 +173,6 @@ class TheGame(Game):
     )
 
     has_talk = True
-    #: every hand and the draw order known; talk plays no part (``cardtable.solvers.the_game``)
-    deal_solver = "cardtable.solvers.the_game:solve_seed"
     #: the rules forbid naming numbers: a table's chat starts with fixed phrases only
     free_chat_default = False
 

@@ -8,7 +8,6 @@ the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -135,10 +134,9 @@ def place_rewards(ranks: list[int]) -> list[float]:
 def load_encoding(game: Game, players: int, options: Mapping[str, Any]) -> Encoding:
     """The encoding a game offers (``Game.encoding``), built for ``players`` and ``options``
     (checked and completed with their defaults); ``ValueError`` for a game without one."""
-    if game.encoding is None:
+    cls = game.encoding
+    if cls is None:
         raise ValueError(f"{game.title} offers no encoding for learning agents")
     players, full = game.check_options(players, options)
-    module, _, name = game.encoding.partition(":")
-    cls = getattr(importlib.import_module(module), name)
     encoding: Encoding = cls(players, full)
     return encoding

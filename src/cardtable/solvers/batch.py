@@ -2,13 +2,12 @@
 
 The solvers peek at the hidden cards (a study tool, not a player); this module runs one over a
 list of deal seeds, on one core or a process pool, and summarises how many are winnable. A game
-offers its deal solver as ``Game.deal_solver`` (``"module:function"``, called as
+offers its deal solver as ``Game.deal_solver`` (registered in ``cardtable.deal_solvers``, called as
 ``(seed, budget, players)``); this module names no game.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import statistics
 import time
@@ -51,11 +50,10 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _solver(game: str) -> Callable[[int, int | None, int], Any]:
-    spec = games.get(game).deal_solver if game in games.names() else None
-    if not spec:
+    solver = games.get(game).deal_solver if game in games.names() else None
+    if solver is None:
         raise ValueError(f"there is no solver for {game!r} (only: {', '.join(names())})")
-    module, _, function = spec.partition(":")
-    return getattr(importlib.import_module(module), function)
+    return solver
 
 
 def players_for(game: str, players: int | None) -> int:

@@ -9,9 +9,10 @@ draws a card while the draw pile lasts. When every hand is empty the game ends; 
 wins, ties share.
 
 It uses only the protocol: no bot, no board, no renderer of its own, so every adapter shows it
-through its generic fallback. It has a solver (``still_winnable``, which reads the face-down
-draw pile): a game that peeks at hidden cards, played only at shared tables, where the server
-must never offer that peek (``Game.tools_for``).
+through its generic fallback. It has a solver (``still_winnable``, registered in the entry-point
+group ``cardtable.solvers``, which reads the face-down draw pile): a game that peeks at hidden
+cards, played only at shared tables, where the server must never offer that peek
+(``Game.tools_for``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ class FifteenGame(Game):
     max_players = 4
     better = "low"
     options = (Option("limit", LIMIT, "the total a card must not pass", low=10, high=30),)
-    solver = "fifteen_game:still_winnable"
 
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> FifteenState:
         return FifteenState(seed, players, options)
