@@ -143,8 +143,8 @@ async def test_a_failing_bot_notice_names_no_card(tmp_path):
 def test_the_check_catches_a_log_that_tells_a_secret_reveal(monkeypatch, tmp_path):
     """Not vacuous: a game log that gives every viewer the actor's own words (Slide's reveal
     with its cell, before every seat has chosen) is caught (issue #11)."""
-    from cardtable.server.tables import gamelog
+    from cardtable.core import logbook
 
-    monkeypatch.setattr(gamelog, "text_for", lambda entry, viewer: entry.mine)
+    monkeypatch.setattr(logbook, "text_for", lambda entry, viewer: entry.mine)
     tally = leak_check.run_config("slide", 2, 1, 1, str(tmp_path))
     assert any("secret action" in e for e in tally.examples), tally.examples

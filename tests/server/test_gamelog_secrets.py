@@ -1,6 +1,6 @@
 """The game log keeps a simultaneous choice secret until it resolves, then tells it
 (issue #24), over random Slide games with changes of mind (hypothesis), through the log's own
-builder (``gamelog.add``, as the live table and the replay build it):
+builder (``logbook.add``, as the live table and the replay build it):
 
 - before the reveal resolves, what a seat (or a spectator) reads of the log is the same
   whatever the other seats chose, their changes of mind included: no line names their cell
@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable import games
+from cardtable.core import logbook
 from cardtable.server.tables import gamelog
 
 SLIDE = games.get("slide")
@@ -41,8 +42,8 @@ def read(actions: list[tuple[int, str]], seed: int, players: int, viewer: int | 
          ) -> list[str]:
     log = gamelog.new_log(SLIDE, seed, players, {})
     for seat, action in actions:
-        gamelog.add(SLIDE, log, seat, action, NAMES[seat])
-    return [e["text"] for e in gamelog.as_read(log.entries, viewer)]
+        logbook.add(SLIDE, log, seat, action, NAMES[seat])
+    return [e["text"] for e in logbook.as_read(log.entries, viewer)]
 
 
 def twin(actions: list[tuple[int, str]], seed: int, players: int, viewer: int | None,

@@ -14,8 +14,9 @@ every viewer. After an action that may bring news (``Game.news_after``), the gam
 
 A ``Logbook`` plays its own copy of the game (``shadow``) to know each view *before* an
 action; ``add`` is linear in the actions: each looks only at the secrets still unresolved.
-The terminal reads its log through it (``cardtable.tui.table``); the server's game log keeps
-the same rules.
+The terminal reads its log through it (``cardtable.tui.table``), and the server's game log
+builds on it (``server/tables/gamelog.py``: a ``Logbook`` kept beside each live table, and
+the deltas each connection is sent).
 """
 
 from __future__ import annotations

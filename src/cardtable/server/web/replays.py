@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
+from cardtable.core import logbook
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
 from cardtable.server.api.messages import HubError
@@ -63,7 +64,7 @@ class Replay:
     actions: list[tuple[int, str]]
     #: per action, who played it: ``{"name", "bot"}`` (shared between a player's actions)
     by: list[dict[str, Any]]
-    #: the game log, built as the live table's (``gamelog.add``): a spectator reads it
+    #: the game log, built as the live table's (``logbook.add``): a spectator reads it
     log: gamelog.Log
     #: the state after ``k * SNAPSHOT_EVERY`` actions, for every k up to the end
     snapshots: list[State]
@@ -104,7 +105,7 @@ class Replay:
             seat, done = self.actions[step - 1]
             entry = self.log.entries[self.log.first[step - 1]]
             # (a change of mind, in no log, reads as its seat read it: the game is over)
-            words = gamelog.text_for(entry, entry.seat if entry.dropped else None)
+            words = logbook.text_for(entry, entry.seat if entry.dropped else None)
             action = {"seat": seat, "action": done, "by": self.by[step - 1], "text": words}
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
@@ -189,7 +190,7 @@ class Replays:
                     people[actor, seat] = table.who(actor, seat)
                 replay.by.append(people[actor, seat])
                 try:  # (the state acts it: the log was checked when written)
-                    gamelog.add(game, log, seat, action, gamelog.who_of(table, n, seat, known))
+                    logbook.add(game, log, seat, action, gamelog.who_of(table, n, seat, known))
                 except CardtableError as e:  # (a row changed by hand, or a rule since)
                     raise HubError("bad_record", e.reason, 500) from None
                 if time.monotonic() > pause:
