@@ -37,8 +37,9 @@ def recorded(game: str, players: int, count: int) -> list[tuple[int, list[tuple[
     return out
 
 
-async def replay_all(folder: str, game: str, players: int,
-                     plays: list[tuple[int, list[tuple[int, str]]]]) -> tuple[int, int, float]:
+async def replay_all(
+    folder: str, game: str, players: int, plays: list[tuple[int, list[tuple[int, str]]]]
+) -> tuple[int, int, float]:
     """Every recorded game at its own table, all at once (as a busy server has them: the
     group commit stores many tables' actions in one transaction)."""
     from cardtable.server.storage.store import Store
@@ -67,8 +68,9 @@ async def replay_all(folder: str, game: str, players: int,
         for n, (seat, action) in enumerate(moves):
             conn = conns[seat]
             conn.bucket.tokens = MESSAGE_BURST  # faster than a person: not rate limited
-            raw = json.dumps({"type": "act", "action": action, "version": table.version,
-                              "id": f"c{n}"})
+            raw = json.dumps(
+                {"type": "act", "action": action, "version": table.version, "id": f"c{n}"}
+            )
             answer = await handle_message(hub, table, conn, raw)
             assert answer is not None and answer["type"] == "ack", answer
             conn.push(answer)
@@ -101,8 +103,7 @@ def main() -> None:
         if args.profile:
             profile.disable()
             pstats.Stats(profile).sort_stats("tottime").print_stats(35)
-    print(f"{args.game}, {args.players} seats + a spectator, {args.games} games, "
-          f"{actions} actions")
+    print(f"{args.game}, {args.players} seats + a spectator, {args.games} games, {actions} actions")
     print(f"{'us/action':>10} {'bytes/action':>13}")
     print(f"{1e6 * cpu / actions:>10.0f} {sent / actions:>13.0f}")
 

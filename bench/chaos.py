@@ -77,8 +77,17 @@ Route = Callable[[], tuple[int, bool]]
 class Person:
     """A simulated person at one seat: plays greedily, reconnects, resends by id."""
 
-    def __init__(self, route: Route, name: str, token: str, table_id: str, game: str,
-                 seed: int, figures: Figures, idle: float = 20.0) -> None:
+    def __init__(
+        self,
+        route: Route,
+        name: str,
+        token: str,
+        table_id: str,
+        game: str,
+        seed: int,
+        figures: Figures,
+        idle: float = 20.0,
+    ) -> None:
         self.route, self.path = route, f"/ws/tables/{table_id}?token={token}"
         self.name, self.table_id, self.game, self.token = name, table_id, game, token
         self.port = 0
@@ -96,26 +105,36 @@ class Person:
             port, forwarded = await asyncio.to_thread(self.route)
             self.port = port
             try:
-                async with websockets.connect(f"ws://127.0.0.1:{port}{self.path}",
-                                              open_timeout=5, close_timeout=1,
-                                              max_size=1 << 20) as ws:
+                async with websockets.connect(
+                    f"ws://127.0.0.1:{port}{self.path}",
+                    open_timeout=5,
+                    close_timeout=1,
+                    max_size=1 << 20,
+                ) as ws:
                     failures = 0
                     self.figures.forwarded += forwarded
                     self.figures.reconnects += broken
                     broken = True
                     if await self._session(ws):
                         return
-            except (OSError, TimeoutError, websockets.ConnectionClosed,
-                    websockets.InvalidHandshake):
+            except (
+                OSError,
+                TimeoutError,
+                websockets.ConnectionClosed,
+                websockets.InvalidHandshake,
+            ):
                 if failures:
                     self.figures.failed_connects += 1
             failures += 1
-            await asyncio.sleep(min(1.0, 0.05 * 2 ** failures) * random.uniform(0.5, 1.5))
+            await asyncio.sleep(min(1.0, 0.05 * 2**failures) * random.uniform(0.5, 1.5))
 
     def _leave(self) -> None:
         with contextlib.suppress(httpx.HTTPError):  # (killed meanwhile: asked again later)
-            httpx.post(f"http://127.0.0.1:{self.port}/api/tables/{self.table_id}/leave",
-                       headers={"x-cardtable-token": self.token}, timeout=30)
+            httpx.post(
+                f"http://127.0.0.1:{self.port}/api/tables/{self.table_id}/leave",
+                headers={"x-cardtable-token": self.token},
+                timeout=30,
+            )
 
     async def _send(self, ws) -> None:
         self.sent_at = time.monotonic()
@@ -135,8 +154,14 @@ class Person:
             if kind == "state":
                 state = message
             elif kind == "ack" and mine:
-                self.figures.acks.append((self.table_id, state["seat"] if state else -1,
-                                          message["id"], message["action"]))
+                self.figures.acks.append(
+                    (
+                        self.table_id,
+                        state["seat"] if state else -1,
+                        message["id"],
+                        message["action"],
+                    )
+                )
                 self.figures.latencies.append(time.monotonic() - self.sent_at)
                 self.figures.resent_acked += self.resending
                 self.pending, self.resending = None, False
@@ -152,8 +177,11 @@ class Person:
                 continue
             if state["table"]["status"] == "over":
                 return True
-            if (state["table"]["status"] == "running" and state["table"]["players"] == 1
-                    and not state["view"]["to_act"]):
+            if (
+                state["table"]["status"] == "running"
+                and state["table"]["players"] == 1
+                and not state["view"]["to_act"]
+            ):
                 # a solitaire with no move left, held open for undo: give it up (it ends as
                 # lost), as a player who does not undo leaves it
                 await asyncio.to_thread(self._leave)
@@ -162,8 +190,12 @@ class Person:
             if state["legal"] and seat in state["view"]["to_act"]:
                 self.n += 1
                 action = self.bot.choose(state["view"], state["legal"])
-                self.pending = {"type": "act", "action": action, "version": state["version"],
-                                "id": f"{self.name}-{self.n}"}
+                self.pending = {
+                    "type": "act",
+                    "action": action,
+                    "version": state["version"],
+                    "id": f"{self.name}-{self.n}",
+                }
                 await self._send(ws)
 
 
@@ -172,8 +204,14 @@ def seats_for(game: str, rng: random.Random) -> list[str]:
     if game == "doublets":
         return ["me"]
     if game == "slide":
-        return rng.choice([["me", "greedy"], ["me", "open"], ["me", "open", "greedy"],
-                           ["me", "greedy", "open", "random"]])
+        return rng.choice(
+            [
+                ["me", "greedy"],
+                ["me", "open"],
+                ["me", "open", "greedy"],
+                ["me", "greedy", "open", "random"],
+            ]
+        )
     return rng.choice([["me", "open"], ["me", "greedy"], ["me", "open", "greedy"]])
 
 
@@ -194,24 +232,44 @@ async def set_up(servers: list[ServerProcess], games: int, rng: random.Random) -
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
             game = GAMES[i % len(GAMES)]
             seats = seats_for(game, rng)
-            people = [await new_person(http, f"p{i}-{j}") + (f"p{i}-{j}",)
-                      for j in range(seats.count("me") + seats.count("open"))]
+            people = [
+                await new_person(http, f"p{i}-{j}") + (f"p{i}-{j}",)
+                for j in range(seats.count("me") + seats.count("open"))
+            ]
             http.cookies.clear()  # from here on each request names its player by header
-            answer = await http.post("/api/tables", json={"game": game, "seats": seats},
-                                     headers={"x-cardtable-token": people[0][1]})
+            answer = await http.post(
+                "/api/tables",
+                json={"game": game, "seats": seats},
+                headers={"x-cardtable-token": people[0][1]},
+            )
             answer.raise_for_status()
             table_id = answer.json()["id"]
             for _pid, token, _name in people[1:]:
-                joined = await http.post(f"{other.base}/api/tables/{table_id}/join", json={},
-                                         headers={"x-cardtable-token": token})
+                joined = await http.post(
+                    f"{other.base}/api/tables/{table_id}/join",
+                    json={},
+                    headers={"x-cardtable-token": token},
+                )
                 joined.raise_for_status()
-            tables.append({"id": table_id, "game": game, "seats": seats,
-                           "people": [(name, token) for _pid, token, name in people]})
+            tables.append(
+                {
+                    "id": table_id,
+                    "game": game,
+                    "seats": seats,
+                    "people": [(name, token) for _pid, token, name in people],
+                }
+            )
     return tables
 
 
-async def killer(servers: list[ServerProcess], kills: int, gap: tuple[float, float],
-                 done: asyncio.Event, rng: random.Random, figures: Figures) -> None:
+async def killer(
+    servers: list[ServerProcess],
+    kills: int,
+    gap: tuple[float, float],
+    done: asyncio.Event,
+    rng: random.Random,
+    figures: Figures,
+) -> None:
     while figures.kills < kills and not done.is_set():
         with_gap = rng.uniform(*gap)
         try:
@@ -235,9 +293,13 @@ def check(url: str, tables: list[dict], figures: Figures) -> dict:
             for a in store.actions(t["id"]):
                 if a.client_id:
                     stored.setdefault((t["id"], a.client_id), []).append(a)
-        lost = sum(1 for table_id, seat, cid, action in figures.acks
-                   if not any(a.seat == seat and a.action == action
-                              for a in stored.get((table_id, cid), [])))
+        lost = sum(
+            1
+            for table_id, seat, cid, action in figures.acks
+            if not any(
+                a.seat == seat and a.action == action for a in stored.get((table_id, cid), [])
+            )
+        )
         twice = sum(1 for rows in stored.values() if len(rows) > 1)
         logged = store.count_actions()
     finally:
@@ -259,10 +321,18 @@ def router(servers: list[ServerProcess], cluster: Cluster | None, table_id: str)
     return route
 
 
-async def run(games: int = 100, kills: int = 20, parallel: int = 20, seed: int = 1,
-              gap: tuple[float, float] = (0.5, 2.5), deadline: float = 1800,
-              data: Path | None = None, bot_delay: float = 0.02, processes: int = 1,
-              pg: str | None = None) -> dict:
+async def run(
+    games: int = 100,
+    kills: int = 20,
+    parallel: int = 20,
+    seed: int = 1,
+    gap: tuple[float, float] = (0.5, 2.5),
+    deadline: float = 1800,
+    data: Path | None = None,
+    bot_delay: float = 0.02,
+    processes: int = 1,
+    pg: str | None = None,
+) -> dict:
     """Play ``games`` tables while killing a server ``kills`` times; return the figures.
     With ``processes`` above 1, they share a database (``pg``'s, else an SQLite file) and a
     Redis, and each kill picks one of them."""
@@ -287,9 +357,14 @@ async def run(games: int = 100, kills: int = 20, parallel: int = 20, seed: int =
         async def play_table(i: int, t: dict) -> None:
             route = router(servers, cluster, t["id"])
             async with gate:
-                await asyncio.gather(*(
-                    Person(route, name, token, t["id"], t["game"], seed * 1000 + i,
-                           figures).play() for name, token in t["people"]))
+                await asyncio.gather(
+                    *(
+                        Person(
+                            route, name, token, t["id"], t["game"], seed * 1000 + i, figures
+                        ).play()
+                        for name, token in t["people"]
+                    )
+                )
 
         done = asyncio.Event()
         kill_task = asyncio.create_task(killer(servers, kills, gap, done, rng, figures))
@@ -345,17 +420,33 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--parallel", type=int, default=20, help="tables played at once")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--gap", default="0.5,2.5",
-                        help="seconds between a restart and the next kill: LOW,HIGH")
+    parser.add_argument(
+        "--gap", default="0.5,2.5", help="seconds between a restart and the next kill: LOW,HIGH"
+    )
     parser.add_argument("--deadline", type=float, default=1800)
-    parser.add_argument("--processes", type=int, default=1,
-                        help="server processes on one database and one Redis (serve --bus)")
-    parser.add_argument("--db", default=None,
-                        help="with --processes 2: a PostgreSQL server URL (default SQLite)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on one database and one Redis (serve --bus)",
+    )
+    parser.add_argument(
+        "--db", default=None, help="with --processes 2: a PostgreSQL server URL (default SQLite)"
+    )
     args = parser.parse_args()
     low, high = (float(x) for x in args.gap.split(","))
-    figures = asyncio.run(run(args.games, args.kills, args.parallel, args.seed, (low, high),
-                              args.deadline, processes=args.processes, pg=args.db))
+    figures = asyncio.run(
+        run(
+            args.games,
+            args.kills,
+            args.parallel,
+            args.seed,
+            (low, high),
+            args.deadline,
+            processes=args.processes,
+            pg=args.db,
+        )
+    )
     print(f"chaos: {' '.join(sys.argv[1:]) or '(defaults)'}")
     print("| figure | value |")
     print("|---|---|")
@@ -363,8 +454,11 @@ def main() -> None:
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items()) or "-"
         print(f"| {key} | {value} |")
-    ok = (figures["actions lost"] == 0 and figures["applied twice"] == 0
-          and figures["finished"] == figures["games"])
+    ok = (
+        figures["actions lost"] == 0
+        and figures["applied twice"] == 0
+        and figures["finished"] == figures["games"]
+    )
     sys.exit(0 if ok else 1)
 
 

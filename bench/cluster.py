@@ -37,9 +37,16 @@ class ServerProcess:
     Its own SQLite file in ``data`` unless ``db`` names a database; ``bus`` joins a cluster;
     ``src``: another source tree to run (an older commit's, for a before figure)."""
 
-    def __init__(self, data: Path, bot_delay: float = 0.02, extra: list[str] | None = None,
-                 port: int | None = None, db: str | None = None, bus: str | None = None,
-                 src: Path | None = None) -> None:
+    def __init__(
+        self,
+        data: Path,
+        bot_delay: float = 0.02,
+        extra: list[str] | None = None,
+        port: int | None = None,
+        db: str | None = None,
+        bus: str | None = None,
+        src: Path | None = None,
+    ) -> None:
         self.data = data
         self.src = src
         self.url = db or f"sqlite:///{data / 'cardtable.sqlite'}"
@@ -57,10 +64,25 @@ class ServerProcess:
             env["PYTHONPATH"] = str(self.src)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
-                 "--db", self.url, "--bot-delay", str(self.bot_delay),
-                 "--new-players-per-minute", "0", *self.extra],  # all people on 127.0.0.1
-                env=env, stdout=subprocess.DEVNULL, stderr=log)
+                [
+                    sys.executable,
+                    "-m",
+                    "cardtable",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.url,
+                    "--bot-delay",
+                    str(self.bot_delay),
+                    "--new-players-per-minute",
+                    "0",
+                    *self.extra,
+                ],  # all people on 127.0.0.1
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -101,8 +123,9 @@ class ServerProcess:
         with open(self.log, "rb") as f:
             f.seek(since)
             text = f.read().decode(errors="replace")
-        found = [line for line in text.splitlines()
-                 if line.startswith("Traceback") or " ERROR " in line]
+        found = [
+            line for line in text.splitlines() if line.startswith("Traceback") or " ERROR " in line
+        ]
         return found, since + len(text.encode(errors="replace"))
 
 
@@ -113,9 +136,23 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
     import redis
 
     port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     client = redis.Redis(port=port)
     deadline = time.monotonic() + 10
     while True:
@@ -144,16 +181,23 @@ def database(folder: Path, pg: str | None, prefix: str = "cardtable_bench_") -> 
 class Cluster:
     """``n`` server processes on one database and one Redis, each in a folder of its own."""
 
-    def __init__(self, n: int, folder: Path, pg: str | None = None, bot_delay: float = 0.02,
-                 extra: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        folder: Path,
+        pg: str | None = None,
+        bot_delay: float = 0.02,
+        extra: list[str] | None = None,
+    ) -> None:
         self.folder = folder
         self.redis, self.bus = start_redis(folder)
         self.url = database(folder, pg)
         self.procs: list[ServerProcess] = []
         for i in range(n):
             (folder / f"p{i}").mkdir(exist_ok=True)
-            self.procs.append(ServerProcess(folder / f"p{i}", bot_delay, extra, db=self.url,
-                                            bus=self.bus))
+            self.procs.append(
+                ServerProcess(folder / f"p{i}", bot_delay, extra, db=self.url, bus=self.bus)
+            )
 
     def start(self) -> None:
         self.procs[0].start()  # the first creates the schema; the others find it

@@ -43,31 +43,55 @@ def study(seed: int, spec: str) -> dict:
         cpu, slowest, move = cpu + t, max(slowest, (t, reason)), move + 1
         plays = [a for a in legal if a.startswith("play")]
         if plays and "flip" in legal and bot.order is None:  # type: ignore[attr-defined]
-            rows.append({"move": move, "stock": view["stock"],
-                         "kind": "waste" if plays[0] == "play waste" else "reserve",
-                         "action": action, "reason": reason, "play_wins": truth(state, plays[0]),
-                         "flip_wins": truth(state, "flip"), "ms": round(1000 * t, 1)})
+            rows.append(
+                {
+                    "move": move,
+                    "stock": view["stock"],
+                    "kind": "waste" if plays[0] == "play waste" else "reserve",
+                    "action": action,
+                    "reason": reason,
+                    "play_wins": truth(state, plays[0]),
+                    "flip_wins": truth(state, "flip"),
+                    "ms": round(1000 * t, 1),
+                }
+            )
         state.act(0, action)
-    return {"seed": seed, "won": state.won, "cpu_s": round(cpu, 3),
-            "slowest_s": round(slowest[0], 3), "slowest_reason": slowest[1], "choices": rows}
+    return {
+        "seed": seed,
+        "won": state.won,
+        "cpu_s": round(cpu, 3),
+        "slowest_s": round(slowest[0], 3),
+        "slowest_reason": slowest[1],
+        "choices": rows,
+    }
 
 
 def summary(records: list[dict]) -> None:
     n = len(records)
     cpu = sum(r["cpu_s"] for r in records) / n
-    print(f"{n} games ({min(r['seed'] for r in records)}..{max(r['seed'] for r in records)}): "
-          f"won {sum(r['won'] for r in records)}; bot CPU {cpu:.3f}"
-          f" s a game; slowest move {max(r['slowest_s'] for r in records):.2f} s; "
-          f"{sum(r['slowest_s'] > 1 for r in records)} games with a move over 1 s")
+    print(
+        f"{n} games ({min(r['seed'] for r in records)}..{max(r['seed'] for r in records)}): "
+        f"won {sum(r['won'] for r in records)}; bot CPU {cpu:.3f}"
+        f" s a game; slowest move {max(r['slowest_s'] for r in records):.2f} s; "
+        f"{sum(r['slowest_s'] > 1 for r in records)} games with a move over 1 s"
+    )
     mark = {True: "wins", False: "loses", None: "?"}
     counts: Counter = Counter()
     mistakes = []
     for r in records:
         for c in r["choices"]:
-            band = "stock>=15" if c["stock"] >= 15 else "stock 6-14" if c["stock"] >= 6 \
-                else "stock<6"
-            counts[(c["kind"], band, f"play {mark[c['play_wins']]}",
-                    f"flip {mark[c['flip_wins']]}", c["action"].split()[0])] += 1
+            band = (
+                "stock>=15" if c["stock"] >= 15 else "stock 6-14" if c["stock"] >= 6 else "stock<6"
+            )
+            counts[
+                (
+                    c["kind"],
+                    band,
+                    f"play {mark[c['play_wins']]}",
+                    f"flip {mark[c['flip_wins']]}",
+                    c["action"].split()[0],
+                )
+            ] += 1
             took_play = c["action"].startswith("play")
             if (c["play_wins"], c["flip_wins"]) == ((False, True) if took_play else (True, False)):
                 mistakes.append((r["seed"], c["move"], c["action"], c["stock"], c["reason"]))

@@ -57,9 +57,15 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
         state.act(0, action)
         actions.append(action)
         reasons.append(reason)
-    out = {"seed": seed, "won": state.won, "score": len(state.foundation), "moves": moves,
-           "cpu_ms": round(1000 * bot_cpu, 3), "max_move_ms": round(1000 * slowest, 3),
-           "wall_ms": round(1000 * (time.perf_counter() - wall), 3)}
+    out = {
+        "seed": seed,
+        "won": state.won,
+        "score": len(state.foundation),
+        "moves": moves,
+        "cpu_ms": round(1000 * bot_cpu, 3),
+        "max_move_ms": round(1000 * slowest, 3),
+        "wall_ms": round(1000 * (time.perf_counter() - wall), 3),
+    }
     if trace:
         out["actions"], out["reasons"] = actions, reasons
     return out
@@ -87,10 +93,12 @@ def diagnose(seeds: list[int], spec: str, key: int | None) -> None:
         found = first_mistake(games.get("doublets").deal(seed), record["actions"])
         assert found is not None  # a winnable deal the bot lost has a first losing move
         why = record["reasons"][found.move - 1]
-        print(f"deal {seed}: lost ({record['score']} cards); move {found.move} "
-              f"'{found.played}' (needs {found.needed}, "
-              f"{'first pass' if found.first_pass else 'a later pass'}) loses the win; "
-              f"'{found.alternative}' keeps it; the bot's reason: {why}")
+        print(
+            f"deal {seed}: lost ({record['score']} cards); move {found.move} "
+            f"'{found.played}' (needs {found.needed}, "
+            f"{'first pass' if found.first_pass else 'a later pass'}) loses the win; "
+            f"'{found.alternative}' keeps it; the bot's reason: {why}"
+        )
 
 
 def summary(results: list[dict], label: str) -> None:
@@ -100,12 +108,16 @@ def summary(results: list[dict], label: str) -> None:
     seeds = sorted(r["seed"] for r in results)
     cpu = sum(r["cpu_ms"] for r in results)
     moves = sum(r["moves"] for r in results)
-    print(f"{label} over {n} seeds ({seeds[0]}..{seeds[-1]}): won {won} of {n} = "
-          f"{100 * won / n:.2f} % (95 % CI {100 * low:.2f} - {100 * high:.2f} %)")
+    print(
+        f"{label} over {n} seeds ({seeds[0]}..{seeds[-1]}): won {won} of {n} = "
+        f"{100 * won / n:.2f} % (95 % CI {100 * low:.2f} - {100 * high:.2f} %)"
+    )
     worst = max(r["max_move_ms"] for r in results)
-    print(f"bot CPU: mean {cpu / n:.0f} ms a game, {cpu / moves:.2f} ms a move "
-          f"({moves / n:.0f} moves a game); slowest move {worst:.0f} ms; "
-          f"mean wall {sum(r['wall_ms'] for r in results) / n:.0f} ms a game")
+    print(
+        f"bot CPU: mean {cpu / n:.0f} ms a game, {cpu / moves:.2f} ms a move "
+        f"({moves / n:.0f} moves a game); slowest move {worst:.0f} ms; "
+        f"mean wall {sum(r['wall_ms'] for r in results) / n:.0f} ms a game"
+    )
     lost = sorted(r["seed"] for r in results if not r["won"])
     print(f"lost: {lost}")
 
@@ -118,10 +130,14 @@ def main() -> None:
     parser.add_argument("--level", default="normal", help="easy, normal or hard")
     parser.add_argument("--out", help="append one JSON line per game to this file")
     parser.add_argument("--summary", help="summarise a file written by --out; play nothing")
-    parser.add_argument("--bot-key", type=int,
-                        help="derive bot seeds as `cardtable simulate --bot-key` does")
-    parser.add_argument("--diagnose", metavar="SEEDS",
-                        help="e.g. 442,509,1-100: where each lost winnable deal went wrong")
+    parser.add_argument(
+        "--bot-key", type=int, help="derive bot seeds as `cardtable simulate --bot-key` does"
+    )
+    parser.add_argument(
+        "--diagnose",
+        metavar="SEEDS",
+        help="e.g. 442,509,1-100: where each lost winnable deal went wrong",
+    )
     args = parser.parse_args()
     if args.diagnose:
         diagnose(parse_seeds(args.diagnose), f"fair:{args.level}", args.bot_key)
@@ -130,8 +146,9 @@ def main() -> None:
         with open(args.summary) as f:
             summary([json.loads(line) for line in f if line.strip()], "from " + args.summary)
         return
-    tasks = [(s, f"fair:{args.level}", args.bot_key)
-             for s in range(args.first, args.first + args.games)]
+    tasks = [
+        (s, f"fair:{args.level}", args.bot_key) for s in range(args.first, args.first + args.games)
+    ]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115 - closed below
     results = []
     try:

@@ -36,20 +36,38 @@ def main() -> None:
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
     cpu99 = cpu[min(len(cpu) - 1, int(0.99 * len(cpu)))]
     low, high = s["winnable_ci95"]
-    table = Table("deals", "decided", "won", "winnable (95 % CI)", "median ms", "p99 ms",
-                  "max ms", "total s", title=f"Doublets solver, deals {seeds[0]}..{seeds[-1]}")
+    table = Table(
+        "deals",
+        "decided",
+        "won",
+        "winnable (95 % CI)",
+        "median ms",
+        "p99 ms",
+        "max ms",
+        "total s",
+        title=f"Doublets solver, deals {seeds[0]}..{seeds[-1]}",
+    )
     table.add_row(
-        str(s["deals"]), str(s["decided"]), str(s["won"]),
+        str(s["deals"]),
+        str(s["decided"]),
+        str(s["won"]),
         f"{100 * s['winnable']:.2f} % ({100 * low:.2f} - {100 * high:.2f})",
-        f"{s['median_ms']:.2f}", f"{p99:.1f}", f"{s['max_ms']:.0f}", f"{s['total_s']:.1f}",
+        f"{s['median_ms']:.2f}",
+        f"{p99:.1f}",
+        f"{s['max_ms']:.0f}",
+        f"{s['total_s']:.1f}",
     )
     console = Console(width=120)
     console.print(table)
-    console.print(f"CPU ms per deal: median {s['median_cpu_ms']:.2f}, p99 {cpu99:.1f}, "
-                  f"max {s['max_cpu_ms']:.0f}; total CPU {s['total_cpu_s']:.1f} s")
+    console.print(
+        f"CPU ms per deal: median {s['median_cpu_ms']:.2f}, p99 {cpu99:.1f}, "
+        f"max {s['max_cpu_ms']:.0f}; total CPU {s['total_cpu_s']:.1f} s"
+    )
     slow = sorted(results, key=lambda r: -r["cpu_ms"])[:5]
-    console.print("slowest (seed: CPU ms, nodes): "
-                  + ", ".join(f"{r['seed']}: {r['cpu_ms']:.0f}, {r['nodes']}" for r in slow))
+    console.print(
+        "slowest (seed: CPU ms, nodes): "
+        + ", ".join(f"{r['seed']}: {r['cpu_ms']:.0f}, {r['nodes']}" for r in slow)
+    )
     lost = [r["seed"] for r in results if r["status"] == "lost"]
     unknown = [r["seed"] for r in results if r["status"] == "unknown"]
     console.print(f"lost deals: {lost}" if lost else "lost deals: none")

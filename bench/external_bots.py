@@ -23,8 +23,7 @@ from cardtable.sim import make_tasks, run_tasks
 
 
 def run(game: str, players: int, spec: str, count: int) -> tuple[float, list, int]:
-    tasks = make_tasks(game, players, [spec], count, seed=1, fast=False, timeout=30.0,
-                       bot_key=12)
+    tasks = make_tasks(game, players, [spec], count, seed=1, fast=False, timeout=30.0, bot_key=12)
     started = external.POOL.started
     t0 = time.perf_counter()
     outcomes = list(run_tasks(tasks))
@@ -45,10 +44,11 @@ def main() -> None:
     ap.add_argument("--one-game-games", type=int, default=100)
     args = ap.parse_args()
     program = shlex.join([sys.executable, "-m", "cardtable", "bot", "run"])
-    rows = [("built in", args.bot, args.games),
-            ("program, newgame", f"cmd:{program} {args.bot}", args.games),
-            ("program, one game each", f"cmd:{program} --one-game {args.bot}",
-             args.one_game_games)]
+    rows = [
+        ("built in", args.bot, args.games),
+        ("program, newgame", f"cmd:{program} {args.bot}", args.games),
+        ("program, one game each", f"cmd:{program} --one-game {args.bot}", args.one_game_games),
+    ]
     print(f"{args.game}, {args.players} players, {args.bot} in every seat, seeds 1..N")
     print(f"{'how':24} {'games':>6} {'wall s':>8} {'games/s':>8} {'started':>8}  same as built in")
     reference: list = []
@@ -56,9 +56,11 @@ def main() -> None:
         wall, results, started = run(args.game, args.players, spec, count)
         if not reference:
             reference = results
-        same = results == reference[:len(results)]
-        print(f"{how:24} {count:6} {wall:8.1f} {count / wall:8.1f} {started:8}  "
-              f"{'yes' if same else 'NO'}")
+        same = results == reference[: len(results)]
+        print(
+            f"{how:24} {count:6} {wall:8.1f} {count / wall:8.1f} {started:8}  "
+            f"{'yes' if same else 'NO'}"
+        )
 
 
 if __name__ == "__main__":

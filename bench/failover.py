@@ -43,9 +43,15 @@ async def recv_state(ws: Any, timeout: float) -> dict:
             return message
 
 
-async def play_game(procs: list[ServerProcess], holder: int, token: str, table_id: str,
-                    killed: asyncio.Event, moves_before: int,
-                    ready: asyncio.Event) -> dict[str, Any]:
+async def play_game(
+    procs: list[ServerProcess],
+    holder: int,
+    token: str,
+    table_id: str,
+    killed: asyncio.Event,
+    moves_before: int,
+    ready: asyncio.Event,
+) -> dict[str, Any]:
     """One person's game: through another process than the holder, reconnecting after the
     kill; returns the takeover time, the acknowledged actions and the reconnects."""
     bot = make_bot("greedy", "the-game")
@@ -78,8 +84,16 @@ async def play_game(procs: list[ServerProcess], holder: int, token: str, table_i
                         action = bot.choose(state["view"], state["legal"])
                         n += 1
                         cid = f"f-{n}"
-                        await ws.send(json.dumps({"type": "act", "action": action,
-                                                  "version": state["version"], "id": cid}))
+                        await ws.send(
+                            json.dumps(
+                                {
+                                    "type": "act",
+                                    "action": action,
+                                    "version": state["version"],
+                                    "id": cid,
+                                }
+                            )
+                        )
                         while True:
                             message = json.loads(await asyncio.wait_for(ws.recv(), 20))
                             if message["type"] == "state":
@@ -112,13 +126,16 @@ async def round_(procs: list[ServerProcess], holder: int, tables: int) -> list[d
         with httpx.Client(base_url=base, timeout=10) as http:
             me = http.post("/api/me", json={"name": f"F{holder}{k}{secrets.token_hex(2)}"})
             token = me.cookies["cardtable_token"]
-            table = http.post("/api/tables", json={"game": "the-game",
-                                                   "seats": ["me", "expert"], "options": {}})
+            table = http.post(
+                "/api/tables", json={"game": "the-game", "seats": ["me", "expert"], "options": {}}
+            )
             players.append((token, table.json()["id"]))
     killed = asyncio.Event()
     readies = [asyncio.Event() for _ in players]
-    tasks = [asyncio.create_task(play_game(procs, holder, token, tid, killed, 4, ready))
-             for (token, tid), ready in zip(players, readies, strict=True)]
+    tasks = [
+        asyncio.create_task(play_game(procs, holder, token, tid, killed, 4, ready))
+        for (token, tid), ready in zip(players, readies, strict=True)
+    ]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
     killed.when = time.monotonic()  # type: ignore[attr-defined]
     procs[holder].kill()
@@ -149,20 +166,31 @@ def main() -> None:
         for r in range(args.rounds):
             rows += asyncio.run(round_(procs, r % 3, args.tables))
             backs = [x["back"] for x in rows if x["back"] is not None]
-            print(f"round {r + 1}: {len(rows)} games, takeover median "
-                  f"{statistics.median(backs):.2f} s, max {max(backs):.2f} s", flush=True)
+            print(
+                f"round {r + 1}: {len(rows)} games, takeover median "
+                f"{statistics.median(backs):.2f} s, max {max(backs):.2f} s",
+                flush=True,
+            )
     backs = sorted(x["back"] for x in rows if x["back"] is not None)
-    print(f"\n{len(rows)} games, {args.rounds} kills of the holder ({args.tables} games each), "
-          f"database {'PostgreSQL' if args.db else 'SQLite'}")
-    print(f"{'games':>6} {'finished':>9} {'lost':>5} {'replay':>7} {'back p50':>9} "
-          f"{'p90':>6} {'max':>6} {'reconnects':>11}")
+    print(
+        f"\n{len(rows)} games, {args.rounds} kills of the holder ({args.tables} games each), "
+        f"database {'PostgreSQL' if args.db else 'SQLite'}"
+    )
+    print(
+        f"{'games':>6} {'finished':>9} {'lost':>5} {'replay':>7} {'back p50':>9} "
+        f"{'p90':>6} {'max':>6} {'reconnects':>11}"
+    )
     p90 = backs[int(0.9 * (len(backs) - 1))]
-    print(f"{len(rows):>6} {len(rows):>9} {sum(x['lost'] for x in rows):>5} "
-          f"{sum(x['replays'] for x in rows):>7} {statistics.median(backs):>8.2f}s "
-          f"{p90:>5.2f}s {backs[-1]:>5.2f}s {sum(x['reconnects'] for x in rows):>11}")
-    print("back: from the SIGKILL to the game's first state after reconnecting; lost: "
-          "acknowledged actions missing from the record; replay: records that replay to "
-          "the end through the engine")
+    print(
+        f"{len(rows):>6} {len(rows):>9} {sum(x['lost'] for x in rows):>5} "
+        f"{sum(x['replays'] for x in rows):>7} {statistics.median(backs):>8.2f}s "
+        f"{p90:>5.2f}s {backs[-1]:>5.2f}s {sum(x['reconnects'] for x in rows):>11}"
+    )
+    print(
+        "back: from the SIGKILL to the game's first state after reconnecting; lost: "
+        "acknowledged actions missing from the record; replay: records that replay to "
+        "the end through the engine"
+    )
 
 
 if __name__ == "__main__":

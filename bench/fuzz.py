@@ -79,8 +79,11 @@ from cluster import Cluster  # noqa: E402
 
 PROGRESS = 0  # print running counts to stderr every N cases (--progress)
 TARGETS = ("act", "deal", "replay", "ws", "http")
-CONFIGS = [(g, n) for g in ("doublets", "slide", "the-game")
-           for n in range(games.get(g).min_players, games.get(g).max_players + 1)]
+CONFIGS = [
+    (g, n)
+    for g in ("doublets", "slide", "the-game")
+    for n in range(games.get(g).min_players, games.get(g).max_players + 1)
+]
 
 
 @dataclass
@@ -105,17 +108,65 @@ class Tally:
 
 
 # -- strategies -------------------------------------------------------------------------------
-scalars = (st.none() | st.booleans() | st.integers() | st.integers(-3, 8)
-           | st.floats(allow_nan=True) | st.text(max_size=20))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(-3, 8)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=20)
+)
 json_values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=4),
-    max_leaves=10)
-WORDS = ["take", "reveal", "play", "flip", "redeal", "end", "signal", "waste", "left", "right",
-         "top", "bottom", "up1", "up2", "down1", "down2", "avoid", "small", "good", "clear",
-         "a1", "d4", "e5", "r1", "r7", "r0", "0", "1", "07", "10", "11", "99", "100", "²", "١",
-         "-1", "", " ", "\x00", "\ud800", "PLAY", "Take"]
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+WORDS = [
+    "take",
+    "reveal",
+    "play",
+    "flip",
+    "redeal",
+    "end",
+    "signal",
+    "waste",
+    "left",
+    "right",
+    "top",
+    "bottom",
+    "up1",
+    "up2",
+    "down1",
+    "down2",
+    "avoid",
+    "small",
+    "good",
+    "clear",
+    "a1",
+    "d4",
+    "e5",
+    "r1",
+    "r7",
+    "r0",
+    "0",
+    "1",
+    "07",
+    "10",
+    "11",
+    "99",
+    "100",
+    "²",
+    "١",
+    "-1",
+    "",
+    " ",
+    "\x00",
+    "\ud800",
+    "PLAY",
+    "Take",
+]
 word_salad = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)
 
 
@@ -158,25 +209,42 @@ def states_pool(per_config: int, seed: int) -> list:
             while not state.over and len(state.actions) < stop:
                 seat = r.choice(state.to_act())
                 legal = state.legal(seat)
-                action = greedy.choose(state.view(seat), legal) if r.random() < 0.7 else \
-                    r.choice(legal)
+                action = (
+                    greedy.choose(state.view(seat), legal) if r.random() < 0.7 else r.choice(legal)
+                )
                 state.act(seat, action)
             pool.append(state)
     return pool
 
 
-def run_given(test: Callable, strategy: Any, cases: int, derandomize: bool, seed: int,
-              tally: Tally | None = None) -> None:
+def run_given(
+    test: Callable,
+    strategy: Any,
+    cases: int,
+    derandomize: bool,
+    seed: int,
+    tally: Tally | None = None,
+) -> None:
     """Run ``test`` on ``cases`` examples of ``strategy``: generation only, no shrinking (the
     targets count problems instead of failing), deterministic when asked."""
-    config = settings(max_examples=cases, deadline=None, database=None,
-                      derandomize=derandomize, phases=[Phase.generate],
-                      suppress_health_check=list(HealthCheck))
+    config = settings(
+        max_examples=cases,
+        deadline=None,
+        database=None,
+        derandomize=derandomize,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+
     def counted(case: Any) -> None:
         test(case)
         if PROGRESS and tally is not None and tally.cases % PROGRESS == 0:
-            print(f"  {tally.cases} cases, {tally.crashes} crashes, {tally.state_changes} "
-                  f"state changes, {tally.untyped} untyped", file=sys.stderr, flush=True)
+            print(
+                f"  {tally.cases} cases, {tally.crashes} crashes, {tally.state_changes} "
+                f"state changes, {tally.untyped} untyped",
+                file=sys.stderr,
+                flush=True,
+            )
 
     run = config(given(strategy)(counted))
     if not derandomize:
@@ -215,8 +283,12 @@ def target_act(cases: int, derandomize: bool, seed: int) -> Tally:
         tally.cases += 1
         state = state.clone()
         before = state.snapshot()
-        lawful = (isinstance(seat, int) and not isinstance(seat, bool)
-                  and 0 <= seat < state.players and action in state.legal(seat))
+        lawful = (
+            isinstance(seat, int)
+            and not isinstance(seat, bool)
+            and 0 <= seat < state.players
+            and action in state.legal(seat)
+        )
         try:
             state.act(seat, action)
         except IllegalAction as e:
@@ -242,11 +314,22 @@ def target_deal(cases: int, derandomize: bool, seed: int) -> Tally:
     tally = Tally()
     option_names = sorted({o.name for g in games.names() for o in games.get(g).options})
     names = st.sampled_from(games.names()) | st.text(max_size=10)
-    seeds = (st.integers(-5, 2**64) | st.integers(0, 100) | st.floats() | st.none()
-             | st.booleans() | st.text(max_size=5) | st.just(2**256 - 1) | st.just(2**256))
+    seeds = (
+        st.integers(-5, 2**64)
+        | st.integers(0, 100)
+        | st.floats()
+        | st.none()
+        | st.booleans()
+        | st.text(max_size=5)
+        | st.just(2**256 - 1)
+        | st.just(2**256)
+    )
     players = st.integers(-2, 8) | st.none() | st.booleans() | st.floats() | st.text(max_size=3)
-    options = st.dictionaries(st.sampled_from(option_names) | st.text(max_size=8),
-                              json_values | st.integers(-3, 200), max_size=4)
+    options = st.dictionaries(
+        st.sampled_from(option_names) | st.text(max_size=8),
+        json_values | st.integers(-3, 200),
+        max_size=4,
+    )
 
     def test(c):
         name, s, n, opts = c
@@ -270,7 +353,7 @@ def target_deal(cases: int, derandomize: bool, seed: int) -> Tally:
 
 def record_pool(seed: int) -> list[dict]:
     pool = [s.record() for s in states_pool(2, seed + 1)]
-    for name, n in CONFIGS[:: 3]:  # some finished games too
+    for name, n in CONFIGS[::3]:  # some finished games too
         state = games.get(name).deal(seed, n)
         state.playout(["greedy"] * n, random.Random(seed))
         pool.append(state.record())
@@ -302,7 +385,7 @@ def _damage(record: dict, r: random.Random, junk: Any) -> Any:
     elif how == 2:
         rec[r.choice(keys)] = junk
     elif how == 3:
-        del actions[r.randrange(len(actions) + 1):]  # truncated: a valid earlier moment
+        del actions[r.randrange(len(actions) + 1) :]  # truncated: a valid earlier moment
     elif how == 4 and actions:
         i, j = r.randrange(len(actions)), r.randrange(len(actions))
         actions[i], actions[j] = actions[j], actions[i]
@@ -329,13 +412,21 @@ def _damage(record: dict, r: random.Random, junk: Any) -> Any:
 def target_replay(cases: int, derandomize: bool, seed: int) -> Tally:
     tally = Tally()
     pool = record_pool(seed)
-    garbage = json_values | st.dictionaries(st.sampled_from(
-        ["game", "version", "seed", "players", "options", "actions"]), json_values, max_size=6)
+    garbage = json_values | st.dictionaries(
+        st.sampled_from(["game", "version", "seed", "players", "options", "actions"]),
+        json_values,
+        max_size=6,
+    )
     records = st.one_of(
         st.builds(damage_record, st.sampled_from(pool), st.randoms(), json_values),
-        st.builds(lambda rec, r, j: damage_record(damage_record(rec, r, j), r, j),
-                  st.sampled_from(pool), st.randoms(), json_values),
-        garbage)
+        st.builds(
+            lambda rec, r, j: damage_record(damage_record(rec, r, j), r, j),
+            st.sampled_from(pool),
+            st.randoms(),
+            json_values,
+        ),
+        garbage,
+    )
 
     def test(rec):
         tally.cases += 1
@@ -350,8 +441,9 @@ def target_replay(cases: int, derandomize: bool, seed: int) -> Tally:
         else:
             tally.accepted += 1
             # never half-built: every action applied, and the state is its own replay
-            if [list(a) for a in state.actions] != [list(a) for a in rec["actions"]] or \
-                    games.replay(state.record()) != state:
+            if [list(a) for a in state.actions] != [
+                list(a) for a in rec["actions"]
+            ] or games.replay(state.record()) != state:
                 tally.bad("state_changes", f"replay gave a partial state for {str(rec)[:150]}")
 
     run_given(test, records, cases, derandomize, seed, tally)
@@ -376,18 +468,23 @@ class WsBench:
     def table(self, kind: str) -> Any:
         table = self.tables.get(kind)
         if table is None or table.status == "over" and kind != "over":
-            seats = {"doublets": ["me"], "slide": ["me", "open"], "the-game": ["me", "open"],
-                     "open": ["me", "open"], "over": ["me"]}[kind]
+            seats = {
+                "doublets": ["me"],
+                "slide": ["me", "open"],
+                "the-game": ["me", "open"],
+                "open": ["me", "open"],
+                "over": ["me"],
+            }[kind]
             game = {"open": "slide", "over": "doublets"}.get(kind, kind)
             table = self.hub.create(self.people[0], game, seats, {}, random.randrange(10**6))
             if seats.count("open") and kind != "open":
-                asyncio.get_event_loop().run_until_complete(
-                    self.hub.join(table, self.people[1], 1))
+                asyncio.get_event_loop().run_until_complete(self.hub.join(table, self.people[1], 1))
             if kind == "over":
                 state = table.state
                 while not state.over:  # finish it through the hub's checked path
                     asyncio.get_event_loop().run_until_complete(
-                        self.hub.act(table, 0, state.legal(0)[0]))
+                        self.hub.act(table, 0, state.legal(0)[0])
+                    )
                     state = table.state
             self.tables[kind] = table
         return table
@@ -399,25 +496,42 @@ LEGAL, NOW = "\x00legal", "\x00now"  # placeholders, filled in from the table at
 # The strategy must not read the tables (hypothesis wants the same draws to give the same
 # case), so a legal action and the current version are placeholders filled in by the test.
 #: "\x00": PostgreSQL's text refuses it, where SQLite stores it (an id is stored with its action)
-ws_ids = (st.none() | st.sampled_from(["a", "b", "c", "d", "a\x00b"]) | st.text(max_size=70)
-          | json_values)
-ws_versions = (st.none() | st.just(NOW) | st.integers(-3, 3).map(lambda d: (NOW, d))
-               | st.integers() | json_values)
-ws_actions = (st.just(LEGAL) | st.just(LEGAL) | word_salad | st.text(max_size=80) | json_values
-              | st.just((LEGAL, 30)))
+ws_ids = (
+    st.none() | st.sampled_from(["a", "b", "c", "d", "a\x00b"]) | st.text(max_size=70) | json_values
+)
+ws_versions = (
+    st.none()
+    | st.just(NOW)
+    | st.integers(-3, 3).map(lambda d: (NOW, d))
+    | st.integers()
+    | json_values
+)
+ws_actions = (
+    st.just(LEGAL)
+    | st.just(LEGAL)
+    | word_salad
+    | st.text(max_size=80)
+    | json_values
+    | st.just((LEGAL, 30))
+)
 ws_structured = st.fixed_dictionaries(
     {"type": st.sampled_from(["act", "act", "act", "ping", "pong", "ACT"]) | json_values},
-    optional={"action": ws_actions, "version": ws_versions, "id": ws_ids, "extra": json_values})
+    optional={"action": ws_actions, "version": ws_versions, "id": ws_ids, "extra": json_values},
+)
 ws_texts = st.one_of(
     st.tuples(st.just("json"), ws_structured, st.none()),
     st.tuples(st.just("cut"), ws_structured, st.floats(0, 1)),  # truncated
     st.tuples(st.just("raw"), json_values.map(json.dumps), st.none()),
     st.tuples(st.just("raw"), st.text(max_size=200), st.none()),
     st.tuples(st.just("raw"), st.integers(1, 3000).map(lambda k: "[" * k + "]" * k), st.none()),
-    st.tuples(st.just("raw"), st.integers(4000, 9000).map(
-        lambda k: json.dumps({"type": "act", "action": "x" * k})), st.none()),
-    st.tuples(st.just("raw"), st.just('{"type": "act", "action": "flip", "id": "\\ud800"}'),
-              st.none()),
+    st.tuples(
+        st.just("raw"),
+        st.integers(4000, 9000).map(lambda k: json.dumps({"type": "act", "action": "x" * k})),
+        st.none(),
+    ),
+    st.tuples(
+        st.just("raw"), st.just('{"type": "act", "action": "flip", "id": "\\ud800"}'), st.none()
+    ),
 )
 
 
@@ -448,9 +562,13 @@ def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
     bench = WsBench(folder)
 
     kinds = st.sampled_from(["doublets", "slide", "the-game", "open", "over"])
-    cases_ = st.tuples(kinds, st.sampled_from([0, 0, 1, None]), ws_texts,
-                       st.randoms(use_true_random=True),  # it picks from live legal lists
-                       st.booleans())
+    cases_ = st.tuples(
+        kinds,
+        st.sampled_from([0, 0, 1, None]),
+        ws_texts,
+        st.randoms(use_true_random=True),  # it picks from live legal lists
+        st.booleans(),
+    )
 
     def test(c):
         kind, seat, drawn, r, refill = c
@@ -471,8 +589,12 @@ def target_ws(cases: int, derandomize: bool, seed: int, folder: str) -> Tally:
         except Exception as e:  # noqa: BLE001
             tally.bad("crashes", f"handle_message({raw[:100]!r}): {type(e).__name__}: {e}")
             return
-        judge_ws(tally, raw, answer,
-                 lambda: (table.state.snapshot(), table.version, table.status) != before)
+        judge_ws(
+            tally,
+            raw,
+            answer,
+            lambda: (table.state.snapshot(), table.version, table.status) != before,
+        )
 
     try:
         run_given(test, cases_, cases, derandomize, seed, tally)
@@ -495,12 +617,16 @@ def judge_ws(tally: Tally, raw: str, answer: Any, changed: Callable[[], bool]) -
         tally.bad("crashes", f"answer to {raw[:100]!r} cannot be sent: {e}")
     if answer["type"] == "error":
         tally.refused += 1
-        if not (answer.get("code") and isinstance(answer.get("message"), str)
-                and answer["message"].strip()):
+        if not (
+            answer.get("code")
+            and isinstance(answer.get("message"), str)
+            and answer["message"].strip()
+        ):
             tally.bad("untyped", f"error without code or message: {answer!r}")
         if changed():
-            tally.bad("state_changes", f"{raw[:100]!r} refused ({answer['code']}), "
-                      f"but the table changed")
+            tally.bad(
+                "state_changes", f"{raw[:100]!r} refused ({answer['code']}), but the table changed"
+            )
     else:
         tally.accepted += 1
 
@@ -608,10 +734,12 @@ class WsCluster:
         from sqlalchemy import text
 
         with self.engine.connect() as conn:
-            row = conn.execute(text("select version, status from tables where id = :id"),
-                               {"id": table_id}).one()
-            count = conn.execute(text("select count(*) from actions where table_id = :id"),
-                                 {"id": table_id}).scalar()
+            row = conn.execute(
+                text("select version, status from tables where id = :id"), {"id": table_id}
+            ).one()
+            count = conn.execute(
+                text("select count(*) from actions where table_id = :id"), {"id": table_id}
+            ).scalar()
         return (*row, count)
 
     def table(self, j: int, kind: str) -> str:
@@ -620,17 +748,28 @@ class WsCluster:
         table_id = self.tables.get((j, kind))
         if table_id is not None and (kind == "over" or self.fingerprint(table_id)[1] != "over"):
             return table_id
-        seats = {"doublets": ["me"], "slide": ["me", "open"], "the-game": ["me", "open"],
-                 "open": ["me", "open"], "over": ["me"]}[kind]
+        seats = {
+            "doublets": ["me"],
+            "slide": ["me", "open"],
+            "the-game": ["me", "open"],
+            "open": ["me", "open"],
+            "over": ["me"],
+        }[kind]
         game = {"open": "slide", "over": "doublets"}.get(kind, kind)
         p0, p1 = self.people[j]
-        got = self.http.post(f"{self.holder.base}/api/tables", json={"game": game,
-                             "seats": seats}, headers={"x-cardtable-token": p0})
+        got = self.http.post(
+            f"{self.holder.base}/api/tables",
+            json={"game": game, "seats": seats},
+            headers={"x-cardtable-token": p0},
+        )
         got.raise_for_status()
         table_id = got.json()["id"]
         if seats.count("open") and kind != "open":  # joined through the other: forwarded
-            self.http.post(f"{self.other.base}/api/tables/{table_id}/join", json={},
-                           headers={"x-cardtable-token": p1}).raise_for_status()
+            self.http.post(
+                f"{self.other.base}/api/tables/{table_id}/join",
+                json={},
+                headers={"x-cardtable-token": p1},
+            ).raise_for_status()
         self.tables[(j, kind)] = table_id
         if kind == "over":
             self.loop.run_until_complete(self.finish(self.sock(table_id, p0)))
@@ -646,8 +785,9 @@ class WsCluster:
             url = f"ws://127.0.0.1:{self.other.port}/ws/tables/{table_id}{query}"
 
             async def connect() -> WsSocket:
-                new = WsSocket(await websockets.connect(
-                    url, max_size=1 << 22, max_queue=None))  # read all: never a slow client
+                new = WsSocket(
+                    await websockets.connect(url, max_size=1 << 22, max_queue=None)
+                )  # read all: never a slow client
                 await self.settle(new)
                 return new
 
@@ -673,9 +813,16 @@ class WsCluster:
                 await asyncio.sleep(0.01)
                 continue
             n += 1
-            answer = await sock.exchange(json.dumps({
-                "type": "act", "action": state["legal"][0], "version": state["version"],
-                "id": f"end-{n}"}))
+            answer = await sock.exchange(
+                json.dumps(
+                    {
+                        "type": "act",
+                        "action": state["legal"][0],
+                        "version": state["version"],
+                        "id": f"end-{n}",
+                    }
+                )
+            )
             assert answer is not None, "the socket closed"
             if answer.get("retry_after"):
                 await asyncio.sleep(answer["retry_after"])
@@ -691,16 +838,21 @@ def target_ws_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster
     bench = WsCluster(cluster, loop)
     watch = LogWatch(cluster)
     kinds = st.sampled_from(["doublets", "slide", "the-game", "open", "over"])
-    cases_ = st.tuples(kinds, st.sampled_from([0, 0, 1, None]), ws_texts,
-                       st.randoms(use_true_random=True))
+    cases_ = st.tuples(
+        kinds, st.sampled_from([0, 0, 1, None]), ws_texts, st.randoms(use_true_random=True)
+    )
 
     def test(c):
         kind, seat, drawn, r = c
         table_id = bench.table(tally.cases % bench.SETS, kind)
         if seat is not None and kind in ("doublets", "over"):
             seat = 0
-        sock = bench.sock(table_id, None if seat is None else
-                          bench.people[0 if kind == "over" else tally.cases % bench.SETS][seat])
+        sock = bench.sock(
+            table_id,
+            None
+            if seat is None
+            else bench.people[0 if kind == "over" else tally.cases % bench.SETS][seat],
+        )
         loop.run_until_complete(asyncio.sleep(0))  # the states that came meanwhile
         state = sock.state or {"legal": [], "version": 0}
         raw = ws_text(drawn, state["legal"], state["version"], r)
@@ -734,10 +886,16 @@ def http_setup(client: Any) -> tuple[str, list[str]]:
     """A person (its token) and three tables of theirs (their ids), made through ``client``."""
     me = client.post("/api/me", json={"name": "Ann"})
     token = me.cookies.get("cardtable_token")
-    ids = [client.post("/api/tables", json={"game": g, "seats": s},
-                       headers={"x-cardtable-token": token}).json()["id"]
-           for g, s in (("doublets", ["me"]), ("slide", ["me", "open"]),
-                        ("the-game", ["me", "greedy"]))]
+    ids = [
+        client.post(
+            "/api/tables", json={"game": g, "seats": s}, headers={"x-cardtable-token": token}
+        ).json()["id"]
+        for g, s in (
+            ("doublets", ["me"]),
+            ("slide", ["me", "open"]),
+            ("the-game", ["me", "greedy"]),
+        )
+    ]
     return token, ids
 
 
@@ -748,13 +906,21 @@ def fingerprint_of(engine: Any) -> Callable[[], tuple]:
     sqlite = engine.dialect.name == "sqlite"
 
     def joined(column: str) -> str:  # in a fixed order on PostgreSQL, whatever moved rows
-        return (f"group_concat({column})" if sqlite
-                else f"string_agg({column}::text, ',' order by {column})")
+        return (
+            f"group_concat({column})"
+            if sqlite
+            else f"string_agg({column}::text, ',' order by {column})"
+        )
 
-    queries = ("select count(*) from players", f"select {joined('name')} from players",
-               "select count(*) from tables", "select sum(version) from tables",
-               "select count(*) from actions", f"select {joined('bot')} from seats",
-               f"select {joined('player_id')} from seats")
+    queries = (
+        "select count(*) from players",
+        f"select {joined('name')} from players",
+        "select count(*) from tables",
+        "select sum(version) from tables",
+        "select count(*) from actions",
+        f"select {joined('bot')} from seats",
+        f"select {joined('player_id')} from seats",
+    )
 
     def fingerprint() -> tuple:
         with engine.connect() as conn:
@@ -765,31 +931,65 @@ def fingerprint_of(engine: Any) -> Callable[[], tuple]:
 
 def http_requests(ids: list[str]) -> Any:
     """The strategy of one request: (method, url, body bytes or None, signed)."""
-    path_params = (st.sampled_from([*ids, "a\x00b"]) | st.text(max_size=20)
-                   | st.integers(-5, 10).map(str) | st.just("x" * 500))
+    path_params = (
+        st.sampled_from([*ids, "a\x00b"])
+        | st.text(max_size=20)
+        | st.integers(-5, 10).map(str)
+        | st.just("x" * 500)
+    )
     seat_params = st.integers(-3, 8).map(str) | st.text(max_size=5) | st.just("1e9")
-    seat_specs = st.sampled_from(["me", "open", "greedy", "random", "search:hard",
-                                  "search:x", "cmd:true", "ext:nope", "expert"])
+    seat_specs = st.sampled_from(
+        [
+            "me",
+            "open",
+            "greedy",
+            "random",
+            "search:hard",
+            "search:x",
+            "cmd:true",
+            "ext:nope",
+            "expert",
+        ]
+    )
     bodies = {
-        "/api/me": st.fixed_dictionaries({}, optional={"name": json_values | st.text(
-            max_size=30)}),
-        "/api/tables": st.fixed_dictionaries({}, optional={
-            "game": st.sampled_from(games.names()) | json_values,
-            "seats": st.lists(seat_specs | st.text(max_size=10), max_size=8) | json_values,
-            "options": st.dictionaries(st.text(max_size=15), json_values, max_size=9)
-            | json_values,
-            "seed": st.integers(-2, 2**64) | json_values}),
-        "join": st.fixed_dictionaries({}, optional={"seat": st.integers(-2, 8)
-                                                    | json_values}),
+        "/api/me": st.fixed_dictionaries({}, optional={"name": json_values | st.text(max_size=30)}),
+        "/api/tables": st.fixed_dictionaries(
+            {},
+            optional={
+                "game": st.sampled_from(games.names()) | json_values,
+                "seats": st.lists(seat_specs | st.text(max_size=10), max_size=8) | json_values,
+                "options": st.dictionaries(st.text(max_size=15), json_values, max_size=9)
+                | json_values,
+                "seed": st.integers(-2, 2**64) | json_values,
+            },
+        ),
+        "join": st.fixed_dictionaries({}, optional={"seat": st.integers(-2, 8) | json_values}),
         "bot": st.fixed_dictionaries({}, optional={"bot": seat_specs | json_values}),
     }
 
     @st.composite
     def request(draw):
         tid = quote(draw(path_params), safe="")
-        route = draw(st.sampled_from(["me", "tables", "join", "bot", "undo", "redo",
-                                      "restart", "get", "hint", "record", "replay",
-                                      "stats", "leaderboard", "list"]))
+        route = draw(
+            st.sampled_from(
+                [
+                    "me",
+                    "tables",
+                    "join",
+                    "bot",
+                    "undo",
+                    "redo",
+                    "restart",
+                    "get",
+                    "hint",
+                    "record",
+                    "replay",
+                    "stats",
+                    "leaderboard",
+                    "list",
+                ]
+            )
+        )
         body = None
         if route == "me":
             method, url, body = "POST", "/api/me", draw(bodies["/api/me"])
@@ -834,8 +1034,13 @@ def http_requests(ids: list[str]) -> Any:
     return request()
 
 
-def http_test(tally: Tally, client: Any, token: str, fingerprint: Callable[[], tuple],
-              crashed: Callable[[], list[str]] = list) -> Callable[[tuple], None]:
+def http_test(
+    tally: Tally,
+    client: Any,
+    token: str,
+    fingerprint: Callable[[], tuple],
+    crashed: Callable[[], list[str]] = list,
+) -> Callable[[tuple], None]:
     """The check of one request sent by ``client``; ``crashed`` tells the errors servers
     logged since it was last asked (none in process: an exception is a 500 there)."""
 
@@ -873,8 +1078,12 @@ def http_test(tally: Tally, client: Any, token: str, fingerprint: Callable[[], t
         except ValueError:
             tally.bad("untyped", f"{where} -> {got.status_code} not JSON: {got.text[:80]}")
             return
-        if isinstance(answer, dict) and set(answer) >= {"error", "message"} and \
-                isinstance(answer["message"], str) and answer["message"].strip():
+        if (
+            isinstance(answer, dict)
+            and set(answer) >= {"error", "message"}
+            and isinstance(answer["message"], str)
+            and answer["message"].strip()
+        ):
             return
         if isinstance(answer, dict) and "detail" in answer and got.status_code == 422:
             tally.framework += 1  # FastAPI's body validation: documented
@@ -884,8 +1093,9 @@ def http_test(tally: Tally, client: Any, token: str, fingerprint: Callable[[], t
     return test
 
 
-def target_http(cases: int, derandomize: bool, seed: int, folder: str,
-                cluster: Cluster | None = None) -> Tally:
+def target_http(
+    cases: int, derandomize: bool, seed: int, folder: str, cluster: Cluster | None = None
+) -> Tally:
     """In process (``TestClient`` on ``create_app``), or with a cluster through the process
     that does not hold the tables."""
     tally = Tally()
@@ -905,8 +1115,7 @@ def target_http(cases: int, derandomize: bool, seed: int, folder: str,
     return tally
 
 
-def http_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster,
-                 tally: Tally) -> Tally:
+def http_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster, tally: Tally) -> Tally:
     import httpx
 
     from cardtable.server.storage.store import make_engine
@@ -925,8 +1134,14 @@ def http_cluster(cases: int, derandomize: bool, seed: int, cluster: Cluster,
     return tally
 
 
-def run_target(name: str, cases: int, derandomize: bool = False, seed: int = 0,
-               folder: str | None = None, cluster: Cluster | None = None) -> Tally:
+def run_target(
+    name: str,
+    cases: int,
+    derandomize: bool = False,
+    seed: int = 0,
+    folder: str | None = None,
+    cluster: Cluster | None = None,
+) -> Tally:
     if name == "ws" and cluster is not None:
         return target_ws_cluster(cases, derandomize, seed, cluster)
     if name == "http" and cluster is not None:
@@ -936,27 +1151,35 @@ def run_target(name: str, cases: int, derandomize: bool = False, seed: int = 0,
             fn = target_ws if name == "ws" else target_http
             return fn(cases, derandomize, seed, sub)
     return {"act": target_act, "deal": target_deal, "replay": target_replay}[name](
-        cases, derandomize, seed)
+        cases, derandomize, seed
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=100_000, help="cases in all")
-    parser.add_argument("--targets", help=f"default {','.join(TARGETS)} (with --processes 2: "
-                        "ws,http)")
+    parser.add_argument(
+        "--targets", help=f"default {','.join(TARGETS)} (with --processes 2: ws,http)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--progress", type=int, default=0, help="print counts every N cases")
-    parser.add_argument("--processes", type=int, default=1, choices=(1, 2),
-                        help="2: the ws and http targets over real connections to two serve "
-                             "--bus processes")
-    parser.add_argument("--db", default=None,
-                        help="with --processes 2: a PostgreSQL server URL (default SQLite)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="2: the ws and http targets over real connections to two serve --bus processes",
+    )
+    parser.add_argument(
+        "--db", default=None, help="with --processes 2: a PostgreSQL server URL (default SQLite)"
+    )
     args = parser.parse_args(argv)
     global PROGRESS
     PROGRESS = args.progress
     warnings.simplefilter("ignore")  # starlette's TestClient deprecation notice
-    targets = (args.targets or ",".join(TARGETS if args.processes == 1 else ("ws", "http"))
-               ).split(",")
+    targets = (args.targets or ",".join(TARGETS if args.processes == 1 else ("ws", "http"))).split(
+        ","
+    )
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the store fsyncs every commit
     with contextlib.ExitStack() as stack:
         cluster = None
@@ -967,26 +1190,34 @@ def main(argv: list[str] | None = None) -> int:
         return run_targets(targets, args.cases // len(targets), args.seed, base, cluster)
 
 
-def run_targets(targets: list[str], per: int, seed: int, base: str | None,
-                cluster: Cluster | None) -> int:
+def run_targets(
+    targets: list[str], per: int, seed: int, base: str | None, cluster: Cluster | None
+) -> int:
     """Each target's row of the table, the total and the first examples; 1 on a problem."""
-    header = (f"{'target':<7} {'cases':>7} {'accepted':>8} {'refused':>8} {'crashes':>7} "
-              f"{'state changes':>13} {'untyped':>7} {'422':>7} {'seconds':>7}")
+    header = (
+        f"{'target':<7} {'cases':>7} {'accepted':>8} {'refused':>8} {'crashes':>7} "
+        f"{'state changes':>13} {'untyped':>7} {'422':>7} {'seconds':>7}"
+    )
     print(header)
     print("-" * len(header))
     total = Tally()
     for name in targets:
         start = time.perf_counter()
         t = run_target(name, per, seed=seed, folder=base, cluster=cluster)
-        print(f"{name:<7} {t.cases:>7} {t.accepted:>8} {t.refused:>8} {t.crashes:>7} "
-              f"{t.state_changes:>13} {t.untyped:>7} {t.framework:>7} "
-              f"{time.perf_counter() - start:>7.0f}", flush=True)
+        print(
+            f"{name:<7} {t.cases:>7} {t.accepted:>8} {t.refused:>8} {t.crashes:>7} "
+            f"{t.state_changes:>13} {t.untyped:>7} {t.framework:>7} "
+            f"{time.perf_counter() - start:>7.0f}",
+            flush=True,
+        )
         for attr in ("cases", "crashes", "state_changes", "untyped"):
             setattr(total, attr, getattr(total, attr) + getattr(t, attr))
         total.examples.extend(t.examples)
     print("-" * len(header))
-    print(f"{'total':<7} {total.cases:>7} {'':>8} {'':>8} {total.crashes:>7} "
-          f"{total.state_changes:>13} {total.untyped:>7}")
+    print(
+        f"{'total':<7} {total.cases:>7} {'':>8} {'':>8} {total.crashes:>7} "
+        f"{total.state_changes:>13} {total.untyped:>7}"
+    )
     for example in total.examples[:20]:
         print(example)
     return 1 if total.problems else 0

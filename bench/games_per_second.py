@@ -66,10 +66,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}, games per CPU second "
-          f"of one core, {args.seconds:g} s a figure")
-    print(f"{'game':<10} {'seats':>5} {'bots':<7} {'fast games/s':>13} {'target':>7} "
-          f"{'plain games/s':>14}")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, games per CPU second "
+        f"of one core, {args.seconds:g} s a figure"
+    )
+    print(
+        f"{'game':<10} {'seats':>5} {'bots':<7} {'fast games/s':>13} {'target':>7} "
+        f"{'plain games/s':>14}"
+    )
     for name, players, policy, target in CASES:
         f = rate(fast(name, players, policy), args.seconds)
         p = rate(plain(name, players, policy), args.seconds)

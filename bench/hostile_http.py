@@ -60,9 +60,23 @@ def start_server(src: Path, port: int, data: Path, files: int) -> subprocess.Pop
     env = dict(os.environ, PYTHONPATH=str(src), CARDTABLE_DATA=str(data))
     log = open(data / "server.log", "wb")  # noqa: SIM115 - the server's for its lifetime
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-         "--db", f"sqlite:///{data / 'bench.sqlite'}", "--bot-delay", "0.05"],
-        env=env, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=limit_files)
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{data / 'bench.sqlite'}",
+            "--bot-delay",
+            "0.05",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        preexec_fn=limit_files,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -93,8 +107,9 @@ class Person:
 
     def __init__(self, base: str, token: str) -> None:
         self.base, self.token = base, token
-        self.http = httpx.AsyncClient(base_url=base, timeout=30,
-                                      headers={"x-cardtable-token": token})
+        self.http = httpx.AsyncClient(
+            base_url=base, timeout=30, headers={"x-cardtable-token": token}
+        )
         self.ws = None
         self.state: dict | None = None
         self.n = 0
@@ -131,8 +146,11 @@ class Person:
         self.n += 1
         cid = f"b{self.n}"
         sent = time.perf_counter()
-        await self.ws.send(json.dumps({"type": "act", "action": action, "id": cid,
-                                       "version": self.state["version"]}))
+        await self.ws.send(
+            json.dumps(
+                {"type": "act", "action": action, "id": cid, "version": self.state["version"]}
+            )
+        )
         while True:
             message = json.loads(await self.ws.recv())
             if message["type"] == "state":
@@ -164,8 +182,9 @@ def slow_line() -> list[str]:
     return actions
 
 
-async def victim_loop(victim: Person, stop: asyncio.Event, out: list[float],
-                      errors: list[str]) -> None:
+async def victim_loop(
+    victim: Person, stop: asyncio.Event, out: list[float], errors: list[str]
+) -> None:
     while not stop.is_set():
         tick = time.perf_counter()
         legal = victim.state["legal"]
@@ -185,8 +204,9 @@ async def victim_loop(victim: Person, stop: asyncio.Event, out: list[float],
         await asyncio.sleep(max(0.0, 0.065 - (time.perf_counter() - tick)))
 
 
-async def hint_flood(base: str, attackers: list[tuple[Person, str]], stop: asyncio.Event,
-                     tally: dict) -> None:
+async def hint_flood(
+    base: str, attackers: list[tuple[Person, str]], stop: asyncio.Event, tally: dict
+) -> None:
     async def one(person: Person, table_id: str) -> None:
         while not stop.is_set():
             try:
@@ -238,9 +258,14 @@ async def big_bodies(base: str, megabytes: int, stop: asyncio.Event, tally: dict
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         while not stop.is_set():
             try:
-                answer = await http.post("/api/me", content=body(), headers={
-                    "content-type": "application/json",
-                    "content-length": str(size + len(b'{"name": ""}'))})
+                answer = await http.post(
+                    "/api/me",
+                    content=body(),
+                    headers={
+                        "content-type": "application/json",
+                        "content-length": str(size + len(b'{"name": ""}')),
+                    },
+                )
                 key = str(answer.status_code)
             except httpx.HTTPError as e:
                 key = type(e).__name__
@@ -260,8 +285,7 @@ async def name_flood(base: str, stop: asyncio.Event, tally: dict) -> None:
                     tally[str(answer.status_code)] = tally.get(str(answer.status_code), 0) + 1
                     continue
                 tally["players"] = tally.get("players", 0) + 1
-                made = await http.post("/api/tables",
-                                       json={"game": "doublets", "seats": ["me"]})
+                made = await http.post("/api/tables", json={"game": "doublets", "seats": ["me"]})
                 if made.status_code == 200:
                     tally["tables"] = tally.get("tables", 0) + 1
 
@@ -291,8 +315,15 @@ async def new_clients(base: str, stop: asyncio.Event, tally: dict) -> None:
         await asyncio.sleep(0.5)
 
 
-async def run(base: str, port: int, pid: int | None, attacks: list[str], seconds: float,
-              slow_conns: int, body_mb: int) -> list[dict]:
+async def run(
+    base: str,
+    port: int,
+    pid: int | None,
+    attacks: list[str],
+    seconds: float,
+    slow_conns: int,
+    body_mb: int,
+) -> list[dict]:
     victim = await Person.new(base, "Victim")
     attackers = []
     if "hint" in attacks:
@@ -318,8 +349,10 @@ async def run(base: str, port: int, pid: int | None, attacks: list[str], seconds
         if pid:  # peak memory from here on
             with open(f"/proc/{pid}/clear_refs", "w") as f:
                 f.write("5")
-        jobs = [asyncio.ensure_future(victim_loop(victim, stop, latencies, errors)),
-                asyncio.ensure_future(new_clients(base, stop, probes))]
+        jobs = [
+            asyncio.ensure_future(victim_loop(victim, stop, latencies, errors)),
+            asyncio.ensure_future(new_clients(base, stop, probes)),
+        ]
         if attack == "hint":
             jobs.append(asyncio.ensure_future(hint_flood(base, attackers, stop, tally)))
         elif attack == "slow":
@@ -336,15 +369,19 @@ async def run(base: str, port: int, pid: int | None, attacks: list[str], seconds
         for job in pending:
             job.cancel()
         peak = rss_kb(pid, "VmHWM") if pid else 0
-        rows.append({
-            "attack": attack, "actions": len(latencies),
-            "p50": percentile(latencies, 0.5) * 1000, "p99": percentile(latencies, 0.99) * 1000,
-            "max": max(latencies, default=float("nan")) * 1000,
-            "errors": len(errors),
-            "new ok": f"{probes.get('ok', 0)}/{probes.get('ok', 0) + probes.get('failed', 0)}",
-            "rss+": f"{(peak - before) // 1024} MB" if pid else "-",
-            "attacker": ", ".join(f"{k} {v}" for k, v in sorted(tally.items())) or "-",
-        })
+        rows.append(
+            {
+                "attack": attack,
+                "actions": len(latencies),
+                "p50": percentile(latencies, 0.5) * 1000,
+                "p99": percentile(latencies, 0.99) * 1000,
+                "max": max(latencies, default=float("nan")) * 1000,
+                "errors": len(errors),
+                "new ok": f"{probes.get('ok', 0)}/{probes.get('ok', 0) + probes.get('failed', 0)}",
+                "rss+": f"{(peak - before) // 1024} MB" if pid else "-",
+                "attacker": ", ".join(f"{k} {v}" for k, v in sorted(tally.items())) or "-",
+            }
+        )
         if attack == "slow":
             await asyncio.sleep(2)  # let the server close what is left
     await victim.close()
@@ -355,16 +392,21 @@ async def run(base: str, port: int, pid: int | None, attacks: list[str], seconds
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", type=Path, metavar="SRC",
-                        help="run the server from another checkout's src folder (e.g. the "
-                        "code before issue #9, for 'before' figures)")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        metavar="SRC",
+        help="run the server from another checkout's src folder (e.g. the "
+        "code before issue #9, for 'before' figures)",
+    )
     parser.add_argument("--port", type=int, help="a server already running on this port")
     parser.add_argument("--attacks", default=",".join(ATTACKS))
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--slow-conns", type=int, default=1500)
     parser.add_argument("--body-mb", type=int, default=100)
-    parser.add_argument("--files", type=int, default=1024,
-                        help="the server's soft limit on open files")
+    parser.add_argument(
+        "--files", type=int, default=1024, help="the server's soft limit on open files"
+    )
     args = parser.parse_args()
     attacks = [a for a in args.attacks.split(",") if a in ATTACKS]
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -375,27 +417,58 @@ def main() -> None:
             port = args.port
         else:
             port = free_port()
-            proc = start_server(args.base or ROOT / "src", port, Path(tmp),
-                                args.files)
+            proc = start_server(args.base or ROOT / "src", port, Path(tmp), args.files)
         try:
-            rows = asyncio.run(run(f"http://127.0.0.1:{port}", port,
-                                   proc.pid if proc else None, attacks, args.seconds,
-                                   args.slow_conns, args.body_mb))
+            rows = asyncio.run(
+                run(
+                    f"http://127.0.0.1:{port}",
+                    port,
+                    proc.pid if proc else None,
+                    attacks,
+                    args.seconds,
+                    args.slow_conns,
+                    args.body_mb,
+                )
+            )
         finally:
             if proc:
                 proc.kill()
                 proc.wait()
-    which = (f"base {args.base}" if args.base else
-             f"port {args.port}" if args.port else "this checkout")
-    print(f"server: {which}; victim: Doublets actions over its websocket, {args.seconds:g} s "
-          "per attack")
-    header = ["attack", "actions", "p50 ms", "p99 ms", "max ms", "errors", "new ok", "rss+",
-              "attacker got"]
+    which = (
+        f"base {args.base}" if args.base else f"port {args.port}" if args.port else "this checkout"
+    )
+    print(
+        f"server: {which}; victim: Doublets actions over its websocket, {args.seconds:g} s "
+        "per attack"
+    )
+    header = [
+        "attack",
+        "actions",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "errors",
+        "new ok",
+        "rss+",
+        "attacker got",
+    ]
     print(" | ".join(header))
     for r in rows:
-        print(" | ".join([r["attack"], str(r["actions"]), f"{r['p50']:.1f}", f"{r['p99']:.1f}",
-                          f"{r['max']:.1f}", str(r["errors"]), r["new ok"], r["rss+"],
-                          r["attacker"]]))
+        print(
+            " | ".join(
+                [
+                    r["attack"],
+                    str(r["actions"]),
+                    f"{r['p50']:.1f}",
+                    f"{r['p99']:.1f}",
+                    f"{r['max']:.1f}",
+                    str(r["errors"]),
+                    r["new ok"],
+                    r["rss+"],
+                    r["attacker"],
+                ]
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -75,13 +75,27 @@ class Server:
         t0 = time.monotonic()
         self.log = open(self.db.parent / "server.log", "ab")  # noqa: SIM115 - closed in stop
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port), "--db",
-             f"sqlite:///{self.db}", "--bot-delay", str(self.bot_delay)],
-            env=env, stdout=subprocess.DEVNULL, stderr=self.log)
+            [
+                sys.executable,
+                "-m",
+                "cardtable",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                f"sqlite:///{self.db}",
+                "--bot-delay",
+                str(self.bot_delay),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError("the server stopped: " + (self.db.parent / "server.log")
-                                   .read_text()[-2000:])
+                raise RuntimeError(
+                    "the server stopped: " + (self.db.parent / "server.log").read_text()[-2000:]
+                )
             try:
                 if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
                     return time.monotonic() - t0
@@ -105,8 +119,10 @@ class Player:
     """A person at a table over a websocket: acts when it may, times acks and turns."""
 
     def __init__(self, server: Server, http: httpx.Client, table_id: str) -> None:
-        self.url = (f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
-                    f"?token={http.cookies['cardtable_token']}")
+        self.url = (
+            f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+            f"?token={http.cookies['cardtable_token']}"
+        )
         self.acks: list[float] = []  # seconds from sending an action to its ack
         self.turns: list[float] = []  # seconds from an ack to the next state it may act in
 
@@ -140,8 +156,12 @@ class Player:
                         acked = (message["version"], now)
                 else:
                     continue
-                if pending is not None or state is None or not state["legal"] \
-                        or state["seat"] not in state["view"]["to_act"]:
+                if (
+                    pending is not None
+                    or state is None
+                    or not state["legal"]
+                    or state["seat"] not in state["view"]["to_act"]
+                ):
                     continue
                 if acked is not None and state["version"] > acked[0]:
                     self.turns.append(now - acked[1])  # another seat (the bot) moved first
@@ -154,11 +174,20 @@ class Player:
                     action = bot.choose(state["view"], state["legal"])
                 n += 1
                 pending, sent = str(n), time.monotonic()
-                await ws.send(json.dumps({"type": "act", "action": action, "id": pending,
-                                          "version": state["version"]}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "act",
+                            "action": action,
+                            "id": pending,
+                            "version": state["version"],
+                        }
+                    )
+                )
 
 
 # -- the attacks ------------------------------------------------------------------------------
+
 
 def attack_bots(src: Path, folder: Path, bot_tables: int, seconds: float) -> list[dict]:
     rows = []
@@ -169,30 +198,49 @@ def attack_bots(src: Path, folder: Path, bot_tables: int, seconds: float) -> lis
             for i in range(tables):
                 if i % 3 == 0:
                     maker = person(server, f"botmaker{i}")
-                maker.post("/api/tables", json={
-                    "game": "slide", "seats": ["search:hard"] * 6,
-                    "options": {"target": 1000}}).raise_for_status()
+                maker.post(
+                    "/api/tables",
+                    json={
+                        "game": "slide",
+                        "seats": ["search:hard"] * 6,
+                        "options": {"target": 1000},
+                    },
+                ).raise_for_status()
             http = person(server, "Ann")
             # warm up (the workers start on first use) while the tables of bots get going
-            warm = http.post("/api/tables", json={"game": "slide",
-                                                  "seats": ["me", "search:hard"]}).json()
+            warm = http.post(
+                "/api/tables", json={"game": "slide", "seats": ["me", "search:hard"]}
+            ).json()
             asyncio.run(Player(server, http, warm["id"]).play(3))
             acks: list[float] = []
             turns: list[float] = []
             deadline = time.monotonic() + seconds
             while time.monotonic() < deadline:
-                table = http.post("/api/tables", json={
-                    "game": "slide", "seats": ["me", "search:hard"]}).json()
+                table = http.post(
+                    "/api/tables", json={"game": "slide", "seats": ["me", "search:hard"]}
+                ).json()
                 player = Player(server, http, table["id"])
                 asyncio.run(player.play(deadline - time.monotonic()))
                 acks += player.acks
                 turns += player.turns
-            rows.append({"attack": f"{tables} tables of 6 search:hard bots",
-                         "what": "person's action: ack", "n": len(acks),
-                         "p50": pct(acks, 0.5), "p99": pct(acks, 0.99)})
-            rows.append({"attack": f"{tables} tables of 6 search:hard bots",
-                         "what": "person's bot replies (0.2 s delay)", "n": len(turns),
-                         "p50": pct(turns, 0.5), "p99": pct(turns, 0.99)})
+            rows.append(
+                {
+                    "attack": f"{tables} tables of 6 search:hard bots",
+                    "what": "person's action: ack",
+                    "n": len(acks),
+                    "p50": pct(acks, 0.5),
+                    "p99": pct(acks, 0.99),
+                }
+            )
+            rows.append(
+                {
+                    "attack": f"{tables} tables of 6 search:hard bots",
+                    "what": "person's bot replies (0.2 s delay)",
+                    "n": len(turns),
+                    "p50": pct(turns, 0.5),
+                    "p99": pct(turns, 0.99),
+                }
+            )
         finally:
             server.stop()
     return rows
@@ -211,12 +259,29 @@ def write_live_tables(db: Path, count: int) -> None:
         tid = f"live{i:05d}"
         for s in range(4):
             pid = f"p{i:05d}s{s}"
-            players.append({"id": pid, "name": f"p{i}-{s}", "created_at": dbm.now(),
-                            "token_hash": hashlib.sha256(secrets.token_bytes(8)).hexdigest()})
+            players.append(
+                {
+                    "id": pid,
+                    "name": f"p{i}-{s}",
+                    "created_at": dbm.now(),
+                    "token_hash": hashlib.sha256(secrets.token_bytes(8)).hexdigest(),
+                }
+            )
             seats.append({"table_id": tid, "seat": s, "player_id": pid, "bot": None})
-        rows.append({"id": tid, "game": "the-game", "seed": 1000 + i, "players": 4,
-                     "options": {}, "status": "running", "created_by": f"p{i:05d}s0",
-                     "created_at": dbm.now(), "redo": [], "version": 0})
+        rows.append(
+            {
+                "id": tid,
+                "game": "the-game",
+                "seed": 1000 + i,
+                "players": 4,
+                "options": {},
+                "status": "running",
+                "created_by": f"p{i:05d}s0",
+                "created_at": dbm.now(),
+                "redo": [],
+                "version": 0,
+            }
+        )
     with store.engine.begin() as conn:
         conn.execute(insert(dbm.Player.__table__), players)
         conn.execute(insert(dbm.Table.__table__), rows)
@@ -224,15 +289,20 @@ def write_live_tables(db: Path, count: int) -> None:
     store.close()
 
 
-def attack_create_and_restart(src: Path, folder: Path, live: int,
-                              seconds: float) -> list[dict]:
+def attack_create_and_restart(src: Path, folder: Path, live: int, seconds: float) -> list[dict]:
     db = folder / "live.sqlite"
     write_live_tables(db, live)
     server = Server(src, db)
     started = server.start()
-    rows = [{"attack": f"restart, {live:,} running tables",
-             "what": "start (ms, p50); memory (MB, p99)", "n": 1, "p50": started * 1000,
-             "p99": rss_mb(server.proc.pid)}]
+    rows = [
+        {
+            "attack": f"restart, {live:,} running tables",
+            "what": "start (ms, p50); memory (MB, p99)",
+            "n": 1,
+            "p50": started * 1000,
+            "p99": rss_mb(server.proc.pid),
+        }
+    ]
     try:
         # a table nobody touched since the start: the first state (loaded on first use)
         http = person(server, "Ann")
@@ -244,9 +314,15 @@ def attack_create_and_restart(src: Path, folder: Path, live: int,
                 await ws.recv()
 
         asyncio.run(first_state())
-        rows.append({"attack": f"restart, {live:,} running tables",
-                     "what": "first state of an untouched table", "n": 1,
-                     "p50": (time.monotonic() - t0) * 1000, "p99": float("nan")})
+        rows.append(
+            {
+                "attack": f"restart, {live:,} running tables",
+                "what": "first state of an untouched table",
+                "n": 1,
+                "p50": (time.monotonic() - t0) * 1000,
+                "p99": float("nan"),
+            }
+        )
 
         def play(label: str) -> None:
             acks: list[float] = []
@@ -256,19 +332,35 @@ def attack_create_and_restart(src: Path, folder: Path, live: int,
                 player = Player(server, http, table.json()["id"])
                 asyncio.run(player.play(deadline - time.monotonic()))
                 acks += player.acks
-            rows.append({"attack": label, "what": "person's action: ack", "n": len(acks),
-                         "p50": pct(acks, 0.5), "p99": pct(acks, 0.99)})
+            rows.append(
+                {
+                    "attack": label,
+                    "what": "person's action: ack",
+                    "n": len(acks),
+                    "p50": pct(acks, 0.5),
+                    "p99": pct(acks, 0.99),
+                }
+            )
 
         play(f"{live:,} live tables, no creating")
-        creating = subprocess.Popen([sys.executable, __file__, "--create-loop", server.base,
-                                     str(seconds + 3)], stdout=subprocess.PIPE, text=True)
+        creating = subprocess.Popen(
+            [sys.executable, __file__, "--create-loop", server.base, str(seconds + 3)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(1)
         play(f"{live:,} live tables, creating tables")
         out, _ = creating.communicate()
         times = json.loads(out)
-        rows.append({"attack": f"{live:,} live tables, creating tables",
-                     "what": "POST /api/tables", "n": len(times), "p50": pct(times, 0.5),
-                     "p99": pct(times, 0.99)})
+        rows.append(
+            {
+                "attack": f"{live:,} live tables, creating tables",
+                "what": "POST /api/tables",
+                "n": len(times),
+                "p50": pct(times, 0.5),
+                "p99": pct(times, 0.99),
+            }
+        )
     finally:
         server.stop()
     return rows
@@ -296,8 +388,12 @@ def main() -> None:
         create_loop(sys.argv[2], float(sys.argv[3]))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--src", action="append", type=Path,
-                        help="the server's src folder (repeatable; default this checkout's)")
+    parser.add_argument(
+        "--src",
+        action="append",
+        type=Path,
+        help="the server's src folder (repeatable; default this checkout's)",
+    )
     parser.add_argument("--bot-tables", type=int, default=12)
     parser.add_argument("--live", type=int, default=6000)
     parser.add_argument("--seconds", type=float, default=15)
@@ -312,8 +408,11 @@ def main() -> None:
             if args.only in (None, "create"):
                 rows += attack_create_and_restart(src, Path(tmp), args.live, args.seconds)
             for r in rows:
-                print(f"{str(src)[-24:]:<24} {r['attack']:<42} {r['what']:<36} {r['n']:>5} "
-                      f"{r['p50']:>9.1f} {r['p99']:>9.1f}", flush=True)
+                print(
+                    f"{str(src)[-24:]:<24} {r['attack']:<42} {r['what']:<36} {r['n']:>5} "
+                    f"{r['p50']:>9.1f} {r['p99']:>9.1f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

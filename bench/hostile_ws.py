@@ -66,8 +66,9 @@ class Tally:
         self.drops = 0
 
 
-async def read_all(ws, tally: Tally, answered: asyncio.Event | None = None,
-                   answers: list[int] | None = None) -> None:
+async def read_all(
+    ws, tally: Tally, answered: asyncio.Event | None = None, answers: list[int] | None = None
+) -> None:
     with contextlib.suppress(websockets.ConnectionClosed):
         async for raw in ws:
             message = json.loads(raw)
@@ -113,7 +114,8 @@ async def spectate(url: str, crowd: int, tally: Tally, stop) -> None:
         for start in range(0, crowd, 50):
             batch = await asyncio.gather(
                 *(websockets.connect(url) for _ in range(min(50, crowd - start))),
-                return_exceptions=True)
+                return_exceptions=True,
+            )
             for ws in batch:
                 if isinstance(ws, Exception):
                     tally.drops += 1
@@ -133,8 +135,13 @@ def signals(pile: str):
     n = 0
     while True:
         n += 1
-        yield json.dumps({"type": "act", "action": f"signal {pile} {'avoid' if n % 2 else 'small'}",
-                          "id": f"{pile}-{n}"})
+        yield json.dumps(
+            {
+                "type": "act",
+                "action": f"signal {pile} {'avoid' if n % 2 else 'small'}",
+                "id": f"{pile}-{n}",
+            }
+        )
 
 
 def forever(text: str):
@@ -142,8 +149,9 @@ def forever(text: str):
         yield text
 
 
-async def attack_main(kind: str, port: int, table_id: str, token: str, crowd: int,
-                      stop, ready, out) -> None:
+async def attack_main(
+    kind: str, port: int, table_id: str, token: str, crowd: int, stop, ready, out
+) -> None:
     url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
     seated = f"{url}?token={token}"
     tally = Tally()
@@ -160,18 +168,26 @@ async def attack_main(kind: str, port: int, table_id: str, token: str, crowd: in
     if kind == "spectators":
         await spectate(url, crowd, tally, flag)
     elif kind == "ping":
-        await flood(seated, (json.dumps({"type": "ping", "id": str(n)}) for n in range(10**12)),
-                    tally, flag)
+        await flood(
+            seated, (json.dumps({"type": "ping", "id": str(n)}) for n in range(10**12)), tally, flag
+        )
     elif kind == "bad":
         await flood(seated, forever("not json"), tally, flag)
     elif kind == "4 sockets":
-        await asyncio.gather(*(flood(seated, signals(p), tally, flag)
-                               for p in ["up1", "up2", "down1", "down2"]))
+        await asyncio.gather(
+            *(flood(seated, signals(p), tally, flag) for p in ["up1", "up2", "down1", "down2"])
+        )
     else:
         await flag.wait()
     watcher.cancel()
-    out.put({"sent": tally.sent, "received": dict(tally.received), "drops": tally.drops,
-             "seconds": time.monotonic() - began})
+    out.put(
+        {
+            "sent": tally.sent,
+            "received": dict(tally.received),
+            "drops": tally.drops,
+            "seconds": time.monotonic() - began,
+        }
+    )
 
 
 def attacker(*args) -> None:
@@ -201,8 +217,11 @@ async def victim(port: int, person: httpx.Client, actions: int) -> list[float]:
                 action = bot.choose(state["view"], state["legal"])
                 cid = f"v{len(out)}"
                 start = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "action": action,
-                                          "version": state["version"], "id": cid}))
+                await ws.send(
+                    json.dumps(
+                        {"type": "act", "action": action, "version": state["version"], "id": cid}
+                    )
+                )
                 while True:
                     message = json.loads(await asyncio.wait_for(ws.recv(), 30))
                     if message["type"] == "state":
@@ -242,8 +261,10 @@ def main() -> None:
                 game = "the-game" if kind == "4 sockets" else "slide"
                 table = att.post("/api/tables", json={"game": game, "seats": seats}).json()
                 stop, ready, out = ctx.Event(), ctx.Event(), ctx.Queue()
-                proc = ctx.Process(target=attacker, args=(kind, server.port, table["id"], token,
-                                                          args.spectators, stop, ready, out))
+                proc = ctx.Process(
+                    target=attacker,
+                    args=(kind, server.port, table["id"], token, args.spectators, stop, ready, out),
+                )
                 proc.start()
                 ready.wait(30)
                 time.sleep(2.0)  # the attack under way
@@ -257,15 +278,19 @@ def main() -> None:
                 print(f"{kind}: done", file=sys.stderr)
         finally:
             server.kill()
-    print("| attack | victim p50 ms | p99 ms | max ms | attacker sent | attacker received "
-          "(states) | actions stored | drops |")
+    print(
+        "| attack | victim p50 ms | p99 ms | max ms | attacker sent | attacker received "
+        "(states) | actions stored | drops |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for kind, lat, tally, stored in rows:
         received = sum(tally["received"].values())
         states = tally["received"].get("state", 0)
-        print(f"| {kind} | {1000 * statistics.median(lat):.1f} | {1000 * percentile(lat, 0.99):.1f}"
-              f" | {1000 * max(lat):.1f} | {tally['sent']:,} | {received:,} ({states:,}) | "
-              f"{stored} | {tally['drops']} |")
+        print(
+            f"| {kind} | {1000 * statistics.median(lat):.1f} | {1000 * percentile(lat, 0.99):.1f}"
+            f" | {1000 * max(lat):.1f} | {tally['sent']:,} | {received:,} ({states:,}) | "
+            f"{stored} | {tally['drops']} |"
+        )
 
 
 if __name__ == "__main__":

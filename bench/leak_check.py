@@ -81,20 +81,57 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches' shared 
 from cluster import Cluster, ServerProcess  # noqa: E402
 
 SEARCH_EVERY = 25
-STATE_KEYS = {"type", "version", "seat", "table", "view", "legal", "spectators",
-              "log", "log_from", "last", "to_act", "labels", "ending",  # words: check_words
-              "tools"}  # check_tools
+STATE_KEYS = {
+    "type",
+    "version",
+    "seat",
+    "table",
+    "view",
+    "legal",
+    "spectators",
+    "log",
+    "log_from",
+    "last",
+    "to_act",
+    "labels",
+    "ending",  # words: check_words
+    "tools",
+}  # check_tools
 PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
 ACK_KEYS = {"type", "id", "version", "action"}
-INFO_KEYS = {"id", "game", "title", "players", "options", "status", "seed", "creator",
-             "version", "can_undo", "can_redo", "seats", "notices", "clock",
-             "your_deadline", "created_at"}
+INFO_KEYS = {
+    "id",
+    "game",
+    "title",
+    "players",
+    "options",
+    "status",
+    "seed",
+    "creator",
+    "version",
+    "can_undo",
+    "can_redo",
+    "seats",
+    "notices",
+    "clock",
+    "your_deadline",
+    "created_at",
+}
 #: only on a table closed before its game's end (#11): how, one word
 ENDED_VALUES = {"abandoned", "resigned", "idle"}
 #: (``person``: whose seat a bot plays on, by name; ``hand_over_in``: when an away person's seat
 #: may go to a bot; both public, #24)
-SEAT_KEYS = {"seat", "name", "bot", "taken", "you", "connected", "bot_account", "person",
-             "hand_over_in"}
+SEAT_KEYS = {
+    "seat",
+    "name",
+    "bot",
+    "taken",
+    "you",
+    "connected",
+    "bot_account",
+    "person",
+    "hand_over_in",
+}
 #: a table's clock (server/tables/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
 #: the chat a socket gets when it opens (server/tables/chat.py ``message``): nobody writes in this
@@ -119,14 +156,14 @@ class Tally:
             self.examples.append(what)
 
     def add(self, other: Tally) -> None:
-        for name in ("games", "views", "messages", "bot_inputs", "refusals", "reused",
-                     "leaks"):
+        for name in ("games", "views", "messages", "bot_inputs", "refusals", "reused", "leaks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.examples.extend(other.examples[: 5 - len(self.examples)])
 
 
-def twin_problem(state: State, seat: int | None, view: dict, rng: random.Random,
-                 twins: int) -> str | None:
+def twin_problem(
+    state: State, seat: int | None, view: dict, rng: random.Random, twins: int
+) -> str | None:
     """None if ``view`` is the same on ``twins`` redraws of what ``seat`` may not know."""
     for _ in range(twins):
         if state.redraw_hidden(seat, rng).view(seat) != view:
@@ -150,8 +187,17 @@ class Checked:
         return repr(state.snapshot())  # repr tells tuples from lists; dicts keep their order
 
 
-def check_view(state: State, seat: int | None, view: dict, rng: random.Random, twins: int,
-               tally: Tally, where: str, checked: Checked, key: str | None = None) -> None:
+def check_view(
+    state: State,
+    seat: int | None,
+    view: dict,
+    rng: random.Random,
+    twins: int,
+    tally: Tally,
+    where: str,
+    checked: Checked,
+    key: str | None = None,
+) -> None:
     """``view`` must be ``state.view(seat)`` and pass the twin check (once per state)."""
     if view != state.view(seat):
         tally.leak(f"{where}: the view of seat {seat} is not state.view({seat})")
@@ -173,8 +219,9 @@ def check_view(state: State, seat: int | None, view: dict, rng: random.Random, t
         views[seat] = view
 
 
-def check_all_views(state: State, rng: random.Random, twins: int, tally: Tally,
-                    checked: Checked) -> str:
+def check_all_views(
+    state: State, rng: random.Random, twins: int, tally: Tally, checked: Checked
+) -> str:
     """Twin-check every viewer's view (each seat and a spectator) once per state; the key."""
     key = checked.key(state)
     done = checked.passed.get(key, {})
@@ -189,8 +236,16 @@ def check_all_views(state: State, rng: random.Random, twins: int, tally: Tally,
 class CheckedBot:
     """Wraps a bot: audits every input it is given, then asks the bot itself."""
 
-    def __init__(self, inner: Any, seat: int, state: State, rng: random.Random, twins: int,
-                 tally: Tally, checked: Checked) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        seat: int,
+        state: State,
+        rng: random.Random,
+        twins: int,
+        tally: Tally,
+        checked: Checked,
+    ) -> None:
         self.inner, self.seat, self.state = inner, seat, state
         self.rng, self.twins, self.tally, self.checked = rng, twins, tally, checked
         # play_one asks hasattr(): offer only the hooks the real bot has
@@ -203,8 +258,9 @@ class CheckedBot:
         # play_one asks one bot at a time, before each action: every viewer, every step
         key = check_all_views(state, self.rng, self.twins, self.tally, self.checked)
         self.tally.bot_inputs += 1
-        check_view(state, seat, view, self.rng, self.twins, self.tally, "bot input",
-                   self.checked, key)
+        check_view(
+            state, seat, view, self.rng, self.twins, self.tally, "bot input", self.checked, key
+        )
         expected = state.legal(seat)
         if talk_only:
             expected = [a for a in expected if state.game.is_talk(a)]
@@ -239,22 +295,27 @@ def bot_specs(name: str, players: int, i: int) -> list[str]:
     return specs
 
 
-def bots_game(name: str, players: int, seed: int, twins: int, tally: Tally,
-              checked: Checked | None = None) -> list[tuple[int, str]]:
+def bots_game(
+    name: str, players: int, seed: int, twins: int, tally: Tally, checked: Checked | None = None
+) -> list[tuple[int, str]]:
     """One game of bots, every input audited; its actions (for the hub to play again)."""
     checked = checked if checked is not None else Checked()
     state = games.get(name).deal(seed, players)
     rng = random.Random(seed)
-    seat_bots = [CheckedBot(bots.make_bot(spec, name, bot_seed(0, seed, s)), s, state, rng, twins,
-                            tally, checked)
-                 for s, spec in enumerate(bot_specs(name, players, seed))]
+    seat_bots = [
+        CheckedBot(
+            bots.make_bot(spec, name, bot_seed(0, seed, s)), s, state, rng, twins, tally, checked
+        )
+        for s, spec in enumerate(bot_specs(name, players, seed))
+    ]
     play_one(state, seat_bots)
     check_all_views(state, rng, twins, tally, checked)
     return [(seat, action) for seat, action in state.actions]
 
 
-def check_tools(state: State, seat: int | None, tools: list[str], running: bool,
-                tally: Tally) -> None:
+def check_tools(
+    state: State, seat: int | None, tools: list[str], running: bool, tally: Tally
+) -> None:
     """A connection's table tools (#23) are those its game offers a seat at this player count
     (a peek at a shared table would read the other seats' cards), none for a spectator, and
     undo and redo only while the game runs."""
@@ -263,8 +324,7 @@ def check_tools(state: State, seat: int | None, tools: list[str], running: bool,
         tally.leak(f"websocket: seat {seat} was offered the tools {tools}")
 
 
-def check_words(state: State, seat: int | None, message: dict, running: bool,
-                tally: Tally) -> None:
+def check_words(state: State, seat: int | None, message: dict, running: bool, tally: Tally) -> None:
     """The words of a state message (the game log, the last move, labels, the end) carry
     nothing the viewer may not know: one entry per action, in order, each by its seat, but
     a change of mind (``Game.replaces``) that a later action of its seat took the place of,
@@ -293,8 +353,12 @@ def check_words(state: State, seat: int | None, message: dict, running: bool,
     by, action = actions[-1]
     # still in the secret step: the seats to act are others, and all they may do is secret
     to_act = state.to_act()
-    waiting = not state.over and to_act and by not in to_act and all(
-        game.public_action(a) is None for s in to_act for a in state.legal(s))
+    waiting = (
+        not state.over
+        and to_act
+        and by not in to_act
+        and all(game.public_action(a) is None for s in to_act for a in state.legal(s))
+    )
     if by != seat and game.public_action(action) is None and waiting:
         words = game.describe_action(action, log[-1]["who"], state.view(None), public=True)
         if log[-1]["text"] != words or message["last"]["action"] is not None:
@@ -310,8 +374,11 @@ def changes_of_mind(state: State) -> list[tuple[int, int, bool]]:
     out: list[tuple[int, int, bool]] = []
     mine: dict[int, int] = {}  # seat -> its last action while it was to act
     for n, (seat, action) in enumerate(state.actions):
-        if seat not in replay.to_act() and seat in mine and \
-                game.replaces(state.actions[mine[seat]][1], action):
+        if (
+            seat not in replay.to_act()
+            and seat in mine
+            and game.replaces(state.actions[mine[seat]][1], action)
+        ):
             k = mine[seat]
             out[k] = (k, seat, True)
         mine[seat] = n
@@ -345,8 +412,17 @@ class MessageCheck:
         #: per connection, the game log as sent so far (messages carry what changed)
         self.logs: dict[int, list[dict]] = {}
 
-    def check_message(self, table: Any, conn: Any, message: dict, rng: random.Random,
-                      twins: int, tally: Tally, checked: Checked, key: str) -> None:
+    def check_message(
+        self,
+        table: Any,
+        conn: Any,
+        message: dict,
+        rng: random.Random,
+        twins: int,
+        tally: Tally,
+        checked: Checked,
+        key: str,
+    ) -> None:
         tally.messages += 1
         state, seat = table.state, conn.seat
         kind = message.get("type")
@@ -358,15 +434,19 @@ class MessageCheck:
             return  # code, message, id: text about the sender's own action
         if kind == "chat":
             settings = message.get("settings")
-            if set(message) != CHAT_KEYS or message["messages"] or not isinstance(
-                    settings, dict) or not all(v is None or type(v) in (str, bool, list)
-                                               for v in settings.values()):
+            if (
+                set(message) != CHAT_KEYS
+                or message["messages"]
+                or not isinstance(settings, dict)
+                or not all(v is None or type(v) in (str, bool, list) for v in settings.values())
+            ):
                 tally.leak(f"a chat message {str(message)[:200]}")
             return
         if kind == "presence":  # a seat number, a flag and a count: nothing else
             if set(message) != PRESENCE_KEYS or not all(
-                    v is None or type(v) in (int, bool) for v in
-                    (message["seat"], message["connected"], message["spectators"])):
+                v is None or type(v) in (int, bool)
+                for v in (message["seat"], message["connected"], message["spectators"])
+            ):
                 tally.leak(f"a presence event {message}")
             return
         if kind != "state" or set(message) != STATE_KEYS:
@@ -393,12 +473,16 @@ class MessageCheck:
         # a finished game's seats also say who played them over time (names only)
         seat_keys = SEAT_KEYS | {"history"} if info["status"] == "over" else SEAT_KEYS
         ended = info.get("ended", "abandoned")
-        if set(info) - {"ended"} != INFO_KEYS or ended not in ENDED_VALUES or any(
-                set(s) - {"you_away"} != seat_keys for s in info["seats"]):
+        if (
+            set(info) - {"ended"} != INFO_KEYS
+            or ended not in ENDED_VALUES
+            or any(set(s) - {"you_away"} != seat_keys for s in info["seats"])
+        ):
             tally.leak(f"table info with fields {sorted(info)}")
         clock = info.get("clock")
-        if clock is not None and (set(clock) != CLOCK_KEYS or any(
-                set(c) != SEAT_CLOCK_KEYS for c in clock["seats"])):
+        if clock is not None and (
+            set(clock) != CLOCK_KEYS or any(set(c) != SEAT_CLOCK_KEYS for c in clock["seats"])
+        ):
             tally.leak(f"a table clock with fields {sorted(clock)}")
         # a solitaire shows its deal number; a shared deal's seed is secret until the end
         secret = table.players > 1 and table.status != "over"
@@ -423,8 +507,15 @@ class HubRun(MessageCheck):
     def close(self) -> None:
         self.store.close()
 
-    def drain(self, table: Any, conns: list, rng: random.Random, twins: int,
-              tally: Tally, checked: Checked) -> dict:
+    def drain(
+        self,
+        table: Any,
+        conns: list,
+        rng: random.Random,
+        twins: int,
+        tally: Tally,
+        checked: Checked,
+    ) -> dict:
         """Check every waiting message; return the last state message per connection."""
         last = {}
         key = checked.key(table.state)  # the state does not change while draining
@@ -436,8 +527,16 @@ class HubRun(MessageCheck):
                     last[id(conn)] = message
         return last
 
-    async def game(self, name: str, players: int, seed: int, twins: int, tally: Tally,
-                   actions: list[tuple[int, str]], checked: Checked | None = None) -> None:
+    async def game(
+        self,
+        name: str,
+        players: int,
+        seed: int,
+        twins: int,
+        tally: Tally,
+        actions: list[tuple[int, str]],
+        checked: Checked | None = None,
+    ) -> None:
         """Play ``actions`` (a game of ``bots_game``) again, each sent by its seat's socket."""
         from cardtable.server.api.messages import HubError
         from cardtable.server.tables.conn import MESSAGE_BURST, Conn
@@ -480,21 +579,25 @@ class HubRun(MessageCheck):
             conn = conns[seat]
             message = latest[id(conn)]
             conn.bucket.tokens = MESSAGE_BURST  # the harness sends faster than the limit
-            raw = json.dumps({"type": "act", "action": action, "version": message["version"],
-                              "id": f"c-{n}"})
+            raw = json.dumps(
+                {"type": "act", "action": action, "version": message["version"], "id": f"c-{n}"}
+            )
             answer = await handle_message(hub, table, conn, raw)
             if answer is not None:  # as app.table_socket does
                 conn.push(answer)
                 if answer["type"] == "error":
                     conn.push(hub.message_for(table, conn))
-                    tally.leak(f"websocket: the hub refused {action!r} by seat {seat}, which "
-                               f"the engine took: {answer}")
+                    tally.leak(
+                        f"websocket: the hub refused {action!r} by seat {seat}, which "
+                        f"the engine took: {answer}"
+                    )
             latest.update(self.drain(table, conns, rng, twins, tally, checked))
             if table.status == "running" and n % 10 == 0:
                 refused()
         held_open = table.status == "running" and stuck(table, table.state)
         if [tuple(a) for a in table.state.actions] != actions or not (
-                table.status == "over" or held_open):
+            table.status == "over" or held_open
+        ):
             tally.leak("websocket: the hub's game is not the engine's game")
         for conn in conns:
             await hub.disconnect(table, conn)
@@ -512,8 +615,12 @@ def http_refusals(folder: str, tally: Tally) -> None:
     app = create_app(ServerSettings(db=f"sqlite:///{folder}/http.sqlite", bot_delay=3600))
     with TestClient(app) as client:
         client.post("/api/me", json={"name": "Ann"})
-        for name, seats in (("slide", ["me", "greedy"]), ("the-game", ["me", "open"]),
-                            ("doublets", ["me"]), ("slide", ["me", "open", "open"])):
+        for name, seats in (
+            ("slide", ["me", "greedy"]),
+            ("the-game", ["me", "open"]),
+            ("doublets", ["me"]),
+            ("slide", ["me", "open", "open"]),
+        ):
             table = client.post("/api/tables", json={"game": name, "seats": seats}).json()
             for path in ("record", "replay?step=0", "replay?step=5", "replay?step=999"):
                 tally.refusals += 1
@@ -547,8 +654,9 @@ class Socket:
     async def act(self, action: str, version: int, cid: str) -> dict:
         """Send an action; its answer (waiting out the message rate when told to)."""
         while True:
-            await self.ws.send(json.dumps({"type": "act", "action": action, "version": version,
-                                           "id": cid}))
+            await self.ws.send(
+                json.dumps({"type": "act", "action": action, "version": version, "id": cid})
+            )
             while True:
                 message = await self.read()
                 if message.get("id") == cid and message.get("type") in ("ack", "error"):
@@ -597,22 +705,30 @@ class ClusterRun(MessageCheck):
         tokens = [self.person(holder) for _ in range(players)]
         seats = ["me"] + ["open"] * (players - 1)
         with httpx.Client(timeout=20) as http:
-            got = http.post(f"{holder.base}/api/tables", json={"game": name, "seats": seats},
-                            headers={"x-cardtable-token": tokens[0]})
+            got = http.post(
+                f"{holder.base}/api/tables",
+                json={"game": name, "seats": seats},
+                headers={"x-cardtable-token": tokens[0]},
+            )
             got.raise_for_status()
             table_id = got.json()["id"]
             for s in range(1, players):  # joined through the other process: forwarded
-                http.post(f"{other.base}/api/tables/{table_id}/join", json={"seat": s},
-                          headers={"x-cardtable-token": tokens[s]}).raise_for_status()
+                http.post(
+                    f"{other.base}/api/tables/{table_id}/join",
+                    json={"seat": s},
+                    headers={"x-cardtable-token": tokens[s]},
+                ).raise_for_status()
         if self.cluster.holder(table_id) is not holder:
             tally.leak(f"{name} {players}: the table is not held where it was created")
         # seat s through the other process when s is even (seat 0 always); a spectator at each
-        ways = [(s, other if s % 2 == 0 else holder, f"?token={tokens[s]}")
-                for s in range(players)] + [(None, other, ""), (None, holder, "")]
+        ways = [
+            (s, other if s % 2 == 0 else holder, f"?token={tokens[s]}") for s in range(players)
+        ] + [(None, other, ""), (None, holder, "")]
         socks = []
         for seat, server, query in ways:
-            ws = await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
-                                          f"{query}", max_size=1 << 22)
+            ws = await websockets.connect(
+                f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}{query}", max_size=1 << 22
+            )
             socks.append(Socket(ws, seat))
         try:
             versions = await self.play(name, socks, table_id, i, tally)
@@ -622,8 +738,9 @@ class ClusterRun(MessageCheck):
         record = httpx.get(f"{other.base}/api/tables/{table_id}/record", timeout=20).json()
         self.check(name, players, record, socks, versions, twins, tally)
 
-    async def play(self, name: str, socks: list[Socket], table_id: str, i: int,
-                   tally: Tally) -> list[int]:
+    async def play(
+        self, name: str, socks: list[Socket], table_id: str, i: int, tally: Tally
+    ) -> list[int]:
         """Play to the end, each seat choosing from what its socket got; the table's version
         after each number of actions."""
         for sock in socks:
@@ -640,25 +757,43 @@ class ClusterRun(MessageCheck):
             if state["table"]["status"] == "over":
                 return versions
             if len(versions) % 10 == 1:  # before the first action, then every 10 (running)
-                await asyncio.to_thread(self.refused, table_id, tally,
-                                        f"after {len(versions) - 1} actions")
-            sock = next((s for s in seated if s.state and s.state["legal"]
-                         and s.seat in s.state["view"]["to_act"]), None)
+                await asyncio.to_thread(
+                    self.refused, table_id, tally, f"after {len(versions) - 1} actions"
+                )
+            sock = next(
+                (
+                    s
+                    for s in seated
+                    if s.state and s.state["legal"] and s.seat in s.state["view"]["to_act"]
+                ),
+                None,
+            )
             if sock is None:
                 tally.leak(f"{name}: the game is running and no seat may act")
                 return versions
             view, legal = sock.state["view"], sock.state["legal"]  # type: ignore[index]
             tally.bot_inputs += 1
-            answer = await sock.act(people[sock.seat].choose(view, legal), version,  # type: ignore[index]
-                                    f"c-{len(versions)}")
+            answer = await sock.act(
+                people[sock.seat].choose(view, legal),
+                version,  # type: ignore[index]
+                f"c-{len(versions)}",
+            )
             if answer["type"] != "ack":
                 tally.leak(f"websocket: a legal action was refused: {answer}")
                 return versions
             version = answer["version"]
             versions.append(version)
 
-    def check(self, name: str, players: int, record: dict, socks: list[Socket],
-              versions: list[int], twins: int, tally: Tally) -> None:
+    def check(
+        self,
+        name: str,
+        players: int,
+        record: dict,
+        socks: list[Socket],
+        versions: list[int],
+        twins: int,
+        tally: Tally,
+    ) -> None:
         """Every message of every socket, at the engine's state it was sent in."""
         if record.get("game") != name or len(record.get("actions", ())) != len(versions) - 1:
             tally.leak(f"{name}: the record is not the game played: {str(record)[:200]}")
@@ -670,8 +805,7 @@ class ClusterRun(MessageCheck):
             n = 0
             for message in sock.messages:
                 if message.get("type") == "state":
-                    got = message["log"][-1]["n"] + 1 if message["log"] else \
-                        message["log_from"]
+                    got = message["log"][-1]["n"] + 1 if message["log"] else message["log_from"]
                     if got < n:
                         tally.leak("websocket: a state older than the one before it")
                     n = got
@@ -683,28 +817,39 @@ class ClusterRun(MessageCheck):
                 state.act(*record["actions"][done])
                 done += 1
                 key = checked.key(state)
-            table = SimpleNamespace(state=state, version=versions[n], game=name,
-                                    status="over" if state.over else "running",
-                                    options=record["options"], players=players)
+            table = SimpleNamespace(
+                state=state,
+                version=versions[n],
+                game=name,
+                status="over" if state.over else "running",
+                options=record["options"],
+                players=players,
+            )
             self.check_message(table, socks[k], message, rng, twins, tally, checked, key)
             tally.views += message.get("type") == "state"
 
 
-def run_cluster_config(cluster: Cluster, name: str, players: int, count: int, twins: int,
-                       progress: int = 0) -> Tally:
+def run_cluster_config(
+    cluster: Cluster, name: str, players: int, count: int, twins: int, progress: int = 0
+) -> Tally:
     """``count`` games of one configuration played through two processes."""
     tally, run = Tally(), ClusterRun(cluster)
     for i in range(count):
         asyncio.run(run.game(name, players, i, twins, tally))
         tally.games += 1
         if progress and tally.games % progress == 0:
-            print(f"  {name} {players}: {tally.games} games, {tally.messages} messages, "
-                  f"{tally.leaks} leaks", file=sys.stderr, flush=True)
+            print(
+                f"  {name} {players}: {tally.games} games, {tally.messages} messages, "
+                f"{tally.leaks} leaks",
+                file=sys.stderr,
+                flush=True,
+            )
     return tally
 
 
-def run_config(name: str, players: int, count: int, twins: int, folder: str,
-               progress: int = 0) -> Tally:
+def run_config(
+    name: str, players: int, count: int, twins: int, folder: str, progress: int = 0
+) -> Tally:
     tally = Tally()
     run = HubRun(folder)
     try:
@@ -717,17 +862,24 @@ def run_config(name: str, players: int, count: int, twins: int, folder: str,
             asyncio.run(run.game(name, players, seed, twins, tally, actions, checked))
             tally.games += 1
             if progress and tally.games % progress == 0:
-                print(f"  {name} {players}: {tally.games} games, {tally.views} views, "
-                      f"{tally.messages} messages, {tally.bot_inputs} bot inputs, "
-                      f"{tally.reused} reused, {tally.leaks} leaks", file=sys.stderr, flush=True)
+                print(
+                    f"  {name} {players}: {tally.games} games, {tally.views} views, "
+                    f"{tally.messages} messages, {tally.bot_inputs} bot inputs, "
+                    f"{tally.reused} reused, {tally.leaks} leaks",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         run.close()
     return tally
 
 
 def configs(only: str | None) -> list[tuple[str, int]]:
-    every = [(g, n) for g in ("slide", "doublets", "the-game")
-             for n in range(games.get(g).min_players, games.get(g).max_players + 1)]
+    every = [
+        (g, n)
+        for g in ("slide", "doublets", "the-game")
+        for n in range(games.get(g).min_players, games.get(g).max_players + 1)
+    ]
     if not only:
         return every
     wanted = {(g, int(n)) for g, _, n in (c.partition(":") for c in only.split(","))}
@@ -739,20 +891,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000, help="games per configuration")
     parser.add_argument("--twins", type=int, default=3, help="redraws per view checked")
     parser.add_argument("--configs", help="e.g. slide:2,the-game:3 (default: all)")
-    parser.add_argument("--progress", type=int, default=0,
-                        help="print running counts to stderr every N games")
-    parser.add_argument("--processes", type=int, default=1, choices=(1, 2),
-                        help="2: the games over real websockets through two serve --bus "
-                             "processes instead of the engine and in-process hub paths")
-    parser.add_argument("--db", default=None,
-                        help="with --processes 2: a PostgreSQL server URL (default SQLite)")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print running counts to stderr every N games"
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="2: the games over real websockets through two serve --bus "
+        "processes instead of the engine and in-process hub paths",
+    )
+    parser.add_argument(
+        "--db", default=None, help="with --processes 2: a PostgreSQL server URL (default SQLite)"
+    )
     args = parser.parse_args(argv)
     # tmpfs when there is one: the store commits every action with fsync
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     total = Tally()
-    header = (f"{'game':<9} {'players':>7} {'games':>6} {'views':>9} {'messages':>9} "
-              f"{'bot inputs':>10} {'reused':>9} {'refusals':>8} {'leaks':>5} {'seconds':>7} "
-              f"{'cpu s':>7}")
+    header = (
+        f"{'game':<9} {'players':>7} {'games':>6} {'views':>9} {'messages':>9} "
+        f"{'bot inputs':>10} {'reused':>9} {'refusals':>8} {'leaks':>5} {'seconds':>7} "
+        f"{'cpu s':>7}"
+    )
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(dir=base) as folder:
@@ -760,8 +921,11 @@ def main(argv: list[str] | None = None) -> int:
         if cluster is None:
             tally = Tally()
             http_refusals(folder, tally)
-            print(f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {0:>9} "
-                  f"{tally.refusals:>8} {tally.leaks:>5} {'-':>7}", flush=True)
+            print(
+                f"{'http':<9} {'-':>7} {0:>6} {0:>9} {0:>9} {0:>10} {0:>9} "
+                f"{tally.refusals:>8} {tally.leaks:>5} {'-':>7}",
+                flush=True,
+            )
             total.add(tally)
         else:
             cluster.start()
@@ -773,19 +937,25 @@ def main(argv: list[str] | None = None) -> int:
                 if cluster is None:
                     tally = run_config(name, players, args.games, args.twins, sub, args.progress)
                 else:
-                    tally = run_cluster_config(cluster, name, players, args.games, args.twins,
-                                               args.progress)
+                    tally = run_cluster_config(
+                        cluster, name, players, args.games, args.twins, args.progress
+                    )
                 total.add(tally)
-                print(f"{name:<9} {players:>7} {tally.games:>6} {tally.views:>9} "
-                      f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.reused:>9} "
-                      f"{tally.refusals:>8} {tally.leaks:>5} {time.perf_counter() - start:>7.0f} "
-                      f"{time.process_time() - cpu:>7.0f}", flush=True)
+                print(
+                    f"{name:<9} {players:>7} {tally.games:>6} {tally.views:>9} "
+                    f"{tally.messages:>9} {tally.bot_inputs:>10} {tally.reused:>9} "
+                    f"{tally.refusals:>8} {tally.leaks:>5} {time.perf_counter() - start:>7.0f} "
+                    f"{time.process_time() - cpu:>7.0f}",
+                    flush=True,
+                )
         finally:
             if cluster is not None:
                 cluster.stop()
     print("-" * len(header))
-    print(f"{'total':<9} {'':>7} {total.games:>6} {total.views:>9} {total.messages:>9} "
-          f"{total.bot_inputs:>10} {total.reused:>9} {total.refusals:>8} {total.leaks:>5}")
+    print(
+        f"{'total':<9} {'':>7} {total.games:>6} {total.views:>9} {total.messages:>9} "
+        f"{total.bot_inputs:>10} {total.reused:>9} {total.refusals:>8} {total.leaks:>5}"
+    )
     for example in total.examples:
         print("leak:", example)
     return 1 if total.leaks else 0

@@ -78,6 +78,7 @@ def cpu_seconds(pid: int) -> float:
 
 # -- setting up: tables written straight into the database -----------------------------------
 
+
 def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
     """``tables`` running tables of The Game with four people; per table [id, 4 tokens]."""
     from sqlalchemy import insert
@@ -93,13 +94,30 @@ def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
         for s in range(SEATS):
             token = secrets.token_urlsafe(24)
             pid = f"p{i:05d}s{s}"
-            players.append({"id": pid, "name": f"p{i}-{s}", "created_at": db.now(),
-                            "token_hash": hashlib.sha256(token.encode()).hexdigest()})
+            players.append(
+                {
+                    "id": pid,
+                    "name": f"p{i}-{s}",
+                    "created_at": db.now(),
+                    "token_hash": hashlib.sha256(token.encode()).hexdigest(),
+                }
+            )
             seats.append({"table_id": tid, "seat": s, "player_id": pid, "bot": None})
             tokens.append(token)
-        rows.append({"id": tid, "game": "the-game", "seed": rng.randrange(10**9), "players": SEATS,
-                     "options": {}, "status": "running", "created_by": f"p{i:05d}s0",
-                     "created_at": db.now(), "redo": [], "version": 1})
+        rows.append(
+            {
+                "id": tid,
+                "game": "the-game",
+                "seed": rng.randrange(10**9),
+                "players": SEATS,
+                "options": {},
+                "status": "running",
+                "created_by": f"p{i:05d}s0",
+                "created_at": db.now(),
+                "redo": [],
+                "version": 1,
+            }
+        )
         out.append([tid, *tokens])
     with store.engine.begin() as conn:
         conn.execute(insert(db.Player.__table__), players)
@@ -110,6 +128,7 @@ def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
 
 
 # -- the clients (run in their own processes) ------------------------------------------------
+
 
 class TableRun:
     """One table: when each action was sent and acknowledged, when each seat saw each version."""
@@ -136,9 +155,18 @@ class TableRun:
         return out, unseen
 
 
-async def client(url: str, seat: int, run: TableRun, stats: dict, period: float,
-                 go: asyncio.Event, times: dict, rng: random.Random,
-                 connected: list[int], sem: asyncio.Semaphore) -> None:
+async def client(
+    url: str,
+    seat: int,
+    run: TableRun,
+    stats: dict,
+    period: float,
+    go: asyncio.Event,
+    times: dict,
+    rng: random.Random,
+    connected: list[int],
+    sem: asyncio.Semaphore,
+) -> None:
     import websockets
 
     from cardtable.bots import make_bot
@@ -147,8 +175,7 @@ async def client(url: str, seat: int, run: TableRun, stats: dict, period: float,
     n = 0
     try:
         async with sem:  # not every handshake at once
-            ws = await websockets.connect(url, max_size=2**20, ping_interval=None,
-                                          open_timeout=120)
+            ws = await websockets.connect(url, max_size=2**20, ping_interval=None, open_timeout=120)
         async with ws:
             connected[0] += 1
             state: dict | None = None
@@ -200,8 +227,11 @@ async def client(url: str, seat: int, run: TableRun, stats: dict, period: float,
                 n += 1
                 cid = f"{seat}-{n}"
                 run.sent[cid] = time.monotonic()
-                await ws.send(json.dumps({"type": "act", "action": action,
-                                          "version": state["version"], "id": cid}))
+                await ws.send(
+                    json.dumps(
+                        {"type": "act", "action": action, "version": state["version"], "id": cid}
+                    )
+                )
     except (OSError, TimeoutError, websockets.WebSocketException) as e:
         code = getattr(getattr(e, "rcvd", None), "code", None)  # the server's close code
         key = f"connection lost ({type(e).__name__}{f', code {code}' if code else ''})"
@@ -221,9 +251,22 @@ async def client_process(spec: dict) -> dict:
         runs.append(run)
         for seat, token in enumerate(tokens):
             url = f"ws://127.0.0.1:{ports[seat]}/ws/tables/{tid}?token={token}"
-            tasks.append(asyncio.create_task(client(url, seat, run, stats, spec["period"], go,
-                                                    times, random.Random(rng.random()),
-                                                    connected, sem)))
+            tasks.append(
+                asyncio.create_task(
+                    client(
+                        url,
+                        seat,
+                        run,
+                        stats,
+                        spec["period"],
+                        go,
+                        times,
+                        random.Random(rng.random()),
+                        connected,
+                        sem,
+                    )
+                )
+            )
     want = len(tasks)
     while connected[0] < want and not all(t.done() for t in tasks):
         await asyncio.sleep(0.1)
@@ -241,8 +284,13 @@ async def client_process(spec: dict) -> dict:
         lat += got
         unseen += missing
         unanswered += len(run.sent)  # sent, neither acknowledged nor refused by the end
-    return {**stats, "latencies": lat, "unseen": unseen, "unanswered": unanswered,
-            "cpu": time.process_time() - cpu0}
+    return {
+        **stats,
+        "latencies": lat,
+        "unseen": unseen,
+        "unanswered": unanswered,
+        "cpu": time.process_time() - cpu0,
+    }
 
 
 def client_main(spec_file: str, out_file: str) -> None:
@@ -252,6 +300,7 @@ def client_main(spec_file: str, out_file: str) -> None:
 
 
 # -- the driver --------------------------------------------------------------------------------
+
 
 def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
@@ -266,18 +315,33 @@ def start_servers(n: int, url: str, tmp: str, server_args: list[str]) -> tuple[l
     args = list(server_args)
     if n > 1:
         rport = free_port()
-        redis = subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1",
-                                  "--save", "", "--appendonly", "no", "--dir", tmp],
-                                 stdout=subprocess.DEVNULL)
+        redis = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(rport),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                tmp,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         args += ["--bus", f"redis://127.0.0.1:{rport}/0"]
     servers = []
     for k in range(n):
         port = free_port()
         log = open(f"{tmp}/server{k}.log", "w")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", url,
-             *args], env=dict(os.environ, CARDTABLE_DATA=tmp), stdout=subprocess.DEVNULL,
-            stderr=log)
+            [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db", url, *args],
+            env=dict(os.environ, CARDTABLE_DATA=tmp),
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
         servers.append((proc, port, log))
         for _ in range(1200):
             try:
@@ -285,8 +349,9 @@ def start_servers(n: int, url: str, tmp: str, server_args: list[str]) -> tuple[l
                 break
             except httpx.HTTPError:
                 if proc.poll() is not None:
-                    raise RuntimeError("a server stopped: " + Path(
-                        f"{tmp}/server{k}.log").read_text()[-2000:]) from None
+                    raise RuntimeError(
+                        "a server stopped: " + Path(f"{tmp}/server{k}.log").read_text()[-2000:]
+                    ) from None
                 time.sleep(0.1)
     return servers, redis
 
@@ -302,9 +367,17 @@ def fresh_database(tmp: str, db: str | None) -> str:
     return db.rsplit("/", 1)[0] + "/" + name
 
 
-def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | None,
-            server_args: list[str], server_procs: int = 1, db: str | None = None,
-            spread: bool = False) -> dict:
+def run_one(
+    tables: int,
+    seconds: float,
+    period: float,
+    procs: int,
+    spy: str | None,
+    server_args: list[str],
+    server_procs: int = 1,
+    db: str | None = None,
+    spread: bool = False,
+) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         url = fresh_database(tmp, db)
         t_setup = time.monotonic()
@@ -313,8 +386,10 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
         pids = [proc.pid for proc, _, _ in servers]
         ports = [port for _, port, _ in servers]
         # table t at process t mod N; --spread: seat s at process (t + s) mod N
-        placed = [[tid, [ports[(t + (s if spread else 0)) % len(ports)] for s in range(SEATS)],
-                   *tokens] for t, (tid, *tokens) in enumerate(made)]
+        placed = [
+            [tid, [ports[(t + (s if spread else 0)) % len(ports)] for s in range(SEATS)], *tokens]
+            for t, (tid, *tokens) in enumerate(made)
+        ]
         clients: list[subprocess.Popen] = []
         spy_proc = None
         try:
@@ -322,10 +397,20 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
             for k in range(procs):
                 spec = {"period": period, "seed": tables * 100 + k, "tables": placed[k::procs]}
                 Path(f"{tmp}/spec{k}.json").write_text(json.dumps(spec))
-                clients.append(subprocess.Popen(
-                    [sys.executable, __file__, "--client", f"{tmp}/spec{k}.json",
-                     f"{tmp}/out{k}.json"],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+                clients.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            __file__,
+                            "--client",
+                            f"{tmp}/spec{k}.json",
+                            f"{tmp}/out{k}.json",
+                        ],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        text=True,
+                    )
+                )
             connected = 0
             for c in clients:
                 line = c.stdout.readline().split()
@@ -341,12 +426,29 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
             time.sleep(max(0.0, start - time.monotonic()))
             cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
             spy_bin = shutil.which("py-spy") or shutil.which(
-                "py-spy", path=str(Path(sys.executable).parent))
+                "py-spy", path=str(Path(sys.executable).parent)
+            )
             if spy and spy_bin:
                 spy_proc = subprocess.Popen(
-                    [spy_bin, "record", "--pid", str(pids[0]), "--duration",
-                     str(int(seconds)), "--rate", "100", "--gil", "--format", "raw", "-o", spy,
-                     "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    [
+                        spy_bin,
+                        "record",
+                        "--pid",
+                        str(pids[0]),
+                        "--duration",
+                        str(int(seconds)),
+                        "--rate",
+                        "100",
+                        "--gil",
+                        "--format",
+                        "raw",
+                        "-o",
+                        spy,
+                        "--nonblocking",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             peak = idle
             while time.monotonic() < stop:
                 time.sleep(1.0)
@@ -372,8 +474,9 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
                 proc.wait()
                 log.close()
                 if os.environ.get("CARDTABLE_LOAD_LOGS"):  # where to keep the servers' logs
-                    shutil.copy(f"{tmp}/server{k}.log",
-                                f"{os.environ['CARDTABLE_LOAD_LOGS']}/server{k}.log")
+                    shutil.copy(
+                        f"{tmp}/server{k}.log", f"{os.environ['CARDTABLE_LOAD_LOGS']}/server{k}.log"
+                    )
             if redis is not None:
                 redis.kill()
                 redis.wait()
@@ -392,19 +495,25 @@ def run_one(tables: int, seconds: float, period: float, procs: int, spy: str | N
         errors["not connected"] = tables * SEATS - connected
     acks = sum(r["acks"] for r in results)
     return {
-        "tables": tables, "connections": tables * SEATS, "server_procs": server_procs,
+        "tables": tables,
+        "connections": tables * SEATS,
+        "server_procs": server_procs,
         "spread": spread,
         "actions_per_s": acks / seconds,
         "server_ms_per_action": 1000 * (cpu1 - cpu0) / acks if acks else float("nan"),
-        "p50_ms": 1000 * percentile(lat, 0.50), "p95_ms": 1000 * percentile(lat, 0.95),
-        "p99_ms": 1000 * percentile(lat, 0.99), "max_ms": 1000 * (lat[-1] if lat else 0),
-        "errors": sum(errors.values()), "error_kinds": errors,
+        "p50_ms": 1000 * percentile(lat, 0.50),
+        "p95_ms": 1000 * percentile(lat, 0.95),
+        "p99_ms": 1000 * percentile(lat, 0.99),
+        "max_ms": 1000 * (lat[-1] if lat else 0),
+        "errors": sum(errors.values()),
+        "error_kinds": errors,
         "refused_stale": sum(r["refused_ok"] for r in results),
         "kb_per_connection": (peak - before) / (tables * SEATS),
         "kb_per_connection_idle": (idle - before) / (tables * SEATS),
         "server_cpu": (cpu1 - cpu0) / (t1 - t0),
         "client_cpu": sum(r["cpu"] for r in results) / (seconds + DRAIN),
-        "load": (load0[0], load1[0]), "setup_s": setup,
+        "load": (load0[0], load1[0]),
+        "setup_s": setup,
     }
 
 
@@ -416,33 +525,68 @@ def main() -> None:
     parser.add_argument("--tables", type=int, action="append", default=None)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--period", type=float, default=2.0)
-    parser.add_argument("--client-procs", type=int, default=2,
-                        help="client processes (the tables are split among them)")
-    parser.add_argument("--py-spy", default=None, metavar="FILE",
-                        help="record the server with py-spy (raw stacks; FILE.N per run)")
+    parser.add_argument(
+        "--client-procs",
+        type=int,
+        default=2,
+        help="client processes (the tables are split among them)",
+    )
+    parser.add_argument(
+        "--py-spy",
+        default=None,
+        metavar="FILE",
+        help="record the server with py-spy (raw stacks; FILE.N per run)",
+    )
     parser.add_argument("--json", default=None, metavar="FILE", help="append rows as JSON")
-    parser.add_argument("--server-arg", action="append", default=[],
-                        help="extra argument for cardtable serve (repeatable)")
-    parser.add_argument("--server-procs", type=int, default=1,
-                        help="server processes (more than one: on a redis-server bus)")
-    parser.add_argument("--db", default=None,
-                        help="a PostgreSQL server URL (a fresh database on it; default SQLite)")
-    parser.add_argument("--spread", action="store_true",
-                        help="each table's four seats reach different processes")
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        help="extra argument for cardtable serve (repeatable)",
+    )
+    parser.add_argument(
+        "--server-procs",
+        type=int,
+        default=1,
+        help="server processes (more than one: on a redis-server bus)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="a PostgreSQL server URL (a fresh database on it; default SQLite)",
+    )
+    parser.add_argument(
+        "--spread", action="store_true", help="each table's four seats reach different processes"
+    )
     args = parser.parse_args()
-    print(f"{'procs':>5} {'tables':>6} {'conns':>6} {'acts/s':>7} {'ms/act':>7} {'p50 ms':>8} "
-          f"{'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6} {'stale':>6} "
-          f"{'KB/conn':>8} {'server':>7} {'clients':>7} {'load':>10}", flush=True)
+    print(
+        f"{'procs':>5} {'tables':>6} {'conns':>6} {'acts/s':>7} {'ms/act':>7} {'p50 ms':>8} "
+        f"{'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>6} {'stale':>6} "
+        f"{'KB/conn':>8} {'server':>7} {'clients':>7} {'load':>10}",
+        flush=True,
+    )
     for count in args.tables or [100]:
         spy = f"{args.py_spy}.{count}" if args.py_spy else None
-        r = run_one(count, args.seconds, args.period, args.client_procs, spy, args.server_arg,
-                    args.server_procs, args.db, args.spread)
-        print(f"{r['server_procs']:>5} {r['tables']:>6} {r['connections']:>6} "
-              f"{r['actions_per_s']:>7.0f} {r['server_ms_per_action']:>7.2f} "
-              f"{r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} {r['p99_ms']:>8.1f} "
-              f"{r['max_ms']:>8.0f} {r['errors']:>6} {r['refused_stale']:>6} "
-              f"{r['kb_per_connection']:>8.1f} {r['server_cpu']:>6.0%} "
-              f"{r['client_cpu']:>6.0%} {r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}", flush=True)
+        r = run_one(
+            count,
+            args.seconds,
+            args.period,
+            args.client_procs,
+            spy,
+            args.server_arg,
+            args.server_procs,
+            args.db,
+            args.spread,
+        )
+        print(
+            f"{r['server_procs']:>5} {r['tables']:>6} {r['connections']:>6} "
+            f"{r['actions_per_s']:>7.0f} {r['server_ms_per_action']:>7.2f} "
+            f"{r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} {r['p99_ms']:>8.1f} "
+            f"{r['max_ms']:>8.0f} {r['errors']:>6} {r['refused_stale']:>6} "
+            f"{r['kb_per_connection']:>8.1f} {r['server_cpu']:>6.0%} "
+            f"{r['client_cpu']:>6.0%} {r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}",
+            flush=True,
+        )
         if r["error_kinds"]:
             print("       errors:", r["error_kinds"], flush=True)
         if args.json:

@@ -72,8 +72,10 @@ def long_game(game: str, actions: int) -> tuple[dict, list[tuple[int, str]], dic
         options, players, seed = {}, 4, 7
         played = games.get(game).deal(seed, players, options)
         played.playout(["random"] * players, rng)
-        talk = [(n % players, f"signal up1 {('avoid', 'small')[(n // players) % 2]}")
-                for n in range(max(0, actions - len(played.actions)))]
+        talk = [
+            (n % players, f"signal up1 {('avoid', 'small')[(n // players) % 2]}")
+            for n in range(max(0, actions - len(played.actions)))
+        ]
         log = talk + list(played.actions)
         state = games.get(game).deal(seed, players, options)
         for seat, action in log:
@@ -92,14 +94,34 @@ def make_database(url: str, game: str, actions: int) -> tuple[str, int]:
     facts, log, result = long_game(game, actions)
     store = db.Store(url)  # creates the schema
     maker = {"id": "maker", "name": "Maker", "created_at": db.now(), "token_hash": "x" * 64}
-    table = {"id": "long1", **facts, "status": "over", "created_by": "maker",
-             "created_at": db.now(), "finished_at": db.now(), "result": result, "redo": [],
-             "version": len(log) + 1}
-    seats = [{"table_id": "long1", "seat": s, "player_id": None, "bot": "greedy"}
-             for s in range(facts["players"])]
-    rows = [{"table_id": "long1", "n": n, "seat": seat, "action": action, "client_id": None,
-             "version": n + 2, "actor": "bot:greedy", "at": db.now()}
-            for n, (seat, action) in enumerate(log)]
+    table = {
+        "id": "long1",
+        **facts,
+        "status": "over",
+        "created_by": "maker",
+        "created_at": db.now(),
+        "finished_at": db.now(),
+        "result": result,
+        "redo": [],
+        "version": len(log) + 1,
+    }
+    seats = [
+        {"table_id": "long1", "seat": s, "player_id": None, "bot": "greedy"}
+        for s in range(facts["players"])
+    ]
+    rows = [
+        {
+            "table_id": "long1",
+            "n": n,
+            "seat": seat,
+            "action": action,
+            "client_id": None,
+            "version": n + 2,
+            "actor": "bot:greedy",
+            "at": db.now(),
+        }
+        for n, (seat, action) in enumerate(log)
+    ]
     with store.engine.begin() as conn:
         conn.execute(insert(db.Player.__table__), [maker])
         conn.execute(insert(db.Table.__table__), [table])
@@ -114,8 +136,11 @@ async def victim(base: str, stop: asyncio.Event, pings: list[float]) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         me = await http.post("/api/me", json={"name": "Victim"})
         token = me.cookies["cardtable_token"]
-        table = await http.post("/api/tables", json={"game": "doublets", "seats": ["me"]},
-                                headers={"x-cardtable-token": token})
+        table = await http.post(
+            "/api/tables",
+            json={"game": "doublets", "seats": ["me"]},
+            headers={"x-cardtable-token": token},
+        )
     url = base.replace("http", "ws") + f"/ws/tables/{table.json()['id']}?token={token}"
     async with websockets.connect(url, max_size=None) as ws:
         n = 0
@@ -129,8 +154,15 @@ async def victim(base: str, stop: asyncio.Event, pings: list[float]) -> None:
             await asyncio.sleep(0.1)
 
 
-async def http_loop(base: str, table_id: str, steps: int, stop: asyncio.Event,
-                    got: list[tuple[float, int]], seed: int, phase: str) -> None:
+async def http_loop(
+    base: str,
+    table_id: str,
+    steps: int,
+    stop: asyncio.Event,
+    got: list[tuple[float, int]],
+    seed: int,
+    phase: str,
+) -> None:
     """Ask for random steps of the replay (with the log), or for the record, until
     ``stop`` (no player)."""
     rng = random.Random(seed)
@@ -139,16 +171,19 @@ async def http_loop(base: str, table_id: str, steps: int, stop: asyncio.Event,
             step = rng.randrange(steps + 1)
             sent = time.perf_counter()
             if phase == "replays":
-                answer = await http.get(f"/api/tables/{table_id}/replay",
-                                        params={"step": step, "log": 1, "log_offset": step})
+                answer = await http.get(
+                    f"/api/tables/{table_id}/replay",
+                    params={"step": step, "log": 1, "log_offset": step},
+                )
             else:
                 answer = await http.get(f"/api/tables/{table_id}/record")
             answer.raise_for_status()
             got.append((time.perf_counter() - sent, len(answer.content)))
 
 
-async def socket_loop(base: str, table_id: str, stop: asyncio.Event,
-                      got: list[tuple[float, int]]) -> None:
+async def socket_loop(
+    base: str, table_id: str, stop: asyncio.Event, got: list[tuple[float, int]]
+) -> None:
     """Open a spectator's websocket to the table, read its first state, close; again."""
     url = base.replace("http", "ws") + f"/ws/tables/{table_id}"
     while not stop.is_set():
@@ -158,8 +193,9 @@ async def socket_loop(base: str, table_id: str, stop: asyncio.Event,
         got.append((time.perf_counter() - sent, len(first)))
 
 
-async def run(base: str, table_id: str, steps: int, clients: int, seconds: float,
-              phases: list[str]) -> dict:
+async def run(
+    base: str, table_id: str, steps: int, clients: int, seconds: float, phases: list[str]
+) -> dict:
     out: dict = {}
     for phase in phases:
         stop = asyncio.Event()
@@ -168,10 +204,14 @@ async def run(base: str, table_id: str, steps: int, clients: int, seconds: float
         jobs = [asyncio.ensure_future(victim(base, stop, pings))]
         if phase != "quiet":
             await asyncio.sleep(1)  # the victim's table first
-            jobs += [asyncio.ensure_future(
-                socket_loop(base, table_id, stop, got) if phase == "sockets" else
-                http_loop(base, table_id, steps, stop, got, k, phase))
-                for k in range(clients)]
+            jobs += [
+                asyncio.ensure_future(
+                    socket_loop(base, table_id, stop, got)
+                    if phase == "sockets"
+                    else http_loop(base, table_id, steps, stop, got, k, phase)
+                )
+                for k in range(clients)
+            ]
         await asyncio.sleep(seconds)
         stop.set()
         await asyncio.wait_for(asyncio.gather(*jobs), 300)
@@ -181,41 +221,56 @@ async def run(base: str, table_id: str, steps: int, clients: int, seconds: float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--src", type=Path, default=ROOT / "src",
-                        help="the src folder to run the server from")
+    parser.add_argument(
+        "--src", type=Path, default=ROOT / "src", help="the src folder to run the server from"
+    )
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--phases", default=",".join(PHASES))
-    parser.add_argument("--actions", type=int, default=10_000,
-                        help="the-game: its length, padded with signals")
+    parser.add_argument(
+        "--actions", type=int, default=10_000, help="the-game: its length, padded with signals"
+    )
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
     sys.path.insert(0, str(args.src))  # the database is written by the server's own code
-    print(f"server: {args.src}; victim: ping every 0.1 s; {args.clients} clients loop; "
-          f"{args.seconds:g} s per phase")
-    print("game | actions | phase | pings | p50 ms | p99 ms | max ms | answers | mean KB | "
-          "slowest answer s")
+    print(
+        f"server: {args.src}; victim: ping every 0.1 s; {args.clients} clients loop; "
+        f"{args.seconds:g} s per phase"
+    )
+    print(
+        "game | actions | phase | pings | p50 ms | p99 ms | max ms | answers | mean KB | "
+        "slowest answer s"
+    )
     for game in [g for g in args.games.split(",") if g in GAMES]:
         with tempfile.TemporaryDirectory() as tmp:
             data = Path(tmp)
-            table_id, steps = make_database(f"sqlite:///{data / 'bench.sqlite'}", game,
-                                            args.actions)
-            server = ServerProcess(data, db=f"sqlite:///{data / 'bench.sqlite'}",
-                                   src=args.src)
+            table_id, steps = make_database(
+                f"sqlite:///{data / 'bench.sqlite'}", game, args.actions
+            )
+            server = ServerProcess(data, db=f"sqlite:///{data / 'bench.sqlite'}", src=args.src)
             server.start()
             try:
-                out = asyncio.run(run(server.base, table_id, steps, args.clients,
-                                      args.seconds,
-                                      [p for p in args.phases.split(",") if p in PHASES]))
+                out = asyncio.run(
+                    run(
+                        server.base,
+                        table_id,
+                        steps,
+                        args.clients,
+                        args.seconds,
+                        [p for p in args.phases.split(",") if p in PHASES],
+                    )
+                )
             finally:
                 server.kill()
         for phase, (pings, got) in out.items():
             ms = [p * 1000 for p in pings]
             mean_kb = sum(n for _, n in got) / len(got) / 1024 if got else 0
-            print(f"{game} | {steps} | {phase} | {len(ms)} | {percentile(ms, 0.5):.1f} | "
-                  f"{percentile(ms, 0.99):.1f} | {max(ms, default=float('nan')):.1f} | "
-                  f"{len(got)} | {mean_kb:.0f} | "
-                  f"{max((t for t, _ in got), default=0):.2f}")
+            print(
+                f"{game} | {steps} | {phase} | {len(ms)} | {percentile(ms, 0.5):.1f} | "
+                f"{percentile(ms, 0.99):.1f} | {max(ms, default=float('nan')):.1f} | "
+                f"{len(got)} | {mean_kb:.0f} | "
+                f"{max((t for t, _ in got), default=0):.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -48,12 +48,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
-    print(f"{'game':<10} {'seats':>5} {'view us':>8} {'legal us':>9} {'act us':>7} "
-          f"{'sum us':>7} {'actions':>8}")
+    print(
+        f"{'game':<10} {'seats':>5} {'view us':>8} {'legal us':>9} {'act us':>7} "
+        f"{'sum us':>7} {'actions':>8}"
+    )
     for name, players in CASES:
         v, lg, a, n = measure(name, players, args.games)
-        print(f"{name:<10} {players:>5} {v:>8.1f} {lg:>9.1f} {a:>7.1f} {v + lg + a:>7.1f} "
-              f"{n:>8}")
+        print(f"{name:<10} {players:>5} {v:>8.1f} {lg:>9.1f} {a:>7.1f} {v + lg + a:>7.1f} {n:>8}")
 
 
 if __name__ == "__main__":

@@ -61,8 +61,10 @@ def main() -> None:
             continue
         for players in sorted({rules.min_players, rules.max_players}):
             steps, seconds, encoding = run(name, players, args.games, args.seed)
-            print(f"{name + ' ' + str(players) + 'p':<14} {args.games:>6} {steps:>8} "
-                  f"{steps / seconds:>9.0f} {100 * encoding / seconds:>8.0f} %")
+            print(
+                f"{name + ' ' + str(players) + 'p':<14} {args.games:>6} {steps:>8} "
+                f"{steps / seconds:>9.0f} {100 * encoding / seconds:>8.0f} %"
+            )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -32,8 +32,7 @@ async def one_run(base: str, port: int, reload_ms: float) -> tuple[str, str]:
     ann = httpx.AsyncClient(base_url=base, timeout=10)
     await bob.post("/api/me", json={"name": "Bob"})
     await ann.post("/api/me", json={"name": "Ann"})
-    table = (await bob.post("/api/tables", json={"game": "slide",
-                                                  "seats": ["me", "open"]})).json()
+    table = (await bob.post("/api/tables", json={"game": "slide", "seats": ["me", "open"]})).json()
     await ann.post(f"/api/tables/{table['id']}/join", json={})
     url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={ann.cookies['cardtable_token']}"
     ws = await websockets.connect(url)
@@ -43,8 +42,7 @@ async def one_run(base: str, port: int, reload_ms: float) -> tuple[str, str]:
     outcome = "never"
     back_at = closed + reload_ms / 1000
     while time.monotonic() < back_at:
-        answer = await bob.post(f"/api/tables/{table['id']}/seats/1/bot",
-                                json={"bot": "greedy"})
+        answer = await bob.post(f"/api/tables/{table['id']}/seats/1/bot", json={"bot": "greedy"})
         if answer.status_code == 200:
             outcome = f"handed after {(time.monotonic() - closed) * 1000:.0f} ms"
             break
@@ -62,8 +60,12 @@ async def one_run(base: str, port: int, reload_ms: float) -> tuple[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--reload-ms", type=float, default=300,
-                        help="milliseconds between the close and the reconnect")
+    parser.add_argument(
+        "--reload-ms",
+        type=float,
+        default=300,
+        help="milliseconds between the close and the reconnect",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp))

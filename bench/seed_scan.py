@@ -50,8 +50,10 @@ def main() -> None:
     rate = tried / args.seconds
     print(f"seeds per CPU second (one core): {rate:,.0f}; seed {secret} found: {found == secret}")
     print(f"{'seed space':<28} {'seeds':>12} {'one core':>16} {'1,000 cores':>16}")
-    for name, size in (("old: randbelow(10**9)", 10**9),
-                       (f"new: {SECRET_BITS} secret bits", 2**SECRET_BITS)):
+    for name, size in (
+        ("old: randbelow(10**9)", 10**9),
+        (f"new: {SECRET_BITS} secret bits", 2**SECRET_BITS),
+    ):
         one = size / rate
         print(f"{name:<28} {size:>12.2e} {duration(one):>16} {duration(one / 1000):>16}")
 

@@ -42,8 +42,14 @@ from cardtable.bots.slide.search import SearchBot
 from cardtable.sim import play_one
 from cardtable.stats import wilson
 
-PANEL = ["greedy", "greedy:random-reveal", "search:easy", "search:normal", "search:hard",
-         "search-v1:hard"]
+PANEL = [
+    "greedy",
+    "greedy:random-reveal",
+    "search:easy",
+    "search:normal",
+    "search:hard",
+    "search-v1:hard",
+]
 RANDOM_REVEAL = "greedy:random-reveal"
 ORACLE = "oracle"
 
@@ -67,8 +73,7 @@ def play(task: tuple[int, int, str, str, int]) -> dict[str, Any]:
     index, players, bot, opponent, seed = task
     deal_seed = seed + index
     seat = index % players
-    seat_bots: list[Any] = [make_bot(opponent, "slide", deal_seed * 16 + s)
-                            for s in range(players)]
+    seat_bots: list[Any] = [make_bot(opponent, "slide", deal_seed * 16 + s) for s in range(players)]
     state = games.get("slide").deal(deal_seed, players)
     if bot == ORACLE:  # peeks: a study of the search with every card known, never a player
         timed = Timed(SlideOracle(state, deal_seed * 16 + seat))
@@ -80,9 +85,14 @@ def play(task: tuple[int, int, str, str, int]) -> dict[str, Any]:
     winners = result["winners"]
     others = [result["scores"][s] for s in range(players) if s != seat]
     return {
-        "seat": seat, "win": seat in winners, "shared": seat in winners and len(winners) > 1,
-        "score": result["scores"][seat], "other_score": sum(others) / len(others),
-        "cpu_sum": sum(timed.cpu), "cpu_max": max(timed.cpu), "moves": len(timed.cpu),
+        "seat": seat,
+        "win": seat in winners,
+        "shared": seat in winners and len(winners) > 1,
+        "score": result["scores"][seat],
+        "other_score": sum(others) / len(others),
+        "cpu_sum": sum(timed.cpu),
+        "cpu_max": max(timed.cpu),
+        "moves": len(timed.cpu),
     }
 
 
@@ -91,7 +101,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(rows)
     moves = sum(r["moves"] for r in rows)
     return {
-        "games": n, "wins": sum(r["win"] for r in rows),
+        "games": n,
+        "wins": sum(r["win"] for r in rows),
         "shared": sum(r["shared"] for r in rows),
         "score": sum(r["score"] for r in rows) / n,
         "other_score": sum(r["other_score"] for r in rows) / n,
@@ -106,33 +117,53 @@ def ci(wins: int, n: int) -> str:
     return f"({100 * low:4.1f}-{100 * high:4.1f})"
 
 
-HEADER = (f"{'bot':<22} {'opponent':<24} {'games':>6} {'win %':>6} {'95 % CI':^11} "
-          f"{'shared':>6} {'score':>6} {'opp':>6} {'cpu ms':>7} {'max':>6}")
+HEADER = (
+    f"{'bot':<22} {'opponent':<24} {'games':>6} {'win %':>6} {'95 % CI':^11} "
+    f"{'shared':>6} {'score':>6} {'opp':>6} {'cpu ms':>7} {'max':>6}"
+)
 
 
 def line(bot: str, opponent: str, s: dict[str, Any]) -> str:
     rate = 100 * s["wins"] / s["games"]
-    cpu = (f"{s['cpu_ms']:>7.2f} {s['cpu_max_ms']:>6.0f}" if "cpu_ms" in s else "")
-    return (f"{bot:<22} {opponent:<24} {s['games']:>6} {rate:>6.1f} {ci(s['wins'], s['games'])}"
-            f" {s['shared']:>6} {s['score']:>6.1f} {s['other_score']:>6.1f} {cpu}")
+    cpu = f"{s['cpu_ms']:>7.2f} {s['cpu_max_ms']:>6.0f}" if "cpu_ms" in s else ""
+    return (
+        f"{bot:<22} {opponent:<24} {s['games']:>6} {rate:>6.1f} {ci(s['wins'], s['games'])}"
+        f" {s['shared']:>6} {s['score']:>6.1f} {s['other_score']:>6.1f} {cpu}"
+    )
 
 
 def label(players: int, opponent: str) -> str:
     return opponent if players == 2 else f"3 x {opponent} (4p)"
 
 
-def entry_of(players: int, bot: str, opponent: str, seed: int,
-             rows: list[dict[str, Any]]) -> dict[str, Any]:
+def entry_of(
+    players: int, bot: str, opponent: str, seed: int, rows: list[dict[str, Any]]
+) -> dict[str, Any]:
     """A pairing's figures as ``--save`` writes them: the total and one summary per seat."""
-    seats = [summary(mine) for seat in range(players)
-             if (mine := [r for r in rows if r["seat"] == seat])]
-    return {"players": players, "bot": bot, "opponent": opponent, "seed": seed,
-            **summary(rows), "seats": seats}
+    seats = [
+        summary(mine) for seat in range(players) if (mine := [r for r in rows if r["seat"] == seat])
+    ]
+    return {
+        "players": players,
+        "bot": bot,
+        "opponent": opponent,
+        "seed": seed,
+        **summary(rows),
+        "seats": seats,
+    }
 
 
-def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
-                jobs: int, progress: int = 0, save: str | None = None,
-                games_out: str | None = None) -> dict[str, Any]:
+def run_pairing(
+    players: int,
+    bot: str,
+    opponent: str,
+    games_n: int,
+    seed: int,
+    jobs: int,
+    progress: int = 0,
+    save: str | None = None,
+    games_out: str | None = None,
+) -> dict[str, Any]:
     """Play one pairing and print its detail; the summary, per-seat ones included."""
     tasks = [(i, players, bot, opponent, seed) for i in range(games_n)]
     start = time.perf_counter()
@@ -142,11 +173,23 @@ def run_pairing(players: int, bot: str, opponent: str, games_n: int, seed: int,
             rows.append(row)
             if games_out:
                 with open(games_out, "a", encoding="utf-8") as out:
-                    out.write(json.dumps({"players": players, "bot": bot, "opponent": opponent,
-                                          "deal": seed + len(rows) - 1, **row}) + "\n")
+                    out.write(
+                        json.dumps(
+                            {
+                                "players": players,
+                                "bot": bot,
+                                "opponent": opponent,
+                                "deal": seed + len(rows) - 1,
+                                **row,
+                            }
+                        )
+                        + "\n"
+                    )
             if progress and len(rows) % progress == 0 and len(rows) < games_n:
-                print(line(f"  (first {len(rows)})", label(players, opponent), summary(rows)),
-                      flush=True)
+                print(
+                    line(f"  (first {len(rows)})", label(players, opponent), summary(rows)),
+                    flush=True,
+                )
                 if save:  # the figures so far, seats included, in case the run is cut short
                     with open(save + ".partial", "w", encoding="utf-8") as out:
                         out.write(json.dumps(entry_of(players, bot, opponent, seed, rows)) + "\n")
@@ -163,7 +206,8 @@ def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
     n = sum(p["games"] for p in parts)
     # weighing CPU by games is exact: a seat makes 32 moves in every game (16 rounds)
     out: dict[str, Any] = {
-        "games": n, "wins": sum(p["wins"] for p in parts),
+        "games": n,
+        "wins": sum(p["wins"] for p in parts),
         "shared": sum(p["shared"] for p in parts),
         "score": sum(p["score"] * p["games"] for p in parts) / n,
         "other_score": sum(p["other_score"] * p["games"] for p in parts) / n,
@@ -189,14 +233,24 @@ def combine(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 raise SystemExit(f"{bot} vs {opponent}: runs that overlap or split the seats")
         seats = [merged([p["seats"][s] for p in parts]) for s in range(len(parts[0]["seats"]))]
         seeds = ", ".join(f"{p['seed']}..{p['seed'] + p['games'] - 1}" for p in parts)
-        out.append({"players": players, "bot": bot, "opponent": opponent,
-                    "seed": parts[0]["seed"], "seeds": seeds, **merged(parts), "seats": seats})
+        out.append(
+            {
+                "players": players,
+                "bot": bot,
+                "opponent": opponent,
+                "seed": parts[0]["seed"],
+                "seeds": seeds,
+                **merged(parts),
+                "seats": seats,
+            }
+        )
     return out
 
 
 def paired(first: str, second: str) -> None:
     """Two ``--games-out`` files on the same deals: each bot's wins there, the deals only one of
     them won, and the sign test's z on those (positive: the second bot better)."""
+
     def load(path: str) -> dict[tuple[int, int, str], dict[str, Any]]:
         with open(path, encoding="utf-8") as saved:
             rows = [json.loads(text) for text in saved if text.strip()]
@@ -212,8 +266,10 @@ def paired(first: str, second: str) -> None:
     n = len(common)
     for path, rows in ((first, a), (second, b)):
         wins = sum(rows[k]["win"] for k in common)
-        print(f"{path}: {rows[common[0]]['bot']} won {wins} of {n} = {100 * wins / n:.1f} % "
-              f"{ci(wins, n)}")
+        print(
+            f"{path}: {rows[common[0]]['bot']} won {wins} of {n} = {100 * wins / n:.1f} % "
+            f"{ci(wins, n)}"
+        )
     print(f"won only by the first: {only_a}, only by the second: {only_b}, z = {z:+.2f}")
 
 
@@ -237,9 +293,12 @@ def matrix(entries: list[dict[str, Any]]) -> None:
         out = []
         for p, o in columns:
             e = cells.get((bot, p, o))
-            out.append("" if e is None else
-                       f"{100 * e['wins'] / e['games']:.1f} {ci(e['wins'], e['games'])}"
-                       f" n={e['games']}")
+            out.append(
+                ""
+                if e is None
+                else f"{100 * e['wins'] / e['games']:.1f} {ci(e['wins'], e['games'])}"
+                f" n={e['games']}"
+            )
         print(f"| {bot} | " + " | ".join(out) + " |")
 
 
@@ -247,24 +306,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--bots", default=",".join(PANEL), help="bots under test, comma-separated")
-    parser.add_argument("--opponents", default=",".join(PANEL),
-                        help="2-player opponents, comma-separated")
-    parser.add_argument("--opponents4", default=RANDOM_REVEAL,
-                        help="the three opponents of the 4-player setting")
+    parser.add_argument(
+        "--opponents", default=",".join(PANEL), help="2-player opponents, comma-separated"
+    )
+    parser.add_argument(
+        "--opponents4", default=RANDOM_REVEAL, help="the three opponents of the 4-player setting"
+    )
     parser.add_argument("--players", default="2,4", help="settings to run: 2, 4 or 2,4")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--progress", type=int, default=0,
-                        help="print the figures so far every N games")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print the figures so far every N games"
+    )
     parser.add_argument("--save", help="append each pairing's figures to this JSON-lines file")
     parser.add_argument("--games-out", help="append every game's row to this JSON-lines file")
-    parser.add_argument("--paired", nargs=2, metavar="FILE",
-                        help="compare two --games-out files game by game; play nothing")
-    parser.add_argument("--variant", metavar="JSON",
-                        help="bot search:variant is search:hard with these settings changed, "
-                             "e.g. '{\"first\": 2, \"samples\": 8}' (for tuning)")
-    parser.add_argument("--matrix", nargs="+", metavar="FILE",
-                        help="print only the matrix of pairings saved in these files")
+    parser.add_argument(
+        "--paired",
+        nargs=2,
+        metavar="FILE",
+        help="compare two --games-out files game by game; play nothing",
+    )
+    parser.add_argument(
+        "--variant",
+        metavar="JSON",
+        help="bot search:variant is search:hard with these settings changed, "
+        'e.g. \'{"first": 2, "samples": 8}\' (for tuning)',
+    )
+    parser.add_argument(
+        "--matrix",
+        nargs="+",
+        metavar="FILE",
+        help="print only the matrix of pairings saved in these files",
+    )
     args = parser.parse_args()
     if args.paired:
         paired(*args.paired)
@@ -284,22 +357,35 @@ def main() -> None:
                 print(line(f"  bot in seat {seat}", "", s))
         matrix(entries)
         return
-    print(f"Slide panel: {args.games} games a pairing, seeds {args.seed}..."
-          f"{args.seed + args.games - 1}, {args.jobs} job(s)")
+    print(
+        f"Slide panel: {args.games} games a pairing, seeds {args.seed}..."
+        f"{args.seed + args.games - 1}, {args.jobs} job(s)"
+    )
     print(HEADER)
     entries = []
     for players in (int(p) for p in args.players.split(",")):
         opponents = args.opponents.split(",") if players == 2 else [args.opponents4]
         for bot in args.bots.split(","):
             for opponent in opponents:
-                entry = run_pairing(players, bot, opponent, args.games, args.seed, args.jobs,
-                                    args.progress, args.save, args.games_out)
+                entry = run_pairing(
+                    players,
+                    bot,
+                    opponent,
+                    args.games,
+                    args.seed,
+                    args.jobs,
+                    args.progress,
+                    args.save,
+                    args.games_out,
+                )
                 entries.append(entry)
                 if args.save:
                     with open(args.save, "a", encoding="utf-8") as out:
                         out.write(json.dumps(entry) + "\n")
-    print("win %: the bot's wins (shared ones included) with a 95 % Wilson interval; score: its"
-          " mean score; opp: the opponents' mean score; cpu ms: per move of the bot (mean, max).")
+    print(
+        "win %: the bot's wins (shared ones included) with a 95 % Wilson interval; score: its"
+        " mean score; opp: the opponents' mean score; cpu ms: per move of the bot (mean, max)."
+    )
     matrix(entries)
 
 

@@ -25,7 +25,7 @@ def play(seed: int, n: int, looker: int) -> list[int]:
     rng = random.Random(seed)
     deck = [v for v in range(1, 11) for _ in range(10)]
     rng.shuffle(deck)
-    hidden = [deck[16 * s:16 * s + 16] for s in range(n)]  # the order each seat's cards show
+    hidden = [deck[16 * s : 16 * s + 16] for s in range(n)]  # the order each seat's cards show
     grids = [[-1] * ss.CELLS for _ in range(n)]
     holes = [-1] * n
     counts = [0] + [10] * 10
@@ -59,8 +59,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=50001)
-    parser.add_argument("--control", action="store_true",
-                        help="the seat under test takes greedily too: the baseline of equals")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="the seat under test takes greedily too: the baseline of equals",
+    )
     args = parser.parse_args()
     n = args.players
     wins = 0
@@ -72,10 +75,12 @@ def main() -> None:
         margin += scores[seat] - sum(scores[s] for s in range(n) if s != seat) / (n - 1)
     low, high = wilson(wins, args.games)
     rule = "greedy take (control)" if args.control else "lookahead take"
-    print(f"{rule} vs {n - 1} greedy take(s), {n} players, {args.games} games, seeds "
-          f"{args.seed}..{args.seed + args.games - 1}: wins {100 * wins / args.games:.1f} % "
-          f"({100 * low:.1f}-{100 * high:.1f}), score minus the others' mean "
-          f"{margin / args.games:+.2f}")
+    print(
+        f"{rule} vs {n - 1} greedy take(s), {n} players, {args.games} games, seeds "
+        f"{args.seed}..{args.seed + args.games - 1}: wins {100 * wins / args.games:.1f} % "
+        f"({100 * low:.1f}-{100 * high:.1f}), score minus the others' mean "
+        f"{margin / args.games:+.2f}"
+    )
 
 
 if __name__ == "__main__":

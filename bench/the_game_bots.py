@@ -74,8 +74,15 @@ def play_chunk(task: tuple[str, int, list[int]]) -> list[tuple[int, int, int, fl
         state = rules.deal(seed, players)
         seat_bots = [_Timed(make_bot(bot, "the-game", seed * 16 + s)) for s in range(players)]
         play_one(state, seat_bots)
-        out.append((seed, state.result()["cards_left"], sum(b.moves for b in seat_bots),
-                    sum(b.seconds for b in seat_bots), max(b.longest for b in seat_bots)))
+        out.append(
+            (
+                seed,
+                state.result()["cards_left"],
+                sum(b.moves for b in seat_bots),
+                sum(b.seconds for b in seat_bots),
+                max(b.longest for b in seat_bots),
+            )
+        )
     return out
 
 
@@ -88,16 +95,16 @@ def load_solved(patterns: str, players: int) -> dict[int, str]:
         with open(pattern.format(players=players)) as f:
             data = json.load(f)
         if data.get("players", players) != players:
-            raise SystemExit(f"{pattern.format(players=players)} is for {data['players']} "
-                             "players")
+            raise SystemExit(f"{pattern.format(players=players)} is for {data['players']} players")
         for d in data["deals"]:
             if out.get(d["seed"], "unknown") == "unknown":
                 out[d["seed"]] = d["status"]
     return out
 
 
-def share(rows: list[tuple[int, int, int, float, float]], solved: dict[int, str]
-          ) -> tuple[int, int, int, int]:
+def share(
+    rows: list[tuple[int, int, int, float, float]], solved: dict[int, str]
+) -> tuple[int, int, int, int]:
     """(bot wins, deals the solver won, undecided deals, undecided deals the bot won)."""
     wins = won = unknown = proved = 0
     for seed, left, *_ in rows:
@@ -113,12 +120,13 @@ def share(rows: list[tuple[int, int, int, float, float]], solved: dict[int, str]
     return wins, won, unknown, proved
 
 
-def play(bot: str, players: int, games_n: int, first: int, jobs: int
-         ) -> list[tuple[int, int, int, float, float]]:
+def play(
+    bot: str, players: int, games_n: int, first: int, jobs: int
+) -> list[tuple[int, int, int, float, float]]:
     """Play the games: one row per game, in seed order."""
     seeds = list(range(first, first + games_n))
     size = max(1, min(100, games_n // (4 * max(1, jobs)) or 1))
-    tasks = [(bot, players, seeds[i:i + size]) for i in range(0, len(seeds), size)]
+    tasks = [(bot, players, seeds[i : i + size]) for i in range(0, len(seeds), size)]
     if jobs > 1:
         with Pool(jobs) as pool:
             chunks = pool.map(play_chunk, tasks)
@@ -127,8 +135,9 @@ def play(bot: str, players: int, games_n: int, first: int, jobs: int
     return sorted(r for chunk in chunks for r in chunk)
 
 
-def paired(rows: list[tuple[int, int, int, float, float]],
-           other: list[tuple[int, int, int, float, float]]) -> tuple[int, int, float, float]:
+def paired(
+    rows: list[tuple[int, int, int, float, float]], other: list[tuple[int, int, int, float, float]]
+) -> tuple[int, int, float, float]:
     """(games won here and lost there, lost here and won there, the difference in win rate,
     the half width of its 95 % interval) over the same seeds."""
     theirs = {r[0]: r[1] == 0 for r in other}
@@ -142,16 +151,23 @@ def paired(rows: list[tuple[int, int, int, float, float]],
     return better, worse, diff, half
 
 
-def run(rows: list[tuple[int, int, int, float, float]], bot: str, players: int,
-        solved: dict[int, str] | None = None) -> dict[str, Any]:
+def run(
+    rows: list[tuple[int, int, int, float, float]],
+    bot: str,
+    players: int,
+    solved: dict[int, str] | None = None,
+) -> dict[str, Any]:
     """Summarise the games' rows."""
     n = len(rows)
     wins = sum(1 for r in rows if r[1] == 0)
     p = wins / n
     moves = sum(r[2] for r in rows)
     return {
-        "bot": bot, "players": players, "games": n,
-        "win": p, "ci95": wilson(wins, n),
+        "bot": bot,
+        "players": players,
+        "games": n,
+        "win": p,
+        "ci95": wilson(wins, n),
         "left": sum(r[1] for r in rows) / n,
         "good": sum(1 for r in rows if r[1] <= 10) / n,
         "ms": 1000 * sum(r[3] for r in rows) / max(1, moves),
@@ -168,12 +184,14 @@ def main() -> None:
     parser.add_argument("--bots", default="expert,team,greedy")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--first", type=int, default=1, help="the first deal seed")
-    parser.add_argument("--solved", default=None,
-                        help="the solver's JSON per count, e.g. 'solve_{players}.json'")
+    parser.add_argument(
+        "--solved", default=None, help="the solver's JSON per count, e.g. 'solve_{players}.json'"
+    )
     parser.add_argument("--save", default=None, help="write every game's row to this JSON file")
     parser.add_argument("--rows", default=None, help="read the rows from --save's file, no play")
-    parser.add_argument("--paired", default=None,
-                        help="compare with the rows of this --save file, same seeds")
+    parser.add_argument(
+        "--paired", default=None, help="compare with the rows of this --save file, same seeds"
+    )
     args = parser.parse_args()
     counts = [int(x) for x in args.players.split(",")]
     saved: dict[str, list[Any]] = {}
@@ -186,15 +204,21 @@ def main() -> None:
         with open(args.paired) as f:
             other = json.load(f)
     for bot in args.bots.split(","):
-        print(f"\n{bot}: {args.games} games per player count, seeds {args.first}.."
-              f"{args.first + args.games - 1}, start seat 0, standard rules")
+        print(
+            f"\n{bot}: {args.games} games per player count, seeds {args.first}.."
+            f"{args.first + args.games - 1}, start seat 0, standard rules"
+        )
         extra = " wins / winnable deals |" if solved else ""
         if other:
             extra += " won here, lost there | lost here, won there | difference (95 % CI) |"
-        print(f"| players | win % (95% CI) | mean cards left | <=10 left | ms/move | max ms |"
-              f"{extra}")
-        print("|---|---|---|---|---|---|" + ("---|" if solved else "")
-              + ("---|---|---|" if other else ""))
+        print(
+            f"| players | win % (95% CI) | mean cards left | <=10 left | ms/move | max ms |{extra}"
+        )
+        print(
+            "|---|---|---|---|---|---|"
+            + ("---|" if solved else "")
+            + ("---|---|---|" if other else "")
+        )
         for players in counts:
             if bot == "team" and players == 1:
                 continue  # nobody to talk to: the team bot alone is the expert
@@ -202,8 +226,10 @@ def main() -> None:
             if args.rows:
                 rows = [tuple(r) for r in saved[name]]
                 if [r[0] for r in rows] != list(range(args.first, args.first + args.games)):
-                    raise SystemExit(f"{args.rows}: {name} is not seeds {args.first}.. "
-                                     f"{args.first + args.games - 1}")
+                    raise SystemExit(
+                        f"{args.rows}: {name} is not seeds {args.first}.. "
+                        f"{args.first + args.games - 1}"
+                    )
             else:
                 rows = play(bot, players, args.games, args.first, args.jobs)
             saved[name] = rows
@@ -213,16 +239,22 @@ def main() -> None:
             if r["share"] is not None:
                 wins, won, unknown, proved = r["share"]
                 few, many = won + proved, won + unknown  # the winnable deals: fewest, most
-                cell = (f" {wins} of {few}-{many} = {100 * wins / max(1, many):.1f}"
-                        f"-{100 * wins / max(1, few):.1f} % |")
+                cell = (
+                    f" {wins} of {few}-{many} = {100 * wins / max(1, many):.1f}"
+                    f"-{100 * wins / max(1, few):.1f} % |"
+                )
             if other:
                 better, worse, diff, half = paired(rows, [tuple(r) for r in other[name]])
-                cell += (f" {better} | {worse} | {100 * diff:+.1f} ({100 * (diff - half):+.1f}"
-                         f" to {100 * (diff + half):+.1f}) |")
-            print(f"| {players} | {100 * r['win']:.1f} ({100 * low:.1f}-{100 * high:.1f}) "
-                  f"| {r['left']:.2f} "
-                  f"| {100 * r['good']:.1f} % | {r['ms']:.2f} | {r['max_ms']:.0f} |{cell}",
-                  flush=True)
+                cell += (
+                    f" {better} | {worse} | {100 * diff:+.1f} ({100 * (diff - half):+.1f}"
+                    f" to {100 * (diff + half):+.1f}) |"
+                )
+            print(
+                f"| {players} | {100 * r['win']:.1f} ({100 * low:.1f}-{100 * high:.1f}) "
+                f"| {r['left']:.2f} "
+                f"| {100 * r['good']:.1f} % | {r['ms']:.2f} | {r['max_ms']:.0f} |{cell}",
+                flush=True,
+            )
     if args.save:
         with open(args.save, "w") as f:
             json.dump(saved, f)

@@ -28,13 +28,19 @@ def main() -> None:
     parser.add_argument("--seeds", default="1-1000")
     parser.add_argument("--budget", type=int, default=20000, help="positions per deal")
     parser.add_argument("--save", default=None, help="write the JSON per count ({players})")
-    parser.add_argument("--from", dest="source", default=None,
-                        help="read `cardtable solve --json` output per count ({players})")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        default=None,
+        help="read `cardtable solve --json` output per count ({players})",
+    )
     args = parser.parse_args()
     seeds = batch.parse_seeds(args.seeds)
     print(f"seeds {args.seeds}, standard rules, seat 0 first")
-    print("| players | budget | won | lost | undecided | winnable of decided (95% CI) "
-          "| winnable of all, undecided both ways | CPU ms/deal median | p99 | max | total s |")
+    print(
+        "| players | budget | won | lost | undecided | winnable of decided (95% CI) "
+        "| winnable of all, undecided both ways | CPU ms/deal median | p99 | max | total s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for players in (int(x) for x in args.players.split(",")):
         data: dict[str, Any]
@@ -47,8 +53,13 @@ def main() -> None:
         else:
             budget = args.budget
             deals = batch.run("the-game", seeds, 1, budget, players=players)
-            data = {"game": "the-game", "players": players, "budget": budget,
-                    "summary": batch.summarise(deals), "deals": deals}
+            data = {
+                "game": "the-game",
+                "players": players,
+                "budget": budget,
+                "summary": batch.summarise(deals),
+                "deals": deals,
+            }
             if args.save:
                 with open(args.save.format(players=players), "w") as f:
                     json.dump(data, f)
@@ -57,10 +68,12 @@ def main() -> None:
         low, high = s["winnable_ci95"]
         all_low, all_high = s["winnable_bounds"]
         shown = "-" if share is None else f"{100 * share:.1f} ({100 * low:.1f}-{100 * high:.1f})"
-        print(f"| {players} | {budget} | {s['won']} | {s['lost']} | {s['unknown']} | {shown} "
-              f"| {100 * all_low:.1f}-{100 * all_high:.1f} % | {s['median_cpu_ms']:.0f} "
-              f"| {s['p99_cpu_ms']:.0f} | {s['max_cpu_ms']:.0f} | {s['total_cpu_s']:.0f} |",
-              flush=True)
+        print(
+            f"| {players} | {budget} | {s['won']} | {s['lost']} | {s['unknown']} | {shown} "
+            f"| {100 * all_low:.1f}-{100 * all_high:.1f} % | {s['median_cpu_ms']:.0f} "
+            f"| {s['p99_cpu_ms']:.0f} | {s['max_cpu_ms']:.0f} | {s['total_cpu_s']:.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

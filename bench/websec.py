@@ -40,16 +40,25 @@ async def socket_attack(srv: ServerProcess, token: str, evil: str) -> tuple[str,
     table = http.post("/api/tables", json={"game": "the-game", "seats": ["me", "greedy"]}).json()
     url = f"ws://127.0.0.1:{srv.port}/ws/tables/{table['id']}"
     try:
-        ws = await websockets.connect(url, origin=evil,
-                                      additional_headers={"cookie": f"cardtable_token={token}"})
+        ws = await websockets.connect(
+            url, origin=evil, additional_headers={"cookie": f"cardtable_token={token}"}
+        )
     except websockets.exceptions.InvalidStatus as e:
         code = json.loads(e.response.body or b"{}").get("error")
         return (f"refused: HTTP {e.response.status_code} {code}",) * 2
     try:
         state = await first_state(ws)
         hand = f"read: seat {state['seat']}, hand {state['view']['hand']}"
-        await ws.send(json.dumps({"type": "act", "action": "signal up1 good", "id": "evil",
-                                  "version": state["version"]}))
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "act",
+                    "action": "signal up1 good",
+                    "id": "evil",
+                    "version": state["version"],
+                }
+            )
+        )
         while True:
             answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if answer.get("id") == "evil":
@@ -64,16 +73,23 @@ async def solitaire_move(srv: ServerProcess, token: str) -> str:
     url = f"ws://127.0.0.1:{srv.port}/ws/tables/{table['id']}?token={token}"
     async with websockets.connect(url) as ws:
         state = await first_state(ws)
-        await ws.send(json.dumps({"type": "act", "action": state["legal"][-1],
-                                  "version": state["version"], "id": "m"}))
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "act",
+                    "action": state["legal"][-1],
+                    "version": state["version"],
+                    "id": "m",
+                }
+            )
+        )
         while json.loads(await asyncio.wait_for(ws.recv(), 10)).get("id") != "m":
             pass
     return table["id"]
 
 
 def post_answer(got: httpx.Response, srv: ServerProcess, table_id: str, token: str) -> str:
-    info = httpx.get(f"{srv.base}/api/tables/{table_id}",
-                     cookies={"cardtable_token": token}).json()
+    info = httpx.get(f"{srv.base}/api/tables/{table_id}", cookies={"cardtable_token": token}).json()
     undone = "move undone" if info["can_redo"] else "move kept"
     try:
         code = got.json().get("error") or "ok"
@@ -90,7 +106,7 @@ def latency(srv: ServerProcess, path: str, n: int) -> str:
             http.get(path).raise_for_status()
             times.append((time.perf_counter() - start) * 1000)
     times.sort()
-    return f"median {statistics.median(times):.2f} ms, p99 {times[int(n * .99) - 1]:.2f} ms"
+    return f"median {statistics.median(times):.2f} ms, p99 {times[int(n * 0.99) - 1]:.2f} ms"
 
 
 async def run(requests: int) -> list[tuple[str, str]]:
@@ -104,33 +120,60 @@ async def run(requests: int) -> list[tuple[str, str]]:
             me = httpx.post(srv.base + "/api/me", json={"name": "Ann"})
             token = me.cookies["cardtable_token"]
             read, signal = await socket_attack(srv, token, evil)
-            rows += [("socket from another port: the hand", read),
-                     ("socket from another port: a signal", signal)]
+            rows += [
+                ("socket from another port: the hand", read),
+                ("socket from another port: a signal", signal),
+            ]
             solo = await solitaire_move(srv, token)
-            got = httpx.post(f"{srv.base}/api/tables/{solo}/undo",
-                             headers={"origin": evil, "cookie": f"cardtable_token={token}"})
-            rows.append(("POST undo from another port (no body)",
-                         post_answer(got, srv, solo, token)))
+            got = httpx.post(
+                f"{srv.base}/api/tables/{solo}/undo",
+                headers={"origin": evil, "cookie": f"cardtable_token={token}"},
+            )
+            rows.append(
+                ("POST undo from another port (no body)", post_answer(got, srv, solo, token))
+            )
             solo = await solitaire_move(srv, token)
-            got = httpx.post(f"{srv.base}/api/tables/{solo}/undo", content=b"x=1", headers={
-                "content-type": "application/x-www-form-urlencoded",
-                "cookie": f"cardtable_token={token}"})
+            got = httpx.post(
+                f"{srv.base}/api/tables/{solo}/undo",
+                content=b"x=1",
+                headers={
+                    "content-type": "application/x-www-form-urlencoded",
+                    "cookie": f"cardtable_token={token}",
+                },
+            )
             rows.append(("form POST undo, no Origin", post_answer(got, srv, solo, token)))
             page = httpx.get(srv.base + "/")
-            wanted = ("content-security-policy", "x-content-type-options", "x-frame-options",
-                      "referrer-policy")
-            rows.append(("headers on /", ", ".join(h for h in wanted if h in page.headers)
-                         or "none"))
-            proxied = httpx.post(srv.base + "/api/me", json={"name": "Bob"},
-                                 headers={"x-forwarded-proto": "https"})
-            rows.append(("cookie behind a TLS proxy",
-                         "Secure" if "secure" in proxied.headers["set-cookie"].lower()
-                         else "not Secure"))
+            wanted = (
+                "content-security-policy",
+                "x-content-type-options",
+                "x-frame-options",
+                "referrer-policy",
+            )
+            rows.append(
+                ("headers on /", ", ".join(h for h in wanted if h in page.headers) or "none")
+            )
+            proxied = httpx.post(
+                srv.base + "/api/me", json={"name": "Bob"}, headers={"x-forwarded-proto": "https"}
+            )
+            rows.append(
+                (
+                    "cookie behind a TLS proxy",
+                    "Secure" if "secure" in proxied.headers["set-cookie"].lower() else "not Secure",
+                )
+            )
             files = sorted(Path(tmp).glob("cardtable.sqlite*"))
-            rows.append(("SQLite files", ", ".join(
-                f"{f.name} {stat.S_IMODE(f.stat().st_mode):o}" for f in files)))
-            rows.append((f"GET /api/tables/{{id}} x{requests}",
-                         latency(srv, f"/api/tables/{solo}", requests)))
+            rows.append(
+                (
+                    "SQLite files",
+                    ", ".join(f"{f.name} {stat.S_IMODE(f.stat().st_mode):o}" for f in files),
+                )
+            )
+            rows.append(
+                (
+                    f"GET /api/tables/{{id}} x{requests}",
+                    latency(srv, f"/api/tables/{solo}", requests),
+                )
+            )
         finally:
             srv.kill()
             os.umask(old_umask)
@@ -139,8 +182,12 @@ async def run(requests: int) -> list[tuple[str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=1000,
-                        help="GETs timed, for the cost of the checks and headers")
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=1000,
+        help="GETs timed, for the cost of the checks and headers",
+    )
     args = parser.parse_args()
     rows = asyncio.run(run(args.requests))
     width = max(len(a) for a, _ in rows)

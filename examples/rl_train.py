@@ -77,16 +77,21 @@ def export_policy(model: MaskablePPO, path: str) -> None:
         raise ValueError(f"only one activation, tanh or relu, exports: {activations}")
     arrays["Wa"] = model.policy.action_net.weight.detach().numpy()
     arrays["ba"] = model.policy.action_net.bias.detach().numpy()
-    np.savez(path, activation=np.array(activations.pop() if activations else "tanh"),
-             hidden=np.array(hidden), **arrays)
+    np.savez(
+        path,
+        activation=np.array(activations.pop() if activations else "tanh"),
+        hidden=np.array(hidden),
+        **arrays,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="doublets")
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--opponents", default="",
-                        help="bots for the other seats, comma-separated (one for all)")
+    parser.add_argument(
+        "--opponents", default="", help="bots for the other seats, comma-separated (one for all)"
+    )
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--out", default="cardtable-ppo", help="OUT.zip and OUT.npz")
     parser.add_argument("--train-seed", type=int, default=100001)
@@ -98,26 +103,41 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     specs = [b for b in args.opponents.split(",") if b]
     players = args.players or 1 + len(specs)
-    opponents = (specs * (players - 1))[:players - 1] if len(specs) == 1 else specs
+    opponents = (specs * (players - 1))[: players - 1] if len(specs) == 1 else specs
     env = make_gym_env(args.game, players=players, opponents=opponents or None)
     env.reset(seed=args.train_seed)
-    model = MaskablePPO("MlpPolicy", env, n_steps=1024, batch_size=256, learning_rate=3e-4,
-                        gamma=1.0, seed=args.train_seed, verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=1024,
+        batch_size=256,
+        learning_rate=3e-4,
+        gamma=1.0,
+        seed=args.train_seed,
+        verbose=0,
+    )
     started = time.monotonic()
     model.learn(total_timesteps=10**9, callback=StopAfter(60 * args.minutes))
     trained = time.monotonic() - started
     model.save(f"{args.out}.zip")
     export_policy(model, f"{args.out}.npz")
-    print(f"trained {model.num_timesteps} steps in {trained:.0f} s; "
-          f"saved {args.out}.zip and {args.out}.npz")
+    print(
+        f"trained {model.num_timesteps} steps in {trained:.0f} s; "
+        f"saved {args.out}.zip and {args.out}.npz"
+    )
 
-    rewards = evaluate(model, make_gym_env(args.game, players=players,
-                                           opponents=opponents or None),
-                       args.eval_seed, args.eval_games)
+    rewards = evaluate(
+        model,
+        make_gym_env(args.game, players=players, opponents=opponents or None),
+        args.eval_seed,
+        args.eval_games,
+    )
     mean = float(np.mean(rewards))
     half = 1.96 * float(np.std(rewards, ddof=1)) / math.sqrt(len(rewards))
-    print(f"mean final reward over deals {args.eval_seed}..{args.eval_seed + len(rewards) - 1}:"
-          f" {mean:.3f} ± {half:.3f} (95 %)")
+    print(
+        f"mean final reward over deals {args.eval_seed}..{args.eval_seed + len(rewards) - 1}:"
+        f" {mean:.3f} ± {half:.3f} (95 %)"
+    )
 
 
 if __name__ == "__main__":

@@ -12,8 +12,11 @@ from cardtable import games
 from cardtable.bots import make_bot
 
 #: every game with every player count it allows
-GAME_SEATS = [(name, n) for name in games.names()
-              for n in range(games.get(name).min_players, games.get(name).max_players + 1)]
+GAME_SEATS = [
+    (name, n)
+    for name in games.names()
+    for n in range(games.get(name).min_players, games.get(name).max_players + 1)
+]
 
 
 def random_game(name: str, players: int, seed: int, rng: random.Random):
@@ -66,16 +69,23 @@ def play_checking_legal(state, seat_bots: list) -> None:
             state.act(seat, action)
 
 
-async def play_with_greedy(sock, game: str, timeout: float = 60,
-                           errors_allowed: bool = True) -> dict:
+async def play_with_greedy(
+    sock, game: str, timeout: float = 60, errors_allowed: bool = True
+) -> dict:
     """Play a websocket's seat (``server.conftest.Socket``) with the greedy policy until the
     game is over, or stuck (a solitaire with no move left, held open for undo); the last
     state. ``errors_allowed``: an answer may be an error (``stale`` when a bot moved
     meanwhile); otherwise every action must be acknowledged."""
     bot = make_bot("greedy", game)
     while True:
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or stuck(s) or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=timeout)
+        state = await sock.until(
+            lambda s: (
+                s["table"]["status"] == "over"
+                or stuck(s)
+                or (s["legal"] and s["seat"] in s["view"]["to_act"])
+            ),
+            timeout=timeout,
+        )
         if state["table"]["status"] == "over" or stuck(state):
             return state
         answer = await sock.act(bot.choose(state["view"], state["legal"]))
@@ -85,8 +95,11 @@ async def play_with_greedy(sock, game: str, timeout: float = 60,
 def stuck(state: dict) -> bool:
     """Whether a state message shows a solitaire stuck and held open for undo: running,
     nobody to act (docs/server.md, "Table lifecycle")."""
-    return (state["table"]["status"] == "running" and state["table"]["players"] == 1
-            and not state["view"]["to_act"])
+    return (
+        state["table"]["status"] == "running"
+        and state["table"]["players"] == 1
+        and not state["view"]["to_act"]
+    )
 
 
 def need_rl() -> None:

@@ -51,13 +51,20 @@ async def test_websocket_regressions(tmp_path):
         ann, _ = store.new_player("Ann")
         table = hub.create(ann, "doublets", ["me"], {}, 5)
         conn = Conn(seat=0, player_id=ann.id)
-        for raw in ["[" * 2000 + "]" * 2000, '{"type": "act", "action": "flip", "id": "\\ud800"}',
-                    '{"type": "ping", "id": "\\udfff"}', "\ud800"]:
+        for raw in [
+            "[" * 2000 + "]" * 2000,
+            '{"type": "act", "action": "flip", "id": "\\ud800"}',
+            '{"type": "ping", "id": "\\udfff"}',
+            "\ud800",
+        ]:
             answer = await handle_message(hub, table, conn, raw)
             assert answer["type"] == "error" and answer["code"] == "bad_message"
             assert table.version == 0 and not table.state.actions
-        assert (await asyncio.wait_for(handle_message(
-            hub, table, conn, '{"type": "act", "action": "flip", "id": "ok"}'), 5))["type"] == "ack"
+        assert (
+            await asyncio.wait_for(
+                handle_message(hub, table, conn, '{"type": "act", "action": "flip", "id": "ok"}'), 5
+            )
+        )["type"] == "ack"
     finally:
         store.close()
 
@@ -75,8 +82,11 @@ def test_framework_refusals_are_typed(tmp_path):
         assert got.status_code == 404 and got.json()["error"] == "not_found"
         # FastAPI's 422 echoed the input; an echoed Infinity could not be serialized: 500
         client.post("/api/me", json={"name": "Ann"})
-        got = client.post("/api/tables", content=b'{"game": "slide", "seats": {"a": Infinity}}',
-                          headers={"content-type": "application/json"})
+        got = client.post(
+            "/api/tables",
+            content=b'{"game": "slide", "seats": {"a": Infinity}}',
+            headers={"content-type": "application/json"},
+        )
         assert got.status_code == 422 and got.json()["error"] == "bad_request"
         assert "seats" in got.json()["message"]
 
@@ -108,8 +118,10 @@ def test_create_table_with_an_option_named_seed_is_400(tmp_path):
     with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/h.sqlite"))) as client:
         client.post("/api/me", json={"name": "Ann"})
         for key in ("seed", "players", "self"):
-            got = client.post("/api/tables", json={"game": "slide", "seats": ["me", "greedy"],
-                                                   "options": {key: 3}})
+            got = client.post(
+                "/api/tables",
+                json={"game": "slide", "seats": ["me", "greedy"], "options": {key: 3}},
+            )
             assert got.status_code == 400 and got.json()["error"] == "bad_request"
             assert key in got.json()["message"]
 
@@ -136,16 +148,23 @@ async def test_an_action_id_or_chat_with_a_nul_is_refused(tmp_path):
         table = hub.create(ann, "doublets", ["me"], {}, 5)
         conn = Conn(seat=0, player_id=ann.id)
         action = table.state.legal(0)[0]
-        for raw in [json.dumps({"type": "act", "action": action, "version": 0, "id": "a\x00b"}),
-                    '{"type": "ping", "id": "\\u0000"}']:
+        for raw in [
+            json.dumps({"type": "act", "action": action, "version": 0, "id": "a\x00b"}),
+            '{"type": "ping", "id": "\\u0000"}',
+        ]:
             answer = await handle_message(hub, table, conn, raw)
             assert answer["type"] == "error" and answer["code"] == "bad_message", answer
             assert table.version == 0 and not table.state.actions
         answer = await handle_message(hub, table, conn, '{"type": "chat", "text": "hi\\u0000"}')
         assert answer["type"] == "error" and answer["code"] == "chat_empty", answer
-        assert (await asyncio.wait_for(handle_message(
-            hub, table, conn, json.dumps({"type": "act", "action": action, "id": "ok"})), 5)
-                )["type"] == "ack"
+        assert (
+            await asyncio.wait_for(
+                handle_message(
+                    hub, table, conn, json.dumps({"type": "act", "action": action, "id": "ok"})
+                ),
+                5,
+            )
+        )["type"] == "ack"
     finally:
         store.close()
 
@@ -164,8 +183,13 @@ def test_an_address_with_a_nul_is_refused(tmp_path):
     with TestClient(create_app(settings)) as client:
         client.post("/api/me", json={"name": "Ann"})
         table = client.post("/api/tables", json={"game": "doublets", "seats": ["me"]}).json()
-        for path in ("/api/tables/a%00b", "/api/tables/a%00b/replay?step=0", "/api/stats/a%00b",
-                     "/api/leaderboard?game=a%00b", f"/api/tables/{table['id']}?x=%00"):
+        for path in (
+            "/api/tables/a%00b",
+            "/api/tables/a%00b/replay?step=0",
+            "/api/stats/a%00b",
+            "/api/leaderboard?game=a%00b",
+            f"/api/tables/{table['id']}?x=%00",
+        ):
             got = client.get(path)
             assert got.status_code == 400 and got.json()["error"] == "bad_request", path
         got = client.post("/api/tables/a%00b/undo")

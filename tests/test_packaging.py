@@ -21,10 +21,31 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 
 #: everything the extras bring (and what those bring): none of it may be needed by the library
-BLOCKED = ("typer", "click", "rich", "textual", "fastapi", "starlette", "uvicorn", "sqlalchemy",
-           "alembic", "pydantic", "orjson", "openskill", "httpx", "websockets", "matplotlib",
-           "numpy", "dask", "distributed", "psycopg", "playwright", "markdown_it", "gymnasium",
-           "pettingzoo")
+BLOCKED = (
+    "typer",
+    "click",
+    "rich",
+    "textual",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "pydantic",
+    "orjson",
+    "openskill",
+    "httpx",
+    "websockets",
+    "matplotlib",
+    "numpy",
+    "dask",
+    "distributed",
+    "psycopg",
+    "playwright",
+    "markdown_it",
+    "gymnasium",
+    "pettingzoo",
+)
 
 BLOCKER = f'''
 """Make importing any third-party package the extras install fail (this test's doing)."""
@@ -43,6 +64,7 @@ class Blocker:
 sys.meta_path.insert(0, Blocker())
 '''
 
+
 def run_blocked(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """Run Python with the third-party packages blocked (a sitecustomize on PYTHONPATH) and
     the test plugin "fifteen" installed, as a game from another package."""
@@ -53,8 +75,9 @@ def run_blocked(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     (site / "sitecustomize.py").write_text(BLOCKER)
     path = [str(site), str(ROOT / "src"), str(PLUGIN_SITE)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=300)
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300
+    )
 
 
 def test_the_blocker_blocks(tmp_path):
@@ -63,7 +86,7 @@ def test_the_blocker_blocks(tmp_path):
 
 
 def test_core_games_bots_and_simulator_run_without_third_party_packages(tmp_path):
-    script = textwrap.dedent(f'''
+    script = textwrap.dedent(f"""
         import sys
 
         blocked = {BLOCKED!r}
@@ -91,7 +114,7 @@ def test_core_games_bots_and_simulator_run_without_third_party_packages(tmp_path
             assert batch.summarise(batch.run(name, [1, 2]))["decided"] == 2
         loaded = sorted({{m.partition(".")[0] for m in sys.modules}} & set(blocked))
         print(played, cardtable.__version__, loaded)
-    ''')
+    """)
     done = run_blocked(tmp_path, "-c", script)
     assert done.returncode == 0, done.stderr
     played, version, loaded = done.stdout.split(maxsplit=2)
@@ -103,8 +126,10 @@ def test_core_games_bots_and_simulator_run_without_third_party_packages(tmp_path
 def test_the_command_names_the_extra_it_misses(tmp_path):
     done = run_blocked(tmp_path, "-m", "cardtable", "--version")
     assert done.returncode == 1
-    assert done.stderr == ("cardtable: the command line needs the cli extra (typer is not "
-                           "installed): pip install 'cardtable[cli]'\n")
+    assert done.stderr == (
+        "cardtable: the command line needs the cli extra (typer is not "
+        "installed): pip install 'cardtable[cli]'\n"
+    )
     assert PROJECT["scripts"]["cardtable"] == "cardtable.__main__:main"
 
 
@@ -124,12 +149,17 @@ def test_commands_name_the_extra_they_miss(monkeypatch):
     from cardtable.cli import EXTRA_MODULES, app
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name in ("textual", "uvicorn") else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("textual", "uvicorn") else real(name, *a),
+    )
     out = CliRunner().invoke(app, ["serve"])
     assert out.exit_code == 1
-    assert "needs the server extra (uvicorn not installed): pip install 'cardtable[server]'" \
+    assert (
+        "needs the server extra (uvicorn not installed): pip install 'cardtable[server]'"
         in out.stderr
+    )
     out = CliRunner().invoke(app, ["play", "slide", "--seed", "1"])
     assert out.exit_code == 1 and "pip install 'cardtable[tui]'" in out.stderr
     assert set(EXTRA_MODULES) <= set(PROJECT["optional-dependencies"])
@@ -217,8 +247,10 @@ def test_wheel_metadata_built_by_hatchling():
     requires = [line for line in text.splitlines() if line.startswith("Requires-Dist:")]
     assert requires and all("extra ==" in line for line in requires), requires
     assert {"cli", "tui", "server", "test"} <= {
-        line.split(":", 1)[1].strip() for line in text.splitlines()
-        if line.startswith("Provides-Extra:")}
+        line.split(":", 1)[1].strip()
+        for line in text.splitlines()
+        if line.startswith("Provides-Extra:")
+    }
 
 
 def test_readme_commands_install_what_they_need_and_ci_runs_the_test_one():

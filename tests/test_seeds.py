@@ -50,8 +50,9 @@ def test_no_view_names_its_deal(game: str, players: int) -> None:
 
 def test_bot_seeds_come_from_the_runs_key_not_the_deal() -> None:
     assert bot_seed(1, 42, 0) == bot_seed(1, 42, 0)
-    assert len({bot_seed(1, 42, 0), bot_seed(2, 42, 0), bot_seed(1, 42, 1),
-                bot_seed(1, 43, 0)}) == 4
+    assert (
+        len({bot_seed(1, 42, 0), bot_seed(2, 42, 0), bot_seed(1, 42, 1), bot_seed(1, 43, 0)}) == 4
+    )
     assert new_key() != new_key() and new_key().bit_length() > 64
 
 

@@ -17,8 +17,9 @@ def test_same_arguments_same_numbers():
     # without a key each run gets a fresh secret one, which the summary names
     d = simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5)
     assert d["bot_key"] not in (None, 8) and d["bot_key"].bit_length() > 64
-    assert simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5,
-                    bot_key=d["bot_key"]) == d
+    assert (
+        simulate("slide", 3, ["greedy", "random", "random"], 40, seed=5, bot_key=d["bot_key"]) == d
+    )
 
 
 @pytest.mark.parametrize(("game", "players"), [("slide", 3), ("doublets", 1), ("the-game", 4)])

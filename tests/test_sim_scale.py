@@ -28,8 +28,9 @@ def test_same_outcomes_with_one_and_two_jobs():
 def test_dask_local_cluster_gives_the_same_outcomes():
     distributed = pytest.importorskip("distributed")
     tasks = make_tasks("the-game", 3, ["greedy"], 30, seed=4)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+    ) as cluster:
         remote = list(run_tasks(tasks, dask=cluster.scheduler_address))
     assert remote == list(run_tasks(tasks))
 
@@ -69,9 +70,11 @@ def test_tournament_rotates_seats_over_the_same_seeds():
     assert [t.bots for t in tasks] == [("greedy", "random")] * 5 + [("random", "greedy")] * 5
     assert [t.seed for t in tasks] == list(range(3, 8)) * 2
     three = tournament_tasks("slide", 3, ["greedy", "random"], 1)
-    assert [t.bots for t in three] == [("greedy", "random", "greedy"),
-                                       ("random", "greedy", "greedy"),
-                                       ("greedy", "greedy", "random")]
+    assert [t.bots for t in three] == [
+        ("greedy", "random", "greedy"),
+        ("random", "greedy", "greedy"),
+        ("greedy", "greedy", "random"),
+    ]
 
 
 def test_cooperative_tournament_gives_each_bot_all_seats():
@@ -95,8 +98,9 @@ def test_a_failing_external_bot_ends_its_games_and_the_run_goes_on():
     from pathlib import Path
 
     bad = Path(__file__).parent / "bots" / "fixtures" / "illegal_bot.py"
-    tasks = make_tasks("slide", 2, ["greedy", f"cmd:{sys.executable} {bad}"], 3, seed=1,
-                       fast=False, timeout=5)
+    tasks = make_tasks(
+        "slide", 2, ["greedy", f"cmd:{sys.executable} {bad}"], 3, seed=1, fast=False, timeout=5
+    )
     outcomes = list(run_tasks(tasks))
     assert len(outcomes) == 3 and all(o.error for o in outcomes)
     assert "illegal_bot.py" in outcomes[0].error and "game 1:" in outcomes[0].error

@@ -48,8 +48,10 @@ def test_wilson_wider_at_higher_confidence():
         z_score(1.0)
 
 
-@given(st.integers(0, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
-       st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99, 0.999]))
+@given(
+    st.integers(0, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+    st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99, 0.999]),
+)
 def test_wilson_bounds_stay_in_zero_one_around_the_share(case, confidence):
     successes, n = case
     low, high = wilson(successes, n, confidence)

@@ -1,4 +1,4 @@
-"""The code stays ruff clean (the configuration is in pyproject.toml)."""
+"""The code stays ruff clean and ruff formatted (the configuration is in pyproject.toml)."""
 
 import shutil
 import subprocess
@@ -11,15 +11,36 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_ruff_clean():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     assert ruff, "ruff is a test dependency: pip install -e '.[test]'"
-    done = subprocess.run([ruff, "check", "src", "tests", "bench", "examples"], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [ruff, "check", "src", "tests", "bench", "examples"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_formatted():
+    """One layout for all the code: ``ruff format`` changes nothing (#25)."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    assert ruff, "ruff is a test dependency: pip install -e '.[test]'"
+    done = subprocess.run(
+        [ruff, "format", "--check", "src", "tests", "bench", "examples"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, "run: ruff format src tests bench examples\n" + done.stdout
 
 
 def test_mypy_clean(tmp_path):
     """The type hints hold: mypy over src/ with no error (its settings: pyproject.toml)."""
-    done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path), "src"],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path), "src"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -41,11 +62,18 @@ def test_adapters_ask_the_game_instead_of_naming_it():
         if where.startswith(own) or where in encodings:
             continue
         tree = ast.parse(path.read_text())
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
-                                    | ast.AsyncFunctionDef)
-                      and node.body and isinstance(node.body[0], ast.Expr)}
-        found += [f"{where}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
-                  if isinstance(node, ast.Constant) and node.value in games.names()
-                  and id(node) not in docstrings]
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        found += [
+            f"{where}:{node.lineno}: {node.value!r}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and node.value in games.names()
+            and id(node) not in docstrings
+        ]
     assert not found, "\n".join(found)

@@ -20,8 +20,10 @@ def main() -> None:
         top = (e.name or "").partition(".")[0]
         if top not in CLI_MODULES:
             raise
-        sys.stderr.write(f"cardtable: the command line needs the cli extra ({top} is not "
-                         "installed): pip install 'cardtable[cli]'\n")
+        sys.stderr.write(
+            f"cardtable: the command line needs the cli extra ({top} is not "
+            "installed): pip install 'cardtable[cli]'\n"
+        )
         raise SystemExit(1) from None
     run()
 

@@ -58,8 +58,9 @@ class Connection:
 
     def __post_init__(self) -> None:
         self.url = self.url.rstrip("/")
-        self.http = httpx.AsyncClient(base_url=self.url, timeout=10,
-                                      headers={"X-Cardtable-Token": self.token})
+        self.http = httpx.AsyncClient(
+            base_url=self.url, timeout=10, headers={"X-Cardtable-Token": self.token}
+        )
 
     def ws_url(self, table_id: str) -> str:
         base = "wss" + self.url[5:] if self.url.startswith("https") else "ws" + self.url[4:]
@@ -80,9 +81,17 @@ class BotClient:
     """Plays every table of a bot account with ``spec`` until ``games`` games are over
     (None: until stopped)."""
 
-    def __init__(self, url: str, token: str, spec: str, *, join: str | None = None,
-                 games: int | None = None, timeout: float = 5.0,
-                 say: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        spec: str,
+        *,
+        join: str | None = None,
+        games: int | None = None,
+        timeout: float = 5.0,
+        say: Callable[[str], None] = print,
+    ) -> None:
         self.conn = Connection(url, token)
         self.spec = spec
         self.join = join
@@ -98,8 +107,10 @@ class BotClient:
         if me is None:
             raise ClientError("the server does not know this token")
         if not me.get("bot"):
-            raise ClientError(f"{me['name']} is a person's account, not a bot account: make "
-                              "one with POST /api/me/bots and use its token")
+            raise ClientError(
+                f"{me['name']} is a person's account, not a bot account: make "
+                "one with POST /api/me/bots and use its token"
+            )
         self.say(f"connected as {me['name']} (a bot account)")
         try:
             while self.games is None or len(self.finished) < self.games:
@@ -140,15 +151,17 @@ class BotClient:
         try:
             while True:
                 try:
-                    async with websockets.connect(self.conn.ws_url(table_id),
-                                                  max_size=1 << 22) as ws:
+                    async with websockets.connect(
+                        self.conn.ws_url(table_id), max_size=1 << 22
+                    ) as ws:
                         bot, over = await self._seat(ws, table_id, bot)
                     if over:
                         return
                 except websockets.ConnectionClosed as e:
                     if e.rcvd is not None and e.rcvd.code == SIGNED_OUT:
-                        raise ClientError("the bot account's token was renewed: start again "
-                                          "with the new one") from None
+                        raise ClientError(
+                            "the bot account's token was renewed: start again with the new one"
+                        ) from None
                     log.info("table %s: connection lost (%s); again", table_id, e)
                 except OSError as e:
                     log.info("table %s: connection lost (%s); again", table_id, e)
@@ -191,31 +204,55 @@ class BotClient:
             if view.get("over") or message["table"]["status"] == "over":
                 if can(bot, "finish"):
                     await asyncio.to_thread(bot.finish, view.get("result") or {})
-                self.finished.append({"table": table_id, "game": message["table"]["game"],
-                                      "result": view.get("result")})
+                self.finished.append(
+                    {
+                        "table": table_id,
+                        "game": message["table"]["game"],
+                        "result": view.get("result"),
+                    }
+                )
                 self.say(f"table {table_id}: over")
                 return bot, True
             action = talk if talk in legal else None
-            if action is None and seat in view.get("to_act", ()) and legal \
-                    and asked != message["version"]:
+            if (
+                action is None
+                and seat in view.get("to_act", ())
+                and legal
+                and asked != message["version"]
+            ):
                 asked = message["version"]
                 action = await asyncio.to_thread(bot.choose, view, legal)
             if action is not None:
-                sent = {"type": "act", "action": action, "version": message["version"],
-                        "id": f"b{next(self._ids)}"}
+                sent = {
+                    "type": "act",
+                    "action": action,
+                    "version": message["version"],
+                    "id": f"b{next(self._ids)}",
+                }
                 await ws.send(json.dumps(sent))
         return bot, False
 
     def _extra(self, table: dict[str, Any], seat: int) -> dict[str, Any]:
         if not is_external(self.spec):
             return {}
-        return {"seat": seat, "players": table["players"], "options": table["options"],
-                "timeout": self.timeout}
+        return {
+            "seat": seat,
+            "players": table["players"],
+            "options": table["options"],
+            "timeout": self.timeout,
+        }
 
 
-def connect(url: str, token: str, spec: str, *, join: str | None = None,
-            games: int | None = None, timeout: float = 5.0,
-            say: Callable[[str], None] = print) -> list[dict[str, Any]]:
+def connect(
+    url: str,
+    token: str,
+    spec: str,
+    *,
+    join: str | None = None,
+    games: int | None = None,
+    timeout: float = 5.0,
+    say: Callable[[str], None] = print,
+) -> list[dict[str, Any]]:
     """Run the client until ``games`` games are over (or Ctrl-C); the games it finished."""
     client = BotClient(url, token, spec, join=join, games=games, timeout=timeout, say=say)
     with contextlib.suppress(KeyboardInterrupt):

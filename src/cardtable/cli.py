@@ -57,12 +57,18 @@ app = typer.Typer(
 GameArg = Annotated[str, typer.Argument(help=f"the game: {_or_list(games.names())}")]
 OptionsOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="a game option as NAME=VALUE (VALUE in JSON), repeatable; "
-                 "seats counted from 1 (-o start=2: the second seat); `cardtable games` lists "
-                 "them"),
+    typer.Option(
+        "--option",
+        "-o",
+        help="a game option as NAME=VALUE (VALUE in JSON), repeatable; "
+        "seats counted from 1 (-o start=2: the second seat); `cardtable games` lists "
+        "them",
+    ),
 ]
-BOTS_HELP = (f"built-in bots: {', '.join(bot_registry.names())} (NAME:LEVEL for a bot with "
-             f"levels), or {bot_registry.EXTERNAL}COMMAND for a program (docs/bot-protocol.md)")
+BOTS_HELP = (
+    f"built-in bots: {', '.join(bot_registry.names())} (NAME:LEVEL for a bot with "
+    f"levels), or {bot_registry.EXTERNAL}COMMAND for a program (docs/bot-protocol.md)"
+)
 
 
 def usage_error(message: str) -> NoReturn:
@@ -81,8 +87,15 @@ def failure(message: str) -> NoReturn:
 #: pyproject.toml's extras)
 EXTRA_MODULES = {
     "tui": ("textual",),
-    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "orjson",
-               "pydantic_settings"),
+    "server": (
+        "fastapi",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "openskill",
+        "orjson",
+        "pydantic_settings",
+    ),
     "bus": ("redis",),
     "botclient": ("httpx", "websockets"),
 }
@@ -93,8 +106,10 @@ def need_extra(extra: str, command: str) -> None:
     needs (``pip install cardtable`` installs the library alone)."""
     missing = [m for m in EXTRA_MODULES[extra] if importlib.util.find_spec(m) is None]
     if missing:
-        failure(f"cardtable {command} needs the {extra} extra ({', '.join(missing)} not "
-                f"installed): pip install 'cardtable[{extra}]'")
+        failure(
+            f"cardtable {command} needs the {extra} extra ({', '.join(missing)} not "
+            f"installed): pip install 'cardtable[{extra}]'"
+        )
 
 
 def parse_options(pairs: list[str] | None, game: str) -> dict[str, Any]:
@@ -120,8 +135,10 @@ def parse_options(pairs: list[str] | None, game: str) -> dict[str, Any]:
 def seat_from_one(name: str, value: Any) -> int:
     """A seat option's value as written (1, 2, ...) -> as stored (0, 1, ...)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        usage_error(f"-o {name}={json.dumps(value)}: {name} is a seat, counted from 1 "
-                    f"(-o {name}=1 is the first seat)")
+        usage_error(
+            f"-o {name}={json.dumps(value)}: {name} is a seat, counted from 1 "
+            f"(-o {name}=1 is the first seat)"
+        )
     return value - 1
 
 
@@ -139,8 +156,10 @@ def show_version(value: bool) -> None:
 @app.callback()
 def root(
     version: Annotated[
-        bool, typer.Option("--version", callback=show_version, is_eager=True,
-                           help="print the version and exit")
+        bool,
+        typer.Option(
+            "--version", callback=show_version, is_eager=True, help="print the version and exit"
+        ),
     ] = False,
 ) -> None:
     # the options of ``cardtable`` itself; the Typer app's help describes the command
@@ -155,75 +174,135 @@ def env(field: str, default: Any = None) -> str:
 
 @app.command()
 def serve(
-    host: Annotated[str | None, typer.Option(help="address to listen on"
-                                             + env("host", "127.0.0.1"))] = None,
+    host: Annotated[
+        str | None, typer.Option(help="address to listen on" + env("host", "127.0.0.1"))
+    ] = None,
     port: Annotated[int | None, typer.Option(help="port to listen on" + env("port", 8000))] = None,
     db: Annotated[
         str | None,
-        typer.Option("--db", help="database URL, e.g. postgresql://user@host/cardtable "
-                     "(default: an SQLite file in the data folder; or $CARDTABLE_DB)"),
+        typer.Option(
+            "--db",
+            help="database URL, e.g. postgresql://user@host/cardtable "
+            "(default: an SQLite file in the data folder; or $CARDTABLE_DB)",
+        ),
     ] = None,
     data: Annotated[
-        Path | None, typer.Option(help="the data folder (default ~/.local/share/cardtable; "
-                                  "or $CARDTABLE_DATA)")
+        Path | None,
+        typer.Option(help="the data folder (default ~/.local/share/cardtable; or $CARDTABLE_DATA)"),
     ] = None,
-    bot_delay: Annotated[float | None, typer.Option(
-        help="seconds a bot waits before it moves" + env("bot_delay", 0.8))] = None,
-    bot_timeout: Annotated[float | None, typer.Option(
-        help="seconds a bot may think before its seat passes to the game's fallback bot"
-        + env("bot_timeout", 10))] = None,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option(help="seconds a bot waits before it moves" + env("bot_delay", 0.8)),
+    ] = None,
+    bot_timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="seconds a bot may think before its seat passes to the game's fallback bot"
+            + env("bot_timeout", 10)
+        ),
+    ] = None,
     external_bot: Annotated[
         list[str] | None,
-        typer.Option("--external-bot", metavar="NAME=COMMAND",
-                     help="offer an external bot (docs/bot-protocol.md) that tables may seat "
-                     "as ext:NAME; repeatable (or $CARDTABLE_EXTERNAL_BOT, comma-separated)"),
+        typer.Option(
+            "--external-bot",
+            metavar="NAME=COMMAND",
+            help="offer an external bot (docs/bot-protocol.md) that tables may seat "
+            "as ext:NAME; repeatable (or $CARDTABLE_EXTERNAL_BOT, comma-separated)",
+        ),
     ] = None,
-    bot_workers: Annotated[int | None, typer.Option(
-        help="worker processes in which the bots that think (all but greedy and random) make "
-        "their moves" + env("bot_workers", 2))] = None,
-    seat_grace: Annotated[float | None, typer.Option(
-        help="seconds a person must have been gone before the table's creator may hand their "
-        "seat to a bot" + env("seat_grace", 60))] = None,
-    min_clock: Annotated[int | None, typer.Option(
-        help="the least seconds a table's clock may give, below the usual 30 s a move, 5 min "
-        "a game, 1 h a turn (short test games, blitz)" + env("min_clock"))] = None,
-    idle_close: Annotated[float | None, typer.Option(
-        help="seconds without a move, and with nobody at the table, after which an unfinished "
-        "table is closed as abandoned (0: never)" + env("idle_close", 86400))] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="worker processes in which the bots that think (all but greedy and random) make "
+            "their moves" + env("bot_workers", 2)
+        ),
+    ] = None,
+    seat_grace: Annotated[
+        float | None,
+        typer.Option(
+            help="seconds a person must have been gone before the table's creator may hand their "
+            "seat to a bot" + env("seat_grace", 60)
+        ),
+    ] = None,
+    min_clock: Annotated[
+        int | None,
+        typer.Option(
+            help="the least seconds a table's clock may give, below the usual 30 s a move, 5 min "
+            "a game, 1 h a turn (short test games, blitz)" + env("min_clock")
+        ),
+    ] = None,
+    idle_close: Annotated[
+        float | None,
+        typer.Option(
+            help="seconds without a move, and with nobody at the table, after which an unfinished "
+            "table is closed as abandoned (0: never)" + env("idle_close", 86400)
+        ),
+    ] = None,
     allowed_origin: Annotated[
         list[str] | None,
-        typer.Option("--allowed-origin", metavar="URL",
-                     help="a page origin (scheme://host[:port]) allowed besides the server's "
-                     "own to open table sockets and send requests; repeatable (or "
-                     "$CARDTABLE_ALLOWED_ORIGIN, comma-separated)"),
+        typer.Option(
+            "--allowed-origin",
+            metavar="URL",
+            help="a page origin (scheme://host[:port]) allowed besides the server's "
+            "own to open table sockets and send requests; repeatable (or "
+            "$CARDTABLE_ALLOWED_ORIGIN, comma-separated)",
+        ),
     ] = None,
-    secure_cookies: Annotated[bool | None, typer.Option(
-        "--secure-cookies/--no-secure-cookies",
-        help="always mark the cookie Secure (behind a proxy that terminates TLS and sends no "
-        "X-Forwarded-Proto); it is already Secure whenever the request came over HTTPS"
-        + env("secure_cookies", "no"))] = None,
-    forwarded_allow_ips: Annotated[str | None, typer.Option(
-        help="addresses of proxies trusted to tell the client's scheme and address "
-        "(X-Forwarded-Proto/-For), comma-separated, * for any (default 127.0.0.1,::1 or "
-        "$FORWARDED_ALLOW_IPS; or $CARDTABLE_FORWARDED_ALLOW_IPS)")] = None,
-    new_players_per_minute: Annotated[int | None, typer.Option(
-        help="new players one client address may make: this many at once, then this many a "
-        "minute (0: no limit)" + env("new_players_per_minute", 20))] = None,
-    max_connections: Annotated[int | None, typer.Option(
-        help="open connections (HTTP and websocket) beyond which new requests get 503"
-        + env("max_connections", 10000))] = None,
-    log_level: Annotated[str | None, typer.Option(
-        help="what the server logs on stderr: debug, info (tables created and finished, bots "
-        "replaced, errors) or warning" + env("log_level", "info"))] = None,
-    ws: Annotated[str | None, typer.Option(
-        "--ws", help="uvicorn's websocket implementation: auto, websockets, websockets-sansio "
-        "or wsproto (docs/performance.md compares them)" + env("ws", "auto"))] = None,
+    secure_cookies: Annotated[
+        bool | None,
+        typer.Option(
+            "--secure-cookies/--no-secure-cookies",
+            help="always mark the cookie Secure (behind a proxy that terminates TLS and sends no "
+            "X-Forwarded-Proto); it is already Secure whenever the request came over HTTPS"
+            + env("secure_cookies", "no"),
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="addresses of proxies trusted to tell the client's scheme and address "
+            "(X-Forwarded-Proto/-For), comma-separated, * for any (default 127.0.0.1,::1 or "
+            "$FORWARDED_ALLOW_IPS; or $CARDTABLE_FORWARDED_ALLOW_IPS)"
+        ),
+    ] = None,
+    new_players_per_minute: Annotated[
+        int | None,
+        typer.Option(
+            help="new players one client address may make: this many at once, then this many a "
+            "minute (0: no limit)" + env("new_players_per_minute", 20)
+        ),
+    ] = None,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            help="open connections (HTTP and websocket) beyond which new requests get 503"
+            + env("max_connections", 10000)
+        ),
+    ] = None,
+    log_level: Annotated[
+        str | None,
+        typer.Option(
+            help="what the server logs on stderr: debug, info (tables created and finished, bots "
+            "replaced, errors) or warning" + env("log_level", "info")
+        ),
+    ] = None,
+    ws: Annotated[
+        str | None,
+        typer.Option(
+            "--ws",
+            help="uvicorn's websocket implementation: auto, websockets, websockets-sansio "
+            "or wsproto (docs/performance.md compares them)" + env("ws", "auto"),
+        ),
+    ] = None,
     bus: Annotated[
         str | None,
-        typer.Option("--bus", metavar="URL",
-                     help="a Redis URL (redis://host:6379/0): run as one of several server "
-                     "processes sharing the --db database (docs/server.md, \"Many "
-                     "processes\"; or $CARDTABLE_BUS)"),
+        typer.Option(
+            "--bus",
+            metavar="URL",
+            help="a Redis URL (redis://host:6379/0): run as one of several server "
+            'processes sharing the --db database (docs/server.md, "Many '
+            'processes"; or $CARDTABLE_BUS)',
+        ),
     ] = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
@@ -276,8 +355,10 @@ def server_config(settings: Any, *, in_process: bool = False) -> Any:
     from cardtable.paths import data_dir
 
     where = settings.db or f"SQLite in {data_dir()}"
-    console.print(f"cardtable: open http://{settings.host}:{settings.port}/ in a browser  "
-                  f"(storage: {where})", highlight=False)
+    console.print(
+        f"cardtable: open http://{settings.host}:{settings.port}/ in a browser  (storage: {where})",
+        highlight=False,
+    )
     if not in_process:
         configure_logging(settings.log_level)
     # every connection is a file: the soft limit (often 1,024) up to the hard one, and new
@@ -293,11 +374,18 @@ def server_config(settings: Any, *, in_process: bool = False) -> Any:
     # that does not send its request headers in time
     return uvicorn.Config(
         create_app(settings, gc_tuning=not in_process),
-        host=settings.host, port=settings.port, log_level="warning", ws=settings.ws,
-        ws_per_message_deflate=False, ws_max_size=MAX_WS_FRAME,
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        ws=settings.ws,
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_WS_FRAME,
         http=guarded_http_protocol(HEADER_TIMEOUT),
         forwarded_allow_ips=settings.forwarded_allow_ips,
-        limit_concurrency=max_connections, timeout_keep_alive=5, backlog=2048)
+        limit_concurrency=max_connections,
+        timeout_keep_alive=5,
+        backlog=2048,
+    )
 
 
 def as_written(option: dict[str, Any]) -> Any:
@@ -322,8 +410,10 @@ def play(
     game: GameArg,
     seats: Annotated[
         str | None,
-        typer.Option(help=f"one entry per seat, comma-separated: me, or a bot; {BOTS_HELP}. "
-                     "Default: me alone for a solitaire, else me and the game's fallback bot"),
+        typer.Option(
+            help=f"one entry per seat, comma-separated: me, or a bot; {BOTS_HELP}. "
+            "Default: me alone for a solitaire, else me and the game's fallback bot"
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="deal number; a new one if not given")] = None,
     option: OptionsOpt = None,
@@ -331,8 +421,10 @@ def play(
     """Play a game in the terminal against bots."""
     check_game(game)
     rules = games.get(game)
-    seat_list = [s.strip() for s in seats.split(",")] if seats else (
-        ["me"] if rules.max_players == 1 else ["me", rules.fallback_bot]
+    seat_list = (
+        [s.strip() for s in seats.split(",")]
+        if seats
+        else (["me"] if rules.max_players == 1 else ["me", rules.fallback_bot])
     )
     if seed is None:  # a short deal number alone; 128 secret bits against bots
         seed = new_deal_seed(len(seat_list))
@@ -421,8 +513,10 @@ ProgressOpt = Annotated[
 ]
 BotKeyOpt = Annotated[
     int | None,
-    typer.Option(help="the key of the bots' random seeds, to repeat a run exactly (the summary "
-                 "names it); a new secret key if not given"),
+    typer.Option(
+        help="the key of the bots' random seeds, to repeat a run exactly (the summary "
+        "names it); a new secret key if not given"
+    ),
 ]
 TimeoutOpt = Annotated[
     float, typer.Option(help="seconds an external bot (cmd:...) may take to answer")
@@ -442,9 +536,17 @@ def check_outputs(out: Path | None, plot: Path | None, dask: str | None) -> None
 
 
 def run_and_report(
-    game: str, tasks: list, seed: int, options: dict[str, Any], jobs: int | None,
-    dask: str | None, out: Path | None, plot: Path | None, as_json: bool,
-    progress: bool | None, title: str,
+    game: str,
+    tasks: list,
+    seed: int,
+    options: dict[str, Any],
+    jobs: int | None,
+    dask: str | None,
+    out: Path | None,
+    plot: Path | None,
+    as_json: bool,
+    progress: bool | None,
+    title: str,
 ) -> dict[str, Any]:
     """Play the tasks with a progress bar, write rows and plot, print the summary."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -454,12 +556,18 @@ def run_and_report(
     show = err_console.is_terminal if progress is None else progress
     outcomes = []
     with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=err_console, disable=not show, transient=True,
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        disable=not show,
+        transient=True,
     ) as bar:
         job = bar.add_task(title, total=len(tasks))
-        for outcome in run_tasks(tasks, jobs or default_jobs(), dask,
-                                 lambda n: bar.advance(job, n)):
+        for outcome in run_tasks(
+            tasks, jobs or default_jobs(), dask, lambda n: bar.advance(job, n)
+        ):
             outcomes.append(outcome)
     if out:
         write_rows(outcomes, out)
@@ -477,9 +585,19 @@ def run_and_report(
     return summary
 
 
-def run_study(game: str, make: Any, seed: int, options: dict[str, Any], jobs: int | None,
-              dask: str | None, out: Path | None, plot: Path | None, as_json: bool,
-              progress: bool | None, title: str) -> None:
+def run_study(
+    game: str,
+    make: Any,
+    seed: int,
+    options: dict[str, Any],
+    jobs: int | None,
+    dask: str | None,
+    out: Path | None,
+    plot: Path | None,
+    as_json: bool,
+    progress: bool | None,
+    title: str,
+) -> None:
     """Build the tasks (a bad bot, option or seat count: a usage error), play them (a failure
     on the way, or games that ended with an error: exit 1)."""
     check_outputs(out, plot, dask)
@@ -488,8 +606,19 @@ def run_study(game: str, make: Any, seed: int, options: dict[str, Any], jobs: in
     except (CardtableError, ValueError) as e:
         usage_error(str(e))
     try:
-        summary = run_and_report(game, tasks, seed, options, jobs, dask, out, plot, as_json,
-                                 progress, title.format(games=len(tasks)))
+        summary = run_and_report(
+            game,
+            tasks,
+            seed,
+            options,
+            jobs,
+            dask,
+            out,
+            plot,
+            as_json,
+            progress,
+            title.format(games=len(tasks)),
+        )
     except (CardtableError, OSError) as e:
         failure(str(e))
     if summary["errors"]:
@@ -501,8 +630,8 @@ def simulate(
     game: GameArg,
     players: Annotated[int | None, typer.Option(help="number of seats")] = None,
     bots: Annotated[
-        str, typer.Option(help=f"one bot for all seats, or one per seat, comma-separated; "
-                          f"{BOTS_HELP}")
+        str,
+        typer.Option(help=f"one bot for all seats, or one per seat, comma-separated; {BOTS_HELP}"),
     ] = "greedy",
     games_: Annotated[int, typer.Option("--games", min=1, help="how many games")] = 1000,
     seed: Annotated[int, typer.Option(help="seed of the first game; game i uses seed + i")] = 1,
@@ -526,18 +655,25 @@ def simulate(
     bot_specs = split_bots(bots)
     n = players or max(games.get(game).min_players, len(bot_specs))
     options = parse_options(option, game)
-    run_study(game, lambda: make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout,
-                                       bot_key),
-              seed, options, jobs, dask, out, plot, as_json, progress,
-              f"{game}: {{games}} games")
+    run_study(
+        game,
+        lambda: make_tasks(game, n, bot_specs, games_, seed, options, fast, timeout, bot_key),
+        seed,
+        options,
+        jobs,
+        dask,
+        out,
+        plot,
+        as_json,
+        progress,
+        f"{game}: {{games}} games",
+    )
 
 
 @app.command()
 def tournament(
     game: GameArg,
-    bots: Annotated[
-        str, typer.Option(help=f"the bots to compare, comma-separated; {BOTS_HELP}")
-    ],
+    bots: Annotated[str, typer.Option(help=f"the bots to compare, comma-separated; {BOTS_HELP}")],
     players: Annotated[int | None, typer.Option(help="seats at each table")] = None,
     games_: Annotated[int, typer.Option("--games", min=1, help="seeds each table plays")] = 200,
     seed: Annotated[int, typer.Option(help="the first seed")] = 1,
@@ -558,13 +694,25 @@ def tournament(
     if not bot_specs:
         usage_error("--bots names at least one bot")
     rules = games.get(game)
-    n = players or (rules.min_players if rules.cooperative else
-                    max(rules.min_players, min(rules.max_players, len(bot_specs))))
+    n = players or (
+        rules.min_players
+        if rules.cooperative
+        else max(rules.min_players, min(rules.max_players, len(bot_specs)))
+    )
     options = parse_options(option, game)
-    run_study(game, lambda: tournament_tasks(game, n, bot_specs, games_, seed, options,
-                                             bot_key=bot_key),
-              seed, options, jobs, dask, out, plot, as_json, progress,
-              f"{game} tournament: {{games}} games")
+    run_study(
+        game,
+        lambda: tournament_tasks(game, n, bot_specs, games_, seed, options, bot_key=bot_key),
+        seed,
+        options,
+        jobs,
+        dask,
+        out,
+        plot,
+        as_json,
+        progress,
+        f"{game} tournament: {{games}} games",
+    )
 
 
 def split_bots(spec: str) -> list[str]:
@@ -593,11 +741,13 @@ def print_summary(summary: dict[str, Any]) -> None:
     console.print(
         f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
         f"first seed {first} ({better} score wins; a shared win counts for each winner; "
-        "95 % intervals)", highlight=False,
+        "95 % intervals)",
+        highlight=False,
     )
     if summary.get("bot_key") is not None:
-        console.print(f"bot key {summary['bot_key']} (--bot-key repeats this run exactly)",
-                      highlight=False)
+        console.print(
+            f"bot key {summary['bot_key']} (--bot-key repeats this run exactly)", highlight=False
+        )
     coop = "won" in summary
     if summary["seats"]:
         rows = [(str(r["seat"]), r["bot"], r) for r in summary["seats"]]
@@ -608,16 +758,25 @@ def print_summary(summary: dict[str, Any]) -> None:
     if not coop:
         table.add_column("mean rank")
     for seat, bot, r in rows:
-        cells = [seat, bot, str(r["games"]), rate(r["win_rate"], r["win_rate_ci95"]),
-                 mean(r["mean_score"], r["mean_score_ci95"])]
+        cells = [
+            seat,
+            bot,
+            str(r["games"]),
+            rate(r["win_rate"], r["win_rate_ci95"]),
+            mean(r["mean_score"], r["mean_score_ci95"]),
+        ]
         rank = "-" if r["mean_rank"] is None else f"{r['mean_rank']:.2f}"
         table.add_row(*cells, *([] if coop else [rank]))
     console.print(table)
     if summary["seats"] and len(summary["by_bot"]) > 1:
         by_bot = Table("bot", "seats", "win rate", "mean score")
         for bot, f in summary["by_bot"].items():
-            by_bot.add_row(bot, str(f["games"]), rate(f["win_rate"], f["win_rate_ci95"]),
-                           mean(f["mean_score"], f["mean_score_ci95"]))
+            by_bot.add_row(
+                bot,
+                str(f["games"]),
+                rate(f["win_rate"], f["win_rate_ci95"]),
+                mean(f["mean_score"], f["mean_score_ci95"]),
+            )
         console.print(by_bot)
     if coop and summary["seats"]:
         console.print(f"games won: {rate(summary['won'], summary['won_ci95'])}", highlight=False)
@@ -627,17 +786,23 @@ def print_summary(summary: dict[str, Any]) -> None:
             err_console.print(f"  {message}", highlight=False)
 
 
-bot_app = typer.Typer(help="Bots as programs: the bot protocol (docs/bot-protocol.md).",
-                      no_args_is_help=True)
+bot_app = typer.Typer(
+    help="Bots as programs: the bot protocol (docs/bot-protocol.md).", no_args_is_help=True
+)
 app.add_typer(bot_app, name="bot")
 
 
 @bot_app.command("run")
 def bot_run(
-    spec: Annotated[str, typer.Argument(help=f"a built-in bot: {', '.join(bot_registry.names())}"
-                                        " (NAME:LEVEL for a level)")],
-    one_game: Annotated[bool, typer.Option(
-        "--one-game", help="play one game per process (do not offer newgame)")] = False,
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help=f"a built-in bot: {', '.join(bot_registry.names())} (NAME:LEVEL for a level)"
+        ),
+    ],
+    one_game: Annotated[
+        bool, typer.Option("--one-game", help="play one game per process (do not offer newgame)")
+    ] = False,
 ) -> None:
     """Play a built-in bot as a program: the bot protocol on stdin and stdout
     (e.g. --bots "cmd:cardtable bot run expert")."""
@@ -654,14 +819,24 @@ def bot_run(
 def bot_connect(
     url: Annotated[str, typer.Argument(help="the server, e.g. http://127.0.0.1:8000")],
     spec: Annotated[str, typer.Argument(help=f"the bot that plays: {BOTS_HELP}")],
-    token: Annotated[str, typer.Option(envvar="CARDTABLE_BOT_TOKEN",
-                                       help="the bot account's token (POST /api/me/bots)")],
-    join: Annotated[str | None, typer.Option(
-        help="also take open seats at tables of this game in the lobby")] = None,
-    games_: Annotated[int | None, typer.Option(
-        "--games", min=1, help="stop after this many games (default: play until Ctrl-C)")] = None,
-    timeout: Annotated[float, typer.Option(
-        help="seconds a program (cmd:...) may take to answer")] = 5.0,
+    token: Annotated[
+        str,
+        typer.Option(
+            envvar="CARDTABLE_BOT_TOKEN", help="the bot account's token (POST /api/me/bots)"
+        ),
+    ],
+    join: Annotated[
+        str | None, typer.Option(help="also take open seats at tables of this game in the lobby")
+    ] = None,
+    games_: Annotated[
+        int | None,
+        typer.Option(
+            "--games", min=1, help="stop after this many games (default: play until Ctrl-C)"
+        ),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(help="seconds a program (cmd:...) may take to answer")
+    ] = 5.0,
 ) -> None:
     """Play a bot account's tables on a server: the seats it is invited to, the tables it
     made, and with --join open seats, each with a built-in bot or a program."""
@@ -717,16 +892,30 @@ def solve(
         count = batch.players_for(game, players)
     except ValueError as e:
         usage_error(f"--players: {e}")
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task("solving", total=len(seed_list))
-        results = batch.run(game, seed_list, jobs, budget, lambda: progress.advance(task),
-                            players=count)
+        results = batch.run(
+            game, seed_list, jobs, budget, lambda: progress.advance(task), players=count
+        )
     summary = batch.summarise(results)
     if as_json:
-        print(json.dumps({"game": game, "players": count, "budget": budget,
-                          "summary": summary, "deals": results}))
+        print(
+            json.dumps(
+                {
+                    "game": game,
+                    "players": count,
+                    "budget": budget,
+                    "summary": summary,
+                    "deals": results,
+                }
+            )
+        )
         return
     for r in results:
         extra = f"{r['nodes']} nodes, {r['ms']:.1f} ms"
@@ -746,9 +935,11 @@ def solve(
         )
     if summary["unknown"]:
         low, high = summary["winnable_bounds"]
-        console.print(f"winnable of all deals, the unknown counted lost to won: "
-                      f"{100 * low:.2f} - {100 * high:.2f} % (95 % Wilson bounds)",
-                      highlight=False)
+        console.print(
+            f"winnable of all deals, the unknown counted lost to won: "
+            f"{100 * low:.2f} - {100 * high:.2f} % (95 % Wilson bounds)",
+            highlight=False,
+        )
     console.print(
         f"ms per deal: median {summary['median_ms']:.2f}, max {summary['max_ms']:.1f}; "
         f"total {summary['total_s']:.1f} s (CPU: median {summary['median_cpu_ms']:.2f}, "

@@ -82,19 +82,33 @@ def play_task(task: Task) -> GameOutcome:
             state.playout(bots, random.Random(bot_seed(task.bot_key, task.seed, "playout")))
         else:
             timeout = {"timeout": task.timeout}
-            seat_bots = list(lifecycle.build(
-                dict(enumerate(bots)), task.game,
-                lambda s: bot_seed(task.bot_key, task.seed, s),
-                lambda s, _spec: {"seat": s, "players": task.players, "options": task.options,
-                                 **timeout}).values())
+            seat_bots = list(
+                lifecycle.build(
+                    dict(enumerate(bots)),
+                    task.game,
+                    lambda s: bot_seed(task.bot_key, task.seed, s),
+                    lambda s, _spec: {
+                        "seat": s,
+                        "players": task.players,
+                        "options": task.options,
+                        **timeout,
+                    },
+                ).values()
+            )
             play_one(state, seat_bots)
     except CardtableError as e:  # a bot failed or chose an illegal action: this game ends
-        return GameOutcome(task.seed, bots, None, [], moves=len(state.actions),
-                           error=f"game {task.seed}: {e}")
+        return GameOutcome(
+            task.seed, bots, None, [], moves=len(state.actions), error=f"game {task.seed}: {e}"
+        )
     result = state.result()
     return GameOutcome(
-        task.seed, bots, list(result["scores"]), list(result["winners"]), result.get("won"),
-        list(result["ranks"]), len(state.actions),
+        task.seed,
+        bots,
+        list(result["scores"]),
+        list(result["winners"]),
+        result.get("won"),
+        list(result["ranks"]),
+        len(state.actions),
     )
 
 
@@ -103,8 +117,14 @@ def play_chunk(tasks: Sequence[Task]) -> list[GameOutcome]:
 
 
 def make_tasks(
-    game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
-    options: dict[str, Any] | None = None, fast: bool = True, timeout: float = 5.0,
+    game: str,
+    players: int,
+    bot_specs: Sequence[str],
+    count: int,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    fast: bool = True,
+    timeout: float = 5.0,
     bot_key: int | None = None,
 ) -> list[Task]:
     """``count`` games with the same bots, one spec per seat (or one for every seat).
@@ -125,8 +145,10 @@ def make_tasks(
         else:
             bot_registry.make_bot(spec, game)
     key = new_key() if bot_key is None else check_seed(bot_key)
-    return [Task(game, players, tuple(specs), seed + i, dict(options or {}), fast, timeout, key)
-            for i in range(count)]
+    return [
+        Task(game, players, tuple(specs), seed + i, dict(options or {}), fast, timeout, key)
+        for i in range(count)
+    ]
 
 
 def default_jobs() -> int:
@@ -134,7 +156,9 @@ def default_jobs() -> int:
 
 
 def run_tasks(
-    tasks: Sequence[Task], jobs: int = 1, dask: str | None = None,
+    tasks: Sequence[Task],
+    jobs: int = 1,
+    dask: str | None = None,
     on_done: Callable[[int], None] | None = None,
 ) -> Iterator[GameOutcome]:
     """Yield each task's outcome, in task order, wherever the games are played.
@@ -156,7 +180,7 @@ def run_tasks(
     from concurrent.futures import ProcessPoolExecutor
 
     size = max(1, min(200, len(tasks) // (jobs * 8)))
-    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for batch in pool.map(play_chunk, chunks):
             if on_done:
@@ -164,16 +188,15 @@ def run_tasks(
             yield from batch
 
 
-def _run_dask(tasks: list[Task], address: str, on_done: Callable[[int], None] | None
-              ) -> Iterator[GameOutcome]:
+def _run_dask(
+    tasks: list[Task], address: str, on_done: Callable[[int], None] | None
+) -> Iterator[GameOutcome]:
     try:
         from distributed import Client
     except ImportError:
-        raise CardtableError(
-            "--dask needs the dask extra: pip install 'cardtable[dask]'"
-        ) from None
+        raise CardtableError("--dask needs the dask extra: pip install 'cardtable[dask]'") from None
     size = max(1, min(500, len(tasks) // 64 or 1))
-    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
     with Client(address) as client:
         futures = client.map(play_chunk, chunks, pure=False)
         for future in futures:  # in order, so outcomes come out as on one core
@@ -187,22 +210,40 @@ def _run_dask(tasks: list[Task], address: str, on_done: Callable[[int], None] | 
 def _figures(picks: Sequence[tuple[GameOutcome, int]]) -> dict[str, Any]:
     """For (game, seat) picks of finished games: the win rate with its Wilson interval, the
     mean score with its interval, the mean rank; ``None`` for the figures of no games."""
-    rows = [(s in o.winners, float(o.scores[s]), float(o.ranks[s]))
-            for o, s in picks if o.scores is not None and o.ranks is not None]
+    rows = [
+        (s in o.winners, float(o.scores[s]), float(o.ranks[s]))
+        for o, s in picks
+        if o.scores is not None and o.ranks is not None
+    ]
     n = len(rows)
     if n == 0:
-        return {"games": 0, "win_rate": None, "win_rate_ci95": list(wilson(0, 0)),
-                "mean_score": None, "mean_score_ci95": None, "mean_rank": None}
+        return {
+            "games": 0,
+            "win_rate": None,
+            "win_rate_ci95": list(wilson(0, 0)),
+            "mean_score": None,
+            "mean_score_ci95": None,
+            "mean_rank": None,
+        }
     wins = sum(won for won, _, _ in rows)
     score, low, high = mean_ci([score for _, score, _ in rows])
-    return {"games": n, "win_rate": wins / n, "win_rate_ci95": list(wilson(wins, n)),
-            "mean_score": score, "mean_score_ci95": [low, high],
-            "mean_rank": sum(rank for _, _, rank in rows) / n}
+    return {
+        "games": n,
+        "win_rate": wins / n,
+        "win_rate_ci95": list(wilson(wins, n)),
+        "mean_score": score,
+        "mean_score_ci95": [low, high],
+        "mean_rank": sum(rank for _, _, rank in rows) / n,
+    }
 
 
-def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = None,
-              options: dict[str, Any] | None = None,
-              bot_key: int | None = None) -> dict[str, Any]:
+def summarize(
+    game: str,
+    outcomes: Sequence[GameOutcome],
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+    bot_key: int | None = None,
+) -> dict[str, Any]:
     """Win rates, mean scores and ranks per seat and per bot, with 95 % confidence intervals
     (``cardtable.stats``: Wilson for the rates, ``[low, high]`` in the ``*_ci95`` fields).
 
@@ -228,10 +269,18 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
             picks = list({id(o): (o, s) for o, s in picks}.values())
         by_bot[name] = _figures(picks)
     summary: dict[str, Any] = {
-        "game": game, "players": players, "bots": seat_bots if fixed_seats else names,
-        "games": len(outcomes), "seed": seed, "bot_key": bot_key, "options": options or {},
-        "better": rules.better, "seats": seats, "by_bot": by_bot,
-        "errors": len(failed), "error_messages": [o.error for o in failed[:10]],
+        "game": game,
+        "players": players,
+        "bots": seat_bots if fixed_seats else names,
+        "games": len(outcomes),
+        "seed": seed,
+        "bot_key": bot_key,
+        "options": options or {},
+        "better": rules.better,
+        "seats": seats,
+        "by_bot": by_bot,
+        "errors": len(failed),
+        "error_messages": [o.error for o in failed[:10]],
     }
     if rules.cooperative:
         won = sum(1 for o in done if o.won)
@@ -241,20 +290,38 @@ def summarize(game: str, outcomes: Sequence[GameOutcome], seed: int | None = Non
 
 
 def simulate(
-    game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
-    options: dict[str, Any] | None = None, fast: bool = True, jobs: int = 1,
-    dask: str | None = None, bot_key: int | None = None,
+    game: str,
+    players: int,
+    bot_specs: Sequence[str],
+    count: int,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    fast: bool = True,
+    jobs: int = 1,
+    dask: str | None = None,
+    bot_key: int | None = None,
 ) -> dict[str, Any]:
     """Play ``count`` seeded games and return their summary."""
     tasks = make_tasks(game, players, bot_specs, count, seed, options, fast, bot_key=bot_key)
-    return summarize(game, list(run_tasks(tasks, jobs, dask)), seed, options,
-                     tasks[0].bot_key if tasks else bot_key)
+    return summarize(
+        game,
+        list(run_tasks(tasks, jobs, dask)),
+        seed,
+        options,
+        tasks[0].bot_key if tasks else bot_key,
+    )
 
 
 # -- tournaments ----------------------------------------------------------------------------
 def tournament_tasks(
-    game: str, players: int, bot_specs: Sequence[str], count: int, seed: int = 1,
-    options: dict[str, Any] | None = None, fast: bool = True, bot_key: int | None = None,
+    game: str,
+    players: int,
+    bot_specs: Sequence[str],
+    count: int,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    fast: bool = True,
+    bot_key: int | None = None,
 ) -> list[Task]:
     """Every bot over the same seeds (and the same bot seeds: one key for the run).
     Competitive games: each table of ``players`` bots (every combination, or the bots repeated
@@ -294,11 +361,16 @@ def write_rows(outcomes: Iterable[GameOutcome], path: Path) -> None:
             writer.writerow(ROW_FIELDS)
             for o in outcomes:
                 row = asdict(o)
-                writer.writerow([
-                    " ".join(map(str, row[k])) if isinstance(row[k], list) else
-                    "" if row[k] is None else row[k]
-                    for k in ROW_FIELDS
-                ])
+                writer.writerow(
+                    [
+                        " ".join(map(str, row[k]))
+                        if isinstance(row[k], list)
+                        else ""
+                        if row[k] is None
+                        else row[k]
+                        for k in ROW_FIELDS
+                    ]
+                )
     elif path.suffix in (".jsonl", ".json", ".ndjson"):
         with path.open("w") as f:
             for o in outcomes:

@@ -68,8 +68,9 @@ def table(game: str, players: int, bot: ExternalBot) -> list:
 def test_the_example_bot_plays_a_whole_game(game, players):
     state = games.get(game).deal(11, players)
     # without a pool: the example says newgame, so a pool would keep it for the next game
-    bot = make_bot("cmd:" + command(EXAMPLE, "7"), game, seat=players - 1, timeout=SLOW_OK,
-                   pool=None)
+    bot = make_bot(
+        "cmd:" + command(EXAMPLE, "7"), game, seat=players - 1, timeout=SLOW_OK, pool=None
+    )
     play_one(state, table(game, players, bot))
     assert state.over
     assert any(seat == players - 1 for seat, _ in state.actions)
@@ -78,19 +79,31 @@ def test_the_example_bot_plays_a_whole_game(game, players):
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
-def test_the_program_gets_hello_every_event_every_decision_and_the_result(game, players,
-                                                                           tmp_path):
+def test_the_program_gets_hello_every_event_every_decision_and_the_result(game, players, tmp_path):
     log = tmp_path / "received.jsonl"
-    bot = ExternalBot(fixture("log_bot.py", str(log)), game, timeout=SLOW_OK, seed=99,
-                      bot_options={"level": "hard"})  # seat and players from the first view
+    bot = ExternalBot(
+        fixture("log_bot.py", str(log)),
+        game,
+        timeout=SLOW_OK,
+        seed=99,
+        bot_options={"level": "hard"},
+    )  # seat and players from the first view
     state = games.get(game).deal(3, players)
     play_one(state, table(game, players, bot))
     assert_gone(bot)
     hello, *messages, over = [json.loads(line) for line in log.read_text().splitlines()]
     me = players - 1
-    assert hello == {"type": "hello", "protocol": 2, "game": game, "seat": me,
-                     "players": players, "options": {}, "time_limit": SLOW_OK, "seed": 99,
-                     "bot_options": {"level": "hard"}}
+    assert hello == {
+        "type": "hello",
+        "protocol": 2,
+        "game": game,
+        "seat": me,
+        "players": players,
+        "options": {},
+        "time_limit": SLOW_OK,
+        "seed": 99,
+        "bot_options": {"level": "hard"},
+    }
     assert over == {"type": "over", "result": json.loads(json.dumps(state.result()))}
     acts = [m for m in messages if m["type"] == "act"]
     events = [m for m in messages if m["type"] == "event"]
@@ -107,7 +120,8 @@ def test_the_program_gets_hello_every_event_every_decision_and_the_result(game, 
     rules = games.get(game)
     assert [(e["seat"], e["action"]) for e in events] == [
         (seat, action if seat == me else rules.public_action(action))
-        for seat, action in state.actions]
+        for seat, action in state.actions
+    ]
     replay = rules.deal(3, players)
     for event, (seat, action) in zip(events, state.actions, strict=True):
         replay.act(seat, action)
@@ -138,23 +152,39 @@ BAD = [
         r"'take 11 left' is not legal here; legal: reveal a1, reveal b1, .*, \.\.\.",
         '{"action": "take 11 left"}',
     ),
-    (fixture("answer_bot.py", '{"move": "reveal a1"}'), "no 'action' field",
-     '{"move": "reveal a1"}'),
+    (
+        fixture("answer_bot.py", '{"move": "reveal a1"}'),
+        "no 'action' field",
+        '{"move": "reveal a1"}',
+    ),
     (fixture("answer_bot.py", '["reveal a1"]'), "not a JSON object", '["reveal a1"]'),
-    (fixture("answer_bot.py", '{"action": 7}'), "the 'action' is not a text but 7",
-     '{"action": 7}'),
-    (fixture("answer_bot.py", '{"action": null}'), "the 'action' is not a text but null",
-     '{"action": null}'),
+    (
+        fixture("answer_bot.py", '{"action": 7}'),
+        "the 'action' is not a text but 7",
+        '{"action": 7}',
+    ),
+    (
+        fixture("answer_bot.py", '{"action": null}'),
+        "the 'action' is not a text but null",
+        '{"action": null}',
+    ),
     (fixture("answer_bot.py", ""), "not JSON", ""),
-    (fixture("crash_bot.py"),
-     r"the program exited with code 1: .*RuntimeError: crashed on purpose", None),
-    (python_c("import sys; sys.stdin.readline(); sys.exit(3)"),
-     "the program exited with code 3$", None),
+    (
+        fixture("crash_bot.py"),
+        r"the program exited with code 1: .*RuntimeError: crashed on purpose",
+        None,
+    ),
+    (
+        python_c("import sys; sys.stdin.readline(); sys.exit(3)"),
+        "the program exited with code 3$",
+        None,
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("cmd", "reason", "answer"), BAD,
+    ("cmd", "reason", "answer"),
+    BAD,
     ids=["nonsense", "illegal", "no-action", "list", "number", "null", "empty", "crash", "exit-3"],
 )
 def test_a_bad_answer_is_a_bot_error_naming_the_bot_and_its_answer(cmd, reason, answer):
@@ -210,8 +240,10 @@ def test_a_line_nobody_asked_for_is_an_error():
 
 
 def test_stderr_is_kept_bounded_and_its_tail_explains_a_crash():
-    code = ("import sys; sys.stdin.readline(); sys.stderr.write('noise ' * 50000);"
-            " sys.exit('the real reason')")
+    code = (
+        "import sys; sys.stdin.readline(); sys.stderr.write('noise ' * 50000);"
+        " sys.exit('the real reason')"
+    )
     view, legal = first_decision()
     with ExternalBot(python_c(code), "slide", timeout=SLOW_OK) as bot:
         with pytest.raises(BotError) as e:
@@ -239,12 +271,14 @@ def test_a_program_that_exits_before_it_is_asked():
 
 
 def test_signals_are_fine_but_a_program_that_only_talks_is_stopped():
-    code = ("import json, sys\n"
-            "for line in sys.stdin:\n"
-            "    if json.loads(line)['type'] != 'act': continue\n"
-            "    legal = json.loads(line)['legal']\n"
-            "    print(json.dumps({'action': [a for a in legal if a.startswith('signal')][0]}),"
-            " flush=True)")
+    code = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] != 'act': continue\n"
+        "    legal = json.loads(line)['legal']\n"
+        "    print(json.dumps({'action': [a for a in legal if a.startswith('signal')][0]}),"
+        " flush=True)"
+    )
     state = games.get("the-game").deal(4, 2)
     with ExternalBot(python_c(code), "the-game", timeout=SLOW_OK) as bot:
         for _ in range(MAX_TALK):
@@ -348,10 +382,15 @@ def test_check_command_refuses_a_missing_program_before_a_run():
 
 @pytest.mark.parametrize(
     ("cmd", "timeout", "match"),
-    [("", 5.0, "needs a command"), ("   ", 5.0, "needs a command"),
-     ("python 'bot.py", 5.0, "cannot read the bot command"),
-     ("python bot.py", 0, "above 0"), ("python bot.py", -1.0, "above 0"),
-     ("python bot.py", True, "above 0"), ("python bot.py", "5", "above 0")],
+    [
+        ("", 5.0, "needs a command"),
+        ("   ", 5.0, "needs a command"),
+        ("python 'bot.py", 5.0, "cannot read the bot command"),
+        ("python bot.py", 0, "above 0"),
+        ("python bot.py", -1.0, "above 0"),
+        ("python bot.py", True, "above 0"),
+        ("python bot.py", "5", "above 0"),
+    ],
 )
 def test_bad_commands_and_limits(cmd, timeout, match):
     with pytest.raises(BadOptions, match=match):
@@ -362,15 +401,21 @@ def test_bad_commands_and_limits(cmd, timeout, match):
 
 
 def pids_and_types(log: Path) -> list[tuple[int, str]]:
-    return [(int(pid), kind) for pid, kind in
-            (line.split() for line in log.read_text().splitlines())]
+    return [
+        (int(pid), kind) for pid, kind in (line.split() for line in log.read_text().splitlines())
+    ]
 
 
 def simulate(game: str, players: int, specs: list[str], count: int, bot_key: int = 7) -> list:
     from cardtable.sim import make_tasks, run_tasks
 
-    return list(run_tasks(make_tasks(game, players, specs, count, seed=1, fast=False,
-                                     timeout=SLOW_OK, bot_key=bot_key)))
+    return list(
+        run_tasks(
+            make_tasks(
+                game, players, specs, count, seed=1, fast=False, timeout=SLOW_OK, bot_key=bot_key
+            )
+        )
+    )
 
 
 def test_a_program_that_says_newgame_plays_every_game_in_one_process_per_seat(tmp_path):
@@ -424,14 +469,15 @@ def test_bot_options_reach_the_program_and_unknown_ones_are_refused(tmp_path):
 
     command = fixture("pid_bot.py", str(tmp_path / "pids.log"), "newgame")
     assert parse_spec(f"cmd(level=hard depth=3):{command}") == (
-        command, {"level": "hard", "depth": "3"})
+        command,
+        {"level": "hard", "depth": "3"},
+    )
     assert parse_spec(f"cmd:{command}") == (command, {})
     for bad in ("cmd(level):x", "cmd(level=a level=b):x", "cmd(=3):x", "cmd(a=(b)):x"):
         with pytest.raises(BadOptions):
             parse_spec(bad)
     state = games.get("doublets").deal(1)
-    good = make_bot(f"cmd(level=hard):{command}", "doublets", seat=0, players=1,
-                    timeout=SLOW_OK)
+    good = make_bot(f"cmd(level=hard):{command}", "doublets", seat=0, players=1, timeout=SLOW_OK)
     with good:
         assert good.choose(state.view(0), state.legal(0)) in state.legal(0)
         assert good.about == {"name": "pid bot", "version": "1", "newgame": True}
@@ -440,9 +486,10 @@ def test_bot_options_reach_the_program_and_unknown_ones_are_refused(tmp_path):
         bad.choose(state.view(0), state.legal(0))
 
 
-@pytest.mark.parametrize(("game", "players", "bot"),
-                         [("the-game", 3, "expert"), ("doublets", 1, "fair"),
-                          ("slide", 2, "search:easy")])
+@pytest.mark.parametrize(
+    ("game", "players", "bot"),
+    [("the-game", 3, "expert"), ("doublets", 1, "fair"), ("slide", 2, "search:easy")],
+)
 def test_a_built_in_bot_run_as_a_program_plays_exactly_as_itself(game, players, bot):
     """``cardtable bot run BOT`` gets the bot's seed in hello and the other seats' actions as
     events, so over the same seeds it makes the same moves as the built-in bot."""

@@ -12,8 +12,11 @@ import pytest
 from browser.conftest import CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
-                "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium "
+        "(apt-get install chromium); no browser is downloaded",
+        allow_module_level=True,
+    )
 
 from playwright.sync_api import expect  # noqa: E402
 
@@ -56,8 +59,23 @@ def test_make_a_bot_account_invite_it_and_watch_its_program_play(server, browser
     seat.get_by_test_id("invite-bot").click()
     expect(page.locator("[data-seat='0'] .name")).to_have_text("Norabot (bot)")
     client = subprocess.run(
-        [sys.executable, "-m", "cardtable", "bot", "connect", server, "greedy",
-         "--token", token, "--games", "1"], capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "bot",
+            "connect",
+            server,
+            "greedy",
+            "--token",
+            token,
+            "--games",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert client.returncode == 0, client.stdout + client.stderr
     assert "connected as Norabot (a bot account)" in client.stdout
     expect(page.get_by_test_id("status")).to_contain_text("Game over")

@@ -24,8 +24,11 @@ import pytest
 from browser.conftest import CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
-                "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium "
+        "(apt-get install chromium); no browser is downloaded",
+        allow_module_level=True,
+    )
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -50,8 +53,21 @@ def serving(data: Path, log: Path, args: tuple[str, ...] = ()) -> Iterator[str]:
     env = {**os.environ, "CARDTABLE_DATA": str(data)}
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-             "--bot-delay", "0.05", *args], env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "cardtable",
+                "serve",
+                "--port",
+                str(port),
+                "--bot-delay",
+                "0.05",
+                *args,
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -88,8 +104,9 @@ def person(browser, base: str, name: str | None, width: int = 1280) -> Page:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     # a style or script the Content-Security-Policy blocks is an error too (Chromium logs it)
-    page.on("console", lambda m: errors.append(m.text)
-            if "Content Security Policy" in m.text else None)
+    page.on(
+        "console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None
+    )
     page.js_errors = errors  # checked at the end of each test
     if name:
         assert page.request.post("/api/me", data={"name": name}).ok
@@ -119,13 +136,15 @@ def click_action(page: Page, action: str) -> None:
     before = version(page)
     page.click(f'[data-action="{action}"]')
     page.wait_for_function(
-        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=before)
+        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=before
+    )
 
 
 def wait_change(page: Page, before: str) -> None:
     page.wait_for_function(
         "v => document.body.dataset.version !== v || document.body.dataset.status === 'over'",
-        arg=before)
+        arg=before,
+    )
 
 
 def status(page: Page) -> str:
@@ -238,8 +257,10 @@ def test_doublets_winning_deal(server, browser):
 # -- 3. The Game: two people at one table -----------------------------------------------------
 def best_play(page: Page) -> str | None:
     """The smallest jump the page offers (a backwards trick first)."""
-    tops = {p: int(page.get_attribute(f'[data-pile="{p}"] .pile-btn', "data-top"))
-            for p in ("up1", "up2", "down1", "down2")}
+    tops = {
+        p: int(page.get_attribute(f'[data-pile="{p}"] .pile-btn', "data-top"))
+        for p in ("up1", "up2", "down1", "down2")
+    }
     best = None
     for node in page.locator("[data-card][data-actions]").all():
         for action in node.get_attribute("data-actions").split("|"):
@@ -313,8 +334,9 @@ def test_the_game_two_people(server, browser):
 # -- 4. reloading keeps the seat ---------------------------------------------------------------
 def test_reload_keeps_seat(server, browser):
     page = person(browser, server, "Rita", width=375)  # a phone
-    table = page.request.post("/api/tables", data={"game": "the-game",
-                                                   "seats": ["me", "greedy"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "the-game", "seats": ["me", "greedy"]}
+    ).json()
     page.goto(f"/t/{table['id']}")
     settled(page)
     card = best_play(page)[0]
@@ -339,8 +361,9 @@ def test_reload_keeps_seat(server, browser):
 def test_the_tools_of_a_game_played_alone_follow_what_it_offers(server, browser):
     """The Game alone: undo, redo, restart and a new deal (undo_alone, the server's can_undo
     and can_redo) but no hint and no "still winnable?" (it has no advisor and no solver)."""
-    offers = {g["name"]: g for g in json.loads(
-        urllib.request.urlopen(server + "/api/games").read())}["the-game"]
+    offers = {
+        g["name"]: g for g in json.loads(urllib.request.urlopen(server + "/api/games").read())
+    }["the-game"]
     assert offers["undo_alone"] and not offers["advisor"] and not offers["solver"]
     page = person(browser, server, "Sol")
     page.goto("/")
@@ -374,8 +397,9 @@ def test_the_tools_of_a_game_played_alone_follow_what_it_offers(server, browser)
 # -- 5. the replay page ------------------------------------------------------------------------
 def test_replay_steps(server, browser):
     page = person(browser, server, "Viv")
-    table = page.request.post("/api/tables", data={"game": "slide",
-                                                   "seats": ["greedy", "random"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "slide", "seats": ["greedy", "random"]}
+    ).json()
     running = page.request.get(f"/api/tables/{table['id']}/replay?step=1")
     deadline = time.monotonic() + 30
     while page.request.get(f"/api/tables/{table['id']}").json()["status"] != "over":
@@ -407,8 +431,9 @@ def test_replay_steps(server, browser):
 
 def finished_bots_table(page: Page) -> str:
     """A Slide table of two bots, played to its end: a shared deal (a 128-bit number)."""
-    table = page.request.post("/api/tables", data={"game": "slide",
-                                                   "seats": ["greedy", "random"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "slide", "seats": ["greedy", "random"]}
+    ).json()
     deadline = time.monotonic() + 60
     while page.request.get(f"/api/tables/{table['id']}").json()["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish"
@@ -432,8 +457,9 @@ def test_replay_shows_a_shared_deal_number_short(server, browser):
     expect(page.get_by_test_id("copy-deal")).to_have_text("Copied")
     assert page.evaluate("() => navigator.clipboard.readText()") == seed
     # a solitaire's deal number is short: shown whole, nothing to copy
-    alone = page.request.post("/api/tables", data={"game": "doublets", "seats": ["me"],
-                                                   "seed": 4242}).json()
+    alone = page.request.post(
+        "/api/tables", data={"game": "doublets", "seats": ["me"], "seed": 4242}
+    ).json()
     resigned = page.request.post(f"/api/tables/{alone['id']}/resign", data={})
     assert resigned.ok, resigned.text()
     page.goto(f"/t/{alone['id']}/replay")
@@ -463,8 +489,7 @@ def test_presence_shows_without_a_new_state(server, browser):
     small ``presence`` event: the seat's connected mark and the count of people watching."""
     ann = person(browser, server, "Ann")
     ann.add_init_script(COUNT_MESSAGES)
-    table = ann.request.post("/api/tables", data={"game": "slide",
-                                                  "seats": ["me", "open"]}).json()
+    table = ann.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]}).json()
     bob = person(browser, server, "Bob")
     assert bob.request.post(f"/api/tables/{table['id']}/join", data={}).ok
     ann.goto(f"/t/{table['id']}")

@@ -14,8 +14,9 @@ import pytest
 from browser.conftest import CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium",
-                allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium", allow_module_level=True
+    )
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -47,7 +48,8 @@ def test_players_chat_spectators_read_and_bots_have_names(server, browser):  # n
         page.goto(f"/t/{table['id']}")
     # two bots of one kind are told apart by their seat, wherever names are shown
     expect(ann.locator(".side .seat .name")).to_have_text(
-        ["Ann (you)", "Bob", "Greedy 3 (bot)", "Greedy 4 (bot)"])
+        ["Ann (you)", "Bob", "Greedy 3 (bot)", "Greedy 4 (bot)"]
+    )
     text = "Hello <b>Bob</b> & <img src=x onerror=alert(1)>"
     say(ann, text)
     for page in (ann, bob, cy):
@@ -56,7 +58,8 @@ def test_players_chat_spectators_read_and_bots_have_names(server, browser):  # n
         assert page.locator(".chat-text b, .chat-text img").count() == 0  # text, not HTML
     say(bob, "Hi Ann, good luck")
     expect(ann.get_by_test_id("chat-lines").locator("li").last).to_have_text(
-        "Bob: Hi Ann, good luck")
+        "Bob: Hi Ann, good luck"
+    )
     # a spectator reads only, and is told why, until the creator lets spectators write
     expect(cy.get_by_test_id("chat-input")).to_be_hidden()
     expect(cy.get_by_test_id("chat-why")).to_contain_text("spectators")
@@ -64,7 +67,8 @@ def test_players_chat_spectators_read_and_bots_have_names(server, browser):  # n
     expect(cy.get_by_test_id("chat-input")).to_be_visible()
     say(cy, "Nice table")
     expect(ann.get_by_test_id("chat-lines").locator("li").last).to_have_text(
-        "Cy (watching): Nice table")
+        "Cy (watching): Nice table"
+    )
     # too fast: a typed error in the chat panel, the game's own message area stays clear
     for i in range(6):
         say(bob, f"spam {i}")
@@ -135,8 +139,7 @@ def test_a_recovery_code_makes_another_browser_the_same_person(server, browser):
 
     # Ann plays a rated game from each browser: one row on the leaderboard
     def token(page: Page) -> str:
-        return next(c["value"] for c in page.context.cookies()
-                    if c["name"] == "cardtable_token")
+        return next(c["value"] for c in page.context.cookies() if c["name"] == "cardtable_token")
 
     async def play(table_id: str, player_token: str) -> None:
         client = Client.__new__(Client)  # a websocket client with that browser's token

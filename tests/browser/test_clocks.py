@@ -22,6 +22,7 @@ def server(tmp_path_factory):
     with serving(tmp_path_factory.mktemp("data"), log) as base:
         yield base
 
+
 #: the tab is "hidden" when the test says so (headless Chromium's tab is always visible), and
 #: every notification the page makes is counted by the browser's own Notification
 HIDDEN = """
@@ -132,8 +133,12 @@ def test_the_time_choices_are_listed_shortest_first(server, browser):
         ann.select_option("[name=clock-mode]", mode)
         time_choice = ann.get_by_test_id("clock-time")
         expect(time_choice).to_be_visible()
-        values = [int(v) for v in time_choice.locator("option").evaluate_all(
-            "options => options.map(o => o.value)")]
+        values = [
+            int(v)
+            for v in time_choice.locator("option").evaluate_all(
+                "options => options.map(o => o.value)"
+            )
+        ]
         assert values == sorted(values) and len(set(values)) == len(values), (mode, values)
         expect(time_choice).to_have_value(default)
     assert not ann.js_errors, ann.js_errors

@@ -51,8 +51,11 @@ def double_play_deal() -> tuple[int, list[str], str]:
             for action in legal:
                 if action.startswith("play r") and len(legal) > 1:
                     card = state.reserves[int(action[-1]) - 1]
-                    refill = state.waste[-1] if state.waste else (
-                        state.stock[-1] if state.stock else None)
+                    refill = (
+                        state.waste[-1]
+                        if state.waste
+                        else (state.stock[-1] if state.stock else None)
+                    )
                     if card is not None and refill is not None and refill >> 2 == NEXT[card >> 2]:
                         return seed, moves, action
             moves.append(bot.choose(state.view(0), legal))
@@ -75,7 +78,8 @@ def press(page: Page, key: str) -> None:
     before = version(page)
     page.keyboard.press(key)
     page.wait_for_function(
-        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=before)
+        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=before
+    )
 
 
 def score(page: Page) -> int:
@@ -96,8 +100,7 @@ def test_doublets_keys_double_click_and_drag(server, browser):  # noqa: F811
         press(page, key_for(move))
     before = score(page)
     # a key whose move is not possible says why, and sends nothing
-    blocked = next(f"play r{i}" for i in range(1, 8)
-                   if f"play r{i}" not in _legal(page))
+    blocked = next(f"play r{i}" for i in range(1, 8) if f"play r{i}" not in _legal(page))
     v = version(page)
     page.keyboard.press(blocked[-1])
     expect(page.get_by_test_id("prompt")).to_contain_text(f"r{blocked[-1]} cannot be played")
@@ -123,7 +126,8 @@ def test_doublets_keys_double_click_and_drag(server, browser):  # noqa: F811
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
     page.wait_for_function(
-        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=v)
+        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=v
+    )
     expect(page.locator(f'[data-action="{double}"]')).to_be_enabled()
     page.mouse.down(click_count=2)
     page.mouse.up(click_count=2)
@@ -139,13 +143,16 @@ def test_doublets_keys_double_click_and_drag(server, browser):  # noqa: F811
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     for step in range(1, 11):
-        page.mouse.move(box["x"] + (target["x"] - box["x"]) * step / 10 + 20,
-                        box["y"] + (target["y"] - box["y"]) * step / 10 + 20)
+        page.mouse.move(
+            box["x"] + (target["x"] - box["x"]) * step / 10 + 20,
+            box["y"] + (target["y"] - box["y"]) * step / 10 + 20,
+        )
     expect(page.locator(".drag-ghost")).to_have_count(1)
     expect(page.locator("[data-slot=foundation].over")).to_have_count(1)
     page.mouse.up()
     page.wait_for_function(
-        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=v)
+        "v => document.body.dataset.version !== v && !document.body.dataset.busy", arg=v
+    )
     settled(page)
     assert score(page) == before + 2
     expect(page.locator(".drag-ghost")).to_have_count(0)
@@ -268,7 +275,8 @@ def test_the_lobby_labels_options_and_counts_seats_from_1(server, browser):  # n
     page.select_option("[name=game]", "the-game")
     page.select_option("[name=count]", "3")
     expect(page.locator("label[for=opt-min_after_empty]")).to_contain_text(
-        "Cards a turn once the draw pile is empty")
+        "Cards a turn once the draw pile is empty"
+    )
     expect(page.locator("#options")).not_to_contain_text("min_after_empty")
     start = page.locator("#opt-start")
     expect(page.locator("label[for=opt-start]")).to_contain_text("First player")
@@ -305,9 +313,11 @@ def slide_take_turn(page: Page) -> None:
 def test_slide_on_a_phone(server, browser):  # noqa: F811
     page = person(browser, server, "Pia")
     page.set_viewport_size(PHONE)
-    table = page.request.post("/api/tables", data={
-        "game": "slide", "seats": ["me", "greedy", "greedy"], "options": {}},
-        headers={"x-cardtable": "1"}).json()
+    table = page.request.post(
+        "/api/tables",
+        data={"game": "slide", "seats": ["me", "greedy", "greedy"], "options": {}},
+        headers={"x-cardtable": "1"},
+    ).json()
     page.goto(f"/t/{table['id']}")
     settled(page)
     # how scoring works, told before the end

@@ -45,12 +45,13 @@ def test_the_doubling_cycle_marks_the_next_needed_card(server, browser):  # noqa
     # a list screen readers read, the next needed value its current step, said in words
     cycle = page.get_by_role("list", name="Cycle")
     expect(cycle.locator("li")).to_have_text(
-        [f"{v} (next needed)" if v == needed(page) else v for v in CYCLE])
+        [f"{v} (next needed)" if v == needed(page) else v for v in CYCLE]
+    )
     expect(cycle.locator("li[aria-current=step]")).to_have_count(1)
     expect(cycle.locator("li[aria-current=step] .sr-only")).to_have_text(" (next needed)")
     line = greedy_line(STUCK_SEED)
     before = needed(page)
-    for move in line[:next(i for i, m in enumerate(line) if m.startswith("play")) + 1]:
+    for move in line[: next(i for i, m in enumerate(line) if m.startswith("play")) + 1]:
         press(page, key_for(move))  # the mark follows the foundation
     assert needed(page) != before
     expect(cycle.locator("li[aria-current=step]")).to_have_text(f"{needed(page)} (next needed)")
@@ -62,9 +63,11 @@ def test_hints_read_in_words_with_the_notation_after(server, browser):  # noqa: 
     open_deal(page, STUCK_SEED)
     page.click("[data-key=hint]")
     prompt = page.get_by_test_id("prompt")
-    expect(prompt).to_contain_text("Hint: Turn the next stock card: nothing on the table "
-                                   f"fits the foundation (needs a {needed(page)}); 44 cards "
-                                   "left in the stock")
+    expect(prompt).to_contain_text(
+        "Hint: Turn the next stock card: nothing on the table "
+        f"fits the foundation (needs a {needed(page)}); 44 cards "
+        "left in the stock"
+    )
     expect(page.get_by_test_id("hint-notation")).to_have_text(" (flip)")
     expect(prompt).not_to_contain_text("flip: ")
     assert not page.js_errors
@@ -117,7 +120,8 @@ def test_a_stuck_deal_keeps_undo_hint_and_restart(server, browser):  # noqa: F81
     # the end in the server's words (Game.verdict, result_lines)
     expect(page.get_by_test_id("verdict")).to_have_text("You did not win.")
     expect(page.get_by_test_id("results")).to_contain_text(
-        "Score 31 of 48 cards on the foundation.")
+        "Score 31 of 48 cards on the foundation."
+    )
     assert not page.js_errors
 
 

@@ -27,16 +27,16 @@ HAVE_TOOLS = NODE is not None and (BIN / "tsc").exists() and (BIN / "eslint").ex
 
 if not HAVE_TOOLS:
     if os.environ.get("CARDTABLE_TEST_NEED_JS"):
-        raise RuntimeError("CARDTABLE_TEST_NEED_JS is set but the JavaScript tools are "
-                           "missing: run npm ci")
+        raise RuntimeError(
+            "CARDTABLE_TEST_NEED_JS is set but the JavaScript tools are missing: run npm ci"
+        )
     pytestmark = pytest.mark.skip(reason="the JavaScript checks need node and npm ci")
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     # the server the types are written from runs this interpreter, with this PYTHONPATH
     env = {**os.environ, "PYTHON": sys.executable}
-    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=300,
-                          env=env)
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, timeout=300, env=env)
 
 
 def test_the_types_are_those_the_server_publishes(tmp_path: Path) -> None:
@@ -46,8 +46,11 @@ def test_the_types_are_those_the_server_publishes(tmp_path: Path) -> None:
     done = run(str(NODE), "tools/types.mjs", str(tmp_path))
     assert done.returncode == 0, done.stderr
     written = {str(p.relative_to(tmp_path)): p.read_text() for p in tmp_path.rglob("*.d.ts")}
-    kept = {str(p.relative_to(TYPES)): p.read_text() for p in TYPES.rglob("*.d.ts")
-            if p.name not in HAND_WRITTEN}
+    kept = {
+        str(p.relative_to(TYPES)): p.read_text()
+        for p in TYPES.rglob("*.d.ts")
+        if p.name not in HAND_WRITTEN
+    }
     assert "api.d.ts" in written and "views/slide.view.d.ts" in written, sorted(written)
     assert written == kept, "run: npm run types"
 
@@ -66,7 +69,8 @@ def renamed(text: str, field: str) -> str:
     """``text`` with the field ``field`` renamed (as a change on the server would)."""
     assert f"\n{field}: " in text or f"\n{field}?: " in text, field
     return text.replace(f"\n{field}: ", f"\n{field}_renamed: ").replace(
-        f"\n{field}?: ", f"\n{field}_renamed?: ")
+        f"\n{field}?: ", f"\n{field}_renamed?: "
+    )
 
 
 def findings(tmp_path: Path, name: str, file: str, edit: Callable[[str], str]) -> str:
@@ -76,11 +80,21 @@ def findings(tmp_path: Path, name: str, file: str, edit: Callable[[str], str]) -
     shutil.copytree(TYPES, types)
     (types / file).write_text(edit((types / file).read_text()))
     config = tmp_path / f"{name}.tsconfig.json"
-    config.write_text(json.dumps({
-        "extends": str(ROOT / "tsconfig.json"),
-        "compilerOptions": {"paths": {"@views/*": [f"{types}/views/*"],
-                                      "@api": [f"{types}/api"], "@pages": [f"{types}/pages"]}},
-        "include": [f"{ROOT}/src/cardtable/server/static/**/*.js", f"{types}/**/*.d.ts"]}))
+    config.write_text(
+        json.dumps(
+            {
+                "extends": str(ROOT / "tsconfig.json"),
+                "compilerOptions": {
+                    "paths": {
+                        "@views/*": [f"{types}/views/*"],
+                        "@api": [f"{types}/api"],
+                        "@pages": [f"{types}/pages"],
+                    }
+                },
+                "include": [f"{ROOT}/src/cardtable/server/static/**/*.js", f"{types}/**/*.d.ts"],
+            }
+        )
+    )
     done = run(str(BIN / "tsc"), "-p", str(config))
     assert done.returncode != 0, (file, done.stdout)
     return done.stdout
@@ -91,18 +105,24 @@ def test_a_view_the_page_does_not_follow_fails_the_check(tmp_path: Path) -> None
     game's page."""
     fields = {"slide": "centre", "the-game": "piles", "doublets": "reserves"}
     for game, field in fields.items():
-        found = findings(tmp_path, game, f"views/{game}.view.d.ts",
-                         lambda text, field=field: renamed(text, field))
+        found = findings(
+            tmp_path,
+            game,
+            f"views/{game}.view.d.ts",
+            lambda text, field=field: renamed(text, field),
+        )
         assert f"static/games/{game}.js" in found and field in found, found
 
 
 def in_model(model: str, field: str) -> Callable[[str], str]:
     """An edit of api.d.ts: ``field`` renamed in the interface ``model`` only."""
+
     def edit(api: str) -> str:
         start = api.index(f"export interface {model} {{")
         end = api.find("\nexport ", start + 1)  # the next definition, or the end
         end = len(api) if end < 0 else end
         return api[:start] + renamed(api[start:end], field) + api[end:]
+
     return edit
 
 
@@ -110,9 +130,13 @@ def test_a_message_the_pages_do_not_follow_fails_the_check(tmp_path: Path) -> No
     """Not vacuous either: rename a field of a server message (the state's end in words, a
     table's seats, a finished game of My games, a replay's step) and the pages that read
     it fail the check."""
-    cases = [("Ending", "breakdown", "results.js"), ("StateMessage", "to_act", "table.js"),
-             ("TableInfo", "seats", "table.js"), ("MyGame", "opponents", "me.js"),
-             ("ReplayStep", "seat_views", "replay.js")]
+    cases = [
+        ("Ending", "breakdown", "results.js"),
+        ("StateMessage", "to_act", "table.js"),
+        ("TableInfo", "seats", "table.js"),
+        ("MyGame", "opponents", "me.js"),
+        ("ReplayStep", "seat_views", "replay.js"),
+    ]
     for model, field, page in cases:
         found = findings(tmp_path, f"{model}-{field}", "api.d.ts", in_model(model, field))
         assert f"static/{page}" in found and field in found, (model, field, found)

@@ -21,8 +21,13 @@ def node_check(source: str) -> subprocess.CompletedProcess:
     Through stdin with ``--input-type=module``: node 20 given a ``.js`` path outside a
     ``"type": "module"`` package lets a broken module pass (exit 0)."""
     assert NODE is not None
-    return subprocess.run([NODE, "--input-type=module", "--check"], input=source,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [NODE, "--input-type=module", "--check"],
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_there_are_scripts_to_check():

@@ -22,21 +22,24 @@ ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "cardtable" / "server" / "static"
 UNITS = sorted((Path(__file__).parent / "js").glob("*.test.mjs"))
 NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="the JavaScript checks need node "
-                                "(apt-get install nodejs)")
+needs_node = pytest.mark.skipif(
+    NODE is None, reason="the JavaScript checks need node (apt-get install nodejs)"
+)
 
 
 def run_node(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     assert NODE
-    return subprocess.run([NODE, *args], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env=env)
+    return subprocess.run(
+        [NODE, *args], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+    )
 
 
 def test_no_page_names_a_game():
     """A game's name or title appears only in its own files, static/games/<name>.js and .css:
     the pages ask /api/games and load the module by name."""
-    words = [re.compile(rf"\b{re.escape(games.get(n).name)}\b", re.IGNORECASE)
-             for n in games.names()]
+    words = [
+        re.compile(rf"\b{re.escape(games.get(n).name)}\b", re.IGNORECASE) for n in games.names()
+    ]
     words += [re.compile(rf"\b{re.escape(games.get(n).title)}\b") for n in games.names()]
     found = []
     for path in sorted([*STATIC.glob("*.js"), *STATIC.glob("*.html"), *STATIC.glob("*.css")]):
@@ -46,8 +49,11 @@ def test_no_page_names_a_game():
     assert {p.stem for p in (STATIC / "games").glob("*.js")} - {"generic"} <= set(games.names())
     # a module that asks for its stylesheet has one, and no sheet is without its module
     sheets = {p.stem for p in (STATIC / "games").glob("*.css")}
-    asking = {p.stem for p in (STATIC / "games").glob("*.js")
-              if "export const stylesheet = true;" in p.read_text()}
+    asking = {
+        p.stem
+        for p in (STATIC / "games").glob("*.js")
+        if "export const stylesheet = true;" in p.read_text()
+    }
     assert sheets == asking
 
 
@@ -71,14 +77,21 @@ def sample(name: str) -> dict[str, Any]:
     assert mid is not None, f"{name} ended within three actions of seed 7"
     names = [f"P{i}" for i in range(players)]
     final, result = state.view(0), state.result()
-    return {"players": players, "mid": mid, "final": final,
-            "has_module": (STATIC / "games" / f"{name}.js").exists(),
-            # seat 0's end in words, from the game as the server's state message has it
-            # (docs/server.md, "ending"), and whether the page ranks the seats (GET /api/games)
-            "ending": {"lines": game.result_lines(result, names),
-                       "verdict": game.verdict(result, 0), "breakdown": game.breakdown(final),
-                       "notes": game.result_notes(result, names)},
-            "ranked": not game.cooperative and players > 1}
+    return {
+        "players": players,
+        "mid": mid,
+        "final": final,
+        "has_module": (STATIC / "games" / f"{name}.js").exists(),
+        # seat 0's end in words, from the game as the server's state message has it
+        # (docs/server.md, "ending"), and whether the page ranks the seats (GET /api/games)
+        "ending": {
+            "lines": game.result_lines(result, names),
+            "verdict": game.verdict(result, 0),
+            "breakdown": game.breakdown(final),
+            "notes": game.result_notes(result, names),
+        },
+        "ranked": not game.cooperative and players > 1,
+    }
 
 
 @needs_node

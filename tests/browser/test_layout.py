@@ -95,13 +95,15 @@ def test_long_names_never_widen_a_running_slide_table(server, browser):
     page.set_viewport_size({"width": 1280, "height": 900})
     extra = page.locator(".grid-box").evaluate_all(
         "boxes => boxes.map(b => b.getBoundingClientRect().width"
-        " - b.querySelector('.sgrid').getBoundingClientRect().width)")
+        " - b.querySelector('.sgrid').getBoundingClientRect().width)"
+    )
     assert all(x <= 30 for x in extra), extra  # its padding only
     assert not page.js_errors
 
 
 def test_long_names_never_widen_a_finished_table_the_lobby_or_my_games(
-        server, browser, finished_slide):
+    server, browser, finished_slide
+):
     table, clients = finished_slide
     page = as_person(browser, server, clients[1])
     page.goto(f"/t/{table['id']}")
@@ -140,10 +142,12 @@ def test_slide_own_removed_cards_are_dimmed(server, browser, finished_slide):
         page.wait_for_function(ANIMATIONS_OVER)
         # every cancelled card, one's own (buttons of the big grid) and the others', is dimmed
         every = page.locator(".card.removed").evaluate_all(
-            "cards => cards.map(c => Number(getComputedStyle(c).opacity))")
+            "cards => cards.map(c => Number(getComputedStyle(c).opacity))"
+        )
         assert every and all(o < 0.5 for o in every), (seat, every)
         own += page.locator(f'.grid-box[data-seat="{seat}"] button.card.removed').evaluate_all(
-            "cards => cards.map(c => Number(getComputedStyle(c).opacity))")
+            "cards => cards.map(c => Number(getComputedStyle(c).opacity))"
+        )
         assert not page.js_errors
     assert own, "no person's own grid had a cancelled card"
     assert all(o < 0.5 for o in own), own
@@ -154,13 +158,16 @@ def hand_marks(page: Page) -> list[tuple[str, bool, float, str]]:
     """Each card of the hand: (value, fits, opacity, accessible label)."""
     return page.locator("[data-testid=hand] [data-card]").evaluate_all(
         "cards => cards.map(c => [c.dataset.card, c.hasAttribute('data-actions'),"
-        " Number(getComputedStyle(c).opacity), c.getAttribute('aria-label') || ''])")
+        " Number(getComputedStyle(c).opacity), c.getAttribute('aria-label') || ''])"
+    )
 
 
 def widest_play(page: Page) -> tuple[str, str] | None:
     """The play with the widest jump: the way to run out of cards that fit soonest."""
-    tops = {p: int(page.get_attribute(f'[data-pile="{p}"] .pile-btn', "data-top"))
-            for p in ("up1", "up2", "down1", "down2")}
+    tops = {
+        p: int(page.get_attribute(f'[data-pile="{p}"] .pile-btn', "data-top"))
+        for p in ("up1", "up2", "down1", "down2")
+    }
     best = None
     for node in page.locator("[data-card][data-actions]").all():
         for action in node.get_attribute("data-actions").split("|"):
@@ -173,8 +180,9 @@ def widest_play(page: Page) -> tuple[str, str] | None:
 
 def test_the_game_says_end_your_turn_and_marks_what_fits(server, browser):
     page = person(browser, server, "Tess")
-    table = page.request.post("/api/tables", data={"game": "the-game",
-                                                   "seats": ["me", "greedy"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "the-game", "seats": ["me", "greedy"]}
+    ).json()
     page.goto(f"/t/{table['id']}")
     page.wait_for_selector("[data-actions]")  # Tess's turn
     while (play := widest_play(page)) is not None:
@@ -192,11 +200,14 @@ def test_the_game_says_end_your_turn_and_marks_what_fits(server, browser):
     expect(page.get_by_test_id("prompt")).to_contain_text("End your turn")
     expect(page.get_by_test_id("prompt")).not_to_contain_text("pick a card")
     marks = hand_marks(page)
-    assert all(not fits and opacity < 0.7 and "no pile takes it" in label
-               for _, fits, opacity, label in marks), marks
+    assert all(
+        not fits and opacity < 0.7 and "no pile takes it" in label
+        for _, fits, opacity, label in marks
+    ), marks
     # marked by more than colour: each card that fits nowhere carries a visible cross
     crossed = page.locator("[data-testid=hand] [data-card]").evaluate_all(
-        "cards => cards.map(c => getComputedStyle(c, '::after').content)")
+        "cards => cards.map(c => getComputedStyle(c, '::after').content)"
+    )
     assert all(c not in ("none", "normal", "") for c in crossed), crossed
     page.wait_for_function(ANIMATIONS_OVER)
     screenshot(page, "the-game-end-turn.png")
@@ -216,8 +227,9 @@ DRAWN = """button => {
 
 def test_replay_play_and_pause_show_a_glyph_and_a_name(server, browser):
     page = person(browser, server, "Rex")
-    table = page.request.post("/api/tables", data={"game": "the-game",
-                                                   "seats": ["greedy", "greedy"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "the-game", "seats": ["greedy", "greedy"]}
+    ).json()
     deadline = page.evaluate("Date.now()") + 60_000
     while page.request.get(f"/api/tables/{table['id']}").json()["status"] != "over":
         assert page.evaluate("Date.now()") < deadline, "the bots did not finish"

@@ -14,8 +14,11 @@ import pytest
 from browser.conftest import CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
-                "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium "
+        "(apt-get install chromium); no browser is downloaded",
+        allow_module_level=True,
+    )
 
 from playwright.sync_api import expect  # noqa: E402
 
@@ -136,8 +139,9 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     her My games say the same place. Writes docs/screenshots/table-resigned.png and
     my-games-resigned.png with CARDTABLE_SCREENSHOTS=1."""
     ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
-    made = ann.request.post("/api/tables", data={"game": "slide",
-                                                 "seats": ["me", "open", "greedy"]})
+    made = ann.request.post(
+        "/api/tables", data={"game": "slide", "seats": ["me", "open", "greedy"]}
+    )
     table = made.json()["id"]
     assert bob.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
     ann.goto(f"/t/{table}")
@@ -197,8 +201,10 @@ def test_my_games_offers_a_seat_the_clock_took_back(server, browser):
     "Take your seat back", which seats him again. Writes docs/screenshots/my-games-away.png
     with CARDTABLE_SCREENSHOTS=1."""
     ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
-    made = ann.request.post("/api/tables", data={
-        "game": "slide", "seats": ["me", "open"], "clock": {"mode": "move", "seconds": 8}})
+    made = ann.request.post(
+        "/api/tables",
+        data={"game": "slide", "seats": ["me", "open"], "clock": {"mode": "move", "seconds": 8}},
+    )
     table = made.json()["id"]
     assert bob.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
     ann.goto(f"/t/{table}")

@@ -43,16 +43,18 @@ def in_thread(coroutine) -> None:
 
 
 def log_lines(page: Page) -> list[str]:
-    return [re.sub(r"^\d+\.\s*", "", t) for t in page.locator("[data-testid=log] li")
-            .all_inner_texts()]
+    return [
+        re.sub(r"^\d+\.\s*", "", t) for t in page.locator("[data-testid=log] li").all_inner_texts()
+    ]
 
 
 def as_person(browser, base: str, client: Client, width: int = 1280) -> Page:
     """A page with ``client``'s cookie: the same person as the websocket client."""
     page = person(browser, base, None, width)
     host = urlparse(base).hostname
-    page.context.add_cookies([{"name": "cardtable_token", "value": client.token,
-                               "domain": host, "path": "/"}])
+    page.context.add_cookies(
+        [{"name": "cardtable_token", "value": client.token, "domain": host, "path": "/"}]
+    )
     return page
 
 
@@ -67,8 +69,7 @@ def ws_server(base: str) -> Server:
 # -- 1. Slide: the log of two people, a reveal secret until both chose, whose turn it is ----
 def test_slide_log_keeps_a_reveal_secret_and_a_seat_that_chose_is_not_to_play(server, browser):
     ann = person(browser, server, "Ann")
-    table = ann.request.post("/api/tables", data={"game": "slide",
-                                                  "seats": ["me", "open"]}).json()
+    table = ann.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]}).json()
     bob = person(browser, server, "Bob")
     assert bob.request.post(f"/api/tables/{table['id']}/join", data={}).ok
     for page in (ann, bob):
@@ -101,14 +102,14 @@ def test_slide_log_keeps_a_reveal_secret_and_a_seat_that_chose_is_not_to_play(se
     for page in (ann, bob):
         expect(page.get_by_test_id("log").locator("li").nth(1)).to_contain_text("revealed")
         lines = log_lines(page)
-        assert len(lines) == 2 and all(re.fullmatch(w, t) for w, t in zip(both, lines,
-                                                                             strict=True))
+        assert len(lines) == 2 and all(re.fullmatch(w, t) for w, t in zip(both, lines, strict=True))
     # a few takes, each a line in words; the newest is the current one, at the bottom
     for _ in range(4):
         for page in (ann, bob):
             settled(page)
-        mover = next((p for p in (ann, bob) if p.locator("[data-centre][data-actions]").count()),
-                     None)
+        mover = next(
+            (p for p in (ann, bob) if p.locator("[data-centre][data-actions]").count()), None
+        )
         if mover is None:
             break
         before = len(log_lines(mover))
@@ -119,8 +120,12 @@ def test_slide_log_keeps_a_reveal_secret_and_a_seat_that_chose_is_not_to_play(se
         side = arrow.get_attribute("data-action").split()[2]
         click_action(mover, arrow.get_attribute("data-action"))
         expect(mover.get_by_test_id("log").locator("li")).to_have_count(before + 1)
-        side_words = {"left": "the left", "right": "the right", "top": "the top",
-                      "bottom": "the bottom"}[side]
+        side_words = {
+            "left": "the left",
+            "right": "the right",
+            "top": "the top",
+            "bottom": "the bottom",
+        }[side]
         assert log_lines(mover)[-1].endswith(f"took the {value} and pushed it in from {side_words}")
         expect(mover.locator(".log-line.current")).to_have_count(1)
         expect(mover.locator(".grid-box.last-move")).to_have_count(1)
@@ -195,8 +200,7 @@ def test_the_game_says_who_could_not_play(server, browser):
     assert info["status"] == "over"
     page = as_person(browser, server, ann)
     page.goto(f"/t/{table['id']}")
-    expect(page.get_by_test_id("verdict")).to_have_text(
-        re.compile(r"^The team (won|did not win)"))
+    expect(page.get_by_test_id("verdict")).to_have_text(re.compile(r"^The team (won|did not win)"))
     # each player's hand and the draw pile, not only a total
     expect(page.get_by_test_id("figures")).to_contain_text("cards in hand")
     expect(page.get_by_test_id("table-figures")).to_contain_text("draw pile")
@@ -211,8 +215,9 @@ def test_the_game_says_who_could_not_play(server, browser):
 
 def test_the_game_highlights_the_pile_just_played(server, browser):
     page = person(browser, server, "Tess")
-    table = page.request.post("/api/tables", data={"game": "the-game",
-                                                   "seats": ["me", "greedy"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "the-game", "seats": ["me", "greedy"]}
+    ).json()
     page.goto(f"/t/{table['id']}")
     settled(page)
     node = page.locator("[data-card][data-actions]").first
@@ -221,8 +226,7 @@ def test_the_game_highlights_the_pile_just_played(server, browser):
     node.click()
     click_action(page, action)
     expect(page.locator(f'[data-pile="{pile}"] .pile-btn.last-move')).to_have_count(1)
-    expect(page.get_by_test_id("log").locator("li").last).to_contain_text(
-        f"Tess played {card} on ")
+    expect(page.get_by_test_id("log").locator("li").last).to_contain_text(f"Tess played {card} on ")
     # a move arrives with a short animation, and none for a person who asks for less motion
     probe = """() => { const d = document.createElement('div'); d.className = 'card arrive';
         document.body.append(d); const name = getComputedStyle(d).animationName;
@@ -237,8 +241,9 @@ def test_the_game_highlights_the_pile_just_played(server, browser):
 def test_doublets_log_and_the_hint_after_a_peek(server, browser):
     seed, moves = doublets_deal()
     page = person(browser, server, "Dora")
-    table = page.request.post("/api/tables", data={"game": "doublets", "seats": ["me"],
-                                                   "seed": seed}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "doublets", "seats": ["me"], "seed": seed}
+    ).json()
     page.goto(f"/t/{table['id']}")
     settled(page)
     page.click("[data-key=peek]")
@@ -265,8 +270,9 @@ def test_doublets_log_and_the_hint_after_a_peek(server, browser):
 # -- 4. the replay: words, jump by a click on the log, a link to a move, autoplay -----------
 def test_replay_reads_the_log_jumps_links_and_autoplays(server, browser):
     page = person(browser, server, "Viv")
-    table = page.request.post("/api/tables", data={"game": "the-game",
-                                                   "seats": ["greedy", "greedy"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "the-game", "seats": ["greedy", "greedy"]}
+    ).json()
     deadline = page.evaluate("Date.now()") + 60_000
     while page.request.get(f"/api/tables/{table['id']}").json()["status"] != "over":
         assert page.evaluate("Date.now()") < deadline, "the bots did not finish"
@@ -289,8 +295,9 @@ def test_replay_reads_the_log_jumps_links_and_autoplays(server, browser):
     # the pile of the move is highlighted when it was a play
     seat, action = record["actions"][9]
     if action.startswith("play "):
-        expect(page.locator(f'[data-pile="{action.split()[2]}"] .pile-btn.last-move')) \
-            .to_have_count(1)
+        expect(
+            page.locator(f'[data-pile="{action.split()[2]}"] .pile-btn.last-move')
+        ).to_have_count(1)
     page.wait_for_timeout(400)  # the last move's short animation is over
     screenshot(page, "replay.png")
     # ?move=N works as well

@@ -11,8 +11,9 @@ import pytest
 from browser.conftest import ARGS, CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium",
-                allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium", allow_module_level=True
+    )
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -29,29 +30,28 @@ def test_stepping_past_a_log_page_fetches_the_next(tmp_path):
         table_id, steps = stored_game(server.db_url, "slide", 2, {"target": 300}, 5)
         assert steps > PAGE + 2
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                        args=ARGS)
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
             page = browser.new_context(base_url=server.base).new_page()
             page.set_default_timeout(15_000)
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             asked: list[str] = []
             page.on("request", lambda r: asked.append(r.url) if "log=1" in r.url else None)
-            words = page.request.get(f"/api/tables/{table_id}/replay", params={
-                "log": 1, "log_offset": PAGE - 2, "log_limit": 4}).json()["log"]
+            words = page.request.get(
+                f"/api/tables/{table_id}/replay",
+                params={"log": 1, "log_offset": PAGE - 2, "log_limit": 4},
+            ).json()["log"]
             page.goto(f"/t/{table_id}/replay#move={PAGE - 1}")
             expect(page.locator("body")).to_have_attribute("data-step", str(PAGE - 1))
             lines = page.locator(".log-line:not(.log-news)")  # the moves (not the scorings)
             expect(lines).to_have_count(PAGE)  # the first page only, not the whole log
             expect(lines.first).to_have_attribute("data-n", "0")
-            expect(page.locator(".log-line.current")).to_have_attribute("data-n",
-                                                                       str(PAGE - 2))
+            expect(page.locator(".log-line.current")).to_have_attribute("data-n", str(PAGE - 2))
             fetched = len(asked)
             for n in (PAGE, PAGE + 1, PAGE + 2):  # the last line of page 0, then page 1
                 page.click("#next")
                 expect(page.locator("body")).to_have_attribute("data-step", str(n))
-                expect(page.locator(".log-line.current")).to_have_attribute("data-n",
-                                                                           str(n - 1))
+                expect(page.locator(".log-line.current")).to_have_attribute("data-n", str(n - 1))
                 expect(page.get_by_test_id("what")).to_have_text(words[n - PAGE + 1]["text"])
             expect(lines.first).to_have_attribute("data-n", str(PAGE))
             expect(lines).to_have_count(min(PAGE, steps - PAGE))

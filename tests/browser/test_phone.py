@@ -24,8 +24,11 @@ from browser.test_comforts import PHONE, slide_take_turn
 
 DESKTOP = {"width": 1280, "height": 900}
 #: the rule book's examples of allowed talk (RULES.md, The Game, "Talking")
-SAID = {"avoid": "don't play on this pile", "small": "only a very small jump",
-        "good": "I have good cards for this pile"}
+SAID = {
+    "avoid": "don't play on this pile",
+    "small": "only a very small jump",
+    "good": "I have good cards for this pile",
+}
 IN_HAND = "el => !!el && !!el.closest('[data-testid=hand]') && el.matches('[data-card]')"
 
 
@@ -41,8 +44,9 @@ def tabs_to_hand(page: Page, most: int = 40) -> int:
 
 
 def the_game_at_my_turn(page: Page) -> None:
-    table = page.request.post("/api/tables", data={"game": "the-game",
-                                                   "seats": ["me", "greedy"]}).json()
+    table = page.request.post(
+        "/api/tables", data={"game": "the-game", "seats": ["me", "greedy"]}
+    ).json()
     page.goto(f"/t/{table['id']}")
     page.wait_for_selector("[data-testid=hand] [data-actions]")  # the first turn is ours
     settled(page)
@@ -99,9 +103,11 @@ def test_the_game_signals_are_explained_reachable_and_big_enough(server, browser
 def test_a_phone_header_is_one_line_and_a_slide_grid_fits_the_screen(server, browser):  # noqa: F811
     page = person(browser, server, "Pia")
     page.set_viewport_size(PHONE)
-    table = page.request.post("/api/tables", data={
-        "game": "slide", "seats": ["me", "greedy", "greedy"], "options": {}},
-        headers={"x-cardtable": "1"}).json()
+    table = page.request.post(
+        "/api/tables",
+        data={"game": "slide", "seats": ["me", "greedy", "greedy"], "options": {}},
+        headers={"x-cardtable": "1"},
+    ).json()
     page.goto(f"/t/{table['id']}")
     settled(page)
     bar = page.locator("header.topbar")

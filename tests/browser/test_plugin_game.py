@@ -71,9 +71,11 @@ def test_a_game_without_a_renderer_plays_in_the_browser(plugin_server, browser):
     # the generic results in the server's words: the player's place, the winners, and every
     # seat's rank and score
     expect(results.get_by_test_id("verdict")).to_have_text(
-        re.compile(r"^You (came|shared) \w+ (of 2|place)"))
+        re.compile(r"^You (came|shared) \w+ (of 2|place)")
+    )
     expect(results.locator(".verdict")).to_have_text(
-        re.compile(r"^(Winner: .+|Shared win: .+|Nobody won\.)$"))
+        re.compile(r"^(Winner: .+|Shared win: .+|Nobody won\.)$")
+    )
     rows = results.locator("tbody tr")
     expect(rows).to_have_count(2)
     expect(results).to_contain_text("Ann")
@@ -94,8 +96,11 @@ def tools_listed(page) -> list[str]:
     frames), once the page shows that state."""
     settled(page)
     shown = page.evaluate("document.body.dataset.version")
-    states = [m for m in map(json.loads, page.frames_in)
-              if m["type"] == "state" and str(m["version"]) == shown]
+    states = [
+        m
+        for m in map(json.loads, page.frames_in)
+        if m["type"] == "state" and str(m["version"]) == shown
+    ]
     return states[-1]["tools"]
 
 
@@ -117,8 +122,9 @@ def test_the_page_shows_exactly_the_tools_the_server_lists(plugin_server, browse
     ann, bob = person(browser, plugin_server, "Ann"), person(browser, plugin_server, "Bob")
     for page in (ann, bob):
         watch_frames(page)
-    shared = ann.request.post("/api/tables", data={"game": "fifteen",
-                                                   "seats": ["me", "greedy"]}).json()
+    shared = ann.request.post(
+        "/api/tables", data={"game": "fifteen", "seats": ["me", "greedy"]}
+    ).json()
     ann.goto(f"/t/{shared['id']}")
     expect(ann.locator(".moves")).to_be_visible()
     assert tools_listed(ann) == tools_shown(ann) == []
@@ -130,14 +136,18 @@ def test_the_page_shows_exactly_the_tools_the_server_lists(plugin_server, browse
     ann.goto(f"/t/{solo['id']}")
     bob.goto(f"/t/{solo['id']}")
     expect(ann.locator(".tools [data-tool]")).to_have_count(6)
-    assert tools_listed(ann) == tools_shown(ann) == [
-        "undo", "redo", "hint", "peek", "restart", "new_deal"]
+    assert (
+        tools_listed(ann)
+        == tools_shown(ann)
+        == ["undo", "redo", "hint", "peek", "restart", "new_deal"]
+    )
     expect(bob.locator("#board")).not_to_be_empty()
     assert tools_listed(bob) == tools_shown(bob) == []
     assert bob.request.get(f"/api/tables/{solo['id']}/hint").json()["error"] == "not_offered"
     # a new deal in its place (from another tab) closes it: no more undo or redo
-    assert ann.request.post("/api/tables", data={"game": "doublets", "seats": ["me"],
-                                                 "replaces": solo["id"]}).ok
+    assert ann.request.post(
+        "/api/tables", data={"game": "doublets", "seats": ["me"], "replaces": solo["id"]}
+    ).ok
     expect(ann.locator("body[data-status=over]")).to_have_count(1)
     expect(ann.locator("[data-key=undo]")).to_have_count(0)
     assert tools_listed(ann) == tools_shown(ann) == ["hint", "peek", "restart", "new_deal"]

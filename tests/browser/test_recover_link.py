@@ -10,8 +10,9 @@ import pytest
 from browser.conftest import CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium",
-                allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium", allow_module_level=True
+    )
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -40,7 +41,8 @@ def test_a_link_with_someone_elses_code_switches_nobody_without_a_click(server, 
     expect(ask).to_be_visible()
     expect(ask.get_by_test_id("recover-who")).to_have_text("This link signs you in as Eve.")
     expect(ask.get_by_test_id("recover-loses")).to_have_text(
-        "You are Ann now: keep a recovery code for Ann first, or you lose Ann.")
+        "You are Ann now: keep a recovery code for Ann first, or you lose Ann."
+    )
     expect(ask.get_by_test_id("recover-cancel")).to_be_focused()  # focus moved into it
     assert "recover" not in ann.url and who(ann) == "Ann"  # nothing changed yet
     screenshot(ann, "recover-ask.png")

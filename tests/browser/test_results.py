@@ -51,6 +51,7 @@ def shots(page: Page, name: str) -> None:
 def play(clients: list[Client], table_id: str, change_mind: bool = False) -> dict[str, Any]:
     """Every client plays its seat greedily to the end (the first one changes its mind at
     its first reveal first); the last state the first one was sent."""
+
     async def run() -> dict[str, Any]:
         socks = [await c.connect(table_id) for c in clients]
         for sock in socks:
@@ -108,7 +109,8 @@ def test_slide_end_reads_the_reveals_the_scoring_and_each_players_figures(server
     seats = result["deals"][0]["seats"]
     assert lines[-1] == "Scoring: " + "; ".join(
         f"{n} cancelled {len(s['removed'])} cards, {s['remaining']} left sum to {s['score']}"
-        for n, s in zip(names, seats, strict=True))
+        for n, s in zip(names, seats, strict=True)
+    )
     news = page.locator(".log-news")
     expect(news).to_have_count(1)
     expect(news).not_to_have_class(re.compile(r"\bcurrent\b"))
@@ -117,8 +119,14 @@ def test_slide_end_reads_the_reveals_the_scoring_and_each_players_figures(server
     assert heads == ["rank", "player", "sum", "cards left", "cancelled"]
     order = sorted(range(3), key=lambda s: (result["ranks"][s], s))
     assert [[r[0], r[2], r[3], r[4]] for r in rows] == [
-        [str(result["ranks"][s]), str(result["scores"][s]), str(result["remaining"][s]),
-         str(len(seats[s]["removed"]))] for s in order]
+        [
+            str(result["ranks"][s]),
+            str(result["scores"][s]),
+            str(result["remaining"][s]),
+            str(len(seats[s]["removed"])),
+        ]
+        for s in order
+    ]
     expect(page.get_by_test_id("result-lines")).to_have_count(0)
     expect(page.get_by_test_id("results")).to_contain_text("a tie goes to fewer cards left")
     shots(page, "slide-end")
@@ -166,8 +174,9 @@ def test_doublets_end_shows_the_foundation_and_what_is_left(server, browser):
     srv = ws_server(server)
     dora = Client(srv, "Dora")
     # a deal played to its end: one the greedy line wins (a stuck deal stays open for undo)
-    table = dora.post("/api/tables", {"game": "doublets", "seats": ["me"],
-                                      "seed": winning_deal()[0]})
+    table = dora.post(
+        "/api/tables", {"game": "doublets", "seats": ["me"], "seed": winning_deal()[0]}
+    )
     last = play([dora], table["id"])
     on = last["view"]["result"]["foundation"]
     page = as_person(browser, server, dora)

@@ -16,8 +16,11 @@ import pytest
 from browser.conftest import CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium "
-                "(apt-get install chromium); no browser is downloaded", allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium "
+        "(apt-get install chromium); no browser is downloaded",
+        allow_module_level=True,
+    )
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
@@ -47,8 +50,9 @@ def three_at_a_table(browser, server: str, clock: dict | None = None) -> tuple[P
     """Ann's Slide table: Ann, Bob (joined) and a Greedy bot seated at its creation; both
     people's pages open on it."""
     ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
-    made = ann.request.post("/api/tables", data={
-        "game": "slide", "seats": ["me", "open", "greedy"], "clock": clock})
+    made = ann.request.post(
+        "/api/tables", data={"game": "slide", "seats": ["me", "open", "greedy"], "clock": clock}
+    )
     table = made.json()["id"]
     assert bob.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
     for page in (ann, bob):
@@ -93,8 +97,9 @@ def test_a_phone_tab_shows_a_bots_seat_whole(server, browser):
     expect(ann.get_by_role("tab", name=re.compile(r"^(▶ )?Bob \(Greedy\)"))).to_be_visible()
     for seat in range(3):  # every tab's words inside it: nothing cut, nothing hidden
         box = ann.locator(f"[data-tab='{seat}']")
-        assert box.evaluate("b => b.scrollWidth <= b.clientWidth "
-                            "&& b.scrollHeight <= b.clientHeight"), seat
+        assert box.evaluate(
+            "b => b.scrollWidth <= b.clientWidth && b.scrollHeight <= b.clientHeight"
+        ), seat
         assert box.bounding_box()["x"] + box.bounding_box()["width"] <= 390
     assert ann.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(ann, "slide-tabs-phone.png")
@@ -120,8 +125,9 @@ def test_a_seat_whose_clock_ran_out_keeps_its_persons_name(server, browser):
 
 def test_hand_to_bot_is_offered_when_the_server_would_take_it(server, browser):
     ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
-    table = ann.request.post("/api/tables", data={
-        "game": "slide", "seats": ["me", "open"]}).json()["id"]
+    table = ann.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]}).json()[
+        "id"
+    ]
     assert bob.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
     ann.goto(f"/t/{table}")
     bob.goto(f"/t/{table}")

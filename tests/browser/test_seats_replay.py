@@ -13,8 +13,9 @@ import pytest
 from browser.conftest import ARGS, CHROMIUM
 
 if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium",
-                allow_module_level=True)
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium", allow_module_level=True
+    )
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -31,8 +32,7 @@ def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):
         actions = bob.http.get(f"/api/tables/{table_id}/record").json()["actions"]
         ann_step = next(n for n, (seat, _) in enumerate(actions) if seat == 1) + 1
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                        args=ARGS)
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
             page = browser.new_context(base_url=server.base).new_page()
             page.set_default_timeout(15_000)
             errors: list[str] = []
@@ -48,7 +48,8 @@ def test_the_replay_names_the_person_on_her_moves_and_the_bot_after(tmp_path):
             # the step after the handover: seat 1's move is the bot's, on her seat (#24)
             assert actions[handed_at][0] == 1
             expect(page.get_by_test_id("what")).to_have_text(
-                re.compile(r"^Ann — played by Greedy "))
+                re.compile(r"^Ann — played by Greedy ")
+            )
             expect(page.get_by_test_id("notation")).to_have_text(actions[handed_at][1])
             page.click("#last")
             results = page.get_by_test_id("results")

@@ -25,8 +25,21 @@ def test_games_lists_all_three():
 
 
 def test_simulate_json_is_reproducible():
-    args = ["simulate", "slide", "--players", "2", "--bots", "greedy,random", "--games", "30",
-            "--seed", "4", "--bot-key", "99", "--json"]
+    args = [
+        "simulate",
+        "slide",
+        "--players",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "30",
+        "--seed",
+        "4",
+        "--bot-key",
+        "99",
+        "--json",
+    ]
     first = runner.invoke(app, args)
     second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
@@ -42,8 +55,9 @@ def test_simulate_table():
 
 
 def test_simulate_with_an_option():
-    out = runner.invoke(app, ["simulate", "slide", "--players", "2", "--games", "5",
-                              "-o", "target=80", "--json"])
+    out = runner.invoke(
+        app, ["simulate", "slide", "--players", "2", "--games", "5", "-o", "target=80", "--json"]
+    )
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["options"] == {"target": 80}
 
@@ -51,13 +65,14 @@ def test_simulate_with_an_option():
 def test_a_seat_option_is_written_from_1_as_people_count_seats():
     """``-o start=2`` is the second seat, kept as 1 in the record; ``cardtable games`` shows
     the default as the first seat (issue #24: the terminal counts seats from 1)."""
-    out = runner.invoke(app, ["simulate", "the-game", "--players", "3", "--games", "2",
-                              "-o", "start=2", "--json"])
+    out = runner.invoke(
+        app, ["simulate", "the-game", "--players", "3", "--games", "2", "-o", "start=2", "--json"]
+    )
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["options"] == {"start": 1}
     listed = runner.invoke(app, ["games"], terminal_width=200).output
     assert "start=1" in listed and "start=0" not in listed
-    for bad in ("0", "4", "true", "\"b\""):
+    for bad in ("0", "4", "true", '"b"'):
         wrong = runner.invoke(app, ["simulate", "the-game", "--players", "3", "-o", f"start={bad}"])
         assert wrong.exit_code == 2 and "seat" in wrong.stderr, (bad, wrong.stderr)
     assert "counted from 1" in runner.invoke(app, ["simulate", "slide", "-o", "start=0"]).stderr
@@ -68,8 +83,7 @@ def test_usage_errors_are_one_line_on_stderr_with_status_2():
         (["simulate", "slide", "--players", "9"], "Slide is for 2 to 6 players, not 9"),
         (["simulate", "chess"], "no game called 'chess'"),
         (["play", "slide", "--seats", "me,wizard"], "no bot called 'wizard'"),
-        (["simulate", "slide", "--bots", "greedy,random,random", "--players", "2"],
-         "one per seat"),
+        (["simulate", "slide", "--bots", "greedy,random,random", "--players", "2"], "one per seat"),
         (["simulate", "slide", "-o", "target"], "NAME=VALUE"),
         (["simulate", "slide", "-o", "colour=red"], "colour"),
         (["simulate", "slide", "--out", "rows.txt"], ".csv or .jsonl"),
@@ -88,8 +102,7 @@ def test_usage_errors_are_one_line_on_stderr_with_status_2():
         assert out.stderr.count("\n") == 1, out.stderr  # one line, no traceback
 
 
-def test_serve_takes_each_option_from_the_command_line_or_its_environment_variable(
-        monkeypatch):
+def test_serve_takes_each_option_from_the_command_line_or_its_environment_variable(monkeypatch):
     """One settings object (#25): an option left out comes from ``CARDTABLE_*``, the command
     line wins over the variable, and a wrong value names both."""
     from cardtable.cli import server_settings
@@ -104,7 +117,8 @@ def test_serve_takes_each_option_from_the_command_line_or_its_environment_variab
     assert settings.external_bots == {"echo": "python3 -c pass"}
     assert server_settings({"seat_grace": 7.5}).seat_grace == 7.5
     assert set(ServerSettings.model_fields) == {  # every option of serve is a setting
-        p.name for p in typer.main.get_command(app).commands["serve"].params}
+        p.name for p in typer.main.get_command(app).commands["serve"].params
+    }
     monkeypatch.setenv("CARDTABLE_BOT_WORKERS", "none")
     out = runner.invoke(app, ["serve"])
     assert out.exit_code == 2 and "--bot-workers (or $CARDTABLE_BOT_WORKERS)" in out.stderr
@@ -120,8 +134,9 @@ def test_click_usage_errors_are_status_2_too():
 def test_version():
     out = runner.invoke(app, ["--version"])
     assert out.exit_code == 0 and out.stdout == f"cardtable {cardtable.__version__}\n"
-    done = subprocess.run([sys.executable, "-m", "cardtable", "--version"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardtable", "--version"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and done.stdout.split() == ["cardtable", cardtable.__version__]
 
 
@@ -162,8 +177,22 @@ def test_replay_fails_on_a_bad_file_with_status_1(tmp_path):
 
 
 def test_tournament_table():
-    out = runner.invoke(app, ["tournament", "slide", "--bots", "greedy,random", "--games", "6",
-                              "--seed", "3", "--bot-key", "5"], env={"COLUMNS": "200"})
+    out = runner.invoke(
+        app,
+        [
+            "tournament",
+            "slide",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--bot-key",
+            "5",
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert out.exit_code == 0, out.output
     assert "seats played" in out.stdout and "win rate" in out.stdout
     assert "greedy" in out.stdout and "random" in out.stdout
@@ -171,8 +200,23 @@ def test_tournament_table():
 
 def test_tournament_json_rotates_seats_over_the_same_seeds(tmp_path):
     rows = tmp_path / "rows.jsonl"
-    args = ["tournament", "slide", "--bots", "greedy,random", "--players", "2", "--games", "5",
-            "--seed", "3", "--bot-key", "5", "--json", "--out", str(rows)]
+    args = [
+        "tournament",
+        "slide",
+        "--bots",
+        "greedy,random",
+        "--players",
+        "2",
+        "--games",
+        "5",
+        "--seed",
+        "3",
+        "--bot-key",
+        "5",
+        "--json",
+        "--out",
+        str(rows),
+    ]
     out = runner.invoke(app, args)
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)
@@ -181,8 +225,10 @@ def test_tournament_json_rotates_seats_over_the_same_seeds(tmp_path):
     # both bots play each seed from both seats, and win shares add up to one per game
     played = [json.loads(line) for line in rows.read_text().splitlines()]
     assert sorted((g["seed"], tuple(g["bots"])) for g in played) == sorted(
-        (seed, lineup) for seed in range(3, 8)
-        for lineup in (("greedy", "random"), ("random", "greedy")))
+        (seed, lineup)
+        for seed in range(3, 8)
+        for lineup in (("greedy", "random"), ("random", "greedy"))
+    )
     wins = sum(f["win_rate"] * f["games"] for f in summary["by_bot"].values())
     assert wins >= 10
     for figures in summary["by_bot"].values():
@@ -192,8 +238,22 @@ def test_tournament_json_rotates_seats_over_the_same_seeds(tmp_path):
 
 
 def test_cooperative_tournament_counts_each_game_once():
-    out = runner.invoke(app, ["tournament", "the-game", "--bots", "greedy,random", "--players",
-                              "3", "--games", "4", "--json", "--bot-key", "1"])
+    out = runner.invoke(
+        app,
+        [
+            "tournament",
+            "the-game",
+            "--bots",
+            "greedy,random",
+            "--players",
+            "3",
+            "--games",
+            "4",
+            "--json",
+            "--bot-key",
+            "1",
+        ],
+    )
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)
     assert summary["games"] == 8
@@ -203,17 +263,32 @@ def test_cooperative_tournament_counts_each_game_once():
 def test_a_game_that_ends_in_error_fails_with_status_1(tmp_path):
     bot = tmp_path / "quits.py"
     bot.write_text("import sys\nsys.exit(0)\n")
-    out = runner.invoke(app, ["tournament", "slide", "--bots",
-                              f"greedy,cmd:{sys.executable} {bot}", "--games", "2",
-                              "--seed", "1"])
+    out = runner.invoke(
+        app,
+        [
+            "tournament",
+            "slide",
+            "--bots",
+            f"greedy,cmd:{sys.executable} {bot}",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+        ],
+    )
     assert out.exit_code == 1, out.output
     assert "ended with an error" in out.stderr
 
 
 def test_a_game_from_another_package_is_in_the_help_and_the_commands(plugin_game):
     def cardtable_(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "cardtable", *args], capture_output=True,
-                              text=True, timeout=120, env={**os.environ, "COLUMNS": "300"})
+        return subprocess.run(
+            [sys.executable, "-m", "cardtable", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": "300"},
+        )
 
     helped = cardtable_("simulate", "--help")
     names = games.names()

@@ -26,8 +26,14 @@ def test_the_readme_external_bot_command_runs_with_only_python3(tmp_path):
     env = {**os.environ, "PATH": str(bin_dir)}
     games_at = args.index("--games")
     args[games_at + 1] = "2"
-    done = subprocess.run([sys.executable, "-m", "cardtable", *args[1:]], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardtable", *args[1:]],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert re.search(r"\b2\b", done.stdout)
     # every example in the docs names python3 too

@@ -70,7 +70,9 @@ def test_bad_seeds_are_refused(seed):
 def test_describe_lists_options_with_defaults():
     d = games.get("the-game").describe()
     assert {o["name"]: o["default"] for o in d["options"]} == {
-        "start": 0, "min_after_empty": 1, "pro": False,
+        "start": 0,
+        "min_after_empty": 1,
+        "pro": False,
     }
 
 
@@ -112,13 +114,13 @@ def test_table_tools_are_declared_per_player_count():
     assert games.get("doublets").tools_for(1) == TOOLS
     assert games.get("the-game").tools_for(1) == ("undo", "redo", "restart", "new_deal")
     for name in games.names():
-        for players in range(max(2, games.get(name).min_players),
-                             games.get(name).max_players + 1):
+        for players in range(max(2, games.get(name).min_players), games.get(name).max_players + 1):
             assert games.get(name).tools_for(players) == ()
     doublets = type(games.get("doublets"))
     # a game may offer a peek at shared tables by saying so, never one it cannot give
-    assert type("Shared", (doublets,), {"tools": Tools(shared=frozenset({"peek"}))}
-                )().tools_for(2) == ("peek",)
+    assert type("Shared", (doublets,), {"tools": Tools(shared=frozenset({"peek"}))})().tools_for(
+        2
+    ) == ("peek",)
     assert set(TOOLS) - {"peek"} == ALONE_ONLY
     assert "peek" not in type("Blind", (doublets,), {"solver": None})().tools_for(1)
     for tool in ALONE_ONLY:
@@ -229,16 +231,30 @@ def test_each_games_companions_are_found_by_its_name_and_load():
 
     from cardtable.core.protocol import COMPANIONS, companion
 
-    offered = {(group, name) for group in COMPANIONS for name in games.names()
-               if companion(group, name) is not None}
-    assert {("cardtable.solvers", "doublets"), ("cardtable.deal_solvers", "doublets"),
-            ("cardtable.deal_solvers", "the-game"), ("cardtable.encodings", "slide"),
-            ("cardtable.encodings", "doublets"), ("cardtable.encodings", "the-game")} <= offered
+    offered = {
+        (group, name)
+        for group in COMPANIONS
+        for name in games.names()
+        if companion(group, name) is not None
+    }
+    assert {
+        ("cardtable.solvers", "doublets"),
+        ("cardtable.deal_solvers", "doublets"),
+        ("cardtable.deal_solvers", "the-game"),
+        ("cardtable.encodings", "slide"),
+        ("cardtable.encodings", "doublets"),
+        ("cardtable.encodings", "the-game"),
+    } <= offered
     arity = {"cardtable.solvers": 2, "cardtable.deal_solvers": 3, "cardtable.encodings": 2}
     for group, name in offered:
         found = companion(group, name)
-        params = [p for p in inspect.signature(found).parameters.values()
-                  if p.default is inspect.Parameter.empty]
+        params = [
+            p
+            for p in inspect.signature(found).parameters.values()
+            if p.default is inspect.Parameter.empty
+        ]
         assert len(params) <= arity[group] <= len(inspect.signature(found).parameters), (
-            group, name)
+            group,
+            name,
+        )
     assert games.get("slide").solver is None and games.get("slide").deal_solver is None

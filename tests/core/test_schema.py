@@ -28,7 +28,8 @@ def test_views_and_results_match_their_types(name, players):
     required, every = keys_of(game.view_type)
     r_required, r_every = keys_of(game.result_type)
     for step, (state, _seat, _action) in enumerate(
-            random_game(name, players, 11, random.Random(players))):
+        random_game(name, players, 11, random.Random(players))
+    ):
         if step % 5:
             continue
         for seat in [None, *range(players)]:

@@ -106,7 +106,13 @@ def layout(state) -> dict:
     """The dealt layout by slot name, the stock top first."""
     r = names(state.reserves)
     return {
-        "r1": r[0], "r2": r[1], "r3": r[2], "r4": r[3], "r5": r[4], "r6": r[5], "r7": r[6],
+        "r1": r[0],
+        "r2": r[1],
+        "r3": r[2],
+        "r4": r[3],
+        "r5": r[4],
+        "r6": r[5],
+        "r7": r[6],
         "F": names(state.foundation),
         "stock_top_first": names(reversed(state.stock)),
     }
@@ -135,7 +141,9 @@ def random_walk(seed: int, rng: random.Random, limit: int = 400):
 
 def all_cards(state) -> list[int]:
     return [
-        *state.stock, *state.waste, *state.foundation,
+        *state.stock,
+        *state.waste,
+        *state.foundation,
         *(c for c in state.reserves if c is not None),
     ]
 
@@ -173,8 +181,13 @@ def test_only_the_double_mod_13_of_the_top_may_go_on_the_foundation():
 
 def test_following_the_cycle_from_reserves_builds_the_foundation():
     # one card of each value along the cycle, played in order from reserves as they refill
-    state = position("2C - - - - - -", "AH", stock=" ".join(reversed(
-        ["4D", "8S", "3C", "6H", "QD", "JS", "9C", "5H", "10D", "7S", "AC", "2S"])))
+    state = position(
+        "2C - - - - - -",
+        "AH",
+        stock=" ".join(
+            reversed(["4D", "8S", "3C", "6H", "QD", "JS", "9C", "5H", "10D", "7S", "AC", "2S"])
+        ),
+    )
     for expected in CYCLE[1:] + [1, 2]:
         assert state.needed == expected
         state.act(0, "play r1")
@@ -210,8 +223,15 @@ def test_deal_puts_eight_cards_on_r1_r2_r3_r4_r5_r6_F_r7_in_that_order():
     assert state.foundation == [deck[6]]
     assert state.stock == list(reversed(deck[8:]))  # the stock keeps the deck's order
     assert layout(state) | {"stock_top_first": None} == {
-        "r1": "5S", "r2": "5H", "r3": "6H", "r4": "QC", "r5": "8D", "r6": "8H", "r7": "AD",
-        "F": ["AS"], "stock_top_first": None,
+        "r1": "5S",
+        "r2": "5H",
+        "r3": "6H",
+        "r4": "QC",
+        "r5": "8D",
+        "r6": "8H",
+        "r7": "AD",
+        "F": ["AS"],
+        "stock_top_first": None,
     }
     assert layout(state)["stock_top_first"][0] == "QH"
 
@@ -284,10 +304,18 @@ def assert_deal_is_the_rule_applied_by_hand(seed: int) -> None:
     assert not any(c >> 2 == KING for c in [*state.reserves, *state.foundation])
 
 
-@pytest.mark.parametrize("seed", [
-    SEED_NO_KINGS, SEED_RESERVE_KING, SEED_REPLACEMENT_KING, SEED_THREE_KINGS,
-    SEED_FOUNDATION_KING, SEED_FOUNDATION_TWO_KINGS, SEED_TWO_SLOTS,
-])
+@pytest.mark.parametrize(
+    "seed",
+    [
+        SEED_NO_KINGS,
+        SEED_RESERVE_KING,
+        SEED_REPLACEMENT_KING,
+        SEED_THREE_KINGS,
+        SEED_FOUNDATION_KING,
+        SEED_FOUNDATION_TWO_KINGS,
+        SEED_TWO_SLOTS,
+    ],
+)
 def test_deal_of_pinned_seeds_matches_the_rule_applied_by_hand(seed):
     assert_deal_is_the_rule_applied_by_hand(seed)
 
@@ -323,8 +351,28 @@ def test_same_seed_gives_the_same_deal():
 def test_worked_example_of_the_rules_page(monkeypatch):
     # docs/rules/doublets.md: the deal with KH replaced by KC then 8D, and 14 moves after it
     top = [
-        "9S", "KH", "4D", "2S", "5H", "QS", "2C", "10D",  # r1 r2 r3 r4 r5 r6 F r7
-        "KC", "8D", "6H", "3S", "KD", "7C", "3D", "AH", "JD", "4C", "8H", "6S", "QD", "9C",
+        "9S",
+        "KH",
+        "4D",
+        "2S",
+        "5H",
+        "QS",
+        "2C",
+        "10D",  # r1 r2 r3 r4 r5 r6 F r7
+        "KC",
+        "8D",
+        "6H",
+        "3S",
+        "KD",
+        "7C",
+        "3D",
+        "AH",
+        "JD",
+        "4C",
+        "8H",
+        "6S",
+        "QD",
+        "9C",
     ]
     rest = [c for c in DECK if name(c) not in top]
     deck = [card(n) for n in top] + rest
@@ -332,17 +380,45 @@ def test_worked_example_of_the_rules_page(monkeypatch):
     state = GAME.deal(1)
     lay = layout(state)
     assert [lay[r] for r in ("r1", "r2", "r3", "r4", "r5", "r6", "r7")] == [
-        "9S", "8D", "4D", "2S", "5H", "QS", "10D"]
+        "9S",
+        "8D",
+        "4D",
+        "2S",
+        "5H",
+        "QS",
+        "10D",
+    ]
     assert lay["F"] == ["2C"] and state.needed == 4
     assert lay["stock_top_first"][:12] == [
-        "6H", "3S", "KD", "7C", "3D", "AH", "JD", "4C", "8H", "6S", "QD", "9C"]
+        "6H",
+        "3S",
+        "KD",
+        "7C",
+        "3D",
+        "AH",
+        "JD",
+        "4C",
+        "8H",
+        "6S",
+        "QD",
+        "9C",
+    ]
     assert lay["stock_top_first"][-2:] == ["KH", "KC"]
     moves = [
-        ("play r3", "r3", "6H"), ("play r2", "r2", "3S"), ("play r2", "r2", "KD"),
-        ("play r3", "r3", "7C"), ("play r6", "r6", "3D"),
-        ("flip", None, None), ("flip", None, None), ("play waste", None, None),
-        ("play r1", "r1", "AH"), ("play r5", "r5", "4C"), ("play r7", "r7", "8H"),
-        ("play r3", "r3", "6S"), ("play r1", "r1", "QD"), ("play r4", "r4", "9C"),
+        ("play r3", "r3", "6H"),
+        ("play r2", "r2", "3S"),
+        ("play r2", "r2", "KD"),
+        ("play r3", "r3", "7C"),
+        ("play r6", "r6", "3D"),
+        ("flip", None, None),
+        ("flip", None, None),
+        ("play waste", None, None),
+        ("play r1", "r1", "AH"),
+        ("play r5", "r5", "4C"),
+        ("play r7", "r7", "8H"),
+        ("play r3", "r3", "6S"),
+        ("play r1", "r1", "QD"),
+        ("play r4", "r4", "9C"),
     ]
     for action, slot, refill in moves:
         state.act(0, action)
@@ -353,7 +429,20 @@ def test_worked_example_of_the_rules_page(monkeypatch):
     assert "play r2" not in state.legal(0)  # KD froze r2
     assert names(state.reserves) == ["QD", "KD", "6S", "9C", "4C", "3D", "8H"]
     assert names(state.foundation) == [
-        "2C", "4D", "8D", "3S", "6H", "QS", "JD", "9S", "5H", "10D", "7C", "AH", "2S"]
+        "2C",
+        "4D",
+        "8D",
+        "3S",
+        "6H",
+        "QS",
+        "JD",
+        "9S",
+        "5H",
+        "10D",
+        "7C",
+        "AH",
+        "2S",
+    ]
     assert state.view(0)["score"] == 13 and len(state.stock) == 32 and state.waste == []
     assert state.legal(0) == ["play r5", "flip"]
 
@@ -479,10 +568,20 @@ def test_play_from_an_empty_place_is_refused():
     assert "empty" in refused(state, "play waste").reason
 
 
-@pytest.mark.parametrize("action", [
-    "play waste r1", "move waste r1", "move r1 r2", "play r1 r2", "play foundation", "play F",
-    "play stock", "waste", "undo",
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        "play waste r1",
+        "move waste r1",
+        "move r1 r2",
+        "play r1 r2",
+        "play foundation",
+        "play F",
+        "play stock",
+        "waste",
+        "undo",
+    ],
+)
 def test_nothing_else_moves_by_hand(action):
     state = position("2C 4D - - - - -", "AH", waste="9S", stock="5C")
     refused(state, action, kind=MalformedAction)
@@ -575,12 +674,10 @@ def test_won_at_once_when_all_48_non_kings_are_on_the_foundation_even_with_kings
     order = play_cycle_cards()
     last = order[-1]
     if source == "waste":
-        state = position("KH KS - - - - -", " ".join(order[:-1]), waste=f"KD {last}",
-                         stock="KC")
+        state = position("KH KS - - - - -", " ".join(order[:-1]), waste=f"KD {last}", stock="KC")
         action = "play waste"
     else:
-        state = position(f"KH KS - {last} - - -", " ".join(order[:-1]), waste="KD",
-                         stock="KC")
+        state = position(f"KH KS - {last} - - -", " ".join(order[:-1]), waste="KD", stock="KC")
         action = "play r4"
     assert not state.over and state.legal(0) == [action, "flip"]
     state.act(0, action)
@@ -610,7 +707,12 @@ def test_over_when_the_stock_is_empty_and_both_redeals_are_used():
     state.act(0, "flip")  # the last flip: no play, no flip, no redeal
     assert state.over
     assert state.result() == {
-        "over": True, "scores": [1], "won": False, "winners": [], "ranks": [1], "foundation": 1,
+        "over": True,
+        "scores": [1],
+        "won": False,
+        "winners": [],
+        "ranks": [1],
+        "foundation": 1,
     }
 
 
@@ -686,8 +788,7 @@ def test_legal_matches_act_and_over_means_nothing_legal_on_random_games():
 
 # -- views -------------------------------------------------------------------------------------
 def test_view_shows_stock_as_a_count_and_the_rest_by_card_names():
-    state = position("QH - 10S - AC - JD", "4C", waste="KS 10D 5S",
-                     stock="2D 3D", redeals_left=1)
+    state = position("QH - 10S - AC - JD", "4C", waste="KS 10D 5S", stock="2D 3D", redeals_left=1)
     view = state.view(0)
     assert view["stock"] == 2
     assert view["waste"] == ["KS", "10D", "5S"]  # top last
@@ -720,10 +821,24 @@ def test_view_never_shows_a_stock_card():
 
 
 # -- errors ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("action", [
-    "play r8", "play r0", "play", "play ", "flip now", "", "FLIP", "Play waste", "redeal 2",
-    "play waste ", 3, None, ["flip"],
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        "play r8",
+        "play r0",
+        "play",
+        "play ",
+        "flip now",
+        "",
+        "FLIP",
+        "Play waste",
+        "redeal 2",
+        "play waste ",
+        3,
+        None,
+        ["flip"],
+    ],
+)
 def test_malformed_actions_raise_malformed_action(action):
     state = GAME.deal(SEED_NO_KINGS)
     err = refused(state, action, kind=MalformedAction)
@@ -745,9 +860,16 @@ def test_refused_actions_leave_the_snapshot_and_record_unchanged():
     assert state.actions == []
 
 
-@pytest.mark.parametrize(("players", "options"), [
-    (2, {}), (0, {}), (1, {"target": 100}), (None, {"redeals": 3}), ("1", {}),
-])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (0, {}),
+        (1, {"target": 100}),
+        (None, {"redeals": 3}),
+        ("1", {}),
+    ],
+)
 def test_bad_player_count_or_any_option_raises_bad_options(players, options):
     with pytest.raises(BadOptions):
         GAME.deal(1, players, options)

@@ -36,10 +36,14 @@ def test_a_reveal_names_its_card_once_every_seat_has_chosen():
     ann, bob = -hidden[0][CELL_INDEX["b2"]], -hidden[1][CELL_INDEX["a1"]]
     assert view["revealed"] == [ann, bob] and sorted(view["centre"]) == sorted([ann, bob])
     article = {8: "an"}
-    assert SLIDE.describe_resolved("reveal b2", 0, "Ann", view) == \
-        f"Ann revealed {article.get(ann, 'a')} {ann} from b2"
-    assert SLIDE.describe_resolved("reveal a1", 1, "Bob", view) == \
-        f"Bob revealed {article.get(bob, 'a')} {bob} from a1"
+    assert (
+        SLIDE.describe_resolved("reveal b2", 0, "Ann", view)
+        == f"Ann revealed {article.get(ann, 'a')} {ann} from b2"
+    )
+    assert (
+        SLIDE.describe_resolved("reveal a1", 1, "Bob", view)
+        == f"Bob revealed {article.get(bob, 'a')} {bob} from a1"
+    )
     # every view shows it, the same for all (it is public), until the round ends
     assert state.view(0)["revealed"] == state.view(1)["revealed"] == [ann, bob]
     while state.phase == "take":
@@ -67,8 +71,10 @@ def test_the_scoring_of_a_deal_is_news():
     view = state.view(None)
     names = ["Ann", "Bob", "Cy"]
     seats = state.result()["deals"][0]["seats"]
-    parts = [f"{n} cancelled {len(s['removed'])} cards, {s['remaining']} left sum to "
-             f"{s['score']}" for n, s in zip(names, seats, strict=True)]
+    parts = [
+        f"{n} cancelled {len(s['removed'])} cards, {s['remaining']} left sum to {s['score']}"
+        for n, s in zip(names, seats, strict=True)
+    ]
     assert SLIDE.describe_news(view, names) == ["Scoring: " + "; ".join(parts)]
     # before the end, and in the middle of a deal: nothing
     assert SLIDE.describe_news(SLIDE.deal(5, 3).view(None), names) == []
@@ -94,7 +100,8 @@ def test_slide_breakdown_sum_cards_left_and_cancelled_per_player():
     assert SLIDE.breakdown(state.view(None)) == {
         "columns": ["sum", "cards left", "cancelled"],
         "seats": [[result["scores"][s], result["remaining"][s], removed[s]] for s in (0, 1)],
-        "table": []}
+        "table": [],
+    }
     # every card is left or cancelled
     assert all(result["remaining"][s] + removed[s] == 16 for s in (0, 1))
     assert SLIDE.breakdown(SLIDE.deal(7, 2).view(None)) is None
@@ -109,12 +116,12 @@ def test_the_game_breakdown_cards_in_each_hand_and_the_draw_pile():
     state = played_out("the-game", 3, 11)
     view = state.view(None)
     figures = game.breakdown(view)
-    assert figures == {"columns": ["cards in hand"],
-                       "seats": [[len(h)] for h in state.hands],
-                       "table": [["draw pile", len(state.draw)],
-                                 ["cards left", state.result()["cards_left"]]]}
-    assert sum(s[0] for s in figures["seats"]) + len(state.draw) == \
-        state.result()["cards_left"]
+    assert figures == {
+        "columns": ["cards in hand"],
+        "seats": [[len(h)] for h in state.hands],
+        "table": [["draw pile", len(state.draw)], ["cards left", state.result()["cards_left"]]],
+    }
+    assert sum(s[0] for s in figures["seats"]) + len(state.draw) == state.result()["cards_left"]
     notes = game.result_notes(state.result(), ["Ann", "Bob", "Cy"])
     assert notes and "good result" in notes[-1]
 
@@ -124,7 +131,10 @@ def test_doublets_breakdown_cards_on_the_foundation_and_left():
     state = played_out("doublets", 1, 2)
     on = len(state.foundation)
     assert game.breakdown(state.view(0)) == {
-        "columns": [], "seats": [], "table": [["on the foundation", on], ["left", 48 - on]]}
+        "columns": [],
+        "seats": [],
+        "table": [["on the foundation", on], ["left", 48 - on]],
+    }
 
 
 @pytest.mark.parametrize(("name", "players"), GAME_SEATS)
@@ -138,6 +148,8 @@ def test_every_game_has_figures_at_its_end_only(name, players):
     assert figures["seats"] == [] or len(figures["seats"]) == players
     assert all(len(row) == len(figures["columns"]) for row in figures["seats"])
     assert figures["seats"] or figures["table"]
-    assert all(isinstance(n, str) and n for n in game.result_notes(
-        state.result(), [f"P{s}" for s in range(players)]))
+    assert all(
+        isinstance(n, str) and n
+        for n in game.result_notes(state.result(), [f"P{s}" for s in range(players)])
+    )
     assert game.breakdown(game.deal(3, players).view(None)) is None

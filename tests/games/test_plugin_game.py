@@ -54,8 +54,14 @@ def test_invariants_over_random_games(plugin_game, players, seed):
 
 def test_greedy_and_random_bots_play_it(plugin_game):
     state = games.get(plugin_game).deal(5, 3)
-    sim.play_one(state, [make_bot("greedy", plugin_game), make_bot("random", plugin_game, 1),
-                         make_bot("greedy", plugin_game)])
+    sim.play_one(
+        state,
+        [
+            make_bot("greedy", plugin_game),
+            make_bot("random", plugin_game, 1),
+            make_bot("greedy", plugin_game),
+        ],
+    )
     result = state.result()
     assert result["over"] and sorted(result["ranks"])[0] == 1
 
@@ -63,9 +69,28 @@ def test_greedy_and_random_bots_play_it(plugin_game):
 def test_simulate_on_the_command_line(plugin_game, tmp_path):
     """``cardtable simulate`` in a process of its own finds the game through the entry point."""
     out = subprocess.run(
-        [sys.executable, "-m", "cardtable", "simulate", plugin_game, "--players", "3",
-         "--bots", "greedy,random,random", "--games", "60", "--jobs", "1", "--json",
-         "--no-progress"], capture_output=True, text=True, timeout=120, check=True)
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "simulate",
+            plugin_game,
+            "--players",
+            "3",
+            "--bots",
+            "greedy,random,random",
+            "--games",
+            "60",
+            "--jobs",
+            "1",
+            "--json",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     summary = json.loads(out.stdout)
     assert summary["games"] == 60
     assert summary["errors"] == 0

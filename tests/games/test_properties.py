@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from cardtable import IllegalAction, games
 from helpers import GAME_SEATS, random_game
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-game_cases = st.tuples(st.sampled_from(GAME_SEATS), st.integers(0, 10**6),
-                       st.integers(0, 2**32).map(random.Random))
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+game_cases = st.tuples(
+    st.sampled_from(GAME_SEATS), st.integers(0, 10**6), st.integers(0, 2**32).map(random.Random)
+)
 
 
 # -- cards conserved -------------------------------------------------------------------------
@@ -98,8 +98,23 @@ def test_clone_is_independent(case):
             assert state.snapshot() == before
 
 
-JUNK = ["", " ", "play", "take 7", "reveal", "flip flip", "end end", "signal up1", "PLAY WASTE",
-        "take 0 left", "play 1 up1", "reveal e5", "play r0", "signal up5 avoid", "x" * 500]
+JUNK = [
+    "",
+    " ",
+    "play",
+    "take 7",
+    "reveal",
+    "flip flip",
+    "end end",
+    "signal up1",
+    "PLAY WASTE",
+    "take 0 left",
+    "play 1 up1",
+    "reveal e5",
+    "play r0",
+    "signal up5 avoid",
+    "x" * 500,
+]
 
 
 @SETTINGS
@@ -140,9 +155,13 @@ def test_legal_actions_are_accepted_and_stable(case):
     assert state.result()["over"]
 
 
-OPTION_CASES = [("slide", 3, {"target": 70}), ("slide", 2, {"start": 1, "target": 40}),
-                ("the-game", 2, {"pro": True}), ("the-game", 3, {"min_after_empty": 2}),
-                ("the-game", 4, {"start": 2, "pro": True, "min_after_empty": 2})]
+OPTION_CASES = [
+    ("slide", 3, {"target": 70}),
+    ("slide", 2, {"start": 1, "target": 40}),
+    ("the-game", 2, {"pro": True}),
+    ("the-game", 3, {"min_after_empty": 2}),
+    ("the-game", 4, {"start": 2, "pro": True, "min_after_empty": 2}),
+]
 
 
 @pytest.mark.parametrize(("name", "n", "options"), OPTION_CASES)

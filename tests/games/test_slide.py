@@ -89,8 +89,13 @@ def take_position(g: list[int], centre: list[int], players: int = 2) -> slide.Sl
     """Seat 0 to take, its grid ``g`` (with one hole), the other grids full and face up."""
     full = [[5] * 16 for _ in range(players - 1)]
     hole = CELLS[g.index(0)]
-    return position(players, grids=[g, *full], phase="take", centre=centre,
-                    holes=[hole] + [None] * (players - 1))
+    return position(
+        players,
+        grids=[g, *full],
+        phase="take",
+        centre=centre,
+        holes=[hole] + [None] * (players - 1),
+    )
 
 
 def finishing(
@@ -109,8 +114,18 @@ def finishing(
     grids[last] = target[:12] + [target[13], target[14], target[15], 0]
     holes: list[str | None] = [None] * n
     holes[last] = "d4"
-    return position(n, grids=grids, phase="take", round_=16, first=first, taken=n - 1,
-                    centre=[target[12]], holes=holes, seed=seed, **options)
+    return position(
+        n,
+        grids=grids,
+        phase="take",
+        round_=16,
+        first=first,
+        taken=n - 1,
+        centre=[target[12]],
+        holes=holes,
+        seed=seed,
+        **options,
+    )
 
 
 def finish(state: slide.SlideState, finals: list[list[int]]) -> None:
@@ -300,8 +315,7 @@ def test_cells_are_named_column_a_to_d_then_row_1_to_4_from_the_top_left():
     g = [-5] * 16
     g[idx("c2")] = 0  # row 2, column c
     g[idx("b4")] = 9  # row 4, column b
-    view = position(2, grids=[g, [-5] * 16], phase="take", holes=["c2", None],
-                    centre=[1]).view(0)
+    view = position(2, grids=[g, [-5] * 16], phase="take", holes=["c2", None], centre=[1]).view(0)
     assert view["grids"][0][1][2] is None and view["grids"][0][3][1] == 9
     assert view["holes"][0] == "c2"
 
@@ -386,8 +400,9 @@ def test_chosen_cards_go_to_the_centre_only_when_the_last_seat_chooses():
 def test_only_face_down_cells_may_be_revealed():
     g = grid("4 ?3 7 ?1", "7 2 7 ?5", "9 ?6 ?7 3", "?8 ?9 5 ?10")
     state = position(2, grids=[g, [-5] * 16], round_=5)
-    assert state.legal(0) == [f"reveal {c}" for c in ["b1", "d1", "d2", "b3", "c3", "a4",
-                                                    "b4", "d4"]]
+    assert state.legal(0) == [
+        f"reveal {c}" for c in ["b1", "d1", "d2", "b3", "c3", "a4", "b4", "d4"]
+    ]
     with pytest.raises(IllegalAction, match="face up"):
         state.act(0, "reveal a1")
 
@@ -503,15 +518,26 @@ def test_number_of_legal_pushes_corner_2_edge_3_inner_4(hole, count):
 
 
 def test_legal_pushes_for_the_corner_a1_the_edge_b1_and_the_inner_c3_exactly():
-    assert take_position(marked_with_hole("a1"), [5]).legal(0) == [
-        "take 5 right", "take 5 bottom"]
+    assert take_position(marked_with_hole("a1"), [5]).legal(0) == ["take 5 right", "take 5 bottom"]
     assert take_position(marked_with_hole("b1"), [5]).legal(0) == [
-        "take 5 left", "take 5 right", "take 5 bottom"]
+        "take 5 left",
+        "take 5 right",
+        "take 5 bottom",
+    ]
     assert take_position(marked_with_hole("d3"), [2, 5]).legal(0) == [
-        "take 2 left", "take 2 top", "take 2 bottom",
-        "take 5 left", "take 5 top", "take 5 bottom"]
+        "take 2 left",
+        "take 2 top",
+        "take 2 bottom",
+        "take 5 left",
+        "take 5 top",
+        "take 5 bottom",
+    ]
     assert take_position(marked_with_hole("c3"), [5]).legal(0) == [
-        "take 5 left", "take 5 right", "take 5 top", "take 5 bottom"]
+        "take 5 left",
+        "take 5 right",
+        "take 5 top",
+        "take 5 bottom",
+    ]
 
 
 @pytest.mark.parametrize("hole", CELLS)
@@ -547,12 +573,22 @@ def test_the_worked_example_of_round_5():
     state.act(1, "reveal c3")
     assert state.centre == [2, 7]
     assert state.view(0)["holes"] == ["b1", "c3"]
-    assert state.legal(0) == ["take 2 left", "take 2 right", "take 2 bottom",
-                              "take 7 left", "take 7 right", "take 7 bottom"]
+    assert state.legal(0) == [
+        "take 2 left",
+        "take 2 right",
+        "take 2 bottom",
+        "take 7 left",
+        "take 7 right",
+        "take 7 bottom",
+    ]
     state.act(0, "take 7 left")
     assert state.grids[0] == grid("7 4 7 ?6", "7 2 7 ?8", "9 ?1 ?9 3", "?10 ?4 5 ?3")
     assert state.view(1)["grids"][0] == [
-        [7, 4, 7, "?"], [7, 2, 7, "?"], [9, "?", "?", 3], ["?", "?", 5, "?"]]
+        [7, 4, 7, "?"],
+        [7, 2, 7, "?"],
+        [9, "?", "?", 3],
+        ["?", "?", 5, "?"],
+    ]
     assert state.legal(1) == [f"take 2 {d}" for d in DIRECTIONS]  # inner hole: all four
     state.act(1, "take 2 top")
     assert state.round == 6 and state.first == 1 and state.phase == "reveal"
@@ -583,9 +619,16 @@ def test_the_placed_card_is_face_up_for_every_viewer():
 
 @pytest.mark.parametrize(
     ("hole", "side", "edge"),
-    [("a1", "left", "left column"), ("a1", "top", "top row"), ("d4", "right", "right column"),
-     ("d4", "bottom", "bottom row"), ("c1", "top", "top row"), ("a3", "left", "left column"),
-     ("d2", "right", "right column"), ("b4", "bottom", "bottom row")],
+    [
+        ("a1", "left", "left column"),
+        ("a1", "top", "top row"),
+        ("d4", "right", "right column"),
+        ("d4", "bottom", "bottom row"),
+        ("c1", "top", "top row"),
+        ("a3", "left", "left column"),
+        ("d2", "right", "right column"),
+        ("b4", "bottom", "bottom row"),
+    ],
 )
 def test_a_push_from_the_edge_the_hole_lies_on_is_illegal_with_a_reason(hole, side, edge):
     state = take_position(marked_with_hole(hole), [4])
@@ -644,14 +687,15 @@ def names(values: list[int]) -> list[str]:
         ({"b4": 4, "c4": 4, "d4": 4}, ["b4", "c4", "d4"]),  # a line of 3
         ({"a3": 5, "b3": 5, "c3": 5, "d3": 5}, ["a3", "b3", "c3", "d3"]),  # a line of 4
         ({"c1": 8, "c2": 8, "c3": 8, "c4": 8}, ["c1", "c2", "c3", "c4"]),  # a column of 4
-        ({"b1": 6, "a2": 6, "b2": 6, "c2": 6, "b3": 6},
-         ["b1", "a2", "b2", "c2", "b3"]),  # a plus
+        ({"b1": 6, "a2": 6, "b2": 6, "c2": 6, "b3": 6}, ["b1", "a2", "b2", "c2", "b3"]),  # a plus
         ({"b2": 2, "c2": 2, "b3": 2, "c3": 2}, ["b2", "c2", "b3", "c3"]),  # a square
         ({"a1": 7, "b2": 7, "c3": 7, "d4": 7}, []),  # a diagonal: nothing
         ({"b3": 2, "a4": 2}, []),  # a corner touch only (the worked example's 2s)
         ({"a1": 9, "c1": 9, "a3": 9}, []),  # same number, not touching
-        ({"a1": 5, "b1": 5, "d1": 3, "d2": 3, "b4": 5},
-         ["a1", "b1", "d1", "d2"]),  # two groups; a lone 5 elsewhere stays
+        (
+            {"a1": 5, "b1": 5, "d1": 3, "d2": 3, "b4": 5},
+            ["a1", "b1", "d1", "d2"],
+        ),  # two groups; a lone 5 elsewhere stays
     ],
 )
 def test_removed_cells_orthogonal_groups_of_any_shape_go_diagonals_do_not_count(cells, gone):
@@ -673,10 +717,16 @@ def test_the_worked_final_scoring_ties_47_and_fewer_cards_wins():
     assert state.grids == [WORKED_SEAT_0, WORKED_SEAT_1]
     res = state.result()
     seats = res["deals"][0]["seats"]
-    assert seats[0] == {"removed": ["a1", "b1", "c1", "c2", "d2", "b4", "c4", "d4"],
-                        "score": 47, "remaining": 8}
-    assert seats[1] == {"removed": ["a1", "b1", "a2", "b2", "c2", "a3", "c3", "d3", "a4"],
-                        "score": 47, "remaining": 7}
+    assert seats[0] == {
+        "removed": ["a1", "b1", "c1", "c2", "d2", "b4", "c4", "d4"],
+        "score": 47,
+        "remaining": 8,
+    }
+    assert seats[1] == {
+        "removed": ["a1", "b1", "a2", "b2", "c2", "a3", "c3", "d3", "a4"],
+        "score": 47,
+        "remaining": 7,
+    }
     assert res["over"] is True
     assert res["scores"] == [47, 47]
     assert res["remaining"] == [8, 7]
@@ -863,11 +913,33 @@ def test_with_target_still_tied_the_win_is_shared():
 
 # -- errors and refusals ---------------------------------------------------------------------
 MALFORMED = [
-    "reveal z9", "reveal a5", "reveal e1", "reveal A1", "reveal", "reveal a1 b2", "Reveal a1",
-    "take 11 left", "take 0 left", "take 07 left", "take -3 left", "take x left",
-    "take 7 sideways", "take 7 Left", "take 7", "take left 7", "take 7 left now",
-    "take ² left", "take ١ left", "take ７ left",
-    "jump", "", " ", " reveal a1", "reveal a1 ", "reveal  a1", "pass",
+    "reveal z9",
+    "reveal a5",
+    "reveal e1",
+    "reveal A1",
+    "reveal",
+    "reveal a1 b2",
+    "Reveal a1",
+    "take 11 left",
+    "take 0 left",
+    "take 07 left",
+    "take -3 left",
+    "take x left",
+    "take 7 sideways",
+    "take 7 Left",
+    "take 7",
+    "take left 7",
+    "take 7 left now",
+    "take ² left",
+    "take ١ left",
+    "take ７ left",
+    "jump",
+    "",
+    " ",
+    " reveal a1",
+    "reveal a1 ",
+    "reveal  a1",
+    "pass",
 ]
 
 
@@ -928,8 +1000,9 @@ def refusals():
     yield "same reveal again", reveal, 1, "reveal c2"
     yield "take in reveal", reveal, 0, "take 5 left"
     yield "malformed in reveal", reveal, 2, "reveal q7"
-    face_up = position(2, grids=[grid("4 ?3 7 ?1", "7 2 7 ?5", "9 ?6 ?7 3", "?8 ?9 5 ?10"),
-                                 [-5] * 16])
+    face_up = position(
+        2, grids=[grid("4 ?3 7 ?1", "7 2 7 ?5", "9 ?6 ?7 3", "?8 ?9 5 ?10"), [-5] * 16]
+    )
     yield "face-up reveal", face_up, 0, "reveal a1"
     take = take_position(marked_with_hole("a1"), [3, 7], players=3)
     yield "into the hole", take, 0, "take 3 left"
@@ -1063,6 +1136,11 @@ def test_clone_and_assemble_know_every_field_and_share_no_list():
         if isinstance(value, list) and name != "options":
             assert vars(copy)[name] is not value, name
     assert all(a is not b for a, b in zip(copy.grids, state.grids, strict=True))
-    rebuilt = SlideState.assemble(state.seed, state.players, state.options, list(state.actions),
-                                  **{name: getattr(state, name) for name in SlideState.FIELDS})
+    rebuilt = SlideState.assemble(
+        state.seed,
+        state.players,
+        state.options,
+        list(state.actions),
+        **{name: getattr(state, name) for name in SlideState.FIELDS},
+    )
     assert rebuilt == state

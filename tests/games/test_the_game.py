@@ -30,8 +30,21 @@ ALL_CARDS = list(range(2, 100))
 HAND_SIZES = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 SIGNALS = ("avoid", "small", "good")
 VIEW_KEYS = {
-    "game", "seat", "players", "to_act", "piles", "hand", "hand_sizes", "draw_pile", "turn",
-    "played_this_turn", "minimum", "minimum_empty", "signals", "cards_left", "over",
+    "game",
+    "seat",
+    "players",
+    "to_act",
+    "piles",
+    "hand",
+    "hand_sizes",
+    "draw_pile",
+    "turn",
+    "played_this_turn",
+    "minimum",
+    "minimum_empty",
+    "signals",
+    "cards_left",
+    "over",
 }
 # A tight board: the up piles are high and the down piles low, so 12..79 mostly fit nowhere
 # (only the tricks 80, 81 on the up piles and 20, 21 on the down piles).
@@ -39,8 +52,17 @@ TIGHT = (90, 91, 10, 11)
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def position(hands, tops=(1, 1, 100, 100), draw="rest", *, turn=0, played=0,
-             start_turn=True, seed=0, **options):
+def position(
+    hands,
+    tops=(1, 1, 100, 100),
+    draw="rest",
+    *,
+    turn=0,
+    played=0,
+    start_turn=True,
+    seed=0,
+    **options,
+):
     """A state with these hands and pile tops, every other card placed so all 98 stay.
 
     ``draw``: "rest" (every unplaced card, in ascending order, so the highest is drawn
@@ -105,7 +127,7 @@ def can_play_ref(hand, tops, count):
         for p in range(4):
             if fits_ref(card, p, tops[p]):
                 rest = [c for c in hand if c != card]
-                if can_play_ref(rest, tops[:p] + [card] + tops[p + 1:], count - 1):
+                if can_play_ref(rest, tops[:p] + [card] + tops[p + 1 :], count - 1):
                     return True
     return False
 
@@ -212,7 +234,8 @@ def test_setup_hands_are_private_and_sorted_in_views():
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize(
-    "options", [{}, {"pro": True}, {"min_after_empty": 2}, {"pro": True, "min_after_empty": 2}],
+    "options",
+    [{}, {"pro": True}, {"min_after_empty": 2}, {"pro": True, "min_after_empty": 2}],
     ids=["default", "pro", "min2", "pro-min2"],
 )
 def test_cards_are_conserved_at_every_step_of_random_games(players, options):
@@ -225,8 +248,17 @@ def test_cards_are_conserved_at_every_step_of_random_games(players, options):
 # -- playing cards ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("card", "ok"),
-    [(41, True), (99, True), (30, True), (36, False), (39, False), (31, False), (29, False),
-     (20, False), (2, False)],
+    [
+        (41, True),
+        (99, True),
+        (30, True),
+        (36, False),
+        (39, False),
+        (31, False),
+        (29, False),
+        (20, False),
+        (2, False),
+    ],
 )
 def test_up_pile_takes_a_higher_card_or_one_exactly_10_lower(card, ok):
     state = position([[card, 60, 61], [70]], tops=(40, 95, 5, 6))
@@ -242,8 +274,17 @@ def test_up_pile_takes_a_higher_card_or_one_exactly_10_lower(card, ok):
 
 @pytest.mark.parametrize(
     ("card", "ok"),
-    [(59, True), (2, True), (70, True), (65, False), (61, False), (69, False), (71, False),
-     (80, False), (99, False)],
+    [
+        (59, True),
+        (2, True),
+        (70, True),
+        (65, False),
+        (61, False),
+        (69, False),
+        (71, False),
+        (80, False),
+        (99, False),
+    ],
 )
 def test_down_pile_takes_a_lower_card_or_one_exactly_10_higher(card, ok):
     state = position([[card, 50, 45], [44]], tops=(96, 97, 60, 93))
@@ -274,8 +315,14 @@ def test_gaps_of_any_size_are_allowed():
 def test_any_card_may_go_on_any_pile_it_fits():
     state = position([[50, 70], [60]], tops=(40, 45, 80, 75))
     assert plays(state) == {
-        "play 50 up1", "play 50 up2", "play 50 down1", "play 50 down2",
-        "play 70 up1", "play 70 up2", "play 70 down1", "play 70 down2",
+        "play 50 up1",
+        "play 50 up2",
+        "play 50 down1",
+        "play 50 down2",
+        "play 70 up1",
+        "play 70 up2",
+        "play 70 down1",
+        "play 70 down2",
     }
 
 
@@ -284,15 +331,20 @@ def test_legal_plays_are_exactly_the_fitting_cards_on_every_pile():
         if state.over:
             break
         seat = state.turn
-        expected = {f"play {c} {PILES[p]}" for c in state.hands[seat] for p in range(4)
-                    if fits_ref(c, p, state.tops[p])}
+        expected = {
+            f"play {c} {PILES[p]}"
+            for c in state.hands[seat]
+            for p in range(4)
+            if fits_ref(c, p, state.tops[p])
+        }
         assert plays(state) == expected
 
 
 def test_backwards_trick_chained_several_times_in_one_turn_worked_example():
     # RULES.md's worked example: a chain of three on up2 and two on down2, 2 players
-    state = position([[48, 38, 28, 50, 60, 93, 17], [61, 62, 63, 64, 65, 66, 67]],
-                     tops=(12, 58, 71, 40), draw=60)
+    state = position(
+        [[48, 38, 28, 50, 60, 93, 17], [61, 62, 63, 64, 65, 66, 67]], tops=(12, 58, 71, 40), draw=60
+    )
     assert state.view(0)["draw_pile"] == 60
     with pytest.raises(IllegalAction, match="38 does not go on up2"):
         state.act(0, "play 38 up2")  # 20 below: the trick is exactly 10
@@ -389,8 +441,9 @@ def test_end_of_turn_draws_back_up_to_hand_size_from_the_top_of_the_draw_pile():
 
 def test_end_of_turn_draws_only_as_far_as_the_draw_pile_allows_and_minimum_drops_to_1():
     # RULES.md's worked example: 3 cards left, seat 0 needs 4
-    state = position([[44, 45, 70, 50, 97, 13, 62], [86, 87, 85, 84, 3, 4, 5]],
-                     tops=(41, 67, 52, 88), draw=3)
+    state = position(
+        [[44, 45, 70, 50, 97, 13, 62], [86, 87, 85, 84, 3, 4, 5]], tops=(41, 67, 52, 88), draw=3
+    )
     assert state.view(0)["minimum"] == 2
     act_all(state, 0, ["play 44 up1", "play 45 up1", "play 70 up2", "play 50 down1", "end"])
     view = state.view(1)
@@ -417,8 +470,7 @@ def test_once_the_draw_pile_is_empty_the_minimum_is_1():
 
 
 def test_option_min_after_empty_2_keeps_the_minimum_at_2():
-    state = position([[50, 51, 52], [60, 61]], tops=(40, 41, 90, 91), draw=0,
-                     min_after_empty=2)
+    state = position([[50, 51, 52], [60, 61]], tops=(40, 41, 90, 91), draw=0, min_after_empty=2)
     assert state.view(0)["minimum"] == 2
     state.act(0, "play 50 up1")
     with pytest.raises(IllegalAction, match=r"play at least 2 cards .* \(1 played\)"):
@@ -427,8 +479,7 @@ def test_option_min_after_empty_2_keeps_the_minimum_at_2():
     assert state.to_act() == (1,)
 
 
-@pytest.mark.parametrize("options", [{"min_after_empty": 2},
-                                     {"min_after_empty": 2, "pro": True}])
+@pytest.mark.parametrize("options", [{"min_after_empty": 2}, {"min_after_empty": 2, "pro": True}])
 def test_min_after_empty_2_a_seat_that_must_play_2_but_holds_1_card_ends_the_game(options):
     state = position([[50, 51], [60]], tops=(40, 41, 90, 91), draw=0, **options)
     act_all(state, 0, ["play 50 up1", "play 51 up1"])  # seat 0 plays out: its turn ends
@@ -469,8 +520,9 @@ def test_option_pro_the_minimum_of_3_does_not_shrink_to_fit_a_smaller_hand():
     assert not position([[50, 51], [60, 61, 62]], tops=(40, 41, 90, 91), draw=5).over
 
 
-@pytest.mark.parametrize(("options", "minimum"),
-                         [({"pro": True}, 1), ({"pro": True, "min_after_empty": 2}, 2)])
+@pytest.mark.parametrize(
+    ("options", "minimum"), [({"pro": True}, 1), ({"pro": True, "min_after_empty": 2}, 2)]
+)
 def test_option_pro_after_the_draw_pile_the_minimum_is_min_after_empty(options, minimum):
     state = position([[50, 51, 52], [60, 61]], tops=(40, 41, 90, 91), draw=0, **options)
     assert state.view(0)["minimum"] == minimum
@@ -529,8 +581,15 @@ def test_the_game_ends_at_the_start_of_a_turn_when_the_seat_cannot_play_its_mini
     assert state.snapshot()["piles"]["up2"][-2:] == [95, 96]
     left = len(state.draw) + 7 + 7
     assert state.result() == {
-        "over": True, "scores": [left, left], "won": False, "winners": [], "ranks": [1, 1],
-        "cards_left": left, "good": False, "stuck_seat": 1, "short_by": 2,
+        "over": True,
+        "scores": [left, left],
+        "won": False,
+        "winners": [],
+        "ranks": [1, 1],
+        "cards_left": left,
+        "good": False,
+        "stuck_seat": 1,
+        "short_by": 2,
     }
     assert GAME.result_lines(state.result(), ["Ann", "Bob"])[-1] == "Bob could not play 2 cards."
 
@@ -545,8 +604,7 @@ def test_the_game_is_not_over_when_the_minimum_can_be_reached_only_as_a_sequence
     act_all(state, 1, ["play 34 up1", "play 24 up1"])  # its hand runs out: the turn ends
     assert state.to_act() == (0,) and len(state.hands[1]) == 7
     # the same with an empty draw pile under min_after_empty = 2, from the turn's start
-    bare = position([[95], [34, 24]], tops=(33, 50, 20, 21), draw=0, turn=1,
-                    min_after_empty=2)
+    bare = position([[95], [34, 24]], tops=(33, 50, 20, 21), draw=0, turn=1, min_after_empty=2)
     assert not bare.over
     assert bare.view(1)["minimum"] == 2
     act_all(bare, 1, ["play 34 up1", "play 24 up1"])
@@ -589,8 +647,15 @@ def test_the_team_wins_when_all_98_cards_are_played():
     assert state.over
     assert sum(len(p) for p in state.piles_played) == 98
     assert state.result() == {
-        "over": True, "scores": [0, 0], "won": True, "winners": [0, 1], "ranks": [1, 1],
-        "cards_left": 0, "good": True, "stuck_seat": None, "short_by": 0,
+        "over": True,
+        "scores": [0, 0],
+        "won": True,
+        "winners": [0, 1],
+        "ranks": [1, 1],
+        "cards_left": 0,
+        "good": True,
+        "stuck_seat": None,
+        "short_by": 0,
     }
     view = state.view(0)
     assert view["over"] and view["turn"] is None and view["to_act"] == []
@@ -652,7 +717,7 @@ def test_start_of_turn_end_test_agrees_with_a_brute_force_over_sequences(players
         free = [c for c in ALL_CARDS if c not in tops]
         rng.shuffle(free)
         size = rng.randint(1, HAND_SIZES[players])
-        hands = [sorted(free[i * size:(i + 1) * size]) for i in range(players)]
+        hands = [sorted(free[i * size : (i + 1) * size]) for i in range(players)]
         options = rng.choice([{}, {"pro": True}, {"min_after_empty": 2}])
         draw = rng.choice([0, 5])
         state = position(hands, tops=tuple(tops), draw=draw, **options)
@@ -677,8 +742,9 @@ def test_during_random_games_a_live_turn_always_has_a_way_to_its_minimum():
                 assert plays(state), "a seat short of its minimum has a play"
             assert ("end" in state.legal(seat)) is (need <= 0)
             if state.draw:
-                assert all(len(h) == HAND_SIZES[players] for s, h in enumerate(state.hands)
-                           if s != seat)
+                assert all(
+                    len(h) == HAND_SIZES[players] for s, h in enumerate(state.hands) if s != seat
+                )
 
 
 # -- signals ---------------------------------------------------------------------------------
@@ -713,7 +779,9 @@ def test_signals_are_kept_per_seat_and_pile():
     state.act(1, "signal down1 small")
     state.act(2, "signal up2 small")
     assert state.view(2)["signals"] == [
-        {"up1": "avoid"}, {"up1": "good", "down1": "small"}, {"up2": "small"},
+        {"up1": "avoid"},
+        {"up1": "good", "down1": "small"},
+        {"up2": "small"},
     ]
     state.act(1, "signal up1 clear")
     assert state.view(None)["signals"][0] == {"up1": "avoid"}
@@ -779,8 +847,14 @@ def check_view_hides_other_hands(state, seat):
     for path, value in lists_in(view):
         if path == ("hand",):
             continue
-        assert path in {("to_act",), ("hand_sizes",), ("signals",), ("result", "scores"),
-                        ("result", "ranks"), ("result", "winners")}, path
+        assert path in {
+            ("to_act",),
+            ("hand_sizes",),
+            ("signals",),
+            ("result", "scores"),
+            ("result", "ranks"),
+            ("result", "winners"),
+        }, path
         if path == ("signals",):
             assert all(isinstance(s, dict) for s in value)
             for s in value:
@@ -809,17 +883,28 @@ def test_spectator_view_has_no_hand():
 
 
 def test_view_fields_follow_the_game():
-    state = position([[10, 11, 12, 13, 14, 15, 16], [70, 71, 72, 73, 74, 75, 76]],
-                     tops=(5, 1, 100, 95), draw=40)
+    state = position(
+        [[10, 11, 12, 13, 14, 15, 16], [70, 71, 72, 73, 74, 75, 76]], tops=(5, 1, 100, 95), draw=40
+    )
     state.act(1, "signal up2 good")
     act_all(state, 0, ["play 10 up1", "play 16 down2"])
     view = state.view(1)
     assert view == {
-        "game": "the-game", "seat": 1, "players": 2, "to_act": [0],
+        "game": "the-game",
+        "seat": 1,
+        "players": 2,
+        "to_act": [0],
         "piles": {"up1": 10, "up2": 1, "down1": 100, "down2": 16},
-        "hand": [70, 71, 72, 73, 74, 75, 76], "hand_sizes": [5, 7], "draw_pile": 40,
-        "turn": 0, "played_this_turn": 2, "minimum": 2, "minimum_empty": 1,
-        "signals": [{}, {"up2": "good"}], "cards_left": 52, "over": False,
+        "hand": [70, 71, 72, 73, 74, 75, 76],
+        "hand_sizes": [5, 7],
+        "draw_pile": 40,
+        "turn": 0,
+        "played_this_turn": 2,
+        "minimum": 2,
+        "minimum_empty": 1,
+        "signals": [{}, {"up2": "good"}],
+        "cards_left": 52,
+        "over": False,
     }
 
 
@@ -833,12 +918,36 @@ def test_view_at_the_end_has_no_turn_and_carries_the_result():
 
 
 # -- errors ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("action", [
-    "play 100 up1", "play 1 up1", "play 0 up1", "play 34 up3", "play x up1", "play 034 up1",
-    "play -3 up1", "play +34 up1", "play 3.0 up1", "play ² up1", "play ٣٤ up1", "play 34",
-    "play 34 up1 now", "play  34 up1", "end now", " end", "end ", "END", "signal up1 loud",
-    "signal up5 avoid", "signal up1", "signal", "", "pass", "PLAY 34 up1",
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        "play 100 up1",
+        "play 1 up1",
+        "play 0 up1",
+        "play 34 up3",
+        "play x up1",
+        "play 034 up1",
+        "play -3 up1",
+        "play +34 up1",
+        "play 3.0 up1",
+        "play ² up1",
+        "play ٣٤ up1",
+        "play 34",
+        "play 34 up1 now",
+        "play  34 up1",
+        "end now",
+        " end",
+        "end ",
+        "END",
+        "signal up1 loud",
+        "signal up5 avoid",
+        "signal up1",
+        "signal",
+        "",
+        "pass",
+        "PLAY 34 up1",
+    ],
+)
 def test_malformed_actions_raise_malformed_action_and_change_nothing(action):
     state = GAME.deal(51, 2)
     before = state.snapshot()
@@ -870,12 +979,18 @@ def test_playing_a_card_not_in_hand_is_illegal_with_a_reason():
 def test_playing_a_card_that_does_not_fit_is_illegal_with_a_reason():
     state = position([[50, 51], [70, 71]], tops=(60, 62, 45, 46), draw=0)
     before = state.snapshot()
-    with pytest.raises(IllegalAction, match=r"51 does not go on up1 \(top 60\): .*higher than 60, "
-                       r"or exactly 50") as e:
+    with pytest.raises(
+        IllegalAction,
+        match=r"51 does not go on up1 \(top 60\): .*higher than 60, "
+        r"or exactly 50",
+    ) as e:
         state.act(0, "play 51 up1")
     assert type(e.value) is IllegalAction
-    with pytest.raises(IllegalAction, match=r"50 does not go on down1 \(top 45\): .*lower than 45, "
-                       r"or exactly 55"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"50 does not go on down1 \(top 45\): .*lower than 45, "
+        r"or exactly 55",
+    ):
         state.act(0, "play 50 down1")
     assert state.snapshot() == before
     state.act(0, "play 50 up1")  # exactly 10 lower: fits
@@ -917,23 +1032,26 @@ def test_every_refused_action_leaves_the_state_unchanged_in_random_games():
             assert state.snapshot() == before
 
 
-@pytest.mark.parametrize(("players", "options", "message"), [
-    (2, {"colour": "red"}, "no option 'colour'"),
-    (2, {"min_after_empty": 3}, "one of 1, 2"),
-    (2, {"min_after_empty": 0}, "one of 1, 2"),
-    (2, {"min_after_empty": True}, "must be int"),
-    (2, {"pro": "yes"}, "must be bool"),
-    (2, {"pro": 1}, "must be bool"),
-    (2, {"start": 3}, "no seat 4"),
-    (2, {"start": 2}, "no seat 3"),
-    (5, {"start": 5}, "no seat 6"),
-    (3, {"start": -1}, "no seat 0"),
-    (3, {"start": "1"}, "must be int"),
-    (0, {}, "1 to 5 players, not 0"),
-    (6, {}, "1 to 5 players, not 6"),
-    ("2", {}, "whole number"),
-    (True, {}, "whole number"),
-])
+@pytest.mark.parametrize(
+    ("players", "options", "message"),
+    [
+        (2, {"colour": "red"}, "no option 'colour'"),
+        (2, {"min_after_empty": 3}, "one of 1, 2"),
+        (2, {"min_after_empty": 0}, "one of 1, 2"),
+        (2, {"min_after_empty": True}, "must be int"),
+        (2, {"pro": "yes"}, "must be bool"),
+        (2, {"pro": 1}, "must be bool"),
+        (2, {"start": 3}, "no seat 4"),
+        (2, {"start": 2}, "no seat 3"),
+        (5, {"start": 5}, "no seat 6"),
+        (3, {"start": -1}, "no seat 0"),
+        (3, {"start": "1"}, "must be int"),
+        (0, {}, "1 to 5 players, not 0"),
+        (6, {}, "1 to 5 players, not 6"),
+        ("2", {}, "whole number"),
+        (True, {}, "whole number"),
+    ],
+)
 def test_bad_options_and_player_counts_raise_bad_options(players, options, message):
     with pytest.raises(BadOptions, match=message):
         GAME.deal(1, players, options)

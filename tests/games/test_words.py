@@ -13,8 +13,10 @@ from helpers import GAME_SEATS
 
 def test_slide_words():
     slide = games.get("slide")
-    assert slide.describe_action("take 7 left", "Ann") == \
-        "Ann took the 7 and pushed it in from the left"
+    assert (
+        slide.describe_action("take 7 left", "Ann")
+        == "Ann took the 7 and pushed it in from the left"
+    )
     assert slide.describe_action("reveal b3", "Ann") == "Ann chose b3 to reveal"
     # a reveal stays secret from the others until every seat has chosen
     assert slide.public_action("reveal b3") is None
@@ -29,8 +31,10 @@ def test_the_game_words():
     view["piles"]["up1"] = 44
     assert game.describe_action("play 34 up1", "Bob", view) == "Bob played 34 on ▲ up 1 (10 back)"
     assert game.describe_action("end", "Bob") == "Bob ended the turn"
-    assert game.describe_action("signal up2 small", "Bob") == \
-        "Bob signals on ▲ up 2: only a small jump, please"
+    assert (
+        game.describe_action("signal up2 small", "Bob")
+        == "Bob signals on ▲ up 2: only a small jump, please"
+    )
     assert game.describe_action("signal up2 clear", "Bob") == "Bob cleared the signal on ▲ up 2"
     assert game.move_label(view, "play 34 up1") == "play 34 up1 · on 44 (10 back)"
     assert game.public_action("signal up2 small") == "signal up2 small"
@@ -76,19 +80,29 @@ def test_every_game_words_every_legal_action_and_its_result(name, players):
 
 def test_verdicts_address_each_player():
     slide = games.get("slide")
-    result = {"over": True, "scores": [20, 20, 31], "remaining": [4, 6, 5], "ranks": [1, 2, 3],
-              "winners": [0], "deals": [{}]}
+    result = {
+        "over": True,
+        "scores": [20, 20, 31],
+        "remaining": [4, 6, 5],
+        "ranks": [1, 2, 3],
+        "winners": [0],
+        "deals": [{}],
+    }
     assert slide.verdict(result, 0).startswith("You came 1st of 3. Tied on 20 points")
-    assert slide.verdict(result, 1) == ("You came 2nd of 3. Tied on 20 points; the tie-break is "
-                                        "fewer cards left: you had 6, against 4.")
+    assert slide.verdict(result, 1) == (
+        "You came 2nd of 3. Tied on 20 points; the tie-break is "
+        "fewer cards left: you had 6, against 4."
+    )
     assert slide.verdict(result, 2) == "You came 3rd of 3."
     shared = {**result, "remaining": [4, 4, 5], "ranks": [1, 1, 3], "winners": [0, 1]}
     assert slide.verdict(shared, 1) == "You shared 1st place with 1 other (of 3)."
     assert slide.verdict({**result, "over": False}, 0) == ""
     the_game = games.get("the-game")
     assert the_game.verdict({"over": True, "won": True, "ranks": [1, 1]}, 1) == "The team won!"
-    assert games.get("doublets").verdict({"over": True, "won": False, "ranks": [1]}, 0) == \
-        "You did not win."
+    assert (
+        games.get("doublets").verdict({"over": True, "won": False, "ranks": [1]}, 0)
+        == "You did not win."
+    )
 
 
 def test_the_game_says_who_was_stuck_mid_turn():

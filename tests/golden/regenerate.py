@@ -11,9 +11,14 @@ from cardtable import games
 
 HERE = Path(__file__).parent
 CASES = [
-    ("slide", 2, 7, {}), ("slide", 4, 11, {}), ("slide", 3, 5, {"target": 60}),
-    ("doublets", 1, 1, {}), ("doublets", 1, 2, {}),
-    ("the-game", 1, 3, {}), ("the-game", 3, 7, {}), ("the-game", 5, 8, {"pro": True}),
+    ("slide", 2, 7, {}),
+    ("slide", 4, 11, {}),
+    ("slide", 3, 5, {"target": 60}),
+    ("doublets", 1, 1, {}),
+    ("doublets", 1, 2, {}),
+    ("the-game", 1, 3, {}),
+    ("the-game", 3, 7, {}),
+    ("the-game", 5, 8, {"pro": True}),
 ]
 
 
@@ -22,8 +27,12 @@ def golden(name: str, players: int, seed: int, options: dict) -> dict:
     deal = state.snapshot()
     policies = ["greedy", "random"] * players
     state.playout(policies[:players], random.Random(seed))
-    return {"deal": deal, "record": state.record(), "result": state.result(),
-            "final": state.snapshot()}
+    return {
+        "deal": deal,
+        "record": state.record(),
+        "result": state.result(),
+        "final": state.snapshot(),
+    }
 
 
 def path_for(name: str, players: int, seed: int) -> Path:

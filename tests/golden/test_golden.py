@@ -18,8 +18,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from regenerate import CASES, path_for  # noqa: E402
 
 
-@pytest.mark.parametrize(("name", "players", "seed", "options"), CASES,
-                         ids=[f"{c[0]}-{c[1]}p-seed{c[2]}" for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "players", "seed", "options"), CASES, ids=[f"{c[0]}-{c[1]}p-seed{c[2]}" for c in CASES]
+)
 def test_golden_deal_and_game(name, players, seed, options):
     pinned = json.loads(path_for(name, players, seed).read_text())
     assert games.get(name).deal(seed, players, options).snapshot() == pinned["deal"]

@@ -18,8 +18,9 @@ from cardtable import games  # noqa: E402
 from cardtable.rl.encoding import Encoding, load_encoding, place_rewards  # noqa: E402
 
 GAMES = [name for name in games.names() if games.get(name).encoding is not None]
-TABLES = [(g, n) for g in GAMES
-          for n in range(games.get(g).min_players, games.get(g).max_players + 1)]
+TABLES = [
+    (g, n) for g in GAMES for n in range(games.get(g).min_players, games.get(g).max_players + 1)
+]
 
 
 def encoding(game: str, players: int) -> Encoding:
@@ -32,8 +33,11 @@ def test_the_three_games_offer_an_encoding_that_plays_a_whole_game():
     assert {"slide", "doublets", "the-game"} <= set(GAMES)
     for game in ("slide", "doublets", "the-game"):
         rules = games.get(game)
-        enc, state, rng = encoding(game, rules.min_players), rules.deal(5, rules.min_players), \
-            random.Random(5)
+        enc, state, rng = (
+            encoding(game, rules.min_players),
+            rules.deal(5, rules.min_players),
+            random.Random(5),
+        )
         shape = None
         while not state.over:
             seat = state.to_act()[0]
@@ -92,8 +96,7 @@ def test_every_legal_action_maps_into_the_space(game, players):
             legal = state.legal(seat)  # out-of-turn actions too (talk, a change of mind)
             mask = enc.mask(legal)
             assert mask.dtype == np.int8 and int(mask.sum()) == len(legal)
-            assert [enc.action(i) for i in np.flatnonzero(mask)] == sorted(
-                legal, key=enc.index)
+            assert [enc.action(i) for i in np.flatnonzero(mask)] == sorted(legal, key=enc.index)
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
@@ -149,6 +152,9 @@ def test_docs_give_each_encoding_its_sizes(game):
     assert f"### {rules.title}: {enc.size} numbers" in page
     assert f"| {rules.title} | {len(enc.actions)} actions |" in page
     for field in enc.layout.fields:  # every field is documented (seat blocks as seatK)
-        name = field.name.replace(field.name.split(".")[0], "seatK") if "." in field.name \
+        name = (
+            field.name.replace(field.name.split(".")[0], "seatK")
+            if "." in field.name
             else field.name
+        )
         assert f"`{name}`" in page, name

@@ -25,8 +25,12 @@ from cardtable.rl import (  # noqa: E402
     make_parallel_env,
 )
 
-TABLES = [(g, n) for g in games.names() if games.get(g).encoding is not None
-          for n in range(games.get(g).min_players, games.get(g).max_players + 1)]
+TABLES = [
+    (g, n)
+    for g in games.names()
+    if games.get(g).encoding is not None
+    for n in range(games.get(g).min_players, games.get(g).max_players + 1)
+]
 
 
 def quiet(check, *args, **kwargs):
@@ -46,13 +50,16 @@ def test_pettingzoo_parallel_api_test(game, players):
     quiet(parallel_api_test, make_parallel_env(game, players=players), num_cycles=200)
 
 
-@pytest.mark.parametrize(("game", "players", "opponents"), [
-    ("doublets", 1, None),
-    ("the-game", 1, None),
-    ("slide", 2, ["greedy"]),
-    ("slide", 4, ["random", "greedy", "search:easy"]),
-    ("the-game", 3, ["expert", "greedy"]),
-])
+@pytest.mark.parametrize(
+    ("game", "players", "opponents"),
+    [
+        ("doublets", 1, None),
+        ("the-game", 1, None),
+        ("slide", 2, ["greedy"]),
+        ("slide", 4, ["random", "greedy", "search:easy"]),
+        ("the-game", 3, ["expert", "greedy"]),
+    ],
+)
 def test_gymnasium_check_env(game, players, opponents):
     quiet(check_env, make_gym_env(game, players=players, opponents=opponents))
 
@@ -82,8 +89,12 @@ def test_same_seed_same_game(game, players):
         env = make_env(game, players=players)
         rng = random.Random(3)
         seen = []
-        play_aec(env, 50301, rng, lambda e, a, seen=seen: seen.append(
-            e.observe(a)["observation"].tobytes()))
+        play_aec(
+            env,
+            50301,
+            rng,
+            lambda e, a, seen=seen: seen.append(e.observe(a)["observation"].tobytes()),
+        )
         records.append(env.state.record())
         observations.append(seen)
     assert records[0] == records[1] and observations[0] == observations[1]
@@ -181,8 +192,7 @@ def test_parallel_and_aec_play_the_same_game():
     rng = random.Random(2)
     while par.agents:
         acting = par.acting()
-        actions = {a: int(rng.choice(list(np.flatnonzero(obs[a]["action_mask"]))))
-                   for a in acting}
+        actions = {a: int(rng.choice(list(np.flatnonzero(obs[a]["action_mask"])))) for a in acting}
         obs, *_ = par.step(actions)
     aec = make_env("slide", players=2)
     aec.reset(seed=12)
@@ -312,8 +322,11 @@ def test_the_docs_examples_run():
     blocks = []
     for page in ("docs/rl.md", "README.md"):
         text = (root / page).read_text()
-        blocks += [b for b in re.findall(r"```python\n(.*?)```", text, re.S)
-                   if "cardtable.rl" in b or "make_env(" in b or "make_gym_env(" in b]
+        blocks += [
+            b
+            for b in re.findall(r"```python\n(.*?)```", text, re.S)
+            if "cardtable.rl" in b or "make_env(" in b or "make_gym_env(" in b
+        ]
     assert len(blocks) >= 4
     scope: dict = {}
     for block in blocks:

@@ -19,7 +19,7 @@ F = LAYOUT.by_name
 
 def cells(obs: np.ndarray, block: int) -> np.ndarray:
     f = F[f"seat{block}.cells"]
-    return obs[f.start:f.start + f.size].reshape(16, CELL_CODES)
+    return obs[f.start : f.start + f.size].reshape(16, CELL_CODES)
 
 
 def test_the_action_space():
@@ -34,14 +34,14 @@ def test_a_fresh_deal():
     enc = load_encoding(games.get("slide"), 3, {})
     assert isinstance(enc, SlideEncoding)
     obs = enc.observe(state.view(0))
-    assert obs[F["phase"].start:F["phase"].start + 3].tolist() == [1, 0, 0]
+    assert obs[F["phase"].start : F["phase"].start + 3].tolist() == [1, 0, 0]
     assert obs[F["players"].start + 1] == 1  # three players
     for k in range(6):
         present = obs[F[f"seat{k}.present"].start]
         assert present == (k < 3)
         assert (cells(obs, k)[:, 1] == (k < 3)).all()  # every cell face down, or no seat
     assert obs[F["seat0.first"].start] == 1  # seat 0 starts
-    assert (obs[F["unseen"].start:F["unseen"].start + 10] == 1).all()
+    assert (obs[F["unseen"].start : F["unseen"].start + 10] == 1).all()
 
 
 def test_seats_are_counted_from_the_viewer():
@@ -59,7 +59,7 @@ def test_seats_are_counted_from_the_viewer():
         codes = cells(obs, k).argmax(axis=1)
         assert [0 if c is None else 1 if c == "?" else 1 + c for c in grid] == codes.tolist()
         assert obs[F[f"seat{k}.turn"].start] == (view1["turn"] == seat)
-    centre = obs[F["centre"].start:F["centre"].start + 10] * 6
+    centre = obs[F["centre"].start : F["centre"].start + 10] * 6
     assert [round(x) for x in centre] == [view1["centre"].count(v) for v in range(1, 11)]
 
 
@@ -69,6 +69,6 @@ def test_the_viewer_sees_its_own_choice_only():
     state.act(0, "reveal b2")
     enc = load_encoding(rules, 2, {})
     choice = F["choice"]
-    mine = enc.observe(state.view(0))[choice.start:choice.start + choice.size]
-    theirs = enc.observe(state.view(1))[choice.start:choice.start + choice.size]
+    mine = enc.observe(state.view(0))[choice.start : choice.start + choice.size]
+    theirs = enc.observe(state.view(1))[choice.start : choice.start + choice.size]
     assert mine.tolist().index(1) == 5 and not theirs.any()

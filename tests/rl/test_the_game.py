@@ -28,14 +28,14 @@ def test_a_view_read_back():
     state.act(1, "signal down2 good")  # out of turn
     view = state.view(2)
     obs = load_encoding(rules, 3, {}).observe(view)
-    piles = obs[F["piles"].start:F["piles"].start + 400].reshape(4, 100)
+    piles = obs[F["piles"].start : F["piles"].start + 400].reshape(4, 100)
     assert (piles.argmax(axis=1) + 1).tolist() == [hand[0], 1, 100, 100]
-    mine = obs[F["hand"].start:F["hand"].start + 98]
+    mine = obs[F["hand"].start : F["hand"].start + 98]
     assert [c for c in range(2, 100) if mine[c - 2]] == view["hand"]
     assert obs[F["played_this_turn"].start] * 8 == 1
     assert obs[F["minimum"].start + 1] == 1  # 2 while the draw pile lasts
     # seat 2 views: block 0 is itself, block 1 seat 0 (to move), block 2 seat 1 (signalled)
     assert obs[F["seat1.turn"].start] == 1 and obs[F["seat0.turn"].start] == 0
-    signals = obs[F["seat2.signals"].start:F["seat2.signals"].start + 12].reshape(4, 3)
+    signals = obs[F["seat2.signals"].start : F["seat2.signals"].start + 12].reshape(4, 3)
     assert signals.tolist()[3] == [0, 0, 1] and signals[:3].sum() == 0
     assert obs[F["seat3.present"].start] == 0 and obs[F["seat2.present"].start] == 1

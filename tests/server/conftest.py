@@ -45,8 +45,9 @@ def fresh_pg_database(url: str) -> str:
 class Server:
     """One server process; ``restart()`` kills it and starts another on the same database."""
 
-    def __init__(self, db_url: str, data: Path, args: list[str] | None = None,
-                 src: str | None = None) -> None:
+    def __init__(
+        self, db_url: str, data: Path, args: list[str] | None = None, src: str | None = None
+    ) -> None:
         self.db_url = db_url
         self.data = data
         self.args = args or []  # more `cardtable serve` options
@@ -61,9 +62,22 @@ class Server:
             env["PYTHONPATH"] = self.src
         with open(self.data / "server.log", "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cardtable", "serve", "--port", str(self.port),
-                 "--db", self.db_url, "--bot-delay", "0.01", *self.args],
-                env=env, stdout=subprocess.DEVNULL, stderr=log,
+                [
+                    sys.executable,
+                    "-m",
+                    "cardtable",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.db_url,
+                    "--bot-delay",
+                    "0.01",
+                    *self.args,
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -95,26 +109,40 @@ class InProcessServer(Server):
         from cardtable import cli
 
         command = typer.main.get_command(cli.app).commands["serve"]  # type: ignore[attr-defined]
-        options = command.make_context("serve", [
-            "--port", str(self.port), "--db", self.db_url, "--data", str(self.data),
-            "--bot-delay", "0.01", *self.args]).params
-        self.uvicorn = uvicorn.Server(cli.server_config(cli.server_settings(options),
-                                                        in_process=True))
+        options = command.make_context(
+            "serve",
+            [
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--data",
+                str(self.data),
+                "--bot-delay",
+                "0.01",
+                *self.args,
+            ],
+        ).params
+        self.uvicorn = uvicorn.Server(
+            cli.server_config(cli.server_settings(options), in_process=True)
+        )
         # what the server logs (errors with their tracebacks) goes to server.log, as a
         # subprocess's stderr does
         self.log = logging.FileHandler(self.data / "server.log")
         self.log.setLevel(logging.INFO)
         for name in ("uvicorn", "cardtable"):
             logging.getLogger(name).addHandler(self.log)
-        self.thread = threading.Thread(target=self.uvicorn.run, name=f"server:{self.port}",
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.uvicorn.run, name=f"server:{self.port}", daemon=True
+        )
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.uvicorn.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError("the server did not start: "
-                                   + (self.data / "server.log").read_text())
+                raise RuntimeError(
+                    "the server did not start: " + (self.data / "server.log").read_text()
+                )
             time.sleep(0.02)
 
     def stop(self) -> None:
@@ -131,11 +159,23 @@ class InProcessServer(Server):
         raise RuntimeError("an in-process server cannot restart: mark the test own_process")
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"))])
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(
+                not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"
+            ),
+        ),
+    ]
+)
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    url = (f"sqlite:///{tmp_path / 'cardtable.sqlite'}" if request.param == "sqlite"
-           else fresh_pg_database(PG))
+    url = (
+        f"sqlite:///{tmp_path / 'cardtable.sqlite'}"
+        if request.param == "sqlite"
+        else fresh_pg_database(PG)
+    )
     if request.node.get_closest_marker("own_process"):
         srv = Server(url, tmp_path)
         srv.start()
@@ -195,8 +235,9 @@ class Socket:
             # log, or its last entries (gamelog.LOG_TAIL); a dropped change of mind is no
             # entry, so the first one sent may come after log_from
             assert not message["log"] or message["log"][0]["n"] >= message["log_from"]
-            kept = [e for e in self.state["log"] if e["n"] < message["log_from"]] \
-                if self.state else []
+            kept = (
+                [e for e in self.state["log"] if e["n"] < message["log_from"]] if self.state else []
+            )
             message = {**message, "log": kept + message["log"]}
             self.state = message
             self.states.append(message)
@@ -223,8 +264,9 @@ class Socket:
         cid = f"t-{id(self):x}-{self.n}"  # unique across connections, like a real client's
         v = self.state["version"] if version is None else version
         while True:
-            await self.ws.send(json.dumps({"type": "act", "action": action, "version": v,
-                                           "id": cid}))
+            await self.ws.send(
+                json.dumps({"type": "act", "action": action, "version": v, "id": cid})
+            )
             while True:
                 message = await self.recv()
                 if message["type"] in ("ack", "error") and message.get("id") == cid:

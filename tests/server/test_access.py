@@ -66,13 +66,25 @@ def written_table(kind: str) -> dict[tuple[str, str], Line]:
 
 
 # -- the server and the people -------------------------------------------------------------
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"))])
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(
+                not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"
+            ),
+        ),
+    ]
+)
 def open_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[InProcessServer]:
     """A server that lets one address make new people without a wait (the lines make two
     a line); every other limit as served."""
-    url = (f"sqlite:///{tmp_path / 'cardtable.sqlite'}" if request.param == "sqlite"
-           else fresh_pg_database(PG))
+    url = (
+        f"sqlite:///{tmp_path / 'cardtable.sqlite'}"
+        if request.param == "sqlite"
+        else fresh_pg_database(PG)
+    )
     inside = InProcessServer(url, tmp_path, ["--new-players-per-minute", "0"])
     inside.start()
     yield inside
@@ -82,17 +94,22 @@ def open_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[InPr
 class Who:
     """One of the columns: an HTTP client with its identity (or none)."""
 
-    def __init__(self, base: str, address: str, token: str | None = None,
-                 header: bool = False) -> None:
+    def __init__(
+        self, base: str, address: str, token: str | None = None, header: bool = False
+    ) -> None:
         self.token = token
         cookies = {"cardtable_token": token} if token and not header else None
         # every POST passes the CSRF check (security.py, tested on its own): the route answers
-        headers = {"x-cardtable": "1"} | ({"x-cardtable-token": token} if token and header
-                                         else {})
+        headers = {"x-cardtable": "1"} | ({"x-cardtable-token": token} if token and header else {})
         # each line's callers come from an address of their own (127.x.y.z is all this
         # machine): the limits per address (recovery codes tried) count per line
-        self.http = httpx.Client(base_url=base, timeout=20, cookies=cookies, headers=headers,
-                                 transport=httpx.HTTPTransport(local_address=address))
+        self.http = httpx.Client(
+            base_url=base,
+            timeout=20,
+            cookies=cookies,
+            headers=headers,
+            transport=httpx.HTTPTransport(local_address=address),
+        )
 
     def call(self, method: str, path: str, body: Any = None) -> httpx.Response:
         return self.http.request(method, path, json=body if method != "GET" else None)
@@ -126,19 +143,33 @@ class Cast:
         owner, other = person(base, address, f"Ann {tag}"), person(base, address, f"Bob {tag}")
         bot = owner.ok("POST", "/api/me/bots", {"name": f"Robo {tag}"})
         second = owner.ok("POST", "/api/me/bots", {"name": f"Tin {tag}"})
-        return cls({"nobody": Who(base, address), "a person": other,
-                    "a bot account": Who(base, address, bot["token"], header=True),
-                    "the owner": owner}, second["bot"]["id"], second["bot"]["name"])
+        return cls(
+            {
+                "nobody": Who(base, address),
+                "a person": other,
+                "a bot account": Who(base, address, bot["token"], header=True),
+                "the owner": owner,
+            },
+            second["bot"]["id"],
+            second["bot"]["name"],
+        )
 
     def table(self, kind: str) -> str:
         """A new table of the owner's: ``alone`` (Doublets, running), ``shared`` (Slide with
         a bot, running), ``open`` (Slide with a seat for a friend), ``over`` (a Doublets
         game resigned)."""
         owner = self.who["the owner"]
-        seats = {"alone": ["me"], "over": ["me"], "shared": ["me", "greedy"],
-                 "open": ["me", "open"]}[kind]
-        table = owner.ok("POST", "/api/tables", {
-            "game": "slide" if kind in ("shared", "open") else "doublets", "seats": seats})
+        seats = {
+            "alone": ["me"],
+            "over": ["me"],
+            "shared": ["me", "greedy"],
+            "open": ["me", "open"],
+        }[kind]
+        table = owner.ok(
+            "POST",
+            "/api/tables",
+            {"game": "slide" if kind in ("shared", "open") else "doublets", "seats": seats},
+        )
         if kind == "over":
             owner.ok("POST", f"/api/tables/{table['id']}/resign")
         return str(table["id"])
@@ -208,9 +239,11 @@ async def first_message(server: InProcessServer, who: Who, path: str) -> str:
 def test_every_route_has_a_line_and_every_line_a_route(open_server: InProcessServer) -> None:
     written = {route for route, _ in written_table("http")}
     served = app_routes(open_server)
-    in_schema = {f"{m.upper()} {p}" for p, ops in
-                 httpx.get(open_server.base + "/openapi.json").json()["paths"].items()
-                 for m in ops}
+    in_schema = {
+        f"{m.upper()} {p}"
+        for p, ops in httpx.get(open_server.base + "/openapi.json").json()["paths"].items()
+        for m in ops
+    }
     assert in_schema <= served
     assert sorted(served - set(written)) == [], "routes without a line in docs/server.md"
     assert sorted(set(written) - served) == [], "lines in docs/server.md of no route"
@@ -235,19 +268,25 @@ def test_every_route_answers_as_written(open_server: InProcessServer) -> None:
     assert_as_written(written, got)
 
 
-def assert_as_written(written: dict[tuple[str, str], Line],
-                      got: dict[tuple[str, str], tuple[str, ...]]) -> None:
+def assert_as_written(
+    written: dict[tuple[str, str], Line], got: dict[tuple[str, str], tuple[str, ...]]
+) -> None:
     """Every line answered as written; if not, the lines as they would be written now."""
     wrong = {k: a for k, a in got.items() if a != written[k].answers}
     assert wrong == {}, "got, where the table says otherwise:\n" + "\n".join(
-        f"| `{what}` | {table} | " + " | ".join(a) + " |" for (what, table), a in wrong.items())
+        f"| `{what}` | {table} | " + " | ".join(a) + " |" for (what, table), a in wrong.items()
+    )
 
 
 # -- the websocket ---------------------------------------------------------------------------
 #: a message of each type the socket takes, for a seated person's try to be accepted
 MESSAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "act": lambda state: {"type": "act", "action": state["legal"][0] if state["legal"]
-                          else "r0", "version": state["version"], "id": "try-1"},
+    "act": lambda state: {
+        "type": "act",
+        "action": state["legal"][0] if state["legal"] else "r0",
+        "version": state["version"],
+        "id": "try-1",
+    },
     "ping": lambda state: {"type": "ping", "id": "try-1"},
     "sync": lambda state: {"type": "sync", "version": state["version"], "id": "try-1"},
     "chat": lambda state: {"type": "chat", "text": "hello", "id": "try-1"},
@@ -278,8 +317,12 @@ async def socket_try(port: int, cast: Cast, who: str, table: str, kind: str) -> 
             message = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if message.get("id") == "try-1" or (kind == "sync" and message["type"] == "state"):
                 break
-            if kind == "chat" and message["type"] == "chat" and not message["replay"] \
-                    and any(m["text"] == "hello" for m in message["messages"]):
+            if (
+                kind == "chat"
+                and message["type"] == "chat"
+                and not message["replay"]
+                and any(m["text"] == "hello" for m in message["messages"])
+            ):
                 break
         if message["type"] == "error":
             return f"error {message['code']}"
@@ -287,8 +330,9 @@ async def socket_try(port: int, cast: Cast, who: str, table: str, kind: str) -> 
 
 
 def test_every_message_type_has_a_line(open_server: InProcessServer) -> None:
-    assert sorted(socket_message_types() ^ {m for m, _ in written_table("ws")}) == [], \
+    assert sorted(socket_message_types() ^ {m for m, _ in written_table("ws")}) == [], (
         "websocket message types and the lines of docs/server.md differ"
+    )
     assert set(MESSAGES) == socket_message_types()
 
 
@@ -300,8 +344,7 @@ async def test_every_message_answers_as_written(open_server: InProcessServer) ->
         answers = []
         for who in WHO:
             table = await asyncio.to_thread(cast.table, line.table)
-            answers.append(await socket_try(open_server.port, cast, who, table,
-                                            kind))
+            answers.append(await socket_try(open_server.port, cast, who, table, kind))
         got[kind, line.table] = tuple(answers)
     assert_as_written(written, got)
 
@@ -314,4 +357,3 @@ def test_the_table_is_read_as_written() -> None:
             assert line.table in ("–", "alone", "shared", "open", "over"), line
             for answer in line.answers:
                 assert re.fullmatch(r"[1-5]\d\d( [a-z_]+)?|error [a-z_]+|[a-z]+", answer), line
-

@@ -30,8 +30,7 @@ def test_openapi_lists_the_routes_with_their_models(tmp_path: Path):
     paths = api["paths"]
 
     def answer(path: str, method: str = "get") -> str:
-        return ref(paths[path][method]["responses"]["200"]["content"]["application/json"]
-                   ["schema"])
+        return ref(paths[path][method]["responses"]["200"]["content"]["application/json"]["schema"])
 
     def body(path: str) -> str:
         return ref(paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"])
@@ -54,8 +53,14 @@ def test_openapi_lists_the_routes_with_their_models(tmp_path: Path):
     assert answer("/api/leaderboard") == "LeaderboardRow"
     assert answer("/api/ws-schema") == "WebsocketSchema"
     # every refusal is documented with its one shape
-    assert ref(paths["/api/tables"]["post"]["responses"]["409"]["content"]["application/json"]
-               ["schema"]) == "ErrorAnswer"
+    assert (
+        ref(
+            paths["/api/tables"]["post"]["responses"]["409"]["content"]["application/json"][
+                "schema"
+            ]
+        )
+        == "ErrorAnswer"
+    )
     schemas = api["components"]["schemas"]
     assert {"error", "message"} <= set(schemas["ErrorAnswer"]["required"])
     assert "history" in schemas["SeatInfo"]["properties"]
@@ -65,10 +70,15 @@ def test_openapi_lists_the_routes_with_their_models(tmp_path: Path):
 def test_the_websocket_messages_have_a_schema(tmp_path: Path):
     with TestClient(create_app(ServerSettings(db=f"sqlite:///{tmp_path}/api.sqlite"))) as client:
         schema = client.get("/api/ws-schema").json()
-    assert set(schema["client"]["discriminator"]["mapping"]) == {"act", "ping", "sync",
-                                                                    "chat"}
+    assert set(schema["client"]["discriminator"]["mapping"]) == {"act", "ping", "sync", "chat"}
     assert set(schema["server"]["discriminator"]["mapping"]) == {
-        "state", "ack", "error", "pong", "presence", "chat"}
+        "state",
+        "ack",
+        "error",
+        "pong",
+        "presence",
+        "chat",
+    }
     act = schema["client"]["$defs"]["ActMessage"]
     assert act["properties"]["action"]["maxLength"] == 64 and "action" in act["required"]
     # every state lists the viewer's table tools, by name (#23)
@@ -93,8 +103,9 @@ async def test_every_message_a_real_server_sends_fits_its_model(people):
     spectator = await people("Cy").connect(table["id"])
     assert (await sock.send_raw(json.dumps({"type": "ping", "id": "p"})))["type"] == "pong"
     assert (await sock.send_raw(json.dumps({"type": "act", "action": 7})))["type"] == "error"
-    assert (await sock.send_raw('{"type": "act", "action": "x", "version": 1.5}')
-            )["code"] == "bad_message"
+    assert (await sock.send_raw('{"type": "act", "action": "x", "version": 1.5}'))[
+        "code"
+    ] == "bad_message"
     while not any(m["type"] == "presence" for m in sock.messages):  # the spectator came
         await sock.recv()
     await spectator.close()
@@ -112,16 +123,18 @@ async def test_every_message_a_real_server_sends_fits_its_model(people):
 def test_client_messages_are_refused_in_the_words_clients_know():
     from cardtable.server.api.messages import parse_client
 
-    assert parse_client({"type": "dance"}) == ("unknown message type 'dance': act, ping, "
-                                               "sync or chat")
+    assert parse_client({"type": "dance"}) == (
+        "unknown message type 'dance': act, ping, sync or chat"
+    )
     assert parse_client({}) == "unknown message type None: act, ping, sync or chat"
     assert parse_client({"type": "act", "action": "x" * 65}).startswith("action must be")
     assert parse_client({"type": "act", "action": "x", "version": True}).startswith("version")
     assert parse_client({"type": "act", "action": "x", "version": "3"}).startswith("version")
     assert parse_client({"type": "ping", "id": "\ud800"}) == "id must be a short string"
     act = parse_client({"type": "act", "action": "take 7 left", "version": 3, "extra": 1})
-    assert act == CLIENT_MESSAGE.validate_python({"type": "act", "action": "take 7 left",
-                                                  "version": 3})
+    assert act == CLIENT_MESSAGE.validate_python(
+        {"type": "act", "action": "take 7 left", "version": 3}
+    )
 
 
 async def test_a_game_from_a_plugin_plays_through_the_server(plugin_game, people):

@@ -30,8 +30,7 @@ EXPERT_PROGRAM = "cmd:" + shlex.join([sys.executable, "-m", "cardtable", "bot", 
 
 def as_bot(server, token: str) -> httpx.Client:
     """An HTTP client that sends the bot account's token as a program does (a header)."""
-    return httpx.Client(base_url=server.base, timeout=10,
-                        headers={"X-Cardtable-Token": token})
+    return httpx.Client(base_url=server.base, timeout=10, headers={"X-Cardtable-Token": token})
 
 
 def make_bot_account(person, name: str) -> tuple[str, str]:
@@ -39,11 +38,13 @@ def make_bot_account(person, name: str) -> tuple[str, str]:
     return answer["bot"]["id"], answer["token"]
 
 
-async def play(server, token: str, spec: str, games_: int, join: str | None = None,
-               timeout: float = 120) -> list[dict]:
+async def play(
+    server, token: str, spec: str, games_: int, join: str | None = None, timeout: float = 120
+) -> list[dict]:
     said: list[str] = []
-    client = BotClient(server.base, token, spec, join=join, games=games_, timeout=30,
-                       say=said.append)
+    client = BotClient(
+        server.base, token, spec, join=join, games=games_, timeout=30, say=said.append
+    )
     try:
         return await asyncio.wait_for(client.run(), timeout)
     except TimeoutError:
@@ -61,15 +62,15 @@ async def test_a_person_makes_bot_accounts_and_renews_their_tokens(server, peopl
         renamed = bot.post("/api/me", json={"name": "Renamed"})  # named by its owner
         assert renamed.status_code == 403 and renamed.json()["error"] == "forbidden"
     assert ann.http.get("/api/me").json()["player"]["bot"] is False
-    assert ann.http.get("/api/me/bots").json() == {"bots": [
-        {"id": bot_id, "name": "Annbot", "plays_with": "owner"}]}
+    assert ann.http.get("/api/me/bots").json() == {
+        "bots": [{"id": bot_id, "name": "Annbot", "plays_with": "owner"}]
+    }
     new = ann.post(f"/api/me/bots/{bot_id}/token")["token"]
     with as_bot(server, token) as old, as_bot(server, new) as renewed:
         assert old.get("/api/me").json()["player"] is None  # the old token stopped working
         assert renewed.get("/api/me").json()["player"]["id"] == bot_id
     bob = people("Bob")
-    for name, code in [("annbot", "name_taken"), ("Greedy", "reserved_name"),
-                       ("<b>", "bad_name")]:
+    for name, code in [("annbot", "name_taken"), ("Greedy", "reserved_name"), ("<b>", "bad_name")]:
         answer = bob.http.post("/api/me/bots", json={"name": name})
         assert answer.status_code in (400, 409) and answer.json()["error"] == code, answer.text
     assert bob.http.post(f"/api/me/bots/{bot_id}/token", json={}).status_code == 404  # his?
@@ -93,7 +94,11 @@ async def test_only_the_creator_invites_and_only_to_an_open_seat(server, people)
     info = ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Seatbot"})
     seat = info["seats"][1]
     assert (seat["name"], seat["taken"], seat["bot_account"], seat["bot"]) == (
-        "Seatbot", True, True, None)
+        "Seatbot",
+        True,
+        True,
+        None,
+    )
     assert info["seats"][0]["bot_account"] is False
     lobby = ann.http.get("/api/tables", params={"status": "open"}).json()
     assert next(t for t in lobby if t["id"] == table["id"])["seats"][1]["bot_account"] is True
@@ -156,9 +161,12 @@ def credential_rows(db_url: str, player_id: str) -> dict[str, int]:
     engine = create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
     try:
         with engine.connect() as conn:
-            return {table: conn.execute(text(f"SELECT count(*) FROM {table} WHERE player_id = "
-                                             ":p"), {"p": player_id}).scalar_one()
-                    for table in ("recovery_codes", "player_tokens")}
+            return {
+                table: conn.execute(
+                    text(f"SELECT count(*) FROM {table} WHERE player_id = :p"), {"p": player_id}
+                ).scalar_one()
+                for table in ("recovery_codes", "player_tokens")
+            }
     finally:
         engine.dispose()
 
@@ -180,7 +188,8 @@ def plant_credentials(db_url: str, player_id: str) -> tuple[str, str]:
 
 
 async def test_a_bot_account_gets_no_recovery_code_and_a_renewal_ends_every_credential(
-        server, people):
+    server, people
+):
     ann = people("Ann")
     bot_id, token = make_bot_account(ann, "Leakbot")
     with as_bot(server, token) as bot:  # whoever holds the token cannot mint a lasting key
@@ -200,8 +209,16 @@ async def test_a_bot_account_gets_no_recovery_code_and_a_renewal_ends_every_cred
         assert renewed.get("/api/me").json()["player"]["id"] == bot_id
 
 
-@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    PG is None, reason="CARDTABLE_TEST_PG_URL is not set"))])
+@pytest.mark.parametrize(
+    "db",
+    [
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(PG is None, reason="CARDTABLE_TEST_PG_URL is not set"),
+        ),
+    ],
+)
 async def test_the_upgrade_ends_the_codes_and_browser_tokens_bot_accounts_made(tmp_path, db):
     from alembic import command
     from alembic.config import Config
@@ -216,22 +233,42 @@ async def test_the_upgrade_ends_the_codes_and_browser_tokens_bot_accounts_made(t
     with engine.begin() as conn:  # a database as #14 left it, with what a leaked token made
         config.attributes["connection"] = conn
         command.upgrade(config, "0008_bot_accounts")
-        conn.execute(text("INSERT INTO players (id, name, token_hash, created_at, bot_owner) "
-                          "VALUES ('ann', 'Ann', 'h1', '2026-12-01', NULL), "
-                          "('bot', 'Oldbot', 'h2', '2026-12-01', 'ann')"))
+        conn.execute(
+            text(
+                "INSERT INTO players (id, name, token_hash, created_at, bot_owner) "
+                "VALUES ('ann', 'Ann', 'h1', '2026-12-01', NULL), "
+                "('bot', 'Oldbot', 'h2', '2026-12-01', 'ann')"
+            )
+        )
         for table, column in (("recovery_codes", "code_hash"), ("player_tokens", "token_hash")):
-            conn.execute(text(f"INSERT INTO {table} (player_id, {column}, created_at) VALUES "
-                              f"('ann', '{table}-ann', '2026-12-01'), "
-                              f"('bot', '{table}-bot', '2026-12-01')"))
+            conn.execute(
+                text(
+                    f"INSERT INTO {table} (player_id, {column}, created_at) VALUES "
+                    f"('ann', '{table}-ann', '2026-12-01'), "
+                    f"('bot', '{table}-bot', '2026-12-01')"
+                )
+            )
     engine.dispose()
     dbs.Store(url).close()  # upgrades to the newest revision
     assert credential_rows(url, "bot") == {"recovery_codes": 0, "player_tokens": 0}
     assert credential_rows(url, "ann") == {"recovery_codes": 1, "player_tokens": 1}
 
 
-@pytest.mark.parametrize("name", ["Greedy bot", "Search (hard) bot", "Search (hard)", "greedy",
-                                  "Greedy 2", "Program", "Expert bot", "My bot", "ext:mine",
-                                  "ｇｒｅｅｄｙ"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Greedy bot",
+        "Search (hard) bot",
+        "Search (hard)",
+        "greedy",
+        "Greedy 2",
+        "Program",
+        "Expert bot",
+        "My bot",
+        "ext:mine",
+        "ｇｒｅｅｄｙ",
+    ],
+)
 async def test_a_bot_account_may_not_take_the_servers_bots_names(server, people, name):
     refused = people("Ann").http.post("/api/me/bots", json={"name": name})
     assert refused.status_code == 400 and refused.json()["error"] == "reserved_name", name
@@ -244,8 +281,7 @@ async def test_a_person_may_not_take_the_names_tables_show_for_bots(server):
             assert refused.json().get("error") == "reserved_name", name
 
 
-async def test_a_bot_account_plays_with_its_owner_only_unless_the_owner_says_anyone(
-        server, people):
+async def test_a_bot_account_plays_with_its_owner_only_unless_the_owner_says_anyone(server, people):
     ann, eve = people("Ann"), people("Eve")
     bot_id, token = make_bot_account(ann, "Shybot")
     assert ann.http.get("/api/me/bots").json()["bots"][0]["plays_with"] == "owner"
@@ -262,7 +298,10 @@ async def test_a_bot_account_plays_with_its_owner_only_unless_the_owner_says_any
     answer = ann.http.post(settings, json={"plays_with": "everyone"})
     assert answer.status_code == 422 and answer.json()["error"] == "bad_request"
     assert ann.post(settings, {"plays_with": "anyone"}) == {
-        "id": bot_id, "name": "Shybot", "plays_with": "anyone"}
+        "id": bot_id,
+        "name": "Shybot",
+        "plays_with": "anyone",
+    }
     seat = eve.post(invite, {"bot": "Shybot"})["seats"][1]
     assert (seat["name"], seat["bot_account"]) == ("Shybot", True)
     ann.post(settings, {"plays_with": "owner"})  # and back: Eve's next table is refused
@@ -273,12 +312,14 @@ async def test_a_bot_account_plays_with_its_owner_only_unless_the_owner_says_any
 
 async def bot_socket(server, token: str, table_id: str):
     """The bot account's websocket at a table, as its program opens it."""
-    return await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
-                                    f"?token={token}")
+    return await websockets.connect(
+        f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}?token={token}"
+    )
 
 
 async def closed_with(ws, timeout: float = 10) -> int | None:
     """The close code once the server closes the socket (reading whatever comes first)."""
+
     async def drain() -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for _ in ws:
@@ -333,8 +374,12 @@ async def test_a_renewal_at_one_process_ends_the_sockets_another_holds(make_clus
     ann.post(f"/api/tables/{table['id']}/seats/1/invite", {"bot": "Farbot"})
     ws = await bot_socket(b, token, table["id"])  # through b, to the holder a
     assert json.loads(await ws.recv())["seat"] == 1
-    renewed = httpx.post(f"{b.base}/api/me/bots/{bot_id}/token", json={},
-                         cookies={"cardtable_token": ann.token}, timeout=10)
+    renewed = httpx.post(
+        f"{b.base}/api/me/bots/{bot_id}/token",
+        json={},
+        cookies={"cardtable_token": ann.token},
+        timeout=10,
+    )
     assert renewed.status_code == 200, renewed.text
     assert await closed_with(ws) == 4401
     ann.http.close()

@@ -127,8 +127,9 @@ async def test_a_call_over_its_time_limit_kills_its_worker_and_others_go_on(test
         assert time.monotonic() - start < 20
         assert pool.killed == 1
         # the pool is whole again: a new worker replaces the killed one
-        answers = await asyncio.gather(*(pool.call(RemoteBot(testbots.Counter()), "choose", {},
-                                                   [], 30) for _ in range(4)))
+        answers = await asyncio.gather(
+            *(pool.call(RemoteBot(testbots.Counter()), "choose", {}, [], 30) for _ in range(4))
+        )
         assert len(answers) == 4 and pool.stats()["busy"] == 0
         pids = [w.proc.pid for w in pool.idle]
     finally:
@@ -147,18 +148,22 @@ async def test_waiting_calls_are_served_people_first_then_each_share_in_turn(tes
         order: list[str] = []
 
         async def call(name: str, share: str, person: bool) -> None:
-            await pool.call(RemoteBot(testbots.Counter()), "choose", {}, [], 30, share=share,
-                            person=person)
+            await pool.call(
+                RemoteBot(testbots.Counter()), "choose", {}, [], 30, share=share, person=person
+            )
             order.append(name)
 
-        busy = asyncio.create_task(pool.call(RemoteBot(testbots.Sleeper(0.5)), "choose", {},
-                                             ["x"], 30))
+        busy = asyncio.create_task(
+            pool.call(RemoteBot(testbots.Sleeper(0.5)), "choose", {}, ["x"], 30)
+        )
         await asyncio.sleep(0.1)
         # they queue in this order behind the busy worker: three calls of one player's tables
         # of bots, then one of another player's, then one a person waits for
         calls = [asyncio.create_task(call(f"a{i}", "A", False)) for i in range(3)]
-        calls += [asyncio.create_task(call("b0", "B", False)),
-                  asyncio.create_task(call("person", "C", True))]
+        calls += [
+            asyncio.create_task(call("b0", "B", False)),
+            asyncio.create_task(call("person", "C", True)),
+        ]
         await asyncio.sleep(0.05)
         assert pool.stats()["waiting"] == 5
         await asyncio.gather(busy, *calls)
@@ -204,7 +209,8 @@ async def test_built_in_bots_that_think_play_in_workers(tmp_path: Path):
 
 @pytest.mark.parametrize("game,where", [("slide", "choose"), ("the-game", "react")])
 async def test_a_hung_bot_in_a_worker_passes_its_seat_on_and_other_tables_go_on(
-        tmp_path: Path, testbots, game: str, where: str):
+    tmp_path: Path, testbots, game: str, where: str
+):
     store = db.Store(f"sqlite:///{tmp_path / 'hub.sqlite'}")
     hub = Hub(store, bot_delay=0.02, bot_timeout=1.0, bot_workers=2)
     hub.loop = asyncio.get_running_loop()

@@ -35,8 +35,11 @@ async def test_players_chat_spectators_read_and_the_creator_may_let_them_write(p
     ann, bob, cy = people("Ann"), people("Bob"), people("Cy")
     table = ann.new_table("slide", ["me", "open"])
     bob.post(f"/api/tables/{table['id']}/join", {})
-    a, b, c = (await ann.connect(table["id"]), await bob.connect(table["id"]),
-               await cy.connect(table["id"]))
+    a, b, c = (
+        await ann.connect(table["id"]),
+        await bob.connect(table["id"]),
+        await cy.connect(table["id"]),
+    )
     anon = await ann.connect(table["id"], token=False)
     for s in (a, b, c, anon):  # each is sent the (empty) chat after its first state
         first = await next_chat(s)
@@ -51,10 +54,14 @@ async def test_players_chat_spectators_read_and_the_creator_may_let_them_write(p
     assert refused["code"] == "chat_not_allowed" and "spectators" in refused["message"]
     assert (await chat(anon, "me?"))["code"] == "chat_not_allowed"
     # only the creator sets the chat; spectators with a name may then write
-    assert bob.http.post(f"/api/tables/{table['id']}/chat",
-                         json={"spectators": True}).status_code == 403
+    assert (
+        bob.http.post(f"/api/tables/{table['id']}/chat", json={"spectators": True}).status_code
+        == 403
+    )
     assert ann.post(f"/api/tables/{table['id']}/chat", {"spectators": True}) == {
-        "free": True, "spectators": True}
+        "free": True,
+        "spectators": True,
+    }
     told = await next_chat(c)
     assert told["messages"] == [] and told["settings"]["can_write"] is True
     assert (await chat(c, "thanks!"))["messages"][0]["seat"] is None
@@ -83,8 +90,7 @@ async def test_chat_is_limited_in_length_and_rate_and_the_game_goes_on(people):
 
 
 @pytest.mark.own_process
-async def test_the_chat_is_stored_and_replayed_on_reconnect_and_after_a_restart(server,
-                                                                                 people):
+async def test_the_chat_is_stored_and_replayed_on_reconnect_and_after_a_restart(server, people):
     ann = people("Ann")
     table = ann.new_table("slide", ["me", "greedy"])
     a = await ann.connect(table["id"])
@@ -95,7 +101,10 @@ async def test_the_chat_is_stored_and_replayed_on_reconnect_and_after_a_restart(
     again = await ann.connect(table["id"])
     replay = await next_chat(again)
     assert replay["replay"] and [m["text"] for m in replay["messages"]] == [
-        "line 0", "line 1", "line 2"]
+        "line 0",
+        "line 1",
+        "line 2",
+    ]
     ns = [m["n"] for m in replay["messages"]]
     assert ns == sorted(ns) and replay["messages"][0]["at"].endswith("Z")
     await again.close()
@@ -126,12 +135,14 @@ async def test_the_game_starts_with_fixed_phrases_and_the_creator_may_free_the_c
 def test_bots_have_readable_names_numbered_when_a_table_has_two_alike(people):
     ann = people("Ann")
     table = ann.new_table("slide", ["me", "greedy", "greedy", "search:hard"])
-    assert [s["name"] for s in table["seats"]] == ["Ann", "Greedy 2", "Greedy 3",
-                                                   "Search (hard)"]
+    assert [s["name"] for s in table["seats"]] == ["Ann", "Greedy 2", "Greedy 3", "Search (hard)"]
     lobby = {t["id"]: t for t in ann.http.get("/api/tables").json()}
     if table["id"] in lobby:  # the lobby names them alike
         assert [s["name"] for s in lobby[table["id"]]["seats"]][1:] == [
-            "Greedy 2", "Greedy 3", "Search (hard)"]
+            "Greedy 2",
+            "Greedy 3",
+            "Search (hard)",
+        ]
 
 
 async def test_a_recovery_code_makes_another_browser_the_same_person(server, people):
@@ -158,16 +169,21 @@ async def test_a_recovery_code_makes_another_browser_the_same_person(server, peo
     board = ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
     mine = [r for r in board if not r["bot"]]
     assert len(mine) == 1 and mine[0]["name"] == "Ann" and mine[0]["games"] == 2
-    assert mine[0]["score"] == round(1500 + 24 * (mine[0]["mu"] - 3 * mine[0]["sigma"])) \
+    assert (
+        mine[0]["score"] == round(1500 + 24 * (mine[0]["mu"] - 3 * mine[0]["sigma"]))
         or abs(mine[0]["score"] - (1500 + 24 * mine[0]["rating"])) <= 1
+    )
     # the code and the new browser's token are stored hashed, like every token
     from sqlalchemy import create_engine, text
 
     engine = create_engine(server.db_url)
     with engine.connect() as conn:
-        stored = " ".join(str(v) for table in ("recovery_codes", "player_tokens")
-                          for row in conn.execute(text(f"SELECT * FROM {table}"))
-                          for v in row)
+        stored = " ".join(
+            str(v)
+            for table in ("recovery_codes", "player_tokens")
+            for row in conn.execute(text(f"SELECT * FROM {table}"))
+            for v in row
+        )
     engine.dispose()
     assert code.replace("-", "") not in stored and other.cookies["cardtable_token"] not in stored
     # renewing: the old code stops working, the new one works
@@ -178,8 +194,9 @@ async def test_a_recovery_code_makes_another_browser_the_same_person(server, peo
     assert gone.status_code == 404 and gone.json()["error"] == "bad_code"
     assert third.post("/api/me/recover", json={"code": new}).json()["player"]["id"] == ann.id
     # guessing is rate-limited per address (five tries at once, then one a minute)
-    answers = [third.post("/api/me/recover", json={"code": "AAAAA-AAAAA"}).status_code
-               for _ in range(4)]
+    answers = [
+        third.post("/api/me/recover", json={"code": "AAAAA-AAAAA"}).status_code for _ in range(4)
+    ]
     assert answers[-1] == 429 and 404 in answers
     for http in (other, third):
         http.close()

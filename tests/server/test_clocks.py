@@ -15,14 +15,24 @@ import pytest
 from server.conftest import PG, Client, Server, fresh_pg_database
 
 #: SQLite, and PostgreSQL where the tests have one (as conftest's ``server``)
-DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"))]
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(
+            not PG, reason="no PostgreSQL: set CARDTABLE_TEST_PG_URL to run these against one"
+        ),
+    ),
+]
 
 
 def clock_server_for(tmp_path: Path, grace: float = 30.0, database: str = "sqlite") -> Server:
     """A server whose clocks may be as short as a second (``--min-clock``)."""
-    url = (f"sqlite:///{tmp_path / 'cardtable.sqlite'}" if database == "sqlite"
-           else fresh_pg_database(PG or ""))
+    url = (
+        f"sqlite:///{tmp_path / 'cardtable.sqlite'}"
+        if database == "sqlite"
+        else fresh_pg_database(PG or "")
+    )
     return Server(url, tmp_path, ["--min-clock", "1", "--seat-grace", str(grace)])
 
 
@@ -40,8 +50,7 @@ def clock_server(tmp_path: Path, database: str):
 
 
 def new_table(client: Client, seats: list[str], clock: dict | None) -> dict:
-    answer = client.http.post("/api/tables", json={"game": "slide", "seats": seats,
-                                                    "clock": clock})
+    answer = client.http.post("/api/tables", json={"game": "slide", "seats": seats, "clock": clock})
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -53,18 +62,22 @@ def seated_pair(server: Server, clock: dict) -> tuple[Client, Client, str]:
     return ann, bob, table["id"]
 
 
-@pytest.mark.parametrize(("clock", "why"), [
-    ({"mode": "blitz", "seconds": 60}, "one of none"),
-    ({"mode": "move", "seconds": 5}, "30 s to 10 min"),
-    ({"mode": "move", "seconds": 601}, "30 s to 10 min"),
-    ({"mode": "game", "seconds": 7200}, "5 min to 1 h"),
-    ({"mode": "turn", "seconds": 600}, "1 h to 7 days"),
-    ({"mode": "turn", "seconds": 8 * 86400}, "1 h to 7 days"),
-])
+@pytest.mark.parametrize(
+    ("clock", "why"),
+    [
+        ({"mode": "blitz", "seconds": 60}, "one of none"),
+        ({"mode": "move", "seconds": 5}, "30 s to 10 min"),
+        ({"mode": "move", "seconds": 601}, "30 s to 10 min"),
+        ({"mode": "game", "seconds": 7200}, "5 min to 1 h"),
+        ({"mode": "turn", "seconds": 600}, "1 h to 7 days"),
+        ({"mode": "turn", "seconds": 8 * 86400}, "1 h to 7 days"),
+    ],
+)
 def test_a_clock_out_of_its_limits_is_refused_with_a_typed_error(people, clock, why):
     ann = people("Ann")
-    answer = ann.http.post("/api/tables", json={"game": "slide", "seats": ["me", "open"],
-                                                "clock": clock})
+    answer = ann.http.post(
+        "/api/tables", json={"game": "slide", "seats": ["me", "open"], "clock": clock}
+    )
     assert answer.status_code in (400, 422), answer.text
     body = answer.json()
     assert body["error"] in ("bad_clock", "bad_request")
@@ -74,8 +87,9 @@ def test_a_clock_out_of_its_limits_is_refused_with_a_typed_error(people, clock, 
 
 def test_a_game_played_alone_has_no_clock_and_the_defaults_apply(people):
     ann = people("Ann")
-    alone = ann.http.post("/api/tables", json={"game": "doublets", "seats": ["me"],
-                                               "clock": {"mode": "move"}})
+    alone = ann.http.post(
+        "/api/tables", json={"game": "doublets", "seats": ["me"], "clock": {"mode": "move"}}
+    )
     assert alone.status_code == 400 and alone.json()["error"] == "bad_clock"
     untimed = new_table(ann, ["me", "greedy"], None)
     assert untimed["clock"] is None and untimed["your_deadline"] is None
@@ -107,8 +121,7 @@ async def test_a_player_out_of_time_is_replaced_and_takes_the_seat_back(clock_se
     assert "Bob ran out of time; Greedy plays for Bob" in told["table"]["notices"]
     watching = await b.until(lambda s: s["seat"] is None, timeout=10)
     assert watching["table"]["seats"][1]["you_away"] is True
-    assert "you_away" not in told["table"]["seats"][1] or not told["table"]["seats"][1][
-        "you_away"]
+    assert "you_away" not in told["table"]["seats"][1] or not told["table"]["seats"][1]["you_away"]
     # the bot's moves have no clock; Bob comes back (opens the page again): his seat again
     await b.close()
     back = await bob.connect(table_id)
@@ -144,8 +157,7 @@ async def test_a_per_game_clock_keeps_what_a_move_did_not_use(clock_server):
     await a.close()
 
 
-async def test_a_real_time_player_who_stays_away_is_replaced_after_the_grace(tmp_path,
-                                                                             database):
+async def test_a_real_time_player_who_stays_away_is_replaced_after_the_grace(tmp_path, database):
     srv = clock_server_for(tmp_path, grace=1.0, database=database)
     srv.start()
     try:
@@ -162,7 +174,8 @@ async def test_a_real_time_player_who_stays_away_is_replaced_after_the_grace(tmp
 
 
 async def test_turn_based_tables_wait_for_nobody_and_deadlines_survive_a_restart(
-        tmp_path, database):
+    tmp_path, database
+):
     srv = clock_server_for(tmp_path, database=database)
     srv.start()
     try:
@@ -215,13 +228,15 @@ async def test_a_restart_finds_a_table_whose_time_ran_out_meanwhile(tmp_path, da
 
 # -- the clock and the ratings: letting it run out is resigning, unless you come back -------
 
+
 def leaderboard(client: Client) -> dict[str, dict]:
     board = client.http.get("/api/leaderboard", params={"game": "slide"}).json()
     return {r["name"]: r for r in board}
 
 
-async def bobs_seat_goes_to_the_bot(srv: Server, why: str) -> tuple[Client, Client, str,
-                                                                    object, object]:
+async def bobs_seat_goes_to_the_bot(
+    srv: Server, why: str
+) -> tuple[Client, Client, str, object, object]:
     """Ann and Bob at a rated Slide table with a 3 s move clock; Ann moves, Bob lets his
     time run out (or closes his page and stays away past the grace): the bot plays for him.
     (Ann, Bob, the table, Ann's socket, Bob's socket, now watching or closed.)"""
@@ -238,12 +253,10 @@ async def bobs_seat_goes_to_the_bot(srv: Server, why: str) -> tuple[Client, Clie
 
 
 @pytest.mark.parametrize("why", ["ran out of time", "stayed away"])
-async def test_a_player_the_clock_replaced_who_never_returns_is_rated_last(tmp_path, database,
-                                                                          why):
+async def test_a_player_the_clock_replaced_who_never_returns_is_rated_last(tmp_path, database, why):
     from helpers import play_with_greedy
 
-    srv = clock_server_for(tmp_path, grace=1.0 if why == "stayed away" else 30.0,
-                           database=database)
+    srv = clock_server_for(tmp_path, grace=1.0 if why == "stayed away" else 30.0, database=database)
     srv.start()
     try:
         ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(srv, why)
@@ -285,8 +298,7 @@ async def test_a_player_who_comes_back_and_finishes_is_rated_by_the_result(clock
     assert "Greedy bot" not in board
 
 
-async def test_a_player_the_clock_replaced_who_resigns_does_not_take_the_seat_back(
-        clock_server):
+async def test_a_player_the_clock_replaced_who_resigns_does_not_take_the_seat_back(clock_server):
     ann, bob, table_id, a, b = await bobs_seat_goes_to_the_bot(clock_server, "ran out of time")
     await b.until(lambda s: s["table"]["seats"][1].get("you_away"))
     assert bob.post(f"/api/tables/{table_id}/resign")["outcome"] == "bot"
@@ -300,8 +312,7 @@ async def test_a_player_the_clock_replaced_who_resigns_does_not_take_the_seat_ba
     await a.close()
 
 
-async def test_my_games_offers_a_seat_the_clock_took_back_and_a_resigned_one_to_watch(
-        clock_server):
+async def test_my_games_offers_a_seat_the_clock_took_back_and_a_resigned_one_to_watch(clock_server):
     """Issue #24: a seat the clock gave to a bot is still its person's to take back; once
     they resign, the game is theirs only to watch (never "Resume"), and no field is null
     where the page writes it."""

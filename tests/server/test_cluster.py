@@ -31,8 +31,10 @@ from server.conftest import PG, Client, Server, Socket, fresh_pg_database
 
 # CI sets CARDTABLE_TEST_NEED_REDIS: there a missing redis-server fails these tests
 NO_REDIS = shutil.which("redis-server") is None and not os.environ.get("CARDTABLE_TEST_NEED_REDIS")
-pytestmark = [pytest.mark.own_process, pytest.mark.skipif(
-    NO_REDIS, reason="no redis-server (apt-get install redis-server)")]
+pytestmark = [
+    pytest.mark.own_process,
+    pytest.mark.skipif(NO_REDIS, reason="no redis-server (apt-get install redis-server)"),
+]
 
 
 @pytest.fixture
@@ -89,9 +91,14 @@ def stop(server: Server) -> None:
     server.proc.wait(30)
 
 
-async def play_anywhere(cluster: list[Server], client: Client, table_id: str,
-                        game: str, first: int = 0,
-                        hold: asyncio.Event | None = None) -> tuple[dict, int]:
+async def play_anywhere(
+    cluster: list[Server],
+    client: Client,
+    table_id: str,
+    game: str,
+    first: int = 0,
+    hold: asyncio.Event | None = None,
+) -> tuple[dict, int]:
     """Play a seat with the greedy policy until the game is over, reconnecting to the next
     process whenever the socket closes (a process stopped, or the table moved); the last
     state and how many times it reconnected. Until ``hold`` is set, a move takes half a
@@ -103,8 +110,13 @@ async def play_anywhere(cluster: list[Server], client: Client, table_id: str,
         try:
             sock = await at(client, server).connect(table_id)
             while True:
-                state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-                    s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=30)
+                state = await sock.until(
+                    lambda s: (
+                        s["table"]["status"] == "over"
+                        or (s["legal"] and s["seat"] in s["view"]["to_act"])
+                    ),
+                    timeout=30,
+                )
                 if state["table"]["status"] == "over":
                     await sock.close()
                     return state, reconnects
@@ -130,8 +142,9 @@ def at(client: Client, server: Server) -> Client:
     """The same person reaching another process (the same token: one database)."""
     other = Client.__new__(Client)
     other.server, other.id, other.token = server, client.id, client.token
-    other.http = httpx.Client(base_url=server.base, timeout=10,
-                              cookies={"cardtable_token": client.token})
+    other.http = httpx.Client(
+        base_url=server.base, timeout=10, cookies={"cardtable_token": client.token}
+    )
     return other
 
 
@@ -152,8 +165,9 @@ async def test_one_table_played_through_three_processes(cluster, redis_url):
     ann_sock = await connect(ann_c, table["id"])
     bob_sock = await connect(bob_a, table["id"])
     await ann_sock.until(lambda s: s["table"]["status"] == "running")
-    ends = await asyncio.gather(play_with_greedy(ann_sock, "slide"),
-                                play_with_greedy(bob_sock, "slide"))
+    ends = await asyncio.gather(
+        play_with_greedy(ann_sock, "slide"), play_with_greedy(bob_sock, "slide")
+    )
     assert all(e["table"]["status"] == "over" for e in ends)
     assert holder(redis_url, table["id"]) == pid_of(a)  # it never moved: b and c forwarded
     # the same record from every process, and it replays
@@ -178,8 +192,11 @@ async def test_a_killed_process_s_table_is_finished_through_the_others(cluster, 
     bot = make_bot("greedy", "the-game")
     acked: list[str] = []
     for _ in range(6):  # a few turns' worth
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]))
+        state = await sock.until(
+            lambda s: (
+                s["table"]["status"] == "over" or (s["legal"] and s["seat"] in s["view"]["to_act"])
+            )
+        )
         action = bot.choose(state["view"], state["legal"])
         answer = await sock.act(action)
         if answer["type"] == "ack":
@@ -200,7 +217,7 @@ async def test_a_killed_process_s_table_is_finished_through_the_others(cluster, 
     record = httpx.get(f"{c.base}/api/tables/{table['id']}/record").json()
     mine = [action for seat, action in record["actions"] if seat == 0]
     # nothing acknowledged was lost, nothing applied twice: the record replays to the end
-    assert mine[:len(acked)] == acked
+    assert mine[: len(acked)] == acked
     assert replays(record)
     assert holder(redis_url, table["id"]) in (pid_of(b), pid_of(c))
     await sock.close()
@@ -233,9 +250,10 @@ async def test_a_rolling_restart_with_games_running(cluster):
     people = [Client(s, f"P{i}") for i, s in enumerate(cluster)]
     tables = [p.new_table("slide", ["me", "greedy"])["id"] for p in people]
     restarted = asyncio.Event()  # the games hold their last moves until then
-    games_ = [asyncio.create_task(play_anywhere(cluster, p, t, "slide", first=i + 1,
-                                                hold=restarted))
-              for i, (p, t) in enumerate(zip(people, tables, strict=True))]
+    games_ = [
+        asyncio.create_task(play_anywhere(cluster, p, t, "slide", first=i + 1, hold=restarted))
+        for i, (p, t) in enumerate(zip(people, tables, strict=True))
+    ]
     await asyncio.sleep(1.0)
     for server in cluster:
         await asyncio.to_thread(stop, server)
@@ -279,12 +297,17 @@ async def test_a_new_deal_replacing_a_table_another_process_holds(make_cluster, 
     assert holder(redis_url, solo["id"]) == holder(redis_url, shared["id"]) == pid_of(first)
     elsewhere = {"Ann": at(ann, second), "Bob": at(bob, second)}
     for who, table in (("Bob", solo), ("Ann", shared)):
-        answer = elsewhere[who].http.post("/api/tables", json={
-            "game": "doublets", "seats": ["me"], "replaces": table["id"]})
+        answer = elsewhere[who].http.post(
+            "/api/tables", json={"game": "doublets", "seats": ["me"], "replaces": table["id"]}
+        )
         assert answer.status_code == 403, (who, answer.text)
         assert answer.json()["error"] == "not_offered"
-    assert elsewhere["Ann"].post("/api/tables", {"game": "doublets", "seats": ["me"],
-                                                 "replaces": solo["id"]})["status"] == "running"
+    assert (
+        elsewhere["Ann"].post(
+            "/api/tables", {"game": "doublets", "seats": ["me"], "replaces": solo["id"]}
+        )["status"]
+        == "running"
+    )
     assert ann.http.get(f"/api/tables/{solo['id']}").json()["status"] == "running"
 
 
@@ -294,8 +317,12 @@ async def play_in_time(sock: Socket, game: str, pace: float) -> tuple[dict, int]
     bot = make_bot("greedy", game)
     acked = 0
     while True:
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]), timeout=30)
+        state = await sock.until(
+            lambda s: (
+                s["table"]["status"] == "over" or (s["legal"] and s["seat"] in s["view"]["to_act"])
+            ),
+            timeout=30,
+        )
         if state["table"]["status"] == "over":
             return state, acked
         await asyncio.sleep(pace)
@@ -307,20 +334,41 @@ async def play_in_time(sock: Socket, game: str, pace: float) -> tuple[dict, int]
 def trouble(server: Server) -> list[str]:
     """The lines of a process's log that say something went wrong with a table."""
     log = (server.data / "server.log").read_text()
-    return [line for line in log.splitlines() if any(word in line for word in (
-        "ERROR", "Traceback", "ran out of time", "stayed away", "refused", "Violation"))]
+    return [
+        line
+        for line in log.splitlines()
+        if any(
+            word in line
+            for word in (
+                "ERROR",
+                "Traceback",
+                "ran out of time",
+                "stayed away",
+                "refused",
+                "Violation",
+            )
+        )
+    ]
 
 
-async def test_a_process_that_does_not_hold_a_table_never_runs_a_copy_of_it(make_cluster,
-                                                                             redis_url):
+async def test_a_process_that_does_not_hold_a_table_never_runs_a_copy_of_it(
+    make_cluster, redis_url
+):
     """Issue #23: Ann and Bob play a clocked game at its holder (a) while the other process
     (b) is asked for their My games, the table's info and the lobby again and again. b never
     loads the table, so no stale copy's clock runs out there: no timeout, no seat change, no
     error in either log, and the stored version is the join and the actions played."""
     a, b = make_cluster(2, "--min-clock", "1")
     ann, bob = Client(a, "Ann"), Client(a, "Bob")
-    tid = ann.post("/api/tables", {"game": "slide", "seats": ["me", "open"], "options": {},
-                                   "clock": {"mode": "move", "seconds": 3}})["id"]
+    tid = ann.post(
+        "/api/tables",
+        {
+            "game": "slide",
+            "seats": ["me", "open"],
+            "options": {},
+            "clock": {"mode": "move", "seconds": 3},
+        },
+    )["id"]
     bob.post(f"/api/tables/{tid}/join", {})
     assert holder(redis_url, tid) == pid_of(a)
     ann_sock, bob_sock = await ann.connect(tid), await bob.connect(tid)
@@ -349,7 +397,8 @@ async def test_a_process_that_does_not_hold_a_table_never_runs_a_copy_of_it(make
 
     asking = asyncio.create_task(ask_b())
     (end_a, acted_a), (end_b, acted_b) = await asyncio.gather(
-        play_in_time(ann_sock, "slide", 0.3), play_in_time(bob_sock, "slide", 0.3))
+        play_in_time(ann_sock, "slide", 0.3), play_in_time(bob_sock, "slide", 0.3)
+    )
     done.set()
     rounds = await asking
     await ann_sock.close()
@@ -359,8 +408,7 @@ async def test_a_process_that_does_not_hold_a_table_never_runs_a_copy_of_it(make
     # nobody ran out of time: the two people hold their seats to the end
     seats = end_a["table"]["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Bob"] and not any(s["bot"] for s in seats)
-    assert not any("ran out of time" in n for s in ann_sock.states
-                   for n in s["table"]["notices"])
+    assert not any("ran out of time" in n for s in ann_sock.states for n in s["table"]["notices"])
     # b described the table from its rows: Ann's and Bob's seats, each one's turn in time
     assert seen and {g["seat"] for g in seen} == {0, 1}
     assert all(g["opponents"] in (["Bob"], ["Ann"]) for g in seen)
@@ -380,8 +428,7 @@ async def test_a_process_that_does_not_hold_a_table_never_runs_a_copy_of_it(make
         store.close()
 
 
-async def test_a_write_by_a_process_that_does_not_hold_the_table_is_refused(tmp_path,
-                                                                            redis_url):
+async def test_a_write_by_a_process_that_does_not_hold_the_table_is_refused(tmp_path, redis_url):
     """Two hubs on one database and one Redis, as two processes have them: the one that does
     not hold a table can neither load it nor write it (``NotHolder``, before the database);
     nor can its holder once its heartbeat is late (a pause) or its leases are lost."""
@@ -408,8 +455,7 @@ async def test_a_write_by_a_process_that_does_not_hold_the_table_is_refused(tmp_
         with pytest.raises(NotHolder):
             await there.engine.act(table, 0, action, None, "c1")
         with pytest.raises(NotHolder):
-            there.engine.change(table, all_seats=True,
-                                seats={0: bot_seat("greedy", "Greedy")})
+            there.engine.change(table, all_seats=True, seats={0: bot_seat("greedy", "Greedy")})
         with pytest.raises(NotHolder):
             there.engine.leave(table, ann)
         with pytest.raises(NotHolder):
@@ -456,8 +502,9 @@ async def reconnect(client: Client, table_id: str, within: float = 10) -> Socket
             await asyncio.sleep(0.3)
 
 
-async def test_a_paused_holder_drops_its_tables_and_their_sockets_reconnect(make_cluster,
-                                                                            redis_url):
+async def test_a_paused_holder_drops_its_tables_and_their_sockets_reconnect(
+    make_cluster, redis_url
+):
     """A holder paused past its heartbeat (SIGSTOP 4.5 s) has lost its leases: the other
     process takes the table over and its bot plays on. Woken, the paused one writes nothing
     (its heartbeat is stale), drops the table and closes Ann's socket with 1012; she

@@ -19,8 +19,10 @@ from helpers import load_bench
 from server.conftest import PG
 
 NO_REDIS = shutil.which("redis-server") is None and not os.environ.get("CARDTABLE_TEST_NEED_REDIS")
-pytestmark = [pytest.mark.own_process, pytest.mark.skipif(
-    NO_REDIS, reason="no redis-server (apt-get install redis-server)")]
+pytestmark = [
+    pytest.mark.own_process,
+    pytest.mark.skipif(NO_REDIS, reason="no redis-server (apt-get install redis-server)"),
+]
 
 chaos = load_bench("chaos")
 leak_check = load_bench("leak_check")
@@ -37,8 +39,17 @@ def two(tmp_path: Path) -> Iterator[Any]:
 
 
 async def test_chaos_with_two_processes_loses_nothing(tmp_path: Path):
-    figures = await chaos.run(games=4, kills=2, parallel=4, seed=5, gap=(0.5, 1.5),
-                              deadline=150, data=tmp_path, processes=2, pg=PG)
+    figures = await chaos.run(
+        games=4,
+        kills=2,
+        parallel=4,
+        seed=5,
+        gap=(0.5, 1.5),
+        deadline=150,
+        data=tmp_path,
+        processes=2,
+        pg=PG,
+    )
     print(figures)
     assert figures["processes"] == 2 and 1 <= figures["kills"] <= 2, figures
     assert figures["finished"] == 4, figures

@@ -15,8 +15,7 @@ async def test_a_chosen_seed_is_refused_for_a_shared_table(people):
     ann = people("Ann")
     for seats in (["me", "open"], ["me", "greedy"], ["greedy", "greedy", "me"]):
         for game in ("slide", "the-game"):
-            answer = ann.http.post("/api/tables", json={"game": game, "seats": seats,
-                                                        "seed": 7})
+            answer = ann.http.post("/api/tables", json={"game": game, "seats": seats, "seed": 7})
             assert answer.status_code == 400, answer.text
             assert answer.json()["error"] == "seed_not_allowed"
     # alone, a deal number is a feature: Doublets and The Game
@@ -34,8 +33,9 @@ async def test_shared_deals_have_128_bits_and_stay_secret_until_the_end(people):
     assert ann.http.get(f"/api/tables/{table['id']}/record").status_code == 403
 
 
-async def test_the_hub_deals_128_bits_and_seeds_bots_apart_from_the_deal(tmp_path: Path,
-                                                                        monkeypatch):
+async def test_the_hub_deals_128_bits_and_seeds_bots_apart_from_the_deal(
+    tmp_path: Path, monkeypatch
+):
     seeds: list[int] = []
     real = botrunner.make_bot
 
@@ -49,11 +49,13 @@ async def test_the_hub_deals_128_bits_and_seeds_bots_apart_from_the_deal(tmp_pat
     hub.loop = asyncio.get_running_loop()
     try:
         player, _ = store.new_player("Ann")
-        deals = [hub.create(player, "the-game", ["me", "greedy", "greedy"], {}).seed
-                 for _ in range(12)]
+        deals = [
+            hub.create(player, "the-game", ["me", "greedy", "greedy"], {}).seed for _ in range(12)
+        ]
         assert len(set(deals)) == 12 and max(d.bit_length() for d in deals) > 120
-        assert store.table(hub.create(player, "slide", ["me", "greedy"], {}).id).seed \
-            .bit_length() > 64  # stored whole, beyond a 64-bit column
+        assert (
+            store.table(hub.create(player, "slide", ["me", "greedy"], {}).id).seed.bit_length() > 64
+        )  # stored whole, beyond a 64-bit column
         solo = hub.create(player, "doublets", ["me"], {})
         assert solo.seed < 10**9 and solo.info()["seed"] == str(solo.seed)
         seeds.clear()

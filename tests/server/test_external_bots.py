@@ -21,16 +21,23 @@ FIXTURES = Path(__file__).resolve().parents[1] / "bots" / "fixtures"
 async def test_a_servers_program_hears_hello_and_every_action(tmp_path):
     log = tmp_path / "received.jsonl"
     command = shlex.join([sys.executable, str(FIXTURES / "log_bot.py"), str(log)])
-    srv = InProcessServer(f"sqlite:///{tmp_path / 'db.sqlite'}", tmp_path,
-                          args=["--external-bot", f"logger={command}"])
+    srv = InProcessServer(
+        f"sqlite:///{tmp_path / 'db.sqlite'}",
+        tmp_path,
+        args=["--external-bot", f"logger={command}"],
+    )
     srv.start()
     try:
         ann = Client(srv, "Ann")
         table = ann.new_table("the-game", ["me", "ext:logger"])
         sock = await ann.connect(table["id"])
         while True:  # Ann plays as little as she may; the program plays its own turns
-            state = await sock.until(lambda s: s["view"]["over"] or (
-                s["seat"] in s["view"]["to_act"] and bool(s["legal"])), timeout=60)
+            state = await sock.until(
+                lambda s: (
+                    s["view"]["over"] or (s["seat"] in s["view"]["to_act"] and bool(s["legal"]))
+                ),
+                timeout=60,
+            )
             if state["view"]["over"]:
                 break
             legal = state["legal"]
@@ -46,9 +53,17 @@ async def test_a_servers_program_hears_hello_and_every_action(tmp_path):
             if len(events) >= len(actions) or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
-        assert got[0] == {"type": "hello", "protocol": 2, "game": "the-game", "seat": 1,
-                          "players": 2, "options": got[0]["options"], "time_limit": 10.0,
-                          "seed": got[0]["seed"], "bot_options": {}}
+        assert got[0] == {
+            "type": "hello",
+            "protocol": 2,
+            "game": "the-game",
+            "seat": 1,
+            "players": 2,
+            "options": got[0]["options"],
+            "time_limit": 10.0,
+            "seed": got[0]["seed"],
+            "bot_options": {},
+        }
         # every action, in order (a play in The Game is public), each with its own view
         assert [(e["seat"], e["action"]) for e in events] == actions
         assert all(e["view"]["seat"] == 1 and "hand" in e["view"] for e in events)
@@ -56,4 +71,3 @@ async def test_a_servers_program_hears_hello_and_every_action(tmp_path):
         ann.http.close()
     finally:
         srv.stop()
-

@@ -26,8 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "bots" / "fixtures"
 BAD_BOTS = ("crash", "slow", "nonsense", "illegal")
 
-pytestmark = [pytest.mark.skipif(os.name != "posix", reason="SIGKILL and /proc"),
-              pytest.mark.own_process]  # killed, restarted or timed: a process of its own
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="SIGKILL and /proc"),
+    pytest.mark.own_process,
+]  # killed, restarted or timed: a process of its own
 
 
 chaos = load_bench("chaos")
@@ -46,13 +48,13 @@ def server(tmp_path: Path):
     srv.kill()
 
 
-
-
 # -- the server killed at random moments ---------------------------------------------------
 
+
 async def test_sigkill_during_games_loses_no_acknowledged_action(tmp_path: Path):
-    figures = await chaos.run(games=6, kills=3, parallel=6, seed=3, gap=(0.5, 1.5),
-                              deadline=150, data=tmp_path)
+    figures = await chaos.run(
+        games=6, kills=3, parallel=6, seed=3, gap=(0.5, 1.5), deadline=150, data=tmp_path
+    )
     print(figures)
     # a fast machine may finish the games before the last kill: at least one must land
     assert 1 <= figures["kills"] <= 3, figures
@@ -64,6 +66,7 @@ async def test_sigkill_during_games_loses_no_acknowledged_action(tmp_path: Path)
 
 
 # -- misbehaving clients -------------------------------------------------------------------
+
 
 async def doublets_latencies(person, actions: int, seed: int = 11) -> list[float]:
     """Seconds from sending an action to its ack, over ``actions`` Doublets actions."""
@@ -87,9 +90,13 @@ async def doublets_latencies(person, actions: int, seed: int = 11) -> list[float
 def half_frame(port: int, path: str) -> socket.socket:
     """A raw socket that completes the websocket handshake, sends half a frame and hangs."""
     s = socket.create_connection(("127.0.0.1", port))
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-               "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     s.settimeout(5)
     assert b"101" in s.recv(4096).split(b"\r\n")[0]
     s.sendall(bytes([0x81, 0xFE, 0x01]))  # a masked text frame header, cut off mid-length
@@ -102,8 +109,9 @@ async def never_reads(port: int, path: str):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.setblocking(False)
     await asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", port))
-    return await websockets.connect(f"ws://127.0.0.1:{port}{path}", sock=s, max_queue=1,
-                                    ping_interval=None)
+    return await websockets.connect(
+        f"ws://127.0.0.1:{port}{path}", sock=s, max_queue=1, ping_interval=None
+    )
 
 
 async def reconnect_loop(port: int, path: str, until: asyncio.Event) -> int:
@@ -183,6 +191,7 @@ async def test_a_slow_client_is_dropped_with_4008_not_waited_for():
 
 # -- bots that fail ------------------------------------------------------------------------
 
+
 def bot_processes(server_pid: int) -> list[int]:
     """The server's child processes running one of the misbehaving test bots."""
     out = []
@@ -204,8 +213,9 @@ async def test_bots_that_crash_hang_or_talk_nonsense_pass_their_seat_on(server, 
     ann = people("Ann")
     games = ann.http.get("/api/games").json()
     assert {"name": "ext:slow", "levels": []} in games[0]["bots"]
-    refused = ann.http.post("/api/tables", json={"game": "slide",
-                                                 "seats": ["me", "cmd:python bot.py"]})
+    refused = ann.http.post(
+        "/api/tables", json={"game": "slide", "seats": ["me", "cmd:python bot.py"]}
+    )
     assert refused.status_code == 400  # players never name a command
     unknown = ann.http.post("/api/tables", json={"game": "slide", "seats": ["me", "ext:nope"]})
     assert unknown.status_code == 400
@@ -236,6 +246,7 @@ async def test_bots_that_crash_hang_or_talk_nonsense_pass_their_seat_on(server, 
 
 
 # -- built-in bots that hang (in process: the built-in bots cannot be told to hang) --------
+
 
 class Hang:
     """A bot that never answers, neither a move nor talk, until released."""

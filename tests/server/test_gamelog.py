@@ -46,8 +46,9 @@ async def test_a_reveal_reads_secret_to_the_others_until_every_seat_has_chosen(p
     assert mine.state["log"] == [] and mine.state["last"] is None
     # labels: one per legal action, from the game
     game = games.get("slide")
-    assert mine.state["labels"] == [game.move_label(mine.state["view"], a)
-                                    for a in mine.state["legal"]]
+    assert mine.state["labels"] == [
+        game.move_label(mine.state["view"], a) for a in mine.state["legal"]
+    ]
     cell = mine.state["legal"][0].split(" ")[1]
     assert (await mine.act(f"reveal {cell}"))["type"] == "ack"
     one = lambda s: len(s["log"]) == 1  # noqa: E731
@@ -81,8 +82,10 @@ async def test_a_reveal_reads_secret_to_the_others_until_every_seat_has_chosen(p
         await sock.until(resolved)
     # the reveal resolved: everyone reads which card each seat revealed, from where
     first, second = watching.state["view"]["revealed"]
-    both = [f"Ann revealed {article(first)} from {cell}",
-            f"Bob revealed {article(second)} from {other}"]
+    both = [
+        f"Ann revealed {article(first)} from {cell}",
+        f"Bob revealed {article(second)} from {other}",
+    ]
     assert texts(mine.state) == texts(theirs.state) == texts(watching.state) == both
     assert theirs.state["last"]["action"] == f"reveal {other}"
     assert mine.state["last"]["action"] == f"reveal {other}"
@@ -113,14 +116,17 @@ async def test_a_finished_game_says_why_and_gives_each_seat_its_verdict(people):
         assert state["ending"]["verdict"] == game.verdict(result, seat)
         assert state["ending"]["verdict"].startswith(("You came", "You shared"))
         moves = [e for e in state["log"] if not e.get("news")]
-        assert len(moves) == len(ann.http.get(
-            f"/api/tables/{table['id']}/record").json()["actions"])
+        assert len(moves) == len(
+            ann.http.get(f"/api/tables/{table['id']}/record").json()["actions"]
+        )
         # the log ends with the scoring: each seat's cancelled cards, cards left and sum
         last = state["log"][-1]
         assert last["news"] and last["n"] == moves[-1]["n"] and last["who"] == ""
         for name, seat in zip(("Ann", "Bob"), result["deals"][0]["seats"], strict=True):
-            assert (f"{name} cancelled {len(seat['removed'])} cards, {seat['remaining']} "
-                    f"left sum to {seat['score']}") in last["text"]
+            assert (
+                f"{name} cancelled {len(seat['removed'])} cards, {seat['remaining']} "
+                f"left sum to {seat['score']}"
+            ) in last["text"]
         assert last["text"].startswith("Scoring: ")
         # the figures per seat, once, from the game
         assert state["ending"]["breakdown"] == game.breakdown(state["view"])
@@ -178,13 +184,16 @@ async def test_after_a_hand_over_the_log_keeps_the_persons_moves_under_her_name(
     later = [e for e in state["log"][1:] if e["seat"] == 1]
     # the bot plays her seat on, and the log says for whom (#24)
     assert later and all(e["who"] == "Ann — played by Greedy" for e in later)
-    replay = bob.http.get(f"/api/tables/{table_id}/replay",
-                          params={"step": 1, "log": 1}).json()
+    replay = bob.http.get(f"/api/tables/{table_id}/replay", params={"step": 1, "log": 1}).json()
     assert replay["log"] == state["log"]
     assert replay["action"]["text"] == first["text"]
     assert replay["played_by"][1][0]["name"] == "Ann"
-    assert replay["played_by"][1][1] == {"name": "Greedy", "bot": "greedy", "person": "Ann",
-                                         "from": later[0]["n"]}
+    assert replay["played_by"][1][1] == {
+        "name": "Greedy",
+        "bot": "greedy",
+        "person": "Ann",
+        "from": later[0]["n"],
+    }
     await mine.close()
 
 
@@ -205,8 +214,7 @@ async def test_each_state_carries_only_what_the_log_gained_or_changed(people):
     assert sent[0]["log_from"] == 0
     assert max(len(m["log"]) for m in sent[1:]) <= 2  # never the whole log again
     # Ann's reveal resolved after Bob's: Bob was sent it again, with its open words
-    assert any(sent[k]["log_from"] < len(theirs.states[k - 1]["log"])
-               for k in range(1, len(sent)))
+    assert any(sent[k]["log_from"] < len(theirs.states[k - 1]["log"]) for k in range(1, len(sent)))
     fresh = await bob.connect(table["id"])
     whole = await fresh.until(lambda s: True)
     assert fresh.messages[0]["log_from"] == 0

@@ -23,31 +23,31 @@ SLIDE = games.get("slide")
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
 
-def random_actions(seed: int, players: int, count: int, rng: random.Random
-                   ) -> list[tuple[int, str]]:
+def random_actions(
+    seed: int, players: int, count: int, rng: random.Random
+) -> list[tuple[int, str]]:
     """``count`` actions of a random Slide game, a change of mind now and then."""
     state = SLIDE.deal(seed, players)
     out: list[tuple[int, str]] = []
     while len(out) < count and not state.over:
         chosen = [s for s in range(players) if state.legal(s) and s not in state.to_act()]
-        seat = rng.choice(chosen) if chosen and rng.random() < 0.3 else \
-            rng.choice(state.to_act())
+        seat = rng.choice(chosen) if chosen and rng.random() < 0.3 else rng.choice(state.to_act())
         action = rng.choice(state.legal(seat))
         state.act(seat, action)
         out.append((seat, action))
     return out
 
 
-def read(actions: list[tuple[int, str]], seed: int, players: int, viewer: int | None
-         ) -> list[str]:
+def read(actions: list[tuple[int, str]], seed: int, players: int, viewer: int | None) -> list[str]:
     log = gamelog.new_log(SLIDE, seed, players, {})
     for seat, action in actions:
         logbook.add(SLIDE, log, seat, action, NAMES[seat])
     return [e["text"] for e in logbook.as_read(log.entries, viewer)]
 
 
-def twin(actions: list[tuple[int, str]], seed: int, players: int, viewer: int | None,
-         rng: random.Random) -> list[tuple[int, str]]:
+def twin(
+    actions: list[tuple[int, str]], seed: int, players: int, viewer: int | None, rng: random.Random
+) -> list[tuple[int, str]]:
     """The same game but every other seat's choices in the reveal still open made anew
     (another face-down cell each time, as many changes of mind)."""
     state = SLIDE.deal(seed, players)
@@ -67,18 +67,27 @@ def twin(actions: list[tuple[int, str]], seed: int, players: int, viewer: int | 
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.integers(2, 4), st.integers(1, 60),
-       st.integers(0, 2**32).map(random.Random))
+@given(
+    st.integers(0, 10**6),
+    st.integers(2, 4),
+    st.integers(1, 60),
+    st.integers(0, 2**32).map(random.Random),
+)
 def test_no_seat_reads_a_choice_before_the_reveal_resolves(seed, players, count, rng):
     actions = random_actions(seed, players, count, rng)
     for viewer in (None, *range(players)):
-        assert read(actions, seed, players, viewer) == \
-            read(twin(actions, seed, players, viewer, rng), seed, players, viewer)
+        assert read(actions, seed, players, viewer) == read(
+            twin(actions, seed, players, viewer, rng), seed, players, viewer
+        )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.integers(2, 4), st.integers(1, 120),
-       st.integers(0, 2**32).map(random.Random))
+@given(
+    st.integers(0, 10**6),
+    st.integers(2, 4),
+    st.integers(1, 120),
+    st.integers(0, 2**32).map(random.Random),
+)
 def test_every_reveal_that_counted_is_told_once_it_resolved(seed, players, count, rng):
     actions = random_actions(seed, players, count, rng)
     state = SLIDE.deal(seed, players)
@@ -90,13 +99,16 @@ def test_every_reveal_that_counted_is_told_once_it_resolved(seed, players, count
         state.act(seat, action)
         if state.phase != "reveal" and step:
             revealed = state.view(None)["revealed"]
-            told += [f"{NAMES[s]} revealed {'an' if revealed[s] == 8 else 'a'} "
-                     f"{revealed[s]} from {cell}" for s, cell in sorted(step.items())]
+            told += [
+                f"{NAMES[s]} revealed {'an' if revealed[s] == 8 else 'a'} {revealed[s]} from {cell}"
+                for s, cell in sorted(step.items())
+            ]
             step = {}
     for viewer in (None, *range(players)):
         texts = read(actions, seed, players, viewer)
         said = [t for t in texts if " revealed " in t]
         assert sorted(said) == sorted(told)
         # a change of mind is no line: one reveal line per seat and round at most
-        assert len([t for t in texts if " chose " in t or " revealed " in t]) == \
-            len(told) + len(step)
+        assert len([t for t in texts if " chose " in t or " revealed " in t]) == len(told) + len(
+            step
+        )

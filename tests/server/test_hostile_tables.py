@@ -26,11 +26,14 @@ from helpers import load_bench
 
 # -- limits, over HTTP against a real server -------------------------------------------------
 
+
 def test_a_slide_target_over_the_maximum_is_refused(people):
     ann = people("Ann")
     for target in (10**18, 1001):
-        answer = ann.http.post("/api/tables", json={
-            "game": "slide", "seats": ["me", "greedy"], "options": {"target": target}})
+        answer = ann.http.post(
+            "/api/tables",
+            json={"game": "slide", "seats": ["me", "greedy"], "options": {"target": target}},
+        )
         assert answer.status_code == 400, answer.text
         assert answer.json()["error"] == "bad_request"
         assert "at most 1000" in answer.json()["message"]
@@ -41,8 +44,10 @@ def test_the_fourth_table_of_bots_only_is_refused(people):
     ann, bob = people("Ann"), people("Bob")
     for _ in range(3):  # a target of 1000: they play for a while
         ann.new_table("slide", ["greedy", "random"], target=1000)
-    answer = ann.http.post("/api/tables", json={
-        "game": "slide", "seats": ["greedy", "greedy"], "options": {"target": 1000}})
+    answer = ann.http.post(
+        "/api/tables",
+        json={"game": "slide", "seats": ["greedy", "greedy"], "options": {"target": 1000}},
+    )
     assert answer.status_code == 429, answer.text
     assert answer.json()["error"] == "too_many_bot_tables"
     # a table Ann sits at herself, or one with a seat open for a friend, is no table of bots
@@ -56,6 +61,7 @@ def test_the_fourth_table_of_bots_only_is_refused(people):
 
 
 # -- in-process hubs on a temporary SQLite store ---------------------------------------------
+
 
 @pytest.fixture
 def store(tmp_path: Path):
@@ -88,8 +94,10 @@ async def test_a_persons_bot_is_served_before_tables_of_bots_only(store):
     hub.loop = asyncio.get_running_loop()
     try:
         makers = [store.new_player(f"bots{i}")[0] for i in range(3)]
-        crowd = [hub.create(makers[i % 3], "slide", ["search:hard"] * 6, {"target": 1000},
-                            seed=100 + i) for i in range(8)]
+        crowd = [
+            hub.create(makers[i % 3], "slide", ["search:hard"] * 6, {"target": 1000}, seed=100 + i)
+            for i in range(8)
+        ]
         others = [b for t in crowd for b in t.bots.values()]
 
         def served() -> int:
@@ -121,20 +129,43 @@ async def test_a_persons_bot_is_served_before_tables_of_bots_only(store):
         await stop(hub)
 
 
-def many_live_tables(store: db.Store, count: int, by: str = "someone",
-                     bot: str | None = None) -> None:
+def many_live_tables(
+    store: db.Store, count: int, by: str = "someone", bot: str | None = None
+) -> None:
     """``count`` running tables of The Game written straight into the store (as
     bench/load.py does), created by another player; with ``bot``, it plays seat 1."""
     if not store.names([by]):
         with store.engine.begin() as conn:
-            conn.execute(insert(db.Player.__table__), [{"id": by, "name": by,
-                                                        "token_hash": by, "created_at": db.now()}])
+            conn.execute(
+                insert(db.Player.__table__),
+                [{"id": by, "name": by, "token_hash": by, "created_at": db.now()}],
+            )
     start = len(store.tables(["open", "running", "over"], limit=10**6))
-    rows = [{"id": f"live{start + i:06d}", "game": "the-game", "seed": 1 + i, "players": 2,
-             "options": {}, "status": "running", "created_by": by, "created_at": db.now(),
-             "redo": [], "version": 0} for i in range(count)]
-    seats = [{"table_id": r["id"], "seat": s, "player_id": None if bot and s else by,
-              "bot": bot if s else None} for r in rows for s in range(2)]
+    rows = [
+        {
+            "id": f"live{start + i:06d}",
+            "game": "the-game",
+            "seed": 1 + i,
+            "players": 2,
+            "options": {},
+            "status": "running",
+            "created_by": by,
+            "created_at": db.now(),
+            "redo": [],
+            "version": 0,
+        }
+        for i in range(count)
+    ]
+    seats = [
+        {
+            "table_id": r["id"],
+            "seat": s,
+            "player_id": None if bot and s else by,
+            "bot": bot if s else None,
+        }
+        for r in rows
+        for s in range(2)
+    ]
     with store.engine.begin() as conn:
         conn.execute(insert(db.Table.__table__), rows)
         conn.execute(insert(db.Seat.__table__), seats)
@@ -171,8 +202,12 @@ async def test_creating_a_table_does_not_scan_the_live_tables(store):
         assert {len(r) for r in few_runs} == {len(r) for r in many_runs}, (few_runs, many_runs)
         checks = [s for s in many_runs[0] if "count(" in s.lower() and "created_by" in s]
         assert len(checks) == 1, many_runs[0]
-        print("create, ms: few live tables", statistics.median(few) * 1000,
-              "4,000", statistics.median(many) * 1000)
+        print(
+            "create, ms: few live tables",
+            statistics.median(few) * 1000,
+            "4,000",
+            statistics.median(many) * 1000,
+        )
         # a scan of 4,000 rows took ~10x as long as the rest of create
         assert statistics.median(many) < 3 * statistics.median(few) + 0.005, (few, many)
     finally:
@@ -184,13 +219,17 @@ def snapshot(hub: Hub, table) -> dict:
     info = table.info(table.created_by)
     for seat in info["seats"]:  # seconds from now: two reads differ by design
         seat.pop("hand_over_in", None)
-    return {"info": info, "version": table.version,
-            "actions": list(table.state.actions), "redo": list(table.redo),
-            "notices": list(table.notices), "status": table.status,
-            "bots": {s: (type(b).__name__, getattr(b, "blob", None))
-                     for s, b in table.bots.items()},
-            "legal": {s: table.state.legal(s) for s in range(table.players)},
-            "record": hub.record(table) if table.status == "over" else None}
+    return {
+        "info": info,
+        "version": table.version,
+        "actions": list(table.state.actions),
+        "redo": list(table.redo),
+        "notices": list(table.notices),
+        "status": table.status,
+        "bots": {s: (type(b).__name__, getattr(b, "blob", None)) for s, b in table.bots.items()},
+        "legal": {s: table.state.legal(s) for s in range(table.players)},
+        "record": hub.record(table) if table.status == "over" else None,
+    }
 
 
 async def test_idle_and_finished_tables_are_unloaded_and_come_back_unchanged(store):
@@ -263,8 +302,7 @@ def test_a_finished_table_is_served_after_a_restart_loads_it_lazily(people, serv
 @pytest.mark.own_process
 @pytest.mark.perf
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
-def test_a_restart_with_thousands_of_running_tables_is_quick_and_resumes_the_bots(
-        tmp_path: Path):
+def test_a_restart_with_thousands_of_running_tables_is_quick_and_resumes_the_bots(tmp_path: Path):
     chaos = load_bench("chaos")
     empty = chaos.ServerProcess(tmp_path / "empty")
     (tmp_path / "empty").mkdir()
@@ -279,13 +317,30 @@ def test_a_restart_with_thousands_of_running_tables_is_quick_and_resumes_the_bot
     many_live_tables(store, 3000)
     many_live_tables(store, 1000, bot="greedy")  # to resume: loaded while the server answers
     with store.engine.begin() as conn:  # one running table of bots only, to resume
-        conn.execute(insert(db.Table.__table__), [{
-            "id": "botsonly", "game": "slide", "seed": 9, "players": 2, "options": {},
-            "status": "running", "created_by": "someone", "created_at": db.now(), "redo": [],
-            "version": 0}])
-        conn.execute(insert(db.Seat.__table__), [
-            {"table_id": "botsonly", "seat": s, "player_id": None, "bot": "greedy"}
-            for s in range(2)])
+        conn.execute(
+            insert(db.Table.__table__),
+            [
+                {
+                    "id": "botsonly",
+                    "game": "slide",
+                    "seed": 9,
+                    "players": 2,
+                    "options": {},
+                    "status": "running",
+                    "created_by": "someone",
+                    "created_at": db.now(),
+                    "redo": [],
+                    "version": 0,
+                }
+            ],
+        )
+        conn.execute(
+            insert(db.Seat.__table__),
+            [
+                {"table_id": "botsonly", "seat": s, "player_id": None, "bot": "greedy"}
+                for s in range(2)
+            ],
+        )
     store.close()
     t0 = time.monotonic()
     server.start()

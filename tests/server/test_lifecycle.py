@@ -21,8 +21,7 @@ def info(client: Client, table_id: str) -> dict:
 
 
 def new_deal(client: Client, replaces: str | None) -> dict:
-    return client.post("/api/tables", {"game": "doublets", "seats": ["me"],
-                                       "replaces": replaces})
+    return client.post("/api/tables", {"game": "doublets", "seats": ["me"], "replaces": replaces})
 
 
 def test_thirty_new_deals_leave_one_game_open_and_count_as_lost(server, people):
@@ -67,8 +66,9 @@ def test_thirty_new_deals_leave_one_game_open_and_count_as_lost(server, people):
 def test_a_new_deal_never_closes_someone_elses_game(people):
     ann, bob = people("Ann"), people("Bob")
     hers = ann.new_table("doublets", ["me"])
-    refused = bob.http.post("/api/tables", json={"game": "doublets", "seats": ["me"],
-                                                  "replaces": hers["id"]})
+    refused = bob.http.post(
+        "/api/tables", json={"game": "doublets", "seats": ["me"], "replaces": hers["id"]}
+    )
     assert refused.status_code == 403, refused.text
     assert info(ann, hers["id"])["status"] == "running"
 
@@ -146,8 +146,11 @@ async def test_a_resigned_seat_ranks_last_while_a_bot_plays_it_on(people):
     news = await sock.until(lambda s: any("resigned" in n for n in s["table"]["notices"]))
     assert news["table"]["status"] == "running"
     # Bob still finds the table (as a resigned game) on his My games
-    assert table["id"] in {g["id"] for g in bob.http.get("/api/my-games").json()["unfinished"]
-                           + bob.http.get("/api/my-games").json()["finished"]}
+    assert table["id"] in {
+        g["id"]
+        for g in bob.http.get("/api/my-games").json()["unfinished"]
+        + bob.http.get("/api/my-games").json()["finished"]
+    }
     await play_greedy(sock)
     await bobs.close()
     result = sock.state["view"]["result"]
@@ -172,8 +175,9 @@ async def test_resigning_against_bots_ends_the_game_as_a_rated_loss(people):
     assert answer["outcome"] == "closed" and answer["table"]["ended"] == "resigned"
     (game,) = ann.http.get("/api/my-games").json()["finished"]
     assert game["verdict"].startswith("Resigned · You came 2nd of 2"), game
-    board = {r["name"]: r for r in ann.http.get("/api/leaderboard",
-                                               params={"game": "slide"}).json()}
+    board = {
+        r["name"]: r for r in ann.http.get("/api/leaderboard", params={"game": "slide"}).json()
+    }
     assert board["Ann"]["games"] == 1 and board["Greedy bot"]["games"] == 1
     assert board["Greedy bot"]["mu"] > board["Ann"]["mu"]
 
@@ -190,8 +194,7 @@ async def test_resigning_a_cooperative_game_ends_it_as_lost_for_the_table(people
 
 @pytest.fixture
 def idle_server(tmp_path: Path):
-    srv = Server(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path,
-                 ["--idle-close", "2"])
+    srv = Server(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path, ["--idle-close", "2"])
     srv.start()
     yield srv
     srv.kill()
@@ -205,8 +208,10 @@ async def test_idle_tables_are_closed_unless_someone_is_there(idle_server):
     sock = await bob.connect(watched["id"])
     await sock.until(lambda s: True)
     for _ in range(100):
-        if info(ann, lonely["id"])["status"] == "over" and info(
-                ann, alone["id"])["status"] == "over":
+        if (
+            info(ann, lonely["id"])["status"] == "over"
+            and info(ann, alone["id"])["status"] == "over"
+        ):
             break
         await asyncio.sleep(0.1)
     assert info(ann, lonely["id"])["ended"] == "idle"
@@ -258,8 +263,7 @@ async def test_my_games_lists_tables_from_their_rows_without_loading_them(tmp_pa
         # a row stored before the seats to act were: listed (none known without a clock),
         # and given them when its holder next loads it
         with store.engine.begin() as conn:
-            conn.execute(db.TABLES.update().where(db.TABLES.c.id == solo.id).values(
-                to_act=None))
+            conn.execute(db.TABLES.update().where(db.TABLES.c.id == solo.id).values(to_act=None))
         assert not listed_turn(hub, ann, solo.id)
         hub.load(solo.id)
         assert store.table(solo.id).to_act == [0] and listed_turn(hub, ann, solo.id)
@@ -276,7 +280,8 @@ def listed_turn(hub, player, table_id: str) -> bool:
 
 
 async def test_the_last_person_leaving_to_bots_ends_the_game_with_the_same_places_everywhere(
-        server, people):
+    server, people
+):
     """Issue #24: Ann and Bob at a Slide table with a bot; Bob resigns, then Ann, the last
     person, leaves: the game ends there. Her page says why and every place (the bots first,
     Ann, then Bob who resigned first), and My games says the same place; the replay is
@@ -295,8 +300,10 @@ async def test_the_last_person_leaving_to_bots_ends_the_game_with_the_same_place
     assert state["ending"]["verdict"] == "You came 2nd of 3.", state["ending"]
     lines = state["ending"]["lines"]
     assert "Nobody but bots played on" in lines[0]
-    assert lines[1].startswith("#1 Greedy") and lines[2:] == ["#2 Ann (resigned)",
-                                                           "#3 Bob (resigned)"], lines
+    assert lines[1].startswith("#1 Greedy") and lines[2:] == [
+        "#2 Ann (resigned)",
+        "#3 Bob (resigned)",
+    ], lines
     await a.close()
     (mine,) = ann.http.get("/api/my-games").json()["finished"]
     assert mine["verdict"] == "Resigned · You came 2nd of 3.", mine

@@ -132,9 +132,21 @@ def start_with_few_files(tmp_path) -> tuple[subprocess.Popen, int]:
     env = dict(os.environ, CARDTABLE_DATA=str(tmp_path))
     with open(tmp_path / "server.log", "ab") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "serve", "--port", str(port),
-             "--db", f"sqlite:///{tmp_path / 'cardtable.sqlite'}"],
-            env=env, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=low_soft_limit)
+            [
+                sys.executable,
+                "-m",
+                "cardtable",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite:///{tmp_path / 'cardtable.sqlite'}",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            preexec_fn=low_soft_limit,
+        )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -173,8 +185,10 @@ def test_300_half_sent_requests_do_not_stop_a_new_client(tmp_path):
 def test_a_body_over_the_limit_gets_413_unread(server):
     # Content-Length over the limit: refused before a byte of the body is read
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-        s.sendall(b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: 300000000\r\n\r\n{\"name\": \"")
+        s.sendall(
+            b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 300000000\r\n\r\n{"name": "'
+        )
         answer = b""
         while chunk := s.recv(4096):  # the headers and the body may come in two segments
             answer += chunk
@@ -182,8 +196,10 @@ def test_a_body_over_the_limit_gets_413_unread(server):
         assert b'"too_large"' in answer and b"connection: close" in answer.lower()
     # a chunked body: refused once it passes the limit, and the rest is not read
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-        s.sendall(b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Transfer-Encoding: chunked\r\n\r\n")
+        s.sendall(
+            b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
         chunk = b"%x\r\n%s\r\n" % (4096, b"a" * 4096)
         sent = 0
         try:

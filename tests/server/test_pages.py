@@ -31,13 +31,37 @@ def test_every_game_has_its_rules_page(server):
 
 #: words of the developers, not of players: seats counted from 0, file names, the engine's
 #: terms, option names instead of the lobby's labels (the developer's part is docs/games.md)
-DEVELOPER_WORDS = [r"\bseats? 0\b", r"\b[01]-based\b", r"\bN ?- ?1\b", r"\bmod N\b",
-                   r"\.md\b", r"\.js\b", r"\.py\b", r"\bdocs/", r"\bstatic/", r"RULES\.md",
-                   r"\bseeds?\b", r"\bsource page", r"\bengine\b", r"\bserver\b", r"\bview\b",
-                   r"\bto_act\b", r"result\(\)", r"\bnull\b", r"\bJSON\b", r"\bAPI\b", r"/api/",
-                   r"\bmin_after_empty\b", r"`start`|<code>start</code>", r"<code>target</code>",
-                   r"<code>pro</code>", r"\btoo_long\b", r"\boffers_undo\b", r"free_chat_default",
-                   r"\bbot workers\b"]
+DEVELOPER_WORDS = [
+    r"\bseats? 0\b",
+    r"\b[01]-based\b",
+    r"\bN ?- ?1\b",
+    r"\bmod N\b",
+    r"\.md\b",
+    r"\.js\b",
+    r"\.py\b",
+    r"\bdocs/",
+    r"\bstatic/",
+    r"RULES\.md",
+    r"\bseeds?\b",
+    r"\bsource page",
+    r"\bengine\b",
+    r"\bserver\b",
+    r"\bview\b",
+    r"\bto_act\b",
+    r"result\(\)",
+    r"\bnull\b",
+    r"\bJSON\b",
+    r"\bAPI\b",
+    r"/api/",
+    r"\bmin_after_empty\b",
+    r"`start`|<code>start</code>",
+    r"<code>target</code>",
+    r"<code>pro</code>",
+    r"\btoo_long\b",
+    r"\boffers_undo\b",
+    r"free_chat_default",
+    r"\bbot workers\b",
+]
 
 
 def developer_words(text: str) -> list[str]:
@@ -47,7 +71,7 @@ def developer_words(text: str) -> list[str]:
 def test_rules_pages_and_options_are_written_for_players(server):
     for name in games.names():
         page = httpx.get(f"{server.base}/rules/{name}", headers=HTML).text
-        article = page[page.index("<article"):page.index("</article>")]
+        article = page[page.index("<article") : page.index("</article>")]
         # the code spans too (an option's name is a developer's word), then the words alone
         assert not developer_words(article), (name, developer_words(article))
         assert not developer_words(unescape(re.sub(r"<[^>]+>", " ", article))), name
@@ -104,8 +128,10 @@ def test_the_favicon_is_served_and_linked(server):
 
 def test_option_messages_count_seats_from_1_and_options_have_labels(people):
     ann = people("Ann")
-    answer = ann.http.post("/api/tables", json={
-        "game": "slide", "seats": ["me", "greedy", "greedy"], "options": {"start": 5}})
+    answer = ann.http.post(
+        "/api/tables",
+        json={"game": "slide", "seats": ["me", "greedy", "greedy"], "options": {"start": 5}},
+    )
     assert answer.status_code == 400
     message = answer.json()["message"]
     assert "no seat 6 among 3 players" in message and "seats 1 to 3" in message

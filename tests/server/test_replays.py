@@ -28,31 +28,48 @@ from cardtable.server.tables.live import BOT_ACTOR
 from server.conftest import Server
 
 
-def write_game(store: db.Store, maker: db.Player, game: str, players: int,
-               options: dict[str, Any], seed: int, upto: int | None = None) -> tuple[str, int]:
+def write_game(
+    store: db.Store,
+    maker: db.Player,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    upto: int | None = None,
+) -> tuple[str, int]:
     """A table of greedy bots whose game (a greedy playout from ``seed``) is written into
     ``store`` as its log, cut after ``upto`` actions (running) or whole (over): (id, length).
     The way a long game gets into the store without playing it through the server."""
     engine = TableEngine(store, db.GroupCommit(store))
-    table_id = engine.create(maker, game, ["greedy"] * players, options, None,
-                             lambda spec, game: None)
+    table_id = engine.create(
+        maker, game, ["greedy"] * players, options, None, lambda spec, game: None
+    )
     table = store.table(table_id)
     assert table is not None
     state = games.get(game).deal(table.seed, players, options)
     state.playout(["greedy"] * players, random.Random(seed))
     log = state.actions[:upto] if upto is not None else state.actions
     rows: list[dict[str, Any]] = [
-        {"table_id": table_id, "n": n, "seat": seat, "action": action, "client_id": None,
-         "version": table.version + n + 1, "actor": BOT_ACTOR + "greedy"}
-        for n, (seat, action) in enumerate(log)]
+        {
+            "table_id": table_id,
+            "n": n,
+            "seat": seat,
+            "action": action,
+            "client_id": None,
+            "version": table.version + n + 1,
+            "actor": BOT_ACTOR + "greedy",
+        }
+        for n, (seat, action) in enumerate(log)
+    ]
     if upto is None:
         rows[-1]["finish"] = {"result": dict(state.result()), "rating": None}
     store.append_many(rows)
     return table_id, len(log)
 
 
-def stored_game(db_url: str, game: str, players: int, options: dict[str, Any],
-                seed: int) -> tuple[str, int]:
+def stored_game(
+    db_url: str, game: str, players: int, options: dict[str, Any], seed: int
+) -> tuple[str, int]:
     """``write_game`` into the database at ``db_url`` (a server's), by a new player."""
     store = db.Store(db_url)
     try:
@@ -122,8 +139,9 @@ async def test_a_log_built_a_chunk_at_a_time_reads_as_one_built_at_once(tmp_path
         store.close()
 
 
-async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server: Server,
-                                                                           monkeypatch):
+async def test_a_finished_table_is_built_and_stepped_without_replaying_it(
+    server: Server, monkeypatch
+):
     """The replay of a Slide of thousands of actions (six greedy seats, target 1000) is
     built once; each step after that applies fewer than SNAPSHOT_EVERY actions, wherever
     it is; the log comes a page at a time (at most LOG_PAGE_MAX) with its total. Before,
@@ -151,8 +169,9 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
         words = first["log"]
         for step in (steps, steps - 1, steps // 2 + 7, 1, steps - SNAPSHOT_EVERY - 1):
             applied = 0
-            answer = (await http.get(url, params={"step": step, "log": 1,
-                                                  "log_offset": step - 1})).json()
+            answer = (
+                await http.get(url, params={"step": step, "log": 1, "log_offset": step - 1})
+            ).json()
             assert applied < SNAPSHOT_EVERY, (step, applied)
             assert answer["step"] == step and answer["steps"] == steps
             assert answer["log"][0]["n"] == step - 1 and answer["log_offset"] == step - 1
@@ -164,7 +183,8 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
         assert again["log"][:100] == words and len(moves) == LOG_PAGE_MAX
         # (and the scoring of the deals that ended among them)
         assert [e["n"] for e in again["log"] if e.get("news")] == [
-            n for n in range(LOG_PAGE_MAX) if (n + 1) % (2 * 16 * 6) == 0]
+            n for n in range(LOG_PAGE_MAX) if (n + 1) % (2 * 16 * 6) == 0
+        ]
         for limit in (0, LOG_PAGE_MAX + 1):
             refused = await http.get(url, params={"log": 1, "log_limit": limit})
             assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
@@ -177,8 +197,7 @@ async def test_a_finished_table_is_built_and_stepped_without_replaying_it(server
         assert applied == 0
 
 
-async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: Server,
-                                                                        people):
+async def test_a_new_connection_to_a_long_game_gets_the_last_of_its_log(server: Server, people):
     """A long game's table sends a new connection the last 500 entries of its log, not the
     megabyte of the whole (the replay pages the rest)."""
     from cardtable.server.tables.gamelog import LOG_TAIL
@@ -211,7 +230,9 @@ def test_the_websocket_schema_is_built_once(server: Server, monkeypatch):
     monkeypatch.setattr(pages, "websocket_schema", counting)
     bodies = [httpx.get(f"{server.base}/api/ws-schema").content for _ in range(3)]
     assert bodies[0] == bodies[1] == bodies[2] and set(json.loads(bodies[0])) == {
-        "client", "server"}
+        "client",
+        "server",
+    }
     assert built <= 1
 
 
@@ -225,8 +246,9 @@ async def test_a_game_ends_at_the_length_limit(tmp_path: Path, monkeypatch):
         engine = TableEngine(store, db.GroupCommit(store))
         ann, _ = store.new_player("Ann")
         bob, _ = store.new_player("Bob")
-        table = engine.load(engine.create(ann, "the-game", ["me", "open"], {}, None,
-                                          lambda spec, game: None))
+        table = engine.load(
+            engine.create(ann, "the-game", ["me", "open"], {}, None, lambda spec, game: None)
+        )
         engine.join(table, bob, None)
         for n in range(40):
             said = ("avoid", "small")[n // 2 % 2]
@@ -249,8 +271,11 @@ async def pings_while(base: str, port: int, work: Callable[[], Any]) -> list[flo
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         me = await http.post("/api/me", json={"name": "Victim"})
         token = me.cookies["cardtable_token"]
-        table = await http.post("/api/tables", json={"game": "doublets", "seats": ["me"]},
-                                headers={"x-cardtable-token": token})
+        table = await http.post(
+            "/api/tables",
+            json={"game": "doublets", "seats": ["me"]},
+            headers={"x-cardtable-token": token},
+        )
     pings: list[float] = []
     url = f"ws://127.0.0.1:{port}/ws/tables/{table.json()['id']}?token={token}"
     async with websockets.connect(url) as ws:
@@ -284,8 +309,10 @@ async def test_a_long_replay_asked_by_four_clients_keeps_a_ping_short(server: Se
             async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
                 for _ in range(15):
                     step = rng.randrange(steps + 1)
-                    answer = await http.get(f"/api/tables/{table_id}/replay", params={
-                        "step": step, "log": 1, "log_offset": step})
+                    answer = await http.get(
+                        f"/api/tables/{table_id}/replay",
+                        params={"step": step, "log": 1, "log_offset": step},
+                    )
                     assert answer.status_code == 200
 
         await asyncio.gather(*(one(k) for k in range(4)))

@@ -23,8 +23,9 @@ pytestmark = pytest.mark.own_process
 GRACE = 2.0  # seconds: the --seat-grace of the servers that test the positive case
 
 
-def grace_server_for(db_url: str, data: Path, grace: float = GRACE,
-                     src: str | None = None) -> Server:
+def grace_server_for(
+    db_url: str, data: Path, grace: float = GRACE, src: str | None = None
+) -> Server:
     """A server started with ``--seat-grace`` (or, for a database written by the starting
     commit, that commit's source tree, which has no such option)."""
     return Server(db_url, data, [] if src else ["--seat-grace", str(grace)], src=src)
@@ -57,8 +58,11 @@ async def play_greedy(sock, moves: int | None = None) -> int:
     Returns the number of actions played."""
     bot, played = make_bot("greedy", sock.state["table"]["game"]), 0
     while moves is None or played < moves:
-        state = await sock.until(lambda s: s["table"]["status"] == "over" or (
-            s["legal"] and s["seat"] in s["view"]["to_act"]))
+        state = await sock.until(
+            lambda s: (
+                s["table"]["status"] == "over" or (s["legal"] and s["seat"] in s["view"]["to_act"])
+            )
+        )
         if state["table"]["status"] == "over":
             break
         answer = await sock.act(bot.choose(state["view"], state["legal"]))
@@ -202,8 +206,10 @@ async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_ser
     bob, ann = Client(grace_server, "Bob"), Client(grace_server, "Ann")
     table_id, handed_at = await ann_then_greedy(bob, ann)
     # the bot plays Ann's seat on, for her (#24)
-    ann_then_bot = [{"name": "Ann", "bot": None, "person": None, "from": 0},
-                    {"name": "Greedy", "bot": "greedy", "person": "Ann", "from": handed_at}]
+    ann_then_bot = [
+        {"name": "Ann", "bot": None, "person": None, "from": 0},
+        {"name": "Greedy", "bot": "greedy", "person": "Ann", "from": handed_at},
+    ]
     bob_alone = [{"name": "Bob", "bot": None, "person": None, "from": 0}]
 
     record = bob.http.get(f"/api/tables/{table_id}/record").json()
@@ -219,12 +225,11 @@ async def test_the_record_replay_and_info_name_the_person_then_the_bot(grace_ser
     for n, (seat, action) in enumerate(record["actions"]):
         step = bob.http.get(f"/api/tables/{table_id}/replay", params={"step": n + 1}).json()
         assert step["action"]["seat"] == seat and step["action"]["action"] == action
-        expected = ("Bob" if seat == 0 else "Ann" if n < handed_at else "Greedy")
+        expected = "Bob" if seat == 0 else "Ann" if n < handed_at else "Greedy"
         assert step["action"]["by"]["name"] == expected, (n, step["action"])
         assert (step["action"]["by"]["bot"] is None) == (expected != "Greedy")
         assert step["action"]["by"]["person"] == ("Ann" if expected == "Greedy" else None)
-    assert bob.http.get(f"/api/tables/{table_id}/replay").json()["played_by"] == \
-        record["played_by"]
+    assert bob.http.get(f"/api/tables/{table_id}/replay").json()["played_by"] == record["played_by"]
     # ... and after a restart, from the stored actors
     grace_server.restart()
     assert bob.http.get(f"/api/tables/{table_id}/record").json() == record
@@ -252,7 +257,8 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
         record = ann.http.get(f"/api/tables/{table['id']}/record").json()
         assert record["played_by"] == [
             [{"name": "Ann", "bot": None, "person": None, "from": 0}],
-            [{"name": "Greedy", "bot": "greedy", "person": None, "from": 0}]]
+            [{"name": "Greedy", "bot": "greedy", "person": None, "from": 0}],
+        ]
         assert games.replay(record).over
         step = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": 1}).json()
         assert step["action"]["by"]["name"] in ("Ann", "Greedy")
@@ -261,10 +267,27 @@ async def test_a_game_stored_before_actors_were_kept_still_loads_and_replays(tmp
 
 
 # -- 4. bots' names are for bots ------------------------------------------------------------
-@pytest.mark.parametrize("name", ["Greedy bot", "search", "GREEDY", "Random bot", "Expert",
-                                  "team", "fair", "greedybot", "Search:hard", "ext:mine",
-                                  "cmd:ls", "Ann's bot", "ann_bot", "Bots", " greedy  bot ",
-                                  "ｇｒｅｅｄｙ"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Greedy bot",
+        "search",
+        "GREEDY",
+        "Random bot",
+        "Expert",
+        "team",
+        "fair",
+        "greedybot",
+        "Search:hard",
+        "ext:mine",
+        "cmd:ls",
+        "Ann's bot",
+        "ann_bot",
+        "Bots",
+        " greedy  bot ",
+        "ｇｒｅｅｄｙ",
+    ],
+)
 def test_a_person_may_not_take_a_bots_name(server, name):
     with httpx.Client(base_url=server.base, timeout=10) as http:
         refused = http.post("/api/me", json={"name": name})
@@ -297,8 +320,13 @@ def test_replay_accepts_who_played_and_still_refuses_other_unknown_fields():
     while not state.over:
         for seat in state.to_act():
             state.act(seat, state.legal(seat)[0])
-    record = {**state.record(), "played_by": [[{"name": "Ann", "bot": None, "from": 0}],
-                                              [{"name": "greedy", "bot": "greedy", "from": 0}]]}
+    record = {
+        **state.record(),
+        "played_by": [
+            [{"name": "Ann", "bot": None, "from": 0}],
+            [{"name": "greedy", "bot": "greedy", "from": 0}],
+        ],
+    }
     assert games.replay(record) == state
     assert games.replay(state.record()) == state  # a record without it, as before
     from cardtable.core.errors import BadRecord
@@ -312,16 +340,16 @@ async def replay_log(client: Client, table_id: str) -> list[dict]:
     """A finished table's whole log in words, from its replay (a page at a time)."""
     log: list[dict] = []
     while True:
-        page = client.http.get(f"/api/tables/{table_id}/replay", params={
-            "step": 0, "log": 1, "log_offset": len(log)}).json()
+        page = client.http.get(
+            f"/api/tables/{table_id}/replay", params={"step": 0, "log": 1, "log_offset": len(log)}
+        ).json()
         log += page["log"]
         if len(log) >= page["log_total"]:
             return log
 
 
 @pytest.mark.parametrize("how", ["handed", "resigned"])
-async def test_a_seat_given_to_a_bot_keeps_its_person_and_no_seat_is_renamed(grace_server,
-                                                                             how):
+async def test_a_seat_given_to_a_bot_keeps_its_person_and_no_seat_is_renamed(grace_server, how):
     """Bob, a Greedy bot seated at creation, and Ann: Ann's seat goes to the fallback bot
     (Bob hands it over after the grace, or she resigns). The seated Greedy stays "Greedy"
     (it became "Greedy 2"), and Ann's seat reads "Ann — played by Greedy" in the seats, the
@@ -342,13 +370,14 @@ async def test_a_seat_given_to_a_bot_keeps_its_person_and_no_seat_is_renamed(gra
         await hers.close()
     after = await mine.until(lambda s: s["table"]["seats"][2]["bot"] == "greedy")
     seats = [(s["name"], s["bot"], s.get("person")) for s in after["table"]["seats"]]
-    assert seats == [("Bob", None, None), ("Greedy", "greedy", None),
-                     ("Greedy", "greedy", "Ann")]
+    assert seats == [("Bob", None, None), ("Greedy", "greedy", None), ("Greedy", "greedy", "Ann")]
     await play_greedy(mine)
     over = await mine.until(lambda s: s["table"]["status"] == "over")
     await mine.close()
-    assert any(line.startswith("#") and "Ann — played by Greedy:" in line
-               for line in over["ending"]["lines"]), over["ending"]
+    assert any(
+        line.startswith("#") and "Ann — played by Greedy:" in line
+        for line in over["ending"]["lines"]
+    ), over["ending"]
     whole = await replay_log(bob, table_id)
     log = [e for e in whole if not e.get("news")]  # the moves, not the scoring
     assert {e["who"] for e in log if e["seat"] == 1} == {"Greedy (bot)"}
@@ -357,18 +386,20 @@ async def test_a_seat_given_to_a_bot_keeps_its_person_and_no_seat_is_renamed(gra
     record = bob.http.get(f"/api/tables/{table_id}/record").json()
     assert record["played_by"][1:] == [
         [{"name": "Greedy", "bot": "greedy", "person": None, "from": 0}],
-        [{"name": "Greedy", "bot": "greedy", "person": "Ann", "from": 0}]]
+        [{"name": "Greedy", "bot": "greedy", "person": "Ann", "from": 0}],
+    ]
     mine_now = bob.http.get("/api/my-games").json()["finished"]
     assert mine_now[0]["opponents"] == ["Greedy", "Ann — played by Greedy"]
     if how == "resigned":  # hers too, from her side
-        assert ann.http.get("/api/my-games").json()["finished"][0]["opponents"] == [
-            "Bob", "Greedy"]
+        assert ann.http.get("/api/my-games").json()["finished"][0]["opponents"] == ["Bob", "Greedy"]
     info = bob.http.get(f"/api/tables/{table_id}").json()
     grace_server.restart()  # the names are stored, not recomputed from who sits where
     again = bob.http.get(f"/api/tables/{table_id}").json()
-    assert [(s["name"], s["person"]) for s in again["seats"]] == \
-        [(s["name"], s["person"]) for s in info["seats"]] == \
-        [("Bob", None), ("Greedy", None), ("Greedy", "Ann")]
+    assert (
+        [(s["name"], s["person"]) for s in again["seats"]]
+        == [(s["name"], s["person"]) for s in info["seats"]]
+        == [("Bob", None), ("Greedy", None), ("Greedy", "Ann")]
+    )
     assert await replay_log(bob, table_id) == whole
 
 

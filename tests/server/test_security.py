@@ -40,9 +40,12 @@ def cookie(person) -> dict[str, str]:
 
 async def socket_as_browser(server: Server, person, table_id: str, origin: str | None):
     """A websocket the way a page opens one: the cookie is sent, the token is not in the URL."""
-    return await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}",
-                                    origin=origin, additional_headers=cookie(person),
-                                    open_timeout=10)
+    return await websockets.connect(
+        f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}",
+        origin=origin,
+        additional_headers=cookie(person),
+        open_timeout=10,
+    )
 
 
 def table_count(server: Server) -> int:
@@ -59,8 +62,12 @@ async def test_a_foreign_origin_cannot_open_a_players_socket(server, people):
     was sent the player's private hand. Now the handshake is refused: no view at all."""
     ann = people("Ann")
     table = ann.new_table("the-game", ["me", "greedy"])
-    for foreign in (evil(server), f"http://localhost:{server.port}", "null",
-                    f"https://127.0.0.1:{server.port}"):
+    for foreign in (
+        evil(server),
+        f"http://localhost:{server.port}",
+        "null",
+        f"https://127.0.0.1:{server.port}",
+    ):
         with pytest.raises(InvalidStatus) as refused:
             ws = await socket_as_browser(server, ann, table["id"], foreign)
             try:  # on a server that accepts it: the hand arrives, and a signal goes through
@@ -122,8 +129,11 @@ async def test_a_foreign_origin_cannot_post_and_changes_nothing(server, people):
         (ann, "/api/tables", {"game": "doublets", "seats": ["me"]}),
         (ann, "/api/me", {"name": "Mallory"}),
     ]:
-        got = httpx.post(server.base + path, json=body if body is not None else {},
-                         headers={**cookie(who), "origin": evil(server), "x-cardtable": "1"})
+        got = httpx.post(
+            server.base + path,
+            json=body if body is not None else {},
+            headers={**cookie(who), "origin": evil(server), "x-cardtable": "1"},
+        )
         assert got.status_code == 403, (path, got.text)
         assert got.json()["error"] == "bad_origin" and got.json()["message"]
     assert ann.http.get(f"/api/tables/{solo['id']}").json() == solo
@@ -137,15 +147,25 @@ async def test_a_post_a_form_could_send_is_refused(server, people):
     fetch can send: refused with ``csrf``, and the move stays played."""
     ann = people("Ann")
     solo = await played_doublets(ann)
-    for content_type in ("application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-                         "text/plain", None):
+    for content_type in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "text/plain",
+        None,
+    ):
         headers = cookie(ann) | ({"content-type": content_type} if content_type else {})
-        got = httpx.post(f"{server.base}/api/tables/{solo['id']}/undo", headers=headers,
-                         content=b"a=b" if content_type else None)
+        got = httpx.post(
+            f"{server.base}/api/tables/{solo['id']}/undo",
+            headers=headers,
+            content=b"a=b" if content_type else None,
+        )
         assert got.status_code == 403, (content_type, got.text)
         assert got.json()["error"] == "csrf" and "x-cardtable" in got.json()["message"]
-    got = httpx.post(f"{server.base}/api/tables", headers=cookie(ann) | {
-        "content-type": "text/plain"}, content=b'{"game": "doublets", "seats": ["me"]}')
+    got = httpx.post(
+        f"{server.base}/api/tables",
+        headers=cookie(ann) | {"content-type": "text/plain"},
+        content=b'{"game": "doublets", "seats": ["me"]}',
+    )
     assert got.status_code in (403, 422) and "error" in got.json()
     assert ann.http.get(f"/api/tables/{solo['id']}").json() == solo
 
@@ -155,30 +175,38 @@ async def test_the_browser_way_still_works(server, people):
     ann = people("Ann")
     solo = await played_doublets(ann)
     page = cookie(ann) | {"origin": own(server)}
-    got = httpx.post(f"{server.base}/api/tables/{solo['id']}/undo",
-                     headers=page | {"x-cardtable": "1"})
+    got = httpx.post(
+        f"{server.base}/api/tables/{solo['id']}/undo", headers=page | {"x-cardtable": "1"}
+    )
     assert got.status_code == 200 and got.json()["can_redo"]
-    got = httpx.post(f"{server.base}/api/tables/{solo['id']}/redo",
-                     headers=page | {"content-type": "application/json; charset=utf-8"})
+    got = httpx.post(
+        f"{server.base}/api/tables/{solo['id']}/redo",
+        headers=page | {"content-type": "application/json; charset=utf-8"},
+    )
     assert got.status_code == 200 and got.json()["can_undo"]
     got = httpx.post(f"{server.base}/api/me", json={"name": "Annie"}, headers=page)
     assert got.status_code == 200 and got.json()["player"]["name"] == "Annie"
     # a non-browser client with the token header needs no Origin and no body
-    got = httpx.post(f"{server.base}/api/tables/{solo['id']}/undo",
-                     headers={"x-cardtable-token": ann.token})
+    got = httpx.post(
+        f"{server.base}/api/tables/{solo['id']}/undo", headers={"x-cardtable-token": ann.token}
+    )
     assert got.status_code == 200
 
 
 async def test_allowed_origins_are_configurable(tmp_path):
-    srv = Server(f"sqlite:///{tmp_path / 'cardtable.sqlite'}", tmp_path,
-                 ["--allowed-origin", "https://Cards.Example:443/"])
+    srv = Server(
+        f"sqlite:///{tmp_path / 'cardtable.sqlite'}",
+        tmp_path,
+        ["--allowed-origin", "https://Cards.Example:443/"],
+    )
     srv.start()
     try:
         http = httpx.Client(base_url=srv.base, timeout=10)
         http.post("/api/me", json={"name": "Ann"}).raise_for_status()
         token = http.cookies["cardtable_token"]
-        table = http.post("/api/tables", json={"game": "the-game",
-                                               "seats": ["me", "greedy"]}).json()
+        table = http.post(
+            "/api/tables", json={"game": "the-game", "seats": ["me", "greedy"]}
+        ).json()
         url = f"ws://127.0.0.1:{srv.port}/ws/tables/{table['id']}"
         headers = {"cookie": f"cardtable_token={token}"}
         for origin in ("https://cards.example", own(srv)):  # listed, and still its own
@@ -187,29 +215,50 @@ async def test_allowed_origins_are_configurable(tmp_path):
             got = http.post("/api/me", json={"name": "Ann"}, headers={"origin": origin})
             assert got.status_code == 200
         with pytest.raises(InvalidStatus):
-            await websockets.connect(url, origin="http://cards.example",
-                                     additional_headers=headers)
-        assert http.post("/api/me", json={"name": "Ann"}, headers={
-            "origin": "http://cards.example"}).status_code == 403
+            await websockets.connect(url, origin="http://cards.example", additional_headers=headers)
+        assert (
+            http.post(
+                "/api/me", json={"name": "Ann"}, headers={"origin": "http://cards.example"}
+            ).status_code
+            == 403
+        )
         http.close()
     finally:
         srv.kill()
 
 
-SECURITY_HEADERS = {"x-content-type-options": "nosniff", "x-frame-options": "DENY",
-                    "referrer-policy": "same-origin"}
+SECURITY_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "same-origin",
+}
 
 
 def test_every_answer_carries_the_security_headers(server, people):
     ann = people("Ann")
     table = ann.new_table("doublets", ["me"])
-    answers = [ann.http.get(path) for path in (
-        "/", f"/t/{table['id']}", f"/t/{table['id']}/replay", "/leaderboard",
-        "/static/common.js", "/static/style.css", "/api/games", f"/api/tables/{table['id']}",
-        "/api/no/such/route")]
+    answers = [
+        ann.http.get(path)
+        for path in (
+            "/",
+            f"/t/{table['id']}",
+            f"/t/{table['id']}/replay",
+            "/leaderboard",
+            "/static/common.js",
+            "/static/style.css",
+            "/api/games",
+            f"/api/tables/{table['id']}",
+            "/api/no/such/route",
+        )
+    ]
     answers.append(httpx.post(server.base + "/api/me", headers={"origin": evil(server)}))
-    answers.append(httpx.post(server.base + "/api/me", content=b"name=x",
-                              headers={"content-type": "application/x-www-form-urlencoded"}))
+    answers.append(
+        httpx.post(
+            server.base + "/api/me",
+            content=b"name=x",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
+    )
     for answer in answers:
         for name, value in SECURITY_HEADERS.items():
             assert answer.headers.get(name) == value, (answer.url, name)
@@ -230,9 +279,11 @@ def test_the_cookie_is_secure_over_https(server):
     plain = httpx.post(server.base + "/api/me", json={"name": "Ann"})
     assert "secure" not in set_cookie(plain) and "httponly" in set_cookie(plain)
     # a TLS proxy on this machine (uvicorn trusts 127.0.0.1 by default: --forwarded-allow-ips)
-    proxied = httpx.post(server.base + "/api/me", json={"name": "Bob"},
-                         headers={"x-forwarded-proto": "https",
-                                  "origin": f"https://127.0.0.1:{server.port}"})
+    proxied = httpx.post(
+        server.base + "/api/me",
+        json={"name": "Bob"},
+        headers={"x-forwarded-proto": "https", "origin": f"https://127.0.0.1:{server.port}"},
+    )
     assert proxied.status_code == 200 and "; secure" in set_cookie(proxied)
     assert f"wss://127.0.0.1:{server.port}" in proxied.headers["content-security-policy"]
 
@@ -266,7 +317,8 @@ async def test_the_sqlite_files_are_readable_by_the_owner_only(server, people):
             os.chmod(f, 0o644)
         server.start()
         assert {f.name: mode(f) for f in files if f.exists()} == {
-            f.name: 0o600 for f in files if f.exists()}
+            f.name: 0o600 for f in files if f.exists()
+        }
     finally:
         os.umask(old_umask)
 
@@ -288,9 +340,21 @@ def test_the_data_folder_cardtable_creates_is_private(tmp_path):
 
 
 def test_a_bad_allowed_origin_stops_the_server_at_once(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "cardtable", "serve", "--allowed-origin",
-                           "cards.example", "--db", f"sqlite:///{tmp_path / 'x.sqlite'}"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "serve",
+            "--allowed-origin",
+            "cards.example",
+            "--db",
+            f"sqlite:///{tmp_path / 'x.sqlite'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     said = done.stderr + done.stdout
     assert done.returncode != 0 and "--allowed-origin" in said and "'cards.example'" in said
 
@@ -308,6 +372,8 @@ def test_whose_code_names_its_person_without_using_it_and_counts_as_a_try(server
         assert "set-cookie" not in whose.headers
         assert other.get("/api/me").json()["player"]["id"] == bob["id"]  # still Bob
         # one budget of tries per address, whichever route: four more, then a wait
-        answers = [other.post(path, json={"code": "AAAAA-AAAAA"}).status_code
-                   for path in ["/api/me/recover/whose", "/api/me/recover"] * 3]
+        answers = [
+            other.post(path, json={"code": "AAAAA-AAAAA"}).status_code
+            for path in ["/api/me/recover/whose", "/api/me/recover"] * 3
+        ]
         assert answers[:4] == [404] * 4 and answers[4:] == [429, 429], answers

@@ -16,8 +16,7 @@ from helpers import play_with_greedy
 
 def views_of(record: dict, seat: int | None) -> set[str]:
     """Every view ``seat`` could have been sent while the recorded game was played."""
-    state = games.get(record["game"]).deal(record["seed"], record["players"],
-                                           record["options"])
+    state = games.get(record["game"]).deal(record["seed"], record["players"], record["options"])
     seen = {json.dumps(state.view(seat), sort_keys=True)}
     for s, a in record["actions"]:
         state.act(s, a)
@@ -30,8 +29,6 @@ def assert_only_own_views(sock, record: dict, seat: int | None) -> None:
     for message in sock.states:
         assert json.dumps(message["view"], sort_keys=True) in allowed, "a view leaked"
         assert message["seat"] == seat
-
-
 
 
 async def test_slide_against_a_bot_to_the_end_and_nothing_leaks(people):
@@ -147,8 +144,9 @@ async def test_a_resent_action_id_is_applied_once(people):
     table = ann.new_table("doublets", ["me"])
     sock = await ann.connect(table["id"])
     state = await sock.until(lambda s: s["legal"])
-    message = json.dumps({"type": "act", "action": "flip", "version": state["version"],
-                          "id": "same"})
+    message = json.dumps(
+        {"type": "act", "action": "flip", "version": state["version"], "id": "same"}
+    )
     await sock.ws.send(message)
     await sock.ws.send(message)
     acks = []
@@ -171,8 +169,7 @@ async def test_bad_messages_get_typed_errors(people):
     assert (await sock.send_raw("[1, 2]"))["code"] == "bad_message"
     assert (await sock.send_raw(json.dumps({"type": "dance"})))["code"] == "bad_message"
     assert (await sock.send_raw("x" * 5000))["code"] == "too_large"
-    assert (await sock.send_raw(json.dumps({"type": "act", "action": 7})))["code"] == \
-        "bad_message"
+    assert (await sock.send_raw(json.dumps({"type": "act", "action": 7})))["code"] == "bad_message"
     assert (await sock.act("reveal z9"))["code"] == "malformed"
     assert (await sock.act("take 7 left"))["code"] in ("not_your_turn", "illegal")
     assert (await sock.send_raw(json.dumps({"type": "ping", "id": "p"})))["type"] == "pong"

@@ -28,8 +28,9 @@ async def tables_of_people(hub: Hub, store: db.Store, count: int):
 
 def first_move(table) -> tuple[int, str]:
     seat = table.state.to_act()[0]
-    return seat, make_bot("greedy", "the-game").choose(table.state.view(seat),
-                                                       table.state.legal(seat))
+    return seat, make_bot("greedy", "the-game").choose(
+        table.state.view(seat), table.state.legal(seat)
+    )
 
 
 async def test_actions_of_many_tables_share_commits(tmp_path: Path):
@@ -38,20 +39,23 @@ async def test_actions_of_many_tables_share_commits(tmp_path: Path):
     try:
         tables = await tables_of_people(hub, store, 30)
         before = store.count_actions()
-        answers = await asyncio.gather(*(hub.act(t, *first_move(t), client_id=f"c{i}")
-                                         for i, t in enumerate(tables)))
+        answers = await asyncio.gather(
+            *(hub.act(t, *first_move(t), client_id=f"c{i}") for i, t in enumerate(tables))
+        )
         assert all(a["type"] == "ack" for a in answers), answers
         assert store.count_actions() == before + 30
         assert hub.writer.rows == 30 and hub.writer.commits < 30  # grouped
         for t in tables:  # the live table and the stored log agree
             assert [(a.seat, a.action) for a in store.actions(t.id)] == list(
-                map(tuple, t.state.actions))
+                map(tuple, t.state.actions)
+            )
     finally:
         store.close()
 
 
-async def test_nothing_is_acknowledged_or_broadcast_before_it_is_stored(tmp_path: Path,
-                                                                       monkeypatch):
+async def test_nothing_is_acknowledged_or_broadcast_before_it_is_stored(
+    tmp_path: Path, monkeypatch
+):
     store = db.Store(f"sqlite:///{tmp_path / 'g.sqlite'}")
     hub = Hub(store, bot_delay=0)
     try:
@@ -89,8 +93,17 @@ async def test_a_bad_row_fails_alone(tmp_path: Path):
     hub = Hub(store, bot_delay=0)
     try:
         tables = await tables_of_people(hub, store, 3)
-        rows = [{"table_id": t.id, "n": 0, "seat": 0, "action": "signal up1 avoid",
-                 "version": 5, "client_id": None} for t in tables]
+        rows = [
+            {
+                "table_id": t.id,
+                "n": 0,
+                "seat": 0,
+                "action": "signal up1 avoid",
+                "version": 5,
+                "client_id": None,
+            }
+            for t in tables
+        ]
         clash = dict(rows[1])  # the same position of the same table, twice in one batch
         futures = [hub.writer.submit(r) for r in [*rows, clash]]
         results = await asyncio.gather(*futures, return_exceptions=True)
@@ -105,9 +118,20 @@ def test_append_many_is_all_or_nothing(tmp_path: Path):
     store = db.Store(f"sqlite:///{tmp_path / 'g.sqlite'}")
     try:
         player, _ = store.new_player("Ann")
-        store.new_table(db.Table(id="t1", game="doublets", seed=1, players=1, options={},
-                                 status="running", created_by=player.id, redo=[], version=0),
-                        [db.Seat(table_id="t1", seat=0, player_id=player.id, bot=None)])
+        store.new_table(
+            db.Table(
+                id="t1",
+                game="doublets",
+                seed=1,
+                players=1,
+                options={},
+                status="running",
+                created_by=player.id,
+                redo=[],
+                version=0,
+            ),
+            [db.Seat(table_id="t1", seat=0, player_id=player.id, bot=None)],
+        )
         row = {"table_id": "t1", "n": 0, "seat": 0, "action": "x", "version": 1}
         with pytest.raises(IntegrityError):
             store.append_many([row, {**row, "action": "y"}])

@@ -29,8 +29,9 @@ async def play(sock, actions: list[str]) -> None:
 
 
 def deal(person, seed: int, replaces: str | None = None) -> dict:
-    return person.post("/api/tables", {"game": "doublets", "seats": ["me"], "seed": seed,
-                                       "replaces": replaces})
+    return person.post(
+        "/api/tables", {"game": "doublets", "seats": ["me"], "seed": seed, "replaces": replaces}
+    )
 
 
 async def test_a_stuck_deal_keeps_undo_hint_and_restart_until_it_is_left(people):
@@ -63,7 +64,8 @@ async def test_a_stuck_deal_keeps_undo_hint_and_restart_until_it_is_left(people)
     assert ann.post(f"/api/tables/{table['id']}/leave")["outcome"] == "closed"
     over = await sock.until(lambda s: s["table"]["status"] == "over")
     assert "ended" not in over["table"] and over["ending"]["lines"] == [
-        "Score 31 of 48 cards on the foundation."]
+        "Score 31 of 48 cards on the foundation."
+    ]
     stats = ann.http.get("/api/stats/doublets").json()
     assert (stats["played"], stats["won"], stats["best_score"]) == (1, 0, 31)
     finished = ann.http.get("/api/my-games").json()["finished"]
@@ -106,8 +108,7 @@ async def test_a_stuck_deal_dealt_anew_ends_lost_with_its_score(people):
 async def test_a_stuck_deal_played_by_a_bot_ends_at_once(people):
     """Nobody undoes for a bot: its stuck deal is finished as it happens."""
     ann = people("Ann")
-    table = ann.post("/api/tables", {"game": "doublets", "seats": ["greedy"],
-                                     "seed": STUCK_SEED})
+    table = ann.post("/api/tables", {"game": "doublets", "seats": ["greedy"], "seed": STUCK_SEED})
     sock = await ann.connect(table["id"])
     end = await sock.until(lambda s: s["table"]["status"] == "over", timeout=120)
     assert end["view"]["result"]["scores"] == [31] and "ended" not in end["table"]

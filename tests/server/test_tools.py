@@ -27,8 +27,9 @@ def every_tool(client, table_id: str, game: str) -> dict[str, str]:
         "undo": refused(client, "POST", f"{base}/undo", {}),
         "redo": refused(client, "POST", f"{base}/redo", {}),
         "restart": refused(client, "POST", f"{base}/restart", {}),
-        "new_deal": refused(client, "POST", "/api/tables", {
-            "game": game, "seats": ["me"], "replaces": table_id}),
+        "new_deal": refused(
+            client, "POST", "/api/tables", {"game": game, "seats": ["me"], "replaces": table_id}
+        ),
     }
 
 
@@ -42,11 +43,15 @@ async def test_a_solver_at_a_shared_table_is_never_offered(plugin_game, people):
     assert "winnable" not in answer.json(), answer.text  # the solver never ran
     assert answer.status_code == 403 and answer.json()["error"] == "not_offered", answer.text
     listed = {g["name"]: g for g in ann.http.get("/api/games").json()}[plugin_game]
-    assert listed["solver"] and listed["tools"] == {"alone": ["undo", "redo", "peek",
-                                                            "restart", "new_deal"],
-                                                  "shared": []}
-    a, b, watcher = (await ann.connect(table["id"]), await bob.connect(table["id"]),
-                     await cy.connect(table["id"]))
+    assert listed["solver"] and listed["tools"] == {
+        "alone": ["undo", "redo", "peek", "restart", "new_deal"],
+        "shared": [],
+    }
+    a, b, watcher = (
+        await ann.connect(table["id"]),
+        await bob.connect(table["id"]),
+        await cy.connect(table["id"]),
+    )
     for sock in (a, b, watcher):
         state = await sock.until(lambda s: s["table"]["status"] == "running")
         assert state["tools"] == [], state["seat"]
@@ -92,7 +97,8 @@ async def test_a_shared_table_without_a_declared_tool_offers_none(people):
     table = ann.new_table("the-game", ["me", "open"])
     bob.post(f"/api/tables/{table['id']}/join", {})
     sock = await ann.connect(table["id"])
-    assert (await sock.until(lambda s: s["legal"] or s["table"]["status"] == "running")
-            )["tools"] == []
+    assert (await sock.until(lambda s: s["legal"] or s["table"]["status"] == "running"))[
+        "tools"
+    ] == []
     assert set(every_tool(ann, table["id"], "the-game").values()) == {"not_offered"}
     await sock.close()

@@ -24,8 +24,10 @@ from cardtable.bots import make_bot
 from cardtable.server.storage import store as db
 from helpers import play_with_greedy, stuck
 
-pytestmark = [pytest.mark.skipif(os.name != "posix", reason="SIGKILL"),
-              pytest.mark.own_process]  # killed, restarted or timed: a process of its own
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="SIGKILL"),
+    pytest.mark.own_process,
+]  # killed, restarted or timed: a process of its own
 
 
 def restart(server, monkeypatch: pytest.MonkeyPatch, fault: str | None = None) -> None:
@@ -46,8 +48,11 @@ def unfinished_of(server, player_id: str) -> list[str]:
     """The tables that count against the player's limit of unfinished tables."""
     store = db.Store(server.db_url)
     try:
-        return [t.id for t in store.tables(["open", "running"], limit=10_000)
-                if t.created_by == player_id]
+        return [
+            t.id
+            for t in store.tables(["open", "running"], limit=10_000)
+            if t.created_by == player_id
+        ]
     finally:
         store.close()
 
@@ -97,8 +102,6 @@ def games_rated(person, game: str) -> dict[str, int]:
     return {r["name"]: r["games"] for r in board}
 
 
-
-
 async def first_action_acked(person, table_id: str) -> None:
     sock = await person.connect(table_id)
     state = await sock.until(lambda s: s["legal"] and s["seat"] in s["view"]["to_act"])
@@ -109,8 +112,10 @@ async def first_action_acked(person, table_id: str) -> None:
 
 # -- (a) killed right after each commit ------------------------------------------------------
 
-async def test_killed_after_the_last_action_the_game_is_over_rated_once(server, people,
-                                                                       monkeypatch):
+
+async def test_killed_after_the_last_action_the_game_is_over_rated_once(
+    server, people, monkeypatch
+):
     ann = people("Ann")
     restart(server, monkeypatch, "finish")
     table = ann.new_table("slide", ["greedy", "random"])  # bots play it to the end at once
@@ -128,8 +133,9 @@ async def test_killed_after_the_last_action_the_game_is_over_rated_once(server, 
 
 
 @pytest.mark.parametrize("fault", ["join", "hand-to-bot"])
-async def test_killed_after_the_last_seat_is_taken_the_table_runs(server, people, monkeypatch,
-                                                                  fault):
+async def test_killed_after_the_last_seat_is_taken_the_table_runs(
+    server, people, monkeypatch, fault
+):
     ann, bob = people("Ann"), people("Bob")
     restart(server, monkeypatch, fault)
     table = ann.new_table("slide", ["me", "open"])
@@ -148,8 +154,9 @@ async def test_killed_after_the_last_seat_is_taken_the_table_runs(server, people
         await first_action_acked(bob, table["id"])
 
 
-async def test_killed_after_a_person_leaves_an_open_table_the_seat_is_free(server, people,
-                                                                          monkeypatch):
+async def test_killed_after_a_person_leaves_an_open_table_the_seat_is_free(
+    server, people, monkeypatch
+):
     ann, bob = people("Ann"), people("Bob")
     table = ann.new_table("slide", ["me", "open", "open"])
     bob.post(f"/api/tables/{table['id']}/join")
@@ -166,7 +173,8 @@ async def test_killed_after_a_person_leaves_an_open_table_the_seat_is_free(serve
 
 @pytest.mark.parametrize("how", ["resign", "leave"])
 async def test_killed_after_a_resignation_the_seat_is_the_bots_with_one_entry(
-        server, people, monkeypatch, how):
+    server, people, monkeypatch, how
+):
     """Leaving a started competitive game is resigning: the resignation and the seat's
     fallback bot are one commit. Killed right after it, the seat is the bot's, the
     resignation stored once, and asking again changes nothing."""
@@ -206,12 +214,13 @@ def clocked(server, monkeypatch, fault: str | None) -> None:
     restart(server, monkeypatch, fault)
 
 
-async def test_killed_after_a_timeout_and_after_taking_the_seat_back(server, people,
-                                                                     monkeypatch):
+async def test_killed_after_a_timeout_and_after_taking_the_seat_back(server, people, monkeypatch):
     clocked(server, monkeypatch, "timeout")
     ann, bob = people("Ann"), people("Bob")
-    table = ann.post("/api/tables", {"game": "slide", "seats": ["me", "open"],
-                                     "clock": {"mode": "move", "seconds": 5}})
+    table = ann.post(
+        "/api/tables",
+        {"game": "slide", "seats": ["me", "open"], "clock": {"mode": "move", "seconds": 5}},
+    )
     bob.post(f"/api/tables/{table['id']}/join")
     killed_itself(server)  # neither moved: right after the first seat's timeout commit
     clocked(server, monkeypatch, "reclaim")
@@ -274,7 +283,8 @@ async def test_killed_after_undo_and_redo_of_a_solitaire(server, people, monkeyp
 
 @pytest.mark.parametrize("how", ["restart", "new deal"])
 async def test_killed_after_a_restart_or_new_deal_the_old_deal_and_the_new_go_together(
-        server, people, monkeypatch, how):
+    server, people, monkeypatch, how
+):
     """The old deal's close (abandoned) and the new table are one commit: killed right after
     it, both are there; there is never a lost deal without its new one."""
     from server.test_seats import play_greedy
@@ -290,8 +300,9 @@ async def test_killed_after_a_restart_or_new_deal_the_old_deal_and_the_new_go_to
         if how == "restart":
             ann.http.post(f"/api/tables/{old['id']}/restart", json={})
         else:
-            ann.http.post("/api/tables", json={"game": "doublets", "seats": ["me"],
-                                               "replaces": old["id"]})
+            ann.http.post(
+                "/api/tables", json={"game": "doublets", "seats": ["me"], "replaces": old["id"]}
+            )
     killed_itself(server)
     restart(server, monkeypatch)
     assert_consistent(server.db_url)
@@ -338,15 +349,29 @@ async def test_killed_after_closing_a_table_before_its_end(server, people, monke
 
 # -- (b) what an older server left half-written ------------------------------------------------
 
+
 def write_broken_tables(url: str, ann: str, bob: str) -> tuple[str, str]:
     """A Slide table ``running`` whose logged actions finish the game, and an ``open`` one
     with every seat taken: what a server killed between two commits left behind."""
     store = db.Store(url)
     try:
-        store.new_table(db.Table(id="overbutrun", game="slide", seed=7, players=2, options={},
-                                 status="running", created_by=ann, redo=[], version=0),
-                        [db.Seat(table_id="overbutrun", seat=0, player_id=ann),
-                         db.Seat(table_id="overbutrun", seat=1, bot="greedy")])
+        store.new_table(
+            db.Table(
+                id="overbutrun",
+                game="slide",
+                seed=7,
+                players=2,
+                options={},
+                status="running",
+                created_by=ann,
+                redo=[],
+                version=0,
+            ),
+            [
+                db.Seat(table_id="overbutrun", seat=0, player_id=ann),
+                db.Seat(table_id="overbutrun", seat=1, bot="greedy"),
+            ],
+        )
         state = games.get("slide").deal(7, 2)
         bots = [make_bot("greedy", "slide", seat) for seat in range(2)]
         while not state.over:
@@ -354,10 +379,23 @@ def write_broken_tables(url: str, ann: str, bob: str) -> tuple[str, str]:
                 n = len(state.actions)
                 state.act(seat, bots[seat].choose(state.view(seat), state.legal(seat)))
                 store.append("overbutrun", n, seat, state.actions[-1][1], n + 1)
-        store.new_table(db.Table(id="fullbutopen", game="slide", seed=8, players=2, options={},
-                                 status="open", created_by=ann, redo=[], version=1),
-                        [db.Seat(table_id="fullbutopen", seat=0, player_id=ann),
-                         db.Seat(table_id="fullbutopen", seat=1, player_id=bob)])
+        store.new_table(
+            db.Table(
+                id="fullbutopen",
+                game="slide",
+                seed=8,
+                players=2,
+                options={},
+                status="open",
+                created_by=ann,
+                redo=[],
+                version=1,
+            ),
+            [
+                db.Seat(table_id="fullbutopen", seat=0, player_id=ann),
+                db.Seat(table_id="fullbutopen", seat=1, player_id=bob),
+            ],
+        )
     finally:
         store.close()
     return "overbutrun", "fullbutopen"
@@ -392,8 +430,11 @@ async def test_a_resignation_stored_apart_from_its_seat_is_completed_on_load(ser
     try:
         entry = {"seat": 1, "player_id": bob.id, "name": "Bob"}
         with store.engine.begin() as conn:
-            conn.execute(db.TABLES.update().where(db.TABLES.c.id == table["id"])
-                         .values(resigned=[entry, entry]))
+            conn.execute(
+                db.TABLES.update()
+                .where(db.TABLES.c.id == table["id"])
+                .values(resigned=[entry, entry])
+            )
     finally:
         store.close()
     server.start()
@@ -413,6 +454,7 @@ async def test_a_resignation_stored_apart_from_its_seat_is_completed_on_load(ser
 
 
 # -- (c) a resent client action id -------------------------------------------------------------
+
 
 async def act_without_version(sock, action: str, client_id: str) -> dict:
     """Send an action with an id but no version; the answer to that id (waits when told)."""
@@ -435,8 +477,9 @@ def stored_ids(url: str, table_id: str) -> list[str | None]:
         store.close()
 
 
-async def test_a_resent_id_is_applied_once_after_300_other_ids_and_a_restart(server, people,
-                                                                             monkeypatch):
+async def test_a_resent_id_is_applied_once_after_300_other_ids_and_a_restart(
+    server, people, monkeypatch
+):
     ann, bob, carl = people("Ann"), people("Bob"), people("Carl")
     table = ann.new_table("the-game", ["me", "open", "open"])
     bob.post(f"/api/tables/{table['id']}/join")
@@ -482,6 +525,7 @@ async def test_a_resent_id_is_answered_after_a_restart(server, people):
 
 # -- the store: a game's end goes with its action, all or nothing ----------------------------
 
+
 def test_games_ending_in_one_batch_all_count_and_a_failed_batch_ends_none(tmp_path):
     from sqlalchemy.exc import IntegrityError
 
@@ -491,17 +535,38 @@ def test_games_ending_in_one_batch_all_count_and_a_failed_batch_ends_none(tmp_pa
     try:
         ann, _ = store.new_player("Ann")
         for tid in ("t1", "t2"):
-            store.new_table(db.Table(id=tid, game="slide", seed=1, players=2, options={},
-                                     status="running", created_by=ann.id, redo=[], version=0),
-                            [db.Seat(table_id=tid, seat=0, player_id=ann.id),
-                             db.Seat(table_id=tid, seat=1, bot="greedy")])
-        seats = [{"player_id": ann.id, "bot": None, "name": "Ann"},
-                 {"player_id": None, "bot": "greedy", "name": "greedy"}]
+            store.new_table(
+                db.Table(
+                    id=tid,
+                    game="slide",
+                    seed=1,
+                    players=2,
+                    options={},
+                    status="running",
+                    created_by=ann.id,
+                    redo=[],
+                    version=0,
+                ),
+                [
+                    db.Seat(table_id=tid, seat=0, player_id=ann.id),
+                    db.Seat(table_id=tid, seat=1, bot="greedy"),
+                ],
+            )
+        seats = [
+            {"player_id": ann.id, "bot": None, "name": "Ann"},
+            {"player_id": None, "bot": "greedy", "name": "greedy"},
+        ]
         result = {"over": True, "ranks": [1, 2]}
 
         def last_action(tid: str) -> dict:
-            return {"table_id": tid, "n": 0, "seat": 0, "action": "x", "version": 1,
-                    "finish": {"result": result, "rating": rating_of("slide", seats, result)}}
+            return {
+                "table_id": tid,
+                "n": 0,
+                "seat": 0,
+                "action": "x",
+                "version": 1,
+                "finish": {"result": result, "rating": rating_of("slide", seats, result)},
+            }
 
         with pytest.raises(IntegrityError):  # the second row takes the first's position
             store.append_many([last_action("t1"), last_action("t1")])

@@ -37,8 +37,7 @@ async def drain(ws, quiet: float = 0.3, limit: float = 20) -> list[dict]:
 
 
 def kinds(messages: list[dict]) -> Counter:
-    return Counter(m["type"] if m["type"] != "error" else "error:" + m["code"]
-                   for m in messages)
+    return Counter(m["type"] if m["type"] != "error" else "error:" + m["code"] for m in messages)
 
 
 async def test_spectators_cost_each_connection_a_small_event_not_a_state(server, people):
@@ -60,24 +59,37 @@ async def test_spectators_cost_each_connection_a_small_event_not_a_state(server,
     # PRESENCE_DELAY); the spectators' count goes to seated connections only
     assert "state" not in kinds(heard) and "state" not in kinds(watched), (heard, watched)
     assert 1 <= kinds(heard)["presence"] <= 10, heard
-    assert heard[-1] == {"type": "presence", "version": table["version"], "seat": None,
-                         "connected": None, "spectators": 1, "hand_over_in": None}
+    assert heard[-1] == {
+        "type": "presence",
+        "version": table["version"],
+        "seat": None,
+        "connected": None,
+        "spectators": 1,
+        "hand_over_in": None,
+    }
     assert kinds(watched)["presence"] == 0
     assert first[0]["spectators"] == 1  # a state says how many watch
     # a seat's presence goes to everyone, spectators too, as one small event
     await seated.close()
     gone = await drain(watcher, quiet=1.5)
     # (the creator's own seat: nobody may hand it to a bot, no countdown)
-    assert gone == [{"type": "presence", "version": table["version"], "seat": 0,
-                     "connected": False, "spectators": 1, "hand_over_in": None}]
+    assert gone == [
+        {
+            "type": "presence",
+            "version": table["version"],
+            "seat": 0,
+            "connected": False,
+            "spectators": 1,
+            "hand_over_in": None,
+        }
+    ]
     await watcher.close()
 
 
 async def test_spectators_per_table_are_capped_with_a_typed_refusal(server, people):
     ann = people("Ann")
     table = ann.new_table("slide", ["me", "open"])
-    crowd = [await websockets.connect(ws_url(server, table["id"]))
-             for _ in range(MAX_SPECTATORS)]
+    crowd = [await websockets.connect(ws_url(server, table["id"])) for _ in range(MAX_SPECTATORS)]
     extra = await websockets.connect(ws_url(server, table["id"]))
     refusal = json.loads(await asyncio.wait_for(extra.recv(), 10))
     assert refusal["type"] == "error" and refusal["code"] == "too_many_spectators", refusal
@@ -118,8 +130,7 @@ async def test_one_player_may_not_open_sockets_without_end(server, people):
 async def test_pings_and_bad_messages_are_rate_limited_per_player(server, people):
     ann = people("Ann")
     table = ann.new_table("slide", ["me", "open"])
-    one, two = [await websockets.connect(ws_url(server, table["id"], ann.token))
-                for _ in range(2)]
+    one, two = [await websockets.connect(ws_url(server, table["id"], ann.token)) for _ in range(2)]
     for ws in (one, two):
         await drain(ws)
     start = time.monotonic()
@@ -155,8 +166,10 @@ async def test_pings_and_bad_messages_are_rate_limited_per_player(server, people
 async def test_a_seat_with_four_sockets_stores_no_more_than_the_rate(server, people):
     ann = people("Ann")
     table = ann.new_table("the-game", ["me", "greedy"])
-    sockets = [await websockets.connect(ws_url(server, table["id"], ann.token), close_timeout=1)
-               for _ in range(4)]
+    sockets = [
+        await websockets.connect(ws_url(server, table["id"], ann.token), close_timeout=1)
+        for _ in range(4)
+    ]
     acks, ack_times = Counter(), []
 
     async def read(ws) -> None:
@@ -172,16 +185,20 @@ async def test_a_seat_with_four_sockets_stores_no_more_than_the_rate(server, peo
         while time.monotonic() < until:  # two signals in turn: each always legal
             n += 1
             signal = "avoid" if n % 2 else "small"
-            await ws.send(json.dumps({"type": "act", "action": f"signal {pile} {signal}",
-                                      "id": f"{pile}-{n}"}))
+            await ws.send(
+                json.dumps(
+                    {"type": "act", "action": f"signal {pile} {signal}", "id": f"{pile}-{n}"}
+                )
+            )
             await asyncio.sleep(0.01)
 
     readers = [asyncio.create_task(read(ws)) for ws in sockets]
     start = time.monotonic()
     seconds = 4.0
     window = start + seconds + 0.5  # (what the sockets sent meanwhile is read afterwards)
-    await asyncio.gather(*(flood(ws, pile, start + seconds)
-                           for ws, pile in zip(sockets, PILES, strict=True)))
+    await asyncio.gather(
+        *(flood(ws, pile, start + seconds) for ws, pile in zip(sockets, PILES, strict=True))
+    )
     await asyncio.sleep(0.5)
     for ws in sockets:
         await ws.close()
@@ -200,8 +217,12 @@ async def test_a_binary_frame_gets_a_typed_error_and_keeps_the_socket(server, pe
     sock = await ann.connect(table["id"])
     await sock.recv()
     answer = await sock.send_raw(b"\x00\x01binary")
-    assert answer == {"type": "error", "code": "bad_message",
-                      "message": "messages are JSON text", "id": None}
+    assert answer == {
+        "type": "error",
+        "code": "bad_message",
+        "message": "messages are JSON text",
+        "id": None,
+    }
     assert (await sock.send_raw(json.dumps({"type": "ping", "id": "p"})))["type"] == "pong"
     await sock.close()
     assert "Traceback" not in (server.data / "server.log").read_text()
@@ -218,8 +239,9 @@ async def test_a_client_that_falls_behind_is_closed_with_4008(server, people):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.setblocking(False)
     await asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", server.port))
-    ws = await websockets.connect(ws_url(server, table["id"]), sock=s, max_queue=1,
-                                  ping_interval=None, close_timeout=1)
+    ws = await websockets.connect(
+        ws_url(server, table["id"]), sock=s, max_queue=1, ping_interval=None, close_timeout=1
+    )
     dropped = asyncio.Event()
 
     async def watch() -> None:  # the seated player hears when the spectator is gone

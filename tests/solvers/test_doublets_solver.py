@@ -150,6 +150,7 @@ def wins(state, line: list[str]) -> bool:
 
 # -- the last-pass bound -------------------------------------------------------------------
 
+
 def needed_run(need: int, left: int) -> list[int]:
     """The values the foundation still wants, in order: what a win has left to play."""
     out = []
@@ -178,7 +179,8 @@ def same_answer_with_and_without_bound(pos: Position) -> None:
     bounded = solver.solve_position(pos)
     assert plain[0] in ("won", "lost") and bounded[0] == plain[0]
     if pos.redeals == 0 and not solver.last_pass_possible(
-            pos.deck, pos.pointer, pos.reserves, pos.needed, pos.left):
+        pos.deck, pos.pointer, pos.reserves, pos.needed, pos.left
+    ):
         assert plain[0] == "lost"
     if bounded[0] == "won":
         slots = [v for v in range(1, 14) for _ in range((pos.reserves >> (3 * v)) & 7)]

@@ -101,8 +101,10 @@ def test_bots_win_every_endgame_that_can_be_won():
     for seed in range(1, 40):
         state = RULES.deal(seed, 2)
         seen: dict = {}
-        play_one(state, [_Watch(make_bot("expert", "the-game", seed * 16 + s), state, seen)
-                         for s in range(2)])
+        play_one(
+            state,
+            [_Watch(make_bot("expert", "the-game", seed * 16 + s), state, seen) for s in range(2)],
+        )
         if seen.get("winnable"):
             checked += 1
             assert state.result()["won"], seed
@@ -153,14 +155,12 @@ def _small_sampled_position(rng: random.Random, tight: bool = False):
     (``tight``: piles half way already, so fewer actions win)."""
     cards = rng.sample(range(2, 100), 12)
     if tight:
-        tops = [rng.randint(15, 50), rng.randint(15, 50), rng.randint(50, 85),
-                rng.randint(50, 85)]
+        tops = [rng.randint(15, 50), rng.randint(15, 50), rng.randint(50, 85), rng.randint(50, 85)]
         cards = [c for c in cards if c not in tops]
     else:
-        tops = [rng.randint(1, 45), rng.randint(1, 45), rng.randint(55, 100),
-                rng.randint(55, 100)]
+        tops = [rng.randint(1, 45), rng.randint(1, 45), rng.randint(55, 100), rng.randint(55, 100)]
     mine = _mask(cards[:3])
-    rest = cards[3:3 + rng.randint(3, 7)]
+    rest = cards[3 : 3 + rng.randint(3, 7)]
     cut = rng.randint(1, len(rest) - 1)
     samples = []
     for _ in range(3):

@@ -37,8 +37,9 @@ def replay_wins(state: TheGameState, line: list[str]) -> bool:
     return state.over and state.result()["won"]
 
 
-@pytest.mark.parametrize(("seed", "players"), [(1, 1), (3, 2), (4, 2), (3, 3), (5, 3),
-                                               (1, 4), (2, 4), (1, 5), (3, 5)])
+@pytest.mark.parametrize(
+    ("seed", "players"), [(1, 1), (3, 2), (4, 2), (3, 3), (5, 3), (1, 4), (2, 4), (1, 5), (3, 5)]
+)
 def test_winning_line_replays_to_a_win(seed: int, players: int) -> None:
     sol = solve_seed(seed, 200_000, players)
     assert sol.status == "won", sol.proof
@@ -46,8 +47,9 @@ def test_winning_line_replays_to_a_win(seed: int, players: int) -> None:
     assert sol.nodes > 0 and sol.seconds >= 0
 
 
-def small_position(seed: int, players: int, cards: int, draw: int, rng: random.Random
-                   ) -> TheGameState:
+def small_position(
+    seed: int, players: int, cards: int, draw: int, rng: random.Random
+) -> TheGameState:
     """A made-up position of deal ``seed``: ``cards`` cards still out, ``draw`` of them in the
     draw pile, the rest dealt round the seats (at most a hand each), the piles' tops spread
     so that the answer is sometimes a win and sometimes a loss."""
@@ -60,7 +62,7 @@ def small_position(seed: int, players: int, cards: int, draw: int, rng: random.R
     state.hands = [[] for _ in range(players)]
     for i, c in enumerate(rest):
         state.hands[i % players].append(c)
-    state.hands = [sorted(h[:state.hand_size]) for h in state.hands]
+    state.hands = [sorted(h[: state.hand_size]) for h in state.hands]
     state.tops, state.played, state.turn = tops, 0, 0
     state._ended = False
     state._start_turn()
@@ -68,10 +70,16 @@ def small_position(seed: int, players: int, cards: int, draw: int, rng: random.R
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(1, 10**6), players=st.integers(1, 5), cards=st.integers(3, 11),
-       draw=st.integers(0, 4), key=st.integers(0, 10**6))
-def test_loss_proofs_and_dominance_against_a_plain_search(seed: int, players: int, cards: int,
-                                                          draw: int, key: int) -> None:
+@given(
+    seed=st.integers(1, 10**6),
+    players=st.integers(1, 5),
+    cards=st.integers(3, 11),
+    draw=st.integers(0, 4),
+    key=st.integers(0, 10**6),
+)
+def test_loss_proofs_and_dominance_against_a_plain_search(
+    seed: int, players: int, cards: int, draw: int, key: int
+) -> None:
     state = small_position(seed, players, cards, draw, random.Random(key))
     plain = search_from(state, 300_000, dominance=False, cuts=False, table=False)
     if plain[0] == "unknown":
@@ -91,8 +99,13 @@ def test_many_small_positions_against_a_plain_search() -> None:
     rng = random.Random(7)
     hard_losses = 0
     for i in range(300):
-        state = small_position(rng.randint(1, 10**6), rng.randint(1, 5), rng.randint(6, 15),
-                               rng.randint(0, 6), random.Random(i))
+        state = small_position(
+            rng.randint(1, 10**6),
+            rng.randint(1, 5),
+            rng.randint(6, 15),
+            rng.randint(0, 6),
+            random.Random(i),
+        )
         plain = search_from(state, 300_000, dominance=False, cuts=False, table=False)
         assert plain[0] != "unknown"
         full = search_from(state)
@@ -109,8 +122,13 @@ def test_winnable_after_an_action_is_the_search_of_the_position_after_it() -> No
     rng = random.Random(11)
     compared = ended = 0
     for i in range(120):
-        state = small_position(rng.randint(1, 10**6), rng.randint(1, 4), rng.randint(8, 16),
-                               rng.randint(3, 10), random.Random(i))
+        state = small_position(
+            rng.randint(1, 10**6),
+            rng.randint(1, 4),
+            rng.randint(8, 16),
+            rng.randint(3, 10),
+            random.Random(i),
+        )
         if state.over:
             continue
         seat = state.turn
@@ -130,10 +148,18 @@ def test_winnable_after_an_action_is_the_search_of_the_position_after_it() -> No
             expected = search_from(after, 300_000)[0]
             words = action.split()
             move = None if words[0] == "end" else (int(words[1]), PILES.index(words[2]))
-            got = winnable_after(list(state.tops), [solver._mask(h) for h in state.hands],
-                                 state.draw[::-1], seat, state.played, move,
-                                 hand_size=state.hand_size, minimum_draw=2, minimum_empty=1,
-                                 budget=300_000)
+            got = winnable_after(
+                list(state.tops),
+                [solver._mask(h) for h in state.hands],
+                state.draw[::-1],
+                seat,
+                state.played,
+                move,
+                hand_size=state.hand_size,
+                minimum_draw=2,
+                minimum_empty=1,
+                budget=300_000,
+            )
             assert got == (expected == "won"), (i, action)
             compared += 1
             ended += move is None
@@ -156,8 +182,10 @@ def test_a_dead_card_is_a_proof() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(2, 99), min_size=1, max_size=40, unique=True),
-       st.lists(st.integers(1, 100), min_size=4, max_size=4))
+@given(
+    st.lists(st.integers(2, 99), min_size=1, max_size=40, unique=True),
+    st.lists(st.integers(1, 100), min_size=4, max_size=4),
+)
 def test_dead_card_matches_the_endgame_bound(cards: list[int], tops: list[int]) -> None:
     tops = [min(tops[0], 99), min(tops[1], 99), max(tops[2], 2), max(tops[3], 2)]
     live = sum(1 << c for c in cards if c not in tops)
@@ -207,8 +235,10 @@ def test_batch_and_cli() -> None:
     assert [r["players"] for r in records] == [2, 2]
     summary = summarise(records)
     assert summary["won"] + summary["lost"] + summary["unknown"] == 2
-    result = CliRunner().invoke(app, ["solve", "the-game", "--players", "3", "--seeds", "3,5",
-                                      "--budget", "100000", "--json"])
+    result = CliRunner().invoke(
+        app,
+        ["solve", "the-game", "--players", "3", "--seeds", "3,5", "--budget", "100000", "--json"],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["players"] == 3 and len(data["deals"]) == 2

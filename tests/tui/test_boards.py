@@ -98,12 +98,12 @@ def test_slide_hides_face_down_values_mid_game() -> None:
         rows = grid_lines(text)
         for r in range(4):
             # blocks are BLOCK (20) columns wide: a row label, then four 3-column cells
-            cells = [rows[r][k + 2:k + 14] for k in range(0, len(rows[r]), BLOCK)]
+            cells = [rows[r][k + 2 : k + 14] for k in range(0, len(rows[r]), BLOCK)]
             shown = [int(n) for chunk in cells for n in re.findall(r"\d+", chunk)]
             order = [s for s in range(3) if s != seat]
             if seat is not None:
                 order.insert(0, seat)  # the viewer's grid comes first
-            expected = [v for s in order for v in snap["grids"][s][r * 4:(r + 1) * 4] if v > 0]
+            expected = [v for s in order for v in snap["grids"][s][r * 4 : (r + 1) * 4] if v > 0]
             assert shown == expected
 
 
@@ -134,8 +134,11 @@ def test_slide_end_shows_everything_and_the_result() -> None:
 def test_slide_links_only_on_my_own_grid() -> None:
     state = games.get("slide").deal(7, 2)
     text = render_board(state.view(0), ["you", "greedy"], links=True)
-    refs = {span.style.meta["@click"] for span in text.spans
-            if hasattr(span.style, "meta") and "@click" in span.style.meta}
+    refs = {
+        span.style.meta["@click"]
+        for span in text.spans
+        if hasattr(span.style, "meta") and "@click" in span.style.meta
+    }
     assert "app.card('cell 0 a1')" in refs
     assert not any("cell 1" in r for r in refs)
 
@@ -201,9 +204,19 @@ def test_the_game_never_shows_another_hand(players: int) -> None:
         for seat in [*range(players), None]:
             view = state.view(seat)
             text = render_board(view, None).plain
-            public = set(view["piles"].values()) | set(view["hand_sizes"]) | {
-                view["draw_pile"], view["cards_left"], view["played_this_turn"],
-                view["minimum"], view["players"], 10, *range(players)}
+            public = (
+                set(view["piles"].values())
+                | set(view["hand_sizes"])
+                | {
+                    view["draw_pile"],
+                    view["cards_left"],
+                    view["played_this_turn"],
+                    view["minimum"],
+                    view["players"],
+                    10,
+                    *range(players),
+                }
+            )
             mine = set(hands[seat]) if seat is not None else set()
             others = {c for s in range(players) if s != seat for c in hands[s]}
             assert not (numbers(text) & others) - public - mine
@@ -225,8 +238,11 @@ def test_the_game_board_shows_piles_signals_turn_and_minimum() -> None:
     text = render_board(view, NAMES3).plain
     assert "draw pile 80 · cards left 98" in text
     assert "Turn: you (seat 1) · played 0, min 2" in text
-    lines = {line.split()[1]: line for line in text.splitlines() if line.startswith(" ▲")
-             or line.startswith(" ▼")}
+    lines = {
+        line.split()[1]: line
+        for line in text.splitlines()
+        if line.startswith(" ▲") or line.startswith(" ▼")
+    }
     assert "[  1]" in lines["up1"] and "s2 avoid" in lines["up1"]  # seat index 1: s2
     assert "[100]" in lines["down2"] and "s3 good" in lines["down2"]
     assert "signal" not in lines["up2"] and "avoid" not in lines["up2"]
@@ -248,7 +264,8 @@ def test_the_game_result() -> None:
         f"draw pile {len(state.draw)} · cards left {left}",
         f"{['you (seat 1)', 'seat 2 (greedy)'][stuck]} could not play "
         f"{state.result()['short_by']} more cards.",
-        "More than 10 cards left: 10 or fewer counts as a good result."]
+        "More than 10 cards left: 10 or fewer counts as a good result.",
+    ]
     assert any(span.style.color.name == "red" for span in text.spans)  # a lost game in red
     won = finished("the-game", 2, 222)
     text = result_text("the-game", won.view(None))
@@ -311,8 +328,9 @@ def test_a_game_without_a_board_gets_the_generic_one(plugin_game: str) -> None:
     # nothing the view does not hold: the other hands stay hidden
     others = [c for s in (0, 2) for c in state.hands[s]]
     shown = {int(n) for n in re.findall(r"\d+", text.replace(lines[1], ""))}
-    public = {v for value in view.values() if isinstance(value, list) for v in value
-              if isinstance(v, int)}
+    public = {
+        v for value in view.values() if isinstance(value, list) for v in value if isinstance(v, int)
+    }
     public |= {v for v in view.values() if isinstance(v, int)}
     assert shown <= public, set(others) & (shown - public)
 

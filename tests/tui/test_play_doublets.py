@@ -192,8 +192,11 @@ async def test_hint_and_peek_keys(data_dir, ui) -> None:
         await pilot.press("h")
         await pilot.pause()
         # in the game's words, the notation after them (issue #24)
-        assert re.match(r"Hint: (Turn the next stock card|Play the .+ from) .+ \((flip|play "
-                        r"\w+)\)", ui.message(app)), ui.message(app)
+        assert re.match(
+            r"Hint: (Turn the next stock card|Play the .+ from) .+ \((flip|play "
+            r"\w+)\)",
+            ui.message(app),
+        ), ui.message(app)
         await pilot.press("x")
         await pilot.pause()
         assert "Peeking at the stock: " in ui.message(app)

@@ -90,8 +90,7 @@ def test_a_plugin_game_plays_to_the_end_through_the_generic_board(
     assert lines[0] in str(seen["result"])
     # the figures: the default breakdown, each seat's score in one table
     for seat, name in enumerate(names):
-        row = next(r for r in str(seen["result"]).splitlines()
-                   if name in r and r.startswith("#"))
+        row = next(r for r in str(seen["result"]).splitlines() if name in r and r.startswith("#"))
         assert row.split()[0] == f"#{result['ranks'][seat]}"
         assert row.split()[-1] == str(result["scores"][seat])
     # the log in the game's words (FifteenGame.describe_action)

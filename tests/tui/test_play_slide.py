@@ -17,8 +17,9 @@ from cardtable.tui.widgets import ConfirmQuit, HandOver
 def entry_cell(hole: str, direction: str) -> str:
     """A cell whose click means "push from ``direction``": the end of the hole's row/column."""
     column, row = hole[0], hole[1]
-    return {"left": f"a{row}", "right": f"d{row}", "top": f"{column}1",
-            "bottom": f"{column}4"}[direction]
+    return {"left": f"a{row}", "right": f"d{row}", "top": f"{column}1", "bottom": f"{column}4"}[
+        direction
+    ]
 
 
 def log_text(app: PlayApp) -> str:
@@ -64,9 +65,11 @@ async def test_whole_game_against_greedy(data_dir, ui) -> None:
         cancelled = [len(s["removed"]) for s in result["deals"][0]["seats"]]
         names = ["you (seat 1)", "seat 2 (greedy)"]
         order = sorted((0, 1), key=lambda s: (result["ranks"][s], s))
-        assert lines[1:3] == [f"#{result['ranks'][s]} {names[s]}: sum {result['scores'][s]}, "
-                              f"cards left {result['remaining'][s]}, cancelled {cancelled[s]}"
-                              for s in order]
+        assert lines[1:3] == [
+            f"#{result['ranks'][s]} {names[s]}: sum {result['scores'][s]}, "
+            f"cards left {result['remaining'][s]}, cancelled {cancelled[s]}"
+            for s in order
+        ]
         assert lines[3].startswith("Cards that touch a card of the same number")
         assert "Record saved:" in text
         assert "?" not in ui.board_text(app)  # every grid is face up at the end
@@ -94,7 +97,8 @@ async def test_the_log_reads_as_the_browsers(data_dir, ui) -> None:
         revealed, bots_cell = view["revealed"], view["holes"][1]  # its card left a hole
         assert log_text(app).splitlines()[1:] == [
             f"seat 2 (greedy) revealed {article(revealed[1])} from {bots_cell}",
-            f"you (seat 1) revealed {article(revealed[0])} from a1"]
+            f"you (seat 1) revealed {article(revealed[0])} from a1",
+        ]
         assert "Round 1" not in log_text(app)  # no words of the screen's own
 
 
@@ -107,9 +111,11 @@ async def test_the_deal_ends_with_its_scoring_in_the_log(data_dir, ui) -> None:
             assert app.try_act(mine.choose(app.table.view(0), app.table.legal(0)))
             await ui.settle(pilot)
         deal = app.table.result()["deals"][0]["seats"]
-        scoring = (f"Scoring: you (seat 1) cancelled {len(deal[0]['removed'])} cards, "
-                   f"{deal[0]['remaining']} left sum to {deal[0]['score']}; seat 2 (greedy) "
-                   f"cancelled {len(deal[1]['removed'])} cards")
+        scoring = (
+            f"Scoring: you (seat 1) cancelled {len(deal[0]['removed'])} cards, "
+            f"{deal[0]['remaining']} left sum to {deal[0]['score']}; seat 2 (greedy) "
+            f"cancelled {len(deal[1]['removed'])} cards"
+        )
         lines = log_text(app).splitlines()
         assert any(line.startswith(scoring) for line in lines), lines[-3:]
         assert lines[-1] == "Game over. The deal was 7."
@@ -142,8 +148,10 @@ async def test_another_persons_choice_stays_secret_in_the_log(data_dir, ui) -> N
         await ui.select_move(pilot, "reveal d4")
         assert app.viewer == 0  # the first to take: back at the keyboard, both revealed
         revealed = [line for line in app.events if " revealed " in line]
-        assert [line.split(" revealed ")[0] for line in revealed] == ["you (seat 1)",
-                                                                     "seat 2 (player)"]
+        assert [line.split(" revealed ")[0] for line in revealed] == [
+            "you (seat 1)",
+            "seat 2 (player)",
+        ]
         assert revealed[0].endswith(" from a1") and revealed[1].endswith(" from d4")
 
 

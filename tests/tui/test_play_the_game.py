@@ -16,8 +16,15 @@ SEED = 394  # with two greedy players this game is short: 67 actions, 53 cards l
 def leaked(text: str, view: dict, hidden: list[int]) -> set[int]:
     """Hidden cards that show up in ``text`` as numbers nothing public explains."""
     public = set(view["hand"] or []) | set(view["piles"].values()) | set(view["hand_sizes"])
-    public |= {view["draw_pile"], view["cards_left"], view["played_this_turn"], view["minimum"],
-               view["players"], 10, *range(view["players"])}
+    public |= {
+        view["draw_pile"],
+        view["cards_left"],
+        view["played_this_turn"],
+        view["minimum"],
+        view["players"],
+        10,
+        *range(view["players"]),
+    }
     shown = {int(n) for n in re.findall(r"\d+", text)}
     return (shown & set(hidden)) - public
 

@@ -74,14 +74,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     or ``BadOptions`` saying what is wrong."""
     match = SPEC.match(spec)
     if match is None:
-        raise BadOptions(f"{spec!r} is not a program's spec: cmd:COMMAND or "
-                         "cmd(name=value ...):COMMAND")
+        raise BadOptions(
+            f"{spec!r} is not a program's spec: cmd:COMMAND or cmd(name=value ...):COMMAND"
+        )
     options: dict[str, str] = {}
     for item in (match["options"] or "").split():
         name, eq, value = item.partition("=")
         if not eq or not OPTION_NAME.match(name) or not OPTION_VALUE.match(value):
-            raise BadOptions(f"bad bot option {item!r} in {spec!r}: write name=value "
-                             "(a name of letters, digits, _ . -; a value without spaces)")
+            raise BadOptions(
+                f"bad bot option {item!r} in {spec!r}: write name=value "
+                "(a name of letters, digits, _ . -; a value without spaces)"
+            )
         if name in options:
             raise BadOptions(f"the bot option {name!r} is given twice in {spec!r}")
         options[name] = value
@@ -265,7 +268,6 @@ class Program:
             pass
 
 
-
 class ProgramPool:
     """Programs that can play game after game (their hello said ``"newgame": true``), kept
     idle between games and taken again by the next game with the same command."""
@@ -393,11 +395,19 @@ class ExternalBot:
         self._greeted = True
         if self.reused:
             self._send({"type": "newgame"})
-        self._send({"type": "hello", "protocol": PROTOCOL, "game": self.game,
-                    "seat": self.seat if self.seat is not None else seat,
-                    "players": players, "options": self.options,
-                    "time_limit": self.timeout, "seed": self.seed,
-                    "bot_options": self.bot_options})
+        self._send(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "game": self.game,
+                "seat": self.seat if self.seat is not None else seat,
+                "players": players,
+                "options": self.options,
+                "time_limit": self.timeout,
+                "seed": self.seed,
+                "bot_options": self.bot_options,
+            }
+        )
 
     def _greet_from(self, view: dict) -> None:
         if not self._greeted:
@@ -420,8 +430,11 @@ class ExternalBot:
         if isinstance(offered, list) and all(isinstance(o, str) for o in offered):
             unknown = sorted(set(self.bot_options) - set(offered))
             if unknown:
-                raise self._fail(f"the program has no option {', '.join(unknown)} (it offers: "
-                                 f"{', '.join(offered[:SHOW_LEGAL]) or 'none'})", text)
+                raise self._fail(
+                    f"the program has no option {', '.join(unknown)} (it offers: "
+                    f"{', '.join(offered[:SHOW_LEGAL]) or 'none'})",
+                    text,
+                )
         return True
 
     def _unasked(self) -> None:
@@ -450,8 +463,17 @@ class ExternalBot:
         with self._lock:
             self._choosing = True
         try:
-            action = self._ask({"type": "act", "game": self.game, "seat": seat, "view": view,
-                                "legal": legal, "time_left": self.timeout}, legal)
+            action = self._ask(
+                {
+                    "type": "act",
+                    "game": self.game,
+                    "seat": seat,
+                    "view": view,
+                    "legal": legal,
+                    "time_left": self.timeout,
+                },
+                legal,
+            )
         finally:
             with self._lock:
                 self._choosing = False
@@ -490,7 +512,7 @@ class ExternalBot:
         except ValueError:
             raise self._fail("not JSON", text) from None
         if not isinstance(answer, dict):
-            raise self._fail("not a JSON object like {\"action\": \"...\"}", text)
+            raise self._fail('not a JSON object like {"action": "..."}', text)
         if "action" not in answer:
             raise self._fail("no 'action' field", text)
         action = answer["action"]

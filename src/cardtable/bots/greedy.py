@@ -24,6 +24,7 @@ Policy = Callable[[dict, list[str]], str]
 
 def first_move(is_talk: Callable[[str], bool]) -> Policy:
     """The policy of a game without its own: the first legal move that is not talk."""
+
     def choose(view: dict, legal: list[str]) -> str:
         for action in legal:
             if not is_talk(action):
@@ -31,6 +32,7 @@ def first_move(is_talk: Callable[[str], bool]) -> Policy:
         if not legal:
             raise ValueError("the bot was asked to act with no legal action")
         return legal[0]
+
     return choose
 
 
@@ -46,8 +48,9 @@ class GreedyBot:
             if level not in levels:
                 if not levels:
                     raise BadOptions("the greedy bot has no levels in this game")
-                raise BadOptions(f"the greedy bot's levels here are {', '.join(levels)}, "
-                                 f"not {level!r}")
+                raise BadOptions(
+                    f"the greedy bot's levels here are {', '.join(levels)}, not {level!r}"
+                )
             self._policy: Policy = levels[level](random.Random(seed))
             return
         self._policy = getattr(own, "greedy", None) or first_move(registry.get(game).is_talk)

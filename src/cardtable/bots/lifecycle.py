@@ -33,8 +33,12 @@ def talk_options(state: State, seat: int) -> list[Action]:
     return [a for a in state.legal(seat) if talk(a)] if state.game.has_talk else []
 
 
-def build(specs: Mapping[int, str], game: str, seed_for: Callable[[int], int],
-          extra_for: Callable[[int, str], dict[str, Any]] | None = None) -> dict[int, Bot]:
+def build(
+    specs: Mapping[int, str],
+    game: str,
+    seed_for: Callable[[int], int],
+    extra_for: Callable[[int, str], dict[str, Any]] | None = None,
+) -> dict[int, Bot]:
     """A bot for each seat in ``specs`` (``make_bot`` specs), each with its own seed; if one
     cannot be built, those built already are closed before the error goes on. ``extra_for``
     gives an external bot its ``seat``, ``timeout``, ``players`` and ``options``."""
@@ -94,8 +98,9 @@ class BotSeats:
         """The bot's answer for ``seat``, from its own view and legal actions."""
         return self.bots[seat].choose(state.view(seat), state.legal(seat))
 
-    def react(self, state: State, actor: int, quiet: Collection[int] = (),
-              wrap: bool = False) -> list[tuple[int, Action]]:
+    def react(
+        self, state: State, actor: int, quiet: Collection[int] = (), wrap: bool = False
+    ) -> list[tuple[int, Action]]:
         """After ``actor``'s action: the bots that watch are told (``tell``), and the other
         bots that ``react`` may answer with talk, which is played (and told) at once. Bots in
         ``quiet`` (busy choosing) are not asked. Returns what was said; ``wrap`` turns a
@@ -130,8 +135,8 @@ class BotSeats:
         public = state.game.public_action(action)
         for seat, bot in self._watchers:
             try:
-                bot.event(actor, action if seat == actor else public,  # type: ignore[attr-defined]
-                          state.view(seat))
+                told = action if seat == actor else public
+                bot.event(actor, told, state.view(seat))  # type: ignore[attr-defined]
             except Exception as e:
                 if wrap:
                     raise SeatFailed(seat, "watch", e) from None

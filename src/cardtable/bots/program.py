@@ -57,8 +57,15 @@ def serve(spec: str, stdin: IO[str], stdout: IO[str], newgame: bool = True) -> N
                 use = spec_for(spec, message.get("bot_options") or {})
                 seat = message.get("seat")
                 bot = make_bot(use, message["game"], int(message.get("seed") or 0))
-                say({"type": "hello", "name": f"cardtable {use}", "version": __version__,
-                     "newgame": newgame, "options": list(OPTIONS)})
+                say(
+                    {
+                        "type": "hello",
+                        "name": f"cardtable {use}",
+                        "version": __version__,
+                        "newgame": newgame,
+                        "options": list(OPTIONS),
+                    }
+                )
             elif kind == "event" and bot is not None:
                 # a table tells a built-in bot of the other seats' actions through react
                 if message.get("seat") != seat and can(bot, "react"):

@@ -99,9 +99,20 @@ def add(game: Game, log: Logbook, seat: int, action: str, who: str) -> int:
     if shadow.over or game.news_after(action, shadow.to_act()):
         view = shadow.view(None)
         names = [log.names.get(s, f"Seat {s + 1}") for s in range(shadow.players)]
-        log.entries.extend(Entry(n=n, seat=seat, action=action, who="", mine=text,
-                                 public=text, open=None, secret=False, news=True)
-                           for text in game.describe_news(view, names))
+        log.entries.extend(
+            Entry(
+                n=n,
+                seat=seat,
+                action=action,
+                who="",
+                mine=text,
+                public=text,
+                open=None,
+                secret=False,
+                news=True,
+            )
+            for text in game.describe_news(view, names)
+        )
     return changed
 
 
@@ -112,11 +123,15 @@ def describe(game: Game, state: State, n: int, seat: int, action: str, who: str)
     spectator = state.view(None) if need else None
     secret = game.public_action(action) is None
     return Entry(
-        n=n, seat=seat, action=action, who=who,
+        n=n,
+        seat=seat,
+        action=action,
+        who=who,
         mine=game.describe_action(action, who, state.view(seat) if need else None),
         public=game.describe_action(action, who, spectator, public=True),
         open=game.describe_action(action, who, spectator) if secret else None,
-        secret=secret)
+        secret=secret,
+    )
 
 
 def resolve(game: Game, log: Logbook, state: State) -> int:
@@ -157,6 +172,14 @@ def text_for(entry: Entry, viewer: int | None) -> str:
 def as_read(entries: list[Entry], viewer: int | None) -> list[dict[str, Any]]:
     """``entries`` as ``viewer`` reads them, ``{n, seat, who, text}`` each (``news`` true
     for news), without the dropped ones."""
-    return [{"n": e.n, "seat": e.seat, "who": e.who, "text": text_for(e, viewer),
-             **({"news": True} if e.news else {})}
-            for e in entries if not e.dropped]
+    return [
+        {
+            "n": e.n,
+            "seat": e.seat,
+            "who": e.who,
+            "text": text_for(e, viewer),
+            **({"news": True} if e.news else {}),
+        }
+        for e in entries
+        if not e.dropped
+    ]

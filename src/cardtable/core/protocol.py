@@ -157,7 +157,8 @@ class Option:
         if self.seat and not 0 <= value < players:
             raise BadOptions(
                 f"option {self.name!r} ({self.title.lower()}): there is no seat {value + 1} "
-                f"among {players} players (seats 1 to {players}, sent as 0 to {players - 1})")
+                f"among {players} players (seats 1 to {players}, sent as 0 to {players - 1})"
+            )
         if self.low is not None and value < self.low:
             raise BadOptions(f"option {self.name!r} must be at least {self.low}, not {value!r}")
         if self.high is not None and value > self.high:
@@ -192,8 +193,9 @@ class Tools:
         if unknown:
             raise ValueError(f"no table tool {unknown[0]!r}: the tools are {', '.join(TOOLS)}")
         if self.shared & ALONE_ONLY:
-            raise ValueError(f"{', '.join(sorted(self.shared & ALONE_ONLY))}: only for a "
-                             "table played alone")
+            raise ValueError(
+                f"{', '.join(sorted(self.shared & ALONE_ONLY))}: only for a table played alone"
+            )
 
 
 #: the entry-point groups of a game's companions, each registered under the game's name: a
@@ -304,8 +306,9 @@ class Game(ABC):
         return "undo" in self.tools_for(players)
 
     # -- words for people: the log, the move buttons, the end of a game ------------------
-    def describe_action(self, action: Action, who: str, view: View | None = None,
-                        public: bool = False) -> str:
+    def describe_action(
+        self, action: Action, who: str, view: View | None = None, public: bool = False
+    ) -> str:
         """``action`` in words for a game log: "Ann took the 7 and pushed it in from the left".
 
         ``view`` is the describer's view *before* the action (it lets a game name a card the
@@ -326,8 +329,7 @@ class Game(ABC):
         (``play r3 · 8♥``). The default: the action itself."""
         return action
 
-    def describe_resolved(self, action: Action, seat: int, who: str,
-                          view: View) -> str | None:
+    def describe_resolved(self, action: Action, seat: int, who: str, view: View) -> str | None:
         """A secret action (``public_action`` None) in words once it resolved, for every
         viewer, its own seat too: ``view`` is the spectator's, right after the simultaneous
         choice ended (Slide: "Ann revealed a 7 from b2", the card now in the centre). None:
@@ -383,8 +385,11 @@ class Game(ABC):
             return []
         ranks = result["ranks"]
         winners = [names[s] for s in result["winners"]]
-        lines = [("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)
-                 if winners else "Nobody won."]
+        lines = [
+            ("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)
+            if winners
+            else "Nobody won."
+        ]
         for s in sorted(range(len(names)), key=lambda s: ranks[s]):
             lines.append(f"#{ranks[s]} {names[s]}: {result['scores'][s]}")
         return lines
@@ -436,9 +441,7 @@ class Game(ABC):
         unknown = sorted(set(options) - set(known))
         if unknown:
             names = ", ".join(known) or "none"
-            raise BadOptions(
-                f"{self.title} has no option {unknown[0]!r} (its options: {names})"
-            )
+            raise BadOptions(f"{self.title} has no option {unknown[0]!r} (its options: {names})")
         full = {}
         for name, opt in known.items():
             full[name] = opt.validate(options.get(name, opt.default), players)
@@ -450,8 +453,9 @@ class Game(ABC):
             cache[players] = {o.name: o.validate(o.default, players) for o in self.options}
         return dict(cache[players])
 
-    def deal(self, seed: int, players: int | None = None,
-             options: Mapping[str, Any] | None = None) -> State:
+    def deal(
+        self, seed: int, players: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> State:
         """A new game from ``seed``: same seed, players and options, the same deal, always.
 
         ``options`` is one mapping (as it comes from a record, a request or a command line);
@@ -487,8 +491,14 @@ class Game(ABC):
             "free_chat_default": self.free_chat_default,
             "fallback_bot": self.fallback_bot,
             "options": [
-                {"name": o.name, "label": o.title, "default": o.default, "doc": o.doc,
-                 "seat": o.seat, "choices": list(o.choices) if o.choices else None}
+                {
+                    "name": o.name,
+                    "label": o.title,
+                    "default": o.default,
+                    "doc": o.doc,
+                    "seat": o.seat,
+                    "choices": list(o.choices) if o.choices else None,
+                }
                 for o in self.options
             ],
         }

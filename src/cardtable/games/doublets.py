@@ -42,8 +42,10 @@ def card_name(card: int) -> str:
 
 
 #: card id -> its name, and None -> None (an empty reserve): views map cards through it
-_NAMES: dict[int | None, str | None] = {None: None, **{
-    (v << 2) | suit: card_name((v << 2) | suit) for v in range(1, 14) for suit in range(4)}}
+_NAMES: dict[int | None, str | None] = {
+    None: None,
+    **{(v << 2) | suit: card_name((v << 2) | suit) for v in range(1, 14) for suit in range(4)},
+}
 
 
 def rank_name(value: int) -> str:
@@ -118,8 +120,9 @@ class DoubletsGame(Game):
             return card_symbol(name) if name else None
         return None
 
-    def describe_action(self, action: str, who: str, view: View | None = None,
-                        public: bool = False) -> str:
+    def describe_action(
+        self, action: str, who: str, view: View | None = None, public: bool = False
+    ) -> str:
         if action == "flip":
             return f"{who} turned a card from the stock"
         if action == "redeal":
@@ -144,24 +147,28 @@ class DoubletsGame(Game):
         if not result or not result.get("over"):
             return None
         on = result["foundation"]
-        return {"columns": [], "seats": [],
-                "table": [["on the foundation", on], ["left", NON_KINGS - on]]}
+        return {
+            "columns": [],
+            "seats": [],
+            "table": [["on the foundation", on], ["left", NON_KINGS - on]],
+        }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over") or result["won"]:
             return []
-        return [f"The {NON_KINGS} cards other than kings count; kings never go on the "
-                "foundation."]
+        return [f"The {NON_KINGS} cards other than kings count; kings never go on the foundation."]
 
     def describe_hint(self, view: View, action: str | None, note: str = "") -> str:
-        """"Turn the next stock card: nothing on the table fits the foundation (needs a 6);
+        """ "Turn the next stock card: nothing on the table fits the foundation (needs a 6);
         12 cards left in the stock"; "Play the 8♥ from reserve 3: the foundation needs an
         8"."""
         need = with_article(rank_name(view["needed"]))
         tail = f" ({note})" if note else ""
         if action is None:
-            return (f"No move is left: nothing on the table fits the foundation (needs {need}), "
-                    "and the stock and its redeals are used up.")
+            return (
+                f"No move is left: nothing on the table fits the foundation (needs {need}), "
+                "and the stock and its redeals are used up."
+            )
         if action.startswith("play "):
             where = action.split(" ")[-1]
             source = "the waste" if where == "waste" else f"reserve {where[1:]}"
@@ -169,15 +176,20 @@ class DoubletsGame(Game):
             return f"Play the {card} from {source}: the foundation needs {need}{tail}"
         if action == "redeal":
             left = view["redeals_left"] - 1
-            return (f"Turn the waste over for another pass: the stock is empty, and {left} "
-                    f"redeal{'s' * (left != 1)} will be left after this{tail}")
+            return (
+                f"Turn the waste over for another pass: the stock is empty, and {left} "
+                f"redeal{'s' * (left != 1)} will be left after this{tail}"
+            )
         n = view["stock"]
-        why = (f"rather than play the {rank_name(view['needed'])} now: a later card may serve "
-               "better" if _fits(view) else
-               f": nothing on the table fits the foundation (needs {need})")
+        why = (
+            f"rather than play the {rank_name(view['needed'])} now: a later card may serve better"
+            if _fits(view)
+            else f": nothing on the table fits the foundation (needs {need})"
+        )
         sep = " " if why.startswith("rather") else ""
-        return (f"Turn the next stock card{sep}{why}; {n} card{'s' * (n != 1)} left in the "
-                f"stock{tail}")
+        return (
+            f"Turn the next stock card{sep}{why}; {n} card{'s' * (n != 1)} left in the stock{tail}"
+        )
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
@@ -250,7 +262,8 @@ class DoubletsState(State):
         if action == "flip":
             if not self.stock:
                 raise IllegalAction(
-                    "the stock is empty: redeal the waste" if self.waste and self.redeals_left
+                    "the stock is empty: redeal the waste"
+                    if self.waste and self.redeals_left
                     else "the stock is empty"
                 )
             self.waste.append(self.stock.pop())
@@ -432,8 +445,14 @@ class DoubletsState(State):
         }
 
     def cards(self) -> Counter[Any]:
-        return Counter([*self.stock, *self.waste, *self.foundation,
-                        *(c for c in self.reserves if c is not None)])
+        return Counter(
+            [
+                *self.stock,
+                *self.waste,
+                *self.foundation,
+                *(c for c in self.reserves if c is not None),
+            ]
+        )
 
     def snapshot(self) -> dict[str, Any]:
         return {

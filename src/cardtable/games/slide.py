@@ -68,9 +68,11 @@ def _as_slices(path: tuple[int, ...]) -> tuple[slice, slice, int]:
     """A push as one slice assignment: grid[dst] = grid[src], then the card at ``entry``."""
     step = path[1] - path[0]
     dst = path[:-1]
-    return slice(min(dst), max(dst) + 1, abs(step)), slice(
-        min(path[1:]), max(path[1:]) + 1, abs(step)
-    ), path[-1]
+    return (
+        slice(min(dst), max(dst) + 1, abs(step)),
+        slice(min(path[1:]), max(path[1:]) + 1, abs(step)),
+        path[-1],
+    )
 
 
 #: SLICES[hole] = ((direction, dst, src, entry), ...): PUSHES as slice assignments
@@ -197,11 +199,25 @@ class SlideGame(Game):
     #: the words name the cells and cards the action carries (``describe_action``)
     words_need_view = False
     options = (
-        Option("start", 0, "the seat that holds the first-player token at the start", low=0,
-               high=5, label="First player", seat=True),
-        Option("target", None, "play deals, adding up scores, until a player's total reaches "
-               "this (100 is usual); off: one deal", nullable=True, low=1,
-               high=MAX_TARGET, label="Target total"),
+        Option(
+            "start",
+            0,
+            "the seat that holds the first-player token at the start",
+            low=0,
+            high=5,
+            label="First player",
+            seat=True,
+        ),
+        Option(
+            "target",
+            None,
+            "play deals, adding up scores, until a player's total reaches "
+            "this (100 is usual); off: one deal",
+            nullable=True,
+            low=1,
+            high=MAX_TARGET,
+            label="Target total",
+        ),
     )
 
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> SlideState:
@@ -215,8 +231,12 @@ class SlideGame(Game):
         # the card is in the centre now: the view after the reveal says whose it was
         words = action.split(" ")
         revealed = view.get("revealed") or []
-        if words[0] != "reveal" or len(words) != 2 or seat >= len(revealed) \
-                or revealed[seat] is None:
+        if (
+            words[0] != "reveal"
+            or len(words) != 2
+            or seat >= len(revealed)
+            or revealed[seat] is None
+        ):
             return None
         return f"{who} revealed {_with_article(revealed[seat])} from {words[1]}"
 
@@ -236,12 +256,14 @@ class SlideGame(Game):
         deal = view["deal_results"][-1]
         several = len(view["deal_results"]) > 1 or view.get("target") is not None
         head = f"Deal {deal['deal']} scoring" if several else "Scoring"
-        parts = [f"{names[s]} cancelled {len(seat['removed'])} cards, {seat['remaining']} "
-                 f"left sum to {seat['score']}" for s, seat in enumerate(deal["seats"])]
+        parts = [
+            f"{names[s]} cancelled {len(seat['removed'])} cards, {seat['remaining']} "
+            f"left sum to {seat['score']}"
+            for s, seat in enumerate(deal["seats"])
+        ]
         line = f"{head}: " + "; ".join(parts)
         if several:
-            line += "; totals " + ", ".join(f"{names[s]} {t}"
-                                            for s, t in enumerate(view["totals"]))
+            line += "; totals " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(view["totals"]))
         return [line]
 
     def breakdown(self, view: View) -> Breakdown | None:
@@ -249,30 +271,42 @@ class SlideGame(Game):
         if not result or not result.get("over"):
             return None
         deals = result["deals"]
-        cancelled = [sum(len(d["seats"][s]["removed"]) for d in deals)
-                     for s in range(len(result["scores"]))]
+        cancelled = [
+            sum(len(d["seats"][s]["removed"]) for d in deals) for s in range(len(result["scores"]))
+        ]
         several = len(deals) > 1 or view.get("target") is not None
-        return {"columns": ["total" if several else "sum", "cards left", "cancelled"],
-                "seats": [[result["scores"][s], result["remaining"][s], cancelled[s]]
-                          for s in range(len(cancelled))],
-                "table": [["deals", len(deals)]] if several else []}
+        return {
+            "columns": ["total" if several else "sum", "cards left", "cancelled"],
+            "seats": [
+                [result["scores"][s], result["remaining"][s], cancelled[s]]
+                for s in range(len(cancelled))
+            ],
+            "table": [["deals", len(deals)]] if several else [],
+        }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
             return []
         total = "total" if len(result["deals"]) > 1 else "sum"
-        return [f"Cards that touch a card of the same number are cancelled; the lowest "
-                f"{total} of the cards left wins, a tie goes to fewer cards left."]
+        return [
+            f"Cards that touch a card of the same number are cancelled; the lowest "
+            f"{total} of the cards left wins, a tie goes to fewer cards left."
+        ]
 
-    def describe_action(self, action: str, who: str, view: View | None = None,
-                        public: bool = False) -> str:
+    def describe_action(
+        self, action: str, who: str, view: View | None = None, public: bool = False
+    ) -> str:
         words = action.split(" ")
         if words[0] == "reveal" and len(words) == 2:
             cell = "a card" if public else words[1]
             return f"{who} chose {cell} to reveal"
         if words[0] == "take" and len(words) == 3 and words[2] in DIRECTIONS:
-            side = {"left": "the left", "right": "the right", "top": "the top",
-                    "bottom": "the bottom"}[words[2]]
+            side = {
+                "left": "the left",
+                "right": "the right",
+                "top": "the top",
+                "bottom": "the bottom",
+            }[words[2]]
             return f"{who} took the {words[1]} and pushed it in from {side}"
         return super().describe_action(action, who, view, public)
 
@@ -280,12 +314,15 @@ class SlideGame(Game):
         said = super().verdict(result, seat)
         score, rank = result["scores"][seat], result["ranks"][seat]
         # the tie-break decided when another seat had the same score but another place
-        tied = [s for s, v in enumerate(result["scores"])
-                if v == score and result["ranks"][s] != rank]
+        tied = [
+            s for s, v in enumerate(result["scores"]) if v == score and result["ranks"][s] != rank
+        ]
         if said and tied:
             mine, theirs = result["remaining"][seat], result["remaining"][tied[0]]
-            said += (f" Tied on {score} points; the tie-break is fewer cards left:"
-                     f" you had {mine}, against {theirs}.")
+            said += (
+                f" Tied on {score} points; the tie-break is fewer cards left:"
+                f" you had {mine}, against {theirs}."
+            )
         return said
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
@@ -295,8 +332,10 @@ class SlideGame(Game):
         lines = [("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)]
         total = " total" if len(result["deals"]) > 1 else ""
         for s in sorted(range(len(names)), key=lambda s: result["ranks"][s]):
-            lines.append(f"#{result['ranks'][s]} {names[s]}:{total} {result['scores'][s]} "
-                         f"({result['remaining'][s]} cards)")
+            lines.append(
+                f"#{result['ranks'][s]} {names[s]}:{total} {result['scores'][s]} "
+                f"({result['remaining'][s]} cards)"
+            )
         return lines
 
 
@@ -318,8 +357,8 @@ class SlideState(State):
         n = self.players
         self.deal_no += 1
         dealt = shuffled(DECK, deal_key("slide", self.seed, self.deal_no))
-        self.grids = [[-v for v in dealt[s * CELLS:(s + 1) * CELLS]] for s in range(n)]
-        self.boxed = tuple(dealt[n * CELLS:])  # out of play for this deal, never seen
+        self.grids = [[-v for v in dealt[s * CELLS : (s + 1) * CELLS]] for s in range(n)]
+        self.boxed = tuple(dealt[n * CELLS :])  # out of play for this deal, never seen
         self.holes = [-1] * n
         self.round = 1
         self.phase = "reveal"
@@ -330,12 +369,33 @@ class SlideState(State):
 
     #: every field of a state beyond the base class's, with how a copy takes it: the one list
     #: ``clone`` and ``sample_state`` build a state from (lists are copied, the rest shared)
-    FIELDS = ("totals", "total_counts", "deal_results", "deal_no", "first", "_ended", "grids",
-              "boxed", "holes", "round", "phase", "pending", "centre", "revealed", "taken")
+    FIELDS = (
+        "totals",
+        "total_counts",
+        "deal_results",
+        "deal_no",
+        "first",
+        "_ended",
+        "grids",
+        "boxed",
+        "holes",
+        "round",
+        "phase",
+        "pending",
+        "centre",
+        "revealed",
+        "taken",
+    )
 
     @classmethod
-    def assemble(cls, seed: int, players: int, options: dict[str, Any],
-                 actions: list[tuple[int, str]], **fields: Any) -> SlideState:
+    def assemble(
+        cls,
+        seed: int,
+        players: int,
+        options: dict[str, Any],
+        actions: list[tuple[int, str]],
+        **fields: Any,
+    ) -> SlideState:
         """A state from its parts (every name of ``FIELDS``), without dealing."""
         if set(fields) != set(cls.FIELDS):
             raise TypeError(f"a Slide state needs exactly {', '.join(cls.FIELDS)}")
@@ -395,9 +455,7 @@ class SlideState(State):
             self._check_take(seat, value, words[2])
             self._take(seat, value, words[2])
         else:
-            raise MalformedAction(
-                f"{action!r} is not a Slide action: 'reveal b3' or 'take 7 left'"
-            )
+            raise MalformedAction(f"{action!r} is not a Slide action: 'reveal b3' or 'take 7 left'")
 
     def _check_reveal(self, seat: int, cell: int) -> None:
         if self.phase != "reveal":
@@ -422,8 +480,12 @@ class SlideState(State):
             raise IllegalAction(f"there is no {value} in the centre (it holds {shown})")
         hole = self.holes[seat]
         if (hole, direction) not in _PATH:
-            edge = {"left": "left column", "right": "right column",
-                    "top": "top row", "bottom": "bottom row"}[direction]
+            edge = {
+                "left": "left column",
+                "right": "right column",
+                "top": "top row",
+                "bottom": "bottom row",
+            }[direction]
             raise IllegalAction(
                 f"your hole is {CELL_NAMES[hole]}, on the {edge}: a card may not go straight "
                 f"into the hole, so push from another side"
@@ -471,8 +533,13 @@ class SlideState(State):
             removed = removed_cells(grid)
             gone = set(removed)
             left = [grid[i] for i in range(CELLS) if i not in gone]
-            seats.append({"removed": [CELL_NAMES[i] for i in removed],
-                          "score": sum(left), "remaining": len(left)})
+            seats.append(
+                {
+                    "removed": [CELL_NAMES[i] for i in removed],
+                    "score": sum(left),
+                    "remaining": len(left),
+                }
+            )
             self.totals[s] += sum(left)
             self.total_counts[s] += len(left)
         self.deal_results.append({"deal": self.deal_no, "seats": seats})
@@ -565,9 +632,13 @@ class SlideState(State):
 
     def _deal_results(self) -> list[dict[str, Any]]:
         """A deep copy: what leaves the state must not share lists with it."""
-        return [{"deal": d["deal"], "seats": [{**seat, "removed": list(seat["removed"])}
-                                              for seat in d["seats"]]}
-                for d in self.deal_results]
+        return [
+            {
+                "deal": d["deal"],
+                "seats": [{**seat, "removed": list(seat["removed"])} for seat in d["seats"]],
+            }
+            for d in self.deal_results
+        ]
 
     def result(self) -> SlideResult:
         n = self.players
@@ -643,8 +714,7 @@ class SlideState(State):
         return other
 
     def cards(self) -> Counter[Any]:
-        return Counter([*(abs(v) for g in self.grids for v in g if v), *self.centre,
-                        *self.boxed])
+        return Counter([*(abs(v) for g in self.grids for v in g if v), *self.centre, *self.boxed])
 
 
 GAME = SlideGame()
@@ -702,14 +772,19 @@ def sample_state(view: dict[str, Any], rng: random.Random) -> SlideState:
                 pending[s] = rng.choice([i for i in range(CELLS) if grids[s][i] < 0])
     first = view["first"] if view["first"] is not None else 0
     # deal 1 began with seat ``start``; the token moves one seat a round
-    options = {"start": (first - view["round"] + 1) % n if view["deal"] == 1 else 0,
-               "target": view["target"]}
+    options = {
+        "start": (first - view["round"] + 1) % n if view["deal"] == 1 else 0,
+        "target": view["target"],
+    }
     deal_results = [dict(d) for d in view["deal_results"]]
     rest = unseen.copy()
     for v in drawn:
         rest.remove(v)
     return SlideState.assemble(
-        0, n, options, [],
+        0,
+        n,
+        options,
+        [],
         totals=list(view["totals"]),
         total_counts=[sum(d["seats"][s]["remaining"] for d in deal_results) for s in range(n)],
         deal_results=deal_results,

@@ -32,13 +32,20 @@ _END = "end"
 _PLAYS_OF = {c: tuple(_PLAY_TEXT[(c, p)] for p in range(4)) for c in CARDS}
 #: (pile, the seat's signal on it) -> the signal moves it may make there, in legal()'s order
 _SIGNAL_MOVES = {
-    (pile, current): tuple([f"signal {pile} {s}" for s in SIGNALS if s != current]
-                           + ([f"signal {pile} clear"] if current is not None else []))
-    for pile in PILES for current in (None, *SIGNALS)}
+    (pile, current): tuple(
+        [f"signal {pile} {s}" for s in SIGNALS if s != current]
+        + ([f"signal {pile} clear"] if current is not None else [])
+    )
+    for pile in PILES
+    for current in (None, *SIGNALS)
+}
 #: piles as people read them
 PILE_WORDS = {"up1": "▲ up 1", "up2": "▲ up 2", "down1": "▼ down 1", "down2": "▼ down 2"}
-SIGNAL_WORDS = {"avoid": "please avoid", "small": "only a small jump, please",
-                "good": "I have something good"}
+SIGNAL_WORDS = {
+    "avoid": "please avoid",
+    "small": "only a small jump, please",
+    "good": "I have something good",
+}
 
 
 def fits(card: int, pile: int, top: int) -> bool:
@@ -77,15 +84,16 @@ def can_play_run(hand: list[int], tops: list[int], count: int) -> bool:
             top = tops[p]
             if fits(card, p, top):
                 tops[p] = card
-                ok = can_play_run(hand[:i] + hand[i + 1:], tops, count - 1)
+                ok = can_play_run(hand[:i] + hand[i + 1 :], tops, count - 1)
                 tops[p] = top
                 if ok:
                     return True
     return False
 
 
-def greedy_play(hand: list[int], tops: list[int], played: int, minimum: int
-                ) -> tuple[int, int] | None:
+def greedy_play(
+    hand: list[int], tops: list[int], played: int, minimum: int
+) -> tuple[int, int] | None:
     """The greedy play (card, pile index) for a sorted ``hand``, or None to end the turn.
 
     The smallest jump first (a backwards trick is the best jump there is; ties: the lower
@@ -162,14 +170,25 @@ class TheGame(Game):
     max_players = 5
     better = "low"
     options = (
-        Option("start", 0, "the seat that plays first", low=0, high=4, label="First player",
-               seat=True),
+        Option(
+            "start", 0, "the seat that plays first", low=0, high=4, label="First player", seat=True
+        ),
         # the words players read in the lobby (the rules page says the same)
-        Option("min_after_empty", 1, "the fewest cards a turn once the draw pile is empty: 1 "
-               "is the published rule; 2 is how some rule pages read it",
-               choices=(1, 2), label="Cards a turn once the draw pile is empty"),
-        Option("pro", False, "at least 3 cards a turn while the draw pile lasts",
-               kind=bool, label="Pro variant"),
+        Option(
+            "min_after_empty",
+            1,
+            "the fewest cards a turn once the draw pile is empty: 1 "
+            "is the published rule; 2 is how some rule pages read it",
+            choices=(1, 2),
+            label="Cards a turn once the draw pile is empty",
+        ),
+        Option(
+            "pro",
+            False,
+            "at least 3 cards a turn while the draw pile lasts",
+            kind=bool,
+            label="Pro variant",
+        ),
     )
 
     has_talk = True
@@ -179,8 +198,9 @@ class TheGame(Game):
     def is_talk(self, action: str) -> bool:
         return action.startswith("signal ")
 
-    def describe_action(self, action: str, who: str, view: View | None = None,
-                        public: bool = False) -> str:
+    def describe_action(
+        self, action: str, who: str, view: View | None = None, public: bool = False
+    ) -> str:
         words = action.split(" ")
         if action == _END:
             return f"{who} ended the turn"
@@ -212,9 +232,11 @@ class TheGame(Game):
         result = view.get("result")
         if not result or not result.get("over"):
             return None
-        return {"columns": ["cards in hand"], "seats": [[n] for n in view["hand_sizes"]],
-                "table": [["draw pile", view["draw_pile"]],
-                          ["cards left", result["cards_left"]]]}
+        return {
+            "columns": ["cards in hand"],
+            "seats": [[n] for n in view["hand_sizes"]],
+            "table": [["draw pile", view["draw_pile"]], ["cards left", result["cards_left"]]],
+        }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over") or result["won"]:
@@ -222,10 +244,15 @@ class TheGame(Game):
         notes = []
         if result.get("stuck_seat") is not None:
             short = result["short_by"]
-            notes.append(f"{names[result['stuck_seat']]} could not play {short} more card"
-                         f"{'s' if short != 1 else ''}.")
-        notes.append("10 or fewer cards left counts as a good result." if result.get("good")
-                     else "More than 10 cards left: 10 or fewer counts as a good result.")
+            notes.append(
+                f"{names[result['stuck_seat']]} could not play {short} more card"
+                f"{'s' if short != 1 else ''}."
+            )
+        notes.append(
+            "10 or fewer cards left counts as a good result."
+            if result.get("good")
+            else "More than 10 cards left: 10 or fewer counts as a good result."
+        )
         return notes
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
@@ -237,8 +264,10 @@ class TheGame(Game):
         lines = [f"The team did not win. Cards left: {left} (played {len(CARDS) - left})."]
         if result.get("stuck_seat") is not None:
             short = result["short_by"]
-            lines.append(f"{names[result['stuck_seat']]} could not play {short} card"
-                         f"{'s' if short != 1 else ''}.")
+            lines.append(
+                f"{names[result['stuck_seat']]} could not play {short} card"
+                f"{'s' if short != 1 else ''}."
+            )
         if result.get("good"):
             lines.append("10 or fewer left counts as a good result.")
         return lines
@@ -256,8 +285,8 @@ class TheGameState(State):
         deck = shuffled(CARDS, deal_key("the-game", seed))  # deck[0] is the top
         size = HAND_SIZE[players]
         self.hand_size = size
-        self.hands = [sorted(deck[s * size:(s + 1) * size]) for s in range(players)]
-        self.draw = deck[players * size:][::-1]  # top last
+        self.hands = [sorted(deck[s * size : (s + 1) * size]) for s in range(players)]
+        self.draw = deck[players * size :][::-1]  # top last
         self.tops = list(START_TOPS)
         self.piles_played: list[list[int]] = [[] for _ in PILES]  # every card played, per pile
         self.turn = options["start"]
@@ -383,8 +412,8 @@ class TheGameState(State):
         draw = self.draw
         if draw:
             take = min(self.hand_size - len(hand), len(draw))
-            hand.extend(draw[len(draw) - take:])
-            del draw[len(draw) - take:]
+            hand.extend(draw[len(draw) - take :])
+            del draw[len(draw) - take :]
             hand.sort()
         self.played = 0
         n = self.players
@@ -418,7 +447,8 @@ class TheGameState(State):
                     choice = greedy_play(hand, tops, played, minimum)
                 else:
                     plays: list[tuple[int, int] | None] = [
-                        (c, p) for c in hand for p in range(4) if fits(c, p, tops[p])]
+                        (c, p) for c in hand for p in range(4) if fits(c, p, tops[p])
+                    ]
                     if played >= minimum:
                         plays.append(None)
                     choice = plays[int(rand() * len(plays))] if plays else None
@@ -484,8 +514,13 @@ class TheGameState(State):
         }
 
     def cards(self) -> Counter[Any]:
-        return Counter([*(c for h in self.hands for c in h), *self.draw,
-                        *(c for p in self.piles_played for c in p)])
+        return Counter(
+            [
+                *(c for h in self.hands for c in h),
+                *self.draw,
+                *(c for p in self.piles_played for c in p),
+            ]
+        )
 
     def snapshot(self) -> dict[str, Any]:
         return {

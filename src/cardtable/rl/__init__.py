@@ -41,6 +41,7 @@ def __getattr__(name: str) -> Any:
         if e.name is None or e.name.startswith("cardtable"):
             raise
         raise ModuleNotFoundError(
-            f"cardtable.rl needs the rl extra ({e.name} is missing): "
-            "pip install 'cardtable[rl]'", name=e.name) from e
+            f"cardtable.rl needs the rl extra ({e.name} is missing): pip install 'cardtable[rl]'",
+            name=e.name,
+        ) from e
     return getattr(module, name)

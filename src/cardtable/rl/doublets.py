@@ -25,16 +25,22 @@ ACTIONS = ("play waste", *(f"play {r}" for r in RESERVE_NAMES), "flip", "redeal"
 def _layout() -> Layout:
     lay = Layout()
     lay.add("needed", KING - 1, "one-hot: the value the foundation takes next, 1..12")
-    lay.add("reserves", RESERVES * CARD_CODES,
-            "r1..r7, each one-hot: empty, 1..13")
-    lay.add("waste", MAX_WASTE * CARD_CODES,
-            "the waste from its top card down, 44 slots, each one-hot: no card, 1..13")
+    lay.add("reserves", RESERVES * CARD_CODES, "r1..r7, each one-hot: empty, 1..13")
+    lay.add(
+        "waste",
+        MAX_WASTE * CARD_CODES,
+        "the waste from its top card down, 44 slots, each one-hot: no card, 1..13",
+    )
     lay.add("waste_size", 1, "cards in the waste / 44")
     lay.add("stock", 1, "cards in the stock / 44")
     lay.add("redeals_left", REDEALS + 1, "one-hot: 0, 1, 2 redeals left")
     lay.add("foundation", 1, "cards on the foundation / 48")
-    lay.add("unseen", KING, "per value 1..13: cards in none of the foundation, the waste and "
-            "the reserves (so in the stock) / 4")
+    lay.add(
+        "unseen",
+        KING,
+        "per value 1..13: cards in none of the foundation, the waste and "
+        "the reserves (so in the stock) / 4",
+    )
     lay.add("over", 1, "1 once the game is over")
     return lay
 

@@ -48,13 +48,15 @@ class Layout:
     def high(self) -> np.ndarray:
         out = np.empty(self.size, dtype=np.float32)
         for f in self.fields:
-            out[f.start:f.start + f.size] = f.high
+            out[f.start : f.start + f.size] = f.high
         return out
 
     def describe(self) -> list[dict[str, Any]]:
         """The layout as rows for docs: name, first index, size, highest value, meaning."""
-        return [{"name": f.name, "start": f.start, "size": f.size, "high": f.high,
-                 "doc": f.doc} for f in self.fields]
+        return [
+            {"name": f.name, "start": f.start, "size": f.size, "high": f.high, "doc": f.doc}
+            for f in self.fields
+        ]
 
 
 class Encoding(ABC):

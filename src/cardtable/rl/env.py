@@ -63,8 +63,10 @@ def _opponents(spec: Opponents, players: int) -> dict[int, str]:
     else:
         entries = list(spec)
         if len(entries) != players:
-            raise ValueError(f"opponents: give one entry per seat ({players}, None for a "
-                             f"learning seat) or a mapping seat -> bot, not {entries!r}")
+            raise ValueError(
+                f"opponents: give one entry per seat ({players}, None for a "
+                f"learning seat) or a mapping seat -> bot, not {entries!r}"
+            )
         out = {s: b for s, b in enumerate(entries) if b is not None}
     for seat, bot in out.items():
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -78,9 +80,15 @@ class Table:
     """One game as the environments play it: the state, the bots, the buffered choices of a
     simultaneous step and the talk limit. The environments are thin layers over it."""
 
-    def __init__(self, game: str | Game, players: int | None = None,
-                 options: Mapping[str, Any] | None = None, opponents: Opponents = None,
-                 talk_limit: int = 2, bot_key: int = 0) -> None:
+    def __init__(
+        self,
+        game: str | Game,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        opponents: Opponents = None,
+        talk_limit: int = 2,
+        bot_key: int = 0,
+    ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         self.players, self.options = self.game.check_options(players, options or {})
         self.encoding: Encoding = load_encoding(self.game, self.players, self.options)
@@ -107,9 +115,14 @@ class Table:
         self.close()
         self.state = self.game.deal(seed, self.players, self.options)
         self.seed = seed
-        self.seats = lifecycle.BotSeats(lifecycle.build(
-            self.opponents, self.game.name, lambda s: bot_seed(self.bot_key, seed, s),
-            lambda s, _spec: {"seat": s, "players": self.players, "options": self.options}))
+        self.seats = lifecycle.BotSeats(
+            lifecycle.build(
+                self.opponents,
+                self.game.name,
+                lambda s: bot_seed(self.bot_key, seed, s),
+                lambda s, _spec: {"seat": s, "players": self.players, "options": self.options},
+            )
+        )
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
         self.step_seats = self.state.to_act()
@@ -153,8 +166,10 @@ class Table:
         """A learning seat's action (one of ``legal(seat)``), then the bots until a learning
         seat must act again."""
         if action not in self.legal(seat):
-            raise ValueError(f"{action!r} is not legal for seat {seat} now "
-                             f"(legal: {', '.join(self.legal(seat)) or 'nothing'})")
+            raise ValueError(
+                f"{action!r} is not legal for seat {seat} now "
+                f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
+            )
         self.take(seat, action)
         self.play_bots()
 
@@ -256,12 +271,23 @@ class _OnTable:
 class _MultiAgent(_OnTable):
     """What the AEC and Parallel environments share: agents, spaces, seeds."""
 
-    metadata: dict[str, Any] = {"name": "cardtable_v0", "render_modes": ["ansi"],
-                                "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "cardtable_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
-    def _setup(self, game: str | Game, players: int | None, options: Mapping[str, Any] | None,
-               opponents: Opponents, talk_limit: int, max_steps: int | None,
-               render_mode: str | None, bot_key: int) -> None:
+    def _setup(
+        self,
+        game: str | Game,
+        players: int | None,
+        options: Mapping[str, Any] | None,
+        opponents: Opponents,
+        talk_limit: int,
+        max_steps: int | None,
+        render_mode: str | None,
+        bot_key: int,
+    ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if max_steps is not None and max_steps < 1:
@@ -272,9 +298,12 @@ class _MultiAgent(_OnTable):
         enc = self.table.encoding
         self.possible_agents = [agent_name(s) for s in self.table.learners]
         self.seat_of = {agent_name(s): s for s in self.table.learners}
-        self.observation_spaces = {a: spaces.Dict({"observation": _observation_space(enc),
-                                                   "action_mask": _mask_space(enc)})
-                                   for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {"observation": _observation_space(enc), "action_mask": _mask_space(enc)}
+            )
+            for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(len(enc.actions)) for a in self.possible_agents}
         self._rng = np.random.default_rng()
 
@@ -306,13 +335,19 @@ class _MultiAgent(_OnTable):
 class CardtableAEC(_MultiAgent, AECEnv):
     """PettingZoo AEC environment of one game: agents ``seat_0`` .. (bots' seats left out)."""
 
-    def __init__(self, game: str | Game, players: int | None = None,
-                 options: Mapping[str, Any] | None = None, opponents: Opponents = None,
-                 talk_limit: int = 2, max_steps: int | None = None,
-                 render_mode: str | None = None, bot_key: int = 0) -> None:
+    def __init__(
+        self,
+        game: str | Game,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        opponents: Opponents = None,
+        talk_limit: int = 2,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        bot_key: int = 0,
+    ) -> None:
         AECEnv.__init__(self)
-        self._setup(game, players, options, opponents, talk_limit, max_steps, render_mode,
-                    bot_key)
+        self._setup(game, players, options, opponents, talk_limit, max_steps, render_mode, bot_key)
         self.metadata = {**self.metadata, "name": f"cardtable_{self.table.game.name}_v0"}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -366,17 +401,24 @@ class CardtableParallel(_MultiAgent, ParallelEnv):
     it is otherwise). Actions of agents that are not to act (their mask is all 0) are
     ignored."""
 
-    def __init__(self, game: str | Game, players: int | None = None,
-                 options: Mapping[str, Any] | None = None, opponents: Opponents = None,
-                 talk_limit: int = 2, max_steps: int | None = None,
-                 render_mode: str | None = None, bot_key: int = 0) -> None:
-        self._setup(game, players, options, opponents, talk_limit, max_steps, render_mode,
-                    bot_key)
+    def __init__(
+        self,
+        game: str | Game,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        opponents: Opponents = None,
+        talk_limit: int = 2,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        bot_key: int = 0,
+    ) -> None:
+        self._setup(game, players, options, opponents, talk_limit, max_steps, render_mode, bot_key)
         self.metadata = {**self.metadata, "name": f"cardtable_{self.table.game.name}_v0"}
         self.agents: list[str] = []
 
-    def reset(self, seed: int | None = None, options: dict | None = None
-              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         self.table.reset(self._deal_seed(seed))
         self.agents = list(self.possible_agents)
         self.steps = 0
@@ -411,8 +453,7 @@ class CardtableParallel(_MultiAgent, ParallelEnv):
         rew = {a: float(rewards[self.seat_of[a]]) for a in agents}
         term = dict.fromkeys(agents, over)
         trunc = dict.fromkeys(agents, cut)
-        infos: dict[str, dict[str, Any]] = {a: ({"result": result} if over else {})
-                                            for a in agents}
+        infos: dict[str, dict[str, Any]] = {a: ({"result": result} if over else {}) for a in agents}
         if over or cut:
             self.agents = []
         return obs, rew, term, trunc, infos
@@ -429,11 +470,19 @@ class CardtableGym(_OnTable, gymnasium.Env):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str | Game, players: int | None = None,
-                 options: Mapping[str, Any] | None = None, opponents: Opponents = None,
-                 seat: int = 0, talk_limit: int = 2, max_steps: int | None = None,
-                 illegal_reward: float = -1.0, render_mode: str | None = None,
-                 bot_key: int = 0) -> None:
+    def __init__(
+        self,
+        game: str | Game,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        opponents: Opponents = None,
+        seat: int = 0,
+        talk_limit: int = 2,
+        max_steps: int | None = None,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        bot_key: int = 0,
+    ) -> None:
         rules = games.get(game) if isinstance(game, str) else game
         count, _ = rules.check_options(players, options or {})
         if not 0 <= seat < count:
@@ -442,17 +491,21 @@ class CardtableGym(_OnTable, gymnasium.Env):
             others = [s for s in range(count) if s != seat]
             entries = list(opponents)
             if len(entries) == len(others):  # the other seats, in order
-                opponents = {s: b for s, b in zip(others, entries, strict=True)
-                             if b is not None}
+                opponents = {s: b for s, b in zip(others, entries, strict=True) if b is not None}
         table = Table(rules, players, options, opponents, talk_limit, bot_key)
         if table.learners != [seat]:
-            raise ValueError(f"a single-agent environment learns one seat ({seat}): give a "
-                             f"bot for each of the other seats (opponents)")
+            raise ValueError(
+                f"a single-agent environment learns one seat ({seat}): give a "
+                f"bot for each of the other seats (opponents)"
+            )
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.table, self.seat = table, seat
         self.max_steps, self.illegal_reward, self.render_mode = (
-            max_steps, illegal_reward, render_mode)
+            max_steps,
+            illegal_reward,
+            render_mode,
+        )
         self.observation_space = _observation_space(table.encoding)
         self.action_space = spaces.Discrete(len(table.encoding.actions))
         self._done = True
@@ -466,8 +519,9 @@ class CardtableGym(_OnTable, gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.table.mask(self.seat), "legal": self.table.legal(self.seat)}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         # a given seed is the deal itself; without one, the next from the seeded generator
         self.table.reset(seed if seed is not None else _fresh_seed(self.np_random))
@@ -483,8 +537,13 @@ class CardtableGym(_OnTable, gymnasium.Env):
         if notation not in self.table.legal(self.seat):
             self._done = True
             info = {**self._info(), "illegal": notation}
-            return (self.table.observation(self.seat), float(self.illegal_reward), True, False,
-                    info)
+            return (
+                self.table.observation(self.seat),
+                float(self.illegal_reward),
+                True,
+                False,
+                info,
+            )
         self.table.act(self.seat, notation)
         over = self.table.over
         cut = not over and self.max_steps is not None and self.steps >= self.max_steps
@@ -502,23 +561,36 @@ class CardtableGym(_OnTable, gymnasium.Env):
         self.table.close()
 
 
-def make_env(game: str, players: int | None = None, options: Mapping[str, Any] | None = None,
-             opponents: Opponents = None, **kwargs: Any) -> CardtableAEC:
+def make_env(
+    game: str,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    opponents: Opponents = None,
+    **kwargs: Any,
+) -> CardtableAEC:
     """The PettingZoo AEC environment of ``game`` (``talk_limit``, ``max_steps``,
     ``render_mode``, ``bot_key`` as keywords)."""
     return CardtableAEC(game, players, options, opponents, **kwargs)
 
 
-def make_parallel_env(game: str, players: int | None = None,
-                      options: Mapping[str, Any] | None = None, opponents: Opponents = None,
-                      **kwargs: Any) -> CardtableParallel:
+def make_parallel_env(
+    game: str,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    opponents: Opponents = None,
+    **kwargs: Any,
+) -> CardtableParallel:
     """The PettingZoo Parallel environment of ``game``."""
     return CardtableParallel(game, players, options, opponents, **kwargs)
 
 
-def make_gym_env(game: str, players: int | None = None,
-                 options: Mapping[str, Any] | None = None, opponents: Opponents = None,
-                 **kwargs: Any) -> CardtableGym:
+def make_gym_env(
+    game: str,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    opponents: Opponents = None,
+    **kwargs: Any,
+) -> CardtableGym:
     """The Gymnasium environment of one seat of ``game`` (``seat``, ``illegal_reward`` and the
     AEC keywords); ``opponents`` may list the other seats' bots in seat order."""
     return CardtableGym(game, players, options, opponents, **kwargs)
@@ -534,8 +606,9 @@ def register() -> list[str]:
             continue
         env_id = f"cardtable/{name}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="cardtable.rl.env:CardtableGym",
-                               kwargs={"game": name})
+            gymnasium.register(
+                id=env_id, entry_point="cardtable.rl.env:CardtableGym", kwargs={"game": name}
+            )
         ids.append(env_id)
     return ids
 

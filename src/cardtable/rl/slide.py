@@ -25,8 +25,10 @@ CELL_CODES = 2 + VALUES
 #: totals are read in hundreds; a total can pass the target by at most one deal's 160
 TOTAL_HIGH = (MAX_TARGET + CELLS * VALUES) / 100
 
-ACTIONS = (*(f"reveal {c}" for c in CELL_NAMES),
-           *(f"take {v} {d}" for v in range(1, VALUES + 1) for d in DIRECTIONS))
+ACTIONS = (
+    *(f"reveal {c}" for c in CELL_NAMES),
+    *(f"take {v} {d}" for v in range(1, VALUES + 1) for d in DIRECTIONS),
+)
 PHASES = ("reveal", "take", "over")
 
 
@@ -42,8 +44,11 @@ def _layout() -> Layout:
     for k in range(MAX_SEATS):
         who = "the viewer" if k == 0 else f"the seat {k} after the viewer"
         lay.add(f"seat{k}.present", 1, f"1 when {who} is at the table")
-        lay.add(f"seat{k}.cells", CELLS * CELL_CODES,
-                f"{who}'s grid, cells a1..d4, each one-hot: hole, face down, 1..10")
+        lay.add(
+            f"seat{k}.cells",
+            CELLS * CELL_CODES,
+            f"{who}'s grid, cells a1..d4, each one-hot: hole, face down, 1..10",
+        )
         lay.add(f"seat{k}.chosen", 1, f"1 when {who} has chosen its reveal")
         lay.add(f"seat{k}.turn", 1, f"1 when {who} is to take")
         lay.add(f"seat{k}.first", 1, f"1 when {who} holds the first-player token")

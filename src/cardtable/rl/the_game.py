@@ -26,8 +26,11 @@ TOPS = 100
 MINIMUMS = 3
 SIGNAL_WORDS = (*SIGNALS, "clear")
 
-ACTIONS = (*(f"play {c} {p}" for c in CARDS for p in PILES), "end",
-           *(f"signal {p} {s}" for p in PILES for s in SIGNAL_WORDS))
+ACTIONS = (
+    *(f"play {c} {p}" for c in CARDS for p in PILES),
+    "end",
+    *(f"signal {p} {s}" for p in PILES for s in SIGNAL_WORDS),
+)
 
 
 def _layout() -> Layout:
@@ -46,9 +49,12 @@ def _layout() -> Layout:
         lay.add(f"seat{k}.present", 1, f"1 when {who} is at the table")
         lay.add(f"seat{k}.turn", 1, f"1 when it is {who}'s turn")
         lay.add(f"seat{k}.hand_size", 1, f"cards in {who}'s hand / 8")
-        lay.add(f"seat{k}.signals", len(PILES) * len(SIGNALS),
-                f"{who}'s signals: up1, up2, down1, down2, each one-hot avoid, small, good "
-                "(all 0: none)")
+        lay.add(
+            f"seat{k}.signals",
+            len(PILES) * len(SIGNALS),
+            f"{who}'s signals: up1, up2, down1, down2, each one-hot avoid, small, good "
+            "(all 0: none)",
+        )
     return lay
 
 

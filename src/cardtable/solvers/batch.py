@@ -65,8 +65,10 @@ def players_for(game: str, players: int | None) -> int:
     if not rules.min_players <= players <= rules.max_players:
         if rules.max_players == 1:
             raise ValueError(f"{rules.title} is played alone, not by {players}")
-        raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
-                         f"players, not {players}")
+        raise ValueError(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} "
+            f"players, not {players}"
+        )
     return players
 
 
@@ -93,9 +95,14 @@ def solve_one(args: tuple[str, int, int | None, int]) -> dict[str, Any]:
     return out
 
 
-def run(game: str, seeds: list[int], jobs: int = 1, budget: int | None = None,
-        on_done: Callable[[], None] | None = None, players: int | None = None
-        ) -> list[dict[str, Any]]:
+def run(
+    game: str,
+    seeds: list[int],
+    jobs: int = 1,
+    budget: int | None = None,
+    on_done: Callable[[], None] | None = None,
+    players: int | None = None,
+) -> list[dict[str, Any]]:
     """Solve the deals ``seeds`` of ``game`` for ``players`` (see ``players_for``); results in
     seed order, identical whatever ``jobs`` is. ``on_done()`` is called as each deal is
     solved (for a progress bar)."""
@@ -146,8 +153,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         "unknown": len(results) - decided,
         "winnable": won / decided if decided else None,
         "winnable_ci95": [low, high],
-        "winnable_bounds": [wilson(won, len(results))[0],
-                            wilson(won + unknown, len(results))[1]],
+        "winnable_bounds": [wilson(won, len(results))[0], wilson(won + unknown, len(results))[1]],
         "median_ms": statistics.median(ms) if ms else None,
         "max_ms": max(ms) if ms else None,
         "total_s": sum(ms) / 1000,

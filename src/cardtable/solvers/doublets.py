@@ -149,8 +149,10 @@ def _last_needed() -> dict[tuple[int, int], tuple[int, ...]]:
 _LAST_NEEDED = _last_needed()
 
 
-_FIRST_NEEDED = {need: tuple([0] + [(_CYCLE[v] - _CYCLE[need]) % 12 + 1 for v in range(1, 13)])
-                 for need in range(1, 13)}
+_FIRST_NEEDED = {
+    need: tuple([0] + [(_CYCLE[v] - _CYCLE[need]) % 12 + 1 for v in range(1, 13)])
+    for need in range(1, 13)
+}
 
 
 def last_pass_possible(deck: bytes, pointer: int, reserves: int, need: int, left: int) -> bool:
@@ -228,12 +230,19 @@ def position_from_state(state: DoubletsState) -> Position:
     """The position of a real state. **Peeks** at the stock: for solvers and tests only."""
     deck = bytes([c >> 2 for c in state.waste] + [c >> 2 for c in reversed(state.stock)])
     reserves = pack_reserves(c >> 2 if c is not None else 0 for c in state.reserves)
-    return Position(deck, len(state.waste), reserves, state.redeals_left, state.needed,
-                    NON_KINGS - len(state.foundation))
+    return Position(
+        deck,
+        len(state.waste),
+        reserves,
+        state.redeals_left,
+        state.needed,
+        NON_KINGS - len(state.foundation),
+    )
 
 
-def solve_position(pos: Position, budget: int | None = None,
-                   bound: bool = True) -> tuple[str, list[int], int, str]:
+def solve_position(
+    pos: Position, budget: int | None = None, bound: bool = True
+) -> tuple[str, list[int], int, str]:
     """Search ``pos``: ``(status, moves, nodes, proof)``. ``moves`` is the search's own line
     (see ``moves_to_actions``); ``budget`` caps the nodes over all rounds. ``bound=False``
     switches the last-pass bound off (for testing that it never changes an answer)."""
@@ -249,8 +258,9 @@ def solve_position(pos: Position, budget: int | None = None,
     sub0 = sub1 = 0  # nodes in the current last-pass / second-pass subtree
     cap0 = cap1 = 0
 
-    def visit(deck: bytes, p: int, res: int, r: int, need: int, left: int,
-              flipped: bool = True) -> bool:
+    def visit(
+        deck: bytes, p: int, res: int, r: int, need: int, left: int, flipped: bool = True
+    ) -> bool:
         nonlocal nodes, cuts, sub0, sub1, bounded
         n = len(deck)
         phi = r * (n + 1) + n - p
@@ -307,12 +317,12 @@ def solve_position(pos: Position, budget: int | None = None,
         nxt = NEXT[need]
         if top == need:
             path.append(_WASTE)
-            if left == 1 or visit(deck[:p - 1] + deck[p:], p - 1, res, r, nxt, left - 1, False):
+            if left == 1 or visit(deck[: p - 1] + deck[p:], p - 1, res, r, nxt, left - 1, False):
                 return True
             path.pop()
         elif (res >> shift) & 7:
             if p:
-                refill, rest, p2 = top, deck[:p - 1] + deck[p:], p - 1
+                refill, rest, p2 = top, deck[: p - 1] + deck[p:], p - 1
             elif n:
                 refill, rest, p2 = deck[0], deck[1:], 0
             else:
@@ -381,8 +391,12 @@ def solve_position(pos: Position, budget: int | None = None,
             if cuts == 0:
                 break
     except _OutOfBudget:
-        return ("unknown", [], nodes,
-                f"node budget of {budget} spent after {rounds} widening round(s); undecided")
+        return (
+            "unknown",
+            [],
+            nodes,
+            f"node budget of {budget} spent after {rounds} widening round(s); undecided",
+        )
     proof = (
         f"exhaustive: {nodes} search nodes over {rounds} widening round(s); the last round cut "
         f"no branch, every line ends stuck short of 48 cards ({bounded} last-pass positions cut "
@@ -391,8 +405,9 @@ def solve_position(pos: Position, budget: int | None = None,
     return "lost", [], nodes, proof
 
 
-def moves_to_actions(slots: Sequence[int], deck: bytes, pointer: int, needed: int,
-                     moves: Iterable[int]) -> list[str]:
+def moves_to_actions(
+    slots: Sequence[int], deck: bytes, pointer: int, needed: int, moves: Iterable[int]
+) -> list[str]:
     """The search's line as actions in RULES.md notation. ``slots`` are the reserve values in
     slot order (0 when empty): they decide which ``play rN`` a reserve play becomes."""
     slots = list(slots)
@@ -476,8 +491,9 @@ class Mistake:
     needed: str  # the value the foundation wanted then, e.g. "8"
 
 
-def first_mistake(state: DoubletsState, actions: Sequence[str],
-                  budget: int | None = None) -> Mistake | None:
+def first_mistake(
+    state: DoubletsState, actions: Sequence[str], budget: int | None = None
+) -> Mistake | None:
     """**Peeking** study tool: replay ``actions`` from ``state`` (not changed) and find the
     first action after which the true position is no longer winnable. None if the start is
     already lost or the line never loses its win. Once a position is lost every later one is,
@@ -511,8 +527,7 @@ def first_mistake(state: DoubletsState, actions: Sequence[str],
             if still_winnable(trial, budget) is not False:
                 alternative = action
                 break
-    return Mistake(hi, played, alternative, before.redeals_left == 2,
-                   rank_name(before.needed))
+    return Mistake(hi, played, alternative, before.redeals_left == 2, rank_name(before.needed))
 
 
 __all__ = [

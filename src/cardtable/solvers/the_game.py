@@ -119,8 +119,14 @@ def dead_card(tops: list[int], live: int) -> bool:
     the game is lost. (Same answer as the endgame's function; a test checks it.)
     """
     lu, hd = min(tops[0], tops[1]), max(tops[2], tops[3])
-    fitting = ABOVE[lu] | BELOW[hd] | _bit(tops[0] - 10) | _bit(tops[1] - 10) \
-        | _bit(tops[2] + 10) | _bit(tops[3] + 10)
+    fitting = (
+        ABOVE[lu]
+        | BELOW[hd]
+        | _bit(tops[0] - 10)
+        | _bit(tops[1] - 10)
+        | _bit(tops[2] + 10)
+        | _bit(tops[3] + 10)
+    )
     stuck = live & ~fitting
     if not stuck:
         return False
@@ -167,10 +173,20 @@ def _mask(cards: Any) -> int:
 class _Search:
     """One search over a position's game tree (the module docstring says how)."""
 
-    def __init__(self, tops: list[int], hands: list[int], order: list[int], ptr: int,
-                 hand_size: int, minimum_draw: int, minimum_empty: int,
-                 budget: int | None, dominance: bool = True, cuts: bool = True,
-                 table: bool = True) -> None:
+    def __init__(
+        self,
+        tops: list[int],
+        hands: list[int],
+        order: list[int],
+        ptr: int,
+        hand_size: int,
+        minimum_draw: int,
+        minimum_empty: int,
+        budget: int | None,
+        dominance: bool = True,
+        cuts: bool = True,
+        table: bool = True,
+    ) -> None:
         self.tops = list(tops)
         self.hands = list(hands)
         self.order = order  # the draw pile, first card drawn first
@@ -247,11 +263,23 @@ class _Search:
         for h in hands:
             live |= h
         key = None
-        a = [ACC[0][tops[0]] & live, ACC[1][tops[1]] & live, ACC[2][tops[2]] & live,
-             ACC[3][tops[3]] & live]
+        a = [
+            ACC[0][tops[0]] & live,
+            ACC[1][tops[1]] & live,
+            ACC[2][tops[2]] & live,
+            ACC[3][tops[3]] & live,
+        ]
         if self.use_table:
-            key = (min(a[0], a[1]), max(a[0], a[1]), min(a[2], a[3]), max(a[2], a[3]),
-                   tuple(hands), self.ptr, seat, min(played, minimum))
+            key = (
+                min(a[0], a[1]),
+                max(a[0], a[1]),
+                min(a[2], a[3]),
+                max(a[2], a[3]),
+                tuple(hands),
+                self.ptr,
+                seat,
+                min(played, minimum),
+            )
             if key in self.failed:
                 return False
             if self.limited.get(key, -1) >= d:
@@ -316,7 +344,7 @@ class _Search:
         """The seat's turn ends: it draws up to its hand size, while the draw pile lasts."""
         hand, ptr = self.hands[seat], self.ptr
         take = min(self.hand_size - hand.bit_count(), len(self.order) - ptr)
-        for c in self.order[ptr:ptr + take]:
+        for c in self.order[ptr : ptr + take]:
             hand |= 1 << c
         self.hands[seat] = hand
         self.ptr = ptr + take
@@ -354,8 +382,14 @@ def _actions(line: list[tuple[int, int, int]]) -> list[str]:
     return ["end" if card == 0 else f"play {card} {PILES[p]}" for _, card, p in line]
 
 
-def search_from(state: TheGameState, budget: int | None = None, *, dominance: bool = True,
-                cuts: bool = True, table: bool = True) -> tuple[str, list[str], int, str]:
+def search_from(
+    state: TheGameState,
+    budget: int | None = None,
+    *,
+    dominance: bool = True,
+    cuts: bool = True,
+    table: bool = True,
+) -> tuple[str, list[str], int, str]:
     """Search ``state``: ``(status, line, nodes, proof)``. The switches turn off the
     dominance, the proofs of loss and the table (for tests: a plain exhaustive search)."""
     if state.over:
@@ -363,9 +397,19 @@ def search_from(state: TheGameState, budget: int | None = None, *, dominance: bo
             return "won", [], 0, ""
         return "lost", [], 0, "the game is over: the seat to move cannot play its minimum"
     opts = state.options
-    s = _Search(state.tops, [_mask(h) for h in state.hands], state.draw[::-1], 0,
-                state.hand_size, 3 if opts["pro"] else 2, opts["min_after_empty"], budget,
-                dominance, cuts, table)
+    s = _Search(
+        state.tops,
+        [_mask(h) for h in state.hands],
+        state.draw[::-1],
+        0,
+        state.hand_size,
+        3 if opts["pro"] else 2,
+        opts["min_after_empty"],
+        budget,
+        dominance,
+        cuts,
+        table,
+    )
     try:
         won = s.run(state.turn, state.played)
     except _OutOfBudget:
@@ -376,13 +420,20 @@ def search_from(state: TheGameState, budget: int | None = None, *, dominance: bo
     for h in s.hands:
         live |= h
     if cuts and dead_card(state.tops, live):
-        dead = [c for c in cards_of(live) if not any(
-            accepts(p, t) >> c & 1 for p, t in enumerate(state.tops))]
-        proof = ("a card still out can never be played again (no pile reaches it, even "
-                 f"with every card at hand): among {dead}")
+        dead = [
+            c
+            for c in cards_of(live)
+            if not any(accepts(p, t) >> c & 1 for p, t in enumerate(state.tops))
+        ]
+        proof = (
+            "a card still out can never be played again (no pile reaches it, even "
+            f"with every card at hand): among {dead}"
+        )
     else:
-        proof = (f"exhaustive search: every line from here fails ({s.nodes} positions, "
-                 f"{s.dead_cuts} cut by a dead card, the rest by the rules or the table)")
+        proof = (
+            f"exhaustive search: every line from here fails ({s.nodes} positions, "
+            f"{s.dead_cuts} cut by a dead card, the rest by the rules or the table)"
+        )
     return "lost", [], s.nodes, proof
 
 
@@ -405,10 +456,20 @@ def solve_seed(seed: int, budget: int | None = None, players: int = 1) -> Soluti
     return solve(state, budget)
 
 
-def winnable_after(tops: list[int], hands: list[int], order: list[int], seat: int,
-                   played: int, action: tuple[int, int] | None, *, hand_size: int,
-                   minimum_draw: int, minimum_empty: int, budget: int,
-                   spent: list[int] | None = None) -> bool | None:
+def winnable_after(
+    tops: list[int],
+    hands: list[int],
+    order: list[int],
+    seat: int,
+    played: int,
+    action: tuple[int, int] | None,
+    *,
+    hand_size: int,
+    minimum_draw: int,
+    minimum_empty: int,
+    budget: int,
+    spent: list[int] | None = None,
+) -> bool | None:
     """Every card known, given as plain values (a deal sampled from a seat's view, say): once
     ``seat``, ``played`` cards into its turn, plays ``action`` ((card, pile index), or None:
     it ends its turn and draws), can the game still be won? ``hands`` are bit masks,
@@ -443,5 +504,13 @@ def still_winnable(state: TheGameState, budget: int | None = None) -> bool | Non
     return None if status == "unknown" else status == "won"
 
 
-__all__ = ["Solution", "accepts", "dead_card", "search_from", "solve", "solve_seed",
-           "still_winnable", "winnable_after"]
+__all__ = [
+    "Solution",
+    "accepts",
+    "dead_card",
+    "search_from",
+    "solve",
+    "solve_seed",
+    "still_winnable",
+    "winnable_after",
+]

@@ -108,9 +108,15 @@ def _dead_card(tops: list[int], live: int) -> bool:
     return bool(stuck & ABOVE[high] & BELOW[low])
 
 
-def solve(tops: list[int], hands: list[int], turn: int, played: int, minimum: int = 1,
-          budget: int = 20000, spent: list[int] | None = None
-          ) -> tuple[str, list[tuple[int, int, int]]]:
+def solve(
+    tops: list[int],
+    hands: list[int],
+    turn: int,
+    played: int,
+    minimum: int = 1,
+    budget: int = 20000,
+    spent: list[int] | None = None,
+) -> tuple[str, list[tuple[int, int, int]]]:
     """Can every card still be played? ``hands`` are bit masks of cards, one per seat.
 
     ``turn`` is the seat to move and ``played`` the cards it has played this turn. Returns
@@ -136,8 +142,15 @@ def solve(tops: list[int], hands: list[int], turn: int, played: int, minimum: in
     def search(seat: int, played: int) -> bool:
         hand = hands[seat]
         u0, u1, d0, d1 = tops
-        key = (min(u0, u1), max(u0, u1), min(d0, d1), max(d0, d1), tuple(hands), seat,
-               min(played, minimum))
+        key = (
+            min(u0, u1),
+            max(u0, u1),
+            min(d0, d1),
+            max(d0, d1),
+            tuple(hands),
+            seat,
+            min(played, minimum),
+        )
         if key in failed:
             return False
         count[0] -= 1
@@ -196,8 +209,9 @@ def solve(tops: list[int], hands: list[int], turn: int, played: int, minimum: in
     return (WON, line) if won else (LOST, [])
 
 
-def after(tops: list[int], hands: list[int], seat: int, played: int,
-          action: tuple[int, int] | None) -> tuple[list[int], list[int], int, int]:
+def after(
+    tops: list[int], hands: list[int], seat: int, played: int, action: tuple[int, int] | None
+) -> tuple[list[int], list[int], int, int]:
     """The position after ``seat`` plays ``action`` (card, pile), or ends its turn (None).
 
     Returns (tops, hands, seat to move, cards it has played this turn); the seat to move is -1
@@ -219,8 +233,9 @@ def after(tops: list[int], hands: list[int], seat: int, played: int,
     return tops, hands, -1, 0
 
 
-def first_moves(hand: int, tops: list[int], played: int, minimum: int
-                ) -> list[tuple[int, int] | None]:
+def first_moves(
+    hand: int, tops: list[int], played: int, minimum: int
+) -> list[tuple[int, int] | None]:
     """Every distinct first action of a turn position: plays (twins with equal tops once),
     and ending the turn (None) once the minimum is played."""
     out: list[tuple[int, int] | None] = [(c, p) for _, c, p in _plays(hand, tops, 0)]
@@ -232,10 +247,17 @@ def first_moves(hand: int, tops: list[int], played: int, minimum: int
 Line = list[tuple[int, int, int]]
 
 
-def sampled_choice(tops: list[int], hands: list[list[int]], me: int, played: int,
-                   minimum: int, budget: int, prefer: tuple[int, int] | None = None,
-                   lines: list[Line | None] | None = None, total: int | None = None
-                   ) -> tuple[tuple[int, int] | None, int, int, list[Line | None]] | None:
+def sampled_choice(
+    tops: list[int],
+    hands: list[list[int]],
+    me: int,
+    played: int,
+    minimum: int,
+    budget: int,
+    prefer: tuple[int, int] | None = None,
+    lines: list[Line | None] | None = None,
+    total: int | None = None,
+) -> tuple[tuple[int, int] | None, int, int, list[Line | None]] | None:
     """The action that wins on the most sampled deals of the unseen cards, each searched to
     the end with full knowledge (``solve``): perfect-information sampling of the endgame.
 

@@ -143,8 +143,10 @@ class PlayApp(App[Path | None]):
             keys.append(Binding("r", "deal_again(True)", "Restart"))
         if "new_deal" in self.table.tools:
             keys.append(Binding("n", "deal_again(False)", "New deal"))
-        keys += [Binding(k.key, f"game_key({n})", k.description, show=k.show)
-                 for n, k in enumerate(self.adapter.keys)]
+        keys += [
+            Binding(k.key, f"game_key({n})", k.description, show=k.show)
+            for n, k in enumerate(self.adapter.keys)
+        ]
         if self.table.has_bots:
             keys.append(Binding("p", "pause", "Pause bots"))
         return keys
@@ -196,8 +198,9 @@ class PlayApp(App[Path | None]):
         public = self.rules.deal_is_public(len(self.table.seats), over=False)
         deal = f" · deal {self.table.seed}" if public else ""
         self.title = f"cardtable · {self.table.title}{deal}"
-        who = ", ".join(seat_label(s, self.table.names(self.viewer))
-                        for s in range(len(self.table.seats)))
+        who = ", ".join(
+            seat_label(s, self.table.names(self.viewer)) for s in range(len(self.table.seats))
+        )
         self.log_event(f"{self.table.title}{deal}: {who}")
         if self.viewer is None:
             self.log_event("Nobody at the keyboard plays: watching the bots (p pauses).")
@@ -282,8 +285,13 @@ class PlayApp(App[Path | None]):
         talk = [a for a in legal if is_talk(a)]
         rows: list[tuple[str, str | None]] = [(label(view, a), a) for a in plays]
         if not plays:
-            waiting = ("no move left" if self.table.stuck else "watching" if self.viewer is None
-                       else "nothing to do: waiting")
+            waiting = (
+                "no move left"
+                if self.table.stuck
+                else "watching"
+                if self.viewer is None
+                else "nothing to do: waiting"
+            )
             rows.append((f"({waiting})", None))
         if talk:
             rows.append((self.adapter.talk_heading, None))
@@ -325,8 +333,8 @@ class PlayApp(App[Path | None]):
         whose own choices the last one's log may not show)."""
         lines = merged(self._notes, self.table.log(self.viewer))
         shown = self.events
-        if lines[:len(shown)] == shown:
-            for line in lines[len(shown):]:
+        if lines[: len(shown)] == shown:
+            for line in lines[len(shown) :]:
                 self.log_widget.write(line)
         else:
             self.log_widget.clear()
@@ -345,8 +353,7 @@ class PlayApp(App[Path | None]):
         first_time = self.saved is None
         self.saved = self.table.save(self.record_dir)
         self.add_class("over")
-        text = self.adapter.result_text(self.table.view(self.viewer),
-                                        self.table.names(self.viewer))
+        text = self.adapter.result_text(self.table.view(self.viewer), self.table.names(self.viewer))
         text.append(f"\n\nRecord saved: {self.saved}\n", "bold")
         text.append(f"Replay: cardtable replay {self.saved}\n\nPress q to leave.")
         self.result.update(text)
@@ -362,8 +369,12 @@ class PlayApp(App[Path | None]):
         return self._bot_timer is not None or bool(self._thinking)
 
     def _schedule_bots(self) -> None:
-        if self._bot_timer is None and not self._thinking and not self.paused \
-                and self.table.bots_to_act():
+        if (
+            self._bot_timer is None
+            and not self._thinking
+            and not self.paused
+            and self.table.bots_to_act()
+        ):
             # a zero-interval timer trips Textual (division by zero when it runs late)
             self._bot_timer = self.set_timer(max(self.bot_delay, 0.001), self._bot_step)
 
@@ -421,8 +432,10 @@ class PlayApp(App[Path | None]):
             self.say("You are watching: no seat here is played from the keyboard.", error=True)
             return False
         if self.table.over:
-            self.say(f"{STUCK}." if self.table.stuck else "The game is over. Press q to leave.",
-                     error=True)
+            self.say(
+                f"{STUCK}." if self.table.stuck else "The game is over. Press q to leave.",
+                error=True,
+            )
             return False
         try:
             self.table.act(self.viewer, action, quiet=self._thinking)
@@ -526,8 +539,13 @@ class PlayApp(App[Path | None]):
 
     def action_peek(self) -> None:
         answer = self.table.peek_winnable()
-        text = ("no answer in time" if answer is None else
-                "yes, it can still be won" if answer else "no, it can no longer be won")
+        text = (
+            "no answer in time"
+            if answer is None
+            else "yes, it can still be won"
+            if answer
+            else "no, it can no longer be won"
+        )
         self.say(f"{self.adapter.peek_words}: {text}")
 
     def action_game_key(self, n: int) -> None:
@@ -543,8 +561,10 @@ class PlayApp(App[Path | None]):
             self._deal_again(same)
             return
         question = "Restart this deal?" if same else "Leave this deal for a new one?"
-        self.push_screen(ConfirmQuit(question, "Restart" if same else "New deal"),
-                         lambda yes: self._deal_again(same) if yes else None)
+        self.push_screen(
+            ConfirmQuit(question, "Restart" if same else "New deal"),
+            lambda yes: self._deal_again(same) if yes else None,
+        )
 
     def _deal_again(self, same: bool) -> None:
         """The deal so far saved as it stands (the person may replay it), then the same
@@ -559,8 +579,10 @@ class PlayApp(App[Path | None]):
         self._notes = []
         self.remove_class("over")
         self._open_deal()
-        self.say(f"{'Restarted' if same else 'New deal'}."
-                 + (f" The last one is saved: {saved}" if saved else ""))
+        self.say(
+            f"{'Restarted' if same else 'New deal'}."
+            + (f" The last one is saved: {saved}" if saved else "")
+        )
         self.refresh_table()
 
     def action_pause(self) -> None:

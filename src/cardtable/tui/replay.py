@@ -72,8 +72,10 @@ class ReplayApp(App[None]):
                 yield Static(id="step")
                 yield OptionList(
                     Option(Text("(the deal)", "dim"), id="0"),
-                    *(Option(f"{n:>3}. {seat_word(s)}: {a}", id=str(n))
-                      for n, (s, a) in enumerate(self.actions, 1)),
+                    *(
+                        Option(f"{n:>3}. {seat_word(s)}: {a}", id=str(n))
+                        for n, (s, a) in enumerate(self.actions, 1)
+                    ),
                     id="steps",
                 )
         yield Footer()
@@ -99,8 +101,10 @@ class ReplayApp(App[None]):
         else:
             text.append("the deal\n")
         if self.step == self.last:
-            text.append("end of the game" if "result" in view else "end of the record (unfinished)",
-                        "bold yellow")
+            text.append(
+                "end of the game" if "result" in view else "end of the record (unfinished)",
+                "bold yellow",
+            )
         text.append("\n→ next  ← back  Home/End")
         self.query_one("#step", Static).update(text)
         steps = self.query_one("#steps", OptionList)

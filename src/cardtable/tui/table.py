@@ -62,10 +62,14 @@ class Table:
         self.title = rules.title
         self._state = rules.deal(seed, len(self.seats), self.options)
         # each bot its own random stream, unrelated to the deal
-        self._bots = BotSeats(build({s: spec for s, spec in enumerate(self.seats)
-                                     if spec != HUMAN}, game, lambda _s: new_key(),
-                                    lambda s, _spec: {"seat": s, "players": len(self.seats),
-                                                     "options": self.options}))
+        self._bots = BotSeats(
+            build(
+                {s: spec for s, spec in enumerate(self.seats) if spec != HUMAN},
+                game,
+                lambda _s: new_key(),
+                lambda s, _spec: {"seat": s, "players": len(self.seats), "options": self.options},
+            )
+        )
         self.humans: tuple[int, ...] = tuple(
             s for s, name in enumerate(self.seats) if name == HUMAN
         )
@@ -74,8 +78,7 @@ class Table:
         self._logs: dict[int | None, Logbook] = {}
         # the game's advisor (Doublets: the fair bot) watches the person's game, so a hint
         # remembers what was shown (flipped cards)
-        self._advisor = (cast(Advisor, make_bot(rules.advisor, game)) if rules.advisor
-                         else None)
+        self._advisor = cast(Advisor, make_bot(rules.advisor, game)) if rules.advisor else None
         if self._advisor is not None:
             self._advisor.observe(self._state.view(0))
 
@@ -88,8 +91,13 @@ class Table:
     def stuck(self) -> bool:
         """A deal played alone by the person, with undo, that has no move left and is not
         won: not at its end yet for undo and the hint (as AisleRiot keeps Undo)."""
-        return (self.over and self.humans == (0,) and len(self.seats) == 1
-                and self.rules.offers_undo(1) and not self.result().get("won"))
+        return (
+            self.over
+            and self.humans == (0,)
+            and len(self.seats) == 1
+            and self.rules.offers_undo(1)
+            and not self.result().get("won")
+        )
 
     @property
     def finished(self) -> bool:
@@ -127,11 +135,12 @@ class Table:
             raise ValueError(f"seat {viewer} is not played at this keyboard")
         log = self._logs.get(viewer)
         actions = self._state.actions
-        if log is None or log.actions != actions[:len(log.actions)]:  # new, or undone
-            log = self._logs[viewer] = new_logbook(self.rules, self.seed, len(self.seats),
-                                                   self.options)
+        if log is None or log.actions != actions[: len(log.actions)]:  # new, or undone
+            log = self._logs[viewer] = new_logbook(
+                self.rules, self.seed, len(self.seats), self.options
+            )
         names = self.names(viewer)
-        for seat, action in actions[len(log.actions):]:
+        for seat, action in actions[len(log.actions) :]:
             add(self.rules, log, seat, action, seat_label(seat, names))
         return [(e["n"], e["text"]) for e in as_read(log.entries, viewer)]
 
@@ -141,8 +150,10 @@ class Table:
     def names(self, viewer: int | None) -> list[str]:
         """Seat names for the boards: ``you`` for the seat at the keyboard, ``player`` for
         another person sharing it, else the bot."""
-        return ["you" if s == viewer else "player" if name == HUMAN else name
-                for s, name in enumerate(self.seats)]
+        return [
+            "you" if s == viewer else "player" if name == HUMAN else name
+            for s, name in enumerate(self.seats)
+        ]
 
     @property
     def has_bots(self) -> bool:
@@ -152,9 +163,7 @@ class Table:
         return [s for s in self._state.to_act() if s in self._bots]
 
     # -- acting -------------------------------------------------------------------------------
-    def act(
-        self, seat: int, action: str, quiet: Collection[int] = ()
-    ) -> list[tuple[int, str]]:
+    def act(self, seat: int, action: str, quiet: Collection[int] = ()) -> list[tuple[int, str]]:
         """A person's action; raises ``IllegalAction`` (with ``reason``) when refused.
 
         Returns the talk the bots answered with (see ``react``); bots in ``quiet`` (busy
@@ -211,15 +220,19 @@ class Table:
     # -- undo (alone only: with other seats, taking back would need their consent) ------------
     @property
     def can_undo(self) -> bool:
-        return (self.rules.offers_undo(len(self.seats)) and bool(self._state.actions)
-                and not self.finished)
+        return (
+            self.rules.offers_undo(len(self.seats))
+            and bool(self._state.actions)
+            and not self.finished
+        )
 
     def undo(self) -> str:
         """Take back the last action by replaying the record without it; return that action.
         A stuck deal plays on from there."""
         if not self.can_undo:
-            raise IllegalAction("there is nothing to undo" if not self.finished
-                                else "the game is over")
+            raise IllegalAction(
+                "there is nothing to undo" if not self.finished else "the game is over"
+            )
         record = self._state.record()
         last = record["actions"].pop()
         self._state = games.replay(record)

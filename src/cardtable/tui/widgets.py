@@ -24,8 +24,9 @@ class Board(Widget):
     Board { height: auto; width: 1fr; padding: 0 1; }
     """
 
-    def __init__(self, adapter: GameBoard, *, links: bool = False, show_result: bool = True,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, adapter: GameBoard, *, links: bool = False, show_result: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.adapter = adapter
         self.links = links
@@ -55,8 +56,12 @@ class Board(Widget):
         width = self.content_size.width or 80
         if self._cache is None or self._cache[0] != width:
             text = self.adapter.render(
-                self.board_view, self.names, width=width, links=self.links,
-                selected=self.selected, show_result=self.show_result,
+                self.board_view,
+                self.names,
+                width=width,
+                links=self.links,
+                selected=self.selected,
+                show_result=self.show_result,
             )
             self._cache = (width, text)
         return self._cache[1]
@@ -79,8 +84,9 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stay"),
     ]
 
-    def __init__(self, question: str = "Leave the game before its end?",
-                 yes: str = "Leave") -> None:
+    def __init__(
+        self, question: str = "Leave the game before its end?", yes: str = "Leave"
+    ) -> None:
         super().__init__()
         self.question, self.yes = question, yes
 

@@ -51,8 +51,18 @@ def test_a_rollout_on_the_true_cards_ends_as_the_engine_does(seed, players):
     view = state.view(0)
     grids = [grid.copy() for grid in state.grids]  # face down: -value
     holes = list(state.holes)
-    expected = rollout(grids, holes, state.first, state.round, list(state.centre), 0, None,
-                       players, None, unseen_counts(view))
+    expected = rollout(
+        grids,
+        holes,
+        state.first,
+        state.round,
+        list(state.centre),
+        0,
+        None,
+        players,
+        None,
+        unseen_counts(view),
+    )
     assert expected == engine_playout(state)
 
 
@@ -74,7 +84,9 @@ def test_the_oracle_is_deterministic():
     scores = []
     for _ in range(2):
         state = GAME.deal(11, 3)
-        play_one(state, [SlideOracle(state, 5), make_bot("greedy", "slide", 1),
-                         make_bot("greedy", "slide", 2)])
+        play_one(
+            state,
+            [SlideOracle(state, 5), make_bot("greedy", "slide", 1), make_bot("greedy", "slide", 2)],
+        )
         scores.append(state.result()["scores"])
     assert scores[0] == scores[1]

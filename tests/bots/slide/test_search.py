@@ -50,8 +50,10 @@ def random_positions(seed: int, players: int, **options: object):
 @pytest.mark.parametrize("players", [2, 3])
 def test_moves_are_legal_at_every_level(level, players):
     state = GAME.deal(40 + players, players)
-    seat_bots = [make_bot(f"search:{level}", "slide", s) if s == 0 else make_bot("greedy", "slide")
-                 for s in range(players)]
+    seat_bots = [
+        make_bot(f"search:{level}", "slide", s) if s == 0 else make_bot("greedy", "slide")
+        for s in range(players)
+    ]
     play_checking_legal(state, seat_bots)
 
 
@@ -65,9 +67,16 @@ def test_levels_and_registry():
         make_bot("search", "doublets")
 
 
-@pytest.mark.parametrize(("seed", "players", "options"), [
-    (1, 2, {}), (2, 3, {}), (3, 4, {"start": 2}), (4, 6, {}), (5, 2, {"target": 40}),
-])
+@pytest.mark.parametrize(
+    ("seed", "players", "options"),
+    [
+        (1, 2, {}),
+        (2, 3, {}),
+        (3, 4, {"start": 2}),
+        (4, 6, {}),
+        (5, 2, {"target": 40}),
+    ],
+)
 def test_sampled_states_agree_with_the_view(seed, players, options):
     rng = random.Random(seed)
     checked = 0
@@ -157,20 +166,37 @@ def test_search_beats_greedy_clearly():
 # game against greedy seats (bot seeds ``seed * 16 + seat``), as a sha256 of the lines and the
 # first six. ``search-v1`` must keep playing them exactly.
 RECORDED = [
-    ("hard", 7, 2, "64560e13e984bbf3",
-     ["reveal a1", "take 1 bottom", "reveal b1", "take 8 bottom", "reveal c1", "take 7 bottom"]),
-    ("normal", 12, 3, "434a48f82336bc4f",
-     ["reveal a1", "take 7 right", "reveal a4", "take 8 top", "reveal b3", "take 8 bottom"]),
-    ("easy", 5, 2, "fdf611637970fd65",
-     ["reveal b2", "take 1 left", "reveal b2", "take 6 top", "reveal b2", "take 10 left"]),
+    (
+        "hard",
+        7,
+        2,
+        "64560e13e984bbf3",
+        ["reveal a1", "take 1 bottom", "reveal b1", "take 8 bottom", "reveal c1", "take 7 bottom"],
+    ),
+    (
+        "normal",
+        12,
+        3,
+        "434a48f82336bc4f",
+        ["reveal a1", "take 7 right", "reveal a4", "take 8 top", "reveal b3", "take 8 bottom"],
+    ),
+    (
+        "easy",
+        5,
+        2,
+        "fdf611637970fd65",
+        ["reveal b2", "take 1 left", "reveal b2", "take 6 top", "reveal b2", "take 10 left"],
+    ),
 ]
 
 
 @pytest.mark.parametrize(("level", "seed", "players", "digest", "opening"), RECORDED)
 def test_the_frozen_baseline_plays_as_the_old_bot(level, seed, players, digest, opening):
     state = GAME.deal(seed, players)
-    seat_bots = [make_bot(f"search-v1:{level}" if s == 0 else "greedy", "slide", seed * 16 + s)
-                 for s in range(players)]
+    seat_bots = [
+        make_bot(f"search-v1:{level}" if s == 0 else "greedy", "slide", seed * 16 + s)
+        for s in range(players)
+    ]
     play_one(state, seat_bots)
     mine = [a for s, a in state.actions if s == 0]
     assert mine[:6] == opening
@@ -200,8 +226,10 @@ def test_random_reveal_greedy_reveals_face_down_cells_and_takes_like_greedy():
 def test_random_reveal_greedy_is_seeded():
     def actions(bot_seed: int) -> list:
         state = GAME.deal(3, 2)
-        play_one(state, [make_bot("greedy:random-reveal", "slide", bot_seed),
-                         make_bot("greedy", "slide")])
+        play_one(
+            state,
+            [make_bot("greedy:random-reveal", "slide", bot_seed), make_bot("greedy", "slide")],
+        )
         return state.actions
 
     assert actions(4) == actions(4)
@@ -235,8 +263,10 @@ def test_take_scores_match_the_greedy_take():
         grid[hole] = 0
         scores = take_scores(grid, hole)
         for v in range(1, 11):
-            best = min(slide.unpaired_sum(t) for t in (
-                _pushed(grid, hole, d, v) for d, _ in slide.PUSHES[hole]))
+            best = min(
+                slide.unpaired_sum(t)
+                for t in (_pushed(grid, hole, d, v) for d, _ in slide.PUSHES[hole])
+            )
             assert scores[v] == best
 
 
@@ -253,7 +283,8 @@ def _expected_next_slow(grid: list, counts: list) -> int:
         g[h] = 0
         e = sum(
             counts[v] * min(slide.unpaired_sum(_pushed(g, h, d, v)) for d, _ in slide.PUSHES[h])
-            for v in range(1, 11))
+            for v in range(1, 11)
+        )
         best = e if best is None else min(best, e)
     return best
 
@@ -275,9 +306,12 @@ def test_expected_next_and_the_lookahead_take_follow_their_definition():
         value, k = lookahead_take(grid, hole, values, counts)
         assert value in values and 0 <= k < len(_PUSHES[hole])
         # the first (value, push) in order with the lowest expectation after it
-        keys = [(_expected_next_slow(_pushed(grid, hole, d, v), counts), i, v, j)
-                for i, (v, (j, (d, _))) in enumerate(
-                    (v, jd) for v in values for jd in enumerate(slide.PUSHES[hole]))]
+        keys = [
+            (_expected_next_slow(_pushed(grid, hole, d, v), counts), i, v, j)
+            for i, (v, (j, (d, _))) in enumerate(
+                (v, jd) for v in values for jd in enumerate(slide.PUSHES[hole])
+            )
+        ]
         assert min(keys)[2:] == (value, k)
 
 
@@ -340,8 +374,11 @@ def test_the_time_cap_stops_after_the_sample_that_passes_it():
 def test_hard_is_deterministic_for_a_seed_with_four_players():
     def actions() -> list:
         state = GAME.deal(6, 4)
-        play_one(state, [make_bot("search:hard", "slide", 3)]
-                 + [make_bot("greedy:random-reveal", "slide", s) for s in range(3)])
+        play_one(
+            state,
+            [make_bot("search:hard", "slide", 3)]
+            + [make_bot("greedy:random-reveal", "slide", s) for s in range(3)],
+        )
         return state.actions
 
     assert actions() == actions()
@@ -368,15 +405,34 @@ def test_the_panel_on_a_handful_of_games(capsys):
 
 def test_a_variant_of_hard_and_the_game_by_game_comparison(tmp_path, monkeypatch, capsys):
     bench = load_bench("slide_bots")
-    monkeypatch.setitem(SearchBot.LEVELS, "hard", {**SearchBot.LEVELS["hard"], "samples": 1,
-                                                   "first": 1})  # cheap, for the test only
+    monkeypatch.setitem(
+        SearchBot.LEVELS, "hard", {**SearchBot.LEVELS["hard"], "samples": 1, "first": 1}
+    )  # cheap, for the test only
     monkeypatch.setitem(SearchBot.LEVELS, "variant", {})  # main sets it; undone after the test
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    for bot, out, extra in (("search:variant", a, ['--variant', '{"reveal": "random"}']),
-                            ("search:easy", b, [])):
-        monkeypatch.setattr("sys.argv", ["slide_bots.py", "--bots", bot, "--opponents", "greedy",
-                                         "--players", "2", "--games", "6", "--seed", "7",
-                                         "--games-out", str(out), *extra])
+    for bot, out, extra in (
+        ("search:variant", a, ["--variant", '{"reveal": "random"}']),
+        ("search:easy", b, []),
+    ):
+        monkeypatch.setattr(
+            "sys.argv",
+            [
+                "slide_bots.py",
+                "--bots",
+                bot,
+                "--opponents",
+                "greedy",
+                "--players",
+                "2",
+                "--games",
+                "6",
+                "--seed",
+                "7",
+                "--games-out",
+                str(out),
+                *extra,
+            ],
+        )
         bench.main()
     assert SearchBot.LEVELS["variant"]["reveal"] == "random"
     assert SearchBot.LEVELS["variant"]["samples"] == 1  # the rest is hard's

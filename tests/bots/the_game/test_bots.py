@@ -78,14 +78,25 @@ def test_views_never_leak_the_deck():
     bot = make_bot("expert", "the-game", 1)
     view = state.view(0)
     assert bot.choose(copy.deepcopy(view), state.legal(0)) == make_bot(
-        "expert", "the-game", 1).choose(view, state.legal(0))
+        "expert", "the-game", 1
+    ).choose(view, state.legal(0))
 
 
 def _table(piles: dict[str, int], hand: list[int], signals: list[dict], draw: int = 40) -> dict:
     return {
-        "game": "the-game", "seat": 0, "players": 2, "to_act": [0], "piles": piles,
-        "hand": hand, "hand_sizes": [len(hand), 7], "draw_pile": draw, "turn": 0,
-        "played_this_turn": 0, "minimum": 2, "signals": signals, "cards_left": 60,
+        "game": "the-game",
+        "seat": 0,
+        "players": 2,
+        "to_act": [0],
+        "piles": piles,
+        "hand": hand,
+        "hand_sizes": [len(hand), 7],
+        "draw_pile": draw,
+        "turn": 0,
+        "played_this_turn": 0,
+        "minimum": 2,
+        "signals": signals,
+        "cards_left": 60,
         "over": False,
     }
 
@@ -93,8 +104,12 @@ def _table(piles: dict[str, int], hand: list[int], signals: list[dict], draw: in
 def _legal(view: dict) -> list[str]:
     from cardtable.games.the_game import PILES, fits
 
-    out = [f"play {c} {p}" for c in view["hand"] for i, p in enumerate(PILES)
-           if fits(c, i, view["piles"][p])]
+    out = [
+        f"play {c} {p}"
+        for c in view["hand"]
+        for i, p in enumerate(PILES)
+        if fits(c, i, view["piles"][p])
+    ]
     return out + [f"signal {p} {s}" for p in PILES for s in ("avoid", "small", "good")]
 
 
@@ -111,9 +126,12 @@ def test_team_bot_keeps_off_a_pile_a_partner_asked_to_avoid():
             assert action.startswith("play")
             _, card, pile = action.split()
             plays.append(pile)
-            view = dict(view, piles=dict(view["piles"], **{pile: int(card)}),
-                        hand=[c for c in view["hand"] if c != int(card)],
-                        played_this_turn=view["played_this_turn"] + 1)
+            view = dict(
+                view,
+                piles=dict(view["piles"], **{pile: int(card)}),
+                hand=[c for c in view["hand"] if c != int(card)],
+                played_this_turn=view["played_this_turn"] + 1,
+            )
         assert marked not in plays
 
 
@@ -178,8 +196,9 @@ def test_sampled_endgame_is_reproducible_and_legal(bot, monkeypatch):
     assert _play_checked(4, 3, bot) == first
 
 
-def _play_redealing(state, bots: list, rng: random.Random, calls: list, redeal,
-                    limit: int = 1 << 30) -> int:
+def _play_redealing(
+    state, bots: list, rng: random.Random, calls: list, redeal, limit: int = 1 << 30
+) -> int:
     """Play a whole game; at each decision where ``redeal(state, seat)`` holds, redeal the
     cards hidden from the seat (same sizes) and check that a copy of its bot, shown the
     other state's view, answers the same (at most ``limit`` times). Returns how many of
@@ -224,8 +243,7 @@ def test_sampled_endgame_ignores_who_really_holds_the_unseen_cards(bot, monkeypa
             holders = [s for s in range(4) if s != seat and state.hands[s]]
             return not state.draw and len(holders) >= 2
 
-        compared += _play_redealing(state, bots, random.Random(seed), calls, endgame,
-                                    40 - compared)
+        compared += _play_redealing(state, bots, random.Random(seed), calls, endgame, 40 - compared)
     assert compared >= 5
 
 
@@ -262,8 +280,8 @@ def test_last_draws_search_decides_from_the_view_alone(bot, players, monkeypatch
     compared = 0
     for seed in range(1, 5):
         state = RULES.deal(seed, players)
-        bots = [cls("the-game", seed * 16 + s, params={"draw_search": 10})
-                for s in range(players)]
-        compared += _play_redealing(state, bots, random.Random(seed), calls,
-                                    lambda state, seat: 0 < len(state.draw) <= 10)
+        bots = [cls("the-game", seed * 16 + s, params={"draw_search": 10}) for s in range(players)]
+        compared += _play_redealing(
+            state, bots, random.Random(seed), calls, lambda state, seat: 0 < len(state.draw) <= 10
+        )
     assert compared >= 10

@@ -41,8 +41,9 @@ class FifteenGame(Game):
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> FifteenState:
         return FifteenState(seed, players, options)
 
-    def describe_action(self, action: str, who: str, view: View | None = None,
-                        public: bool = False) -> str:
+    def describe_action(
+        self, action: str, who: str, view: View | None = None, public: bool = False
+    ) -> str:
         return f"{who} played {action.removeprefix('play ')}"
 
 
@@ -52,8 +53,8 @@ class FifteenState(State):
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
         deck = shuffled(DECK, deal_key("fifteen", seed))
-        self.hands = [sorted(deck[s * HAND:(s + 1) * HAND]) for s in range(players)]
-        self.draw = deck[players * HAND:]  # top last
+        self.hands = [sorted(deck[s * HAND : (s + 1) * HAND]) for s in range(players)]
+        self.draw = deck[players * HAND :]  # top last
         self.pile: list[int] = []
         self.discard: list[int] = []
         self.busts = [0] * players
@@ -99,7 +100,8 @@ class FifteenState(State):
             "seat": seat,
             "players": self.players,
             "to_act": list(self.to_act()),
-            "hand": list(self.hands[seat]) if seat is not None and 0 <= seat < self.players
+            "hand": list(self.hands[seat])
+            if seat is not None and 0 <= seat < self.players
             else None,
             "hand_sizes": [len(h) for h in self.hands],
             "draw_pile": len(self.draw),
@@ -115,19 +117,30 @@ class FifteenState(State):
     def result(self) -> Result:
         ranks = ranks_of(self.busts, "low")
         over = self.over
-        return {"over": over, "scores": list(self.busts), "ranks": ranks,
-                "winners": [s for s in range(self.players) if ranks[s] == 1] if over else []}
+        return {
+            "over": over,
+            "scores": list(self.busts),
+            "ranks": ranks,
+            "winners": [s for s in range(self.players) if ranks[s] == 1] if over else [],
+        }
 
     def cards(self) -> Counter[Any]:
-        return Counter([*(c for h in self.hands for c in h), *self.draw, *self.pile,
-                        *self.discard])
+        return Counter([*(c for h in self.hands for c in h), *self.draw, *self.pile, *self.discard])
 
     def snapshot(self) -> dict[str, Any]:
-        return {"game": "fifteen", "seed": self.seed, "players": self.players,
-                "options": dict(self.options), "hands": [list(h) for h in self.hands],
-                "draw": list(self.draw), "pile": list(self.pile), "discard": list(self.discard),
-                "busts": list(self.busts), "turn": self.turn,
-                "actions": [list(a) for a in self.actions]}
+        return {
+            "game": "fifteen",
+            "seed": self.seed,
+            "players": self.players,
+            "options": dict(self.options),
+            "hands": [list(h) for h in self.hands],
+            "draw": list(self.draw),
+            "pile": list(self.pile),
+            "discard": list(self.discard),
+            "busts": list(self.busts),
+            "turn": self.turn,
+            "actions": [list(a) for a in self.actions],
+        }
 
     def redraw_hidden(self, seat: int | None, rng: random.Random) -> FifteenState:
         other = self.clone()

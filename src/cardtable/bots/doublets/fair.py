@@ -62,8 +62,14 @@ def position_from_view(view: dict[str, Any], stock: list[str]) -> Position:
     waste = [card_value(c) for c in view["waste"]]
     deck = bytes(waste + [card_value(c) for c in stock])
     reserves = pack_reserves(card_value(c) for c in view["reserves"])
-    return Position(deck, len(waste), reserves, view["redeals_left"], view["needed"],
-                    NON_KINGS - len(view["foundation"]))
+    return Position(
+        deck,
+        len(waste),
+        reserves,
+        view["redeals_left"],
+        view["needed"],
+        NON_KINGS - len(view["foundation"]),
+    )
 
 
 def legal_from_view(view: dict[str, Any]) -> list[str]:
@@ -72,8 +78,9 @@ def legal_from_view(view: dict[str, Any]) -> list[str]:
         return []
     need = view["needed"]
     out = ["play waste"] if view["waste"] and card_value(view["waste"][-1]) == need else []
-    out.extend(f"play r{i + 1}" for i, c in enumerate(view["reserves"])
-               if c and card_value(c) == need)
+    out.extend(
+        f"play r{i + 1}" for i, c in enumerate(view["reserves"]) if c and card_value(c) == need
+    )
     if view["stock"]:
         out.append("flip")
     elif view["waste"] and view["redeals_left"]:
@@ -96,10 +103,10 @@ def _after(pos: Position, action: str) -> Position:
     if action == "redeal":
         return Position(deck, 0, res, r - 1, need, left)
     if action == "play waste":
-        return Position(deck[:p - 1] + deck[p:], p - 1, res, r, NEXT[need], left - 1)
+        return Position(deck[: p - 1] + deck[p:], p - 1, res, r, NEXT[need], left - 1)
     # a reserve: its slot refills from the waste top, else the stock top
     if p:
-        refill, deck, p = deck[p - 1], deck[:p - 1] + deck[p:], p - 1
+        refill, deck, p = deck[p - 1], deck[: p - 1] + deck[p:], p - 1
     elif deck:
         refill, deck = deck[0], deck[1:]
     else:
@@ -162,8 +169,12 @@ class FairBot:
         """Remember what this view shows (called by ``choose``; a UI may call it too)."""
         # a fresh deal (views carry no deal number: the seed would name the whole stock)
         # (both redeals left: a first pass with no play, redealt, looks the same otherwise)
-        if (len(view["foundation"]) == 1 and not view["waste"] and view["stock"] == 44
-                and view["redeals_left"] == 2):
+        if (
+            len(view["foundation"]) == 1
+            and not view["waste"]
+            and view["stock"] == 44
+            and view["redeals_left"] == 2
+        ):
             self._forget()
         if view["stock"] == 0 and view["waste"]:
             # the stock is gone through: the waste is the whole deck in flip order
@@ -207,16 +218,21 @@ class FairBot:
             return action, GAME.describe_hint(view, action, "")
         play = plays[0]  # the waste first: a reserve play would refill with that very card
         first, second = play, other
-        if play != "play waste" and (self.samples or (
-                view["waste"] and card_value(view["waste"][-1]) == KING)):
+        if play != "play waste" and (
+            self.samples or (view["waste"] and card_value(view["waste"][-1]) == KING)
+        ):
             # a reserve card waits where it is while the stock is flipped on, and the flips
             # show which card should refill its slot: on the possible stocks, flipping on first
             # wins wherever playing now does (tuning deals 20001..20030: in 318 such choices
             # never once the other way round), so it is the default. Without sampling (easy)
             # only a king on the waste, which would freeze the slot, makes it flip first.
             first, second = other, play
-            if (stock is None and self.free_flip is not None and first == "flip"
-                    and view["stock"] >= self.free_flip):
+            if (
+                stock is None
+                and self.free_flip is not None
+                and first == "flip"
+                and view["stock"] >= self.free_flip
+            ):
                 # early in the stock flipping on is safe: no solving (the costly part)
                 return first, GAME.describe_hint(view, first, "the reserve card can wait")
         if stock is None and self.samples:
@@ -294,12 +310,23 @@ class FairBot:
             action = second if d2 - d1 >= MARGIN and (judged or not won_first) else first
         else:
             action = first if d1 - d2 >= MARGIN else second
-        return action, f"{len(firsts)} possible stocks tried within the move's budget, " \
-                       f"{d2} won by {second} alone, about {d1:.0f} by {first} alone"
+        return (
+            action,
+            f"{len(firsts)} possible stocks tried within the move's budget, "
+            f"{d2} won by {second} alone, about {d1:.0f} by {first} alone",
+        )
 
-    def _judge(self, first: str, second: str, unseen: list[str], stocks: list[list[str]],
-               firsts: list[bool], seconds: dict[int, bool], orders: list[list[str]] | None,
-               wins: Callable[[str, list[str]], bool]) -> tuple[str, str]:
+    def _judge(
+        self,
+        first: str,
+        second: str,
+        unseen: list[str],
+        stocks: list[list[str]],
+        firsts: list[bool],
+        seconds: dict[int, bool],
+        orders: list[list[str]] | None,
+        wins: Callable[[str, list[str]], bool],
+    ) -> tuple[str, str]:
         """``_sampled``'s call, on the stocks it deals (``wins`` solves one, memoised)."""
         if orders is not None:
             # so few unseen cards that every order of their values can be tried: exact
@@ -343,8 +370,7 @@ class FairBot:
                         seconds[i] = wins(second, stocks[i])
                 d1 = sum(not seconds[i] for i, won in enumerate(firsts) if won)
             # no stock the second rescues: it cannot do better; else go on while it is close
-            if (not d2 or abs(d2 - d1) >= MARGIN or len(stocks) >= self.limit
-                    or orders is not None):
+            if not d2 or abs(d2 - d1) >= MARGIN or len(stocks) >= self.limit or orders is not None:
                 break
             more(self.samples)
         n, w1 = len(stocks), sum(firsts)
@@ -355,8 +381,9 @@ class FairBot:
             return first, f"wins in {w1} of {n} possible stocks tried; the other in no more"
         return first, f"wins in {w1} of {n} possible stocks tried, against {w2}"
 
-    def _wins(self, view: dict[str, Any], action: str, stock: list[str],
-              budget: int = SAMPLE_BUDGET) -> bool:
+    def _wins(
+        self, view: dict[str, Any], action: str, stock: list[str], budget: int = SAMPLE_BUDGET
+    ) -> bool:
         pos = _after(position_from_view(view, stock), action)
         status, _, nodes, _ = solve_position(pos, budget)
         self.spent += nodes if status != "unknown" else budget

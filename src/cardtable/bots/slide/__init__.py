@@ -19,8 +19,11 @@ def greedy(view: dict, legal: list[str]) -> str:
     """Reveal where the hole leaves most pushes; take where the unpaired sum is lowest."""
     seat = view["seat"]
     # face up: the value; face down: -1 (never equal to a face-up card); hole: 0
-    cells = [c if isinstance(c, int) else 0 if c is None else -1
-             for row in view["grids"][seat] for c in row]
+    cells = [
+        c if isinstance(c, int) else 0 if c is None else -1
+        for row in view["grids"][seat]
+        for c in row
+    ]
     if view["phase"] == "reveal":
         down = [i for i, c in enumerate(cells) if c < 0]
         return f"reveal {slide.CELL_NAMES[slide.greedy_reveal(down)]}"
@@ -35,12 +38,17 @@ def random_reveal(rng: random.Random) -> Callable[[dict, list[str]], str]:
     Frozen as an opponent of the evaluation panel (bench/slide_bots.py): revealing at random
     beats the centre-first reveal of ``greedy`` by about 71 to 29 with two players.
     """
+
     def choose(view: dict, legal: list[str]) -> str:
         if view["phase"] != "reveal":
             return greedy(view, legal)
-        down = [i for i, c in enumerate(c for row in view["grids"][view["seat"]] for c in row)
-                if c == "?"]
+        down = [
+            i
+            for i, c in enumerate(c for row in view["grids"][view["seat"]] for c in row)
+            if c == "?"
+        ]
         return f"reveal {slide.CELL_NAMES[down[int(rng.random() * len(down))]]}"
+
     return choose
 
 

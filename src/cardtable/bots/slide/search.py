@@ -222,8 +222,9 @@ def expected_next(grid: list[int], counts: list[int], mix: tuple[int, int]) -> i
     return 0 if best is None else best
 
 
-def lookahead_take(grid: list[int], hole: int, values: list[int],
-                   counts: list[int]) -> tuple[int, int]:
+def lookahead_take(
+    grid: list[int], hole: int, values: list[int], counts: list[int]
+) -> tuple[int, int]:
     """A take that looks one round ahead: (value, push index in _PUSHES) whose grid leaves the
     lowest expected unpaired sum after the next outside reveal and a greedy take of a card from
     the unseen mix (``expected_next``). Needs a face-down cell in ``grid`` (not the last round).
@@ -249,9 +250,17 @@ def lookahead_take(grid: list[int], hole: int, values: list[int],
 
 
 def rollout(
-    grids: list[list[int]], holes: list[int], first: int, rnd: int, centre: list[int],
-    taken: int, draws: list[list[int]] | None, n: int, orders: list[tuple[int, ...]] | None,
-    counts: list[int], lookers: tuple[bool, ...] = (),
+    grids: list[list[int]],
+    holes: list[int],
+    first: int,
+    rnd: int,
+    centre: list[int],
+    taken: int,
+    draws: list[list[int]] | None,
+    n: int,
+    orders: list[tuple[int, ...]] | None,
+    counts: list[int],
+    lookers: tuple[bool, ...] = (),
 ) -> list[int]:
     """Play the deal out from a take phase, every seat greedy; return each seat's deal score.
 
@@ -322,11 +331,25 @@ class SearchBot:
     #: ``lookahead_take`` ("none", "own": the bot's seat, "all"; default "none": greedy)
     LEVELS: dict[str, dict[str, Any]] = {
         # the old easy: one sample, centre-first reveals in the rollouts and its own
-        "easy": {"samples": 1, "first": 1, "search_reveals": False, "reveal": "greedy",
-                 "own_reveal": "order", "bonus": 0.0, "cap": 0.5},
+        "easy": {
+            "samples": 1,
+            "first": 1,
+            "search_reveals": False,
+            "reveal": "greedy",
+            "own_reveal": "order",
+            "bonus": 0.0,
+            "cap": 0.5,
+        },
         # reveals by the outside-first rule, takes searched on 3 samples
-        "normal": {"samples": 3, "first": 3, "search_reveals": False, "reveal": "expect",
-                   "own_reveal": "expect", "bonus": 0.0, "cap": 0.5},
+        "normal": {
+            "samples": 3,
+            "first": 3,
+            "search_reveals": False,
+            "reveal": "expect",
+            "own_reveal": "expect",
+            "bonus": 0.0,
+            "cap": 0.5,
+        },
         # every reveal and take searched, 8 samples each, then halving up to 16 samples: a
         # small first stage drops good reveals (1 sample won about 41 % against search-v1:hard
         # where 2 won 47 %; against the random-reveal greedy on tuning seeds 50001..50200, 2
@@ -334,16 +357,22 @@ class SearchBot:
         # changed nothing); in the rollouts its own seat takes by lookahead_take, the others
         # greedily (greedy rollouts for every seat won 47 % against search-v1:hard; lookahead
         # for every seat won 66.5 % on those tuning seeds: docs/bots-lab.md "Slide")
-        "hard": {"samples": 16, "first": 8, "search_reveals": True, "reveal": "expect",
-                 "own_reveal": "expect", "bonus": 0.0, "cap": 0.8, "look": "own"},
+        "hard": {
+            "samples": 16,
+            "first": 8,
+            "search_reveals": True,
+            "reveal": "expect",
+            "own_reveal": "expect",
+            "bonus": 0.0,
+            "cap": 0.8,
+            "look": "own",
+        },
     }
 
     def __init__(self, game: str, seed: int = 0, level: str | None = None) -> None:
         level = level or "normal"
         if level not in self.LEVELS:
-            raise BadOptions(
-                f"the search bot's levels are {', '.join(self.LEVELS)}, not {level!r}"
-            )
+            raise BadOptions(f"the search bot's levels are {', '.join(self.LEVELS)}, not {level!r}")
         self.game = game
         self.level = level
         self.rng = random.Random(seed)
@@ -362,8 +391,7 @@ class SearchBot:
             return legal[0]
         if view["phase"] == "reveal" and not self.search_reveals:
             if self.own_reveal == "expect":
-                pick = outside_reveal(_grid_of(view["grids"][view["seat"]]),
-                                      unseen_counts(view))
+                pick = outside_reveal(_grid_of(view["grids"][view["seat"]]), unseen_counts(view))
             else:
                 grid = _grid_of(view["grids"][view["seat"]])
                 order = OUTSIDE_ORDER if self.reveal == "outside" else REVEAL_ORDER
@@ -386,7 +414,8 @@ class SearchBot:
         return [_grid_of(rows) for rows in view["grids"]]
 
     def _sample(
-        self, view: dict,
+        self,
+        view: dict,
     ) -> tuple[list[list[int]] | None, list[int], list[tuple[int, ...]] | None]:
         """One sample: per seat the values its reveals will show, every pending reveal, and
         per seat the order in which the rollouts reveal its cells."""
@@ -424,11 +453,14 @@ class SearchBot:
         actions = [a.split() for a in legal]
 
         counts0 = unseen_counts(view)
-        lookers = tuple(self.look == "all" or (self.look == "own" and s == seat)
-                        for s in range(n))
+        lookers = tuple(self.look == "all" or (self.look == "own" and s == seat) for s in range(n))
 
-        def evaluate(words: list[str], draws: list[list[int]] | None, pending: list[int],
-                     orders: list[tuple[int, ...]] | None) -> float:
+        def evaluate(
+            words: list[str],
+            draws: list[list[int]] | None,
+            pending: list[int],
+            orders: list[tuple[int, ...]] | None,
+        ) -> float:
             counts = counts0.copy()
             g = [grid.copy() for grid in grids]
             h = holes.copy()
@@ -489,6 +521,6 @@ class SearchBot:
             candidates.sort(key=lambda i: -sums[i])
             if len(candidates) <= 1 or seen >= self.samples or over:
                 break
-            candidates = candidates[:(len(candidates) + 1) // 2]
+            candidates = candidates[: (len(candidates) + 1) // 2]
             per_stage = min(self.samples - seen, max(per_stage, seen))
         return candidates[0]

@@ -105,8 +105,14 @@ def greedy_take_fast(grid: list[int], hole: int, values: list[int]) -> tuple[int
 
 
 def rollout(
-    grids: list[list[int]], holes: list[int], first: int, rnd: int, centre: list[int],
-    taken: int, draws: list[list[int]], n: int,
+    grids: list[list[int]],
+    holes: list[int],
+    first: int,
+    rnd: int,
+    centre: list[int],
+    taken: int,
+    draws: list[list[int]],
+    n: int,
 ) -> list[int]:
     """Play the deal out from a take phase, every seat greedy; return each seat's deal score.
 
@@ -162,9 +168,7 @@ class SearchBot:
     def __init__(self, game: str, seed: int = 0, level: str | None = None) -> None:
         level = level or "normal"
         if level not in self.LEVELS:
-            raise BadOptions(
-                f"the search bot's levels are {', '.join(self.LEVELS)}, not {level!r}"
-            )
+            raise BadOptions(f"the search bot's levels are {', '.join(self.LEVELS)}, not {level!r}")
         self.game = game
         self.level = level
         self.rng = random.Random(seed)
@@ -250,9 +254,12 @@ class SearchBot:
             seen += per_stage
             # stable sort: ties keep legal order, so the choice is reproducible
             candidates.sort(key=lambda i: -sums[i])
-            if (len(candidates) <= 1 or seen >= self.samples
-                    or time.process_time() - start > self.cap):
+            if (
+                len(candidates) <= 1
+                or seen >= self.samples
+                or time.process_time() - start > self.cap
+            ):
                 break
-            candidates = candidates[:(len(candidates) + 1) // 2]
+            candidates = candidates[: (len(candidates) + 1) // 2]
             per_stage = min(self.samples - seen, max(per_stage, seen))
         return candidates[0]

@@ -96,8 +96,12 @@ BY_PLAYERS: dict[int, dict[str, Any]] = {
     # or two players a dead card costs more, and the last draws are searched on samples
     # (draw_total: 100000 positions took up to 1.16 s on a move alone; with 60000 the
     # longest of 10,000 games took 0.76 s)
-    1: {"extra": -1.0, "g": (-23.66, -5.0, -2.0, -0.8, 0.0), "draw_search": 16,
-        "draw_total": 60000},
+    1: {
+        "extra": -1.0,
+        "g": (-23.66, -5.0, -2.0, -0.8, 0.0),
+        "draw_search": 16,
+        "draw_total": 60000,
+    },
     2: {"g": (-23.66, -5.0, -2.0, -0.8, 0.0), "draw_search": 8},
 }
 
@@ -118,11 +122,13 @@ def position_value(tops: list[int], live: int, params: dict[str, Any]) -> float:
     b2 = live & BELOW[d1]
     b1 = (live & BELOW[d0]) ^ b2
     b0 = live ^ b1 ^ b2
-    value = (g[0] * (a0 & b0).bit_count()
-             + g[1] * ((a1 & b0).bit_count() + (a0 & b1).bit_count())
-             + g[2] * ((a2 & b0).bit_count() + (a1 & b1).bit_count() + (a0 & b2).bit_count())
-             + g[3] * ((a2 & b1).bit_count() + (a1 & b2).bit_count())
-             + g[4] * (a2 & b2).bit_count())
+    value = (
+        g[0] * (a0 & b0).bit_count()
+        + g[1] * ((a1 & b0).bit_count() + (a0 & b1).bit_count())
+        + g[2] * ((a2 & b0).bit_count() + (a1 & b1).bit_count() + (a0 & b2).bit_count())
+        + g[3] * ((a2 & b1).bit_count() + (a1 & b2).bit_count())
+        + g[4] * (a2 & b2).bit_count()
+    )
     # live backwards-trick cards: one pile more takes them
     tw = params["trick_weight"]
     for c in (tops[0] - 10, tops[1] - 10, tops[2] + 10, tops[3] + 10):
@@ -133,8 +139,9 @@ def position_value(tops: list[int], live: int, params: dict[str, Any]) -> float:
     return value
 
 
-def hand_value(hand: list[int], tops: list[int], prefix: list[int],
-               params: dict[str, Any]) -> float:
+def hand_value(
+    hand: list[int], tops: list[int], prefix: list[int], params: dict[str, Any]
+) -> float:
     """The kept hand: close fits are good, and pairs ten apart are tricks in waiting."""
     value = 0.0
     hw = params["hand_weight"]
@@ -175,15 +182,24 @@ class TurnPlanner:
         """Are ``pile`` and its twin (up1/up2, down1/down2) alike but for their tops?"""
         return True
 
-    def leaf(self, start: list[int], tops: list[int], hand: list[int], live: int,
-             prefix: list[int], extra: int, empty: bool) -> float:
+    def leaf(
+        self,
+        start: list[int],
+        tops: list[int],
+        hand: list[int],
+        live: int,
+        prefix: list[int],
+        extra: int,
+        empty: bool,
+    ) -> float:
         p = self.params
         v = position_value(tops, live, p) + hand_value(hand, tops, prefix, p)
         v += extra * (p["extra_empty"] if empty else p["extra"])
         return v - self.penalty(start, tops, prefix)
 
-    def candidates(self, hand: list[int], tops: list[int], extras: bool,
-                   prefix: list[int]) -> list[tuple[int, int]]:
+    def candidates(
+        self, hand: list[int], tops: list[int], extras: bool, prefix: list[int]
+    ) -> list[tuple[int, int]]:
         """The plays worth searching: per pile the closest cards, tricks and trick set-ups."""
         width = self.params["width"]
         cap = self.params["extra_cap"]
@@ -200,7 +216,7 @@ class TurnPlanner:
             if t - 10 in held:
                 out.append((t - 10, p))
             i = bisect_right(hand, t)
-            for c in hand[i:i + width]:
+            for c in hand[i : i + width]:
                 if extras and prefix[c - 1] - prefix[t] > cap and c - 10 not in held:
                     continue
                 out.append((c, p))
@@ -223,8 +239,9 @@ class TurnPlanner:
                 out.extend((c, p) for c in downs if c < below)
         return out
 
-    def plan(self, hand: list[int], tops: list[int], played: int, minimum: int, live: int,
-             empty: bool) -> list[tuple[int, int]]:
+    def plan(
+        self, hand: list[int], tops: list[int], played: int, minimum: int, live: int, empty: bool
+    ) -> list[tuple[int, int]]:
         """The best sequence of (card, pile) plays for this turn (possibly empty)."""
         prefix = [0] * 101
         k = 0
@@ -256,7 +273,7 @@ class TurnPlanner:
                 tops[p] = c
                 path.append((c, p))
                 i = hand.index(c)
-                guarded(hand[:i] + hand[i + 1:], live & ~(1 << c), played + 1)
+                guarded(hand[:i] + hand[i + 1 :], live & ~(1 << c), played + 1)
                 path.pop()
                 tops[p] = t
 
@@ -279,8 +296,13 @@ class ExpertBot:
     defaults: dict[str, Any] = DEFAULTS
     by_players: dict[int, dict[str, Any]] = BY_PLAYERS
 
-    def __init__(self, game: str, seed: int = 0, level: str | None = None,
-                 params: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        seed: int = 0,
+        level: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         if level is not None:
             raise BadOptions("the expert bot has no levels")
         self.game = game
@@ -329,8 +351,11 @@ class ExpertBot:
 
     # -- deciding --------------------------------------------------------------------------
     def plan_key(self, view: dict) -> Any:
-        return (tuple(view["piles"][p] for p in PILES), tuple(view["hand"]),
-                view["played_this_turn"])
+        return (
+            tuple(view["piles"][p] for p in PILES),
+            tuple(view["hand"]),
+            view["played_this_turn"],
+        )
 
     def choose(self, view: dict, legal: list[str]) -> str:
         self.observe(view)
@@ -340,9 +365,18 @@ class ExpertBot:
             if view["players"] != self._tuned_for:
                 self.tune_for(view["players"])
             solved = self.endgame_plan(view, tops)
-            self._plan = solved if solved is not None else self.planner.plan(
-                sorted(view["hand"]), tops, view["played_this_turn"], view["minimum"],
-                self.live(view), view["draw_pile"] == 0)
+            self._plan = (
+                solved
+                if solved is not None
+                else self.planner.plan(
+                    sorted(view["hand"]),
+                    tops,
+                    view["played_this_turn"],
+                    view["minimum"],
+                    self.live(view),
+                    view["draw_pile"] == 0,
+                )
+            )
         if not self._plan:
             self._plan_key = key  # asked again unchanged (after a signal): still end
             return "end" if "end" in legal else self._fallback(legal)
@@ -357,8 +391,9 @@ class ExpertBot:
         tops[pile] = card
         hand = list(view["hand"])
         hand.remove(card)
-        self._plan_key = self.expect_key(view, (tuple(tops), tuple(hand),
-                                                 view["played_this_turn"] + 1))
+        self._plan_key = self.expect_key(
+            view, (tuple(tops), tuple(hand), view["played_this_turn"] + 1)
+        )
         if self._one_move:
             self._plan_key = None  # the next action is sampled again from the new position
         return action
@@ -366,8 +401,7 @@ class ExpertBot:
     def tune_for(self, players: int) -> None:
         """Take the settings for ``players`` (in place: the planner holds the same dict)."""
         self.params.clear()
-        self.params.update({**self.defaults, **self.by_players.get(players, {}),
-                            **self.given})
+        self.params.update({**self.defaults, **self.by_players.get(players, {}), **self.given})
         self._tuned_for = players
 
     def endgame_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
@@ -402,8 +436,7 @@ class ExpertBot:
             hands[others[0]] = out
         elif out:
             return None
-        status, line = solve(tops, hands, me, view["played_this_turn"], view["minimum"],
-                             nodes)
+        status, line = solve(tops, hands, me, view["played_this_turn"], view["minimum"], nodes)
         if status == LOST:
             self._endgame_lost = True  # lost from here on, whatever is played
         if status != WON:
@@ -415,8 +448,9 @@ class ExpertBot:
             plan.append((card, pile))
         return plan
 
-    def sampled_plan(self, view: dict, tops: list[int], others: list[int]
-                     ) -> list[tuple[int, int]] | None:
+    def sampled_plan(
+        self, view: dict, tops: list[int], others: list[int]
+    ) -> list[tuple[int, int]] | None:
         """This action, from the endgame searched on sampled splits of the unseen cards, else
         None (the usual plan).
 
@@ -451,12 +485,21 @@ class ExpertBot:
             samples, lines = self._samples[1], self._samples[3]
         else:
             samples = self.sample_splits(view, mine, out, others, count)
-        usual = self.planner.plan(sorted(view["hand"]), tops, played, minimum,
-                                  self.live(view), True)
+        usual = self.planner.plan(
+            sorted(view["hand"]), tops, played, minimum, self.live(view), True
+        )
         prefer = usual[0] if usual else None
-        choice = sampled_choice(tops, samples, me, played, minimum,
-                                self.params["sample_nodes"], prefer, lines,
-                                self.params["sample_total"])
+        choice = sampled_choice(
+            tops,
+            samples,
+            me,
+            played,
+            minimum,
+            self.params["sample_nodes"],
+            prefer,
+            lines,
+            self.params["sample_total"],
+        )
         plan: list[tuple[int, int]] | None = None
         if choice is not None:
             action, _, _, after_lines = choice
@@ -467,9 +510,15 @@ class ExpertBot:
                 c, p = action
                 nxt = list(tops)
                 nxt[p] = c
-                self._samples = (deal, [[h if k != me else h & ~(1 << c)
-                                         for k, h in enumerate(hands)] for hands in samples],
-                                 (tuple(nxt), mine & ~(1 << c), played + 1), after_lines)
+                self._samples = (
+                    deal,
+                    [
+                        [h if k != me else h & ~(1 << c) for k, h in enumerate(hands)]
+                        for hands in samples
+                    ],
+                    (tuple(nxt), mine & ~(1 << c), played + 1),
+                    after_lines,
+                )
         self._sampled = ((deal, key), plan)
         return plan
 
@@ -503,8 +552,11 @@ class ExpertBot:
         if prefer in actions:
             actions.remove(prefer)
             actions.insert(0, prefer)
-        rules = {"hand_size": HAND_SIZE[n], "minimum_draw": minimum,
-                 "minimum_empty": view["minimum_empty"]}
+        rules = {
+            "hand_size": HAND_SIZE[n],
+            "minimum_draw": minimum,
+            "minimum_empty": view["minimum_empty"],
+        }
         spent = [0]
         best, most = prefer, 0
         for action in actions:
@@ -513,8 +565,11 @@ class ExpertBot:
                 if wins + len(deals) - k <= most or spent[0] >= p["draw_total"]:
                     break  # cannot beat the best any more, or out of positions
                 budget = max(1, min(p["draw_nodes"], p["draw_total"] - spent[0]))
-                wins += bool(winnable_after(tops, hands, order, me, played, action,
-                                            budget=budget, spent=spent, **rules))
+                wins += bool(
+                    winnable_after(
+                        tops, hands, order, me, played, action, budget=budget, spent=spent, **rules
+                    )
+                )
             if wins > most:
                 best, most = action, wins
             if most == len(deals) or spent[0] >= p["draw_total"]:
@@ -523,8 +578,9 @@ class ExpertBot:
             return None
         return [best] if best is not None else []
 
-    def sample_deals(self, view: dict, mine: int, out: int, others: list[int], count: int
-                     ) -> list[tuple[list[int], list[int]]]:
+    def sample_deals(
+        self, view: dict, mine: int, out: int, others: list[int], count: int
+    ) -> list[tuple[list[int], list[int]]]:
         """``count`` deals of the unseen cards ``out``, uniformly at random: to the seats
         ``others`` at their hand sizes (a bit mask per seat, ours ``mine``), and the rest as
         the draw pile's order (first drawn first)."""
@@ -540,14 +596,15 @@ class ExpertBot:
             hands[view["seat"]] = mine
             i = 0
             for s in others:
-                for c in unseen[i:i + sizes[s]]:
+                for c in unseen[i : i + sizes[s]]:
                     hands[s] |= 1 << c
                 i += sizes[s]
             samples.append((hands, unseen[i:]))
         return samples
 
-    def sample_splits(self, view: dict, mine: int, out: int, others: list[int], count: int
-                      ) -> list[list[int]]:
+    def sample_splits(
+        self, view: dict, mine: int, out: int, others: list[int], count: int
+    ) -> list[list[int]]:
         """``count`` deals of the unseen cards ``out`` to the seats ``others`` at their hand
         sizes (the draw pile is empty), uniformly at random: each a bit mask per seat."""
         return [hands for hands, _ in self.sample_deals(view, mine, out, others, count)]

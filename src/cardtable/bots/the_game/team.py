@@ -53,8 +53,7 @@ TEAM_BY_PLAYERS: dict[int, dict[str, Any]] = {
 }
 
 
-def needs(hand: list[int], tops: list[int], live: int, params: dict[str, Any]
-          ) -> dict[str, str]:
+def needs(hand: list[int], tops: list[int], live: int, params: dict[str, Any]) -> dict[str, str]:
     """The signal per pile that ``hand`` calls for (see the module docstring), given the
     tops (in PILES order) and the live cards."""
     out: dict[str, str] = {}
@@ -126,8 +125,13 @@ class TeamBot(ExpertBot):
     defaults = TEAM_DEFAULTS
     by_players = TEAM_BY_PLAYERS
 
-    def __init__(self, game: str, seed: int = 0, level: str | None = None,
-                 params: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        seed: int = 0,
+        level: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(game, seed, level, params)  # refuses levels, like the expert
         self._wanted_key: Any = None
         self._wanted: dict[str, str] = {}
@@ -140,8 +144,11 @@ class TeamBot(ExpertBot):
         me = view["seat"]
         per_pile = []
         for p in PILES:
-            per_pile.append(tuple(sorted(
-                s[p] for seat, s in enumerate(view["signals"]) if seat != me and p in s)))
+            per_pile.append(
+                tuple(
+                    sorted(s[p] for seat, s in enumerate(view["signals"]) if seat != me and p in s)
+                )
+            )
         return tuple(per_pile)
 
     def choose(self, view: dict, legal: list[str]) -> str:
@@ -172,8 +179,9 @@ class TeamBot(ExpertBot):
         self._wanted_key, self._wanted = key, out
         return out
 
-    def sample_deals(self, view: dict, mine: int, out: int, others: list[int], count: int
-                     ) -> list[tuple[list[int], list[int]]]:
+    def sample_deals(
+        self, view: dict, mine: int, out: int, others: list[int], count: int
+    ) -> list[tuple[list[int], list[int]]]:
         """Deals of the unseen cards that agree best with the partners' signals (for the
         sampled endgame and the search of the last draws).
 

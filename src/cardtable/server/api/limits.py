@@ -41,6 +41,7 @@ MAX_KEYS = 10_000
 #: this many a minute (docs/server.md, "Limits"); 0: no limit
 NEW_PLAYERS_PER_MINUTE = 20
 
+
 class TooMany(Exception):
     """A client over a limit: HTTP ``status`` with ``{"error": code, "message",
     "retry_after"}`` and a ``Retry-After`` header (see :func:`too_many_response`)."""
@@ -54,9 +55,11 @@ class TooMany(Exception):
 def too_many_response(e: TooMany) -> Any:
     from fastapi.responses import JSONResponse
 
-    return JSONResponse({"error": e.code, "message": e.message, "retry_after": e.retry_after},
-                        status_code=e.status,
-                        headers={"retry-after": str(max(1, math.ceil(e.retry_after)))})
+    return JSONResponse(
+        {"error": e.code, "message": e.message, "retry_after": e.retry_after},
+        status_code=e.status,
+        headers={"retry-after": str(max(1, math.ceil(e.retry_after)))},
+    )
 
 
 #: seconds between two exchanges of the counts with the other processes
@@ -150,7 +153,7 @@ class SharedCounts:
             for entry, n in entries.items():  # not shared: next time
                 self.pending[entry] = self.pending.get(entry, 0) + n
             raise
-        totals = answers[:2 * len(entries):2] + answers[2 * len(entries):]
+        totals = answers[: 2 * len(entries) : 2] + answers[2 * len(entries) :]
         for ((limit, key, _window, allowed), end), total in zip(asked, totals, strict=True):
             if total is not None and int(total) >= allowed:
                 self.blocked[(limit, key)] = end
@@ -217,13 +220,13 @@ def address_key(host: str | None) -> str:
 
 # -- request bodies --------------------------------------------------------------------------
 
+
 class BodyLimit:
     """ASGI middleware: at most ``max_body`` bytes of request body, all of it within
     ``timeout`` seconds. The body is read here, before the app runs, and handed on whole.
     An address (path or query) with a NUL character is refused here too, a socket's too."""
 
-    def __init__(self, app: Any, max_body: int = MAX_BODY,
-                 timeout: float = BODY_TIMEOUT) -> None:
+    def __init__(self, app: Any, max_body: int = MAX_BODY, timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
         self.max_body = max_body
         self.timeout = timeout
@@ -234,8 +237,7 @@ class BodyLimit:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})  # the handshake: 403
             else:
-                await _refuse(send, 400, "bad_request", "an address may not hold a NUL "
-                              "character")
+                await _refuse(send, 400, "bad_request", "an address may not hold a NUL character")
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -262,8 +264,9 @@ class BodyLimit:
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            await _refuse(send, 408, "request_timeout",
-                          f"the request body took over {self.timeout:g} s")
+            await _refuse(
+                send, 408, "request_timeout", f"the request body took over {self.timeout:g} s"
+            )
             return
         delivered = False
 
@@ -296,16 +299,26 @@ def has_nul(scope: dict) -> bool:
 async def _refuse(send: Any, status: int, code: str, message: str) -> None:
     """A typed error that also closes the connection (the rest of the body is never read)."""
     body = json.dumps({"error": code, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 # -- request headers -------------------------------------------------------------------------
 
-def guarded_http_protocol(header_timeout: float = HEADER_TIMEOUT,
-                          max_header_bytes: int = MAX_HEADER_BYTES) -> type[asyncio.Protocol]:
+
+def guarded_http_protocol(
+    header_timeout: float = HEADER_TIMEOUT, max_header_bytes: int = MAX_HEADER_BYTES
+) -> type[asyncio.Protocol]:
     """uvicorn's httptools HTTP protocol with a header timeout and a header size limit.
 
     A connection must send each request's line and headers within ``header_timeout`` seconds
@@ -338,8 +351,11 @@ def guarded_http_protocol(header_timeout: float = HEADER_TIMEOUT,
                 # still inside a request's headers after this chunk: all of it was headers
                 self._header_bytes += len(data)
                 if self._header_bytes > max_header_bytes:
-                    self._give_up(431, b"Request Header Fields Too Large",
-                                  f"request headers over {max_header_bytes} bytes")
+                    self._give_up(
+                        431,
+                        b"Request Header Fields Too Large",
+                        f"request headers over {max_header_bytes} bytes",
+                    )
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -364,8 +380,9 @@ def guarded_http_protocol(header_timeout: float = HEADER_TIMEOUT,
 
         def _headers_late(self) -> None:
             self._header_timer = None
-            self._give_up(408, b"Request Timeout",
-                          f"request headers not complete within {header_timeout:g} s")
+            self._give_up(
+                408, b"Request Timeout", f"request headers not complete within {header_timeout:g} s"
+            )
 
         def _give_up(self, status: int, reason: bytes, message: str) -> None:
             self._disarm_header_timer()
@@ -373,18 +390,24 @@ def guarded_http_protocol(header_timeout: float = HEADER_TIMEOUT,
                 return
             # answer only when no response of an earlier request is being written
             if self.cycle is None or self.cycle.response_complete:
-                body = json.dumps({"error": "request_timeout" if status == 408
-                                   else "headers_too_large", "message": message}).encode()
+                body = json.dumps(
+                    {
+                        "error": "request_timeout" if status == 408 else "headers_too_large",
+                        "message": message,
+                    }
+                ).encode()
                 self.transport.write(
                     b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\n"
                     b"content-length: %d\r\nconnection: close\r\n\r\n%s"
-                    % (status, reason, len(body), body))
+                    % (status, reason, len(body), body)
+                )
             self.transport.close()
 
     return GuardedHttpToolsProtocol
 
 
 # -- the process -----------------------------------------------------------------------------
+
 
 def raise_open_file_limit() -> tuple[int, int] | None:
     """Raise the soft limit on open files to the hard limit (every connection is one file;

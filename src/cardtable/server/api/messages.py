@@ -34,8 +34,9 @@ class HubError(Exception):
     """A refused request, with a code for clients and a reason for people (``ErrorAnswer``
     over HTTP, ``ErrorMessage`` over a websocket)."""
 
-    def __init__(self, code: str, reason: str, status: int = 400,
-                 extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, code: str, reason: str, status: int = 400, extra: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
@@ -50,8 +51,12 @@ class NotHolder(HubError):
     told to try again (503 ``moved``): its request then reaches the holder."""
 
     def __init__(self, table_id: str, what: str) -> None:
-        super().__init__("moved", f"table {table_id} is held by another server process "
-                         f"({what} refused here): try again", 503, {"retry_after": 1})
+        super().__init__(
+            "moved",
+            f"table {table_id} is held by another server process ({what} refused here): try again",
+            503,
+            {"retry_after": 1},
+        )
         self.table_id = table_id
         self.what = what
 
@@ -119,10 +124,12 @@ class ChatMessage(_ClientMessage):
     text: Annotated[StrictStr, Field(max_length=MAX_MESSAGE)]
 
 
-ClientMessage = Annotated[ActMessage | PingMessage | SyncMessage | ChatMessage,
-                          Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[ActMessage | PingMessage | SyncMessage | ChatMessage] = \
-    TypeAdapter(ClientMessage)
+ClientMessage = Annotated[
+    ActMessage | PingMessage | SyncMessage | ChatMessage, Field(discriminator="type")
+]
+CLIENT_MESSAGE: TypeAdapter[ActMessage | PingMessage | SyncMessage | ChatMessage] = TypeAdapter(
+    ClientMessage
+)
 #: the refusal of a client message by the field that failed (the texts clients know)
 FIELD_ERRORS = {
     "action": "action must be a short text, e.g. 'take 7 left'",
@@ -132,8 +139,9 @@ FIELD_ERRORS = {
 }
 
 
-def parse_client(message: dict[str, Any]) -> (ActMessage | PingMessage | SyncMessage
-                                               | ChatMessage | str):
+def parse_client(
+    message: dict[str, Any],
+) -> ActMessage | PingMessage | SyncMessage | ChatMessage | str:
     """The client message as its model, or the reason it is refused (``bad_message``)."""
     try:
         return CLIENT_MESSAGE.validate_python(message)
@@ -156,42 +164,64 @@ class SeatRun(BaseModel):
 
     name: str
     bot: str | None = Field(description="the bot's spec, null for a person")
-    person: str | None = Field(None, description="a bot on a person's seat: the person's "
-                               "name (\"Ann — played by Greedy\"); null otherwise")
-    from_: int = Field(alias="from", description="index in the action log of their first "
-                       "action (0 for the first of a seat)")
+    person: str | None = Field(
+        None,
+        description="a bot on a person's seat: the person's "
+        'name ("Ann — played by Greedy"); null otherwise',
+    )
+    from_: int = Field(
+        alias="from",
+        description="index in the action log of their first action (0 for the first of a seat)",
+    )
 
 
 class SeatInfo(BaseModel):
     seat: int
-    name: str | None = Field(description="the person's name, or the bot's, given once when "
-                             "it took the seat (\"Greedy\", \"Greedy 3\" beside another)")
-    person: str | None = Field(None, description="a bot playing a person's seat on (they "
-                               "left, resigned, ran out of time or were handed over): the "
-                               "person's name; pages show \"Ann — played by Greedy\"")
+    name: str | None = Field(
+        description="the person's name, or the bot's, given once when "
+        'it took the seat ("Greedy", "Greedy 3" beside another)'
+    )
+    person: str | None = Field(
+        None,
+        description="a bot playing a person's seat on (they "
+        "left, resigned, ran out of time or were handed over): the "
+        'person\'s name; pages show "Ann — played by Greedy"',
+    )
     bot: str | None
     taken: bool
     you: bool
-    connected: bool | None = Field(description="whether the person has a connection; null "
-                                   "for a bot or an open seat")
-    bot_account: bool = Field(False, description="the seat's player is a bot account: a "
-                              "program playing through the API with its token")
+    connected: bool | None = Field(
+        description="whether the person has a connection; null for a bot or an open seat"
+    )
+    bot_account: bool = Field(
+        False,
+        description="the seat's player is a bot account: a "
+        "program playing through the API with its token",
+    )
     history: list[SeatRun] | None = Field(
-        None, description="once the game is over: who played this seat over time")
+        None, description="once the game is over: who played this seat over time"
+    )
     you_away: bool | None = Field(
-        None, description="your seat, given to a bot when your time ran out: take it back "
-        "(POST /api/tables/{id}/join with this seat, or reconnect)")
+        None,
+        description="your seat, given to a bot when your time ran out: take it back "
+        "(POST /api/tables/{id}/join with this seat, or reconnect)",
+    )
     hand_over_in: float | None = Field(
-        None, description="a person's seat without a connection at an unfinished table: "
+        None,
+        description="a person's seat without a connection at an unfinished table: "
         "seconds until the creator may hand it to a bot (0: now; the grace period, "
-        "--seat-grace); null otherwise")
+        "--seat-grace); null otherwise",
+    )
 
 
 class SeatClock(BaseModel):
-    deadline: float | None = Field(description="when this seat's time runs out (seconds "
-                                   "since the epoch), null unless its time runs")
-    left: float | None = Field(description="a per-game clock's seconds left, while the "
-                               "seat's time does not run")
+    deadline: float | None = Field(
+        description="when this seat's time runs out (seconds "
+        "since the epoch), null unless its time runs"
+    )
+    left: float | None = Field(
+        description="a per-game clock's seconds left, while the seat's time does not run"
+    )
 
 
 class ClockInfo(BaseModel):
@@ -199,8 +229,10 @@ class ClockInfo(BaseModel):
 
     mode: Literal["move", "game", "turn"]
     seconds: int = Field(description="per move (move, turn) or per player (game)")
-    now: float = Field(description="the server's time when this was sent (seconds since "
-                       "the epoch): clients count down from the deadlines by it")
+    now: float = Field(
+        description="the server's time when this was sent (seconds since "
+        "the epoch): clients count down from the deadlines by it"
+    )
     seats: list[SeatClock]
 
 
@@ -230,13 +262,18 @@ class TableInfo(BaseModel):
     notices: list[str]
     clock: ClockInfo | None = Field(None, description="null for a table without a clock")
     your_deadline: float | None = Field(
-        None, description="when your time to move here runs out (seconds since the epoch): "
-        "only where it is your turn at a table with a clock")
+        None,
+        description="when your time to move here runs out (seconds since the epoch): "
+        "only where it is your turn at a table with a clock",
+    )
     ended: Literal["abandoned", "resigned", "idle", "too_long"] | None = Field(
-        None, description="how an over table ended before its game did (docs/server.md, "
-        "\"Table lifecycle\"); absent when it was played to its end")
-    created_at: str | None = Field(None, description="when the table was created (ISO 8601, "
-                                   "UTC): the lobby shows its age")
+        None,
+        description="how an over table ended before its game did (docs/server.md, "
+        '"Table lifecycle"); absent when it was played to its end',
+    )
+    created_at: str | None = Field(
+        None, description="when the table was created (ISO 8601, UTC): the lobby shows its age"
+    )
 
 
 #: a table tool (``protocol.TOOLS``): undo, redo, a hint, "still winnable?" (peeking), the same
@@ -249,13 +286,15 @@ class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
     it reads its own words, the others only the public ones until a secret action resolves."""
 
-    n: int = Field(description="index in the action log (news: of the action that "
-                   "brought it)")
+    n: int = Field(description="index in the action log (news: of the action that brought it)")
     seat: int
     who: str = Field(description="who played it then (a bot marked as one); empty for news")
     text: str
-    news: bool = Field(False, description="news, not an action: what the action ``n`` "
-                       "brought about (Game.describe_news: Slide's scoring of a deal)")
+    news: bool = Field(
+        False,
+        description="news, not an action: what the action ``n`` "
+        "brought about (Game.describe_news: Slide's scoring of a deal)",
+    )
 
 
 class LastMove(BaseModel):
@@ -268,23 +307,33 @@ class Breakdown(BaseModel):
     """A finished game's figures (``Game.breakdown``): one table of them."""
 
     columns: list[str] = Field(description="the headings of each seat's figures")
-    seats: list[list[int | str]] = Field(description="per seat, in seat order, its figures "
-                                         "under ``columns`` (empty: none per seat)")
-    table: list[list[int | str]] = Field(description="the table's own figures, [heading, "
-                                         "figure] each (\"draw pile\", 12)")
+    seats: list[list[int | str]] = Field(
+        description="per seat, in seat order, its figures under ``columns`` (empty: none per seat)"
+    )
+    table: list[list[int | str]] = Field(
+        description='the table\'s own figures, [heading, figure] each ("draw pile", 12)'
+    )
 
 
 class Ending(BaseModel):
     """The end of the game in words."""
 
-    lines: list[str] = Field(description="Game.result_lines: the end in text, for text "
-                             "clients; or why a table closed before its game's end")
+    lines: list[str] = Field(
+        description="Game.result_lines: the end in text, for text "
+        "clients; or why a table closed before its game's end"
+    )
     verdict: str | None = Field(description="Game.verdict for this seat; null for a spectator")
-    breakdown: Breakdown | None = Field(None, description="Game.breakdown: the figures per "
-                                        "seat and for the table (null: a table closed "
-                                        "before its game's end)")
-    notes: list[str] = Field([], description="Game.result_notes: what the figures do not "
-                             "say (why it ended, how it is scored)")
+    breakdown: Breakdown | None = Field(
+        None,
+        description="Game.breakdown: the figures per "
+        "seat and for the table (null: a table closed "
+        "before its game's end)",
+    )
+    notes: list[str] = Field(
+        [],
+        description="Game.result_notes: what the figures do not "
+        "say (why it ended, how it is scored)",
+    )
 
 
 class StateMessage(BaseModel):
@@ -297,21 +346,29 @@ class StateMessage(BaseModel):
     view: dict[str, Any] = Field(description="the game's view(seat)")
     legal: list[str] = Field(description="empty unless the table runs and the seat may act")
     spectators: int
-    log_from: int = Field(description="the first action whose entries this message "
-                          "carries: the client keeps its entries of the actions before it "
-                          "and replaces the rest with ``log`` (0: the whole log)")
-    log: list[LogEntry] = Field(description="the actions in words from ``log_from`` on, as "
-                                "this connection may read them: what is new or changed (a "
-                                "secret action that resolved) since its last state")
+    log_from: int = Field(
+        description="the first action whose entries this message "
+        "carries: the client keeps its entries of the actions before it "
+        "and replaces the rest with ``log`` (0: the whole log)"
+    )
+    log: list[LogEntry] = Field(
+        description="the actions in words from ``log_from`` on, as "
+        "this connection may read them: what is new or changed (a "
+        "secret action that resolved) since its last state"
+    )
     last: LastMove | None = Field(description="the last action, for the board to highlight")
-    to_act: list[int] = Field(description="the seats that must act now (empty unless the "
-                              "table runs): a seat not here is not to play, whatever its legal")
+    to_act: list[int] = Field(
+        description="the seats that must act now (empty unless the "
+        "table runs): a seat not here is not to play, whatever its legal"
+    )
     labels: list[str] = Field(description="a label per legal action (Game.move_label)")
     ending: Ending | None = Field(description="once over: the end in words")
-    tools: list[Tool] = Field(description="the table tools this connection's person has now "
-                              "(Game.tools_for, per game and player count; none for a "
-                              "spectator; undo and redo only while the game runs): a page "
-                              "offers these, and the server refuses the others (not_offered)")
+    tools: list[Tool] = Field(
+        description="the table tools this connection's person has now "
+        "(Game.tools_for, per game and player count; none for a "
+        "spectator; undo and redo only while the game runs): a page "
+        "offers these, and the server refuses the others (not_offered)"
+    )
 
 
 class StateDict(TypedDict):
@@ -348,8 +405,9 @@ class ErrorMessage(BaseModel):
     code: str
     message: str
     id: str | None
-    retry_after: float | None = Field(None, description="rate_limited and chat_rate_limited "
-                                      "only: seconds to wait")
+    retry_after: float | None = Field(
+        None, description="rate_limited and chat_rate_limited only: seconds to wait"
+    )
 
 
 class PongMessage(BaseModel):
@@ -368,9 +426,11 @@ class PresenceMessage(BaseModel):
     connected: bool | None
     spectators: int
     hand_over_in: float | None = Field(
-        None, description="seconds until the table's creator may hand this seat, whose "
-        "person has no connection, to a bot (0: now; docs/server.md, \"Seats that go to "
-        "bots\"); null for a connected person or a count of spectators")
+        None,
+        description="seconds until the table's creator may hand this seat, whose "
+        'person has no connection, to a bot (0: now; docs/server.md, "Seats that go to '
+        'bots"); null for a connected person or a count of spectators',
+    )
 
 
 class ChatLine(BaseModel):
@@ -401,16 +461,21 @@ class ChatServerMessage(BaseModel):
     settings: ChatSettings
 
 
-ServerMessage = Annotated[StateMessage | AckMessage | ErrorMessage | PongMessage
-                          | PresenceMessage | ChatServerMessage, Field(discriminator="type")]
-SERVER_MESSAGE: TypeAdapter[StateMessage | AckMessage | ErrorMessage | PongMessage
-                            | PresenceMessage | ChatServerMessage] = TypeAdapter(ServerMessage)
+ServerMessage = Annotated[
+    StateMessage | AckMessage | ErrorMessage | PongMessage | PresenceMessage | ChatServerMessage,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE: TypeAdapter[
+    StateMessage | AckMessage | ErrorMessage | PongMessage | PresenceMessage | ChatServerMessage
+] = TypeAdapter(ServerMessage)
 
 
 def websocket_schema() -> dict[str, Any]:
     """JSON Schemas of the websocket messages, both ways (``GET /api/ws-schema``)."""
-    return {"client": CLIENT_MESSAGE.json_schema(by_alias=True),
-            "server": SERVER_MESSAGE.json_schema(by_alias=True)}
+    return {
+        "client": CLIENT_MESSAGE.json_schema(by_alias=True),
+        "server": SERVER_MESSAGE.json_schema(by_alias=True),
+    }
 
 
 # -- HTTP bodies ----------------------------------------------------------------------------
@@ -421,23 +486,32 @@ class NameBody(BaseModel):
 class NewTable(BaseModel):
     game: str = Field(max_length=32)
     #: per seat: "me", "open" (for a friend) or a bot spec such as "greedy" or "search:hard"
-    seats: list[str] = Field(max_length=6, description='per seat: "me", "open" (for a '
-                             'friend) or a bot spec such as "greedy" or "search:hard"')
+    seats: list[str] = Field(
+        max_length=6,
+        description='per seat: "me", "open" (for a '
+        'friend) or a bot spec such as "greedy" or "search:hard"',
+    )
     options: dict[str, Any] = Field(default_factory=dict, max_length=8)
     seed: int | None = Field(None, description="a deal number, for a game played alone")
     clock: ClockChoice | None = Field(None, description="none, real-time or turn-based")
-    replaces: str | None = Field(None, max_length=16, description="your unfinished game "
-                                 "played alone that this new deal replaces: it is closed as "
-                                 "abandoned (a loss) first")
+    replaces: str | None = Field(
+        None,
+        max_length=16,
+        description="your unfinished game "
+        "played alone that this new deal replaces: it is closed as "
+        "abandoned (a loss) first",
+    )
 
 
 class LeaveAnswer(BaseModel):
     """What leaving or resigning did (docs/server.md, "Table lifecycle")."""
 
-    outcome: Literal["freed", "bot", "closed"] = Field(description="freed: an open table's "
-                                                       "seat is free again; bot: the game "
-                                                       "plays on with the game's fallback bot "
-                                                       "in your seat; closed: the table ended")
+    outcome: Literal["freed", "bot", "closed"] = Field(
+        description="freed: an open table's "
+        "seat is free again; bot: the game "
+        "plays on with the game's fallback bot "
+        "in your seat; closed: the table ended"
+    )
     table: TableInfo
 
 
@@ -459,14 +533,22 @@ class MyGame(BaseModel):
     finished_at: str | None = None
     verdict: str | None = Field(None, description="a finished game's result, for you")
     you: Literal["seated", "resigned", "away"] = Field(
-        "seated", description="at an unfinished table: seated (yours to play), resigned (you "
+        "seated",
+        description="at an unfinished table: seated (yours to play), resigned (you "
         "resigned or left, others play on: yours to watch, you rank last) or away (the clock "
-        "gave your seat to a bot: yours to take back)")
-    your_deadline: float | None = Field(None, description="when your move at this clocked "
-                                        "table is due (seconds since the epoch), else null")
-    stuck: bool = Field(False, description="your game played alone has no move left and is "
-                        "held open for undo: yours to undo, or to deal anew (then it counts "
-                        "as lost)")
+        "gave your seat to a bot: yours to take back)",
+    )
+    your_deadline: float | None = Field(
+        None,
+        description="when your move at this clocked "
+        "table is due (seconds since the epoch), else null",
+    )
+    stuck: bool = Field(
+        False,
+        description="your game played alone has no move left and is "
+        "held open for undo: yours to undo, or to deal anew (then it counts "
+        "as lost)",
+    )
 
 
 class MyGames(BaseModel):
@@ -498,8 +580,9 @@ PlaysWith = Literal["anyone", "owner"]
 class BotAccount(BaseModel):
     id: str
     name: str
-    plays_with: PlaysWith = Field("owner", description="who may invite it to a seat: "
-                                  "anyone, or only its owner (the default)")
+    plays_with: PlaysWith = Field(
+        "owner", description="who may invite it to a seat: anyone, or only its owner (the default)"
+    )
 
 
 class BotSettingsBody(BaseModel):
@@ -566,13 +649,18 @@ class GameInfo(BaseModel):
     advisor: bool = Field(description="hints offered")
     solver: bool = Field(description='"still winnable?" offered')
     undo_alone: bool = Field(description="played alone: undo and redo offered")
-    tools: GameTools = Field(description="the table tools a seated person has, alone and at a "
-                             "shared table (Game.tools_for)")
+    tools: GameTools = Field(
+        description="the table tools a seated person has, alone and at a "
+        "shared table (Game.tools_for)"
+    )
     shows_deal_number: bool = Field(description="played alone: the deal number is public")
     rated: bool = Field(description="games of two or more change the ratings")
     has_talk: bool = Field(description="talk: actions out of turn that change no turn")
-    free_chat_default: bool = Field(True, description="a new table's chat is free text (false: "
-                                    "fixed phrases only, which the creator may change)")
+    free_chat_default: bool = Field(
+        True,
+        description="a new table's chat is free text (false: "
+        "fixed phrases only, which the creator may change)",
+    )
     fallback_bot: str = Field(description="the bot a failing bot's seat passes to")
     options: list[dict[str, Any]] = Field(description="{name, default, doc} each")
     bots: list[BotInfo]
@@ -620,8 +708,10 @@ class RecoverBody(BaseModel):
 class LeaderboardRow(BaseModel):
     name: str
     game: str
-    score: int = Field(description="the rating as people read it: 1500 + 24 (mu - 3 sigma), "
-                       "like an Elo rating that starts at 1500")
+    score: int = Field(
+        description="the rating as people read it: 1500 + 24 (mu - 3 sigma), "
+        "like an Elo rating that starts at 1500"
+    )
     rating: float = Field(description="mu - 3 sigma")
     mu: float
     sigma: float
@@ -632,8 +722,9 @@ class LeaderboardRow(BaseModel):
 class ReplayActor(BaseModel):
     name: str
     bot: str | None
-    person: str | None = Field(None, description="a bot on a person's seat: the person's "
-                               "name; null otherwise")
+    person: str | None = Field(
+        None, description="a bot on a person's seat: the person's name; null otherwise"
+    )
 
 
 class ReplayAction(BaseModel):
@@ -650,15 +741,22 @@ class ReplayStep(BaseModel):
     seat_views: list[dict[str, Any]]
     action: ReplayAction | None = Field(description="the action that led here; null at 0")
     played_by: list[list[SeatRun]]
-    log: list[LogEntry] | None = Field(None, description="with log=1, a page of the game in "
-                                       "words as a spectator reads it: the entries from "
-                                       "log_offset, log_limit of them")
-    log_offset: int | None = Field(None, description="with log=1, the first action whose "
-                                   "entries ``log`` holds")
-    log_total: int = Field(description="the actions of the whole log (each has an entry, "
-                           "but a dropped change of mind; news are entries of their own)")
-    ending: Ending | None = Field(None, description="at the game's end, as a table's "
-                                  "(``verdict`` null); null before")
+    log: list[LogEntry] | None = Field(
+        None,
+        description="with log=1, a page of the game in "
+        "words as a spectator reads it: the entries from "
+        "log_offset, log_limit of them",
+    )
+    log_offset: int | None = Field(
+        None, description="with log=1, the first action whose entries ``log`` holds"
+    )
+    log_total: int = Field(
+        description="the actions of the whole log (each has an entry, "
+        "but a dropped change of mind; news are entries of their own)"
+    )
+    ending: Ending | None = Field(
+        None, description="at the game's end, as a table's (``verdict`` null); null before"
+    )
 
 
 class WebsocketSchema(BaseModel):

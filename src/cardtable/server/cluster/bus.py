@@ -111,16 +111,21 @@ class Bus:
     ``on_take`` is awaited for each table taken over from a dead process.
     """
 
-    def __init__(self, url: str, heartbeat_ttl: float = HEARTBEAT_TTL,
-                 heartbeat_every: float = HEARTBEAT_EVERY,
-                 takeover_every: float = TAKEOVER_EVERY) -> None:
+    def __init__(
+        self,
+        url: str,
+        heartbeat_ttl: float = HEARTBEAT_TTL,
+        heartbeat_every: float = HEARTBEAT_EVERY,
+        takeover_every: float = TAKEOVER_EVERY,
+    ) -> None:
         import redis.asyncio as aioredis
 
         self.url = url
         # a bounded pool that waits for a free connection rather than failing: at a busy
         # moment many tasks ask at once (``send`` itself goes through one batching task)
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=POOL, timeout=POOL_WAIT)
+            url, decode_responses=True, max_connections=POOL, timeout=POOL_WAIT
+        )
         self.redis = aioredis.Redis(connection_pool=pool)  # str, not bytes
         self.id = new_id()
         self.ttl = heartbeat_ttl
@@ -166,10 +171,12 @@ class Bus:
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self.channel(self.id))
         await self._register()
-        self._tasks = [asyncio.create_task(self._listen()),
-                       asyncio.create_task(self._publisher()),
-                       asyncio.create_task(self._heartbeat()),
-                       asyncio.create_task(self._takeover_loop())]
+        self._tasks = [
+            asyncio.create_task(self._listen()),
+            asyncio.create_task(self._publisher()),
+            asyncio.create_task(self._heartbeat()),
+            asyncio.create_task(self._takeover_loop()),
+        ]
         log.info("on the bus %s as process %s", self.url, self.id)
 
     def fresh(self) -> bool:
@@ -206,8 +213,9 @@ class Bus:
             await asyncio.sleep(self.heartbeat_every)
             try:
                 sent = time.monotonic()
-                renewed = await self.redis.set(self.proc_key(self.id), "1",
-                                               px=int(self.ttl * 1000), xx=True)
+                renewed = await self.redis.set(
+                    self.proc_key(self.id), "1", px=int(self.ttl * 1000), xx=True
+                )
             except Exception:  # Redis away for a moment: the next renewal may still be in time
                 log.warning("the bus did not answer the heartbeat", exc_info=True)
                 continue
@@ -219,8 +227,9 @@ class Bus:
     async def _lost(self) -> None:
         """Our heartbeat lapsed: every lease may be another's now. Drop everything and come
         back under a new id (the old one's tables are taken over like a dead process's)."""
-        log.warning("process %s lost its leases (its heartbeat lapsed): dropping its tables",
-                    self.id)
+        log.warning(
+            "process %s lost its leases (its heartbeat lapsed): dropping its tables", self.id
+        )
         self.on_lost()
         old = self.id
         self.id = new_id()
@@ -252,8 +261,10 @@ class Bus:
         """The process that holds the table after this claim: this one's id when it was free
         (or its holder dead), the live holder's otherwise; None when this process may not
         claim anything now (its heartbeat lapsed)."""
-        owner = await self._claim(keys=[self.lease_key(table_id)], args=[
-            self.id, table_id, f"{PREFIX}proc:", f"{PREFIX}tables:"])
+        owner = await self._claim(
+            keys=[self.lease_key(table_id)],
+            args=[self.id, table_id, f"{PREFIX}proc:", f"{PREFIX}tables:"],
+        )
         return str(owner) if owner else None
 
     async def owner(self, table_id: str) -> str | None:
@@ -263,8 +274,9 @@ class Bus:
 
     async def release(self, table_id: str) -> None:
         """Let go of a table this process no longer holds in memory."""
-        await self._release(keys=[self.lease_key(table_id)], args=[
-            self.id, table_id, f"{PREFIX}tables:"])
+        await self._release(
+            keys=[self.lease_key(table_id)], args=[self.id, table_id, f"{PREFIX}tables:"]
+        )
 
     async def alive(self, pid: str) -> bool:
         return bool(await self.redis.exists(self.proc_key(pid)))
@@ -321,14 +333,15 @@ class Bus:
             if up:
                 continue
             while True:
-                found: Any = await self.redis.srandmember(f"{PREFIX}tables:{pid}",
-                                                          TAKEOVER_BATCH)
+                found: Any = await self.redis.srandmember(f"{PREFIX}tables:{pid}", TAKEOVER_BATCH)
                 ids = [str(t) for t in found or []]
                 if not ids:
                     break
                 for table_id in ids:
-                    got = await self._take(keys=[self.lease_key(table_id)], args=[
-                        self.id, table_id, pid, f"{PREFIX}proc:", f"{PREFIX}tables:"])
+                    got = await self._take(
+                        keys=[self.lease_key(table_id)],
+                        args=[self.id, table_id, pid, f"{PREFIX}proc:", f"{PREFIX}tables:"],
+                    )
                     if got:
                         taken += 1
                         try:
@@ -348,8 +361,9 @@ class Bus:
             return
         pipe = self.redis.pipeline(transaction=False)
         for table_id, present in seats.items():
-            pipe.set(f"{PREFIX}presence:{table_id}", ",".join(map(str, present)),
-                     px=int(self.ttl * 1000))
+            pipe.set(
+                f"{PREFIX}presence:{table_id}", ",".join(map(str, present)), px=int(self.ttl * 1000)
+            )
         await pipe.execute()
 
     async def presence(self, ids: list[str]) -> dict[str, set[int]]:
@@ -357,8 +371,11 @@ class Bus:
         if not ids:
             return {}
         values: list[Any] = await self.redis.mget([f"{PREFIX}presence:{i}" for i in ids])
-        return {i: {int(x) for x in str(v).split(",") if x}
-                for i, v in zip(ids, values, strict=True) if v is not None}
+        return {
+            i: {int(x) for x in str(v).split(",") if x}
+            for i, v in zip(ids, values, strict=True)
+            if v is not None
+        }
 
     # -- messages ---------------------------------------------------------------------------
     async def send(self, pid: str, message: dict[str, Any]) -> None:

@@ -59,8 +59,21 @@ WATCH_EVERY = 0.5
 #: close code for a table socket whose holder went away: reconnect (RFC 6455 "service restart")
 CLOSE_MOVED = 1012
 #: the parts of an ASGI scope that cross (the rest is the server's own)
-SCOPE_KEYS = ("type", "asgi", "http_version", "method", "scheme", "path", "raw_path",
-              "root_path", "query_string", "headers", "client", "server", "subprotocols")
+SCOPE_KEYS = (
+    "type",
+    "asgi",
+    "http_version",
+    "method",
+    "scheme",
+    "path",
+    "raw_path",
+    "root_path",
+    "query_string",
+    "headers",
+    "client",
+    "server",
+    "subprotocols",
+)
 
 
 def pack(value: Any) -> Any:
@@ -130,9 +143,14 @@ class Tunnel:
             inc = self.incoming.get(sid)
             if inc is None:
                 return
-            event = (unpack(message["ev"]) if kind == "recv"
-                     else {"type": "websocket.disconnect" if "websocket" in sid
-                           else "http.disconnect", "code": 1001})
+            event = (
+                unpack(message["ev"])
+                if kind == "recv"
+                else {
+                    "type": "websocket.disconnect" if "websocket" in sid else "http.disconnect",
+                    "code": 1001,
+                }
+            )
             try:
                 inc[1].put_nowait(event)
             except asyncio.QueueFull:  # a flood: the client is cut off
@@ -207,8 +225,7 @@ class Tunnel:
             await self.target(scope, receive, send)
 
     # -- the forwarding end -----------------------------------------------------------------
-    async def forward(self, holder: str, scope: dict[str, Any], receive: Any,
-                      send: Any) -> None:
+    async def forward(self, holder: str, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Run one request at ``holder`` and pass its answer to the client."""
         websocket = scope["type"] == "websocket"
         sid = ("websocket-" if websocket else "http-") + self.bus.id + "-" + _token()
@@ -228,14 +245,23 @@ class Tunnel:
 
         pumping = asyncio.create_task(pump())
         try:
-            await self.bus.send(holder, {"t": "open", "id": sid, "from": me,
-                                         "scope": pack({k: scope[k] for k in SCOPE_KEYS
-                                                        if k in scope})})
+            await self.bus.send(
+                holder,
+                {
+                    "t": "open",
+                    "id": sid,
+                    "from": me,
+                    "scope": pack({k: scope[k] for k in SCOPE_KEYS if k in scope}),
+                },
+            )
             while True:
                 # no time limit on a live table socket; once its client has gone, the
                 # holder's end has a few seconds to finish
-                wait = HTTP_TIMEOUT if not (websocket and accepted) else (
-                    GONE_WAIT if client_gone else None)
+                wait = (
+                    HTTP_TIMEOUT
+                    if not (websocket and accepted)
+                    else (GONE_WAIT if client_gone else None)
+                )
                 try:
                     frame = await asyncio.wait_for(queue.get(), wait)
                 except TimeoutError:
@@ -251,9 +277,15 @@ class Tunnel:
                     if websocket:
                         code = 4008 if frame.get("slow") else CLOSE_MOVED
                         with contextlib.suppress(Exception):
-                            await send({"type": "websocket.close", "code": code,
-                                        "reason": "too slow: reconnect" if frame.get("slow")
-                                        else "the table moved: reconnect"})
+                            await send(
+                                {
+                                    "type": "websocket.close",
+                                    "code": code,
+                                    "reason": "too slow: reconnect"
+                                    if frame.get("slow")
+                                    else "the table moved: reconnect",
+                                }
+                            )
                     elif not started:
                         await _moved(send)
                     return
@@ -266,7 +298,8 @@ class Tunnel:
                     event["headers"] = [tuple(h) for h in event.get("headers", [])]
                 await send(event)
                 if event["type"] == "websocket.close" or (
-                        event["type"] == "http.response.body" and not event.get("more_body")):
+                    event["type"] == "http.response.body" and not event.get("more_body")
+                ):
                     return
         finally:
             pumping.cancel()
@@ -280,11 +313,24 @@ def _token() -> str:
 
 
 async def _moved(send: Any) -> None:
-    body = orjson.dumps({"type": "error", "code": "moved",
-                         "reason": "the table is moving to another server: try again"})
-    await send({"type": "http.response.start", "status": 503, "headers": [
-        (b"content-type", b"application/json"), (b"retry-after", b"1"),
-        (b"content-length", str(len(body)).encode())]})
+    body = orjson.dumps(
+        {
+            "type": "error",
+            "code": "moved",
+            "reason": "the table is moving to another server: try again",
+        }
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"retry-after", b"1"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

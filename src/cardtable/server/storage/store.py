@@ -66,7 +66,7 @@ def recovery_code() -> str:
     """A new recovery code: 20 letters (about 99 bits) in groups of five, e.g.
     ``K7QXM-2HVNP-...``, easy to copy by hand."""
     letters = "".join(secrets.choice(CODE_LETTERS) for _ in range(20))
-    return "-".join(letters[i:i + 5] for i in range(0, 20, 5))
+    return "-".join(letters[i : i + 5] for i in range(0, 20, 5))
 
 
 def normal_code(code: str) -> str:
@@ -132,12 +132,18 @@ class Table(Base):
     #: open (waiting for players), running, over
     status: Mapped[str] = mapped_column(String(12), index=True)
     created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
-    __table_args__ = (Index("ix_tables_created_by_status", "created_by", "status"),
-                      # the lobby's: multiplayer tables only, newest first (migration 0003)
-                      Index("ix_tables_lobby", "status", "created_at",
-                            sqlite_where=text("players > 1"),
-                            postgresql_where=text("players > 1")),
-                      Index("ix_tables_idle", "status", "active_at"))
+    __table_args__ = (
+        Index("ix_tables_created_by_status", "created_by", "status"),
+        # the lobby's: multiplayer tables only, newest first (migration 0003)
+        Index(
+            "ix_tables_lobby",
+            "status",
+            "created_at",
+            sqlite_where=text("players > 1"),
+            postgresql_where=text("players > 1"),
+        ),
+        Index("ix_tables_idle", "status", "active_at"),
+    )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
     result: Mapped[dict | None] = mapped_column(JSON)
@@ -270,17 +276,33 @@ _INSERT_ACTION = insert(ACTIONS)
 #: the keys of an action row (``append_many``) stored in ``actions``: every column but
 #: ``at`` (one time for the whole batch); a key a row lacks is stored as null
 ACTION_KEYS = tuple(c.name for c in ACTIONS.columns if c.name != "at")
-_SET_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
-                .values(version=bindparam("version"), redo=bindparam("redo"),
-                        active_at=bindparam("at"), to_act=bindparam("to_act")))
+_SET_VERSION = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("tid"))
+    .values(
+        version=bindparam("version"),
+        redo=bindparam("redo"),
+        active_at=bindparam("at"),
+        to_act=bindparam("to_act"),
+    )
+)
 #: a clocked table's action also stores the clock it leaves (the same transaction)
-_SET_CLOCK = (update(TABLES).where(TABLES.c.id == bindparam("tid"))
-              .values(clock=bindparam("clock"), deadline=bindparam("deadline")))
+_SET_CLOCK = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("tid"))
+    .values(clock=bindparam("clock"), deadline=bindparam("deadline"))
+)
 
 
-def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
-            rating: Mapping[str, Any] | None, at: dt.datetime, only_if: str | None = None,
-            ended: str | None = None) -> bool:
+def _finish(
+    conn: Any,
+    table_id: str,
+    result: Mapping[str, Any],
+    rating: Mapping[str, Any] | None,
+    at: dt.datetime,
+    only_if: str | None = None,
+    ended: str | None = None,
+) -> bool:
     """Mark a table over with its result and rate its game, in the caller's transaction.
 
     ``only_if``: do it only if the table's status is still this (False if it is not), so a
@@ -298,14 +320,26 @@ def _finish(conn: Any, table_id: str, result: Mapping[str, Any],
     return True
 
 
-def _close(conn: Any, table_id: str, version: int, ended: str | None,
-           result: Mapping[str, Any], rating: Mapping[str, Any] | None = None,
-           resigned: list[dict[str, Any]] | None = None) -> bool:
+def _close(
+    conn: Any,
+    table_id: str,
+    version: int,
+    ended: str | None,
+    result: Mapping[str, Any],
+    rating: Mapping[str, Any] | None = None,
+    resigned: list[dict[str, Any]] | None = None,
+) -> bool:
     """Close an open or running table (``Store.close_table``) in the caller's transaction;
     False (nothing written) if it is over already."""
     t, at = TABLES, now()
-    values: dict[str, Any] = {"status": "over", "ended": ended, "finished_at": at,
-                              "active_at": at, "result": result, "version": version}
+    values: dict[str, Any] = {
+        "status": "over",
+        "ended": ended,
+        "finished_at": at,
+        "active_at": at,
+        "result": result,
+        "version": version,
+    }
     if resigned is not None:
         values["resigned"] = resigned
     q = update(t).where(t.c.id == table_id, t.c.status.in_(["open", "running"]))
@@ -321,8 +355,12 @@ def _rate(conn: Any, rating: Mapping[str, Any]) -> None:
     the caller's transaction (after its first write, so no other writer is in between)."""
     r = RATINGS
     ids = [s["subject"] for s in rating["subjects"]]
-    old = {row.subject: row for row in conn.execute(
-        select(r).where(r.c.game == rating["game"], r.c.subject.in_(ids)).with_for_update())}
+    old = {
+        row.subject: row
+        for row in conn.execute(
+            select(r).where(r.c.game == rating["game"], r.c.subject.in_(ids)).with_for_update()
+        )
+    }
     rows = new_ratings(rating, old)
     conn.execute(delete(r).where(r.c.game == rating["game"], r.c.subject.in_(ids)))
     conn.execute(insert(r), rows)
@@ -347,7 +385,7 @@ def default_url(data: Path) -> str:
 
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
         private_sqlite(make_url(url).database)  # 0600, and so its -wal and -shm files
         engine = create_engine(url, connect_args={"check_same_thread": False})
@@ -418,8 +456,9 @@ class Storage(Protocol):
         ...
 
     # -- tables
-    def new_table(self, table: Table, seats: list[Seat],
-                  closes: Mapping[str, Any] | None = None) -> None:
+    def new_table(
+        self, table: Table, seats: list[Seat], closes: Mapping[str, Any] | None = None
+    ) -> None:
         """A new table and its seats; ``closes``: the unfinished table it replaces (a new
         deal, a restart), closed in the same transaction (``close_table``'s arguments)."""
         ...
@@ -430,17 +469,27 @@ class Storage(Protocol):
         """A table's seats, in seat order."""
         ...
 
-    def set_seat(self, table_id: str, seat: int, player_id: str | None,
-                 bot: str | None, name: str | None = None,
-                 person: str | None = None) -> None: ...
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        player_id: str | None,
+        bot: str | None,
+        name: str | None = None,
+        person: str | None = None,
+    ) -> None: ...
 
-    def change_table(self, table_id: str, version: int | None = None,
-                     status: str | None = None,
-                     seats: dict[int, SeatValues] | None = None,
-                     only_if: str | None = None,
-                     clock: dict[str, Any] | None = None,
-                     to_act: list[int] | None = None,
-                     resigned: list[dict[str, Any]] | None = None) -> bool:
+    def change_table(
+        self,
+        table_id: str,
+        version: int | None = None,
+        status: str | None = None,
+        seats: dict[int, SeatValues] | None = None,
+        only_if: str | None = None,
+        clock: dict[str, Any] | None = None,
+        to_act: list[int] | None = None,
+        resigned: list[dict[str, Any]] | None = None,
+    ) -> bool:
         """Seats, status, version, clock, seats to act and resigned seats in one transaction
         (``only_if``: the status it must still have; False and nothing written if it has
         not)."""
@@ -450,13 +499,19 @@ class Storage(Protocol):
         """Ids of running tables whose clock has a deadline before ``before``."""
         ...
 
-    def finish(self, table_id: str, result: Mapping[str, Any], rating: Mapping[str, Any] | None,
-               only_if: str | None = None) -> bool:
+    def finish(
+        self,
+        table_id: str,
+        result: Mapping[str, Any],
+        rating: Mapping[str, Any] | None,
+        only_if: str | None = None,
+    ) -> bool:
         """Mark a table over with its result and rate its game, in one transaction."""
         ...
 
-    def tables(self, statuses: list[str], limit: int = 100,
-               multiplayer: bool = False) -> list[Table]:
+    def tables(
+        self, statuses: list[str], limit: int = 100, multiplayer: bool = False
+    ) -> list[Table]:
         """The newest tables in these statuses."""
         ...
 
@@ -476,9 +531,15 @@ class Storage(Protocol):
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]: ...
 
-    def close_table(self, table_id: str, version: int, ended: str | None,
-                    result: Mapping[str, Any], rating: Mapping[str, Any] | None,
-                    resigned: list[dict[str, Any]] | None = None) -> bool:
+    def close_table(
+        self,
+        table_id: str,
+        version: int,
+        ended: str | None,
+        result: Mapping[str, Any],
+        rating: Mapping[str, Any] | None,
+        resigned: list[dict[str, Any]] | None = None,
+    ) -> bool:
         """Close an unfinished table (``lifecycle``): over, with how it ``ended`` (None: a
         stuck solitaire held open for undo, ended as its game did), its result, ratings and
         resigned seats (None: unchanged), in one transaction; False if it was not open or
@@ -489,15 +550,15 @@ class Storage(Protocol):
         """Ids of open or running tables with no change since ``before``, oldest first."""
         ...
 
-    def my_tables(self, player_id: str, finished: bool, limit: int,
-                  offset: int = 0) -> list[Table]:
+    def my_tables(self, player_id: str, finished: bool, limit: int, offset: int = 0) -> list[Table]:
         """Tables where the player holds (or held, to its end) a seat: unfinished ones, or
         finished ones newest first."""
         ...
 
     # -- the action log
-    def actions(self, table_id: str, start: int = 0,
-                limit: int | None = None) -> list[LoggedAction]:
+    def actions(
+        self, table_id: str, start: int = 0, limit: int | None = None
+    ) -> list[LoggedAction]:
         """A table's action log, in order: all of it, or ``limit`` actions from ``start``."""
         ...
 
@@ -507,8 +568,13 @@ class Storage(Protocol):
         transaction."""
         ...
 
-    def pop(self, table_id: str, version: int, status: str | None = None,
-            to_act: list[int] | None = None) -> Action | None:
+    def pop(
+        self,
+        table_id: str,
+        version: int,
+        status: str | None = None,
+        to_act: list[int] | None = None,
+    ) -> Action | None:
         """Undo: remove the last action and keep it for redo, with the new version."""
         ...
 
@@ -526,8 +592,9 @@ class Storage(Protocol):
         """The person whose recovery code this is, without using it."""
         ...
 
-    def add_chat(self, table_id: str, seat: int | None, player_id: str | None, name: str,
-                 text: str) -> ChatLine: ...
+    def add_chat(
+        self, table_id: str, seat: int | None, player_id: str | None, name: str, text: str
+    ) -> ChatLine: ...
 
     def chat(self, table_id: str, last: int) -> list[ChatLine]: ...
 
@@ -567,9 +634,11 @@ class Store:
             digest = token_hash(token)
             player = s.scalar(select(Player).where(Player.token_hash == digest))
             if player is None:  # another browser's token (a recovery code was used there)
-                player = s.scalar(select(Player).join(
-                    PlayerToken, PlayerToken.player_id == Player.id).where(
-                    PlayerToken.token_hash == digest))
+                player = s.scalar(
+                    select(Player)
+                    .join(PlayerToken, PlayerToken.player_id == Player.id)
+                    .where(PlayerToken.token_hash == digest)
+                )
             return player
 
     def new_recovery_code(self, player_id: str) -> str:
@@ -604,8 +673,9 @@ class Store:
     def _code_owner(s: Any, code: str) -> Player | None:
         """The person a recovery code belongs to (a bot account's code, left from before
         migration 0009, is no one's: bot accounts have only their token)."""
-        row = s.scalar(select(RecoveryCode).where(
-            RecoveryCode.code_hash == token_hash(normal_code(code))))
+        row = s.scalar(
+            select(RecoveryCode).where(RecoveryCode.code_hash == token_hash(normal_code(code)))
+        )
         player = s.get(Player, row.player_id) if row is not None else None
         return player if player is not None and player.bot_owner is None else None
 
@@ -618,23 +688,30 @@ class Store:
     # -- bot accounts: players a program plays through the API with their token ----------
     def new_bot_account(self, owner_id: str, name: str) -> tuple[Player, str]:
         token = secrets.token_urlsafe(24)
-        bot = Player(id=secrets.token_hex(8), name=name, token_hash=token_hash(token),
-                     bot_owner=owner_id)
+        bot = Player(
+            id=secrets.token_hex(8), name=name, token_hash=token_hash(token), bot_owner=owner_id
+        )
         with self.session.begin() as s:
             s.add(bot)
         return bot, token
 
     def bot_accounts_of(self, owner_id: str) -> list[Player]:
         with self.session() as s:
-            return list(s.scalars(select(Player).where(Player.bot_owner == owner_id)
-                                  .order_by(Player.created_at)))
+            return list(
+                s.scalars(
+                    select(Player).where(Player.bot_owner == owner_id).order_by(Player.created_at)
+                )
+            )
 
     def bot_account_named(self, name: str) -> Player | None:
         """The bot account of this name (names of bot accounts are unique, whatever the
         case)."""
         with self.session() as s:
-            return s.scalar(select(Player).where(Player.bot_owner.is_not(None),
-                                                 func.lower(Player.name) == name.lower()))
+            return s.scalar(
+                select(Player).where(
+                    Player.bot_owner.is_not(None), func.lower(Player.name) == name.lower()
+                )
+            )
 
     def new_bot_token(self, owner_id: str, bot_id: str) -> str | None:
         """A new token for the owner's bot account, or None if it is not theirs. Every
@@ -665,8 +742,11 @@ class Store:
         if not ids:
             return set()
         with self.session() as s:
-            return set(s.scalars(select(Player.id).where(Player.id.in_(ids),
-                                                         Player.bot_owner.is_not(None))))
+            return set(
+                s.scalars(
+                    select(Player.id).where(Player.id.in_(ids), Player.bot_owner.is_not(None))
+                )
+            )
 
     def names(self, ids: list[str]) -> dict[str, str]:
         with self.session() as s:
@@ -674,8 +754,9 @@ class Store:
             return {i: n for i, n in rows}
 
     # -- tables -----------------------------------------------------------------------------
-    def new_table(self, table: Table, seats: list[Seat],
-                  closes: Mapping[str, Any] | None = None) -> None:
+    def new_table(
+        self, table: Table, seats: list[Seat], closes: Mapping[str, Any] | None = None
+    ) -> None:
         with self.session.begin() as s:
             if closes is not None:
                 _close(s.connection(), **closes)
@@ -694,19 +775,31 @@ class Store:
             q = select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)
             return list(s.scalars(q))
 
-    def set_seat(self, table_id: str, seat: int, player_id: str | None, bot: str | None,
-                 name: str | None = None, person: str | None = None) -> None:
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        player_id: str | None,
+        bot: str | None,
+        name: str | None = None,
+        person: str | None = None,
+    ) -> None:
         with self.session.begin() as s:
             row = s.get(Seat, (table_id, seat))
             if row is not None:
                 row.player_id, row.bot, row.name, row.person = player_id, bot, name, person
 
-    def change_table(self, table_id: str, version: int | None = None, status: str | None = None,
-                     seats: dict[int, SeatValues] | None = None,
-                     only_if: str | None = None,
-                     clock: dict[str, Any] | None = None,
-                     to_act: list[int] | None = None,
-                     resigned: list[dict[str, Any]] | None = None) -> bool:
+    def change_table(
+        self,
+        table_id: str,
+        version: int | None = None,
+        status: str | None = None,
+        seats: dict[int, SeatValues] | None = None,
+        only_if: str | None = None,
+        clock: dict[str, Any] | None = None,
+        to_act: list[int] | None = None,
+        resigned: list[dict[str, Any]] | None = None,
+    ) -> bool:
         """One change of a table in one transaction: ``seats`` (seat -> (player id, bot,
         bot's name, person)),
         the new ``status``, ``version``, ``clock``, ``to_act`` and ``resigned`` seats (None:
@@ -733,12 +826,20 @@ class Store:
                 if conn.execute(q.values(**values or {"status": t.c.status})).rowcount == 0:
                     return False
             for seat, (player_id, bot, name, person) in (seats or {}).items():
-                conn.execute(update(st).where(st.c.table_id == table_id, st.c.seat == seat)
-                             .values(player_id=player_id, bot=bot, name=name, person=person))
+                conn.execute(
+                    update(st)
+                    .where(st.c.table_id == table_id, st.c.seat == seat)
+                    .values(player_id=player_id, bot=bot, name=name, person=person)
+                )
         return True
 
-    def finish(self, table_id: str, result: Mapping[str, Any], rating: Mapping[str, Any] | None,
-               only_if: str | None = None) -> bool:
+    def finish(
+        self,
+        table_id: str,
+        result: Mapping[str, Any],
+        rating: Mapping[str, Any] | None,
+        only_if: str | None = None,
+    ) -> bool:
         """Mark a table over, with its result and ratings (see ``ratings.rating_of``), in
         one transaction; False if ``only_if`` is given and the status is not that."""
         with self.engine.begin() as conn:
@@ -747,10 +848,10 @@ class Store:
     def open_full_tables(self) -> list[str]:
         """Ids of ``open`` tables whose every seat is taken (left so by an older server)."""
         with self.session() as s:
-            free = select(Seat.table_id).where(Seat.table_id == Table.id,
-                                               Seat.player_id.is_(None), Seat.bot.is_(None))
-            return list(s.scalars(select(Table.id).where(Table.status == "open",
-                                                         ~free.exists())))
+            free = select(Seat.table_id).where(
+                Seat.table_id == Table.id, Seat.player_id.is_(None), Seat.bot.is_(None)
+            )
+            return list(s.scalars(select(Table.id).where(Table.status == "open", ~free.exists())))
 
     def set_status(self, table_id: str, status: str, result: dict[str, Any] | None = None) -> None:
         with self.session.begin() as s:
@@ -762,23 +863,31 @@ class Store:
                 row.finished_at = now()
                 row.result = result
 
-    def tables(self, statuses: list[str], limit: int = 100,
-               multiplayer: bool = False) -> list[Table]:
+    def tables(
+        self, statuses: list[str], limit: int = 100, multiplayer: bool = False
+    ) -> list[Table]:
         """The newest tables in these statuses; ``multiplayer``: tables of two players or
         more only, filtered in the query so that solitaires never push them out of ``limit``.
         """
         with self.session() as s:
             if not multiplayer:
-                q = (select(Table).where(Table.status.in_(statuses))
-                     .order_by(Table.created_at.desc()).limit(limit))
+                q = (
+                    select(Table)
+                    .where(Table.status.in_(statuses))
+                    .order_by(Table.created_at.desc())
+                    .limit(limit)
+                )
                 return list(s.scalars(q))
             # one walk down the lobby's partial index per status, newest first, merged: the
             # literal 1 lets the database see the query is within the index's "players > 1"
             found: list[Table] = []
             for status in dict.fromkeys(statuses):
-                q = (select(Table).where(Table.status == status,
-                                         Table.players > literal_column("1"))
-                     .order_by(Table.created_at.desc()).limit(limit))
+                q = (
+                    select(Table)
+                    .where(Table.status == status, Table.players > literal_column("1"))
+                    .order_by(Table.created_at.desc())
+                    .limit(limit)
+                )
                 found += s.scalars(q)
             found.sort(key=lambda t: t.created_at, reverse=True)
             return found[:limit]
@@ -787,8 +896,7 @@ class Store:
         """The seats of several tables, in seat order, in one query."""
         found: dict[str, list[Seat]] = {t: [] for t in table_ids}
         with self.session() as s:
-            q = (select(Seat).where(Seat.table_id.in_(table_ids))
-                 .order_by(Seat.table_id, Seat.seat))
+            q = select(Seat).where(Seat.table_id.in_(table_ids)).order_by(Seat.table_id, Seat.seat)
             for seat in s.scalars(q):
                 found[seat.table_id].append(seat)
         return found
@@ -796,12 +904,14 @@ class Store:
     def unfinished_tables(self, player_id: str) -> tuple[int, int]:
         """How many open or running tables the player created, and how many of them have a
         bot in every seat: one query, on the index ``tables(created_by, status)``."""
-        not_a_bot = (select(Seat.table_id)
-                     .where(Seat.table_id == Table.id,
-                            (Seat.player_id.is_not(None)) | (Seat.bot.is_(None)))
-                     .exists())
-        q = (select(func.count(), func.coalesce(func.sum(case((~not_a_bot, 1), else_=0)), 0))
-             .where(Table.created_by == player_id, Table.status.in_(["open", "running"])))
+        not_a_bot = (
+            select(Seat.table_id)
+            .where(Seat.table_id == Table.id, (Seat.player_id.is_not(None)) | (Seat.bot.is_(None)))
+            .exists()
+        )
+        q = select(func.count(), func.coalesce(func.sum(case((~not_a_bot, 1), else_=0)), 0)).where(
+            Table.created_by == player_id, Table.status.in_(["open", "running"])
+        )
         with self.session() as s:
             unfinished, bots_only = s.execute(q).one()
             return int(unfinished), int(bots_only)
@@ -809,31 +919,50 @@ class Store:
     def due_tables(self, before: float, limit: int = 500) -> list[str]:
         """Ids of running tables whose clock has a deadline before ``before`` (the index on
         ``tables.deadline``): those the hub loads so that their timers fire."""
-        q = (select(Table.id).where(Table.deadline < before, Table.status == "running")
-             .order_by(Table.deadline).limit(limit))
+        q = (
+            select(Table.id)
+            .where(Table.deadline < before, Table.status == "running")
+            .order_by(Table.deadline)
+            .limit(limit)
+        )
         with self.session() as s:
             return list(s.scalars(q))
 
     def running_with_bots(self) -> list[str]:
         """The ids of the running tables with a bot in some seat: those a restart resumes."""
-        q = (select(Table.id).where(Table.status == "running",
-                                    select(Seat.table_id).where(Seat.table_id == Table.id,
-                                                                Seat.bot.is_not(None)).exists())
-             .order_by(Table.created_at))
+        q = (
+            select(Table.id)
+            .where(
+                Table.status == "running",
+                select(Seat.table_id)
+                .where(Seat.table_id == Table.id, Seat.bot.is_not(None))
+                .exists(),
+            )
+            .order_by(Table.created_at)
+        )
         with self.session() as s:
             return list(s.scalars(q))
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]:
         with self.session() as s:
-            q = select(Table).join(Seat, Seat.table_id == Table.id).where(
-                Seat.player_id == player_id)
+            q = (
+                select(Table)
+                .join(Seat, Seat.table_id == Table.id)
+                .where(Seat.player_id == player_id)
+            )
             if game:
                 q = q.where(Table.game == game)
             return list(s.scalars(q.order_by(Table.created_at)))
 
-    def close_table(self, table_id: str, version: int, ended: str | None,
-                    result: Mapping[str, Any], rating: Mapping[str, Any] | None,
-                    resigned: list[dict[str, Any]] | None = None) -> bool:
+    def close_table(
+        self,
+        table_id: str,
+        version: int,
+        ended: str | None,
+        result: Mapping[str, Any],
+        rating: Mapping[str, Any] | None,
+        resigned: list[dict[str, Any]] | None = None,
+    ) -> bool:
         with self.engine.begin() as conn:
             if not _close(conn, table_id, version, ended, result, rating, resigned):
                 return False
@@ -844,52 +973,86 @@ class Store:
         # two walks down ix_tables_idle (status, active_at), then the rows never changed
         # since they were created (active_at null: from before migration 0004, or untouched)
         t = Table
-        q = (select(t.id).where(t.status.in_(["open", "running"]),
-                                func.coalesce(t.active_at, t.created_at) < before)
-             .order_by(func.coalesce(t.active_at, t.created_at)).limit(limit))
+        q = (
+            select(t.id)
+            .where(
+                t.status.in_(["open", "running"]), func.coalesce(t.active_at, t.created_at) < before
+            )
+            .order_by(func.coalesce(t.active_at, t.created_at))
+            .limit(limit)
+        )
         with self.session() as s:
             return list(s.scalars(q))
 
-    def my_tables(self, player_id: str, finished: bool, limit: int,
-                  offset: int = 0) -> list[Table]:
+    def my_tables(self, player_id: str, finished: bool, limit: int, offset: int = 0) -> list[Table]:
         mine = select(Seat.table_id).where(Seat.player_id == player_id)
         # a seat its person resigned is the bot's now: the table is still theirs (player ids
         # are hex, so the JSON text holds the id quoted; tables with resignations are few)
         resigned = Table.resigned.is_not(None) & func.cast(Table.resigned, String).like(
-            f'%"{player_id}"%')
+            f'%"{player_id}"%'
+        )
         q = select(Table).where(Table.id.in_(mine) | resigned)
         if finished:
-            q = q.where(Table.status == "over").order_by(Table.finished_at.desc(),
-                                                          Table.id)
+            q = q.where(Table.status == "over").order_by(Table.finished_at.desc(), Table.id)
         else:
             q = q.where(Table.status.in_(["open", "running"])).order_by(
-                func.coalesce(Table.active_at, Table.created_at).desc(), Table.id)
+                func.coalesce(Table.active_at, Table.created_at).desc(), Table.id
+            )
         with self.session() as s:
             return list(s.scalars(q.limit(limit).offset(offset)))
 
     # -- the action log ---------------------------------------------------------------------
-    def actions(self, table_id: str, start: int = 0,
-                limit: int | None = None) -> list[LoggedAction]:
+    def actions(
+        self, table_id: str, start: int = 0, limit: int | None = None
+    ) -> list[LoggedAction]:
         # plain rows, not ORM objects: a 10,000-action log loaded in 236 ms that way, the
         # event loop held all along (issue #23)
-        q = (select(ACTIONS.c.n, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.client_id,
-                    ACTIONS.c.version, ACTIONS.c.actor)
-             .where(ACTIONS.c.table_id == table_id, ACTIONS.c.n >= start)
-             .order_by(ACTIONS.c.n).limit(limit))
+        q = (
+            select(
+                ACTIONS.c.n,
+                ACTIONS.c.seat,
+                ACTIONS.c.action,
+                ACTIONS.c.client_id,
+                ACTIONS.c.version,
+                ACTIONS.c.actor,
+            )
+            .where(ACTIONS.c.table_id == table_id, ACTIONS.c.n >= start)
+            .order_by(ACTIONS.c.n)
+            .limit(limit)
+        )
         with self.engine.connect() as conn:
             return [LoggedAction(*row) for row in conn.execute(q)]
 
-    def append(self, table_id: str, n: int, seat: int, action: str, version: int,
-               client_id: str | None = None, redo: list | None = None,
-               actor: str | None = None) -> None:
+    def append(
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        version: int,
+        client_id: str | None = None,
+        redo: list | None = None,
+        actor: str | None = None,
+    ) -> None:
         """Commit one action at position ``n`` and the table's new version, together.
 
         The primary key (table, n) refuses a second writer of the same position. ``redo``
         replaces the table's redo list (None: an ordinary action clears it).
         """
-        self.append_many([{"table_id": table_id, "n": n, "seat": seat, "action": action,
-                           "version": version, "client_id": client_id, "redo": redo,
-                           "actor": actor}])
+        self.append_many(
+            [
+                {
+                    "table_id": table_id,
+                    "n": n,
+                    "seat": seat,
+                    "action": action,
+                    "version": version,
+                    "client_id": client_id,
+                    "redo": redo,
+                    "actor": actor,
+                }
+            ]
+        )
 
     def append_many(self, rows: list[dict[str, Any]]) -> None:
         """Commit the actions of several tables (and each table's new version) in one
@@ -901,30 +1064,56 @@ class Store:
         at = now()
         # prepared Core statements, not the ORM: this is the one write on every action's path
         with self.engine.begin() as conn:
-            conn.execute(_INSERT_ACTION, [{**{k: r.get(k) for k in ACTION_KEYS}, "at": at}
-                                          for r in rows])
-            conn.execute(_SET_VERSION, [
-                {"tid": r["table_id"], "version": r["version"], "redo": r.get("redo") or [],
-                 "at": at, "to_act": r.get("to_act")} for r in rows])
-            clocked = [{"tid": r["table_id"], "clock": r["clock"],
-                        "deadline": next_deadline(r["clock"])} for r in rows if r.get("clock")]
+            conn.execute(
+                _INSERT_ACTION, [{**{k: r.get(k) for k in ACTION_KEYS}, "at": at} for r in rows]
+            )
+            conn.execute(
+                _SET_VERSION,
+                [
+                    {
+                        "tid": r["table_id"],
+                        "version": r["version"],
+                        "redo": r.get("redo") or [],
+                        "at": at,
+                        "to_act": r.get("to_act"),
+                    }
+                    for r in rows
+                ],
+            )
+            clocked = [
+                {"tid": r["table_id"], "clock": r["clock"], "deadline": next_deadline(r["clock"])}
+                for r in rows
+                if r.get("clock")
+            ]
             if clocked:
                 conn.execute(_SET_CLOCK, clocked)
             for r in rows:
                 if r.get("finish"):
-                    _finish(conn, r["table_id"], r["finish"]["result"],
-                            r["finish"].get("rating"), at, ended=r["finish"].get("ended"))
+                    _finish(
+                        conn,
+                        r["table_id"],
+                        r["finish"]["result"],
+                        r["finish"].get("rating"),
+                        at,
+                        ended=r["finish"].get("ended"),
+                    )
         if any(r.get("finish") for r in rows):
             fault_point("finish")
 
-    def pop(self, table_id: str, version: int, status: str | None = None,
-            to_act: list[int] | None = None) -> Action | None:
+    def pop(
+        self,
+        table_id: str,
+        version: int,
+        status: str | None = None,
+        to_act: list[int] | None = None,
+    ) -> Action | None:
         """Undo: remove the last action and keep it for redo, with the table's new version,
         ``status`` (a finished solitaire runs again) and ``to_act`` (the seats to act after
         it) in the same transaction."""
         with self.session.begin() as s:
-            last = s.scalar(select(Action).where(Action.table_id == table_id)
-                            .order_by(Action.n.desc()).limit(1))
+            last = s.scalar(
+                select(Action).where(Action.table_id == table_id).order_by(Action.n.desc()).limit(1)
+            )
             if last is None:
                 return None
             row = s.get(Table, table_id)
@@ -942,19 +1131,25 @@ class Store:
         return last
 
     # -- chat -------------------------------------------------------------------------------
-    def add_chat(self, table_id: str, seat: int | None, player_id: str | None, name: str,
-                 text: str) -> ChatLine:
+    def add_chat(
+        self, table_id: str, seat: int | None, player_id: str | None, name: str, text: str
+    ) -> ChatLine:
         with self.session.begin() as s:
-            line = ChatLine(table_id=table_id, seat=seat, player_id=player_id, name=name,
-                            text=text, at=now())
+            line = ChatLine(
+                table_id=table_id, seat=seat, player_id=player_id, name=name, text=text, at=now()
+            )
             s.add(line)
         return line
 
     def chat(self, table_id: str, last: int) -> list[ChatLine]:
         """The table's ``last`` chat messages, oldest first."""
         with self.session() as s:
-            q = (select(ChatLine).where(ChatLine.table_id == table_id)
-                 .order_by(ChatLine.id.desc()).limit(last))
+            q = (
+                select(ChatLine)
+                .where(ChatLine.table_id == table_id)
+                .order_by(ChatLine.id.desc())
+                .limit(last)
+            )
             return list(reversed(list(s.scalars(q))))
 
     def chat_count(self, table_id: str) -> int:
@@ -1024,8 +1219,8 @@ class GroupCommit:
 
     async def _run(self) -> None:
         while self.pending:
-            batch = self.pending[:self.MAX_BATCH]
-            del self.pending[:self.MAX_BATCH]
+            batch = self.pending[: self.MAX_BATCH]
+            del self.pending[: self.MAX_BATCH]
             try:
                 await asyncio.to_thread(self.store.append_many, [r for r, _ in batch])
                 self.commits += 1

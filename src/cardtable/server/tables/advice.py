@@ -64,12 +64,13 @@ class Advice:
         self._allow(self.hints, player_id, "hints")
         legal = table.state.legal(seat)
         if not legal:  # a stuck deal held open for undo: the game says why, in words
-            return {"action": None,
-                    "reason": table.state.game.describe_hint(table.state.view(seat), None)}
+            return {
+                "action": None,
+                "reason": table.state.game.describe_hint(table.state.view(seat), None),
+            }
         advisor, version = table.advisor, table.version
         copy = RemoteBot(advisor, "advisor")
-        action, reason = await self._ask(copy, "hint", table.state.view(seat), legal,
-                                         HINT_TIMEOUT)
+        action, reason = await self._ask(copy, "hint", table.state.view(seat), legal, HINT_TIMEOUT)
         if table.advisor is advisor and table.version == version:
             table.advisor = pickle.loads(copy.blob)
         return {"action": action, "reason": reason}
@@ -86,11 +87,14 @@ class Advice:
         if wait:
             raise TooMany("rate_limited", f"too many {what}: wait {wait:.1f} s", wait)
 
-    async def _ask(self, bot: RemoteBot, method: str, view: Any, legal: Any,
-                   timeout: float) -> Any:
+    async def _ask(self, bot: RemoteBot, method: str, view: Any, legal: Any, timeout: float) -> Any:
         if self.pending >= self.queue:
-            raise TooMany("busy", "the server is busy with other players' questions: try "
-                          "again soon", BUSY_RETRY, 503)
+            raise TooMany(
+                "busy",
+                "the server is busy with other players' questions: try again soon",
+                BUSY_RETRY,
+                503,
+            )
         self.pending += 1
         try:
             return await self.pool.call(bot, method, view, legal, timeout)
@@ -107,9 +111,11 @@ class Advice:
 
 def solitaire_stats(store: db.Storage, player_id: str, game: str) -> dict[str, Any]:
     """Played, won, win streaks and best score of one player's finished games."""
-    finished = [(t.finished_at or t.created_at, t.result) for t in
-                store.player_tables(player_id, game)
-                if t.status == "over" and t.players == 1 and t.result]
+    finished = [
+        (t.finished_at or t.created_at, t.result)
+        for t in store.player_tables(player_id, game)
+        if t.status == "over" and t.players == 1 and t.result
+    ]
     finished.sort(key=lambda t: t[0])
     results = [result for _, result in finished if result]
     won = [bool(r.get("won")) for r in results]
@@ -124,6 +130,5 @@ def solitaire_stats(store: db.Storage, player_id: str, game: str) -> dict[str, A
         "current_streak": streak,
         "best_streak": best_streak,
         # a deal given up (``ended``: abandoned, resigned, idle) is a loss, not a score
-        "best_score": max((r["scores"][0] for r in results if not r.get("ended")),
-                          default=None),
+        "best_score": max((r["scores"][0] for r in results if not r.get("ended")), default=None),
     }

@@ -58,8 +58,7 @@ class RemoteBot:
     def __init__(self, bot: Any, spec: str = "") -> None:
         self.spec = spec or type(bot).__name__
         self.blob = pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL)
-        self.methods = frozenset(m for m in ("choose", "react")
-                                 if callable(getattr(bot, m, None)))
+        self.methods = frozenset(m for m in ("choose", "react") if callable(getattr(bot, m, None)))
         self.lock = asyncio.Lock()  # one call at a time: each call starts from the last state
         self.calls = 0
 
@@ -151,8 +150,16 @@ class BotPool:
         self.closed = False
         self._reaping: set[asyncio.Task] = set()
 
-    async def call(self, bot: RemoteBot, method: str, view: dict, legal: list[str],
-                   timeout: float, share: Hashable = None, person: bool = True) -> Any:
+    async def call(
+        self,
+        bot: RemoteBot,
+        method: str,
+        view: dict,
+        legal: list[str],
+        timeout: float,
+        share: Hashable = None,
+        person: bool = True,
+    ) -> Any:
         """``bot.method(view, legal)`` in a worker, at most ``timeout`` seconds of thinking.
 
         While every worker is busy the call waits its turn among the other calls of ``share``
@@ -163,7 +170,8 @@ class BotPool:
             ok = False
             try:
                 answer = await asyncio.wait_for(
-                    worker.call((method, bot.blob, view, legal)), timeout)
+                    worker.call((method, bot.blob, view, legal)), timeout
+                )
                 ok = True
             except TimeoutError:
                 self.killed += 1
@@ -270,8 +278,13 @@ class BotPool:
     async def _start(self) -> _Worker:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cardtable.server.tables.botpool",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
+            sys.executable,
+            "-m",
+            "cardtable.server.tables.botpool",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+        )
         self.started += 1
         worker = _Worker(proc)
         # the worker says it is ready once its imports are done: a slow start is not thinking
@@ -303,11 +316,18 @@ class BotPool:
             await asyncio.wait(list(self._reaping), timeout=2)
 
     def stats(self) -> dict[str, int]:
-        return {"workers": self.size, "started": self.started, "killed": self.killed,
-                "busy": self.busy, "idle": len(self.idle), "waiting": len(self.waiting)}
+        return {
+            "workers": self.size,
+            "started": self.started,
+            "killed": self.killed,
+            "busy": self.busy,
+            "idle": len(self.idle),
+            "waiting": len(self.waiting),
+        }
 
 
 # -- the worker process ----------------------------------------------------------------------
+
 
 def _die_with_parent() -> None:
     """Linux: the kernel kills this worker when the server dies, even mid-call."""

@@ -48,10 +48,16 @@ class BotRunner:
     broadcast: the hub's); ``replaced(table, seat, bot)`` stores a seat given to the fallback
     bot; ``changed(table)`` tells the table's connections (a notice)."""
 
-    def __init__(self, act: Act, replaced: Callable[[LiveTable, int, str], None],
-                 changed: Callable[[LiveTable], None], bot_delay: float = 0.8,
-                 bot_timeout: float = BOT_TIMEOUT, external_bots: dict[str, str] | None = None,
-                 bot_workers: int = DEFAULT_WORKERS) -> None:
+    def __init__(
+        self,
+        act: Act,
+        replaced: Callable[[LiveTable, int, str], None],
+        changed: Callable[[LiveTable], None],
+        bot_delay: float = 0.8,
+        bot_timeout: float = BOT_TIMEOUT,
+        external_bots: dict[str, str] | None = None,
+        bot_workers: int = DEFAULT_WORKERS,
+    ) -> None:
         self.act = act
         self.replaced = replaced
         self.changed = changed
@@ -79,12 +85,18 @@ class BotRunner:
         """The bot ``spec`` for ``seat``: a ``RemoteBot`` for the bots that think."""
         seed = new_key()  # a bot's randomness says nothing about the deal
         if spec.startswith(EXTERNAL):
-            command = self.external_bots.get(spec[len(EXTERNAL):])
+            command = self.external_bots.get(spec[len(EXTERNAL) :])
             if command is None:
                 raise BadOptions(f"no external bot called {spec!r} on this server")
-            return make_bot("cmd:" + command, table.game, seed, seat=seat,
-                            timeout=self.bot_timeout, players=table.players,
-                            options=table.options)
+            return make_bot(
+                "cmd:" + command,
+                table.game,
+                seed,
+                seat=seat,
+                timeout=self.bot_timeout,
+                players=table.players,
+                options=table.options,
+            )
         bot = make_bot(spec, table.game, seed, seat=seat)
         if spec.partition(":")[0] in INLINE_BOTS:
             return bot
@@ -93,18 +105,22 @@ class BotRunner:
     def check(self, spec: str, game: str) -> None:
         """Refuse a seat's bot spec a web user may not use; ``BadOptions`` says why."""
         if spec.startswith(EXTERNAL):
-            if spec[len(EXTERNAL):] not in self.external_bots:
+            if spec[len(EXTERNAL) :] not in self.external_bots:
                 known = ", ".join(EXTERNAL + n for n in self.external_bots) or "none"
-                raise BadOptions(f"no external bot called {spec!r} on this server "
-                                 f"(registered: {known})")
+                raise BadOptions(
+                    f"no external bot called {spec!r} on this server (registered: {known})"
+                )
             return
         if is_external(spec):  # the server never runs a command a web user names
-            raise BadOptions("the server runs no commands from players; seat one of its "
-                             "bots (GET /api/games)")
+            raise BadOptions(
+                "the server runs no commands from players; seat one of its bots (GET /api/games)"
+            )
         name = spec.partition(":")[0]
         if is_research(name):  # a baseline for benches: refused as if it were not there
-            raise BadOptions(f"no bot called {name!r} on this server; its bots are "
-                             f"{', '.join(names(game, research=False))} (GET /api/games)")
+            raise BadOptions(
+                f"no bot called {name!r} on this server; its bots are "
+                f"{', '.join(names(game, research=False))} (GET /api/games)"
+            )
         make_bot(spec, game)
 
     def keeps(self, bot: Any) -> bool:
@@ -133,8 +149,7 @@ class BotRunner:
         """Whether a bot of the running table is to act (or acting)."""
         if table.bot_task is not None and not table.bot_task.done():
             return True
-        return table.status == "running" and any(s in table.bots
-                                                 for s in table.state.to_act())
+        return table.status == "running" and any(s in table.bots for s in table.state.to_act())
 
     async def _loop(self, table: LiveTable) -> None:
         while table.status == "running":
@@ -169,8 +184,12 @@ class BotRunner:
             return  # the table moved on while the bot thought: ask again
         answer = await self.act(table, seat, action, True)
         if answer["type"] == "error":
-            self.replace(table, seat, "chose an action the rules refuse",
-                         f": {action!r}: {answer['message']}")
+            self.replace(
+                table,
+                seat,
+                "chose an action the rules refuse",
+                f": {action!r}: {answer['message']}",
+            )
 
     def _turn(self, bot: Any) -> asyncio.Lock:
         lock = self._turns.get(bot)
@@ -190,7 +209,8 @@ class BotRunner:
         for seat, bot in watchers:
             told = action if seat == actor else public
             task = asyncio.get_running_loop().create_task(
-                self._tell(bot, actor, told, table.state.view(seat)))
+                self._tell(bot, actor, told, table.state.view(seat))
+            )
             self._telling.add(task)
             task.add_done_callback(self._telling.discard)
 
@@ -198,8 +218,7 @@ class BotRunner:
         async with self._turn(bot):
             # a program that is gone or stuck shows it at its next move, where its seat passes on
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(in_thread(bot.event, actor, action, view),
-                                       self.bot_timeout)
+                await asyncio.wait_for(in_thread(bot.event, actor, action, view), self.bot_timeout)
 
     async def reactions(self, table: LiveTable, actor: int) -> None:
         """Bots that talk (The Game's signals) may answer any action at the table."""
@@ -235,13 +254,13 @@ class BotRunner:
         fallback = games.get(table.game).fallback_bot
         table.bots[seat] = self.make(table, seat, fallback)
         self.replaced(table, seat, fallback)
-        table.notices.append(f"the {old} bot at seat {seat + 1} {why}; the {fallback} bot "
-                             f"plays on")
+        table.notices.append(f"the {old} bot at seat {seat + 1} {why}; the {fallback} bot plays on")
         log.info("table %s seat %s: the %s bot plays on", table.id, seat, fallback)
         self.changed(table)
 
-    async def call(self, bot: Any, method: str, view: Any, legal: Any,
-                   table: LiveTable | None = None) -> Any:
+    async def call(
+        self, bot: Any, method: str, view: Any, legal: Any, table: LiveTable | None = None
+    ) -> Any:
         """``bot.method(view, legal)`` without holding the event loop longer than a
         greedy move: in a worker process (thinking bots), inline (greedy, random), or in a
         thread of its own (external bots, which wait on their program; any other object).
@@ -252,20 +271,27 @@ class BotRunner:
             # waiting for a worker: tables with a person before tables of bots only, and
             # each player's tables in turn with every other player's (botpool.py)
             person = any(s["player_id"] for s in table.seats)
-            return await self.pool.call(bot, method, view, legal, self.bot_timeout,
-                                        share=table.created_by or table.id, person=person)
+            return await self.pool.call(
+                bot,
+                method,
+                view,
+                legal,
+                self.bot_timeout,
+                share=table.created_by or table.id,
+                person=person,
+            )
         if isinstance(bot, inline_classes()):
             return getattr(bot, method)(view, legal)
         async with self._turn(bot):  # after the events already on their way to it
-            return await asyncio.wait_for(in_thread(getattr(bot, method), view, legal),
-                                          self.bot_timeout)
+            return await asyncio.wait_for(
+                in_thread(getattr(bot, method), view, legal), self.bot_timeout
+            )
 
     # -- the end ----------------------------------------------------------------------------
     def close_later(self, bot: Any, result: Mapping[str, Any] | None = None) -> None:
         """Tell a bot the result (if any) and close it in a thread: closing an external
         program may wait for it to exit, which must not hold the event loop."""
-        if not (lifecycle.can(bot, "close")
-                or result is not None and lifecycle.can(bot, "finish")):
+        if not (lifecycle.can(bot, "close") or result is not None and lifecycle.can(bot, "finish")):
             return  # (a worker's bot lives in the server as data: nothing to tell or close)
 
         def close() -> None:  # the lifecycle's end: the result once, then close

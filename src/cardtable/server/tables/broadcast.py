@@ -29,8 +29,7 @@ PRESENCE_DELAY = 0.5
 StateMessage = Callable[[LiveTable, Conn, "dict[Any, Any] | None"], StateDict]
 
 
-def state_message(table: LiveTable, conn: Conn,
-                  seen: dict[Any, Any] | None = None) -> StateDict:
+def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = None) -> StateDict:
     """What one connection may see (a ``StateMessage``): its seat's view, legal actions and
     table tools, nothing more.
 
@@ -43,17 +42,20 @@ def state_message(table: LiveTable, conn: Conn,
     if pair is None:
         running = table.status == "running" and seat is not None
         # last_legal is what the seat may do now (kept by every change: engine.after_change)
-        pair = seen[seat] = (table.state.view(seat),
-                             table.last_legal.get(seat, []) if running and seat is not None
-                             else [])
+        pair = seen[seat] = (
+            table.state.view(seat),
+            table.last_legal.get(seat, []) if running and seat is not None else [],
+        )
     base = seen.get("info")
     if base is None:
         base = seen["info"] = table.info(None)
         seen["spectators"] = spectators(table)
     words = seen.get(("words", seat))
     if words is None:
-        words = seen[("words", seat)] = {**table_words(table, seat, pair[0], pair[1]),
-                                         "tools": table.tools(seat)}
+        words = seen[("words", seat)] = {
+            **table_words(table, seat, pair[0], pair[1]),
+            "tools": table.tools(seat),
+        }
     since = conn.log_version
     delta = seen.get(("log", seat, since))
     if delta is None:
@@ -61,15 +63,27 @@ def state_message(table: LiveTable, conn: Conn,
     conn.log_version = table.version
     if words["ending"] and table.resigned and not words["ending"]["verdict"]:
         words = {**words, "ending": resigner_ending(table, words["ending"], conn.player_id)}
-    return {"type": "state", "version": table.version, "seat": seat,
-            "table": table.info_as(base, conn.player_id), "view": pair[0],
-            "legal": pair[1], "spectators": seen["spectators"], "log_from": delta[0],
-            "log": delta[1], "last": words["last"], "to_act": words["to_act"],
-            "labels": words["labels"], "ending": words["ending"], "tools": words["tools"]}
+    return {
+        "type": "state",
+        "version": table.version,
+        "seat": seat,
+        "table": table.info_as(base, conn.player_id),
+        "view": pair[0],
+        "legal": pair[1],
+        "spectators": seen["spectators"],
+        "log_from": delta[0],
+        "log": delta[1],
+        "last": words["last"],
+        "to_act": words["to_act"],
+        "labels": words["labels"],
+        "ending": words["ending"],
+        "tools": words["tools"],
+    }
 
 
-def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
-                legal: list[str]) -> dict[str, Any]:
+def table_words(
+    table: LiveTable, seat: int | None, view: dict[str, Any], legal: list[str]
+) -> dict[str, Any]:
     """What a state message says in words for ``seat`` (docs/protocol.md) beside the game
     log (which ``state_message`` adds per connection): the last move, who must act, the
     labels of its legal actions, and once over the end in words with its own verdict."""
@@ -80,22 +94,34 @@ def table_words(table: LiveTable, seat: int | None, view: dict[str, Any],
         # as the seats and the log name them: "Greedy", "Ann — played by Greedy"
         names = [shown_name(s) or "open seat" for s in table.seats]
         result = table.state.result()
-        ending = closed_ending(table, names, seat) if table.ended else {
-            "lines": game.result_lines(result, names),
-            "verdict": game.verdict(result, seat) if seat is not None else None,
-            "breakdown": game.breakdown(view), "notes": game.result_notes(result, names)}
-    return {"last": gamelog.last_for(table, seat),
-            "to_act": list(table.state.to_act()) if running else [],
-            "labels": [game.move_label(view, a) for a in legal], "ending": ending}
+        ending = (
+            closed_ending(table, names, seat)
+            if table.ended
+            else {
+                "lines": game.result_lines(result, names),
+                "verdict": game.verdict(result, seat) if seat is not None else None,
+                "breakdown": game.breakdown(view),
+                "notes": game.result_notes(result, names),
+            }
+        )
+    return {
+        "last": gamelog.last_for(table, seat),
+        "to_act": list(table.state.to_act()) if running else [],
+        "labels": [game.move_label(view, a) for a in legal],
+        "ending": ending,
+    }
 
 
 def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[str, Any]:
     """The end in words of a table closed before its game's end: its stored result (the
     resigned seats last, as My games says), each resigned seat under its person's name."""
     game = games.get(table.game)
-    result = lifecycle.closed_result(table.state.result(), table.ended or "abandoned",
-                                     game.cooperative or table.players == 1,
-                                     [r["seat"] for r in table.resigned])
+    result = lifecycle.closed_result(
+        table.state.result(),
+        table.ended or "abandoned",
+        game.cooperative or table.players == 1,
+        [r["seat"] for r in table.resigned],
+    )
     names = list(names) or ["player"] * table.players
     for r in table.resigned:
         names[r["seat"]] = r["name"]
@@ -106,8 +132,9 @@ def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[
     return {"lines": lifecycle.closed_lines(result, names), "verdict": verdict}
 
 
-def resigner_ending(table: LiveTable, ending: dict[str, Any],
-                    player_id: str | None) -> dict[str, Any]:
+def resigner_ending(
+    table: LiveTable, ending: dict[str, Any], player_id: str | None
+) -> dict[str, Any]:
     """A closed table's end for a person who resigned a seat of it (their socket watches
     now): their own place, as their My games says."""
     mine = next((r["seat"] for r in table.resigned if r["player_id"] == player_id), None)
@@ -146,12 +173,20 @@ class Broadcaster:
         ``presence`` event (``PRESENCE_DELAY``), never a state each. ``HubError`` when the
         table has no room for it (``MAX_SPECTATORS``, ``MAX_PLAYER_SOCKETS``)."""
         if conn.seat is None and spectators(table) >= MAX_SPECTATORS:
-            raise HubError("too_many_spectators", f"this table has {MAX_SPECTATORS} "
-                           "spectators already: try again later", 429)
-        if conn.player_id and sum(c.player_id == conn.player_id
-                                  for c in table.conns) >= MAX_PLAYER_SOCKETS:
-            raise HubError("too_many_connections", f"you have {MAX_PLAYER_SOCKETS} "
-                           "connections to this table already: close some", 429)
+            raise HubError(
+                "too_many_spectators",
+                f"this table has {MAX_SPECTATORS} spectators already: try again later",
+                429,
+            )
+        if (
+            conn.player_id
+            and sum(c.player_id == conn.player_id for c in table.conns) >= MAX_PLAYER_SOCKETS
+        ):
+            raise HubError(
+                "too_many_connections",
+                f"you have {MAX_PLAYER_SOCKETS} connections to this table already: close some",
+                429,
+            )
         if conn.player_id:  # one bucket for all the player's sockets, whichever table
             conn.bucket = self._bucket(conn.player_id)
         conn.bucket.users += 1
@@ -182,8 +217,9 @@ class Broadcaster:
                 del self.buckets[key]
         bucket = self.buckets.get(player_id)
         if bucket is None:
-            bucket = self.buckets[player_id] = Bucket(refilled=now, shared=self.shared,
-                                                      key=player_id)
+            bucket = self.buckets[player_id] = Bucket(
+                refilled=now, shared=self.shared, key=player_id
+            )
         return bucket
 
     def _presence_changed(self, table: LiveTable) -> None:
@@ -200,18 +236,35 @@ class Broadcaster:
         table.presence_timer = None
         (was, watching), (now, count) = table.presence_sent, presence(table)
         table.presence_sent = (now, count)
-        changed = [s for s in range(table.players)
-                   if table.seats[s]["player_id"] and (s in was) != (s in now)]
-        events = [{"type": "presence", "version": table.version, "seat": s,
-                   "connected": s in now, "spectators": count,
-                   "hand_over_in": table.hand_over_in(s)} for s in changed]
+        changed = [
+            s
+            for s in range(table.players)
+            if table.seats[s]["player_id"] and (s in was) != (s in now)
+        ]
+        events = [
+            {
+                "type": "presence",
+                "version": table.version,
+                "seat": s,
+                "connected": s in now,
+                "spectators": count,
+                "hand_over_in": table.hand_over_in(s),
+            }
+            for s in changed
+        ]
         if events:
             for conn in list(table.conns):
                 for event in events:
                     conn.push(event)
         elif count != watching:
-            event = {"type": "presence", "version": table.version, "seat": None,
-                     "connected": None, "spectators": count, "hand_over_in": None}
+            event = {
+                "type": "presence",
+                "version": table.version,
+                "seat": None,
+                "connected": None,
+                "spectators": count,
+                "hand_over_in": None,
+            }
             for conn in list(table.conns):
                 if conn.seat is not None:
                     conn.push(event)

@@ -58,13 +58,16 @@ class Chat:
         """``{"free", "spectators"}``: as the creator set them, else the game's default."""
         if table.chat is None:
             row = self.store.chat_settings(table.id)
-            table.chat = ({"free": row.free, "spectators": row.spectators} if row is not None
-                          else {"free": games.get(table.game).free_chat_default,
-                                "spectators": False})
+            table.chat = (
+                {"free": row.free, "spectators": row.spectators}
+                if row is not None
+                else {"free": games.get(table.game).free_chat_default, "spectators": False}
+            )
         return table.chat
 
-    def change(self, table: LiveTable, player_id: str, free: bool | None,
-               spectators: bool | None) -> dict[str, bool]:
+    def change(
+        self, table: LiveTable, player_id: str, free: bool | None, spectators: bool | None
+    ) -> dict[str, bool]:
         """The creator changes the table's chat; every connection is told."""
         if table.created_by != player_id:
             raise HubError("forbidden", "only the table's creator sets its chat", 403)
@@ -89,22 +92,33 @@ class Chat:
         return None
 
     # -- messages ---------------------------------------------------------------------------
-    def message(self, table: LiveTable, conn: Conn, lines: list[dict[str, Any]],
-                replay: bool) -> dict[str, Any]:
+    def message(
+        self, table: LiveTable, conn: Conn, lines: list[dict[str, Any]], replay: bool
+    ) -> dict[str, Any]:
         """A ``chat`` message for one connection (``messages.ChatServerMessage``)."""
         settings = self.settings(table)
         why = self.may_write(table, conn)
-        return {"type": "chat", "replay": replay, "messages": lines,
-                "settings": {**settings, "phrases": list(PHRASES), "can_write": why is None,
-                             "why": why}}
+        return {
+            "type": "chat",
+            "replay": replay,
+            "messages": lines,
+            "settings": {
+                **settings,
+                "phrases": list(PHRASES),
+                "can_write": why is None,
+                "why": why,
+            },
+        }
 
     def history(self, table: LiveTable, conn: Conn) -> dict[str, Any]:
         """The table's last ``CHAT_HISTORY`` messages, for a connection that just opened."""
-        return self.message(table, conn, [line_of(r) for r in
-                                          self.store.chat(table.id, CHAT_HISTORY)], replay=True)
+        return self.message(
+            table, conn, [line_of(r) for r in self.store.chat(table.id, CHAT_HISTORY)], replay=True
+        )
 
-    def write(self, table: LiveTable, conn: Conn, text: str,
-              client_id: str | None = None) -> dict[str, Any] | None:
+    def write(
+        self, table: LiveTable, conn: Conn, text: str, client_id: str | None = None
+    ) -> dict[str, Any] | None:
         """Store and send one message; None, or the typed error for the writer."""
         why = self.may_write(table, conn)
         if why is not None:
@@ -113,20 +127,33 @@ class Chat:
         if not text:
             return error("chat_empty", "write something first", client_id)
         if len(text) > MAX_CHAT:
-            return error("chat_too_long", f"a chat message is at most {MAX_CHAT} characters "
-                         f"(this one has {len(text)})", client_id)
+            return error(
+                "chat_too_long",
+                f"a chat message is at most {MAX_CHAT} characters (this one has {len(text)})",
+                client_id,
+            )
         if not self.settings(table)["free"] and text not in PHRASES:
-            return error("chat_phrases_only", "free chat is off at this table: say "
-                         + ", ".join(f'"{p}"' for p in PHRASES), client_id)
+            return error(
+                "chat_phrases_only",
+                "free chat is off at this table: say " + ", ".join(f'"{p}"' for p in PHRASES),
+                client_id,
+            )
         assert conn.player_id is not None  # (may_write)
         wait = self.rate.wait(conn.player_id)
         if wait:
             wait = round(max(wait, 0.01), 2)
-            return {**error("chat_rate_limited", f"you are chatting fast: wait {wait:.1f} s",
-                            client_id), "retry_after": wait}
+            return {
+                **error(
+                    "chat_rate_limited", f"you are chatting fast: wait {wait:.1f} s", client_id
+                ),
+                "retry_after": wait,
+            }
         if self.store.chat_count(table.id) >= MAX_CHAT_PER_TABLE:
-            return error("chat_full", f"this table's chat has {MAX_CHAT_PER_TABLE} messages: "
-                         "it takes no more", client_id)
+            return error(
+                "chat_full",
+                f"this table's chat has {MAX_CHAT_PER_TABLE} messages: it takes no more",
+                client_id,
+            )
         if conn.seat is not None:
             name = table.seats[conn.seat]["name"] or "player"
         else:
@@ -141,5 +168,10 @@ class Chat:
 
 def line_of(row: db.ChatLine) -> dict[str, Any]:
     """A stored message as clients see it (``messages.ChatLine``): no player id."""
-    return {"n": row.id, "seat": row.seat, "name": row.name, "text": row.text,
-            "at": row.at.isoformat(timespec="seconds") + "Z"}
+    return {
+        "n": row.id,
+        "seat": row.seat,
+        "name": row.name,
+        "text": row.text,
+        "at": row.at.isoformat(timespec="seconds") + "Z",
+    }

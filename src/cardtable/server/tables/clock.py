@@ -39,16 +39,18 @@ def real_time(clock: dict[str, Any] | None) -> bool:
     return bool(clock) and clock["mode"] in ("move", "game")  # type: ignore[index]
 
 
-def check_clock(choice: dict[str, Any] | None, players: int,
-                min_clock: float | None = None) -> dict[str, Any] | None:
+def check_clock(
+    choice: dict[str, Any] | None, players: int, min_clock: float | None = None
+) -> dict[str, Any] | None:
     """The new table's clock from the creator's choice (``{"mode", "seconds"}``; None or
     mode "none": no clock). ``HubError`` ``bad_clock`` for a choice out of the limits."""
     if choice is None or choice.get("mode") in (None, "none"):
         return None
     mode = choice.get("mode")
     if mode not in MODES:
-        raise HubError("bad_clock", f"the clock is one of none, {', '.join(MODES)}; "
-                       f"not {str(mode)[:20]!r}")
+        raise HubError(
+            "bad_clock", f"the clock is one of none, {', '.join(MODES)}; not {str(mode)[:20]!r}"
+        )
     if players < 2:
         raise HubError("bad_clock", "a game played alone has no clock")
     seconds = choice.get("seconds")
@@ -60,11 +62,17 @@ def check_clock(choice: dict[str, Any] | None, players: int,
     if min_clock is not None:
         low = min(low, int(min_clock))
     if not low <= seconds <= high:
-        raise HubError("bad_clock", f"a {mode} clock gives {describe(low)} to "
-                       f"{describe(high)}, not {describe(seconds)}")
-    return {"mode": mode, "seconds": seconds, "deadlines": [None] * players,
-            "banks": [float(seconds)] * players if mode == "game" else None,
-            "away": [None] * players}
+        raise HubError(
+            "bad_clock",
+            f"a {mode} clock gives {describe(low)} to {describe(high)}, not {describe(seconds)}",
+        )
+    return {
+        "mode": mode,
+        "seconds": seconds,
+        "deadlines": [None] * players,
+        "banks": [float(seconds)] * players if mode == "game" else None,
+        "away": [None] * players,
+    }
 
 
 def describe(seconds: float) -> str:
@@ -79,8 +87,9 @@ def describe(seconds: float) -> str:
     return f"{s} s"
 
 
-def advance(clock: dict[str, Any], running: Iterable[int], now: float,
-            acted: int | None = None) -> dict[str, Any]:
+def advance(
+    clock: dict[str, Any], running: Iterable[int], now: float, acted: int | None = None
+) -> dict[str, Any]:
     """The clock after a change: ``running`` are the person seats whose time now runs (in
     ``to_act``), ``acted`` the seat that just made a move (not talk), if any.
 
@@ -109,6 +118,12 @@ def public(clock: dict[str, Any] | None, now: float) -> dict[str, Any] | None:
     if not clock:
         return None
     banks = clock["banks"]
-    return {"mode": clock["mode"], "seconds": clock["seconds"], "now": round(now, 3),
-            "seats": [{"deadline": d, "left": None if d is not None or banks is None
-                       else banks[i]} for i, d in enumerate(clock["deadlines"])]}
+    return {
+        "mode": clock["mode"],
+        "seconds": clock["seconds"],
+        "now": round(now, 3),
+        "seats": [
+            {"deadline": d, "left": None if d is not None or banks is None else banks[i]}
+            for i, d in enumerate(clock["deadlines"])
+        ],
+    }

@@ -47,8 +47,7 @@ class Bucket:
         if self.tokens >= 1:
             self.tokens -= 1
             if self.shared is not None:
-                self.shared.note("messages", self.key, MESSAGE_BURST / MESSAGE_RATE,
-                                 MESSAGE_BURST)
+                self.shared.note("messages", self.key, MESSAGE_BURST / MESSAGE_RATE, MESSAGE_BURST)
             return 0.0
         return (1 - self.tokens) / MESSAGE_RATE
 
@@ -67,8 +66,7 @@ class Conn:
 
     seat: int | None
     player_id: str | None
-    outbox: asyncio.Queue[Mapping[str, Any]] = field(
-        default_factory=lambda: asyncio.Queue(OUTBOX))
+    outbox: asyncio.Queue[Mapping[str, Any]] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
     #: its table moved to another process: closed with 1012, so that the client reconnects
     moved: bool = False

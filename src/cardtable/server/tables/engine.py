@@ -68,8 +68,13 @@ class TableEngine:
     """Changes of live tables, each checked, stored, then applied. ``store``: where tables
     live; ``writer``: the group commit actions are stored through."""
 
-    def __init__(self, store: db.Storage, writer: db.GroupCommit,
-                 seat_grace: float = SEAT_GRACE, min_clock: float | None = None) -> None:
+    def __init__(
+        self,
+        store: db.Storage,
+        writer: db.GroupCommit,
+        seat_grace: float = SEAT_GRACE,
+        min_clock: float | None = None,
+    ) -> None:
         self.store = store
         self.writer = writer
         self.seat_grace = seat_grace
@@ -99,27 +104,46 @@ class TableEngine:
         advisor = make_advisor(row.game)
         log_rows = self.store.actions(table_id)
         actors: list[str | None] = [a.actor for a in log_rows]
-        state = self.replay_log(row.game, row.seed, row.players, row.options, advisor,
-                                log_rows)
+        state = self.replay_log(row.game, row.seed, row.players, row.options, advisor, log_rows)
         seats = self.store.seats(table_id)
         people = {a for a in actors if a and not a.startswith(BOT_ACTOR)}
         names = self.store.names(list(people | people_in(seats)))
         table = LiveTable(
-            id=row.id, game=row.game, seed=row.seed, players=row.players,
-            options=dict(row.options), status=row.status, created_by=row.created_by,
-            state=state, version=row.version, redo=list(row.redo or []),
-            seats=stored_seats(seats, names), seat_grace=self.seat_grace,
-            advisor=advisor, actors=actors, actor_names=names,
+            id=row.id,
+            game=row.game,
+            seed=row.seed,
+            players=row.players,
+            options=dict(row.options),
+            status=row.status,
+            created_by=row.created_by,
+            state=state,
+            version=row.version,
+            redo=list(row.redo or []),
+            seats=stored_seats(seats, names),
+            seat_grace=self.seat_grace,
+            advisor=advisor,
+            actors=actors,
+            actor_names=names,
             clock=dict(row.clock) if row.clock else None,
-            ended=row.ended, resigned=list(row.resigned or []), created_at=row.created_at,
+            ended=row.ended,
+            resigned=list(row.resigned or []),
+            created_at=row.created_at,
             bot_accounts=self.store.bot_accounts(
                 [s.player_id for s in seats if s.player_id]
-                + [r["player_id"] for r in row.resigned or []]),
+                + [r["player_id"] for r in row.resigned or []]
+            ),
         )
         # rows from before actions kept their version are answered with today's
-        table.recent = {f"{a.seat}:{a.client_id}": {
-            "type": "ack", "id": a.client_id, "version": table.version if a.version is None
-            else a.version, "action": a.action} for a in log_rows if a.client_id}
+        table.recent = {
+            f"{a.seat}:{a.client_id}": {
+                "type": "ack",
+                "id": a.client_id,
+                "version": table.version if a.version is None else a.version,
+                "action": a.action,
+            }
+            for a in log_rows
+            if a.client_id
+        }
         table.seat_changed = [table.version] * table.players
         self.reconcile(table)
         table.seat_changed = [table.version] * table.players
@@ -131,14 +155,22 @@ class TableEngine:
             new = clocks.advance(table.clock, table.clocked_seats(), time.time())
         to_act = list(state.to_act())
         if new != table.clock or row.to_act != to_act:  # (a row stored before to_act was)
-            self.store.change_table(table.id, clock=new if new != table.clock else None,
-                                    to_act=to_act)
+            self.store.change_table(
+                table.id, clock=new if new != table.clock else None, to_act=to_act
+            )
             table.clock = new
         return table
 
-    def replay_log(self, game: str, seed: int, players: int, options: dict[str, Any],
-                   advisor: Any = None, log_rows: list[db.LoggedAction] | None = None,
-                   table_id: str | None = None) -> State:
+    def replay_log(
+        self,
+        game: str,
+        seed: int,
+        players: int,
+        options: dict[str, Any],
+        advisor: Any = None,
+        log_rows: list[db.LoggedAction] | None = None,
+        table_id: str | None = None,
+    ) -> State:
         """The state from a stored log (``log_rows``, or read for ``table_id``); ``advisor``
         watches every step."""
         state = games.get(game).deal(seed, players, options)
@@ -162,13 +194,15 @@ class TableEngine:
             self._mend_resignations(table)
         if table.status == "running" and table.state.over and not stuck(table, table.state):
             result = table.state.result()
-            self.store.finish(table.id, result, rating_of(table.game, table.seats, result),
-                              only_if="running")
+            self.store.finish(
+                table.id, result, rating_of(table.game, table.seats, result), only_if="running"
+            )
             table.status = "over"
             log.info("table %s: its log ends the game; marked over", table.id)
         elif table.status == "open" and all(s["player_id"] or s["bot"] for s in table.seats):
-            if self.store.change_table(table.id, table.version + 1, status="running",
-                                       only_if="open"):
+            if self.store.change_table(
+                table.id, table.version + 1, status="running", only_if="open"
+            ):
                 table.version += 1
             table.status = "running"
             log.info("table %s: every seat is taken; started", table.id)
@@ -178,10 +212,14 @@ class TableEngine:
         person resigned again): each stored once, and the seat the fallback bot's."""
         once: list[dict[str, Any]] = []
         for r in table.resigned:
-            once = lifecycle.with_resigned(once, r["seat"], r["player_id"], r["name"],
-                                           bool(r.get("away")))
-        half = [r for r in once if table.seats[r["seat"]]["player_id"] == r["player_id"]
-                and not r.get("away")]
+            once = lifecycle.with_resigned(
+                once, r["seat"], r["player_id"], r["name"], bool(r.get("away"))
+            )
+        half = [
+            r
+            for r in once
+            if table.seats[r["seat"]]["player_id"] == r["player_id"] and not r.get("away")
+        ]
         if not half and len(once) == len(table.resigned):
             return
         if not half:
@@ -192,13 +230,22 @@ class TableEngine:
             self._to_fallback(table, r["seat"], once)
             if table.status != "running":
                 break
-        log.info("table %s: resignations of seats %s completed", table.id,
-                 [r["seat"] for r in half])
+        log.info(
+            "table %s: resignations of seats %s completed", table.id, [r["seat"] for r in half]
+        )
 
     # -- creating and seating ---------------------------------------------------------------
-    def create(self, creator: db.Player, game: str, seats: list[str], options: dict[str, Any],
-               seed: int | None, check_bot: Callable[[str, str], None],
-               clock: dict[str, Any] | None = None, replaces: LiveTable | None = None) -> str:
+    def create(
+        self,
+        creator: db.Player,
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        seed: int | None,
+        check_bot: Callable[[str, str], None],
+        clock: dict[str, Any] | None = None,
+        replaces: LiveTable | None = None,
+    ) -> str:
         """Store a new table; its id. ``seats``: "me", "open" (a free seat for a friend) or
         a bot spec, each checked by ``check_bot(spec, game)`` (``CardtableError``);
         ``clock``: the creator's choice (``clock.check_clock``); ``replaces``: the creator's
@@ -226,40 +273,71 @@ class TableEngine:
         if replaces is not None and replaces.created_by == creator.id:
             unfinished -= 1  # closed by this very change
         if unfinished >= MAX_ACTIVE_TABLES:
-            raise HubError("too_many_tables", f"you have {unfinished} unfinished tables; finish "
-                           f"or leave some first, on My games (/me) (at most "
-                           f"{MAX_ACTIVE_TABLES})", 429)
+            raise HubError(
+                "too_many_tables",
+                f"you have {unfinished} unfinished tables; finish "
+                f"or leave some first, on My games (/me) (at most "
+                f"{MAX_ACTIVE_TABLES})",
+                429,
+            )
         if all(s not in ("me", "open") for s in seats) and bots_only >= MAX_BOT_TABLES:
-            raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished tables "
-                           f"played by bots only; take a seat yourself, or wait for one to end "
-                           f"(at most {MAX_BOT_TABLES})", 429)
+            raise HubError(
+                "too_many_bot_tables",
+                f"you have {bots_only} unfinished tables "
+                f"played by bots only; take a seat yourself, or wait for one to end "
+                f"(at most {MAX_BOT_TABLES})",
+                429,
+            )
         if seats.count("me") > 1:
             raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
         table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         # each bot's name is given here, once: numbered where two share a name
-        robots = bot_names([open_seat() if s in ("me", "open") else bot_seat(s, "")
-                            for s in seats])
-        rows = [db.Seat(table_id=table_id, seat=i,
-                        player_id=creator.id if s == "me" else None,
-                        bot=None if s in ("me", "open") else s, name=robots[i])
-                for i, s in enumerate(seats)]
+        robots = bot_names([open_seat() if s in ("me", "open") else bot_seat(s, "") for s in seats])
+        rows = [
+            db.Seat(
+                table_id=table_id,
+                seat=i,
+                player_id=creator.id if s == "me" else None,
+                bot=None if s in ("me", "open") else s,
+                name=robots[i],
+            )
+            for i, s in enumerate(seats)
+        ]
         full = "open" not in seats
         closes = None
         ended: str | None = "abandoned"
         if replaces is not None:
             self.guard(replaces.id, "closing")
             ended, result = self._close_of(replaces, "abandoned")
-            closes = {"table_id": replaces.id, "version": replaces.version + 1,
-                      "ended": ended, "result": result}
+            closes = {
+                "table_id": replaces.id,
+                "version": replaces.version + 1,
+                "ended": ended,
+                "result": result,
+            }
         self.store.new_table(
-            db.Table(id=table_id, game=game, seed=seed, players=len(seats), options=options,
-                     status="running" if full else "open", created_by=creator.id,
-                     redo=[], version=0, clock=table_clock, to_act=to_act), rows, closes)
+            db.Table(
+                id=table_id,
+                game=game,
+                seed=seed,
+                players=len(seats),
+                options=options,
+                status="running" if full else "open",
+                created_by=creator.id,
+                redo=[],
+                version=0,
+                clock=table_clock,
+                to_act=to_act,
+            ),
+            rows,
+            closes,
+        )
         if replaces is not None:
             self.closed(replaces, ended)
-        log.info("table %s: %s created by %s, seats %s", table_id, game, creator.id,
-                 ", ".join(seats))
+        log.info(
+            "table %s: %s created by %s, seats %s", table_id, game, creator.id, ", ".join(seats)
+        )
         return table_id
 
     def join(self, table: LiveTable, player: db.Player, seat: int | None) -> tuple[int, bool]:
@@ -282,19 +360,24 @@ class TableEngine:
         if player.bot_owner:
             table.bot_accounts.add(player.id)
         table.gone_since[seat] = time.monotonic()  # the grace counts from taking the seat
-        self.change(table, all_seats=True, fault="join", status="running" if others else None,
-                    seats={seat: person_seat(player.id, player.name)})
+        self.change(
+            table,
+            all_seats=True,
+            fault="join",
+            status="running" if others else None,
+            seats={seat: person_seat(player.id, player.name)},
+        )
         return seat, True
 
     def check_hand_over(self, table: LiveTable, player: db.Player, seat: int) -> None:
         """Whether ``player`` may give ``seat`` to a bot now (the creator, a seat whose
         person has been gone the grace period); ``HubError`` says why not."""
         if table.created_by != player.id:
-            raise HubError("forbidden", "only the table's creator can hand a seat to a bot",
-                           403)
+            raise HubError("forbidden", "only the table's creator can hand a seat to a bot", 403)
         if not 0 <= seat < table.players:
-            raise HubError("bad_request",
-                           f"there is no seat {seat + 1} (seats 1 to {table.players})")
+            raise HubError(
+                "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
+            )
         if table.status == "over":  # who played a finished game is history
             raise HubError("game_over", "the game is over: its seats never change", 409)
         if table.seats[seat]["bot"]:
@@ -306,24 +389,36 @@ class TableEngine:
             gone, left = table.gone_for(seat, now), table.grace_left(seat, now)
             if left > 0:
                 raise HubError(
-                    "grace_period", f"that player left {gone:.1f} s ago and may be coming "
-                    f"back: the seat can go to a bot in {left:.1f} s", 409,
-                    {"retry_after": round(left + 0.05, 1)})
+                    "grace_period",
+                    f"that player left {gone:.1f} s ago and may be coming "
+                    f"back: the seat can go to a bot in {left:.1f} s",
+                    409,
+                    {"retry_after": round(left + 0.05, 1)},
+                )
         if all(s["bot"] for i, s in enumerate(table.seats) if i != seat):
             # the table would become one of bots only: the same cap as creating one
             _, bots_only = self.store.unfinished_tables(player.id)
             if bots_only >= MAX_BOT_TABLES:
-                raise HubError("too_many_bot_tables", f"you have {bots_only} unfinished "
-                               f"tables of bots only; this hand-over would make another "
-                               f"(at most {MAX_BOT_TABLES})", 429)
+                raise HubError(
+                    "too_many_bot_tables",
+                    f"you have {bots_only} unfinished "
+                    f"tables of bots only; this hand-over would make another "
+                    f"(at most {MAX_BOT_TABLES})",
+                    429,
+                )
 
     def hand_over(self, table: LiveTable, seat: int, bot: str) -> None:
         """Give ``seat`` to the bot ``bot`` (checked by ``check_hand_over``), stored."""
         full = table.status == "open" and all(
-            s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
-        self.change(table, all_seats=True, fault="hand-to-bot",
-                    status="running" if full else None,
-                    seats={seat: self.bot_for(table, seat, bot)})
+            s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat
+        )
+        self.change(
+            table,
+            all_seats=True,
+            fault="hand-to-bot",
+            status="running" if full else None,
+            seats={seat: self.bot_for(table, seat, bot)},
+        )
         new = table.seats[seat]
         whose = f"{new['person_name'] or 'player'}'s seat" if new["person"] else "seat"
         table.notices.append(f"{whose} {seat + 1} is now played by {new['name']} (bot)")
@@ -341,14 +436,19 @@ class TableEngine:
         """``seat`` as the bot ``bot`` takes it: playing on for the seat's person (whoever
         held it, or whom its bot played for), named once (``live.new_bot_name``)."""
         was = table.seats[seat]
-        person, person_name = (was["player_id"], was["name"]) if was["player_id"] else (
-            was["person"], was["person_name"])
-        return bot_seat(bot, new_bot_name(table.seats, seat, bot, person, person_name),
-                        person, person_name)
+        person, person_name = (
+            (was["player_id"], was["name"])
+            if was["player_id"]
+            else (was["person"], was["person_name"])
+        )
+        return bot_seat(
+            bot, new_bot_name(table.seats, seat, bot, person, person_name), person, person_name
+        )
 
     # -- acting -----------------------------------------------------------------------------
-    async def act(self, table: LiveTable, seat: int, action: str, version: int | None,
-                  client_id: str | None) -> dict[str, Any]:
+    async def act(
+        self, table: LiveTable, seat: int, action: str, version: int | None, client_id: str | None
+    ) -> dict[str, Any]:
         """One action for ``seat`` (the caller holds the table's lock): the answer for the
         sender, an ack once the action is stored and applied, or an error. ``action`` and
         ``version`` come typed: a client's were parsed at the edge (``ActMessage``)."""
@@ -360,8 +460,9 @@ class TableEngine:
         if table.status == "over":
             return error("game_over", "the game is over: no action is legal", client_id)
         if version is not None and version < table.seat_changed[seat]:
-            return error("stale", "the table has changed since you saw it: here it is now",
-                         client_id)
+            return error(
+                "stale", "the table has changed since you saw it: here it is now", client_id
+            )
         now = time.time()
         deadline = table.clock["deadlines"][seat] if table.clock else None
         if deadline is not None and now > deadline + clocks.LAG:  # the server judges time
@@ -372,9 +473,15 @@ class TableEngine:
         except IllegalAction as e:
             return error(e.code, e.reason, client_id)
         row: dict[str, Any] = {
-            "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
-            "action": action, "version": table.version + 1, "client_id": client_id,
-            "actor": table.actor(seat), "to_act": list(candidate.to_act())}
+            "table_id": table.id,
+            "n": len(candidate.actions) - 1,
+            "seat": seat,
+            "action": action,
+            "version": table.version + 1,
+            "client_id": client_id,
+            "actor": table.actor(seat),
+            "to_act": list(candidate.to_act()),
+        }
         if candidate.over and not stuck(table, candidate):
             # the game's end (status, result, ratings) goes with its action
             row["finish"] = self._finish_of(table, candidate)
@@ -383,8 +490,11 @@ class TableEngine:
         if table.clock:  # the clock it leaves, stored with the action (talk starts no move)
             talk = games.get(table.game).is_talk(action)
             row["clock"] = clocks.advance(
-                table.clock, [] if "finish" in row else table.clocked_seats(candidate), now,
-                acted=None if talk else seat)
+                table.clock,
+                [] if "finish" in row else table.clocked_seats(candidate),
+                now,
+                acted=None if talk else seat,
+            )
         # stored before acknowledged or broadcast: a crash after this line loses nothing.
         # The table's lock is held meanwhile, so its next action waits for this one.
         self.guard(table.id, "an action")
@@ -397,8 +507,9 @@ class TableEngine:
             table.clock = row["clock"]
         if "ended" in row.get("finish", {}):
             table.status, table.ended = "over", row["finish"]["ended"]
-            log.info("table %s: closed at the length limit, %d actions", table.id,
-                     len(candidate.actions))
+            log.info(
+                "table %s: closed at the length limit, %d actions", table.id, len(candidate.actions)
+            )
         self.after_change(table, actor=seat)
         answer = {"type": "ack", "id": client_id, "version": table.version, "action": action}
         if client_id:  # every id the log holds (load): a table has a few hundred at most
@@ -410,22 +521,34 @@ class TableEngine:
         result: dict[str, Any] = dict(state.result())
         if table.resigned:  # resigned seats rank last, rated as the people who resigned
             result = lifecycle.with_resignations(result, [r["seat"] for r in table.resigned])
-            return {"result": result, "rating": rating_of(
-                table.game, lifecycle.rating_seats(table.seats, table.resigned), result,
-                table.bot_accounts)}
-        return {"result": result, "rating": rating_of(table.game, table.seats, result,
-                                                      table.bot_accounts)}
+            return {
+                "result": result,
+                "rating": rating_of(
+                    table.game,
+                    lifecycle.rating_seats(table.seats, table.resigned),
+                    result,
+                    table.bot_accounts,
+                ),
+            }
+        return {
+            "result": result,
+            "rating": rating_of(table.game, table.seats, result, table.bot_accounts),
+        }
 
     def _too_long(self, table: LiveTable, state: State) -> dict[str, Any]:
         """What the action reaching ``MAX_ACTIONS`` stores with it: the table closed as
         ``too_long``, the position so far its result, nobody winning, not rated (as idle)."""
         result = lifecycle.closed_result(
-            state.result(), "too_long", games.get(table.game).cooperative or table.players == 1,
-            [r["seat"] for r in table.resigned])
+            state.result(),
+            "too_long",
+            games.get(table.game).cooperative or table.players == 1,
+            [r["seat"] for r in table.resigned],
+        )
         return {"result": result, "rating": None, "ended": "too_long"}
 
-    def after_change(self, table: LiveTable, all_seats: bool = False,
-                     actor: int | None = None) -> None:
+    def after_change(
+        self, table: LiveTable, all_seats: bool = False, actor: int | None = None
+    ) -> None:
         """Note which seats' situations changed, and finish the game if it just ended.
 
         A seat's situation changes when it acts itself or when what it may do (its legal
@@ -442,13 +565,25 @@ class TableEngine:
                 table.last_legal[seat] = legal
         if table.state.over and table.status != "over" and not stuck(table, table.state):
             table.status = "over"  # stored with the action that ended it (its row's "finish")
-            log.info("table %s: %s over after %d actions, winners %s", table.id, table.game,
-                     len(table.state.actions), table.state.result().get("winners"))
+            log.info(
+                "table %s: %s over after %d actions, winners %s",
+                table.id,
+                table.game,
+                len(table.state.actions),
+                table.state.result().get("winners"),
+            )
 
-    def change(self, table: LiveTable, all_seats: bool = False, *,
-               seats: dict[int, SeatRow] | None = None, status: str | None = None,
-               fault: str | None = None, clock: dict[str, Any] | None = None,
-               resigned: list[dict[str, Any]] | None = None) -> None:
+    def change(
+        self,
+        table: LiveTable,
+        all_seats: bool = False,
+        *,
+        seats: dict[int, SeatRow] | None = None,
+        status: str | None = None,
+        fault: str | None = None,
+        clock: dict[str, Any] | None = None,
+        resigned: list[dict[str, Any]] | None = None,
+    ) -> None:
         """A change of seats (seat -> {"player_id", "bot", "name"}), status, clock (its
         ``away`` and ``banks``; None: as it is) and resigned seats (None: as they are),
         stored with the table's new version in one transaction, then made to the live table.
@@ -458,14 +593,21 @@ class TableEngine:
         new_clock = None
         if base:  # whose time runs with the new seats and status
             after = [seats.get(i, s) for i, s in enumerate(table.seats)]
-            new_clock = clocks.advance(base, table.clocked_seats(
-                seats=after, status=status or table.status), time.time())
+            new_clock = clocks.advance(
+                base, table.clocked_seats(seats=after, status=status or table.status), time.time()
+            )
         self.guard(table.id, "a change of seats")
-        self.store.change_table(table.id, table.version + 1, status=status,
-                                seats={i: (s["player_id"], s["bot"],
-                                           s["name"] if s["bot"] else None, s["person"])
-                                       for i, s in seats.items()},
-                                clock=new_clock, resigned=resigned)
+        self.store.change_table(
+            table.id,
+            table.version + 1,
+            status=status,
+            seats={
+                i: (s["player_id"], s["bot"], s["name"] if s["bot"] else None, s["person"])
+                for i, s in seats.items()
+            },
+            clock=new_clock,
+            resigned=resigned,
+        )
         if fault:
             db.fault_point(fault)
         for i, s in seats.items():
@@ -493,8 +635,9 @@ class TableEngine:
         status = "running" if table.status == "over" else None
         before = self._replay(table, table.state.actions[:-1])
         self.guard(table.id, "an undo")
-        last = self.store.pop(table.id, table.version + 1, status=status,
-                              to_act=list(before.to_act()))
+        last = self.store.pop(
+            table.id, table.version + 1, status=status, to_act=list(before.to_act())
+        )
         if last is None:  # the store has no action the memory has: never without a bug
             raise HubError("nothing_to_undo", "there is nothing to undo")
         db.fault_point("undo")
@@ -502,7 +645,7 @@ class TableEngine:
         table.redo.append([last.seat, last.action])
         table.recent.pop(f"{last.seat}:{last.client_id}", None)  # its id may come again
         table.state = before
-        del table.actors[len(table.state.actions):]
+        del table.actors[len(table.state.actions) :]
         if status:
             table.status = status
         self.after_change(table, all_seats=True)
@@ -517,9 +660,15 @@ class TableEngine:
         candidate = table.state.clone()
         candidate.act(seat, action)
         row: dict[str, Any] = {
-            "table_id": table.id, "n": len(candidate.actions) - 1, "seat": seat,
-            "action": action, "version": table.version + 1, "redo": table.redo[:-1],
-            "actor": table.actor(seat), "to_act": list(candidate.to_act())}
+            "table_id": table.id,
+            "n": len(candidate.actions) - 1,
+            "seat": seat,
+            "action": action,
+            "version": table.version + 1,
+            "redo": table.redo[:-1],
+            "actor": table.actor(seat),
+            "to_act": list(candidate.to_act()),
+        }
         if candidate.over and not stuck(table, candidate):
             row["finish"] = self._finish_of(table, candidate)
         self.guard(table.id, "a redo")
@@ -540,12 +689,18 @@ class TableEngine:
 
     def _check_running(self, table: LiveTable) -> None:
         if table.status == "over":
-            raise HubError("game_over", "the game is over: its moves can no longer be taken "
-                           "back", 409)
+            raise HubError(
+                "game_over", "the game is over: its moves can no longer be taken back", 409
+            )
 
     # -- the table's end before its game's: leave, resign, abandon (``lifecycle``) ----------
-    def close(self, table: LiveTable, ended: str, rated: bool = False,
-              resigned: list[dict[str, Any]] | None = None) -> bool:
+    def close(
+        self,
+        table: LiveTable,
+        ended: str,
+        rated: bool = False,
+        resigned: list[dict[str, Any]] | None = None,
+    ) -> bool:
         """Close an unfinished table as ``ended`` (the caller holds the lock), its result the
         position so far as a loss; ``rated``: a resignation in a competitive game, rated with
         the resigned seats last; ``resigned``: the resigned seats, stored in the same
@@ -554,38 +709,51 @@ class TableEngine:
             return False
         given_up = table.resigned if resigned is None else resigned
         how, result = self._close_of(table, ended, given_up)
-        rating = rating_of(table.game, lifecycle.rating_seats(table.seats, given_up),
-                           result, table.bot_accounts) if rated and how else None
+        rating = (
+            rating_of(
+                table.game,
+                lifecycle.rating_seats(table.seats, given_up),
+                result,
+                table.bot_accounts,
+            )
+            if rated and how
+            else None
+        )
         self.guard(table.id, "closing")
-        if not self.store.close_table(table.id, table.version + 1, how, result, rating,
-                                      resigned):
+        if not self.store.close_table(table.id, table.version + 1, how, result, rating, resigned):
             return False  # (another process closed it: never while this one holds it)
         self.closed(table, how, given_up)
         return True
 
     @staticmethod
-    def _close_of(table: LiveTable, ended: str, given_up: list[dict[str, Any]] | None = None
-                  ) -> tuple[str | None, dict[str, Any]]:
+    def _close_of(
+        table: LiveTable, ended: str, given_up: list[dict[str, Any]] | None = None
+    ) -> tuple[str | None, dict[str, Any]]:
         """How a table closed as ``ended`` is stored: (its ``ended``, its result). A stuck
         solitaire held open for undo (``stuck``) ends as its game did, lost with its score
         (``ended`` None: played to its end), whoever closes it."""
         if stuck(table, table.state):
             return None, dict(table.state.result())
         rules = games.get(table.game)
-        return ended, lifecycle.closed_result(table.state.result(), ended,
-                                              rules.cooperative or table.players == 1,
-                                              [r["seat"] for r in given_up or []])
+        return ended, lifecycle.closed_result(
+            table.state.result(),
+            ended,
+            rules.cooperative or table.players == 1,
+            [r["seat"] for r in given_up or []],
+        )
 
-    def closed(self, table: LiveTable, ended: str | None,
-               resigned: list[dict[str, Any]] | None = None) -> None:
+    def closed(
+        self, table: LiveTable, ended: str | None, resigned: list[dict[str, Any]] | None = None
+    ) -> None:
         """Make a close that is stored to the live table too."""
         table.version += 1
         if resigned is not None:
             table.resigned = list(resigned)
         table.status, table.ended = "over", ended
         self.after_change(table, all_seats=True)
-        log.info("table %s: closed, %s, after %d actions", table.id, ended,
-                 len(table.state.actions))
+        log.info(
+            "table %s: closed, %s, after %d actions", table.id, ended, len(table.state.actions)
+        )
 
     def leave(self, table: LiveTable, player: db.Player, resign: bool = False) -> str:
         """The person leaves (or resigns) their seat (the caller holds the lock). What
@@ -617,23 +785,27 @@ class TableEngine:
             if not any(s["player_id"] for i, s in enumerate(table.seats) if i != seat):
                 self.close(table, "abandoned")
                 return "closed"
-            self.change(table, all_seats=True, fault="leave",
-                        seats={seat: open_seat()})
+            self.change(table, all_seats=True, fault="leave", seats={seat: open_seat()})
             return "freed"
         rules = games.get(table.game)
         if table.players == 1 or (resign and rules.cooperative):
             self.close(table, "resigned" if resign else "abandoned")
             return "closed"
-        resigned = lifecycle.with_resigned(table.resigned, seat, player.id, player.name) \
-            if self.competitive(table) else None
+        resigned = (
+            lifecycle.with_resigned(table.resigned, seat, player.id, player.name)
+            if self.competitive(table)
+            else None
+        )
         outcome = self._to_fallback(table, seat, resigned)
         if outcome == "bot":
             what = "resigned" if resign else "left"
             bot = table.seats[seat]["bot"]
-            table.notices.append(f"{player.name} {what}; {table.seats[seat]['name']} (bot) "
-                                 f"plays seat {seat + 1} on")
-            log.info("table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id,
-                     what, bot)
+            table.notices.append(
+                f"{player.name} {what}; {table.seats[seat]['name']} (bot) plays seat {seat + 1} on"
+            )
+            log.info(
+                "table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id, what, bot
+            )
         return outcome
 
     @staticmethod
@@ -642,34 +814,45 @@ class TableEngine:
         other, not a cooperative game."""
         return table.players > 1 and not games.get(table.game).cooperative
 
-    def _to_fallback(self, table: LiveTable, seat: int,
-                     resigned: list[dict[str, Any]] | None) -> str:
+    def _to_fallback(
+        self, table: LiveTable, seat: int, resigned: list[dict[str, Any]] | None
+    ) -> str:
         """A running table's ``seat`` goes to the game's fallback bot with the ``resigned``
         seats (None: a cooperative game's, unchanged), in one transaction: ``bot``; or, with
         nobody else but bots left, the table closes (rated if someone resigned): ``closed``."""
         if not any(s["player_id"] for i, s in enumerate(table.seats) if i != seat):
             # bots only would play on, for nobody: the table ends now
             rated = resigned is not None
-            self.close(table, "resigned" if rated else "abandoned", rated=rated,
-                       resigned=resigned)
+            self.close(table, "resigned" if rated else "abandoned", rated=rated, resigned=resigned)
             return "closed"
         fallback = games.get(table.game).fallback_bot
-        self.change(table, all_seats=True, fault="leave" if resigned is None else "resign",
-                    seats={seat: self.bot_for(table, seat, fallback)}, resigned=resigned)
+        self.change(
+            table,
+            all_seats=True,
+            fault="leave" if resigned is None else "resign",
+            seats={seat: self.bot_for(table, seat, fallback)},
+            resigned=resigned,
+        )
         return "bot"
 
     def _stay_away(self, table: LiveTable, player: db.Player) -> None:
         """A person the clock replaced resigns: counted as resigned for good, they no longer
         take the seat back by coming back; one transaction (nothing if they resigned)."""
-        seats = [r["seat"] for r in table.resigned
-                 if r["player_id"] == player.id and r.get("away")]
+        seats = [r["seat"] for r in table.resigned if r["player_id"] == player.id and r.get("away")]
         if not seats or table.clock is None:
             return
         away = [None if i in seats else p for i, p in enumerate(table.clock["away"])]
-        resigned = [{k: v for k, v in r.items() if k != "away"}
-                    if r["player_id"] == player.id else dict(r) for r in table.resigned]
-        self.change(table, all_seats=True, fault="resign", clock={**table.clock, "away": away},
-                    resigned=resigned)
+        resigned = [
+            {k: v for k, v in r.items() if k != "away"} if r["player_id"] == player.id else dict(r)
+            for r in table.resigned
+        ]
+        self.change(
+            table,
+            all_seats=True,
+            fault="resign",
+            clock={**table.clock, "away": away},
+            resigned=resigned,
+        )
 
     # -- clocks (clock.py): a seat out of time goes to a bot, its person may take it back --
     def time_out(self, table: LiveTable, seat: int) -> None:
@@ -682,11 +865,18 @@ class TableEngine:
         away[seat] = person["player_id"]
         resigned = None
         if self.competitive(table) and person["player_id"]:
-            resigned = lifecycle.with_resigned(table.resigned, seat, person["player_id"],
-                                               person["name"], away=True)
+            resigned = lifecycle.with_resigned(
+                table.resigned, seat, person["player_id"], person["name"], away=True
+            )
         fallback = games.get(table.game).fallback_bot
-        self.change(table, all_seats=True, fault="timeout", clock={**table.clock, "away": away},
-                    resigned=resigned, seats={seat: self.bot_for(table, seat, fallback)})
+        self.change(
+            table,
+            all_seats=True,
+            fault="timeout",
+            clock={**table.clock, "away": away},
+            resigned=resigned,
+            seats={seat: self.bot_for(table, seat, fallback)},
+        )
 
     def take_back(self, table: LiveTable, seat: int, player: db.Player) -> None:
         """The person the clock replaced at ``seat`` is back: the seat is theirs again, their
@@ -701,16 +891,19 @@ class TableEngine:
             banks[seat] = max(banks[seat], min(clocks.RETURN_TIME, clock["seconds"]))
         table.actor_names[player.id] = player.name
         table.gone_since[seat] = time.monotonic()
-        self.change(table, all_seats=True, fault="reclaim",
-                    clock={**clock, "away": away, "banks": banks},
-                    resigned=lifecycle.back_from_away(table.resigned, seat, player.id),
-                    seats={seat: person_seat(player.id, player.name)})
+        self.change(
+            table,
+            all_seats=True,
+            fault="reclaim",
+            clock={**clock, "away": away, "banks": banks},
+            resigned=lifecycle.back_from_away(table.resigned, seat, player.id),
+            seats={seat: person_seat(player.id, player.name)},
+        )
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""
         if table.status != "over":
-            raise HubError("not_over", "the record of a game is public once the game is over",
-                           403)
+            raise HubError("not_over", "the record of a game is public once the game is over", 403)
         # who played each seat (names, not player ids): replay() accepts and ignores it
         return {**table.state.record(), "played_by": table.history()}
 

@@ -61,8 +61,9 @@ LOG_TAIL = 500
 _logs: weakref.WeakKeyDictionary[LiveTable, Log] = weakref.WeakKeyDictionary()
 
 
-def who_of(table: LiveTable, n: int, seat: int,
-           known: dict[tuple[str | None, int], str] | None = None) -> str:
+def who_of(
+    table: LiveTable, n: int, seat: int, known: dict[tuple[str | None, int], str] | None = None
+) -> str:
     """The name of whoever played action ``n``: a person's, a bot's marked as one ("Greedy
     (bot)"), or a bot's on a person's seat with theirs ("Ann — played by Greedy").
     ``known``: the names found so far by (actor, seat), for a build of many entries (naming
@@ -116,17 +117,20 @@ def _current(table: LiveTable) -> Log:
     """The table's log so far: a new one if it has none, or anew after an undo."""
     log = _logs.get(table)
     actions = table.state.actions
-    actors = table.actors[:len(actions)]
-    if log is None or log.actions != actions[:len(log.actions)] or \
-            log.actors != actors[:len(log.actors)]:
+    actors = table.actors[: len(actions)]
+    if (
+        log is None
+        or log.actions != actions[: len(log.actions)]
+        or log.actors != actors[: len(log.actors)]
+    ):
         # (whoever was sent the old one gets this one whole)
-        log = _logs[table] = new_log(games.get(table.game), table.seed, table.players,
-                                     table.options, floor=table.version)
+        log = _logs[table] = new_log(
+            games.get(table.game), table.seed, table.players, table.options, floor=table.version
+        )
     return log
 
 
-def new_log(game: Game, seed: int, players: int, options: dict[str, Any],
-            floor: int = -1) -> Log:
+def new_log(game: Game, seed: int, players: int, options: dict[str, Any], floor: int = -1) -> Log:
     """An empty log of a game dealt from ``seed``: its shadow state plays the actions
     ``add`` is given."""
     return Log(shadow=game.deal(seed, players, options), floor=floor)
@@ -149,9 +153,11 @@ def _extend(table: LiveTable, log: Log, stop: int) -> None:
 def page(log: Log, start: int, stop: int, viewer: int | None = None) -> list[dict[str, Any]]:
     """The entries of actions ``start`` to ``stop`` (excluded), and the news they brought,
     as ``viewer`` reads them."""
+
     def at(k: int) -> int:
         return log.first[k] if k < len(log.first) else len(log.entries)
-    return as_read(log.entries[at(start):at(stop)], viewer)
+
+    return as_read(log.entries[at(start) : at(stop)], viewer)
 
 
 def log_for(table: LiveTable, viewer: int | None) -> list[dict[str, Any]]:
@@ -159,8 +165,9 @@ def log_for(table: LiveTable, viewer: int | None) -> list[dict[str, Any]]:
     return as_read(entries(table), viewer)
 
 
-def log_since(table: LiveTable, viewer: int | None,
-              version: int | None) -> tuple[int, list[dict[str, Any]]]:
+def log_since(
+    table: LiveTable, viewer: int | None, version: int | None
+) -> tuple[int, list[dict[str, Any]]]:
     """What a connection last sent the table at ``version`` (None: never) lacks of the log
     as ``viewer`` may read it: (the first action whose entries are sent, the entries from
     there). A connection that has nothing of it gets the entries of the last ``LOG_TAIL``

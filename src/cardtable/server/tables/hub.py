@@ -60,12 +60,17 @@ RESUME_SLICE = 0.02  # seconds of resuming tables at start before other work get
 class Hub:
     """Live tables over a store. Create one per server process."""
 
-    def __init__(self, store: db.Storage, bot_delay: float = 0.8,
-                 bot_timeout: float = BOT_TIMEOUT,
-                 external_bots: dict[str, str] | None = None,
-                 bot_workers: int = DEFAULT_WORKERS, seat_grace: float = SEAT_GRACE,
-                 min_clock: float | None = None,
-                 idle_close: float = lifecycle.IDLE_CLOSE) -> None:
+    def __init__(
+        self,
+        store: db.Storage,
+        bot_delay: float = 0.8,
+        bot_timeout: float = BOT_TIMEOUT,
+        external_bots: dict[str, str] | None = None,
+        bot_workers: int = DEFAULT_WORKERS,
+        seat_grace: float = SEAT_GRACE,
+        min_clock: float | None = None,
+        idle_close: float = lifecycle.IDLE_CLOSE,
+    ) -> None:
         self.store = store
         #: seconds without a change before an unattended table is closed (0: never)
         self.idle_close = idle_close
@@ -74,11 +79,18 @@ class Hub:
         self.engine = TableEngine(store, self.writer, seat_grace, min_clock)
         # every state message is the hub's ``message_for``: one place says what a
         # connection sees, for broadcasts and single answers alike
-        self.broadcaster = Broadcaster(lambda table, conn, seen: self.message_for(
-            table, conn, seen))
-        self.bots = BotRunner(self._bot_act, self.engine.replace_bot,
-                              self.broadcaster.broadcast, bot_delay, bot_timeout,
-                              external_bots, bot_workers)
+        self.broadcaster = Broadcaster(
+            lambda table, conn, seen: self.message_for(table, conn, seen)
+        )
+        self.bots = BotRunner(
+            self._bot_act,
+            self.engine.replace_bot,
+            self.broadcaster.broadcast,
+            bot_delay,
+            bot_timeout,
+            external_bots,
+            bot_workers,
+        )
         self.tables: dict[str, LiveTable] = {}
         #: every table's chat (``chat.Chat``)
         self.chat = Chat(store)
@@ -135,8 +147,7 @@ class Hub:
             self.held.discard(table_id)
             live = self.tables.get(table_id)
             if live is not None:  # lost without our knowing (a pause): not ours to run
-                log.warning("table %s is held by process %s now: dropped here", table_id,
-                            holder)
+                log.warning("table %s is held by process %s now: dropped here", table_id, holder)
                 self.drop(live)
             return holder
 
@@ -184,8 +195,11 @@ class Hub:
         the other processes' lobbies (``Bus.share_presence``)."""
         while True:
             await asyncio.sleep(every)
-            seats = {t.id: sorted({c.seat for c in t.conns if c.seat is not None})
-                     for t in self.tables.values() if t.conns}
+            seats = {
+                t.id: sorted({c.seat for c in t.conns if c.seat is not None})
+                for t in self.tables.values()
+                if t.conns
+            }
             try:
                 await self.bus.share_presence(seats)
             except Exception:  # Redis away for a moment: the next round shares it
@@ -289,8 +303,10 @@ class Hub:
             except CardtableError as e:
                 log.warning("table %s seat %s: bot %s: %s", table.id, i, s["bot"], e)
                 table.bots[i] = self.bots.make(table, i, fallback)
-                table.notices.append(f"the {s['bot']} bot at seat {i + 1} could not start; "
-                                     f"the {fallback} bot plays on")
+                table.notices.append(
+                    f"the {s['bot']} bot at seat {i + 1} could not start; "
+                    f"the {fallback} bot plays on"
+                )
                 self.engine.replace_bot(table, i, fallback)
 
     def resume_all(self) -> int:
@@ -328,8 +344,9 @@ class Hub:
     # -- unloading --------------------------------------------------------------------------
     async def _sweep_loop(self) -> None:
         # the idle close is looked for at least four times within its time (tests use seconds)
-        every = min(SWEEP_EVERY, max(0.5, self.idle_close / 4)) if self.idle_close > 0 \
-            else SWEEP_EVERY
+        every = (
+            min(SWEEP_EVERY, max(0.5, self.idle_close / 4)) if self.idle_close > 0 else SWEEP_EVERY
+        )
         while True:
             await asyncio.sleep(every)
             try:
@@ -349,11 +366,16 @@ class Hub:
         now = time.monotonic() if now is None else now
         gone = []
         for table in self.tables.values():
-            if table.conns or table.lock.locked() or self.bots.due(table) or \
-                    self.visits.get(table.id):
+            if (
+                table.conns
+                or table.lock.locked()
+                or self.bots.due(table)
+                or self.visits.get(table.id)
+            ):
                 table.used = now
-            elif now - table.used >= (UNLOAD_FINISHED_AFTER if table.status == "over"
-                                      else UNLOAD_IDLE_AFTER):
+            elif now - table.used >= (
+                UNLOAD_FINISHED_AFTER if table.status == "over" else UNLOAD_IDLE_AFTER
+            ):
                 gone.append(table)
         for table in gone:
             self.unload(table)
@@ -400,23 +422,35 @@ class Hub:
         """Refuse a seat's bot spec a web user may not use; ``BadOptions`` says why."""
         self.bots.check(spec, game)
 
-    def create(self, creator: db.Player, game: str, seats: list[str],
-               options: dict[str, Any], seed: int | None = None,
-               clock: dict[str, Any] | None = None) -> LiveTable:
+    def create(
+        self,
+        creator: db.Player,
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        seed: int | None = None,
+        clock: dict[str, Any] | None = None,
+    ) -> LiveTable:
         """A new table. ``seats``: "me", "open" (a free seat for a friend) or a bot spec;
         ``clock``: ``{"mode", "seconds"}`` (clock.py), None for none. With a bus, the
         caller claims its lease next (``own``): nobody else knows its new id yet."""
-        table_id = self.engine.create(creator, game, seats, options, seed, self.bots.check,
-                                      clock)
+        table_id = self.engine.create(creator, game, seats, options, seed, self.bots.check, clock)
         if self.bus is not None:
             self.held.add(table_id)
         table = self.load(table_id)
         self.bots.schedule(table)
         return table
 
-    async def replace(self, old: LiveTable, player: db.Player, game: str, seats: list[str],
-                      options: dict[str, Any], seed: int | None = None,
-                      clock: dict[str, Any] | None = None) -> LiveTable:
+    async def replace(
+        self,
+        old: LiveTable,
+        player: db.Player,
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        seed: int | None = None,
+        clock: dict[str, Any] | None = None,
+    ) -> LiveTable:
         """A new table in place of ``old`` (a new deal, a restart): ``old``, if unfinished,
         must be the person's own solitaire and is closed as abandoned (a lost deal) in the
         new table's own transaction, so a crash never leaves one without the other."""
@@ -425,8 +459,9 @@ class Hub:
             if old.status != "over":
                 self._check_own_solitaire(old, player)
                 replaces = old
-            table_id = self.engine.create(player, game, seats, options, seed, self.bots.check,
-                                          clock, replaces)
+            table_id = self.engine.create(
+                player, game, seats, options, seed, self.bots.check, clock, replaces
+            )
             if self.bus is not None:  # (a new id: nobody else knows it yet)
                 self.held.add(table_id)
         if replaces is not None:
@@ -445,8 +480,7 @@ class Hub:
             await self.changed(table)
         return seat
 
-    async def invite(self, table: LiveTable, player: db.Player, seat: int,
-                     bot: db.Player) -> None:
+    async def invite(self, table: LiveTable, player: db.Player, seat: int, bot: db.Player) -> None:
         """The creator seats the bot account ``bot`` at the open ``seat``, if it plays with
         them: its owner, or anyone when the owner said so (``plays_with``)."""
         if table.created_by != player.id:
@@ -454,16 +488,16 @@ class Hub:
         if bot.bot_owner != player.id and bot.plays_with != "anyone":
             raise HubError("owner_only", f"{bot.name} plays only at its owner's tables", 403)
         if not 0 <= seat < table.players:
-            raise HubError("bad_request",
-                           f"there is no seat {seat + 1} (seats 1 to {table.players})")
+            raise HubError(
+                "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
+            )
         async with table.lock:
             _, changed = self.engine.join(table, bot, seat)
         if changed:
             table.notices.append(f"{bot.name} (a bot account) was invited to seat {seat + 1}")
             await self.changed(table)
 
-    async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int,
-                          bot: str) -> None:
+    async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int, bot: str) -> None:
         """The creator gives a seat whose person has left to a bot."""
         async with table.lock:
             self.engine.check_hand_over(table, player, seat)
@@ -527,8 +561,7 @@ class Hub:
         return closed
 
     # -- after every change -----------------------------------------------------------------
-    async def changed(self, table: LiveTable, acted: int | None = None,
-                      react: bool = True) -> None:
+    async def changed(self, table: LiveTable, acted: int | None = None, react: bool = True) -> None:
         """The one way out of every change of a table, once its lock is let go: each
         connection gets its new state; after an action by seat ``acted``, the programs at
         the table hear of it and the talking bots may answer (``react``); a finished game's
@@ -544,8 +577,15 @@ class Hub:
         self.arm(table)
 
     # -- acting -----------------------------------------------------------------------------
-    async def act(self, table: LiveTable, seat: int, action: str, version: int | None = None,
-                  client_id: str | None = None, react: bool = True) -> dict[str, Any]:
+    async def act(
+        self,
+        table: LiveTable,
+        seat: int,
+        action: str,
+        version: int | None = None,
+        client_id: str | None = None,
+        react: bool = True,
+    ) -> dict[str, Any]:
         """One action for ``seat``; returns the answer for the sender (ack or error).
 
         ``react``: let talking bots answer it (their own talk is not answered again).
@@ -556,8 +596,9 @@ class Hub:
             await self.changed(table, acted=seat, react=react)
         return answer
 
-    async def _bot_act(self, table: LiveTable, seat: int, action: str,
-                       react: bool) -> dict[str, Any]:
+    async def _bot_act(
+        self, table: LiveTable, seat: int, action: str, react: bool
+    ) -> dict[str, Any]:
         return await self.act(table, seat, action, react=react)
 
     # -- solitaire comfort ------------------------------------------------------------------
@@ -575,8 +616,9 @@ class Hub:
         return self.engine.record(table)
 
     # -- connections ------------------------------------------------------------------------
-    def message_for(self, table: LiveTable, conn: Conn,
-                    seen: dict[Any, Any] | None = None) -> StateDict:
+    def message_for(
+        self, table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = None
+    ) -> StateDict:
         """What one connection may see: its seat's view and legal actions, nothing more
         (``broadcast.state_message``)."""
         return state_message(table, conn, seen)
@@ -597,8 +639,7 @@ class Hub:
         """Load the tables not in memory whose clock runs out before the next sweep (a
         turn-based table waits in the store for days): loading arms their timers. With a
         bus, only those this process holds or can claim."""
-        due = [i for i in self.store.due_tables(time.time() + SWEEP_EVERY)
-               if i not in self.tables]
+        due = [i for i in self.store.due_tables(time.time() + SWEEP_EVERY) if i not in self.tables]
         for table_id in due:
             try:
                 if await self.own(table_id):
@@ -648,8 +689,9 @@ class Hub:
             if self.loop is not None:
                 self.loop.call_soon_threadsafe(self.arm, table)
             return
-        table.clock_timer = loop.call_later(max(0.0, min(when)) + 0.01, lambda: (
-            loop.create_task(self.on_clock(table))))
+        table.clock_timer = loop.call_later(
+            max(0.0, min(when)) + 0.01, lambda: loop.create_task(self.on_clock(table))
+        )
 
     async def on_clock(self, table: LiveTable) -> None:
         """A clock event: every seat out of time (or away too long) goes to the game's
@@ -686,8 +728,14 @@ class Hub:
                         conn.seat = None
                 bot = table.seats[seat]["name"] or fallback  # its name, given once
                 table.notices.append(f"{name} {why}; {bot} plays for {name}")
-                log.info("table %s seat %s: %s %s; the %s bot plays", table.id, seat,
-                         person["player_id"], why, fallback)
+                log.info(
+                    "table %s seat %s: %s %s; the %s bot plays",
+                    table.id,
+                    seat,
+                    person["player_id"],
+                    why,
+                    fallback,
+                )
         return gone
 
     async def reclaim(self, table: LiveTable, player: db.Player) -> int | None:

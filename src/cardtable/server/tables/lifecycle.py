@@ -37,8 +37,13 @@ IDLE_CLOSE = 24 * 3600.0
 IDLE_BATCH = 100
 
 
-def with_resigned(resigned: Sequence[Mapping[str, Any]], seat: int, player_id: str,
-                  name: str | None, away: bool = False) -> list[dict[str, Any]]:
+def with_resigned(
+    resigned: Sequence[Mapping[str, Any]],
+    seat: int,
+    player_id: str,
+    name: str | None,
+    away: bool = False,
+) -> list[dict[str, Any]]:
     """The resigned seats (``tables.resigned``) with ``seat`` given up by its person, last;
     unchanged if it is there already (a resignation is stored once). ``away``: the clock
     gave the seat to a bot; its person may still take it back (``back_from_away``)."""
@@ -51,12 +56,16 @@ def with_resigned(resigned: Sequence[Mapping[str, Any]], seat: int, player_id: s
     return [*out, entry]
 
 
-def back_from_away(resigned: Sequence[Mapping[str, Any]], seat: int,
-                   player_id: str) -> list[dict[str, Any]]:
+def back_from_away(
+    resigned: Sequence[Mapping[str, Any]], seat: int, player_id: str
+) -> list[dict[str, Any]]:
     """The resigned seats once the person the clock replaced at ``seat`` is back: rated by
     the game's result again."""
-    return [dict(r) for r in resigned
-            if not (r.get("away") and r["seat"] == seat and r["player_id"] == player_id)]
+    return [
+        dict(r)
+        for r in resigned
+        if not (r.get("away") and r["seat"] == seat and r["player_id"] == player_id)
+    ]
 
 
 def resigned_ranks(ranks: Sequence[int], resigned: Sequence[int]) -> list[int]:
@@ -78,12 +87,17 @@ def with_resignations(result: Mapping[str, Any], resigned: Sequence[int]) -> dic
     if not resigned:
         return dict(result)
     ranks = resigned_ranks(result["ranks"], resigned)
-    return {**result, "ranks": ranks, "resigned": list(resigned),
-            "winners": [s for s in result.get("winners", []) if s not in resigned]}
+    return {
+        **result,
+        "ranks": ranks,
+        "resigned": list(resigned),
+        "winners": [s for s in result.get("winners", []) if s not in resigned],
+    }
 
 
-def closed_result(position: Mapping[str, Any], ended: str, cooperative: bool,
-                  resigned: Sequence[int]) -> dict[str, Any]:
+def closed_result(
+    position: Mapping[str, Any], ended: str, cooperative: bool, resigned: Sequence[int]
+) -> dict[str, Any]:
     """The stored result of a table closed before its game's end (``ended``), from the
     position so far. ``resigned``: the seats that resigned (a competitive game)."""
     result: dict[str, Any] = {**position, "over": False, "ended": ended}
@@ -93,8 +107,12 @@ def closed_result(position: Mapping[str, Any], ended: str, cooperative: bool,
     # the seats that played on share first place: nobody else can win now
     n = len(result["ranks"])
     playing = [s for s in range(n) if s not in resigned]
-    return {**result, "ranks": resigned_ranks([1] * n, resigned), "winners": playing,
-            "resigned": list(resigned)}
+    return {
+        **result,
+        "ranks": resigned_ranks([1] * n, resigned),
+        "winners": playing,
+        "resigned": list(resigned),
+    }
 
 
 def resigned_verdict(result: Mapping[str, Any], seat: int) -> str:
@@ -111,15 +129,16 @@ def closed_lines(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     if result.get("ended") != "resigned" or not resigned or not result.get("ranks"):
         return []
     ranks = result["ranks"]
-    lines = ["Nobody but bots played on: the game ended there. The seats still played "
-             "share first place; who resigned ranks below them (who resigned first, lowest)."]
+    lines = [
+        "Nobody but bots played on: the game ended there. The seats still played "
+        "share first place; who resigned ranks below them (who resigned first, lowest)."
+    ]
     for s in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
         lines.append(f"#{ranks[s]} {names[s]}" + (" (resigned)" if s in resigned else ""))
     return lines
 
 
-def rating_seats(seats: Sequence[SeatRow], resigned: Sequence[Mapping[str, Any]]
-                 ) -> list[SeatRow]:
+def rating_seats(seats: Sequence[SeatRow], resigned: Sequence[Mapping[str, Any]]) -> list[SeatRow]:
     """The seats as the ratings see them: a resigned seat is its person's, not the bot's
     that played on."""
     out = [SeatRow(**s) for s in seats]

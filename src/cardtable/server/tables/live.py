@@ -30,9 +30,14 @@ BOT_ACTOR = "bot:"
 #: table tools that end with the game (``LiveTable.tools``)
 RUNNING_ONLY = frozenset({"undo", "redo"})
 #: each table tool in words, for refusals
-TOOL_WORDS = {"undo": "undo", "redo": "redo", "hint": "hints",
-              "peek": '"still winnable?" (peeking)', "restart": "restarting the deal",
-              "new_deal": "a new deal in place of this game"}
+TOOL_WORDS = {
+    "undo": "undo",
+    "redo": "redo",
+    "hint": "hints",
+    "peek": '"still winnable?" (peeking)',
+    "restart": "restarting the deal",
+    "new_deal": "a new deal in place of this game",
+}
 
 
 def bot_names(seats: list[SeatRow]) -> list[str | None]:
@@ -41,8 +46,10 @@ def bot_names(seats: list[SeatRow]) -> list[str | None]:
     "Greedy 1" and "Greedy 3" can be told apart wherever names are shown. Given once, to the
     seats a table is created with (``new_bot_name`` names a bot that comes later)."""
     labels = [bot_label(s["bot"]) if s["bot"] else None for s in seats]
-    return [None if label is None else f"{label} {i + 1}" if labels.count(label) > 1
-            else label for i, label in enumerate(labels)]
+    return [
+        None if label is None else f"{label} {i + 1}" if labels.count(label) > 1 else label
+        for i, label in enumerate(labels)
+    ]
 
 
 def played_for(person: str, bot: str) -> str:
@@ -67,10 +74,16 @@ def person_seat(player_id: str, name: str | None) -> SeatRow:
     return SeatRow(player_id=player_id, bot=None, name=name, person=None, person_name=None)
 
 
-def bot_seat(spec: str, name: str, person: str | None = None,
-             person_name: str | None = None) -> SeatRow:
-    return SeatRow(player_id=None, bot=spec, name=name, person=person,
-                   person_name=person_name if person else None)
+def bot_seat(
+    spec: str, name: str, person: str | None = None, person_name: str | None = None
+) -> SeatRow:
+    return SeatRow(
+        player_id=None,
+        bot=spec,
+        name=name,
+        person=person,
+        person_name=person_name if person else None,
+    )
 
 
 def open_seat() -> SeatRow:
@@ -80,13 +93,17 @@ def open_seat() -> SeatRow:
 def shown_name(seat: SeatRow) -> str | None:
     """The seat's name wherever a page shows it: the person's, the bot's, or both."""
     if seat["bot"] and seat["person"]:
-        return played_for(seat["person_name"] or "player",
-                          seat["name"] or bot_label(seat["bot"]))
+        return played_for(seat["person_name"] or "player", seat["name"] or bot_label(seat["bot"]))
     return seat["name"]
 
 
-def new_bot_name(seats: list[SeatRow], seat: int, spec: str, person: str | None = None,
-                 person_name: str | None = None) -> str:
+def new_bot_name(
+    seats: list[SeatRow],
+    seat: int,
+    spec: str,
+    person: str | None = None,
+    person_name: str | None = None,
+) -> str:
     """The name of a bot taking ``seat`` now: its label, with the seat's number only if
     another seat is shown by the same name. No other seat is renamed for it."""
     label = bot_label(spec)
@@ -120,8 +137,9 @@ def stored_seats(rows: Iterable[StoredSeat], names: Mapping[str, str]) -> list[S
         if s.player_id:
             out.append(person_seat(s.player_id, names.get(s.player_id)))
         elif s.bot:
-            out.append(bot_seat(s.bot, s.name or "", s.person,
-                                names.get(s.person) if s.person else None))
+            out.append(
+                bot_seat(s.bot, s.name or "", s.person, names.get(s.person) if s.person else None)
+            )
         else:
             out.append(open_seat())
     older = bot_names([open_seat() if r["person"] else r for r in out])
@@ -180,14 +198,19 @@ class LiveTable:
     clock: dict[str, Any] | None = None
     clock_timer: asyncio.TimerHandle | None = None
 
-    def clocked_seats(self, state: State | None = None, seats: list[SeatRow] | None = None,
-                      status: str | None = None) -> list[int]:
+    def clocked_seats(
+        self,
+        state: State | None = None,
+        seats: list[SeatRow] | None = None,
+        status: str | None = None,
+    ) -> list[int]:
         """The seats whose time runs: people's seats in ``to_act`` of a running table."""
         state = self.state if state is None else state
         seats = self.seats if seats is None else seats
         if (status or self.status) != "running" or not self.clock:
             return []
         return [s for s in state.to_act() if seats[s]["player_id"]]
+
     #: the table's chat settings once read (``chat.Chat.settings``)
     chat: dict[str, bool] | None = None
     #: how an ``over`` table ended (abandoned, resigned, idle or too_long; None: played to its end)
@@ -215,8 +238,11 @@ class LiveTable:
         if seat is None:
             return []
         running = self.status == "running"
-        return [t for t in games.get(self.game).tools_for(self.players)
-                if running or t not in RUNNING_ONLY]
+        return [
+            t
+            for t in games.get(self.game).tools_for(self.players)
+            if running or t not in RUNNING_ONLY
+        ]
 
     def tool_seat(self, player_id: str, tool: str) -> int:
         """The player's seat, where the game offers them ``tool`` at this table; else the
@@ -240,8 +266,9 @@ class LiveTable:
         now = time.monotonic() if now is None else now
         return now - self.gone_since.get(seat, self.loaded_at)
 
-    def hand_over_in(self, seat: int, now: float | None = None,
-                     present: set[int | None] | None = None) -> float | None:
+    def hand_over_in(
+        self, seat: int, now: float | None = None, present: set[int | None] | None = None
+    ) -> float | None:
         """Seconds until ``seat`` may be handed to a bot (0: now), for a person's seat
         without a connection at an unfinished table, but the creator's own; else None. Sent
         to every viewer, so a page shows when, without guessing the grace period.
@@ -273,13 +300,17 @@ class LiveTable:
         actor = actor or self.actor(seat)
         s = self.seats[seat]
         if actor and actor.startswith(BOT_ACTOR):
-            spec = actor[len(BOT_ACTOR):]
+            spec = actor[len(BOT_ACTOR) :]
             label = s["name"] if spec == s["bot"] and s["name"] else bot_label(spec)
             person = s["person_name"] if s["bot"] else s["name"]
-            return {"name": label, "bot": spec,
-                    "person": (person or "player") if s["person"] or s["player_id"] else None}
+            return {
+                "name": label,
+                "bot": spec,
+                "person": (person or "player") if s["person"] or s["player_id"] else None,
+            }
         name = (self.actor_names.get(actor) if actor else None) or (
-            s["name"] if actor == s["player_id"] else None)
+            s["name"] if actor == s["player_id"] else None
+        )
         return {"name": name or "player", "bot": None, "person": None}
 
     def history(self) -> list[list[dict[str, Any]]]:
@@ -307,12 +338,19 @@ class LiveTable:
         mine = [i for i, s in enumerate(self.seats) if s["player_id"] == viewer]
         if mine:
             seats = [{**s, "you": True} if i in mine else s for i, s in enumerate(seats)]
-        away = [i for i, p in enumerate(self.clock["away"] if self.clock else [])
-                if p == viewer and self.seats[i]["bot"]]
+        away = [
+            i
+            for i, p in enumerate(self.clock["away"] if self.clock else [])
+            if p == viewer and self.seats[i]["bot"]
+        ]
         if away:  # the clock gave the viewer's seat to a bot: they may take it back
             seats = [{**s, "you_away": True} if i in away else s for i, s in enumerate(seats)]
-        return {**base, "creator": self.created_by == viewer, "seats": seats,
-                "your_deadline": your_deadline(self.clock, self.seats, viewer)}
+        return {
+            **base,
+            "creator": self.created_by == viewer,
+            "seats": seats,
+            "your_deadline": your_deadline(self.clock, self.seats, viewer),
+        }
 
     def info(self, viewer: str | None = None) -> dict[str, Any]:
         """Public facts about the table (``table_info``), with what only memory knows: who
@@ -320,12 +358,24 @@ class LiveTable:
         undo = self.offers_undo
         present = {c.seat for c in self.conns}
         info = table_info(
-            self.id, self.game, self.players, self.options, self.status, self.seed,
-            self.created_by, self.version, self.seats, present, viewer,
+            self.id,
+            self.game,
+            self.players,
+            self.options,
+            self.status,
+            self.seed,
+            self.created_by,
+            self.version,
+            self.seats,
+            present,
+            viewer,
             # a finished game is history: no undo after its end (nor after it was closed)
             can_undo=undo and bool(self.state.actions) and self.status == "running",
             can_redo=undo and bool(self.redo) and self.status == "running",
-            notices=self.notices[-5:], clock=self.clock, bot_accounts=self.bot_accounts)
+            notices=self.notices[-5:],
+            clock=self.clock,
+            bot_accounts=self.bot_accounts,
+        )
         if self.ended:
             info["ended"] = self.ended
         if self.created_at is not None:
@@ -346,8 +396,12 @@ def check_tool(game: str, players: int, seat: int | None, tool: str) -> int:
     of ``players`` where ``game`` offers ``tool`` (``Game.tools_for``); else ``not_offered``
     (403)."""
     if seat is None or tool not in games.get(game).tools_for(players):
-        raise HubError("not_offered", f"{TOOL_WORDS[tool]}: not offered to you at this "
-                       "table (your state message lists your tools)", 403)
+        raise HubError(
+            "not_offered",
+            f"{TOOL_WORDS[tool]}: not offered to you at this "
+            "table (your state message lists your tools)",
+            403,
+        )
     return seat
 
 
@@ -356,13 +410,25 @@ def iso(when: dt.datetime | None) -> str | None:
     return None if when is None else when.replace(microsecond=0).isoformat() + "Z"
 
 
-def table_info(table_id: str, game: str, players: int, options: dict[str, Any], status: str,
-               seed: int, created_by: str | None, version: int,
-               seats: list[SeatRow], present: set[int | None], viewer: str | None, *,
-               can_undo: bool = False, can_redo: bool = False,
-               notices: list[str] | None = None,
-               clock: dict[str, Any] | None = None,
-               bot_accounts: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+def table_info(
+    table_id: str,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    status: str,
+    seed: int,
+    created_by: str | None,
+    version: int,
+    seats: list[SeatRow],
+    present: set[int | None],
+    viewer: str | None,
+    *,
+    can_undo: bool = False,
+    can_redo: bool = False,
+    notices: list[str] | None = None,
+    clock: dict[str, Any] | None = None,
+    bot_accounts: set[str] | frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     """The public facts of a table, built in this one place for tables in memory and those
     described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
     ``present``: the seats with a connection; ``bot_accounts``: the seated players that are
@@ -386,12 +452,17 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
         "can_undo": can_undo,
         "can_redo": can_redo,
         "seats": [
-            {"seat": i, "name": s["name"], "person": s["person_name"] if s["bot"] else None,
-             "bot": s["bot"], "taken": bool(
-                s["player_id"] or s["bot"]), "you": bool(viewer and s["player_id"] == viewer),
-             "connected": (i in present) if s["player_id"] else None,
-             "bot_account": s["player_id"] in bot_accounts,
-             "hand_over_in": None}  # (a live table's own info counts it down)
+            {
+                "seat": i,
+                "name": s["name"],
+                "person": s["person_name"] if s["bot"] else None,
+                "bot": s["bot"],
+                "taken": bool(s["player_id"] or s["bot"]),
+                "you": bool(viewer and s["player_id"] == viewer),
+                "connected": (i in present) if s["player_id"] else None,
+                "bot_account": s["player_id"] in bot_accounts,
+                "hand_over_in": None,
+            }  # (a live table's own info counts it down)
             for i, s in enumerate(seats)
         ],
         "notices": notices or [],
@@ -400,12 +471,16 @@ def table_info(table_id: str, game: str, players: int, options: dict[str, Any], 
     }
 
 
-def your_deadline(clock: dict[str, Any] | None, seats: list[SeatRow],
-                  viewer: str | None) -> float | None:
+def your_deadline(
+    clock: dict[str, Any] | None, seats: list[SeatRow], viewer: str | None
+) -> float | None:
     """When the viewer's time to move runs out (seconds since the epoch): only where it is
     their turn at a table with a clock (the "My games" page lists these), else None."""
     if not clock or not viewer:
         return None
-    mine = [d for d, s in zip(clock["deadlines"], seats, strict=True)
-            if d is not None and s["player_id"] == viewer]
+    mine = [
+        d
+        for d, s in zip(clock["deadlines"], seats, strict=True)
+        if d is not None and s["player_id"] == viewer
+    ]
     return min(mine, default=None)

@@ -44,10 +44,16 @@ __all__ = ["MAX_WS_FRAME", "configure_logging", "create_app"]
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 #: the statuses of refusals, as the API's documentation lists them
-ERROR_STATUSES = [(400, "a bad request (a typed error)"), (401, "no player: POST /api/me"),
-                  (403, "forbidden"), (404, "no such table"), (409, "a conflict"),
-                  (422, "a body that fails its model"), (429, "over a limit: retry_after"),
-                  (503, "busy: retry_after")]
+ERROR_STATUSES = [
+    (400, "a bad request (a typed error)"),
+    (401, "no player: POST /api/me"),
+    (403, "forbidden"),
+    (404, "no such table"),
+    (409, "a conflict"),
+    (422, "a body that fails its model"),
+    (429, "over a limit: retry_after"),
+    (503, "busy: retry_after"),
+]
 
 
 # Every route is async: the hub and the store are used from the event loop only, one writer,
@@ -66,9 +72,16 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = db.Store(url)
-        hub = Hub(store, settings.bot_delay, settings.bot_timeout, settings.external_bots,
-                  settings.bot_workers, seat_grace=settings.seat_grace,
-                  min_clock=settings.min_clock, idle_close=settings.idle_close)
+        hub = Hub(
+            store,
+            settings.bot_delay,
+            settings.bot_timeout,
+            settings.external_bots,
+            settings.bot_workers,
+            seat_grace=settings.seat_grace,
+            min_clock=settings.min_clock,
+            idle_close=settings.idle_close,
+        )
         app.state.store, app.state.hub = store, hub
         app.state.bot_sockets = {}  # bot account id -> its open websockets at this process
         from cardtable.server.tables.advice import Advice
@@ -79,10 +92,13 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             tunnel = await start_bus(app, hub, settings.bus)
             # every limit a client meets counts its uses at every process
             counts = app.state.counts = SharedCounts(tunnel.bus.redis)
-            for name, limiter in (("new-players", limits.new_players),
-                                  ("recovery", limits.recoveries),
-                                  ("hints", app.state.advice.hints),
-                                  ("peeks", app.state.advice.peeks), ("chat", hub.chat.rate)):
+            for name, limiter in (
+                ("new-players", limits.new_players),
+                ("recovery", limits.recoveries),
+                ("hints", app.state.advice.hints),
+                ("peeks", app.state.advice.peeks),
+                ("chat", hub.chat.rate),
+            ):
                 if limiter is not None:
                     limiter.share(counts, name)
             hub.broadcaster.shared = counts
@@ -102,8 +118,13 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
         store.close()
 
     # every refusal has the same body (ErrorAnswer): documented once for every route
-    app = FastAPI(title="cardtable", lifespan=lifespan, responses={
-        code: {"model": ErrorAnswer, "description": why} for code, why in ERROR_STATUSES})
+    app = FastAPI(
+        title="cardtable",
+        lifespan=lifespan,
+        responses={
+            code: {"model": ErrorAnswer, "description": why} for code, why in ERROR_STATUSES
+        },
+    )
     security.install(app, settings.allowed_origin, settings.secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.replays = Replays()  # finished games' replays, built once each (replays.py)
@@ -112,7 +133,8 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     app.add_middleware(TableRouter)
     per_minute = settings.new_players_per_minute
     app.state.limiters = limits = deps.Limiters(
-        RateLimiter(per_minute / 60, per_minute) if per_minute > 0 else None)
+        RateLimiter(per_minute / 60, per_minute) if per_minute > 0 else None
+    )
 
     @app.exception_handler(TooMany)
     async def too_many(_request: Request, e: TooMany) -> JSONResponse:
@@ -120,17 +142,18 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
 
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
-        return JSONResponse({"error": e.code, "message": e.reason, **e.extra},
-                            status_code=e.status)
+        return JSONResponse({"error": e.code, "message": e.reason, **e.extra}, status_code=e.status)
 
     # FastAPI's default 422 echoes the input, and an echoed NaN/Infinity made it a 500
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, e: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
             f"{'.'.join(map(str, err.get('loc', ())))}: {err.get('msg', 'invalid')}"
-            for err in e.errors()[:5])
-        return JSONResponse({"error": "bad_request", "message": problems or "invalid request"},
-                            status_code=422)
+            for err in e.errors()[:5]
+        )
+        return JSONResponse(
+            {"error": "bad_request", "message": problems or "invalid request"}, status_code=422
+        )
 
     # the framework's own refusals (a body that is not JSON, no such route) in the same shape
     @app.exception_handler(StarletteHTTPException)
@@ -140,8 +163,9 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
 
             return HTMLResponse(not_found_html(request.url.path), status_code=404)
         code = HTTP_CODES.get(e.status_code, f"http_{e.status_code}")
-        return JSONResponse({"error": code, "message": str(e.detail)},
-                            status_code=e.status_code, headers=e.headers)
+        return JSONResponse(
+            {"error": code, "message": str(e.detail)}, status_code=e.status_code, headers=e.headers
+        )
 
     for area in (pages, people, bot_accounts, tables, tools, history, socket):
         app.include_router(area.router)

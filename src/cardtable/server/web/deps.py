@@ -28,10 +28,8 @@ class Limiters:
     bus): new players per address, recovery codes, bot accounts per owner."""
 
     new_players: RateLimiter | None
-    recoveries: RateLimiter = field(
-        default_factory=lambda: RateLimiter(1 / 60, RECOVER_BURST))
-    bot_accounts: RateLimiter = field(
-        default_factory=lambda: RateLimiter(1 / 60, MAX_BOT_ACCOUNTS))
+    recoveries: RateLimiter = field(default_factory=lambda: RateLimiter(1 / 60, RECOVER_BURST))
+    bot_accounts: RateLimiter = field(default_factory=lambda: RateLimiter(1 / 60, MAX_BOT_ACCOUNTS))
 
 
 def limiters(request: Request) -> Limiters:

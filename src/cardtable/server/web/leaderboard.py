@@ -18,10 +18,17 @@ def leaderboard(store: db.Storage, game: str | None = None) -> list[dict[str, An
     # people and bot accounts under the names they have now
     people = store.names([r.subject for r in rows if not r.subject.startswith("bot:")])
     return [
-        {"name": bot_name(r.subject[4:]) if r.is_bot and r.subject.startswith("bot:")
-         else people.get(r.subject, r.name), "game": r.game,
-         "score": round(SCORE_BASE + SCORE_SCALE * (r.mu - 3 * r.sigma)),
-         "rating": round(r.mu - 3 * r.sigma, 2),
-         "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games, "bot": r.is_bot}
+        {
+            "name": bot_name(r.subject[4:])
+            if r.is_bot and r.subject.startswith("bot:")
+            else people.get(r.subject, r.name),
+            "game": r.game,
+            "score": round(SCORE_BASE + SCORE_SCALE * (r.mu - 3 * r.sigma)),
+            "rating": round(r.mu - 3 * r.sigma, 2),
+            "mu": round(r.mu, 2),
+            "sigma": round(r.sigma, 2),
+            "games": r.games,
+            "bot": r.is_bot,
+        }
         for r in rows
     ]

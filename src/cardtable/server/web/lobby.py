@@ -18,8 +18,9 @@ LOBBY_TABLES = 100
 STATUSES = ("open", "running", "over")
 
 
-def lobby_tables(tables: Mapping[str, LiveTable], store: db.Storage, statuses: list[str],
-                 viewer: str | None) -> list[dict[str, Any]]:
+def lobby_tables(
+    tables: Mapping[str, LiveTable], store: db.Storage, statuses: list[str], viewer: str | None
+) -> list[dict[str, Any]]:
     """Infos of the newest multiplayer tables in these statuses, as ``viewer`` sees them;
     ``tables``: those in memory (the hub's)."""
     wanted = [s for s in dict.fromkeys(statuses) if s in STATUSES]
@@ -33,20 +34,39 @@ def lobby_tables(tables: Mapping[str, LiveTable], store: db.Storage, statuses: l
     infos = []
     for r in rows:
         table = live[r.id]
-        infos.append(table.info(viewer) if table is not None
-                     else stored_info(r, stored[r.id], names, viewer, robots))
+        infos.append(
+            table.info(viewer)
+            if table is not None
+            else stored_info(r, stored[r.id], names, viewer, robots)
+        )
     return infos
 
 
-def stored_info(row: db.Table, seats: list[db.Seat], names: dict[str, str],
-                viewer: str | None, bot_accounts: set[str] | None = None) -> dict[str, Any]:
+def stored_info(
+    row: db.Table,
+    seats: list[db.Seat],
+    names: dict[str, str],
+    viewer: str | None,
+    bot_accounts: set[str] | None = None,
+) -> dict[str, Any]:
     """``LiveTable.info`` of a table not in memory: nobody is connected, it has no notices,
     and (a multiplayer table) no undo."""
     # (a finished table's seat history is left to its own info, GET /api/tables/{id})
     info = table_info(
-        row.id, row.game, row.players, row.options, row.status, row.seed, row.created_by,
-        row.version, stored_seats(seats, names), set(), viewer, clock=row.clock,
-        bot_accounts=bot_accounts or set())
+        row.id,
+        row.game,
+        row.players,
+        row.options,
+        row.status,
+        row.seed,
+        row.created_by,
+        row.version,
+        stored_seats(seats, names),
+        set(),
+        viewer,
+        clock=row.clock,
+        bot_accounts=bot_accounts or set(),
+    )
     if row.ended:
         info["ended"] = row.ended
     info["created_at"] = iso(row.created_at)  # the lobby shows its age ("3 min ago")

@@ -30,9 +30,12 @@ MY_UNFINISHED = 60
 #: finished games per page, by default and at most
 MY_PAGE, MY_PAGE_MAX = 20, 50
 #: what a table closed before its game's end says first
-ENDED_LABELS = {"abandoned": "Abandoned (counted as lost)", "resigned": "Resigned",
-                "idle": "Closed after being idle (counted as lost)",
-                "too_long": "Closed at the length limit (counted as lost)"}
+ENDED_LABELS = {
+    "abandoned": "Abandoned (counted as lost)",
+    "resigned": "Resigned",
+    "idle": "Closed after being idle (counted as lost)",
+    "too_long": "Closed at the length limit (counted as lost)",
+}
 
 #: an unfinished table whose seat its person gave up, for that person (the game plays on)
 RESIGNED_VERDICT = "You resigned: you rank below every seat still played."
@@ -60,8 +63,11 @@ def verdict(row: db.Table, seat: int | None) -> str | None:
 def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
     """The person's open and running tables, theirs to play first, from the store."""
     store = hub.store
-    rows = [r for r in store.my_tables(player.id, finished=False, limit=MY_UNFINISHED)
-            if r.game in games.names()]  # a game no longer installed: skipped
+    rows = [
+        r
+        for r in store.my_tables(player.id, finished=False, limit=MY_UNFINISHED)
+        if r.game in games.names()
+    ]  # a game no longer installed: skipped
     stored, names = seats_and_names(store, rows)
     unfinished = []
     for row in rows:
@@ -75,25 +81,44 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
         to_act = to_act_of(row, hub.tables.get(row.id)) if row.status == "running" else []
         # a solitaire stored running with nobody to act: stuck, held open for undo, theirs
         # to decide (a row from before ``to_act`` was stored says nothing)
-        stuck = (row.players == 1 and row.status == "running" and seat == 0
-                 and row.to_act is not None and not to_act)
-        unfinished.append({
-            "id": row.id, "game": row.game, "title": games.get(row.game).title,
-            "players": row.players, "status": row.status, "ended": row.ended,
-            "seat": shown, "your_turn": seat in to_act or stuck, "stuck": stuck,
-            "to_act": [shown_name(seats[s]) or "an open seat" for s in to_act if s < len(seats)],
-            "opponents": [shown_name(s) or "open seat" for i, s in enumerate(seats)
-                          if i != shown],
-            "you": you, "verdict": RESIGNED_VERDICT if you == "resigned" else None,
-            "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
-            "your_deadline": your_deadline(row.clock, seats, player.id),
-        })
+        stuck = (
+            row.players == 1
+            and row.status == "running"
+            and seat == 0
+            and row.to_act is not None
+            and not to_act
+        )
+        unfinished.append(
+            {
+                "id": row.id,
+                "game": row.game,
+                "title": games.get(row.game).title,
+                "players": row.players,
+                "status": row.status,
+                "ended": row.ended,
+                "seat": shown,
+                "your_turn": seat in to_act or stuck,
+                "stuck": stuck,
+                "to_act": [
+                    shown_name(seats[s]) or "an open seat" for s in to_act if s < len(seats)
+                ],
+                "opponents": [
+                    shown_name(s) or "open seat" for i, s in enumerate(seats) if i != shown
+                ],
+                "you": you,
+                "verdict": RESIGNED_VERDICT if you == "resigned" else None,
+                "created_at": iso(row.created_at),
+                "active_at": iso(row.active_at or row.created_at),
+                "your_deadline": your_deadline(row.clock, seats, player.id),
+            }
+        )
     unfinished.sort(key=lambda g: not g["your_turn"])  # stable: newest first within each
     return unfinished
 
 
-def seats_and_names(store: db.Storage, rows: list[db.Table]
-                    ) -> tuple[dict[str, list[db.Seat]], dict[str, str]]:
+def seats_and_names(
+    store: db.Storage, rows: list[db.Table]
+) -> tuple[dict[str, list[db.Seat]], dict[str, str]]:
     """The stored seats of these tables, and the names of the people in them or whose seats
     bots play on (two queries)."""
     seats = store.seats_of([r.id for r in rows])
@@ -124,16 +149,27 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
         shown = stored_seats(seats[row.id], names)
         mine = next((s.seat for s in seats[row.id] if s.player_id == player.id), None)
         if mine is None:  # a seat they resigned, which a bot played on
-            mine = next((r["seat"] for r in row.resigned or []
-                         if r["player_id"] == player.id), None)
-        finished.append({
-            "id": row.id, "game": row.game, "title": games.get(row.game).title
-            if row.game in games.names() else row.game,
-            "players": row.players, "status": row.status, "ended": row.ended, "seat": mine,
-            "your_turn": False, "to_act": [],
-            "opponents": [shown_name(s) or "open seat" for i, s in enumerate(shown)
-                          if i != mine],
-            "created_at": iso(row.created_at), "active_at": iso(row.active_at or row.created_at),
-            "finished_at": iso(row.finished_at), "verdict": verdict(row, mine),
-        })
+            mine = next(
+                (r["seat"] for r in row.resigned or [] if r["player_id"] == player.id), None
+            )
+        finished.append(
+            {
+                "id": row.id,
+                "game": row.game,
+                "title": games.get(row.game).title if row.game in games.names() else row.game,
+                "players": row.players,
+                "status": row.status,
+                "ended": row.ended,
+                "seat": mine,
+                "your_turn": False,
+                "to_act": [],
+                "opponents": [
+                    shown_name(s) or "open seat" for i, s in enumerate(shown) if i != mine
+                ],
+                "created_at": iso(row.created_at),
+                "active_at": iso(row.active_at or row.created_at),
+                "finished_at": iso(row.finished_at),
+                "verdict": verdict(row, mine),
+            }
+        )
     return {"unfinished": unfinished, "finished": finished, "page": page, "more": more}

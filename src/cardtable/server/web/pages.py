@@ -51,16 +51,20 @@ def rules_html(game: str) -> str | None:
         return None
     title = games.get(game).title
     body = _markdown().render(text)
-    return (_HEAD.format(title=escape(f"{title}: rules"))
-            + f'<article class="panel rules" data-testid="rules">\n{body}</article>\n'
-            + '<p><a href="/">← Back to the lobby</a></p>\n' + _FOOT)
+    return (
+        _HEAD.format(title=escape(f"{title}: rules"))
+        + f'<article class="panel rules" data-testid="rules">\n{body}</article>\n'
+        + '<p><a href="/">← Back to the lobby</a></p>\n'
+        + _FOOT
+    )
 
 
 def not_found_html(path: str) -> str:
     """The "no such page" page (status 404), naming the address that was asked for."""
-    return (_HEAD.format(title="No such page")
-            + '<section class="panel" data-testid="not-found"><h1>No such page</h1>\n'
-            + f"<p>Nothing lives at <code>{escape(path[:200])}</code>.</p>\n"
-            + '<p><a href="/">Go to the lobby</a> to start or join a table.</p></section>\n'
-            + _FOOT)
-
+    return (
+        _HEAD.format(title="No such page")
+        + '<section class="panel" data-testid="not-found"><h1>No such page</h1>\n'
+        + f"<p>Nothing lives at <code>{escape(path[:200])}</code>.</p>\n"
+        + '<p><a href="/">Go to the lobby</a> to start or join a table.</p></section>\n'
+        + _FOOT
+    )

@@ -80,16 +80,21 @@ class Replay:
         (indented, the standard library's encoder runs in Python: 80 ms for 10,000 actions;
         compact, in C. orjson cannot: a seed has 128 bits)."""
         if self._record is None:
-            self._record = json.dumps({
-                **self.facts, "actions": [[seat, action] for seat, action in self.actions],
-                "played_by": self.played_by}, ensure_ascii=False).encode()
+            self._record = json.dumps(
+                {
+                    **self.facts,
+                    "actions": [[seat, action] for seat, action in self.actions],
+                    "played_by": self.played_by,
+                },
+                ensure_ascii=False,
+            ).encode()
         return self._record
 
     def state_at(self, step: int) -> State:
         """The state after ``step`` actions (``0 <= step <= len(actions)``)."""
         k = step // SNAPSHOT_EVERY
         state = self.snapshots[k].clone()
-        for seat, action in self.actions[k * SNAPSHOT_EVERY:step]:
+        for seat, action in self.actions[k * SNAPSHOT_EVERY : step]:
             state.act(seat, action)
         return state
 
@@ -113,11 +118,18 @@ class Replay:
         for seat in (None, *range(state.players)):
             await asyncio.sleep(0)
             views.append(state.view(seat))
-        return {"step": step, "steps": steps, "view": views[0], "seat_views": views[1:],
-                "action": action, "played_by": self.played_by,
-                "log": gamelog.page(self.log, offset, offset + limit) if log else None,
-                "log_offset": offset if log else None, "log_total": steps,
-                "ending": self.ending(views[0])}
+        return {
+            "step": step,
+            "steps": steps,
+            "view": views[0],
+            "seat_views": views[1:],
+            "action": action,
+            "played_by": self.played_by,
+            "log": gamelog.page(self.log, offset, offset + limit) if log else None,
+            "log_offset": offset if log else None,
+            "log_total": steps,
+            "ending": self.ending(views[0]),
+        }
 
     def ending(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """The game's figures and notes at its end (null before): what the table's results
@@ -127,8 +139,12 @@ class Replay:
             return None
         game = games.get(view["game"])
         names = [runs[-1]["name"] for runs in self.played_by]
-        return {"lines": game.result_lines(result, names), "verdict": None,
-                "breakdown": game.breakdown(view), "notes": game.result_notes(result, names)}
+        return {
+            "lines": game.result_lines(result, names),
+            "verdict": None,
+            "breakdown": game.breakdown(view),
+            "notes": game.result_notes(result, names),
+        }
 
 
 class Replays:
@@ -154,8 +170,7 @@ class Replays:
                 raise HubError("not_found", f"there is no table {table_id!r}", 404)
             version, status = row.version, row.status
         if status != "over":
-            raise HubError("not_over", "the record of a game is public once the game is over",
-                           403)
+            raise HubError("not_over", "the record of a game is public once the game is over", 403)
         key = (table_id, version)  # (a finished solitaire may be undone and played on)
         kept = self._kept.get(key)
         if kept is not None:
@@ -164,16 +179,21 @@ class Replays:
         pending = self._building.get(key)
         if pending is None:
             pending = self._building[key] = asyncio.ensure_future(
-                self._build(hub, table_id, table, key))
+                self._build(hub, table_id, table, key)
+            )
             pending.add_done_callback(lambda _: self._building.pop(key, None))
         # shielded: a client that goes away does not cancel the build others wait for
         return await asyncio.shield(pending)
 
-    async def _build(self, hub: Hub, table_id: str, live: LiveTable | None,
-                     key: tuple[str, int]) -> Replay:
+    async def _build(
+        self, hub: Hub, table_id: str, live: LiveTable | None, key: tuple[str, int]
+    ) -> Replay:
         async with self._builds:
-            table, actions = ((live, list(live.state.actions)) if live is not None
-                              else await finished_table(hub.store, table_id))
+            table, actions = (
+                (live, list(live.state.actions))
+                if live is not None
+                else await finished_table(hub.store, table_id)
+            )
             game = games.get(table.game)
             log = gamelog.new_log(game, table.seed, table.players, table.options)
             state = log.shadow
@@ -212,8 +232,9 @@ class Replays:
             total -= len(old.actions)
 
 
-async def finished_table(store: db.Storage, table_id: str
-                         ) -> tuple[LiveTable, list[tuple[int, str]]]:
+async def finished_table(
+    store: db.Storage, table_id: str
+) -> tuple[LiveTable, list[tuple[int, str]]]:
     """A table as its rows say, for reading only, and its action log: the table's state is
     only dealt (the replay's build plays the log, a slice at a time). Not the hub's: no
     bots, no clock, never written. The log is read ``READ_ROWS`` rows at a time, the event
@@ -234,7 +255,16 @@ async def finished_table(store: db.Storage, table_id: str
     names = store.names(list(people | people_in(seats)))
     state = games.get(row.game).deal(row.seed, row.players, row.options)
     return LiveTable(
-        id=row.id, game=row.game, seed=row.seed, players=row.players,
-        options=dict(row.options), status=row.status, created_by=row.created_by,
-        state=state, version=row.version, actors=actors, actor_names=names,
-        seats=stored_seats(seats, names)), [(a.seat, a.action) for a in log]
+        id=row.id,
+        game=row.game,
+        seed=row.seed,
+        players=row.players,
+        options=dict(row.options),
+        status=row.status,
+        created_by=row.created_by,
+        state=state,
+        version=row.version,
+        actors=actors,
+        actor_names=names,
+        seats=stored_seats(seats, names),
+    ), [(a.seat, a.action) for a in log]

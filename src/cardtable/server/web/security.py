@@ -37,9 +37,11 @@ HOST = re.compile(r"^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$
 
 #: the pages load only their own scripts and style sheets: no inline script, no inline style
 #: attribute (the pages set styles through the CSSOM, which the policy allows)
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "font-src 'self'; connect-src 'self'{ws}; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "font-src 'self'; connect-src 'self'{ws}; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -106,13 +108,25 @@ class SecurityMiddleware:
             return
         if scope["method"] not in SAFE_METHODS:
             if not self.origin_allowed(scope):
-                await refuse(send, scope, 403, "bad_origin", "requests from a page on another "
-                             "origin are refused (allowed: this server's own origin and "
-                             "--allowed-origin)")
+                await refuse(
+                    send,
+                    scope,
+                    403,
+                    "bad_origin",
+                    "requests from a page on another "
+                    "origin are refused (allowed: this server's own origin and "
+                    "--allowed-origin)",
+                )
                 return
             if not _csrf_safe(scope):
-                await refuse(send, scope, 403, "csrf", "a POST needs a JSON body "
-                             "(content-type: application/json) or the header x-cardtable: 1")
+                await refuse(
+                    send,
+                    scope,
+                    403,
+                    "csrf",
+                    "a POST needs a JSON body "
+                    "(content-type: application/json) or the header x-cardtable: 1",
+                )
                 return
 
         async def send_with_headers(message: Message) -> None:
@@ -144,8 +158,10 @@ def csp(scope: Scope) -> str:
 
 async def refuse(send: Send, scope: Scope, status: int, code: str, message: str) -> None:
     body = json.dumps({"error": code, "message": message}).encode()
-    headers = add_headers([(b"content-type", b"application/json"),
-                           (b"content-length", str(len(body)).encode())], scope)
+    headers = add_headers(
+        [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        scope,
+    )
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -157,11 +173,22 @@ async def refuse_websocket(scope: Scope, receive: Receive, send: Send) -> None:
     if message["type"] != "websocket.connect":
         return
     if "websocket.http.response" in scope.get("extensions", {}):
-        body = json.dumps({"error": "bad_origin", "message": "websockets from a page on "
-                           "another origin are refused"}).encode()
-        await send({"type": "websocket.http.response.start", "status": 403,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
+        body = json.dumps(
+            {
+                "error": "bad_origin",
+                "message": "websockets from a page on another origin are refused",
+            }
+        ).encode()
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": 403,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "websocket.http.response.body", "body": body})
         return
     await send({"type": "websocket.close", "code": 4403, "reason": "bad_origin"})
@@ -182,8 +209,9 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def install(app: Any, allowed_origins: list[str] | None = None,
-            secure_cookies: bool = False) -> None:
+def install(
+    app: Any, allowed_origins: list[str] | None = None, secure_cookies: bool = False
+) -> None:
     """Add the middleware to ``app`` and remember whether cookies are always ``Secure``."""
     app.add_middleware(SecurityMiddleware, allowed_origins=allowed_origins)
     app.state.secure_cookies = secure_cookies
@@ -192,5 +220,6 @@ def install(app: Any, allowed_origins: list[str] | None = None,
 def cookie_secure(request: Any) -> bool:
     """Mark the cookie ``Secure`` when the page came over HTTPS (directly, or through a TLS
     proxy uvicorn trusts), or always with ``--secure-cookies``."""
-    return bool(getattr(request.app.state, "secure_cookies", False)) or \
-        request.url.scheme == "https"
+    return (
+        bool(getattr(request.app.state, "secure_cookies", False)) or request.url.scheme == "https"
+    )

@@ -78,8 +78,7 @@ class ServerSettings(BaseSettings):
         for entry in entries:
             name, eq, command = entry.partition("=")
             if not eq or not EXTERNAL_NAME.match(name.strip()):
-                raise ValueError(f"{entry!r}: write NAME=COMMAND, NAME of letters, digits, "
-                                 "_ or -")
+                raise ValueError(f"{entry!r}: write NAME=COMMAND, NAME of letters, digits, _ or -")
             try:
                 check_command(command)
             except CardtableError as e:

@@ -56,8 +56,9 @@ WS_SEND_BUFFER = 65536  # bytes of kernel send buffer per websocket (Linux doubl
 #: against a table that is not what the client thought. Every other error (bad_message,
 #: too_large, rate_limited, not_seated) is answered alone: the client's table is not the
 #: question, and a flood must not cost a state per message ({"type": "sync"} asks for one).
-FRESH_STATE_AFTER = frozenset({"stale", "illegal", "malformed", "not_your_turn", "game_over",
-                               "not_started"})
+FRESH_STATE_AFTER = frozenset(
+    {"stale", "illegal", "malformed", "not_your_turn", "game_over", "not_started"}
+)
 
 
 # -- live tables ------------------------------------------------------------------------
@@ -86,8 +87,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=CLOSE_FULL, reason=e.reason[:120])
         return
     # a bot account's socket ends when its token is renewed (``sign_out``)
-    signed_in = ws.app.state.bot_sockets.setdefault(player.id, set()) \
-        if player is not None and player.bot_owner is not None else set()
+    signed_in = (
+        ws.app.state.bot_sockets.setdefault(player.id, set())
+        if player is not None and player.bot_owner is not None
+        else set()
+    )
     signed_in.add(ws)
     conn.push(h.chat.history(table, conn))  # the chat's last messages, after the table
     limit_send_buffer(ws)
@@ -99,8 +103,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 break
             raw = event.get("text")
             try:
-                answer = await handle_message(h, table, conn, raw if raw is not None
-                                              else event.get("bytes"))
+                answer = await handle_message(
+                    h, table, conn, raw if raw is not None else event.get("bytes")
+                )
             except NotHolder:  # the table moved (a lost lease): reconnect to its holder
                 conn.move()
                 continue
@@ -113,8 +118,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             # Past its rate, the sender is not read until it may send again: a flood waits
             # in its own socket's buffers and costs the server nothing.
             # (a chat_rate_limited answer has a retry_after too: it holds only the chat)
-            await asyncio.sleep(answer.get("retry_after", 0) if answer and answer.get("code")
-                                == "rate_limited" else 0)
+            await asyncio.sleep(
+                answer.get("retry_after", 0)
+                if answer and answer.get("code") == "rate_limited"
+                else 0
+            )
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -126,8 +134,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         writer.cancel()
 
 
-async def handle_message(h: Hub, table: LiveTable, conn: Conn,
-                         raw: str | bytes | None) -> Mapping[str, Any] | None:
+async def handle_message(
+    h: Hub, table: LiveTable, conn: Conn, raw: str | bytes | None
+) -> Mapping[str, Any] | None:
     """One client message (``messages.ClientMessage``: ``act``, ``ping``, ``sync`` or
     ``chat``).
     Anything else is a typed error.
@@ -148,8 +157,9 @@ async def handle_message(h: Hub, table: LiveTable, conn: Conn,
             answer = error("bad_message", "messages are JSON objects")
     # the id first, by hand: every answer (the rate's too) carries it if it can be sent back
     client_id = message.get("id") if isinstance(message, dict) else None
-    if client_id is not None and not (isinstance(client_id, str) and len(client_id) <= 64
-                                      and encodable(client_id)):
+    if client_id is not None and not (
+        isinstance(client_id, str) and len(client_id) <= 64 and encodable(client_id)
+    ):
         client_id = None
         answer = answer or error("bad_message", "id must be a short string")
     if wait:  # the rate first: a flood is told to slow down, whatever it sends
@@ -161,8 +171,7 @@ async def handle_message(h: Hub, table: LiveTable, conn: Conn,
     if not isinstance(message, dict):
         return error("bad_message", "messages are JSON objects")
     if message.get("type") == "act" and conn.seat is None:  # whatever else the act says
-        return error("not_seated", "you are watching this table: take a seat to play",
-                     client_id)
+        return error("not_seated", "you are watching this table: take a seat to play", client_id)
     parsed = parse_client(message)
     if isinstance(parsed, str):
         return error("bad_message", parsed, client_id)
@@ -230,7 +239,8 @@ async def sign_out(app: FastAPI, player_id: str) -> None:
                 await bus.send(pid, {"t": SIGNED_OUT, "player": player_id})
     except Exception:  # noqa: BLE001 - the new token is stored: its owner must still get it
         logging.getLogger("cardtable.server").warning(
-            "could not tell the other processes that %s signed out", player_id, exc_info=True)
+            "could not tell the other processes that %s signed out", player_id, exc_info=True
+        )
 
 
 async def close_sockets(app: FastAPI, player_id: str) -> None:

@@ -2,7 +2,6 @@
 ``ADAPTER``), its keys (``GameKey``), what a board may ask of the play app (``Play``), and the
 end's figures as lines (``figure_lines``). ``board_for`` (the package) finds a game's board."""
 
-
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -77,14 +76,22 @@ class GameBoard(ABC):
         self.rules = rules
 
     @abstractmethod
-    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
-               links: bool = False, selected: str | None = None,
-               show_result: bool = True) -> Text:
+    def render(
+        self,
+        view: View,
+        names: Sequence[str] | None = None,
+        *,
+        width: int = 80,
+        links: bool = False,
+        selected: str | None = None,
+        show_result: bool = True,
+    ) -> Text:
         """The board of ``view``. ``selected`` is a card reference to highlight;
         ``show_result=False`` leaves out the result of a finished game (shown elsewhere)."""
 
-    def status(self, view: View, viewer: int | None, acting: tuple[int, ...],
-               names: Sequence[str]) -> Text:
+    def status(
+        self, view: View, viewer: int | None, acting: tuple[int, ...], names: Sequence[str]
+    ) -> Text:
         """What the seat at the keyboard is waiting for or may do now (the game's part of
         the status line)."""
         text = Text()
@@ -119,8 +126,7 @@ class GameBoard(ABC):
         for line in headline:
             out.append(line, self.result_style(0, line, result))
         breakdown = self.rules.breakdown(view)
-        lines = figure_lines(breakdown, result, labels, self.rules.cooperative) \
-            if breakdown else []
+        lines = figure_lines(breakdown, result, labels, self.rules.cooperative) if breakdown else []
         for line in [*lines, *self.rules.result_notes(result, labels)]:
             out.append("\n" + line)
         return out
@@ -130,20 +136,24 @@ class GameBoard(ABC):
         return GOOD if n == 0 and result["winners"] else Style()
 
 
-def figure_lines(breakdown: Breakdown, result: Mapping[str, Any], labels: Sequence[str],
-                 cooperative: bool) -> list[str]:
+def figure_lines(
+    breakdown: Breakdown, result: Mapping[str, Any], labels: Sequence[str], cooperative: bool
+) -> list[str]:
     """A game's figures (``Game.breakdown``) as lines of text, as the browser's summary
     reads them: a line per seat (by rank when the seats are ranked: "#1 you (seat 1): sum
     25, cards left 4, cancelled 12"), then the table's own figures on one line. (Lines, not
     a grid: the side panel is narrow and a line wraps readably.)"""
     ranked = not cooperative and len(labels) > 1
-    seats = sorted(range(len(breakdown["seats"])),
-                   key=lambda s: (result["ranks"][s], s) if ranked else s)
+    seats = sorted(
+        range(len(breakdown["seats"])), key=lambda s: (result["ranks"][s], s) if ranked else s
+    )
     lines = []
     for s in seats:
         rank = f"#{result['ranks'][s]} " if ranked else ""
-        figures = ", ".join(f"{heading} {figure}" for heading, figure
-                            in zip(breakdown["columns"], breakdown["seats"][s], strict=True))
+        figures = ", ".join(
+            f"{heading} {figure}"
+            for heading, figure in zip(breakdown["columns"], breakdown["seats"][s], strict=True)
+        )
         lines.append(f"{rank}{labels[s]}: {figures}")
     if breakdown["table"]:
         lines.append(" · ".join(f"{heading} {figure}" for heading, figure in breakdown["table"]))

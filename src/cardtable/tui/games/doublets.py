@@ -72,9 +72,16 @@ class DoubletsBoard(GameBoard):
     )
     peek_words = "Peeking at the stock"
 
-    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
-               links: bool = False, selected: str | None = None,
-               show_result: bool = True) -> Text:
+    def render(
+        self,
+        view: View,
+        names: Sequence[str] | None = None,
+        *,
+        width: int = 80,
+        links: bool = False,
+        selected: str | None = None,
+        show_result: bool = True,
+    ) -> Text:
         """Stock, waste (top and recent), the arch of reserves around F, what F needs,
         redeals."""
         need = view["needed"]
@@ -152,10 +159,13 @@ class DoubletsBoard(GameBoard):
             out.append_text(self.result_text(view, names))
         return out
 
-    def status(self, view: View, viewer: int | None, acting: tuple[int, ...],
-               names: Sequence[str]) -> Text:
-        text = Text(f"Needs {rank_of(view['needed'])}: a green card fits. Keys: 1-7 reserves, "
-                    f"w waste, f flip, u undo; or {LIST_KEYS}. ")
+    def status(
+        self, view: View, viewer: int | None, acting: tuple[int, ...], names: Sequence[str]
+    ) -> Text:
+        text = Text(
+            f"Needs {rank_of(view['needed'])}: a green card fits. Keys: 1-7 reserves, "
+            f"w waste, f flip, u undo; or {LIST_KEYS}. "
+        )
         text.append_text(super().status(view, viewer, acting, names))
         return text
 

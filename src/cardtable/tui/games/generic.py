@@ -76,9 +76,16 @@ def seats_line(view: View, names: Sequence[str] | None) -> Text:
 class GenericBoard(GameBoard):
     """Any game's view, field by field; nested fields (per seat, per pile) as branches."""
 
-    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
-               links: bool = False, selected: str | None = None,
-               show_result: bool = True) -> Text:
+    def render(
+        self,
+        view: View,
+        names: Sequence[str] | None = None,
+        *,
+        width: int = 80,
+        links: bool = False,
+        selected: str | None = None,
+        show_result: bool = True,
+    ) -> Text:
         tree = Tree(Text(self.rules.title, TITLE), guide_style="dim")
         tree.add(seats_line(view, names))
         for key, value in view.items():

@@ -50,9 +50,16 @@ def slide_direction(hole: str, cell: str) -> str | None:
 class SlideBoard(GameBoard):
     example = "take 7 left"
 
-    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
-               links: bool = False, selected: str | None = None,
-               show_result: bool = True) -> Text:
+    def render(
+        self,
+        view: View,
+        names: Sequence[str] | None = None,
+        *,
+        width: int = 80,
+        links: bool = False,
+        selected: str | None = None,
+        show_result: bool = True,
+    ) -> Text:
         """Every grid as 4x4 (face-down ``?``, the hole empty), the centre, who chose, whose
         turn."""
         me = view.get("seat")
@@ -78,8 +85,9 @@ class SlideBoard(GameBoard):
                 out.append("\n")
             else:
                 out.append("Take: ", TURN)
-                out.append(f"{seat_label(view['turn'], names)} takes a centre card and "
-                           "slides it in\n")
+                out.append(
+                    f"{seat_label(view['turn'], names)} takes a centre card and slides it in\n"
+                )
         out.append("Centre: ")
         if view["centre"]:
             for value in view["centre"]:
@@ -103,7 +111,7 @@ class SlideBoard(GameBoard):
             blocks.insert(0, blocks.pop(me))
         per_row = max(1, min(players, width // BLOCK))
         for start in range(0, len(blocks), per_row):
-            row = blocks[start:start + per_row]
+            row = blocks[start : start + per_row]
             out.append("\n")
             for line in range(len(row[0])):
                 joined = Text()
@@ -120,8 +128,9 @@ class SlideBoard(GameBoard):
         out.rstrip()
         return out
 
-    def status(self, view: View, viewer: int | None, acting: tuple[int, ...],
-               names: Sequence[str]) -> Text:
+    def status(
+        self, view: View, viewer: int | None, acting: tuple[int, ...], names: Sequence[str]
+    ) -> Text:
         text = Text()
         if view["phase"] == "reveal":
             if viewer is not None and view["chosen"][viewer]:
@@ -150,16 +159,22 @@ class SlideBoard(GameBoard):
             hole = view["holes"][play.viewer]
             direction = slide_direction(hole, cell)
             if direction is None:
-                play.say(f"Select a cell in the row or column of your hole ({hole}): "
-                         "the card enters from that side.", error=True)
+                play.say(
+                    f"Select a cell in the row or column of your hole ({hole}): "
+                    "the card enters from that side.",
+                    error=True,
+                )
                 return
             play.try_act(f"take {play.selected.split(' ')[1]} {direction}")
         elif words[0] == "centre":
             if view["phase"] != "take" or view["turn"] != play.viewer:
                 play.say("Wait for your turn to take a card.")
                 return
-            play.select(ref, f"Take {words[1]}: select a cell of your hole's row or column "
-                             f"to push from that side, or {LIST_KEYS}.")
+            play.select(
+                ref,
+                f"Take {words[1]}: select a cell of your hole's row or column "
+                f"to push from that side, or {LIST_KEYS}.",
+            )
 
     def matches_selection(self, selected: str, action: str) -> bool:
         ref, words = selected.split(" "), action.split(" ")
@@ -193,8 +208,10 @@ def _block(
     if over:
         info = view["result"]
         won = GOOD if seat in info["winners"] else Style()
-        status.append(f"#{info['ranks'][seat]} · {info['scores'][seat]} pts, "
-                      f"{info['remaining'][seat]} left", won)
+        status.append(
+            f"#{info['ranks'][seat]} · {info['scores'][seat]} pts, {info['remaining'][seat]} left",
+            won,
+        )
     elif phase == "reveal":
         if view["chosen"][seat]:
             status.append("✓ chosen", GOOD)

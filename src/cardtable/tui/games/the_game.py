@@ -41,9 +41,16 @@ class TheGameBoard(GameBoard):
     keys = (GameKey("e", "End turn", lambda play: play.try_act("end")),)
     talk_heading = "signals (talk, any time):"
 
-    def render(self, view: View, names: Sequence[str] | None = None, *, width: int = 80,
-               links: bool = False, selected: str | None = None,
-               show_result: bool = True) -> Text:
+    def render(
+        self,
+        view: View,
+        names: Sequence[str] | None = None,
+        *,
+        width: int = 80,
+        links: bool = False,
+        selected: str | None = None,
+        show_result: bool = True,
+    ) -> Text:
         """Piles and tops, signals, my hand, the others' hand sizes, draw pile, turn and
         minimum."""
         me = view.get("seat")
@@ -53,8 +60,10 @@ class TheGameBoard(GameBoard):
         out.append(f" · draw pile {view['draw_pile']} · cards left {view['cards_left']}\n")
         if not over and view["turn"] is not None:
             out.append("Turn: ", TURN)
-            out.append(f"{seat_label(view['turn'], names)} · played {view['played_this_turn']}, "
-                       f"min {view['minimum']}\n")
+            out.append(
+                f"{seat_label(view['turn'], names)} · played {view['played_this_turn']}, "
+                f"min {view['minimum']}\n"
+            )
         out.append("\n")
         signals = view["signals"]
         for pile in PILES:
@@ -67,7 +76,8 @@ class TheGameBoard(GameBoard):
                 top.stylize(SELECTED)
             out.append_text(top)
             said = [
-                (s, seat_signals[pile]) for s, seat_signals in enumerate(signals)
+                (s, seat_signals[pile])
+                for s, seat_signals in enumerate(signals)
                 if pile in seat_signals
             ]
             if said:
@@ -85,8 +95,9 @@ class TheGameBoard(GameBoard):
             if hand:
                 for card in hand:
                     ref = f"hand {card}"
-                    out.append(f"{card:>2}", link(SELECTED if selected == ref else BOLD, ref,
-                                                  links))
+                    out.append(
+                        f"{card:>2}", link(SELECTED if selected == ref else BOLD, ref, links)
+                    )
                     out.append(" ")
             else:
                 out.append("empty", DIM)
@@ -102,14 +113,17 @@ class TheGameBoard(GameBoard):
         out.rstrip()
         return out
 
-    def status(self, view: View, viewer: int | None, acting: tuple[int, ...],
-               names: Sequence[str]) -> Text:
+    def status(
+        self, view: View, viewer: int | None, acting: tuple[int, ...], names: Sequence[str]
+    ) -> Text:
         text = Text()
         if viewer is None:
             return text
         if viewer in acting:
-            text.append(f"Played {view['played_this_turn']}, at least {view['minimum']}. "
-                        f"Play a card on a pile: {LIST_KEYS}; e ends the turn. ")
+            text.append(
+                f"Played {view['played_this_turn']}, at least {view['minimum']}. "
+                f"Play a card on a pile: {LIST_KEYS}; e ends the turn. "
+            )
         else:  # signals are legal out of turn: not just waiting
             text.append(f"{seat_label(view['turn'], names)} is playing. You may signal. ")
         return text

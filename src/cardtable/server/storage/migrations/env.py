@@ -14,13 +14,13 @@ def run() -> None:
 
         url = context.get_x_argument(as_dictionary=True)["url"]
         with create_engine(url).begin() as connection:
-            context.configure(connection=connection, target_metadata=target_metadata,
-                              render_as_batch=True)
+            context.configure(
+                connection=connection, target_metadata=target_metadata, render_as_batch=True
+            )
             with context.begin_transaction():
                 context.run_migrations()
         return
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=True)
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -24,16 +24,19 @@ from cardtable.server.web.socket import sign_out
 
 router = APIRouter()
 
+
 def owner(request: Request) -> db.Player:
     player = deps.me(request)
     if player.bot_owner is not None:
         raise HubError("forbidden", "a bot account cannot own bot accounts", 403)
     return player
 
+
 @router.get("/api/me/bots", response_model=BotAccounts)
 async def my_bots(request: Request) -> dict[str, Any]:
     store = deps.store(request)
     return {"bots": [bot_account(b) for b in store.bot_accounts_of(owner(request).id)]}
+
 
 @router.post("/api/me/bots", response_model=BotAccountAnswer)
 async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
@@ -44,20 +47,24 @@ async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
     if not NAME.match(name):
         raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
     if reserved_name(name, deps.hub(request).external_bots):  # the people's rule
-        raise HubError("reserved_name", f"{name!r} is a name of this server's bots (or "
-                       "looks like one): choose another")
+        raise HubError(
+            "reserved_name",
+            f"{name!r} is a name of this server's bots (or looks like one): choose another",
+        )
     if len(store.bot_accounts_of(player.id)) >= MAX_BOT_ACCOUNTS:
-        raise HubError("too_many_bots", f"you have {MAX_BOT_ACCOUNTS} bot accounts "
-                       "already (at most)", 409)
+        raise HubError(
+            "too_many_bots", f"you have {MAX_BOT_ACCOUNTS} bot accounts already (at most)", 409
+        )
     if store.bot_account_named(name) is not None:
-        raise HubError("name_taken", f"there is a bot account called {name!r} already",
-                       409)
+        raise HubError("name_taken", f"there is a bot account called {name!r} already", 409)
     wait = deps.limiters(request).bot_accounts.wait(player.id)
     if wait:
-        raise TooMany("too_many_bots", f"you made several bot accounts just now: wait "
-                      f"{wait:.0f} s", wait)
+        raise TooMany(
+            "too_many_bots", f"you made several bot accounts just now: wait {wait:.0f} s", wait
+        )
     bot, token = store.new_bot_account(player.id, name)
     return {"bot": bot_account(bot), "token": token}
+
 
 @router.post("/api/me/bots/{bot_id}/token", response_model=BotAccountAnswer)
 async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
@@ -72,9 +79,9 @@ async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
     await sign_out(request.app, bot.id)  # its open sockets too, at every process
     return {"bot": bot_account(bot), "token": token}
 
+
 @router.post("/api/me/bots/{bot_id}/settings", response_model=BotAccount)
-async def bot_settings(request: Request, bot_id: str,
-                       body: BotSettingsBody) -> dict[str, Any]:
+async def bot_settings(request: Request, bot_id: str, body: BotSettingsBody) -> dict[str, Any]:
     """Whom your bot account plays with: ``anyone`` may invite it to a seat, or only
     you (``owner``, the default)."""
     store = deps.store(request)

@@ -16,23 +16,41 @@ from cardtable.server.web.socket import encode
 
 router = APIRouter()
 
-@router.get("/api/tables/{table_id}/record", response_class=Response, responses={200: {
-    "description": "the game's record (docs/protocol.md), as a download",
-    "content": {"application/json": {"schema": {"type": "object"}}}}})
+
+@router.get(
+    "/api/tables/{table_id}/record",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "the game's record (docs/protocol.md), as a download",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
 async def record(request: Request, table_id: str) -> Response:
     """Built once with the table's replay (``replays.py``): 10,000 actions took 20 ms
     of the event loop per request."""
     replay = await request.app.state.replays.get(deps.hub(request), table_id)  # 403, 404
     game = replay.facts["game"]
-    return Response(replay.record(), media_type="application/json", headers={
-        "content-disposition": f'attachment; filename="{game}-{table_id}.json"'})
+    return Response(
+        replay.record(),
+        media_type="application/json",
+        headers={"content-disposition": f'attachment; filename="{game}-{table_id}.json"'},
+    )
+
 
 # -- replay steps (browser client) ------------------------------------------------------
 # The replay page has no rules in JavaScript: it asks for the spectator view after N
 # actions of a finished game, rebuilt from the record's prefix by the game itself.
 @router.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
-async def replay_step(request: Request, table_id: str, step: int = 0, log: bool = False,
-                      log_offset: int = 0, log_limit: int = LOG_PAGE_MAX) -> Response:
+async def replay_step(
+    request: Request,
+    table_id: str,
+    step: int = 0,
+    log: bool = False,
+    log_offset: int = 0,
+    log_limit: int = LOG_PAGE_MAX,
+) -> Response:
     """The game after ``step`` actions; with ``log``, the log's entries from
     ``log_offset``, ``log_limit`` of them (at most and by default 500), and
     ``log_total``.
@@ -45,6 +63,7 @@ async def replay_step(request: Request, table_id: str, step: int = 0, log: bool 
     # 200 KB answer took 25 ms of the event loop, orjson's 0.3 ms
     answer = await replay.answer(step, log, log_offset, log_limit)
     return Response(encode(answer), media_type="application/json")
+
 
 @router.get("/api/leaderboard", response_model=list[LeaderboardRow])
 async def get_leaderboard(request: Request, game: str | None = None) -> list[dict[str, Any]]:

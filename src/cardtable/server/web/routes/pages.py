@@ -28,9 +28,13 @@ def _page(name: str):
     return page
 
 
-for route, page in [("/", "lobby.html"), ("/t/{table_id}", "table.html"),
-                    ("/t/{table_id}/replay", "replay.html"),
-                    ("/leaderboard", "leaderboard.html"), ("/me", "me.html")]:
+for route, page in [
+    ("/", "lobby.html"),
+    ("/t/{table_id}", "table.html"),
+    ("/t/{table_id}/replay", "replay.html"),
+    ("/leaderboard", "leaderboard.html"),
+    ("/me", "me.html"),
+]:
     router.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
 
 
@@ -38,8 +42,12 @@ for route, page in [("/", "lobby.html"), ("/t/{table_id}", "table.html"),
 @router.get("/favicon.svg", include_in_schema=False)
 @router.get("/favicon.ico", include_in_schema=False)
 async def favicon() -> FileResponse:
-    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
-                        headers={"cache-control": "max-age=86400"})
+    return FileResponse(
+        STATIC / "favicon.svg",
+        media_type="image/svg+xml",
+        headers={"cache-control": "max-age=86400"},
+    )
+
 
 @router.get("/rules/{game}", include_in_schema=False, response_class=HTMLResponse)
 async def rules(request: Request, game: str) -> HTMLResponse:
@@ -50,6 +58,7 @@ async def rules(request: Request, game: str) -> HTMLResponse:
     if page is None:
         return HTMLResponse(not_found_html(request.url.path), status_code=404)
     return HTMLResponse(page, headers={"cache-control": "no-cache"})
+
 
 @router.get("/api/ws-schema", response_model=WebsocketSchema)
 async def ws_schema() -> Response:

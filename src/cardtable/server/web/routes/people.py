@@ -15,6 +15,7 @@ from cardtable.server.web.naming import NAME, reserved_name
 
 router = APIRouter()
 
+
 # -- people -----------------------------------------------------------------------------
 @router.get("/api/me", response_model=MeAnswer)
 async def get_me(request: Request) -> dict[str, Any]:
@@ -22,9 +23,11 @@ async def get_me(request: Request) -> dict[str, Any]:
     if player is None:
         return {"player": None}
     store = deps.store(request)
-    return {"player": {"id": player.id, "name": player.name,
-                       "bot": player.bot_owner is not None},
-            "recovery": store.has_recovery_code(player.id)}
+    return {
+        "player": {"id": player.id, "name": player.name, "bot": player.bot_owner is not None},
+        "recovery": store.has_recovery_code(player.id),
+    }
+
 
 @router.post("/api/me", response_model=MeAnswer)
 async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
@@ -32,8 +35,11 @@ async def post_me(request: Request, response: Response, body: NameBody) -> dict[
     if not NAME.match(name):
         raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
     if reserved_name(name, deps.hub(request).external_bots):
-        raise HubError("reserved_name", f"{name!r} is a bot's name (or looks like one): "
-                       "bots' names are kept for bots; choose another")
+        raise HubError(
+            "reserved_name",
+            f"{name!r} is a bot's name (or looks like one): "
+            "bots' names are kept for bots; choose another",
+        )
     store = deps.store(request)
     player = deps.viewer(request)
     if player and player.bot_owner is not None:
@@ -47,12 +53,22 @@ async def post_me(request: Request, response: Response, body: NameBody) -> dict[
         new_players = deps.limiters(request).new_players
         wait = new_players.wait(address_key(host)) if new_players is not None else 0
         if wait:
-            raise TooMany("too_many_players", "too many new players from your address: "
-                          f"wait {wait:.0f} s", wait)
+            raise TooMany(
+                "too_many_players",
+                f"too many new players from your address: wait {wait:.0f} s",
+                wait,
+            )
         player, token = store.new_player(name)
-        response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
-                            samesite="lax", secure=security.cookie_secure(request))
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=10 * 365 * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=security.cookie_secure(request),
+        )
     return {"player": {"id": player.id, "name": name}}
+
 
 @router.post("/api/me/recovery", response_model=RecoveryAnswer)
 async def new_recovery(request: Request) -> dict[str, Any]:
@@ -60,25 +76,30 @@ async def new_recovery(request: Request) -> dict[str, Any]:
     browser (``POST /api/me/recover``), it makes that browser you."""
     player = deps.me(request)
     if player.bot_owner is not None:  # a code would outlive the renewal of its token
-        raise HubError("bot_account", "a bot account has no recovery code: its owner "
-                       "renews its token (POST /api/me/bots/ID/token)", 403)
+        raise HubError(
+            "bot_account",
+            "a bot account has no recovery code: its owner "
+            "renews its token (POST /api/me/bots/ID/token)",
+            403,
+        )
     wait = deps.limiters(request).recoveries.wait("new:" + player.id)
     if wait:
-        raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s",
-                      wait)
+        raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s", wait)
     store = deps.store(request)
     return {"code": store.new_recovery_code(player.id)}
+
 
 def try_code(request: Request) -> None:
     """A recovery code tried from the request's address (used or looked up: one budget)."""
     host = request.client.host if request.client else None
     wait = deps.limiters(request).recoveries.wait("use:" + address_key(host))
     if wait:
-        raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s",
-                      wait)
+        raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s", wait)
+
 
 def no_such_code() -> HubError:
     return HubError("bad_code", "no player has this recovery code (was it renewed?)", 404)
+
 
 @router.post("/api/me/recover/whose", response_model=MeAnswer)
 async def whose_code(request: Request, body: RecoverBody) -> dict[str, Any]:
@@ -91,6 +112,7 @@ async def whose_code(request: Request, body: RecoverBody) -> dict[str, Any]:
         raise no_such_code()
     return {"player": {"id": player.id, "name": player.name, "bot": False}}
 
+
 @router.post("/api/me/recover", response_model=MeAnswer)
 async def recover(request: Request, response: Response, body: RecoverBody) -> dict[str, Any]:
     """This browser becomes the player whose recovery code this is (its other browsers
@@ -101,7 +123,15 @@ async def recover(request: Request, response: Response, body: RecoverBody) -> di
     if found is None:
         raise no_such_code()
     player, token = found
-    response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, httponly=True,
-                        samesite="lax", secure=security.cookie_secure(request))
-    return {"player": {"id": player.id, "name": player.name,
-                       "bot": player.bot_owner is not None}, "recovery": True}
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=10 * 365 * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=security.cookie_secure(request),
+    )
+    return {
+        "player": {"id": player.id, "name": player.name, "bot": player.bot_owner is not None},
+        "recovery": True,
+    }

@@ -31,15 +31,22 @@ from cardtable.server.web.naming import LEVELS
 
 router = APIRouter()
 
+
 # -- games and tables -------------------------------------------------------------------
 @router.get("/api/games", response_model=list[GameInfo])
 async def list_games(request: Request) -> list[dict[str, Any]]:
     external = [{"name": EXTERNAL + b, "levels": []} for b in deps.hub(request).external_bots]
-    return [{**games.get(n).describe(),
-             "bots": [{"name": b, "levels": LEVELS.get(b, [])}
-                      for b in bots.names(n, research=False)]
-             + external}
-            for n in games.names()]
+    return [
+        {
+            **games.get(n).describe(),
+            "bots": [
+                {"name": b, "levels": LEVELS.get(b, [])} for b in bots.names(n, research=False)
+            ]
+            + external,
+        }
+        for n in games.names()
+    ]
+
 
 # a table's seats have ``history`` once the game is over: exclude_unset keeps it out
 # before (the same info as the websocket's)
@@ -48,8 +55,9 @@ async def list_tables(request: Request, status: str = "open,running") -> list[di
     from cardtable.server.web.lobby import lobby_tables
 
     h = deps.hub(request)
-    infos = lobby_tables(h.tables, deps.store(request), status.split(",")[:3],
-                         deps.seen_by(request))
+    infos = lobby_tables(
+        h.tables, deps.store(request), status.split(",")[:3], deps.seen_by(request)
+    )
     if h.bus is not None:  # who is connected at the tables other processes hold
         elsewhere = [i["id"] for i in infos if i["id"] not in h.tables]
         for table_id, present in (await h.bus.presence(elsewhere)).items():
@@ -59,8 +67,10 @@ async def list_tables(request: Request, status: str = "open,running") -> list[di
                     seat["connected"] = n in present
     return infos
 
-async def new_deal(request: Request, player: db.Player, body: NewTable,
-                   clock: dict[str, Any] | None) -> LiveTable:
+
+async def new_deal(
+    request: Request, player: db.Player, body: NewTable, clock: dict[str, Any] | None
+) -> LiveTable:
     """New deal: the new table, and the game it replaces abandoned (lost) in the new
     table's own transaction, where ``new_deal`` is the person's tool there. (With several
     processes, one held by another process is checked from the store and left to its
@@ -71,8 +81,9 @@ async def new_deal(request: Request, player: db.Player, body: NewTable,
         try:
             old = h.load(body.replaces)
             old.tool_seat(player.id, "new_deal")
-            return await h.replace(old, player, body.game, body.seats, body.options,
-                                   body.seed, clock)
+            return await h.replace(
+                old, player, body.game, body.seats, body.options, body.seed, clock
+            )
         finally:  # (claimed for this: let go unless it stays in memory here)
             await h.release(body.replaces)
     store = deps.store(request)
@@ -83,6 +94,7 @@ async def new_deal(request: Request, player: db.Player, body: NewTable,
     check_tool(row.game, row.players, mine[0] if mine else None, "new_deal")
     return h.create(player, body.game, body.seats, body.options, body.seed, clock)
 
+
 @router.post("/api/tables", response_model=TableInfo, response_model_exclude_unset=True)
 async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     # async: hub.create schedules the bots on the running loop (a worker thread has none)
@@ -91,34 +103,43 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
         raise HubError("bad_request", "a seat is 'me', 'open' or a bot's name")
     if body.seed is not None and len(body.seats) > 1:
         # whoever chose the seed could deal it again and read every other hand
-        raise HubError("seed_not_allowed", "a deal number is for a game played alone; a "
-                       "shared table's deal is secret and chosen by the server")
+        raise HubError(
+            "seed_not_allowed",
+            "a deal number is for a game played alone; a "
+            "shared table's deal is secret and chosen by the server",
+        )
     clock = body.clock.model_dump() if body.clock is not None else None
     if body.replaces is not None:
         table = await new_deal(request, player, body, clock)
     else:
-        table = deps.hub(request).create(player, body.game, body.seats, body.options,
-                                    body.seed, clock)
+        table = deps.hub(request).create(
+            player, body.game, body.seats, body.options, body.seed, clock
+        )
     table = await created(deps.hub(request), table)
     return table.info(player.id)
 
-@router.get("/api/tables/{table_id}", response_model=TableInfo,
-         response_model_exclude_unset=True)
+
+@router.get("/api/tables/{table_id}", response_model=TableInfo, response_model_exclude_unset=True)
 async def get_table(request: Request, table_id: str) -> dict[str, Any]:
     return deps.hub(request).load(table_id).info(deps.seen_by(request))
 
-@router.post("/api/tables/{table_id}/join", response_model=JoinAnswer,
-          response_model_exclude_unset=True)
+
+@router.post(
+    "/api/tables/{table_id}/join", response_model=JoinAnswer, response_model_exclude_unset=True
+)
 async def join(request: Request, table_id: str, body: JoinBody) -> dict[str, Any]:
     player = deps.me(request)
     table = deps.hub(request).load(table_id)
     got = await deps.hub(request).join(table, player, body.seat)
     return {"seat": got, "table": table.info(player.id)}
 
-@router.post("/api/tables/{table_id}/seats/{seat}/invite", response_model=TableInfo,
-          response_model_exclude_unset=True)
-async def invite(request: Request, table_id: str, seat: int,
-                 body: InviteBody) -> dict[str, Any]:
+
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/invite",
+    response_model=TableInfo,
+    response_model_exclude_unset=True,
+)
+async def invite(request: Request, table_id: str, seat: int, body: InviteBody) -> dict[str, Any]:
     """The table's creator seats a bot account at an open seat; its program finds the
     table among its games (GET /api/my-games) and plays it like a person."""
     player = deps.me(request)
@@ -130,25 +151,30 @@ async def invite(request: Request, table_id: str, seat: int,
     await deps.hub(request).invite(table, player, seat, bot)
     return table.info(player.id)
 
-@router.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=TableInfo,
-          response_model_exclude_unset=True)
-async def seat_to_bot(request: Request, table_id: str, seat: int,
-                      body: BotBody) -> dict[str, Any]:
+
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/bot",
+    response_model=TableInfo,
+    response_model_exclude_unset=True,
+)
+async def seat_to_bot(request: Request, table_id: str, seat: int, body: BotBody) -> dict[str, Any]:
     player = deps.me(request)
     table = deps.hub(request).load(table_id)
     await deps.hub(request).hand_to_bot(table, player, seat, body.bot)
     return table.info(player.id)
 
+
 @router.post("/api/tables/{table_id}/chat", response_model=ChatSettingsBody)
-async def chat_settings(request: Request, table_id: str,
-                        body: ChatSettingsBody) -> dict[str, Any]:
+async def chat_settings(request: Request, table_id: str, body: ChatSettingsBody) -> dict[str, Any]:
     """The creator switches the table's free chat (and spectators' writing) on or off."""
     player = deps.me(request)
     h = deps.hub(request)
     return h.chat.change(h.load(table_id), player.id, body.free, body.spectators)
 
-@router.post("/api/tables/{table_id}/leave", response_model=LeaveAnswer,
-          response_model_exclude_unset=True)
+
+@router.post(
+    "/api/tables/{table_id}/leave", response_model=LeaveAnswer, response_model_exclude_unset=True
+)
 async def leave(request: Request, table_id: str) -> dict[str, Any]:
     """Leave your seat (docs/server.md, "Table lifecycle"): an open table's seat is free
     again; in a started game the game's fallback bot plays it on (in a competitive game
@@ -158,8 +184,10 @@ async def leave(request: Request, table_id: str) -> dict[str, Any]:
     outcome = await deps.hub(request).leave(table, player)
     return {"outcome": outcome, "table": table.info(player.id)}
 
-@router.post("/api/tables/{table_id}/resign", response_model=LeaveAnswer,
-          response_model_exclude_unset=True)
+
+@router.post(
+    "/api/tables/{table_id}/resign", response_model=LeaveAnswer, response_model_exclude_unset=True
+)
 async def resign(request: Request, table_id: str) -> dict[str, Any]:
     """Resign: in a competitive game your seat ranks last (the others play on against
     the fallback bot); a cooperative game or a solitaire ends as lost."""
@@ -167,6 +195,7 @@ async def resign(request: Request, table_id: str) -> dict[str, Any]:
     table = deps.hub(request).load(table_id)
     outcome = await deps.hub(request).leave(table, player, resign=True)
     return {"outcome": outcome, "table": table.info(player.id)}
+
 
 @router.get("/api/my-games", response_model=MyGames, response_model_exclude_unset=True)
 async def get_my_games(request: Request, page: int = 0, limit: int = 20) -> dict[str, Any]:

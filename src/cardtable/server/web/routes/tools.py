@@ -13,24 +13,30 @@ from cardtable.server.web.deps import created
 
 router = APIRouter()
 
-@router.post("/api/tables/{table_id}/undo", response_model=TableInfo,
-          response_model_exclude_unset=True)
+
+@router.post(
+    "/api/tables/{table_id}/undo", response_model=TableInfo, response_model_exclude_unset=True
+)
 async def undo(request: Request, table_id: str) -> dict[str, Any]:
     player = deps.me(request)
     table = deps.hub(request).load(table_id)
     await deps.hub(request).undo(table, player)
     return table.info(player.id)
 
-@router.post("/api/tables/{table_id}/redo", response_model=TableInfo,
-          response_model_exclude_unset=True)
+
+@router.post(
+    "/api/tables/{table_id}/redo", response_model=TableInfo, response_model_exclude_unset=True
+)
 async def redo(request: Request, table_id: str) -> dict[str, Any]:
     player = deps.me(request)
     table = deps.hub(request).load(table_id)
     await deps.hub(request).redo(table, player)
     return table.info(player.id)
 
-@router.post("/api/tables/{table_id}/restart", response_model=TableInfo,
-          response_model_exclude_unset=True)
+
+@router.post(
+    "/api/tables/{table_id}/restart", response_model=TableInfo, response_model_exclude_unset=True
+)
 async def restart(request: Request, table_id: str) -> dict[str, Any]:
     """The same deal again, as a new table (the person's tool ``restart``: alone)."""
     player = deps.me(request)
@@ -40,6 +46,7 @@ async def restart(request: Request, table_id: str) -> dict[str, Any]:
     table = await deps.hub(request).replace(old, player, old.game, ["me"], old.options, old.seed)
     return (await created(deps.hub(request), table)).info(player.id)
 
+
 @router.get("/api/tables/{table_id}/hint", response_model=HintAnswer)
 async def hint(request: Request, table_id: str) -> dict[str, Any]:
     player = deps.me(request)
@@ -47,6 +54,7 @@ async def hint(request: Request, table_id: str) -> dict[str, Any]:
     seat = table.tool_seat(player.id, "hint")
     answer: dict[str, Any] = await request.app.state.advice.hint(table, seat, player.id)
     return answer
+
 
 @router.get("/api/tables/{table_id}/winnable", response_model=WinnableAnswer)
 async def winnable(request: Request, table_id: str) -> dict[str, Any]:
@@ -56,6 +64,7 @@ async def winnable(request: Request, table_id: str) -> dict[str, Any]:
     table.tool_seat(player.id, "peek")  # alone only, unless the game says otherwise
     answer: dict[str, Any] = await request.app.state.advice.winnable(table, player.id)
     return answer
+
 
 @router.get("/api/stats/{game}", response_model=Stats)
 async def stats(request: Request, game: str) -> dict[str, Any]:

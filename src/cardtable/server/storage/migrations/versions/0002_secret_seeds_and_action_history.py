@@ -24,10 +24,14 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("tables", schema=None) as batch_op:
-        batch_op.alter_column("seed", existing_type=sa.BigInteger(), type_=sa.String(length=80),
-                              existing_nullable=False, postgresql_using="seed::text")
-        batch_op.create_index("ix_tables_created_by_status", ["created_by", "status"],
-                              unique=False)
+        batch_op.alter_column(
+            "seed",
+            existing_type=sa.BigInteger(),
+            type_=sa.String(length=80),
+            existing_nullable=False,
+            postgresql_using="seed::text",
+        )
+        batch_op.create_index("ix_tables_created_by_status", ["created_by", "status"], unique=False)
     with op.batch_alter_table("actions", schema=None) as batch_op:
         batch_op.add_column(sa.Column("version", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("actor", sa.String(length=220), nullable=True))
@@ -39,5 +43,10 @@ def downgrade() -> None:
         batch_op.drop_column("version")
     with op.batch_alter_table("tables", schema=None) as batch_op:
         batch_op.drop_index("ix_tables_created_by_status")
-        batch_op.alter_column("seed", existing_type=sa.String(length=80), type_=sa.BigInteger(),
-                              existing_nullable=False, postgresql_using="seed::bigint")
+        batch_op.alter_column(
+            "seed",
+            existing_type=sa.String(length=80),
+            type_=sa.BigInteger(),
+            existing_nullable=False,
+            postgresql_using="seed::bigint",
+        )

@@ -21,8 +21,14 @@ depends_on = None
 
 def upgrade() -> None:
     multiplayer = sa.text("players > 1")
-    op.create_index("ix_tables_lobby", "tables", ["status", "created_at"], unique=False,
-                    sqlite_where=multiplayer, postgresql_where=multiplayer)
+    op.create_index(
+        "ix_tables_lobby",
+        "tables",
+        ["status", "created_at"],
+        unique=False,
+        sqlite_where=multiplayer,
+        postgresql_where=multiplayer,
+    )
 
 
 def downgrade() -> None:

@@ -40,8 +40,9 @@ def upgrade() -> None:
     op.create_table(
         "player_tokens",
         sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False,
-                  index=True),
+        sa.Column(
+            "player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True
+        ),
         sa.Column("created_at", sa.DateTime(), nullable=False),
     )
     op.create_table(
