@@ -172,138 +172,160 @@ def env(field: str, default: Any = None) -> str:
     return f" ({shown}or ${'CARDTABLE_' + field.upper()})"
 
 
+# the options of ``serve``, each also a ``CARDTABLE_*`` variable (server/web/settings.py)
+HostOpt = Annotated[
+    str | None, typer.Option(help="address to listen on" + env("host", "127.0.0.1"))
+]
+PortOpt = Annotated[int | None, typer.Option(help="port to listen on" + env("port", 8000))]
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="database URL, e.g. postgresql://user@host/cardtable "
+        "(default: an SQLite file in the data folder; or $CARDTABLE_DB)",
+    ),
+]
+DataOpt = Annotated[
+    Path | None,
+    typer.Option(help="the data folder (default ~/.local/share/cardtable; or $CARDTABLE_DATA)"),
+]
+BotDelayOpt = Annotated[
+    float | None,
+    typer.Option(help="seconds a bot waits before it moves" + env("bot_delay", 0.8)),
+]
+BotTimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="seconds a bot may think before its seat passes to the game's fallback bot"
+        + env("bot_timeout", 10)
+    ),
+]
+ExternalBotOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--external-bot",
+        metavar="NAME=COMMAND",
+        help="offer an external bot (docs/bot-protocol.md) that tables may seat "
+        "as ext:NAME; repeatable (or $CARDTABLE_EXTERNAL_BOT, comma-separated)",
+    ),
+]
+BotWorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="worker processes in which the bots that think (all but greedy and random) make "
+        "their moves" + env("bot_workers", 2)
+    ),
+]
+SeatGraceOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="seconds a person must have been gone before the table's creator may hand their "
+        "seat to a bot" + env("seat_grace", 60)
+    ),
+]
+MinClockOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="the least seconds a table's clock may give, below the usual 30 s a move, 5 min "
+        "a game, 1 h a turn (short test games, blitz)" + env("min_clock")
+    ),
+]
+IdleCloseOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="seconds without a move, and with nobody at the table, after which an unfinished "
+        "table is closed as abandoned (0: never)" + env("idle_close", 86400)
+    ),
+]
+AllowedOriginOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowed-origin",
+        metavar="URL",
+        help="a page origin (scheme://host[:port]) allowed besides the server's "
+        "own to open table sockets and send requests; repeatable (or "
+        "$CARDTABLE_ALLOWED_ORIGIN, comma-separated)",
+    ),
+]
+SecureCookiesOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--secure-cookies/--no-secure-cookies",
+        help="always mark the cookie Secure (behind a proxy that terminates TLS and sends no "
+        "X-Forwarded-Proto); it is already Secure whenever the request came over HTTPS"
+        + env("secure_cookies", "no"),
+    ),
+]
+ForwardedAllowIpsOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="addresses of proxies trusted to tell the client's scheme and address "
+        "(X-Forwarded-Proto/-For), comma-separated, * for any (default 127.0.0.1,::1 or "
+        "$FORWARDED_ALLOW_IPS; or $CARDTABLE_FORWARDED_ALLOW_IPS)"
+    ),
+]
+NewPlayersPerMinuteOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="new players one client address may make: this many at once, then this many a "
+        "minute (0: no limit)" + env("new_players_per_minute", 20)
+    ),
+]
+MaxConnectionsOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="open connections (HTTP and websocket) beyond which new requests get 503"
+        + env("max_connections", 10000)
+    ),
+]
+LogLevelOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="what the server logs on stderr: debug, info (tables created and finished, bots "
+        "replaced, errors) or warning" + env("log_level", "info")
+    ),
+]
+WsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ws",
+        help="uvicorn's websocket implementation: auto, websockets, websockets-sansio "
+        "or wsproto (docs/performance.md compares them)" + env("ws", "auto"),
+    ),
+]
+BusOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bus",
+        metavar="URL",
+        help="a Redis URL (redis://host:6379/0): run as one of several server "
+        'processes sharing the --db database (docs/server.md, "Many '
+        'processes"; or $CARDTABLE_BUS)',
+    ),
+]
+
+
 @app.command()
 def serve(
-    host: Annotated[
-        str | None, typer.Option(help="address to listen on" + env("host", "127.0.0.1"))
-    ] = None,
-    port: Annotated[int | None, typer.Option(help="port to listen on" + env("port", 8000))] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            help="database URL, e.g. postgresql://user@host/cardtable "
-            "(default: an SQLite file in the data folder; or $CARDTABLE_DB)",
-        ),
-    ] = None,
-    data: Annotated[
-        Path | None,
-        typer.Option(help="the data folder (default ~/.local/share/cardtable; or $CARDTABLE_DATA)"),
-    ] = None,
-    bot_delay: Annotated[
-        float | None,
-        typer.Option(help="seconds a bot waits before it moves" + env("bot_delay", 0.8)),
-    ] = None,
-    bot_timeout: Annotated[
-        float | None,
-        typer.Option(
-            help="seconds a bot may think before its seat passes to the game's fallback bot"
-            + env("bot_timeout", 10)
-        ),
-    ] = None,
-    external_bot: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--external-bot",
-            metavar="NAME=COMMAND",
-            help="offer an external bot (docs/bot-protocol.md) that tables may seat "
-            "as ext:NAME; repeatable (or $CARDTABLE_EXTERNAL_BOT, comma-separated)",
-        ),
-    ] = None,
-    bot_workers: Annotated[
-        int | None,
-        typer.Option(
-            help="worker processes in which the bots that think (all but greedy and random) make "
-            "their moves" + env("bot_workers", 2)
-        ),
-    ] = None,
-    seat_grace: Annotated[
-        float | None,
-        typer.Option(
-            help="seconds a person must have been gone before the table's creator may hand their "
-            "seat to a bot" + env("seat_grace", 60)
-        ),
-    ] = None,
-    min_clock: Annotated[
-        int | None,
-        typer.Option(
-            help="the least seconds a table's clock may give, below the usual 30 s a move, 5 min "
-            "a game, 1 h a turn (short test games, blitz)" + env("min_clock")
-        ),
-    ] = None,
-    idle_close: Annotated[
-        float | None,
-        typer.Option(
-            help="seconds without a move, and with nobody at the table, after which an unfinished "
-            "table is closed as abandoned (0: never)" + env("idle_close", 86400)
-        ),
-    ] = None,
-    allowed_origin: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allowed-origin",
-            metavar="URL",
-            help="a page origin (scheme://host[:port]) allowed besides the server's "
-            "own to open table sockets and send requests; repeatable (or "
-            "$CARDTABLE_ALLOWED_ORIGIN, comma-separated)",
-        ),
-    ] = None,
-    secure_cookies: Annotated[
-        bool | None,
-        typer.Option(
-            "--secure-cookies/--no-secure-cookies",
-            help="always mark the cookie Secure (behind a proxy that terminates TLS and sends no "
-            "X-Forwarded-Proto); it is already Secure whenever the request came over HTTPS"
-            + env("secure_cookies", "no"),
-        ),
-    ] = None,
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(
-            help="addresses of proxies trusted to tell the client's scheme and address "
-            "(X-Forwarded-Proto/-For), comma-separated, * for any (default 127.0.0.1,::1 or "
-            "$FORWARDED_ALLOW_IPS; or $CARDTABLE_FORWARDED_ALLOW_IPS)"
-        ),
-    ] = None,
-    new_players_per_minute: Annotated[
-        int | None,
-        typer.Option(
-            help="new players one client address may make: this many at once, then this many a "
-            "minute (0: no limit)" + env("new_players_per_minute", 20)
-        ),
-    ] = None,
-    max_connections: Annotated[
-        int | None,
-        typer.Option(
-            help="open connections (HTTP and websocket) beyond which new requests get 503"
-            + env("max_connections", 10000)
-        ),
-    ] = None,
-    log_level: Annotated[
-        str | None,
-        typer.Option(
-            help="what the server logs on stderr: debug, info (tables created and finished, bots "
-            "replaced, errors) or warning" + env("log_level", "info")
-        ),
-    ] = None,
-    ws: Annotated[
-        str | None,
-        typer.Option(
-            "--ws",
-            help="uvicorn's websocket implementation: auto, websockets, websockets-sansio "
-            "or wsproto (docs/performance.md compares them)" + env("ws", "auto"),
-        ),
-    ] = None,
-    bus: Annotated[
-        str | None,
-        typer.Option(
-            "--bus",
-            metavar="URL",
-            help="a Redis URL (redis://host:6379/0): run as one of several server "
-            'processes sharing the --db database (docs/server.md, "Many '
-            'processes"; or $CARDTABLE_BUS)',
-        ),
-    ] = None,
+    host: HostOpt = None,
+    port: PortOpt = None,
+    db: DbOpt = None,
+    data: DataOpt = None,
+    bot_delay: BotDelayOpt = None,
+    bot_timeout: BotTimeoutOpt = None,
+    external_bot: ExternalBotOpt = None,
+    bot_workers: BotWorkersOpt = None,
+    seat_grace: SeatGraceOpt = None,
+    min_clock: MinClockOpt = None,
+    idle_close: IdleCloseOpt = None,
+    allowed_origin: AllowedOriginOpt = None,
+    secure_cookies: SecureCookiesOpt = None,
+    forwarded_allow_ips: ForwardedAllowIpsOpt = None,
+    new_players_per_minute: NewPlayersPerMinuteOpt = None,
+    max_connections: MaxConnectionsOpt = None,
+    log_level: LogLevelOpt = None,
+    ws: WsOpt = None,
+    bus: BusOpt = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     options = dict(locals())  # exactly this command's options

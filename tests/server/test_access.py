@@ -191,6 +191,16 @@ BODIES: dict[str, Callable[[Cast], Any]] = {
 }
 
 
+def flat_routes(routes: list) -> list:
+    """The routes of a router, those of the routers it includes too (FastAPI keeps an
+    included router as one entry of its own: the server has a router per area)."""
+    out = []
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        out += flat_routes(inner.routes) if inner is not None else [route]
+    return out
+
+
 def app_routes(server: InProcessServer) -> set[str]:
     """Every route the running app answers, "METHOD path" (pages and the static files too:
     those the OpenAPI document leaves out)."""
@@ -201,7 +211,7 @@ def app_routes(server: InProcessServer) -> set[str]:
     while not isinstance(app, FastAPI):  # the middleware around it
         app = app.app
     found = set()
-    for route in app.routes:
+    for route in flat_routes(app.routes):
         if isinstance(route, Mount):
             found.add(f"GET {route.path}/{{path}}")
         elif isinstance(route, WebSocketRoute):
