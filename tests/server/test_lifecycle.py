@@ -299,8 +299,9 @@ async def test_the_last_person_leaving_to_bots_ends_the_game_with_the_same_place
     assert state["table"]["ended"] == "resigned"
     assert state["ending"]["verdict"] == "You came 2nd of 3.", state["ending"]
     lines = state["ending"]["lines"]
-    assert "Nobody but bots played on" in lines[0]
-    assert lines[1].startswith("#1 Greedy") and lines[2:] == [
+    assert lines[0] == "Resigned"  # how it closed, first: the page's headline (#25)
+    assert "Nobody but bots played on" in lines[1]
+    assert lines[2].startswith("#1 Greedy") and lines[3:] == [
         "#2 Ann (resigned)",
         "#3 Bob (resigned)",
     ], lines

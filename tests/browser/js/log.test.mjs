@@ -62,7 +62,7 @@ describe("the end in words", () => {
     const table = { id: "t", game: "x", players: 3, ended: "resigned",
       seats: [{ seat: 0, name: "Ann", you: true }, { seat: 1, name: "Bob" },
         { seat: 2, name: "Greedy", bot: "greedy" }] };
-    const lines = ["Nobody but bots played on: the game ended there.", "#1 Greedy",
+    const lines = ["Resigned", "Nobody but bots played on: the game ended there.", "#1 Greedy",
       "#2 Ann (resigned)", "#3 Bob (resigned)"];
     const sum = summary(null, { verdict: "You came 2nd of 3.", lines, notes: [] }, table,
       ["Ann", "Bob", "Greedy"], true);
@@ -73,14 +73,15 @@ describe("the end in words", () => {
     assert.equal(text(panel.children[2]), "Resigned");
     assert.equal(panel.attrs["data-won"], "false");
     const shown = all(panel, (x) => x.attrs["data-testid"] === "result-lines")[0];
-    assert.deepEqual(shown.children.map(text), lines);
+    assert.deepEqual(shown.children.map(text), lines.slice(1)); // (the first is the headline)
     assert.equal(all(panel, (x) => x.attrs["data-testid"] === "figures").length, 0);
   });
 
-  it("says how a table closed when the server has no more to say", () => {
+  it("says how a table closed in the server's words, its first line", () => {
     const table = { id: "t", game: "x", players: 1, ended: "abandoned",
       seats: [{ seat: 0, name: "Ann", you: true }] };
-    const sum = summary(null, { verdict: null, lines: [], notes: [] }, table, ["Ann"], false);
-    assert.deepEqual(summaryLines(sum), ["Abandoned: counted as lost"]);
+    const sum = summary(null, { verdict: null, lines: ["Abandoned (counted as lost)"], notes: [] },
+      table, ["Ann"], false);
+    assert.deepEqual(summaryLines(sum), ["Abandoned (counted as lost)"]);
   });
 });

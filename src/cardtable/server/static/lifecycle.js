@@ -2,13 +2,6 @@
 // what leaving means comes from the game's facts (GET /api/games: cooperative).
 import { api, el } from "./common.js";
 
-export const ENDED = {
-  abandoned: "Abandoned: counted as lost",
-  resigned: "Resigned",
-  idle: "Closed after being idle: counted as lost",
-  too_long: "Closed at the length limit (10,000 moves): counted as lost",
-};
-
 // the side panel of a seated person at an unfinished table: Leave, and Resign in a started
 // game played with others. `onError` shows a refusal.
 /**

@@ -1,7 +1,6 @@
 // "My games": the person's unfinished tables (theirs to play first) to resume, and their
 // finished games with result, date and replay, a page at a time (GET /api/my-games).
 import { ago, api, askName, clear, copyText, el, getMe, showMessage, topbar } from "./common.js";
-import { ENDED } from "./lifecycle.js";
 
 const PAGE = 20;
 const root = () => document.getElementById("mine");
@@ -43,7 +42,7 @@ function unfinishedRow(g) {
 
 /** @param {import("@api").MyGame} g */
 function finishedRow(g) {
-  const verdict = g.verdict || (g.ended ? ENDED[g.ended] : "Game over");
+  const verdict = g.verdict || "Game over"; // (a closed game's says how it closed)
   return el("tr", { "data-table": g.id, "data-testid": "finished-game" },
     el("td", {}, el("b", {}, g.title)),
     el("td", {}, g.players === 1 ? "alone" : `with ${g.opponents.join(", ")}`),

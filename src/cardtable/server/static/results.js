@@ -6,7 +6,6 @@
 // before its game's end has no figures: its headline says how it ended (lifecycle.js), and
 // the server's lines say the rest.
 import { el } from "./common.js";
-import { ENDED } from "./lifecycle.js";
 
 /** @typedef {import("@api").Ending} Ending */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -66,8 +65,8 @@ export function summary(result, ending, table, names, ranked) {
   const winners = new Set(r.winners || []);
   const me = table.seats.findIndex((x) => x.you);
   const closed = !ending || !ending.breakdown;
-  const headline = closed ? (table.ended ? ENDED[table.ended] : "Game over")
-    : ending.lines[0] || "Game over";
+  // the server's first line: a game's headline, or how a table closed early (one source)
+  const headline = (ending && ending.lines[0]) || "Game over";
   const rank = (i) => (r.ranks ? r.ranks[i] : null);
   const seats = [...(r.ranks || []).keys()].sort((a, b) => rank(a) - rank(b) || a - b);
   return {
@@ -121,7 +120,7 @@ function notesOf(sum) {
 // a table closed before its game's end: why, and the places, in the server's lines
 /** @param {Summary} sum */
 function closedLines(sum) {
-  return sum.ending && !sum.ending.breakdown ? sum.ending.lines : [];
+  return sum.ending && !sum.ending.breakdown ? sum.ending.lines.slice(1) : [];
 }
 
 function figuresTable(fig, h) {

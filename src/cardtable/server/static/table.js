@@ -6,7 +6,7 @@ import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
 import { keepScrolled, logPanel } from "./log.js";
-import { ENDED, leavePanel } from "./lifecycle.js";
+import { leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, ranksSeats, results, seatName, summary } from "./results.js";
 import { clockBadge, clockPanel } from "./clock.js";
@@ -286,7 +286,9 @@ let botNames = [];
 function statusLine(s) {
   const { table, legal } = s;
   if (table.status === "open") return "Waiting for players to sit down";
-  if (table.status === "over") return table.ended ? `Game over: ${ENDED[table.ended]}` : "Game over";
+  if (table.status === "over") {
+    return table.ended && s.ending ? `Game over: ${s.ending.lines[0]}` : "Game over";
+  }
   const n = names(table);
   // the seats that must act (talk, a game's signals, may be legal at any time)
   const toAct = seatsToAct(s);

@@ -129,7 +129,8 @@ def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[
     verdict = None
     if seat is not None and competitive and result.get("resigned"):
         verdict = lifecycle.resigned_verdict(result, seat)
-    return {"lines": lifecycle.closed_lines(result, names), "verdict": verdict}
+    label = lifecycle.ENDED_LABELS[table.ended or "abandoned"]
+    return {"lines": [label, *lifecycle.closed_lines(result, names)], "verdict": verdict}
 
 
 def resigner_ending(

@@ -30,6 +30,14 @@ from typing import Any
 from cardtable.core.protocol import ordinal
 from cardtable.server.tables.live import SeatRow, person_seat
 
+#: how a table closed before its game's end, in words: the first line of its ``ending`` (as a
+#: finished game's first line is its headline), and My games' verdict
+ENDED_LABELS = {
+    "abandoned": "Abandoned (counted as lost)",
+    "resigned": "Resigned",
+    "idle": "Closed after being idle (counted as lost)",
+    "too_long": "Closed at the length limit of 10,000 moves (counted as lost)",
+}
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")
 IDLE_CLOSE = 24 * 3600.0

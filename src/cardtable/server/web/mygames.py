@@ -29,13 +29,6 @@ if TYPE_CHECKING:
 MY_UNFINISHED = 60
 #: finished games per page, by default and at most
 MY_PAGE, MY_PAGE_MAX = 20, 50
-#: what a table closed before its game's end says first
-ENDED_LABELS = {
-    "abandoned": "Abandoned (counted as lost)",
-    "resigned": "Resigned",
-    "idle": "Closed after being idle (counted as lost)",
-    "too_long": "Closed at the length limit (counted as lost)",
-}
 
 #: an unfinished table whose seat its person gave up, for that person (the game plays on)
 RESIGNED_VERDICT = "You resigned: you rank below every seat still played."
@@ -43,7 +36,7 @@ RESIGNED_VERDICT = "You resigned: you rank below every seat still played."
 
 def verdict(row: db.Table, seat: int | None) -> str | None:
     """A finished game's result for the person at ``seat`` (the game's own words)."""
-    label = ENDED_LABELS.get(row.ended or "")
+    label = lifecycle.ENDED_LABELS.get(row.ended or "")
     rules = games.get(row.game)
     result = row.result or {}
     mine, own = seat, None
