@@ -319,3 +319,20 @@ async def test_a_long_replay_asked_by_four_clients_keeps_a_ping_short(server: Se
 
     pings = await pings_while(server.base, server.port, loops)
     assert max(pings) < 0.25, sorted(pings)[-5:]
+
+
+async def test_a_closed_tables_replay_ends_saying_how_it_closed(people):
+    """The last step of a table closed before its game's end carries the words its results
+    panel showed (#25: the replay had no end then): how it closed, first."""
+    ann = people("Ann")
+    table = ann.new_table("doublets", ["me"])
+    sock = await ann.connect(table["id"])
+    state = await sock.until(lambda s: bool(s["legal"]))
+    assert (await sock.act(state["legal"][0]))["type"] == "ack"
+    await sock.close()
+    assert ann.post(f"/api/tables/{table['id']}/leave")["outcome"] == "closed"
+    first = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": 0}).json()
+    last = ann.http.get(f"/api/tables/{table['id']}/replay", params={"step": first["steps"]}).json()
+    assert first["ending"] is None
+    assert last["ending"]["lines"][0] == "Abandoned (counted as lost)", last["ending"]
+    assert last["ending"]["breakdown"] is None and last["ending"]["verdict"] is None

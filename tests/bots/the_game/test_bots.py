@@ -8,6 +8,7 @@ import pytest
 
 from cardtable import games
 from cardtable.bots import make_bot
+from cardtable.core.errors import BadOptions
 from cardtable.sim import play_one
 
 RULES = games.get("the-game")
@@ -285,3 +286,9 @@ def test_last_draws_search_decides_from_the_view_alone(bot, players, monkeypatch
             state, bots, random.Random(seed), calls, lambda state, seat: 0 < len(state.draw) <= 10
         )
     assert compared >= 10
+
+
+def test_a_level_is_refused_under_the_bots_own_name():
+    for name in ("expert", "team"):
+        with pytest.raises(BadOptions, match=f"the {name} bot has no levels"):
+            make_bot(f"{name}:hard", "the-game")

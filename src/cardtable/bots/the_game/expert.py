@@ -293,6 +293,7 @@ class ExpertBot:
     """Plans its turn by search over its own hand; never signals."""
 
     games = ("the-game",)
+    name = "expert"  # its name among the bots (``make_bot``)
     defaults: dict[str, Any] = DEFAULTS
     by_players: dict[int, dict[str, Any]] = BY_PLAYERS
 
@@ -303,8 +304,8 @@ class ExpertBot:
         level: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
-        if level is not None:
-            raise BadOptions("the expert bot has no levels")
+        if level is not None:  # (the team bot's too, under its own name)
+            raise BadOptions(f"the {self.name} bot has no levels")
         self.game = game
         self.seed = seed
         self.given = dict(params or {})  # wins over the settings per player count

@@ -122,6 +122,7 @@ class TeamBot(ExpertBot):
     """Plans like the expert, avoids the piles partners asked to keep, and says what it needs."""
 
     games = ("the-game",)
+    name = "team"
     defaults = TEAM_DEFAULTS
     by_players = TEAM_BY_PLAYERS
 

@@ -35,7 +35,14 @@ from cardtable.core.protocol import State
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
 from cardtable.server.tables import gamelog
-from cardtable.server.tables.live import BOT_ACTOR, LiveTable, people_in, stored_seats
+from cardtable.server.tables.broadcast import closed_ending
+from cardtable.server.tables.live import (
+    BOT_ACTOR,
+    LiveTable,
+    people_in,
+    shown_name,
+    stored_seats,
+)
 
 if TYPE_CHECKING:
     from cardtable.server.tables.hub import Hub
@@ -74,6 +81,9 @@ class Replay:
     _record: bytes | None = None
     #: the game's record without its actions: game, version, seed, players, options
     facts: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: a table closed before its game's end: the end in words its last step shows, as the
+    #: table showed it (``closed_ending``); None for a game played to its end
+    closed: dict[str, Any] | None = None
 
     def record(self) -> bytes:
         """The game's record (docs/protocol.md) with ``played_by``, as compact JSON text
@@ -128,12 +138,15 @@ class Replay:
             "log": gamelog.page(self.log, offset, offset + limit) if log else None,
             "log_offset": offset if log else None,
             "log_total": steps,
-            "ending": self.ending(views[0]),
+            "ending": self.ending(views[0], step == steps),
         }
 
-    def ending(self, view: dict[str, Any]) -> dict[str, Any] | None:
+    def ending(self, view: dict[str, Any], last: bool) -> dict[str, Any] | None:
         """The game's figures and notes at its end (null before): what the table's results
-        panel shows, each seat under the last name it was played by."""
+        panel shows, each seat under the last name it was played by; at the last step of a
+        table closed before its game's end, how it closed."""
+        if last and self.closed is not None:
+            return self.closed
         result = view.get("result")
         if not result or not result.get("over"):
             return None
@@ -221,6 +234,11 @@ class Replays:
             # who played each seat, from the table with its whole game played
             replay.played_by = dataclasses.replace(table, state=state).history()
             replay.facts = {k: v for k, v in state.record().items() if k != "actions"}
+            if table.ended:  # the words the table's own results panel showed a spectator
+                whole = dataclasses.replace(table, state=state)
+                names = [shown_name(s) or "open seat" for s in whole.seats]
+                ending = closed_ending(whole, names, None)
+                replay.closed = {**ending, "breakdown": None, "notes": []}
         self._keep(key, replay)
         return replay
 
@@ -267,4 +285,6 @@ async def finished_table(
         actors=actors,
         actor_names=names,
         seats=stored_seats(seats, names),
+        ended=row.ended,
+        resigned=list(row.resigned or []),
     ), [(a.seat, a.action) for a in log]
