@@ -58,8 +58,6 @@ ERROR_STATUSES = [
 
 # Every route is async: the hub and the store are used from the event loop only, one writer,
 # never from the thread pool (where SQLite writers would wait on each other).
-# Every route is async: the hub and the store are used from the event loop only, one writer,
-# never from the thread pool (where SQLite writers would wait on each other).
 def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = False) -> FastAPI:
     """The server, configured by ``settings`` (``ServerSettings``: the options of ``cardtable
     serve``; without it, the defaults and the ``CARDTABLE_*`` environment). ``gc_tuning``: the
