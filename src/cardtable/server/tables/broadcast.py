@@ -91,8 +91,7 @@ def table_words(
     running = table.status == "running"
     ending = None
     if table.status == "over":
-        # as the seats and the log name them: "Greedy", "Ann — played by Greedy"
-        names = [shown_name(s) or "open seat" for s in table.seats]
+        names = seat_names(table)
         result = table.state.result()
         ending = (
             closed_ending(table, names, seat)
@@ -110,6 +109,11 @@ def table_words(
         "labels": [game.move_label(view, a) for a in legal],
         "ending": ending,
     }
+
+
+def seat_names(table: LiveTable) -> list[str]:
+    """Each seat as the seats and the log name it: "Greedy", "Ann — played by Greedy"."""
+    return [shown_name(s) or "open seat" for s in table.seats]
 
 
 def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[str, Any]:

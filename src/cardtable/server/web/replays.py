@@ -35,12 +35,11 @@ from cardtable.core.protocol import State
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
 from cardtable.server.tables import gamelog
-from cardtable.server.tables.broadcast import closed_ending
+from cardtable.server.tables.broadcast import closed_ending, seat_names
 from cardtable.server.tables.live import (
     BOT_ACTOR,
     LiveTable,
     people_in,
-    shown_name,
     stored_seats,
 )
 
@@ -232,12 +231,11 @@ class Replays:
             if len(replay.actions) % SNAPSHOT_EVERY == 0:
                 replay.snapshots.append(state)
             # who played each seat, from the table with its whole game played
-            replay.played_by = dataclasses.replace(table, state=state).history()
+            whole = dataclasses.replace(table, state=state)
+            replay.played_by = whole.history()
             replay.facts = {k: v for k, v in state.record().items() if k != "actions"}
             if table.ended:  # the words the table's own results panel showed a spectator
-                whole = dataclasses.replace(table, state=state)
-                names = [shown_name(s) or "open seat" for s in whole.seats]
-                ending = closed_ending(whole, names, None)
+                ending = closed_ending(whole, seat_names(whole), None)
                 replay.closed = {**ending, "breakdown": None, "notes": []}
         self._keep(key, replay)
         return replay

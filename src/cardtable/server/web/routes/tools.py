@@ -18,19 +18,22 @@ router = APIRouter()
     "/api/tables/{table_id}/undo", response_model=TableInfo, response_model_exclude_unset=True
 )
 async def undo(request: Request, table_id: str) -> dict[str, Any]:
-    player = deps.me(request)
-    table = deps.hub(request).load(table_id)
-    await deps.hub(request).undo(table, player)
-    return table.info(player.id)
+    return await take_back(request, table_id, redo=False)
 
 
 @router.post(
     "/api/tables/{table_id}/redo", response_model=TableInfo, response_model_exclude_unset=True
 )
 async def redo(request: Request, table_id: str) -> dict[str, Any]:
+    return await take_back(request, table_id, redo=True)
+
+
+async def take_back(request: Request, table_id: str, redo: bool) -> dict[str, Any]:
+    """Undo the last action, or redo the last one undone (``Hub.undo``, ``Hub.redo``)."""
     player = deps.me(request)
-    table = deps.hub(request).load(table_id)
-    await deps.hub(request).redo(table, player)
+    hub = deps.hub(request)
+    table = hub.load(table_id)
+    await (hub.redo if redo else hub.undo)(table, player)
     return table.info(player.id)
 
 
