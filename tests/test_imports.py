@@ -14,8 +14,10 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 #: package (a folder under src/cardtable) -> the packages it must never import
 SERVER_PARTS = {"server/api", "server/storage", "server/tables", "server/cluster", "server/web"}
 NEVER = {
-    "core": {"games", "bots", "solvers", "rl", "server", "tui", "cli", "sim"},
-    "games": {"bots", "solvers", "rl", "server", "tui", "cli", "sim"},
+    "core": {"games", "bots", "solvers", "rl", "server", "tui", "cli", "sim", "i18n"},
+    "games": {"bots", "solvers", "rl", "server", "tui", "cli", "sim", "i18n"},
+    # languages meet the games' words here, for the adapters above (the core never translates)
+    "i18n": {"bots", "solvers", "rl", "server", "tui", "cli", "sim"},
     "solvers": {"bots", "rl", "server", "tui", "cli"},
     "bots": {"rl", "server", "tui", "cli"},
     # the server's parts, lowest first (cardtable/server/__init__.py, docs/architecture.md)

@@ -259,3 +259,27 @@ def test_readme_commands_install_what_they_need_and_ci_runs_the_test_one():
     assert "pip install -e '.[server]'" in serve and serve.endswith("cardtable serve")
     assert "pip install -e '.[test]'" in test and "pytest" in test
     assert test in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_the_wheel_carries_compiled_catalogs(tmp_path):
+    """The build compiles each language's catalogs (hatch_build.py): a wheel holds the .mo
+    files the reader loads, the .po they came from and the templates."""
+    pytest.importorskip("hatchling", reason="hatchling (the build backend) is not installed")
+    import zipfile
+
+    out = subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    (wheel,) = tmp_path.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lang in ("cs", "sk", "de", "nb"):
+        for domain in ("cardtable", "web", "slide"):
+            assert f"cardtable/locale/{lang}/LC_MESSAGES/{domain}.mo" in names, (lang, domain)
+            assert f"cardtable/locale/{lang}/LC_MESSAGES/{domain}.po" in names
+    assert "cardtable/locale/web.pot" in names
+    assert "cardtable/server/web/templates/base.html" in names

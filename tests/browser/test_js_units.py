@@ -20,6 +20,7 @@ from cardtable.bots import make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "cardtable" / "server" / "static"
+TEMPLATES = STATIC.parent / "web" / "templates"
 UNITS = sorted((Path(__file__).parent / "js").glob("*.test.mjs"))
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(
@@ -42,7 +43,8 @@ def test_no_page_names_a_game():
     ]
     words += [re.compile(rf"\b{re.escape(games.get(n).title)}\b") for n in games.names()]
     found = []
-    for path in sorted([*STATIC.glob("*.js"), *STATIC.glob("*.html"), *STATIC.glob("*.css")]):
+    pages = [*STATIC.glob("*.js"), *TEMPLATES.glob("*.html"), *STATIC.glob("*.css")]
+    for path in sorted(pages):
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             found += [f"{path.name}:{number}: {line.strip()}" for w in words if w.search(line)]
     assert not found, "\n".join(found)

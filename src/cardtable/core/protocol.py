@@ -228,6 +228,9 @@ class Game(ABC):
     better: ClassVar[str] = "low"
     #: True when all seats share one result (solitaire, cooperative games)
     cooperative: ClassVar[bool] = False
+    #: the package whose ``locale/`` folder holds the catalog of this game's words (its
+    #: domain is its ``name``: ``core/words.py``); None: cardtable's own folder
+    catalogs: ClassVar[str | None] = None
 
     #: the TypedDicts that document this game's view and result (JSON Schema: ``schema.py``)
     view_type: ClassVar[type] = ViewBase

@@ -483,6 +483,25 @@ class NameBody(BaseModel):
     name: str = Field(max_length=100)
 
 
+class LanguageBody(BaseModel):
+    #: one of the languages offered (``GET /api/languages``)
+    language: str = Field(max_length=16)
+
+
+class LanguageAnswer(BaseModel):
+    language: str
+    #: saved on the player (it follows them to another browser) or only in this browser's
+    #: cookie (no player yet)
+    saved: bool
+
+
+class LanguagesAnswer(BaseModel):
+    #: the language of this request's reader
+    language: str
+    #: every language offered: code and name in its own words
+    languages: list[dict[str, str]]
+
+
 class NewTable(BaseModel):
     game: str = Field(max_length=32)
     #: per seat: "me", "open" (for a friend) or a bot spec such as "greedy" or "search:hard"

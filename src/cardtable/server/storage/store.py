@@ -120,6 +120,8 @@ class Player(Base):
     #: whom a bot account plays with: ``anyone`` may invite it, or (null) only its owner
     #: (migration 0009)
     plays_with: Mapped[str | None] = mapped_column(String(8))
+    #: the language the player chose (``cs``…), null if never (migration 0012)
+    language: Mapped[str | None] = mapped_column(String(8))
 
 
 class Table(Base):
@@ -439,6 +441,8 @@ class Storage(Protocol):
 
     def rename(self, player_id: str, name: str) -> None: ...
 
+    def set_language(self, player_id: str, language: str) -> None: ...
+
     def new_bot_account(self, owner_id: str, name: str) -> tuple[Player, str]: ...
 
     def bot_accounts_of(self, owner_id: str) -> list[Player]: ...
@@ -684,6 +688,12 @@ class Store:
             player = s.get(Player, player_id)
             if player is not None:
                 player.name = name
+
+    def set_language(self, player_id: str, language: str) -> None:
+        with self.session.begin() as s:
+            player = s.get(Player, player_id)
+            if player is not None:
+                player.language = language
 
     # -- bot accounts: players a program plays through the API with their token ----------
     def new_bot_account(self, owner_id: str, name: str) -> tuple[Player, str]:

@@ -12,6 +12,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from cardtable.server.api.messages import WebsocketSchema, websocket_schema
+from cardtable.server.web.language import (
+    catalog_body,
+    catalog_digest,
+    catalog_language,
+    render_page,
+    request_language,
+)
 
 #: server/static, beside the sub-packages
 STATIC = Path(__file__).parents[2] / "static"
@@ -22,8 +29,11 @@ GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def _page(name: str):
-    def page() -> FileResponse:
-        return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
+    def page(request: Request) -> HTMLResponse:
+        html = render_page(name, request_language(request))
+        # the page differs by language: a cache keys it by the cookie and the header too
+        headers = {"cache-control": "no-cache", "vary": "cookie, accept-language"}
+        return HTMLResponse(html, headers=headers)
 
     return page
 
@@ -58,6 +68,20 @@ async def rules(request: Request, game: str) -> HTMLResponse:
     if page is None:
         return HTMLResponse(not_found_html(request.url.path), status_code=404)
     return HTMLResponse(page, headers={"cache-control": "no-cache"})
+
+
+@router.get("/i18n/{code}.json", include_in_schema=False)
+async def catalog(code: str, v: str = "") -> Response:
+    """A language's catalog for the browser (``static/i18n.js``); kept for good by the browser
+    when asked by its current address (``?v=`` its digest)."""
+    lang = catalog_language(code)
+    if lang is None:
+        return Response(b'{"error": "no_language"}', 404, media_type="application/json")
+    fresh = v == catalog_digest(lang)
+    cache = "public, max-age=31536000, immutable" if fresh else "no-cache"
+    return Response(
+        catalog_body(lang), media_type="application/json", headers={"cache-control": cache}
+    )
 
 
 @router.get("/api/ws-schema", response_model=WebsocketSchema)

@@ -7,10 +7,22 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from cardtable.i18n.languages import LANGUAGES, NAMES
 from cardtable.server.api.limits import TooMany, address_key
-from cardtable.server.api.messages import HubError, MeAnswer, NameBody, RecoverBody, RecoveryAnswer
+from cardtable.server.api.messages import (
+    HubError,
+    LanguageAnswer,
+    LanguageBody,
+    LanguagesAnswer,
+    MeAnswer,
+    NameBody,
+    RecoverBody,
+    RecoveryAnswer,
+)
 from cardtable.server.web import deps, security
 from cardtable.server.web.deps import COOKIE
+from cardtable.server.web.language import COOKIE as LANGUAGE_COOKIE
+from cardtable.server.web.language import catalog_language, request_language
 from cardtable.server.web.naming import NAME, reserved_name
 
 router = APIRouter()
@@ -27,6 +39,33 @@ async def get_me(request: Request) -> dict[str, Any]:
         "player": {"id": player.id, "name": player.name, "bot": player.bot_owner is not None},
         "recovery": store.has_recovery_code(player.id),
     }
+
+
+@router.get("/api/languages", response_model=LanguagesAnswer)
+async def get_languages(request: Request) -> dict[str, Any]:
+    """The languages offered, and the one this request's reader reads."""
+    offered = [{"code": code, "name": NAMES[code]} for code in LANGUAGES]
+    return {"language": request_language(request), "languages": offered}
+
+
+@router.post("/api/me/language", response_model=LanguageAnswer)
+async def post_language(request: Request, response: Response, body: LanguageBody) -> dict[str, Any]:
+    """Choose the language of every page: kept in this browser's cookie, and on the player
+    when there is one (so it follows them to another browser)."""
+    lang = catalog_language(body.language)
+    if lang is None:
+        raise HubError("bad_language", f"choose one of: {', '.join(LANGUAGES)}")
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        lang,
+        max_age=365 * 86400,
+        samesite="lax",
+        secure=security.cookie_secure(request),
+    )
+    player = deps.viewer(request)
+    if player is not None:
+        deps.store(request).set_language(player.id, lang)
+    return {"language": lang, "saved": player is not None}
 
 
 @router.post("/api/me", response_model=MeAnswer)
