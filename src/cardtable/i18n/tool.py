@@ -77,12 +77,20 @@ def _first(message: str | tuple[str, ...]) -> str:
 
 
 def write_templates() -> None:
+    """Each domain's template, rewritten only when its messages changed (its date alone
+    would make every extraction a change)."""
     for domain, catalog in extract().items():
         path = pot_path(domain)
         if not path.parent.is_dir():  # a game from another package keeps its own
             continue
+        if path.exists() and _entries(read_catalog(path)) == _entries(catalog):
+            continue
         with path.open("wb") as f:
             write_po(f, catalog, width=100, omit_header=False, sort_output=False)
+
+
+def _entries(catalog: Catalog) -> list[tuple[object, ...]]:
+    return [(m.id, m.locations, m.auto_comments, m.flags) for m in catalog if m.id]
 
 
 def update() -> None:
