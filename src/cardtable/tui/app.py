@@ -219,10 +219,10 @@ class PlayApp(App[Path | None]):
         if self.viewer is None:
             self.log_event(_("Nobody at the keyboard plays: watching the bots (p pauses)."))
 
-    def game_words(self, deal: bool) -> str:
-        """The game's title, and with ``deal`` its deal number, in words."""
+    def game_words(self, numbered: bool) -> str:
+        """The game's title, and when ``numbered`` its deal number, in words."""
         title = self.read(self.table.title)
-        if not deal:
+        if not numbered:
             return title
         # a deal number is typed back (--seed): as it is, never grouped like an amount
         deal = _("deal {seed}", seed=str(self.table.seed))
