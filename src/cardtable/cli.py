@@ -23,6 +23,7 @@ from rich.table import Table
 from cardtable import __version__, games
 from cardtable import bots as bot_registry
 from cardtable.core.errors import CardtableError
+from cardtable.languages import LANGUAGES, terminal_language
 from cardtable.seeds import new_deal_seed
 from cardtable.solvers import batch
 
@@ -492,13 +493,21 @@ def replay(file: Annotated[Path, typer.Argument(help="a saved record (JSON)")]) 
 
 
 @app.command()
-def rules(game: GameArg) -> None:
-    """Print the rules of a game."""
+def rules(
+    game: GameArg,
+    lang: Annotated[
+        str | None,
+        typer.Option(help=f"the page's language ({', '.join(LANGUAGES)}); default: the locale's"),
+    ] = None,
+) -> None:
+    """Print the rules of a game, in the terminal's language (LANG) or another."""
     check_game(game)
     from cardtable.paths import rules_page
 
+    if lang is not None and lang not in LANGUAGES:
+        usage_error(f"no language called {lang!r}; the languages are {', '.join(LANGUAGES)}")
     try:
-        page = rules_page(game)
+        page, _ = rules_page(game, lang or terminal_language())
     except OSError:
         failure(f"no rules page for {game} in this installation")
     console.print(Markdown(page))
