@@ -62,9 +62,11 @@ def notation(english: str) -> set[str]:
 
 def test_every_game_has_a_page_in_every_language() -> None:
     assert GAMES == ["doublets", "slide", "the-game"]
-    missing = [f"{lang}/{game}.md" for game, lang in PAGES if not (RULES / lang).joinpath(
-        f"{game}.md"
-    ).exists()]
+    missing = [
+        f"{lang}/{game}.md"
+        for game, lang in PAGES
+        if not (RULES / lang).joinpath(f"{game}.md").exists()
+    ]
     assert not missing
     # and nothing else: a stray page would be served for no game
     assert {p.relative_to(RULES).as_posix() for p in RULES.glob("*/*.md")} == {
