@@ -510,7 +510,7 @@ def rules(
         page, _ = rules_page(game, lang or terminal_language())
     except OSError:
         failure(f"no rules page for {game} in this installation")
-    console.print(Markdown(page))
+    console.print(Markdown(page), soft_wrap=False)  # wrapped, or a list item is cut
 
 
 @app.command()

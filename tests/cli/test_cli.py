@@ -159,9 +159,11 @@ ENGLISH = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C.UTF
 
 
 def test_rules_prints_the_page():
-    out = runner.invoke(app, ["rules", "the-game"], env=ENGLISH)
+    out = runner.invoke(app, ["rules", "the-game"], env={**ENGLISH, "COLUMNS": "80"})
     assert out.exit_code == 0
     assert "backwards" in out.output.lower()
+    # wrapped to the terminal, not cut: a list item's end is there
+    assert "a choice in the lobby." in " ".join(out.output.split())
 
 
 def test_rules_print_in_the_terminal_language_or_the_one_asked_for():
