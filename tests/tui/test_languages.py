@@ -181,4 +181,4 @@ def test_a_replay_reads_in_german_with_lang(
 def test_an_unknown_language_is_refused() -> None:
     done = CliRunner().invoke(cli.app, ["play", "doublets", "--lang", "tlh"])
     assert done.exit_code == 2
-    assert "no language 'tlh'" in done.output
+    assert "no language called 'tlh'" in done.output
