@@ -18,7 +18,7 @@ from cardtable.i18n.catalogs import pot_path
 from cardtable.i18n.reader import Reader
 from cardtable.tui.app import PlayApp
 from cardtable.tui.replay import ReplayApp
-from cardtable.tui.widgets import Board, ConfirmQuit
+from cardtable.tui.widgets import Board, ConfirmQuit, HandOver
 
 #: words that read the same in every language on purpose: placeholders and punctuation only
 SAME = {"{seat} ({name})", "{peeking}: {answer}", "{answer} (y)"}
@@ -182,3 +182,45 @@ def test_an_unknown_language_is_refused() -> None:
     done = CliRunner().invoke(cli.app, ["play", "doublets", "--lang", "tlh"])
     assert done.exit_code == 2
     assert "no language called 'tlh'" in done.output
+
+
+async def test_two_people_hand_over_in_slovak(data_dir: Path, ui, monkeypatch) -> None:
+    monkeypatch.setenv("LANG", "sk_SK.UTF-8")
+    app = PlayApp("slide", ["me", "me"], 5, {}, bot_delay=0.0)
+    async with app.run_test(size=ui.SIZE) as pilot:
+        await ui.select_move(pilot, "reveal a1")
+        assert isinstance(app.screen, HandOver)
+        words = str(app.screen.query_one(Static).render())
+        assert words.startswith("Miesto 2: ste na ťahu.") and "stlačte Enter" in words
+        assert "— pri klávesnici: miesto 2 —" in app.events
+
+
+def test_the_command_tells_the_saved_game_in_czech(
+    data_dir: Path, ui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cardtable play`` under ``LANG=cs_CZ.UTF-8``: leaving in the middle (q, then y) asks
+    in Czech, and what the command prints after the screen reads in Czech too."""
+    monkeypatch.setenv("LANG", "cs_CZ.UTF-8")
+    asked: list[str] = []
+
+    async def person(pilot) -> None:
+        await ui.settle(pilot)
+        await ui.select_move(pilot, "flip")
+        await pilot.press("q")
+        asked.extend(str(label.render()) for label in pilot.app.screen.query(Label))
+        await pilot.press("y")
+
+    run = PlayApp.run
+
+    def headless(self: PlayApp, *args: object, **kwargs: object) -> Path | None:
+        return run(self, headless=True, size=ui.SIZE, auto_pilot=person)
+
+    monkeypatch.setattr(PlayApp, "run", headless)
+    done = CliRunner().invoke(cli.app, ["play", "doublets", "--seed", "42"])
+    assert done.exit_code == 0, done.output
+    (saved,) = (data_dir / "records").glob("doublets-*.json")
+    assert "Odejít ze hry před koncem?" in asked[0]
+    output = done.output.replace("\n", "")
+    assert "Odešli jste před koncem" in output
+    assert f"Záznam uložen: {saved}" in output
+    assert f"Přehrajete ho příkazem: cardtable replay {saved}" in output
