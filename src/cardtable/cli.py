@@ -94,7 +94,7 @@ def failure(message: str) -> NoReturn:
 #: extra -> the modules its commands import (tests/test_packaging.py checks them against
 #: pyproject.toml's extras)
 EXTRA_MODULES = {
-    "tui": ("textual",),
+    "tui": ("textual", "babel"),  # babel: the reader's language (cardtable.i18n.reader)
     "server": (
         "fastapi",
         "uvicorn",
