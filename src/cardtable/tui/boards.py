@@ -52,6 +52,7 @@ def seat_label(seat: int, names: Sequence[str] | None) -> Words:
         return _("you") if len(names or ()) == 1 else _("you ({seat})", seat=seat_word(seat))
     if not name:
         return seat_word(seat)
+    # TRANSLATORS: a seat and who sits there: "seat 2 (greedy)", a bot's name, or "player"
     return _("{seat} ({name})", seat=seat_word(seat), name=name)
 
 

@@ -86,6 +86,7 @@ class ReplayApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="step")
                 yield OptionList(
+                    # TRANSLATORS: the replay's first step: the cards as dealt, before any move
                     Option(Text("(" + read(_("the deal")) + ")", "dim"), id="0"),
                     *(
                         Option(f"{n:>3}. {read(seat_word(s))}: {a}", id=str(n))

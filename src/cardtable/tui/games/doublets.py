@@ -95,6 +95,7 @@ class DoubletsBoard(GameBoard):
         read = self.read
         need = view["needed"]
         over = "result" in view
+        # TRANSLATORS: an empty stock, waste, centre or hand
         empty = "[ " + read(_("empty")) + " ]"
         out = Text()
         out.append(read(self.rules.title), TITLE)
@@ -159,9 +160,11 @@ class DoubletsBoard(GameBoard):
         out.append(read(_n("F: {n} card, top", "F: {n} cards, top", count)) + " ")
         out.append_text(card_text(top))
         if not over:
+            # TRANSLATORS: "F: 1 card, top Q♦, needs J = 2×Q mod 13": the next card to play
             out.append(", " + read(_("needs")) + " ")
             out.append(rank_of(need), GOOD)
             out.append(f" = 2×{rank_of(_value(top))} mod 13")
+        # TRANSLATORS: the doubling cycle of ranks the foundation follows: A 2 4 8 3 6 Q J …
         out.append("\n" + read(_("Cycle")) + " ")
         for value in DOUBLING_CYCLE:
             out.append(rank_of(value), GOOD if value == need and not over else DIM)

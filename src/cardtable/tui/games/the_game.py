@@ -37,8 +37,9 @@ PILES = ("up1", "up2", "down1", "down2")  # the piles in notation order
 def _short(seat: int, names: Sequence[str] | None) -> Words:
     if names is not None and 0 <= seat < len(names) and names[seat] == "you":
         return _("you")
+    # a seat counted from 1, as seat_word
     # TRANSLATORS: a seat in a few letters, beside a pile's signals ("s2 very close")
-    return _("s{n}", n=seat + 1)  # counted from 1, as seat_word
+    return _("s{n}", n=seat + 1)
 
 
 class TheGameBoard(GameBoard):
