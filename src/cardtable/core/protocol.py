@@ -432,7 +432,7 @@ class Game(ABC):
         if not result.get("over"):
             return []
         ranks = result["ranks"]
-        lines = [winners_line([names[s] for s in result["winners"]]) or _("Nobody won.")]
+        lines: list[str] = [winners_line([names[s] for s in result["winners"]]) or _("Nobody won.")]
         for s in sorted(range(len(names)), key=lambda s: ranks[s]):
             # TRANSLATORS: a seat's place, name and score at the end: "#1 Ann: 12"
             lines.append(

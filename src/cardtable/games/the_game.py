@@ -296,7 +296,7 @@ class TheGame(Game):
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over") or result["won"]:
             return []
-        notes = []
+        notes: list[str] = []
         if result.get("stuck_seat") is not None:
             short = result["short_by"]
             notes.append(

@@ -24,6 +24,8 @@ from pydantic import (
     ValidationError,
 )
 
+from cardtable.core.words import wire
+
 #: bytes a client may send in one websocket message, characters of an action and of an id
 MAX_MESSAGE = 4096
 MAX_ACTION = 64
@@ -62,8 +64,15 @@ class NotHolder(HubError):
 
 
 def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:
-    """An ``ErrorMessage`` for a websocket."""
-    return {"type": "error", "code": code, "message": message, "id": client_id}
+    """An ``ErrorMessage`` for a websocket: the reason in English (``message``) and as words
+    a client puts into its reader's language (``msg``: ``core.words.wire``)."""
+    return {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "msg": wire(message),
+        "id": client_id,
+    }
 
 
 def encodable(text: str) -> bool:
@@ -282,6 +291,38 @@ Tool = Literal["undo", "redo", "hint", "peek", "restart", "new_deal"]
 
 
 # -- websocket: server -> client ------------------------------------------------------------
+class Words(BaseModel):
+    """Words for people as a message id with arguments (``core.words.wire``), for a client
+    to put into its reader's language: ``msg`` is the English template with ``{name}``
+    placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
+    ``cardtable`` for the platform's); each argument is a plain value or words of its own.
+    A count has ``plural`` (the English plural) and ``n`` (which form)."""
+
+    msg: str = Field(description="the English template: the gettext message id")
+    domain: str = Field(description="the catalog: cardtable, web, or a game's name")
+    args: dict[str, Any] | None = Field(
+        None, description="the placeholders' values: a name, a number, or words (Words)"
+    )
+    plural: str | None = Field(None, description="a count's English plural template")
+    n: int | None = Field(None, description="a count: the number that picks the form")
+
+
+#: words a client renders with ``say()``: ``Words``, or plain text that needs no translating
+Said = Words | str
+
+
+class EndingWords(BaseModel):
+    """An ending's words (``Ending``) as message ids with arguments, field for field."""
+
+    lines: list[Said]
+    verdict: Said | None
+    notes: list[Said]
+    columns: list[Said] | None = Field(None, description="the breakdown's column headings")
+    table: list[Said] | None = Field(
+        None, description="the headings of the breakdown's table rows, in order"
+    )
+
+
 class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
     it reads its own words, the others only the public ones until a secret action resolves."""
@@ -289,7 +330,8 @@ class LogEntry(BaseModel):
     n: int = Field(description="index in the action log (news: of the action that brought it)")
     seat: int
     who: str = Field(description="who played it then (a bot marked as one); empty for news")
-    text: str
+    text: str = Field(description="the words in English")
+    msg: Said = Field(description="the same words, for the reader's language")
     news: bool = Field(
         False,
         description="news, not an action: what the action ``n`` "
@@ -334,6 +376,7 @@ class Ending(BaseModel):
         description="Game.result_notes: what the figures do not "
         "say (why it ended, how it is scored)",
     )
+    msg: EndingWords | None = Field(None, description="the same words, for the reader's language")
 
 
 class StateMessage(BaseModel):
@@ -404,6 +447,7 @@ class ErrorMessage(BaseModel):
     type: Literal["error"]
     code: str
     message: str
+    msg: Said | None = Field(None, description="the message, for the reader's language")
     id: str | None
     retry_after: float | None = Field(
         None, description="rate_limited and chat_rate_limited only: seconds to wait"
@@ -628,6 +672,7 @@ class ErrorAnswer(BaseModel):
 
     error: str = Field(description="a code for programs, e.g. bad_request, not_found")
     message: str = Field(description="the reason, for people")
+    msg: Said | None = Field(None, description="the reason, for the reader's language")
     retry_after: float | None = Field(None, description="over a limit: seconds to wait")
 
 
@@ -693,6 +738,7 @@ class JoinAnswer(BaseModel):
 class HintAnswer(BaseModel):
     action: str | None
     reason: str | None
+    msg: Said | None = Field(None, description="the reason, for the reader's language")
 
 
 class WinnableAnswer(BaseModel):
@@ -751,6 +797,7 @@ class ReplayAction(BaseModel):
     action: str
     by: ReplayActor | None
     text: str | None = Field(None, description="the action in words, as a spectator reads it")
+    msg: Said | None = Field(None, description="the same words, for the reader's language")
 
 
 class ReplayStep(BaseModel):

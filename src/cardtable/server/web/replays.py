@@ -32,10 +32,11 @@ from cardtable import games
 from cardtable.core import logbook
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
+from cardtable.core.words import wire
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
 from cardtable.server.tables import gamelog
-from cardtable.server.tables.broadcast import closed_ending, seat_names
+from cardtable.server.tables.broadcast import closed_ending, ending_words, seat_names
 from cardtable.server.tables.live import (
     BOT_ACTOR,
     LiveTable,
@@ -120,7 +121,13 @@ class Replay:
             entry = self.log.entries[self.log.first[step - 1]]
             # (a change of mind, in no log, reads as its seat read it: the game is over)
             words = logbook.text_for(entry, entry.seat if entry.dropped else None)
-            action = {"seat": seat, "action": done, "by": self.by[step - 1], "text": words}
+            action = {
+                "seat": seat,
+                "action": done,
+                "by": self.by[step - 1],
+                "text": words,
+                "msg": wire(words),
+            }
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
         views = []
@@ -145,18 +152,20 @@ class Replay:
         panel shows, each seat under the last name it was played by; at the last step of a
         table closed before its game's end, how it closed."""
         if last and self.closed is not None:
-            return self.closed
+            return ending_words(self.closed)
         result = view.get("result")
         if not result or not result.get("over"):
             return None
         game = games.get(view["game"])
         names = [runs[-1]["name"] for runs in self.played_by]
-        return {
-            "lines": game.result_lines(result, names),
-            "verdict": None,
-            "breakdown": game.breakdown(view),
-            "notes": game.result_notes(result, names),
-        }
+        return ending_words(
+            {
+                "lines": game.result_lines(result, names),
+                "verdict": None,
+                "breakdown": game.breakdown(view),
+                "notes": game.result_notes(result, names),
+            }
+        )
 
 
 class Replays:

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from cardtable.core.words import translatable
 from cardtable.server.api.limits import TooMany
 from cardtable.server.api.messages import (
     BotAccount,
@@ -21,6 +22,8 @@ from cardtable.server.web import deps
 from cardtable.server.web.deps import MAX_BOT_ACCOUNTS
 from cardtable.server.web.naming import NAME, reserved_name
 from cardtable.server.web.socket import sign_out
+
+_, _n = translatable("cardtable")
 
 router = APIRouter()
 
@@ -60,7 +63,9 @@ async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
     wait = deps.limiters(request).bot_accounts.wait(player.id)
     if wait:
         raise TooMany(
-            "too_many_bots", f"you made several bot accounts just now: wait {wait:.0f} s", wait
+            "too_many_bots",
+            _("you made several bot accounts just now: wait {wait} s", wait=round(wait)),
+            wait,
         )
     bot, token = store.new_bot_account(player.id, name)
     return {"bot": bot_account(bot), "token": token}

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from cardtable.core.words import translatable
 from cardtable.i18n.languages import LANGUAGES, NAMES
 from cardtable.server.api.limits import TooMany, address_key
 from cardtable.server.api.messages import (
@@ -24,6 +25,8 @@ from cardtable.server.web.deps import COOKIE
 from cardtable.server.web.language import COOKIE as LANGUAGE_COOKIE
 from cardtable.server.web.language import catalog_language, request_language
 from cardtable.server.web.naming import NAME, reserved_name
+
+_, _n = translatable("cardtable")
 
 router = APIRouter()
 
@@ -94,7 +97,7 @@ async def post_me(request: Request, response: Response, body: NameBody) -> dict[
         if wait:
             raise TooMany(
                 "too_many_players",
-                f"too many new players from your address: wait {wait:.0f} s",
+                _("too many new players from your address: wait {wait} s", wait=round(wait)),
                 wait,
             )
         player, token = store.new_player(name)
@@ -123,7 +126,8 @@ async def new_recovery(request: Request) -> dict[str, Any]:
         )
     wait = deps.limiters(request).recoveries.wait("new:" + player.id)
     if wait:
-        raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s", wait)
+        said = _("you made several codes just now: wait {wait} s", wait=round(wait))
+        raise TooMany("too_many_codes", said, wait)
     store = deps.store(request)
     return {"code": store.new_recovery_code(player.id)}
 
@@ -133,7 +137,8 @@ def try_code(request: Request) -> None:
     host = request.client.host if request.client else None
     wait = deps.limiters(request).recoveries.wait("use:" + address_key(host))
     if wait:
-        raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s", wait)
+        said = _("too many recovery codes tried: wait {wait} s", wait=round(wait))
+        raise TooMany("too_many_tries", said, wait)
 
 
 def no_such_code() -> HubError:
