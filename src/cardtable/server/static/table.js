@@ -6,6 +6,7 @@ import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
 import { keepScrolled, logPanel } from "./log.js";
+import { say } from "./i18n.js";
 import { leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, ranksSeats, results, seatName, summary } from "./results.js";
@@ -146,7 +147,7 @@ function receive(msg) {
     setBusy();
     if (msg.code === "not_found") gone = true;
     // a resent action that went stale was overtaken by the fresh state: no need to alarm
-    if (!(p && p.resent && msg.code === "stale")) showMessage(msg.message);
+    if (!(p && p.resent && msg.code === "stale")) showMessage(say(msg.msg ?? msg.message));
   }
 }
 
@@ -396,7 +397,7 @@ function tools(s, ctx) {
       disabled: table.status === "running" ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
-        ctx.ui.hint = { ...h, version: s.version, at: Date.now() };
+        ctx.ui.hint = { ...h, reason: say(h.msg ?? h.reason), version: s.version, at: Date.now() };
         ctx.rerender();
       }) }, "Hint"));
   }
