@@ -134,9 +134,44 @@ seat: (number | null)
 name: string
 text: string
 /**
+ * a fixed phrase, for the reader's language
+ */
+msg?: (Words | string | null)
+/**
  * when, UTC (ISO 8601)
  */
 at: string
+}
+/**
+ * Words for people as a message id with arguments (``core.words.wire``), for a client
+ * to put into its reader's language: ``msg`` is the English template with ``{name}``
+ * placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
+ * ``cardtable`` for the platform's); each argument is a plain value or words of its own.
+ * A count has ``plural`` (the English plural) and ``n`` (which form).
+ */
+export interface Words {
+/**
+ * the English template: the gettext message id
+ */
+msg: string
+/**
+ * the catalog: cardtable, web, or a game's name
+ */
+domain: string
+/**
+ * the placeholders' values: a name, a number, or words (Words)
+ */
+args?: ({
+[k: string]: unknown
+} | null)
+/**
+ * a count's English plural template
+ */
+plural?: (string | null)
+/**
+ * a count: the number that picks the form
+ */
+n?: (number | null)
 }
 /**
  * Chat: on (re)connecting, the table's last messages (``replay``: they replace what
@@ -162,6 +197,10 @@ spectators: boolean
  */
 phrases: string[]
 /**
+ * the phrases, for the reader's language (in the same order)
+ */
+phrases_msg?: (Words | string)[]
+/**
  * whether this connection may write
  */
 can_write: boolean
@@ -169,6 +208,10 @@ can_write: boolean
  * why not, for people
  */
 why: (string | null)
+/**
+ * why not, for the reader's language
+ */
+why_msg?: (Words | string | null)
 }
 /**
  * The creator changes a table's chat (a field left out stays as it is).
@@ -250,37 +293,6 @@ columns?: ((Words | string)[] | null)
  * the headings of the breakdown's table rows, in order
  */
 table?: ((Words | string)[] | null)
-}
-/**
- * Words for people as a message id with arguments (``core.words.wire``), for a client
- * to put into its reader's language: ``msg`` is the English template with ``{name}``
- * placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
- * ``cardtable`` for the platform's); each argument is a plain value or words of its own.
- * A count has ``plural`` (the English plural) and ``n`` (which form).
- */
-export interface Words {
-/**
- * the English template: the gettext message id
- */
-msg: string
-/**
- * the catalog: cardtable, web, or a game's name
- */
-domain: string
-/**
- * the placeholders' values: a name, a number, or words (Words)
- */
-args?: ({
-[k: string]: unknown
-} | null)
-/**
- * a count's English plural template
- */
-plural?: (string | null)
-/**
- * a count: the number that picks the form
- */
-n?: (number | null)
 }
 /**
  * Every refusal: an HTTP status 4xx (5xx) with this body.
@@ -427,6 +439,10 @@ can_undo: boolean
 can_redo: boolean
 seats: SeatInfo[]
 notices: string[]
+/**
+ * the notices, for the reader's language (in the same order)
+ */
+notices_msg?: (Words | string)[]
 /**
  * null for a table without a clock
  */

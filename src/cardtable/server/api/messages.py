@@ -96,6 +96,38 @@ ClientId = Annotated[StrictStr, Field(max_length=MAX_ID), AfterValidator(_encoda
 
 
 # -- websocket: client -> server ------------------------------------------------------------
+class Words(BaseModel):
+    """Words for people as a message id with arguments (``core.words.wire``), for a client
+    to put into its reader's language: ``msg`` is the English template with ``{name}``
+    placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
+    ``cardtable`` for the platform's); each argument is a plain value or words of its own.
+    A count has ``plural`` (the English plural) and ``n`` (which form)."""
+
+    msg: str = Field(description="the English template: the gettext message id")
+    domain: str = Field(description="the catalog: cardtable, web, or a game's name")
+    args: dict[str, Any] | None = Field(
+        None, description="the placeholders' values: a name, a number, or words (Words)"
+    )
+    plural: str | None = Field(None, description="a count's English plural template")
+    n: int | None = Field(None, description="a count: the number that picks the form")
+
+
+#: words a client renders with ``say()``: ``Words``, or plain text that needs no translating
+Said = Words | str
+
+
+class EndingWords(BaseModel):
+    """An ending's words (``Ending``) as message ids with arguments, field for field."""
+
+    lines: list[Said]
+    verdict: Said | None
+    notes: list[Said]
+    columns: list[Said] | None = Field(None, description="the breakdown's column headings")
+    table: list[Said] | None = Field(
+        None, description="the headings of the breakdown's table rows, in order"
+    )
+
+
 class _ClientMessage(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
@@ -269,6 +301,9 @@ class TableInfo(BaseModel):
     can_redo: bool
     seats: list[SeatInfo]
     notices: list[str]
+    notices_msg: list[Said] = Field(
+        [], description="the notices, for the reader's language (in the same order)"
+    )
     clock: ClockInfo | None = Field(None, description="null for a table without a clock")
     your_deadline: float | None = Field(
         None,
@@ -291,38 +326,6 @@ Tool = Literal["undo", "redo", "hint", "peek", "restart", "new_deal"]
 
 
 # -- websocket: server -> client ------------------------------------------------------------
-class Words(BaseModel):
-    """Words for people as a message id with arguments (``core.words.wire``), for a client
-    to put into its reader's language: ``msg`` is the English template with ``{name}``
-    placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
-    ``cardtable`` for the platform's); each argument is a plain value or words of its own.
-    A count has ``plural`` (the English plural) and ``n`` (which form)."""
-
-    msg: str = Field(description="the English template: the gettext message id")
-    domain: str = Field(description="the catalog: cardtable, web, or a game's name")
-    args: dict[str, Any] | None = Field(
-        None, description="the placeholders' values: a name, a number, or words (Words)"
-    )
-    plural: str | None = Field(None, description="a count's English plural template")
-    n: int | None = Field(None, description="a count: the number that picks the form")
-
-
-#: words a client renders with ``say()``: ``Words``, or plain text that needs no translating
-Said = Words | str
-
-
-class EndingWords(BaseModel):
-    """An ending's words (``Ending``) as message ids with arguments, field for field."""
-
-    lines: list[Said]
-    verdict: Said | None
-    notes: list[Said]
-    columns: list[Said] | None = Field(None, description="the breakdown's column headings")
-    table: list[Said] | None = Field(
-        None, description="the headings of the breakdown's table rows, in order"
-    )
-
-
 class LogEntry(BaseModel):
     """One action of the game log in words (``Game.describe_action``): the seat that played
     it reads its own words, the others only the public ones until a secret action resolves."""
@@ -484,6 +487,7 @@ class ChatLine(BaseModel):
     seat: int | None = Field(description="the writer's seat (from 0), null for a spectator")
     name: str = Field(description="the writer's name when they wrote it")
     text: str
+    msg: Said | None = Field(None, description="a fixed phrase, for the reader's language")
     at: str = Field(description="when, UTC (ISO 8601)")
 
 
@@ -491,8 +495,12 @@ class ChatSettings(BaseModel):
     free: bool = Field(description="free text; false: only the fixed phrases")
     spectators: bool = Field(description="spectators may write")
     phrases: list[str] = Field(description="what may always be said")
+    phrases_msg: list[Said] = Field(
+        [], description="the phrases, for the reader's language (in the same order)"
+    )
     can_write: bool = Field(description="whether this connection may write")
     why: str | None = Field(description="why not, for people")
+    why_msg: Said | None = Field(None, description="why not, for the reader's language")
 
 
 class ChatServerMessage(BaseModel):

@@ -30,6 +30,7 @@ from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.protocol import State
+from cardtable.core.words import translatable
 from cardtable.seeds import new_deal_seed
 from cardtable.server.api.messages import HubError, NotHolder, error
 from cardtable.server.storage import store as db
@@ -50,6 +51,7 @@ from cardtable.server.tables.live import (
     stored_seats,
 )
 
+_, _n = translatable("cardtable")
 log = logging.getLogger("cardtable.server")
 
 MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
@@ -420,8 +422,16 @@ class TableEngine:
             seats={seat: self.bot_for(table, seat, bot)},
         )
         new = table.seats[seat]
-        whose = f"{new['person_name'] or 'player'}'s seat" if new["person"] else "seat"
-        table.notices.append(f"{whose} {seat + 1} is now played by {new['name']} (bot)")
+        if new["person"]:
+            said = _(
+                "{person}'s seat {seat} is now played by {bot} (bot)",
+                person=new["person_name"] or _("player"),
+                seat=seat + 1,
+                bot=new["name"],
+            )
+        else:
+            said = _("seat {seat} is now played by {bot} (bot)", seat=seat + 1, bot=new["name"])
+        table.notices.append(said)
         log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
@@ -800,9 +810,23 @@ class TableEngine:
         if outcome == "bot":
             what = "resigned" if resign else "left"
             bot = table.seats[seat]["bot"]
-            table.notices.append(
-                f"{player.name} {what}; {table.seats[seat]['name']} (bot) plays seat {seat + 1} on"
+            bot_name, number = table.seats[seat]["name"], seat + 1
+            said = (
+                _(
+                    "{name} resigned; {bot} (bot) plays seat {seat} on",
+                    name=player.name,
+                    bot=bot_name,
+                    seat=number,
+                )
+                if resign
+                else _(
+                    "{name} left; {bot} (bot) plays seat {seat} on",
+                    name=player.name,
+                    bot=bot_name,
+                    seat=number,
+                )
             )
+            table.notices.append(said)
             log.info(
                 "table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id, what, bot
             )

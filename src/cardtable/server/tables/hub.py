@@ -31,6 +31,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.errors import CardtableError
+from cardtable.core.words import translatable
 from cardtable.server.api.messages import HubError, NotHolder, StateDict
 from cardtable.server.storage import store as db
 from cardtable.server.tables import clock as clocks
@@ -42,6 +43,8 @@ from cardtable.server.tables.chat import Chat
 from cardtable.server.tables.conn import Conn
 from cardtable.server.tables.engine import SEAT_GRACE, TableEngine
 from cardtable.server.tables.live import LiveTable
+
+_, _n = translatable("cardtable")
 
 log = logging.getLogger("cardtable.server")
 
@@ -304,8 +307,12 @@ class Hub:
                 log.warning("table %s seat %s: bot %s: %s", table.id, i, s["bot"], e)
                 table.bots[i] = self.bots.make(table, i, fallback)
                 table.notices.append(
-                    f"the {s['bot']} bot at seat {i + 1} could not start; "
-                    f"the {fallback} bot plays on"
+                    _(
+                        "the {bot} bot at seat {seat} could not start; the {fallback} bot plays on",
+                        bot=s["bot"],
+                        seat=i + 1,
+                        fallback=fallback,
+                    )
                 )
                 self.engine.replace_bot(table, i, fallback)
 

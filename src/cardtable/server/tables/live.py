@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from cardtable import games
 from cardtable.core.protocol import State
-from cardtable.core.words import Text, translatable
+from cardtable.core.words import Text, translatable, wire
 from cardtable.server.api.messages import HubError
 from cardtable.server.api.names import bot_label
 from cardtable.server.tables import clock as clocks
@@ -469,6 +469,7 @@ def table_info(
             for i, s in enumerate(seats)
         ],
         "notices": notices or [],
+        "notices_msg": [wire(n) for n in notices or []],
         "clock": clocks.public(clock, time.time()),
         "your_deadline": your_deadline(clock, seats, viewer),
     }
