@@ -146,9 +146,7 @@ def test_czech_counts_a_real_message_in_three_forms() -> None:
     """The Game's cards left: 1 karta, 2 karty, 5 karet."""
     game = games.get("the-game")
     result = {"over": True, "won": False, "good": True, "stuck_seat": None, "short_by": 0}
-    said = {
-        n: czech(game.result_lines({**result, "cards_left": n}, ["Ann"])[0]) for n in (1, 2, 5)
-    }
+    said = {n: czech(game.result_lines({**result, "cards_left": n}, ["Ann"])[0]) for n in (1, 2, 5)}
     assert "1 karta" in said[1]
     assert "2 karty" in said[2]
     assert "5 karet" in said[5]
