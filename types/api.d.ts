@@ -374,7 +374,7 @@ free_chat_default?: boolean
  */
 fallback_bot: string
 /**
- * {name, default, doc} each
+ * {name, label, default, doc, msg} each (msg: label and doc as wire words)
  */
 options: {
 [k: string]: unknown

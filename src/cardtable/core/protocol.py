@@ -44,7 +44,7 @@ from cardtable.core.errors import (
     NotYourTurn,
 )
 from cardtable.core.rng import check_seed
-from cardtable.core.words import Arg, Text, translatable
+from cardtable.core.words import Arg, Text, translatable, wire
 
 _, _n = translatable("cardtable")
 
@@ -554,6 +554,8 @@ class Game(ABC):
                     "label": o.title,
                     "default": o.default,
                     "doc": o.doc,
+                    # the same words for the reader's language (``core.words.wire``)
+                    "msg": {"label": wire(o.title), "doc": wire(o.doc)},
                     "seat": o.seat,
                     "choices": list(o.choices) if o.choices else None,
                 }

@@ -734,7 +734,9 @@ class GameInfo(BaseModel):
         "fixed phrases only, which the creator may change)",
     )
     fallback_bot: str = Field(description="the bot a failing bot's seat passes to")
-    options: list[dict[str, Any]] = Field(description="{name, default, doc} each")
+    options: list[dict[str, Any]] = Field(
+        description="{name, label, default, doc, msg} each (msg: label and doc as wire words)"
+    )
     bots: list[BotInfo]
 
 

@@ -499,7 +499,7 @@ class Hub:
                 "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
             )
         async with table.lock:
-            _, changed = self.engine.join(table, bot, seat)
+            _seat, changed = self.engine.join(table, bot, seat)
         if changed:
             table.notices.append(f"{bot.name} (a bot account) was invited to seat {seat + 1}")
             await self.changed(table)
