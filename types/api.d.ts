@@ -493,6 +493,10 @@ you_away?: (boolean | null)
  * a person's seat without a connection at an unfinished table: seconds until the creator may hand it to a bot (0: now; the grace period, --seat-grace); null otherwise
  */
 hand_over_in?: (number | null)
+/**
+ * the seat's name as pages show it, for the reader's language: the person's, a bot's marked as one ('Greedy (bot)'), a person's seat a bot plays on ('Ann — played by Greedy'), or 'open seat'
+ */
+shown?: (Words | string | null)
 }
 /**
  * Who played a seat from one action on.

@@ -253,6 +253,12 @@ class SeatInfo(BaseModel):
         "seconds until the creator may hand it to a bot (0: now; the grace period, "
         "--seat-grace); null otherwise",
     )
+    shown: Said | None = Field(
+        None,
+        description="the seat's name as pages show it, for the reader's language: the "
+        "person's, a bot's marked as one ('Greedy (bot)'), a person's seat a bot plays on "
+        "('Ann — played by Greedy'), or 'open seat'",
+    )
 
 
 class SeatClock(BaseModel):

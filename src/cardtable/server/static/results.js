@@ -24,6 +24,7 @@ import { say } from "./i18n.js";
 // a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
 // a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
 export function seatName(seat) {
+  if (seat.shown) return say(seat.shown);  // the server's words, in the reader's language
   if (seat.bot && seat.person) return `${seat.person} — played by ${seat.name}`;
   if (seat.bot || seat.bot_account) return `${seat.name} (bot)`;
   return seat.name || "open seat";

@@ -100,6 +100,16 @@ def shown_name(seat: SeatRow) -> str | None:  # a Text for a bot on a person's s
     return seat["name"]
 
 
+def seat_label(seat: SeatRow, bot_account: bool = False) -> str:
+    """The seat's name as pages show it (docs/server.md, "Seats that go to bots"): the
+    person's, a bot's marked as one, a person's seat a bot plays on, or an open seat."""
+    if seat["bot"] and seat["person"]:
+        return played_for(seat["person_name"] or _("player"), seat["name"] or "")
+    if seat["bot"] or bot_account:
+        return _("{name} (bot)", name=seat["name"] or "")
+    return seat["name"] or _("open seat")
+
+
 def new_bot_name(
     seats: list[SeatRow],
     seat: int,
@@ -465,6 +475,7 @@ def table_info(
                 "connected": (i in present) if s["player_id"] else None,
                 "bot_account": s["player_id"] in bot_accounts,
                 "hand_over_in": None,
+                "shown": wire(seat_label(s, s["player_id"] in bot_accounts)),
             }  # (a live table's own info counts it down)
             for i, s in enumerate(seats)
         ],
