@@ -176,25 +176,54 @@ class Option:
             self.kind is int and isinstance(value, bool)
         )
         if wrong_type:
-            raise BadOptions(
-                f"option {self.name!r} must be {self.kind.__name__}"
-                + (" or null" if self.nullable else "")
-                + f", not {value!r}"
-            )
+            said = dict(option=repr(self.name), kind=self.kind.__name__, value=repr(value))
+            if self.nullable:
+                raise BadOptions(_("option {option} must be {kind} or null, not {value}", **said))
+            raise BadOptions(_("option {option} must be {kind}, not {value}", **said))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(repr, self.choices))
-            raise BadOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise BadOptions(
+                _(
+                    "option {option} must be one of {allowed}, not {value}",
+                    option=repr(self.name),
+                    allowed=allowed,
+                    value=repr(value),
+                )
+            )
         if self.seat and not 0 <= value < players:
             raise BadOptions(
-                f"option {self.name!r} ({self.title.lower()}): there is no seat {value + 1} "
-                f"among {players} players (seats 1 to {players}, sent as 0 to {players - 1})"
+                _(
+                    "option {option} ({title}): there is no seat {seat} among {players} players "
+                    "(seats 1 to {players}, sent as 0 to {last})",
+                    option=repr(self.name),
+                    title=self.title.lower(),
+                    seat=value + 1,
+                    players=players,
+                    last=players - 1,
+                )
             )
         if self.low is not None and value < self.low:
-            raise BadOptions(f"option {self.name!r} must be at least {self.low}, not {value!r}")
+            raise BadOptions(
+                _(
+                    "option {option} must be at least {low}, not {value}",
+                    option=repr(self.name),
+                    low=self.low,
+                    value=repr(value),
+                )
+            )
         if self.high is not None and value > self.high:
-            raise BadOptions(f"option {self.name!r} must be at most {self.high}, not {value!r}")
+            raise BadOptions(
+                _(
+                    "option {option} must be at most {high}, not {value}",
+                    option=repr(self.name),
+                    high=self.high,
+                    value=repr(value),
+                )
+            )
         if self.check is not None and (problem := self.check(value, players)):
-            raise BadOptions(f"option {self.name!r}: {problem}")
+            raise BadOptions(
+                _("option {option}: {problem}", option=repr(self.name), problem=problem)
+            )
         return value
 
 
@@ -485,21 +514,53 @@ class Game(ABC):
         if players is None:
             players = self.min_players
         if isinstance(players, bool) or not isinstance(players, int):
-            raise BadOptions(f"the number of players must be a whole number, not {players!r}")
-        if not self.min_players <= players <= self.max_players:
-            span = (
-                f"exactly {self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
+            raise BadOptions(
+                _(
+                    "the number of players must be a whole number, not {players}",
+                    players=repr(players),
+                )
             )
-            raise BadOptions(f"{self.title} is for {span} players, not {players}")
+        if not self.min_players <= players <= self.max_players:
+            low, high = self.min_players, self.max_players
+            if low == high:
+                raise BadOptions(
+                    _(
+                        "{game} is for exactly {n} players, not {players}",
+                        game=self.title,
+                        n=low,
+                        players=players,
+                    )
+                )
+            raise BadOptions(
+                _(
+                    "{game} is for {low} to {high} players, not {players}",
+                    game=self.title,
+                    low=low,
+                    high=high,
+                    players=players,
+                )
+            )
         if not options:  # the common case, kept cheap for simulations
             return players, self._defaults_checked(players)
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            names = ", ".join(known) or "none"
-            raise BadOptions(f"{self.title} has no option {unknown[0]!r} (its options: {names})")
+            if not known:
+                raise BadOptions(
+                    _(
+                        "{game} has no option {option} (its options: none)",
+                        game=self.title,
+                        option=repr(unknown[0]),
+                    )
+                )
+            raise BadOptions(
+                _(
+                    "{game} has no option {option} (its options: {options})",
+                    game=self.title,
+                    option=repr(unknown[0]),
+                    options=", ".join(known),
+                )
+            )
         full = {}
         for name, opt in known.items():
             full[name] = opt.validate(options.get(name, opt.default), players)
