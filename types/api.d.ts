@@ -815,6 +815,10 @@ to_act: number[]
  */
 labels: string[]
 /**
+ * the labels, for the reader's language (in the same order)
+ */
+labels_msg?: (Words | string)[]
+/**
  * once over: the end in words
  */
 ending: (Ending | null)

@@ -414,6 +414,9 @@ class StateMessage(BaseModel):
         "table runs): a seat not here is not to play, whatever its legal"
     )
     labels: list[str] = Field(description="a label per legal action (Game.move_label)")
+    labels_msg: list[Said] = Field(
+        [], description="the labels, for the reader's language (in the same order)"
+    )
     ending: Ending | None = Field(description="once over: the end in words")
     tools: list[Tool] = Field(
         description="the table tools this connection's person has now "
@@ -439,6 +442,7 @@ class StateDict(TypedDict):
     last: dict[str, Any] | None
     to_act: list[int]
     labels: list[str]
+    labels_msg: list[Any]
     ending: dict[str, Any] | None
     tools: list[str]
 

@@ -79,6 +79,7 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
         "last": words["last"],
         "to_act": words["to_act"],
         "labels": words["labels"],
+        "labels_msg": words["labels_msg"],
         "ending": words["ending"],
         "tools": words["tools"],
     }
@@ -93,6 +94,7 @@ def table_words(
     game = games.get(table.game)
     running = table.status == "running"
     ending = None
+    labels = [game.move_label(view, a) for a in legal]
     if table.status == "over":
         names = seat_names(table)
         result = table.state.result()
@@ -109,7 +111,8 @@ def table_words(
     return {
         "last": gamelog.last_for(table, seat),
         "to_act": list(table.state.to_act()) if running else [],
-        "labels": [game.move_label(view, a) for a in legal],
+        "labels": labels,
+        "labels_msg": [wire(label) for label in labels],
         "ending": ending_words(ending) if ending else None,
     }
 
