@@ -77,7 +77,7 @@ class Chat:
     ) -> dict[str, bool]:
         """The creator changes the table's chat; every connection is told."""
         if table.created_by != player_id:
-            raise HubError("forbidden", "only the table's creator sets its chat", 403)
+            raise HubError("forbidden", _("only the table's creator sets its chat"), 403)
         now = dict(self.settings(table))
         if free is not None:
             now["free"] = free

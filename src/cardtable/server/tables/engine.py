@@ -98,11 +98,11 @@ class TableEngine:
         the seats' bots are the bot runner's). ``HubError`` not_found; ``NotHolder`` where
         another process holds it."""
         if not routable(table_id):  # no process is ever asked to hold it: no table has it
-            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+            raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
         self.guard(table_id, "loading")
         row = self.store.table(table_id)
         if row is None:
-            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+            raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
         advisor = make_advisor(row.game)
         log_rows = self.store.actions(table_id)
         actors: list[str | None] = [a.actor for a in log_rows]
@@ -380,7 +380,12 @@ class TableEngine:
             raise HubError("forbidden", _("only the table's creator can hand a seat to a bot"), 403)
         if not 0 <= seat < table.players:
             raise HubError(
-                "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
+                "bad_request",
+                _(
+                    "there is no seat {seat} (seats 1 to {players})",
+                    seat=seat + 1,
+                    players=table.players,
+                ),
             )
         if table.status == "over":  # who played a finished game is history
             raise HubError("game_over", _("the game is over: its seats never change"), 409)
@@ -931,7 +936,9 @@ class TableEngine:
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""
         if table.status != "over":
-            raise HubError("not_over", "the record of a game is public once the game is over", 403)
+            raise HubError(
+                "not_over", _("the record of a game is public once the game is over"), 403
+            )
         # who played each seat (names, not player ids): replay() accepts and ignores it
         return {**table.state.record(), "played_by": table.history()}
 

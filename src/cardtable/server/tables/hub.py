@@ -491,12 +491,19 @@ class Hub:
         """The creator seats the bot account ``bot`` at the open ``seat``, if it plays with
         them: its owner, or anyone when the owner said so (``plays_with``)."""
         if table.created_by != player.id:
-            raise HubError("forbidden", "only the table's creator can invite a bot", 403)
+            raise HubError("forbidden", _("only the table's creator can invite a bot"), 403)
         if bot.bot_owner != player.id and bot.plays_with != "anyone":
-            raise HubError("owner_only", f"{bot.name} plays only at its owner's tables", 403)
+            raise HubError(
+                "owner_only", _("{bot} plays only at its owner's tables", bot=bot.name), 403
+            )
         if not 0 <= seat < table.players:
             raise HubError(
-                "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
+                "bad_request",
+                _(
+                    "there is no seat {seat} (seats 1 to {players})",
+                    seat=seat + 1,
+                    players=table.players,
+                ),
             )
         async with table.lock:
             _seat, changed = self.engine.join(table, bot, seat)
@@ -537,7 +544,7 @@ class Hub:
     @staticmethod
     def _check_own_solitaire(table: LiveTable, player: db.Player) -> None:
         if table.players != 1 or table.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "only your own game played alone is abandoned so", 403)
+            raise HubError("forbidden", _("only your own game played alone is abandoned so"), 403)
 
     async def close_idle(self, idle_for: float) -> int:
         """Close as ``idle`` the open and running tables without a change for ``idle_for``

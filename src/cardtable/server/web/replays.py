@@ -32,7 +32,7 @@ from cardtable import games
 from cardtable.core import logbook
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
-from cardtable.core.words import wire
+from cardtable.core.words import translatable, wire
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
 from cardtable.server.tables import gamelog
@@ -43,6 +43,8 @@ from cardtable.server.tables.live import (
     people_in,
     stored_seats,
 )
+
+_, _n = translatable("cardtable")
 
 if TYPE_CHECKING:
     from cardtable.server.tables.hub import Hub
@@ -188,10 +190,14 @@ class Replays:
         else:
             row = hub.store.table(table_id)
             if row is None:
-                raise HubError("not_found", f"there is no table {table_id!r}", 404)
+                raise HubError(
+                    "not_found", _("there is no table {table}", table=repr(table_id)), 404
+                )
             version, status = row.version, row.status
         if status != "over":
-            raise HubError("not_over", "the record of a game is public once the game is over", 403)
+            raise HubError(
+                "not_over", _("the record of a game is public once the game is over"), 403
+            )
         key = (table_id, version)  # (a finished solitaire may be undone and played on)
         kept = self._kept.get(key)
         if kept is not None:
@@ -202,7 +208,7 @@ class Replays:
             pending = self._building[key] = asyncio.ensure_future(
                 self._build(hub, table_id, table, key)
             )
-            pending.add_done_callback(lambda _: self._building.pop(key, None))
+            pending.add_done_callback(lambda _done: self._building.pop(key, None))
         # shielded: a client that goes away does not cancel the build others wait for
         return await asyncio.shield(pending)
 
@@ -253,7 +259,7 @@ class Replays:
         self._kept[key] = replay
         total = sum(len(r.actions) for r in self._kept.values())
         while total > self.keep_actions and len(self._kept) > 1:
-            _, old = self._kept.popitem(last=False)
+            _key, old = self._kept.popitem(last=False)
             total -= len(old.actions)
 
 
@@ -266,7 +272,7 @@ async def finished_table(
     loop serving others between two reads."""
     row = store.table(table_id)
     if row is None:
-        raise HubError("not_found", f"there is no table {table_id!r}", 404)
+        raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
     log: list[db.LoggedAction] = []
     while True:
         more = store.actions(table_id, len(log), READ_ROWS)

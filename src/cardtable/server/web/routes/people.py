@@ -75,7 +75,7 @@ async def post_language(request: Request, response: Response, body: LanguageBody
 async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
     name = body.name.strip()
     if not NAME.match(name):
-        raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
+        raise HubError("bad_name", _("a name is 1 to 24 characters, without < or >"))
     if reserved_name(name, deps.hub(request).external_bots):
         raise HubError(
             "reserved_name",
@@ -85,7 +85,7 @@ async def post_me(request: Request, response: Response, body: NameBody) -> dict[
     store = deps.store(request)
     player = deps.viewer(request)
     if player and player.bot_owner is not None:
-        raise HubError("forbidden", "a bot account keeps the name its owner gave it", 403)
+        raise HubError("forbidden", _("a bot account keeps the name its owner gave it"), 403)
     if player:
         store.rename(player.id, name)
     else:
@@ -142,7 +142,7 @@ def try_code(request: Request) -> None:
 
 
 def no_such_code() -> HubError:
-    return HubError("bad_code", "no player has this recovery code (was it renewed?)", 404)
+    return HubError("bad_code", _("no player has this recovery code (was it renewed?)"), 404)
 
 
 @router.post("/api/me/recover/whose", response_model=MeAnswer)
