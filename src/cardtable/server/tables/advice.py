@@ -111,7 +111,7 @@ class Advice:
         try:
             return await self.pool.call(bot, method, view, legal, timeout)
         except TimeoutError:
-            said = _("no answer within {seconds} s", seconds=float(f"{timeout:g}"))
+            said = _("no answer within {seconds} s", seconds=format(timeout, "g"))
             raise TooMany("busy", said, BUSY_RETRY, 503) from None
         except (BotFailed, WorkerGone) as e:
             raise TooMany("busy", f"the advice worker failed: {e}", BUSY_RETRY, 503) from None

@@ -508,7 +508,9 @@ class Hub:
         async with table.lock:
             _seat, changed = self.engine.join(table, bot, seat)
         if changed:
-            table.notices.append(f"{bot.name} (a bot account) was invited to seat {seat + 1}")
+            table.notices.append(
+                _("{bot} (a bot account) was invited to seat {seat}", bot=bot.name, seat=seat + 1)
+            )
             await self.changed(table)
 
     async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int, bot: str) -> None:
@@ -734,14 +736,18 @@ class Hub:
                 self.engine.guard(table.id, "a clock's timeout")
             for seat, why in gone.items():
                 person = table.seats[seat]
-                name = person["name"] or "a player"
+                name = person["name"] or _("a player")
                 self.engine.time_out(table, seat)
                 table.bots[seat] = self.bots.make(table, seat, fallback)
                 for conn in table.conns:  # their open pages watch until they take it back
                     if conn.seat == seat:
                         conn.seat = None
                 bot = table.seats[seat]["name"] or fallback  # its name, given once
-                table.notices.append(f"{name} {why}; {bot} plays for {name}")
+                if why == "ran out of time":
+                    said = _("{name} ran out of time; {bot} plays for {name}", name=name, bot=bot)
+                else:
+                    said = _("{name} stayed away; {bot} plays for {name}", name=name, bot=bot)
+                table.notices.append(said)
                 log.info(
                     "table %s seat %s: %s %s; the %s bot plays",
                     table.id,
@@ -766,6 +772,6 @@ class Hub:
             bot = table.bots.pop(seat, None)
             if bot is not None:
                 self.bots.close_later(bot)
-            table.notices.append(f"{player.name} is back and plays again")
+            table.notices.append(_("{name} is back and plays again", name=player.name))
         await self.changed(table)
         return seat
