@@ -344,7 +344,8 @@ function render() {
     if (leave) side.append(leave);
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
-        el("ul", { class: "notices" }, table.notices.map((x, i) => el("li", {}, say(table.notices_msg?.[i] ?? x))))));
+        el("ul", { class: "notices" },
+          table.notices.map((x, i) => el("li", {}, say(table.notices_msg?.[i] ?? x))))));
     }
     if (table.players > 1) { // a solitaire has nobody to talk to
       chat.update(s);
