@@ -2,6 +2,7 @@
 // every (re)connect, then each new one); they are shown as text (textContent), never HTML.
 // One panel node lives for the whole page, so a half-written message survives re-renders.
 import { api, el, clear } from "./common.js";
+import { say as read } from "./i18n.js";
 
 const MAX = 300; // the server's chat.MAX_CHAT
 
@@ -44,7 +45,7 @@ export function createChat({ send, tableId }) {
     return el("li", { "data-n": String(m.n), title: isNaN(when.getTime()) ? null : when.toLocaleString() },
       el("b", { class: "chat-name" }, m.name),
       m.seat === null ? el("span", { class: "muted" }, " (watching)") : null,
-      ": ", el("span", { class: "chat-text" }, m.text));
+      ": ", el("span", { class: "chat-text" }, read(m.msg ?? m.text)));
   }
 
   function showSettings() {
@@ -55,11 +56,11 @@ export function createChat({ send, tableId }) {
     form.hidden = !settings.can_write || !free;
     clear(phrases);
     phrases.hidden = !settings.can_write;
-    for (const p of settings.phrases) {
+    settings.phrases.forEach((p, i) => {
       phrases.append(el("button", { type: "button", class: "phrase", "data-phrase": p,
-        onclick: () => say(p) }, p));
-    }
-    why.textContent = !settings.can_write ? settings.why
+        onclick: () => say(p) }, read(settings.phrases_msg?.[i] ?? p)));
+    });
+    why.textContent = !settings.can_write ? read(settings.why_msg ?? settings.why)
       : free ? "" : "Free chat is off at this table (the rules limit what players may say): "
         + "use the phrases.";
     why.hidden = !why.textContent;
@@ -96,7 +97,7 @@ export function createChat({ send, tableId }) {
     // a chat error for this page's message: said in the panel, the text given back
     /** @param {import("@api").ErrorMessage} msg */
     error(msg) {
-      problem.textContent = msg.message;
+      problem.textContent = read(msg.msg ?? msg.message);
       if (lastSent && !input.value && settings && settings.free) input.value = lastSent;
     },
     /** @param {import("@api").StateMessage} s */

@@ -1,4 +1,5 @@
 // Shared helpers: the JSON API, DOM building, the top bar and the name dialog.
+import { say } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -26,7 +27,9 @@ export async function api(method, path, body) {
     data = null;  // no JSON body (an empty answer, a proxy's page)
   }
   if (!res.ok) {
-    const detail = data && (data.message || (typeof data.detail === "string" ? data.detail : null));
+    // the reason in the reader's language (`msg`), else in English
+    const detail = data && (say(data.msg ?? data.message)
+      || (typeof data.detail === "string" ? data.detail : null));
     throw new ApiError(res.status, data && data.error, detail || `${res.status} ${res.statusText}`);
   }
   return data;

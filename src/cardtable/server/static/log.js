@@ -4,9 +4,14 @@
 // marks (`news`: a deal's scoring). Newest at the bottom; the list stays scrolled to the
 // bottom unless the reader scrolled up to read older moves.
 import { el } from "./common.js";
+import { say } from "./i18n.js";
+
+// an entry's words in the reader's language (the server's `msg`), else its English `text`
+/** @param {import("@api").LogEntry} e */
+const words = (e) => say(e.msg ?? e.text);
 
 // which log line is the current one: the table's last move, or the replay's step
-// entries: [{n, seat, who, text}], current: an index n or null, pick(n): a click on line n
+// entries: [{n, seat, who, text, msg}], current: an index n or null, pick(n): a click on line n
 /**
  * @param {import("@api").LogEntry[]} entries
  * @param {{current?: number | null, pick?: ((n: number) => void) | null, title?: string}} [how]
@@ -19,8 +24,8 @@ export function logPanel(entries, { current = null, pick = null, title = "Game l
     "data-seat": String(e.seat), "aria-current": e.n === current ? "step" : null,
   }, pick ? h("button", { type: "button", class: "log-pick", "data-key": `log-${e.n}`,
     title: `go to move ${e.n + 1}`, onclick: () => pick(e.n) },
-  h("span", { class: "log-n" }, `${e.n + 1}.`), " ", e.text)
-    : [h("span", { class: "log-n" }, `${e.n + 1}.`), " ", e.text])));
+  h("span", { class: "log-n" }, `${e.n + 1}.`), " ", words(e))
+    : [h("span", { class: "log-n" }, `${e.n + 1}.`), " ", words(e)])));
   return h("section", { class: "panel log", "aria-label": "game log" },
     h("h2", {}, title),
     entries.length
@@ -33,7 +38,7 @@ export function logPanel(entries, { current = null, pick = null, title = "Game l
 // the current line)
 function newsLine(e, h) {
   return h("li", { class: "log-line log-news", "data-n": String(e.n), "data-news": "1" },
-    e.text);
+    words(e));
 }
 
 // keep a re-rendered list where the reader left it: at the bottom (the newest move) unless

@@ -7,6 +7,7 @@
 // (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
 import { api, clear, copyText, el, getGames, showMessage, topbar } from "./common.js";
 import { logPanel, scrollToLine } from "./log.js";
+import { say } from "./i18n.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, ranksSeats, results, summary } from "./results.js";
 
@@ -109,7 +110,7 @@ function show(data) {
   const who = data.action && data.action.by ? label(data.action.by) : n[data.action?.seat];
   // the move in words (as the table's log read it), else the notation
   const what = !data.action ? "the deal"
-    : data.action.text || `${who}: ${data.action.action}`;
+    : say(data.action.msg ?? data.action.text) || `${who}: ${data.action.action}`;
   $("#step").textContent = `Step ${step} of ${steps}`;
   $("#what").textContent = what;
   $("#notation").textContent = data.action ? data.action.action : "";

@@ -6,6 +6,7 @@
 // before its game's end has no figures: its headline says how it ended (lifecycle.js), and
 // the server's lines say the rest.
 import { el } from "./common.js";
+import { say } from "./i18n.js";
 
 /** @typedef {import("@api").Ending} Ending */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -23,6 +24,7 @@ import { el } from "./common.js";
 // a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
 // a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
 export function seatName(seat) {
+  if (seat.shown) return say(seat.shown);  // the server's words, in the reader's language
   if (seat.bot && seat.person) return `${seat.person} — played by ${seat.name}`;
   if (seat.bot || seat.bot_account) return `${seat.name} (bot)`;
   return seat.name || "open seat";
@@ -61,6 +63,7 @@ export function ranksSeats(game, table) {
  * @returns {Summary}
  */
 export function summary(result, ending, table, names, ranked) {
+  ending = ending && readable(ending);
   const r = result || {};
   const winners = new Set(r.winners || []);
   const me = table.seats.findIndex((x) => x.you);
@@ -76,6 +79,24 @@ export function summary(result, ending, table, names, ranked) {
     mine: me >= 0 && winners.has(me),
     rows: ranked && !closed ? seats.map((i) => ({ seat: i, rank: rank(i), name: names[i],
       winner: winners.has(i) })) : null,
+  };
+}
+
+// The ending's words in the reader's language: the server's `msg` (the same words as message
+// ids), each field falling back to its English
+/** @param {Ending} ending @returns {Ending} */
+function readable(ending) {
+  const m = ending.msg;
+  if (!m) return ending;
+  const each = (english, wired) => english.map((x, i) => say(wired?.[i] ?? x));
+  const b = ending.breakdown;
+  return {
+    ...ending,
+    lines: each(ending.lines, m.lines),
+    verdict: ending.verdict && say(m.verdict ?? ending.verdict),
+    notes: each(ending.notes || [], m.notes),
+    breakdown: b && { ...b, columns: each(b.columns, m.columns),
+      table: b.table.map(([heading, value], i) => [say(m.table?.[i] ?? heading), value]) },
   };
 }
 

@@ -6,6 +6,7 @@ import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
 } from "./common.js";
 import { keepScrolled, logPanel } from "./log.js";
+import { say } from "./i18n.js";
 import { leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, ranksSeats, results, seatName, summary } from "./results.js";
@@ -146,7 +147,7 @@ function receive(msg) {
     setBusy();
     if (msg.code === "not_found") gone = true;
     // a resent action that went stale was overtaken by the fresh state: no need to alarm
-    if (!(p && p.resent && msg.code === "stale")) showMessage(msg.message);
+    if (!(p && p.resent && msg.code === "stale")) showMessage(say(msg.msg ?? msg.message));
   }
 }
 
@@ -343,7 +344,8 @@ function render() {
     if (leave) side.append(leave);
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
-        el("ul", { class: "notices" }, table.notices.map((x) => el("li", {}, x)))));
+        el("ul", { class: "notices" },
+          table.notices.map((x, i) => el("li", {}, say(table.notices_msg?.[i] ?? x))))));
     }
     if (table.players > 1) { // a solitaire has nobody to talk to
       chat.update(s);
@@ -396,7 +398,7 @@ function tools(s, ctx) {
       disabled: table.status === "running" ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
-        ctx.ui.hint = { ...h, version: s.version, at: Date.now() };
+        ctx.ui.hint = { ...h, reason: say(h.msg ?? h.reason), version: s.version, at: Date.now() };
         ctx.rerender();
       }) }, "Hint"));
   }
