@@ -113,5 +113,5 @@ export function signalControls() {
     });
     parts.push(ask);
   }
-  return el("div", { class: "row signals", "aria-label": "turn signals" }, parts);
+  return el("div", { class: "row signals", role: "group", "aria-label": "turn signals" }, parts);
 }

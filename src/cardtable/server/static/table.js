@@ -253,6 +253,7 @@ function seatsPanel(s, botNames) {
         actions = actions ? el("div", { class: "stack" }, actions, invite) : invite;
       }
       return el("div", { class: `seat ${turn ? "turn" : ""}`, "data-seat": String(seat.seat),
+        role: "group",
         "aria-label": `seat ${seat.seat + 1}: ${n[seat.seat]}, ${presence}${turn ? ", to play" : ""}` },
       el("span", { class: `dot ${dot}`, title: presence }),
       el("span", { class: "name" }, n[seat.seat], seat.you ? " (you)" : ""),
