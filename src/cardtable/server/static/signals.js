@@ -82,6 +82,7 @@ export function signalTurn(s) {
   const title = s.table.title;
   document.title = mine ? `▶ Your turn — ${title}` : `${title} · cardtable`;
   document.body.dataset.myTurn = mine ? "1" : "";
+  announceTurn(mine);
   const fresh = s.version !== lastVersion;
   lastVersion = s.version;
   if (mine && before === false && fresh) {
@@ -89,6 +90,17 @@ export function signalTurn(s) {
     notify(title);
   }
   before = mine;
+}
+
+// "Your turn" said once to a screen reader when the turn comes (an assertive live region,
+// table.html), emptied when the turn goes: a re-render or a presence change never says it
+// again, and the next turn says it anew
+const YOUR_TURN = "Your turn";
+function announceTurn(mine) {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  if (mine && !box.textContent) box.textContent = YOUR_TURN;
+  else if (!mine && box.textContent) box.textContent = "";
 }
 
 // the mute toggle and (where the browser can) the button that asks for notifications
