@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -186,3 +187,128 @@ def test_no_axe_violation(server, browser, name: str, lang: str) -> None:
     assert not found, "\n".join(found)
     assert not page.js_errors
     page.context.close()
+
+
+# -- what a screen reader hears ----------------------------------------------------------------
+def test_the_log_is_a_live_region_that_lives_on(server, browser) -> None:
+    """The game log is one ``role="log"`` region (polite, not atomic) for the page's life: a
+    move adds its line to the same region, which is never replaced."""
+    page = person(browser, server, "en")
+    table(game="the-game", end=False)(page, server)
+    log = page.get_by_role("log", name="game log")
+    expect(log).to_have_attribute("aria-live", "polite")
+    expect(log).to_have_attribute("aria-atomic", "false")
+    page.evaluate("() => { window.__log = document.querySelector('[role=log]'); }")
+    lines = log.locator("li").count()
+    card = page.locator("[data-card][data-actions]").first
+    card.click()
+    page.click(f'[data-action="{card.get_attribute("data-actions").split("|")[0]}"]')
+    expect(log.locator("li")).to_have_count(lines + 1)
+    assert page.evaluate("() => document.querySelector('[role=log]') === window.__log")
+    assert not page.js_errors
+
+
+def test_cards_and_controls_have_names(server, browser) -> None:
+    """Cards, face-down ones too, are named as a player says them; controls are labelled."""
+    page = person(browser, server, "en")
+    table(game="slide", end=False)(page, server)
+    face_down = page.get_by_role("button", name=re.compile(r"^face-down card [a-d][1-4]$"))
+    expect(face_down).to_have_count(16)  # the player's own grid, nothing revealed yet
+    expect(page.get_by_role("img", name=re.compile(r"^face-down card "))).to_have_count(16)
+    centre = page.get_by_role("group", name="centre cards").get_by_role("button")
+    for name in centre.all():
+        assert re.fullmatch(r"\d+, face up, in the centre", name.get_attribute("aria-label"))
+    page = person(browser, server, "en", name="Bo")
+    table(game="the-game", end=False)(page, server)
+    hand = page.get_by_role("group", name="your hand").get_by_role("button")
+    first = hand.first.get_attribute("data-card")
+    expect(hand.first).to_have_accessible_name(re.compile(rf"^{first}, in your hand"))
+    expect(page.get_by_role("button", name=re.compile(r"^pile up 1, top 1"))).to_be_visible()
+    expect(page.get_by_role("button", name="End turn")).to_be_visible()
+    expect(page.get_by_role("toolbar", name="signals to the table")).to_be_visible()
+    page = person(browser, server, "en", name="Cy")
+    table(game="doublets", end=False)(page, server)
+    expect(
+        page.get_by_role("button", name=re.compile(r"^stock, \d+ cards face down"))
+    ).to_be_visible()
+    foundation = page.get_by_role("img", name=re.compile(r"^foundation: "))
+    expect(foundation).to_have_accessible_name(re.compile(r"(A, ace|\d+) of \w+, 1 cards$"))
+
+
+# -- not by colour alone, targets, motion -----------------------------------------------------
+def test_cards_carry_numbers_and_shapes_not_colour_alone(server, browser) -> None:
+    """Slide's coloured cards show their number; The Game's piles say up or down in a shape
+    (▲ ▼) and words, and its coloured cards show their number."""
+    page = person(browser, server, "en")
+    table(game="slide", end=False)(page, server)
+    for card in page.locator(".centre .card").all():
+        value = card.get_attribute("data-centre")
+        assert card.inner_text() == value and f"s{value}" in card.get_attribute("class")
+    page = person(browser, server, "en", name="Bo")
+    table(game="the-game", end=False)(page, server)
+    names = page.locator(".pile-name").all_inner_texts()
+    assert names == ["▲ up 1", "▲ up 2", "▼ down 1", "▼ down 2"], names
+    for card in page.locator(".tgc").all():
+        assert card.inner_text().isdigit()
+
+
+#: the buttons, links and fields smaller than 24 x 24 CSS px, but links inside running text
+#: (WCAG 2.5.8's inline exception)
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    "button, a[href], input, select, textarea, summary, [role=button], [tabindex='0']")]
+  .filter((e) => e.offsetParent !== null || getComputedStyle(e).position === "fixed")
+  .filter((e) => {
+    if (e.tagName === "A") {
+      const block = e.parentElement.closest("p, li, dd, td");
+      if (block && block.textContent.trim() !== e.textContent.trim()) return false; // inline
+    }
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (r.width < 24 || r.height < 24);
+  })
+  .map((e) => `${Math.round(e.getBoundingClientRect().width)}x`
+    + `${Math.round(e.getBoundingClientRect().height)} ${e.outerHTML.slice(0, 100)}`)"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize(
+    "name", [f"{game}-{when}" for game in SEATS for when in ("mid-game", "end")]
+)
+def test_targets_are_at_least_24_px(server, browser, name: str, width: int) -> None:
+    page = person(browser, server, "en", width=width)
+    PAGES[name](page, server)
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, "\n".join(small)
+
+
+#: every element whose transition or animation lasts longer than nothing
+MOVING = """() => [...document.querySelectorAll("*")].flatMap((e) => [null, "::before", "::after"]
+  .filter((pseudo) => {
+    const s = getComputedStyle(e, pseudo);
+    const long = (x) => x.split(",").some((d) => parseFloat(d) > 0);
+    return long(s.transitionDuration) || long(s.animationDuration);
+  }).map((pseudo) => `${pseudo || ""} ${e.outerHTML.slice(0, 100)}`))"""
+
+
+#: every card made to arrive and pulse, as a move and a hint make them
+ANIMATE = (
+    "() => document.querySelectorAll('.card').forEach((c) => c.classList.add('arrive', 'hinted'))"
+)
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+@pytest.mark.parametrize("name", [f"{game}-mid-game" for game in SEATS] + ["replay"])
+def test_reduced_motion_stops_every_transition_and_animation(
+    server, browser, name: str, motion: str
+) -> None:
+    """With ``prefers-reduced-motion: reduce`` nothing moves: every computed transition and
+    animation lasts 0 s, a move's arrival and a hint's pulse included (without it, they do)."""
+    page = person(browser, server, "en", reduced_motion=motion)
+    PAGES[name](page, server)
+    page.evaluate(ANIMATE)
+    moving = page.evaluate(MOVING)
+    if motion == "no-preference":
+        assert moving  # not vacuous: the same page moves for everyone else
+        return
+    assert not moving, "\n".join(moving)
+    scrolling = page.evaluate("() => getComputedStyle(document.documentElement).scrollBehavior")
+    assert scrolling != "smooth"

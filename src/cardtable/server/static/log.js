@@ -62,6 +62,7 @@ export function liveLog() {
     }
     // the lines, or the note that there are none, carry the tests' name of the log
     empty.hidden = entries.length > 0;
+    list.hidden = !entries.length; // (an empty list would be a Tab stop with nothing in it)
     (entries.length ? list : empty).dataset.testid = "log";
     delete (entries.length ? empty : list).dataset.testid;
     return node;

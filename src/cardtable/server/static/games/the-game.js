@@ -57,7 +57,7 @@ export function render(root, s, ctx) {
       el("button", {
         type: "button", class: `pile-btn ${can ? "target" : ""}`,
         "data-action": can ? action : null, "data-key": `pile-${pile}`,
-        "aria-label": `pile ${pile}, top ${top}` + (can ? `: play ${picked} here` : ""),
+        "aria-label": `pile ${PILE_WORDS[pile]}, top ${top}` + (can ? `: play ${picked} here` : ""),
         "data-top": String(top),
         disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
       }, tgCard(top, { "aria-hidden": "true" })),
