@@ -147,7 +147,8 @@ def table(game: str, end: bool) -> Callable[[Page, str], None]:
         if end:
             expect(page.get_by_test_id("results")).to_be_visible()
         else:
-            expect(page.get_by_test_id("status")).to_have_text("Your turn")
+            # (in any language: the page marks its person's turn)
+            page.wait_for_function("() => document.body.dataset.myTurn === '1'")
 
     return open_table
 
