@@ -107,7 +107,7 @@ def play_to_end(page: Page, base: str, table_id: str, game: str) -> None:
 def lobby(page: Page, base: str) -> None:
     page.goto("/")
     expect(page.locator("#create-form [name=game] option").first).to_be_attached()
-    expect(page.get_by_test_id("me-name")).to_be_visible()
+    expect(page.get_by_test_id("me-name")).to_be_attached()  # (behind the menu on a phone)
 
 
 def my_games(page: Page, base: str) -> None:
@@ -180,9 +180,11 @@ def axe(page: Page) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("name", list(PAGES))
-def test_no_axe_violation(server, browser, name: str, lang: str) -> None:
-    page = person(browser, server, lang)
+def test_no_axe_violation(server, browser, name: str, width: int, lang: str) -> None:
+    """Every page at a computer's width and a phone's, in every language."""
+    page = person(browser, server, lang, width=width)
     PAGES[name](page, server)
     found = axe(page)
     assert not found, "\n".join(found)
