@@ -73,10 +73,26 @@ def player(browser, base: str, width: int = 1280) -> Page:
     return page
 
 
-def open_table(page: Page, game: str, seats: list[str], seed: int | None = None) -> None:
-    answer = page.request.post("/api/tables", data={"game": game, "seats": seats, "seed": seed})
-    assert answer.ok, answer.text()
-    page.goto(f"/t/{answer.json()['id']}")
+def choose(page: Page, selector: str, value: str) -> None:
+    """Tab to the menu ``selector`` and pick ``value`` with the arrow keys."""
+    key_to(page, selector)
+    for _ in range(12):
+        if page.locator(selector).input_value() == value:
+            return
+        page.keyboard.press("ArrowDown")
+    raise AssertionError(f"{value} is not among {selector}'s choices")
+
+
+def create_by_keyboard(page: Page, game: str) -> None:
+    """A table of ``game`` for the person and a bot, made in the lobby with the keyboard."""
+    page.goto("/")
+    expect(page.locator("#create-form [name=game] option").first).to_be_attached()
+    choose(page, "#create-form [name=game]", game)
+    choose(page, "#create-form [name=count]", "2")
+    expect(page.locator("#seat-rows select").nth(1)).to_have_value("greedy")
+    key_to(page, "#create-form button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/t/*")
     settled(page)
     page.evaluate(LISTEN)
 
@@ -134,7 +150,7 @@ def ended(page: Page) -> None:
 # -- Slide against a bot ------------------------------------------------------------------------
 def test_slide_by_keyboard(server, browser):
     page = player(browser, server)
-    open_table(page, "slide", ["me", "greedy"])
+    create_by_keyboard(page, "slide")
     keys = iter(["Enter", "Space"] * 100)
     while status(page) != "over":
         settled(page)
@@ -161,7 +177,13 @@ def test_slide_by_keyboard(server, browser):
 # -- The Game against a bot -------------------------------------------------------------------
 def test_the_game_by_keyboard(server, browser):
     page = player(browser, server)
-    open_table(page, "the-game", ["me", "greedy"])
+    create_by_keyboard(page, "the-game")
+    # a signal: the toolbar is one Tab stop, the arrow keys move along it
+    key_to(page, '.sig-grid [data-key="sig-up1-avoid"]')
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('[data-key="sig-up1-small"]')).to_be_focused()
+    press(page, "Enter")
+    expect(page.locator('[data-pile="up1"] [data-signal="0 small"]')).to_be_visible()
     while status(page) == "running":
         settled(page)
         before = version(page)
@@ -179,6 +201,8 @@ def test_the_game_by_keyboard(server, browser):
         expect(page.locator(".pile-btn.target").first).to_be_focused()
         key_to(page, f'[data-action="{action}"]')
         press(page, "Enter")
+        # the pile, disabled once the card is played, leaves the focus on the board
+        assert page.evaluate("() => !!document.activeElement.closest('#board')")
     ended(page)
     said_once_a_turn(page)
 
@@ -187,10 +211,39 @@ def test_the_game_by_keyboard(server, browser):
 def test_doublets_by_keyboard(server, browser):
     seed, moves = winning_deal()
     page = player(browser, server, width=390)  # a phone's width, a keyboard attached
-    open_table(page, "doublets", ["me"], seed)
+    page.goto("/")
+    choose(page, "[name=alone-game]", "doublets")
+    key_to(page, "#alone-deal")
+    page.keyboard.type(str(seed))
+    key_to(page, "[data-testid=play-alone]")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/t/*")
+    settled(page)
+    expect(page.get_by_test_id("deal")).to_have_text(f"Deal #{seed}")
     for i, move in enumerate(moves):
         settled(page)
         key_to(page, f'[data-action="{move}"]')
         press(page, "Enter" if i % 2 else "Space")
     ended(page)
     assert page.get_by_test_id("results").get_attribute("data-won") == "true"
+
+
+# -- the focus check itself ----------------------------------------------------------------------
+def test_the_focus_check_sees_a_focus_hidden_or_covered(server, browser):
+    """Not vacuous: a focus without its ring, or under another box, fails the check."""
+    page = player(browser, server)
+    page.goto("/")
+    key_to(page, "#create-form [name=game]")
+    page.evaluate("() => document.activeElement.style.setProperty('outline', 'none', 'important')")
+    with pytest.raises(AssertionError, match="no visible focus ring"):
+        focus_shows(page)
+    page.evaluate("() => document.activeElement.style.removeProperty('outline')")
+    assert focus_shows(page)
+    page.evaluate("""() => {
+      const box = document.createElement("div");
+      for (const [k, v] of [["position", "fixed"], ["inset", "0"], ["background", "#fff"]])
+        box.style.setProperty(k, v);
+      document.body.append(box);
+    }""")
+    with pytest.raises(AssertionError, match="is covered"):
+        focus_shows(page)
