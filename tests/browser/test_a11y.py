@@ -110,6 +110,37 @@ def lobby(page: Page, base: str) -> None:
     expect(page.get_by_test_id("me-name")).to_be_attached()  # (behind the menu on a phone)
 
 
+def welcome(page: Page, base: str) -> None:
+    """The lobby as a newcomer sees it: a form asks for a name."""
+    page.context.clear_cookies(name="cardtable_token")
+    page.goto("/")
+    expect(page.locator("#welcome input")).to_be_visible()
+
+
+def name_dialog(page: Page, base: str) -> None:
+    """The dialog that renames the person (modal: the rest of the page is inert)."""
+    page.goto("/")
+    page.locator(".topbar .who button").first.dispatch_event("click")  # (a phone folds it)
+    expect(page.locator("dialog[open] input[name=name]")).to_be_focused()
+
+
+def restart_question(page: Page, base: str) -> None:
+    """The question before a deal under way is given up (an alert dialog)."""
+    table_id = new_table(page, "doublets", winning_deal()[0])
+    page.goto(f"/t/{table_id}")
+    settled(page)
+    page.locator("[data-action]").first.click()
+    page.wait_for_function("() => document.body.dataset.version !== '0'")
+    settled(page)
+    page.locator("[data-key=restart]").click()
+    expect(page.get_by_test_id("restart")).to_be_visible()
+
+
+def no_such_page(page: Page, base: str) -> None:
+    page.goto("/no/such/page")
+    expect(page.get_by_test_id("not-found")).to_be_visible()
+
+
 def my_games(page: Page, base: str) -> None:
     finished = new_table(page, "doublets", 4242)
     assert page.request.post(f"/api/tables/{finished}/resign", data={}).ok
@@ -155,6 +186,10 @@ def table(game: str, end: bool) -> Callable[[Page, str], None]:
 
 PAGES: dict[str, Callable[[Page, str], None]] = {
     "lobby": lobby,
+    "welcome": welcome,
+    "name-dialog": name_dialog,
+    "no-such-page": no_such_page,
+    "restart-question": restart_question,
     "my-games": my_games,
     "leaderboard": leaderboard,
     "rules": rules,
