@@ -2,7 +2,9 @@
 // wrote them for this viewer (a secret move reads "Ann chose a card to reveal" for the
 // others until every seat has chosen, then "Ann revealed a 7 from b2"), and news the server
 // marks (`news`: a deal's scoring). Newest at the bottom; the list stays scrolled to the
-// bottom unless the reader scrolled up to read older moves.
+// bottom unless the reader scrolled up to read older moves. The table's log is a live region
+// that lives as long as the page (liveLog: a screen reader reads each new line once); the
+// replay's is a list of links to its steps (logPanel).
 import { el } from "./common.js";
 
 // which log line is the current one: the table's last move, or the replay's step

@@ -1,6 +1,7 @@
 // "Your turn" signals: the tab's title, a short generated sound (Web Audio: no sound file),
 // which a toggle mutes (remembered in localStorage), and a browser notification while the
-// tab is hidden, if the person allowed them (asked only when they click, never on load).
+// tab is hidden, if the person allowed them (asked only when they click, never on load);
+// a screen reader hears "Your turn" once (an assertive live region, table.html).
 // Only when this seat is really to act: a seat that has made its choice in a simultaneous
 // round, or that may only talk, is waiting like everyone else.
 import { el } from "./common.js";
