@@ -184,6 +184,35 @@ def table(game: str, end: bool) -> Callable[[Page, str], None]:
     return open_table
 
 
+# -- a table in the states that show more: a card picked, a hint, the keys -----------------------
+def slide_push(page: Page, base: str) -> None:
+    """Slide at the person's take, a centre card picked: the push arrows show."""
+    page.goto(f"/t/{new_table(page, 'slide')}")
+    settled(page)
+    page.locator('[data-action^="reveal "]').first.click()
+    page.wait_for_selector(".arrow, [data-actions]", timeout=60_000)
+    settled(page)
+    if not page.locator(".arrow").count():
+        page.locator("[data-actions]").first.click()
+    expect(page.locator(".arrow").first).to_be_visible()
+
+
+def the_game_picked(page: Page, base: str) -> None:
+    """The Game with a card of the hand picked: the piles that take it are marked."""
+    table(game="the-game", end=False)(page, base)
+    page.locator("[data-card][data-actions]").first.click()
+    expect(page.locator(".pile-btn.target").first).to_be_visible()
+
+
+def doublets_help(page: Page, base: str) -> None:
+    """Doublets with a hint shown and the keys unfolded."""
+    table(game="doublets", end=False)(page, base)
+    page.locator("[data-key=hint]").click()
+    expect(page.get_by_test_id("prompt")).not_to_be_empty()
+    page.get_by_test_id("keys-help").locator("summary").click()
+    expect(page.get_by_test_id("keys-help").locator("dl")).to_be_visible()
+
+
 PAGES: dict[str, Callable[[Page, str], None]] = {
     "lobby": lobby,
     "welcome": welcome,
@@ -199,7 +228,12 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
         for game in SEATS
         for when in ("mid-game", "end")
     },
+    "slide-push": slide_push,
+    "the-game-picked": the_game_picked,
+    "doublets-help": doublets_help,
 }
+#: the pages of a game's table
+TABLES = [name for name in PAGES if name.startswith(tuple(SEATS))]
 
 
 def axe(page: Page) -> list[str]:
@@ -308,9 +342,7 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize(
-    "name", [f"{game}-{when}" for game in SEATS for when in ("mid-game", "end")]
-)
+@pytest.mark.parametrize("name", TABLES)
 def test_targets_are_at_least_24_px(server, browser, name: str, width: int) -> None:
     page = person(browser, server, "en", width=width)
     PAGES[name](page, server)
