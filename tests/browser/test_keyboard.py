@@ -1,7 +1,7 @@
 """Each game played to its end with the keyboard alone, in Debian's Chromium against a real
 server: Tab and Shift+Tab move the focus, Enter and Space press (never a mouse click), and
 at every step the focused element shows a focus ring that nothing covers (WCAG 2.4.7, 2.4.11).
-A screen reader hears "Your turn" once a turn (docs/accessibility.md).
+A screen reader hears "Your turn" once a turn, and the end once (docs/accessibility.md).
 """
 
 from __future__ import annotations
@@ -137,9 +137,12 @@ def wait_turn(page: Page, before: str) -> None:
     )
 
 
-def said_once_a_turn(page: Page) -> None:
+def said_once_a_turn(page: Page, least: int = 2) -> None:
+    """A screen reader heard "Your turn" once a turn, then the end once, in the verdict's
+    words."""
     said, turns = page.evaluate("[window.__said, window.__turns]")
-    assert turns >= 2 and said == ["Your turn"] * turns, (said, turns)
+    verdict = page.get_by_test_id("verdict").inner_text()
+    assert turns >= least and said == ["Your turn"] * turns + [verdict], (said, turns)
 
 
 def ended(page: Page) -> None:
@@ -220,12 +223,14 @@ def test_doublets_by_keyboard(server, browser):
     page.wait_for_url("**/t/*")
     settled(page)
     expect(page.get_by_test_id("deal")).to_have_text(f"Deal #{seed}")
+    page.evaluate(LISTEN)
     for i, move in enumerate(moves):
         settled(page)
         key_to(page, f'[data-action="{move}"]')
         press(page, "Enter" if i % 2 else "Space")
     ended(page)
     assert page.get_by_test_id("results").get_attribute("data-won") == "true"
+    said_once_a_turn(page, least=1)  # alone: one turn, the whole deal
 
 
 # -- the focus check itself ----------------------------------------------------------------------

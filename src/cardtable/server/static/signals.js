@@ -83,7 +83,7 @@ export function signalTurn(s) {
   const title = s.table.title;
   document.title = mine ? `▶ Your turn — ${title}` : `${title} · cardtable`;
   document.body.dataset.myTurn = mine ? "1" : "";
-  announceTurn(mine);
+  announce(s, mine);
   const fresh = s.version !== lastVersion;
   lastVersion = s.version;
   if (mine && before === false && fresh) {
@@ -95,13 +95,17 @@ export function signalTurn(s) {
 
 // "Your turn" said once to a screen reader when the turn comes (an assertive live region,
 // table.html), emptied when the turn goes: a re-render or a presence change never says it
-// again, and the next turn says it anew
+// again, and the next turn says it anew. The end is said once too, in the server's words
+// (this seat's verdict, else the headline).
 const YOUR_TURN = "Your turn";
-function announceTurn(mine) {
+/** @param {import("@api").StateMessage} s @param {boolean} mine */
+function announce(s, mine) {
   const box = document.getElementById("announce");
   if (!box) return;
-  if (mine && !box.textContent) box.textContent = YOUR_TURN;
-  else if (!mine && box.textContent) box.textContent = "";
+  const end = s.table.status === "over" && s.ending
+    ? s.ending.verdict || s.ending.lines[0] || "" : "";
+  const text = end || (mine ? YOUR_TURN : "");
+  if (box.textContent !== text) box.textContent = text;
 }
 
 // the mute toggle and (where the browser can) the button that asks for notifications
