@@ -382,3 +382,18 @@ def test_reduced_motion_stops_every_transition_and_animation(
     assert not moving, "\n".join(moving)
     scrolling = page.evaluate("() => getComputedStyle(document.documentElement).scrollBehavior")
     assert scrolling != "smooth"
+
+
+def test_forced_colours_keep_what_can_be_played_in_sight(server, browser) -> None:
+    """In forced colours (no box shadows), a card that can be played, the card picked and the
+    piles that take it are still marked: by outlines; a card no pile takes has none."""
+    page = person(browser, server, "en", forced_colors="active")
+    the_game_picked(page, server)
+    outline = "(e) => getComputedStyle(e).outlineStyle"
+    picked = page.locator(".card.selected")
+    assert picked.evaluate(outline) == "solid"
+    assert page.locator(".pile-btn.target").first.evaluate(outline) == "dashed"
+    for card in page.locator(".hand .card.playable:not(.selected)").all():
+        assert card.evaluate(outline) == "dashed"
+    for card in page.locator(".hand .card:not(.playable)").all():
+        assert card.evaluate(outline) == "none"
