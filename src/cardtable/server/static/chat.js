@@ -21,7 +21,8 @@ export function createChat({ send, tableId }) {
     event.preventDefault();
     say(input.value);
   } }, input, sendButton);
-  const phrases = el("div", { class: "row chat-phrases", "aria-label": "quick phrases" });
+  const phrases = el("div", { class: "row chat-phrases", role: "group",
+    "aria-label": "quick phrases" });
   const why = el("p", { class: "muted", "data-testid": "chat-why" });
   const problem = el("p", { class: "chat-error", role: "alert", "data-testid": "chat-error" });
   const controls = el("div", { class: "chat-controls" });

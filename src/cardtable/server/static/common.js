@@ -74,8 +74,11 @@ export function focusOn(selector) {
   if (node) node.focus();
 }
 
-// Re-rendering replaces elements; put keyboard focus back on the "same" one (by data-key).
-export function keepFocus(render) {
+// Re-rendering replaces elements; put keyboard focus back on the "same" one (by data-key),
+// or on `fallback` when it is gone or disabled (a card played): the focus is never lost to
+// the page's top, where a keyboard would have to start again.
+/** @param {() => void} render @param {HTMLElement | null} [fallback] */
+export function keepFocus(render, fallback = null) {
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const key = active && active.dataset ? active.dataset.key : null;
   render();
@@ -83,6 +86,7 @@ export function keepFocus(render) {
     const again = /** @type {HTMLButtonElement | null} */ (
       document.querySelector(`[data-key="${CSS.escape(key)}"]`));
     if (again && !again.disabled) again.focus();
+    else if (fallback && document.activeElement === document.body) fallback.focus();
   }
 }
 

@@ -33,16 +33,19 @@ function parse(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
+// "7 of clubs", "Q, queen of hearts": the letter a card shows is in its name (WCAG 2.5.3)
 function cardLabel(card) {
   const { rank, suit } = parse(card);
-  return `${RANK_WORD[rank] || rank} of ${SUITS[suit][1]}`;
+  return `${RANK_WORD[rank] ? `${rank}, ${RANK_WORD[rank]}` : rank} of ${SUITS[suit][1]}`;
 }
 
 function playingCard(card, attrs = {}) {
   const { rank, suit } = parse(card);
   const [symbol, , red] = SUITS[suit];
   const tag = attrs.button ? "button" : "div";
-  return el(tag, { type: tag === "button" ? "button" : null, ...attrs, button: null,
+  // a card that is no button is a picture, named by its aria-label
+  return el(tag, { type: tag === "button" ? "button" : null,
+    role: tag === "button" ? null : "img", ...attrs, button: null,
     class: `card pc ${red ? "red" : ""} ${rank === "K" ? "king" : ""} ${attrs.class || ""}`,
     "data-card": card },
   el("span", {}, rank), el("span", { class: "suit", "aria-hidden": "true" }, symbol));
@@ -85,7 +88,7 @@ export function render(root, s, ctx) {
         "aria-label": `reserve r${i}: ${cardLabel(card)}, face up` + (can ? ", playable" : ""),
         disabled: can ? null : true, ...plays(action, can),
       })
-      : el("div", { class: "slot", "aria-label": `reserve r${i}: empty` }, "empty");
+      : el("div", { class: "slot", role: "img", "aria-label": `reserve r${i}: empty` }, "empty");
     return el("div", { class: "cell", "data-slot": `r${i}` }, inner,
       el("div", { class: "label" }, `r${i}`));
   };
@@ -95,7 +98,7 @@ export function render(root, s, ctx) {
     playingCard(top, { class: "foundation", "aria-label": `foundation: ${cardLabel(top)}, ${view.foundation.length} cards` }),
     el("div", { class: "label" }, `F · ${view.foundation.length}`));
   const needName = VALUE_NAME[view.needed] || String(view.needed);
-  const arch = el("div", { class: "arch", "aria-label": "reserves and foundation" },
+  const arch = el("div", { class: "arch", role: "group", "aria-label": "reserves and foundation" },
     reserve(1), reserve(2), reserve(3),
     reserve(4), el("div", { class: "needed", "data-testid": "needed" }, "needs", el("b", {}, needName)),
     reserve(5),
@@ -129,7 +132,7 @@ export function render(root, s, ctx) {
         "aria-label": `waste: ${cardLabel(wasteTop)}, face up` + (wasteCan ? ", playable" : ""),
         disabled: wasteCan ? null : true, ...plays("play waste", wasteCan),
       })
-      : el("div", { class: "slot", "aria-label": "waste: empty" }, "waste"),
+      : el("div", { class: "slot", role: "img", "aria-label": "waste: empty" }, "waste"),
     el("div", {}, `waste ${view.waste.length}`));
 
   const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;

@@ -34,8 +34,10 @@ function removedCells(view, seat) {
 function slideCard(value, attrs = {}) {
   const face = value === "?" ? "?" : String(value);
   const cls = value === "?" ? "card back" : `card s${value}`;
-  return el(attrs.onclick || attrs.button ? "button" : "div",
-    { type: attrs.onclick || attrs.button ? "button" : null, ...attrs, button: null,
+  const button = attrs.onclick || attrs.button;
+  // a card that is no button is a picture, named by its aria-label
+  return el(button ? "button" : "div",
+    { type: button ? "button" : null, role: button ? null : "img", ...attrs, button: null,
       class: `${cls} ${attrs.class || ""}`.trim() }, face);
 }
 
@@ -46,7 +48,7 @@ function grid(view, seat, s, ctx, big) {
   const removed = removedCells(view, seat);
   const arrows = big && mine; // only the player's own grid keeps room for push arrows
   const box = el("div", { class: `sgrid ${big ? "" : "small"} ${arrows ? "" : "plain"}`,
-    role: "grid", "aria-label": `${ctx.names[seat]}'s grid` });
+    role: "group", "aria-label": `${ctx.names[seat]}'s grid` });
   const at = (node, r, c) => {
     node.style.gridRow = String(r + 1 + (arrows ? 1 : 0));
     node.style.gridColumn = String(c + 1 + (arrows ? 1 : 0));
@@ -57,7 +59,8 @@ function grid(view, seat, s, ctx, big) {
       const v = view.grids[seat][r][c];
       const name = cellName(r, c);
       if (v === null) {
-        at(el("div", { class: "slot", "aria-label": `hole ${name}`, "data-cell": name }, ""), r, c);
+        at(el("div", { class: "slot", role: "img", "aria-label": `hole ${name}`, "data-cell": name },
+          ""), r, c);
         continue;
       }
       const action = `reveal ${name}`;
@@ -136,7 +139,7 @@ export function render(root, s, ctx) {
       : `Now click an arrow to push the ${ctx.ui.picked} into your grid.`;
   } else line = `${ctx.names[view.turn] ?? "…"} takes a card.`;
 
-  const centre = el("div", { class: "centre", "aria-label": "centre cards" },
+  const centre = el("div", { class: "centre", role: "group", "aria-label": "centre cards" },
     el("h3", {}, "Centre"),
     el("div", { class: "cards" },
       view.centre.length ? view.centre.map((v, i) => {

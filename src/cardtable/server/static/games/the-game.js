@@ -28,7 +28,9 @@ export function seatExtra(view, seat) {
 function tgCard(value, attrs = {}) {
   const hue = 220 - Math.round(((value - 1) / 99) * 220);
   const tag = attrs.onclick !== undefined || attrs.button ? "button" : "div";
-  return el(tag, { type: tag === "button" ? "button" : null, ...attrs, button: null,
+  // a card that is no button is a picture, named by its aria-label
+  return el(tag, { type: tag === "button" ? "button" : null,
+    role: tag === "button" ? null : "img", ...attrs, button: null,
     class: `card tgc ${attrs.class || ""}`,
     style: `background: hsl(${hue} 55% 45%)` }, String(value));
 }
@@ -55,11 +57,12 @@ export function render(root, s, ctx) {
       el("button", {
         type: "button", class: `pile-btn ${can ? "target" : ""}`,
         "data-action": can ? action : null, "data-key": `pile-${pile}`,
-        "aria-label": `pile ${pile}, top ${top}` + (can ? `: play ${picked} here` : ""),
+        "aria-label": `pile ${PILE_WORDS[pile]}, top ${top}` + (can ? `: play ${picked} here` : ""),
         "data-top": String(top),
         disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
       }, tgCard(top, { "aria-hidden": "true" })),
-      el("div", { class: "signals", "aria-label": `signals on ${pile}` }, sigs));
+      el("div", { class: "signals", role: "group", "aria-label": `signals on ${PILE_WORDS[pile]}` },
+        sigs));
   }));
 
   let line;
@@ -82,7 +85,8 @@ export function render(root, s, ctx) {
     el("span", {}, "Cards left ", el("b", {}, String(view.cards_left))),
     el("span", {}, "Hands ", el("b", {}, view.hand_sizes.map((n, i) => `${ctx.names[i]} ${n}`).join(", "))));
 
-  const handBox = el("div", { class: "hand", "aria-label": "your hand", "data-testid": "hand" },
+  const handBox = el("div", { class: "hand", role: "group", "aria-label": "your hand",
+    "data-testid": "hand" },
     hand.map((v) => {
       const actions = plays.filter((a) => a.split(" ")[1] === String(v));
       const can = actions.length > 0;
@@ -108,7 +112,7 @@ export function render(root, s, ctx) {
     el("h3", {}, "Hands"),
     s.seatViews.map((v, i) => el("div", { class: "row" },
       el("span", { class: "hand-owner" }, ctx.names[i]),
-      el("div", { class: "hand", "aria-label": `${ctx.names[i]}'s hand` },
+      el("div", { class: "hand", role: "group", "aria-label": `${ctx.names[i]}'s hand` },
         (v.hand || []).map((c) => tgCard(c, { "aria-label": `${c}, in ${ctx.names[i]}'s hand` })))))) : null;
 
   const end = s.legal.includes("end");
