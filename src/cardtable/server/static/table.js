@@ -323,7 +323,8 @@ function render() {
       clockBadge(s, n) || "", // (the DOM's append would write a null as "null")
       s.seat === null ? el("span", { class: "muted" }, "watching") : "",
       el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(table.game)}`,
-        target: "_blank", rel: "noopener", "data-testid": "rules-link" }, "Rules"));
+        target: "_blank", rel: "noopener", "data-testid": "rules-link", "data-key": "rules" },
+      "Rules"));
 
     const board = clear($("#board"));
     // the last move arrives (a short animation) only once, not at every presence change
@@ -522,7 +523,7 @@ function notFound() {
 }
 
 async function main() {
-  await topbar();
+  await topbar("#board");
   try {
     const games = await getGames();
     const info = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
