@@ -74,6 +74,7 @@ from typing import Any
 from cardtable import bots, games
 from cardtable.core.protocol import State
 from cardtable.core.rng import random_words
+from cardtable.core.words import wire
 from cardtable.seeds import bot_seed
 from cardtable.sim import play_one
 
@@ -94,6 +95,7 @@ STATE_KEYS = {
     "last",
     "to_act",
     "labels",
+    "labels_msg",  # the labels as words for each reader's language (#26): check_words
     "ending",  # words: check_words
     "tools",
 }  # check_tools
@@ -113,6 +115,7 @@ INFO_KEYS = {
     "can_redo",
     "seats",
     "notices",
+    "notices_msg",  # the notices as words for each reader's language (#26)
     "clock",
     "your_deadline",
     "created_at",
@@ -133,12 +136,22 @@ SEAT_KEYS = {
     "bot_account",
     "person",
     "hand_over_in",
+    "shown",  # its name as pages show it, as words (#26)
 }
 #: a table's clock (server/tables/clock.py ``public``): times only, never who was replaced
 CLOCK_KEYS, SEAT_CLOCK_KEYS = {"mode", "seconds", "now", "seats"}, {"deadline", "left"}
 #: the chat a socket gets when it opens (server/tables/chat.py ``message``): nobody writes in this
 #: bench, so its lines are empty, and its settings are words and flags
 CHAT_KEYS = {"type", "replay", "messages", "settings"}
+
+
+def is_words(value: object) -> bool:
+    """Whether ``value`` is words as the server sends them for each reader's language
+    (``core.words.wire``: a message id, its catalog, and arguments)."""
+    return isinstance(value, dict) and {"msg", "domain"} <= set(value) <= WORDS_KEYS
+
+
+WORDS_KEYS = {"msg", "domain", "args", "plural", "n"}
 
 
 @dataclass
@@ -340,7 +353,8 @@ def check_words(state: State, seat: int | None, message: dict, running: bool, ta
     if not log_in_order(game, log, changes_of_mind(state)):
         tally.leak("websocket: the log is not one entry per action, in order")
         return
-    if message["labels"] != [game.move_label(message["view"], a) for a in message["legal"]]:
+    labels = [game.move_label(message["view"], a) for a in message["legal"]]
+    if message["labels"] != labels or message["labels_msg"] != [wire(x) for x in labels]:
         tally.leak("websocket: the labels are not move_label of the seat's view")
     if message["to_act"] != (list(state.to_act()) if running else []):
         tally.leak("websocket: to_act is not the state's")
@@ -440,7 +454,10 @@ class MessageCheck:
                 set(message) != CHAT_KEYS
                 or message["messages"]
                 or not isinstance(settings, dict)
-                or not all(v is None or type(v) in (str, bool, list) for v in settings.values())
+                or not all(
+                    v is None or type(v) in (str, bool, list) or is_words(v)
+                    for v in settings.values()
+                )
             ):
                 tally.leak(f"a chat message {str(message)[:200]}")
             return

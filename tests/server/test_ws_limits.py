@@ -221,6 +221,7 @@ async def test_a_binary_frame_gets_a_typed_error_and_keeps_the_socket(server, pe
         "type": "error",
         "code": "bad_message",
         "message": "messages are JSON text",
+        "msg": "messages are JSON text",
         "id": None,
     }
     assert (await sock.send_raw(json.dumps({"type": "ping", "id": "p"})))["type"] == "pong"
