@@ -66,7 +66,8 @@ async def rules(request: Request, game: str) -> HTMLResponse:
 
     page = rules_html(game) if GAME_NAME.match(game) else None
     if page is None:
-        return HTMLResponse(not_found_html(request.url.path), status_code=404)
+        page = not_found_html(request.url.path, request_language(request))
+        return HTMLResponse(page, status_code=404)
     return HTMLResponse(page, headers={"cache-control": "no-cache"})
 
 
