@@ -247,7 +247,7 @@ function markLast(root, last, ctx) {
 /** @param {View} view @param {Context} ctx */
 function scoringNote(view, ctx) {
   const deals = view.target
-    ? ` ${t("Deals go on until a total reaches {target}: the lowest total then wins.", { target: view.target })}`
+    ? t("Deals go on until a total reaches {target}: the lowest total then wins.", { target: view.target })
     : "";
   const note = el("details", { class: "scoring", "data-testid": "scoring",
     open: ctx.ui.scoringOpen || null,
@@ -257,6 +257,6 @@ function scoringNote(view, ctx) {
     + "number above, below, left or right is removed: pairs and groups cancel out (corners "
     + "do not count).")),
   el("p", {}, t("Your score is the sum of the cards left in your grid. The lowest score wins; a "
-    + "tie goes to fewer cards left.") + deals));
+    + "tie goes to fewer cards left."), deals ? ` ${deals}` : ""));
   return note;
 }
