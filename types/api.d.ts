@@ -26,6 +26,9 @@ HintAnswer: HintAnswer
 InviteBody: InviteBody
 JoinAnswer: JoinAnswer
 JoinBody: JoinBody
+LanguageAnswer: LanguageAnswer
+LanguageBody: LanguageBody
+LanguagesAnswer: LanguagesAnswer
 LastMove: LastMove
 LeaderboardRow: LeaderboardRow
 LeaveAnswer: LeaveAnswer
@@ -430,6 +433,19 @@ from: number
 }
 export interface JoinBody {
 seat?: (number | null)
+}
+export interface LanguageAnswer {
+language: string
+saved: boolean
+}
+export interface LanguageBody {
+language: string
+}
+export interface LanguagesAnswer {
+language: string
+languages: {
+[k: string]: string
+}[]
 }
 export interface LastMove {
 n: number

@@ -62,7 +62,7 @@ function finishedRow(g) {
   return el("tr", { "data-table": g.id, "data-testid": "finished-game" },
     el("td", {}, el("b", {}, g.title)),
     el("td", {}, withWhom(g)),
-    el("td", { class: g.ended ? "lost" : "" }, verdict),
+    el("td", { class: g.ended ? "verdict lost" : "verdict" }, verdict),
     el("td", {}, g.finished_at ? when(g.finished_at) : ""),
     el("td", {}, el("a", { class: "button", href: `/t/${g.id}/replay`, "data-testid": "replay" },
       t("Replay"))));

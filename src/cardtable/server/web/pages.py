@@ -68,10 +68,10 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
-@lru_cache(maxsize=32)
-def rules_html(game: str) -> str | None:
-    """The rules page of ``game`` as a whole HTML page; None when there is no such game or it
-    has no rules page (a game a package adds may have none)."""
+@lru_cache(maxsize=64)
+def rules_html(game: str, lang: str = "en") -> str | None:
+    """The rules page of ``game`` as a whole HTML page, its frame in ``lang``; None when there
+    is no such game or it has no rules page (a game a package adds may have none)."""
     if game not in games.names():
         return None
     try:
@@ -80,10 +80,10 @@ def rules_html(game: str) -> str | None:
         return None
     title = games.get(game).title
     body = _markdown().render(text)
-    say = reader("en")
+    say = reader(lang)
     back = escape(say(_("← Back to the lobby")))
     return (
-        _head(say(_("{game}: rules", game=title)), "en")
+        _head(say(_("{game}: rules", game=title)), lang)
         + f'<article class="panel rules" data-testid="rules">\n{body}</article>\n'
         + f'<p><a href="/">{back}</a></p>\n'
         + _FOOT

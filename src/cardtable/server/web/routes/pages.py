@@ -64,7 +64,7 @@ async def rules(request: Request, game: str) -> HTMLResponse:
     """A game's rules page (docs/rules/GAME.md) as HTML."""
     from cardtable.server.web.pages import not_found_html, rules_html
 
-    page = rules_html(game) if GAME_NAME.match(game) else None
+    page = rules_html(game, request_language(request)) if GAME_NAME.match(game) else None
     if page is None:
         page = not_found_html(request.url.path, request_language(request))
         return HTMLResponse(page, status_code=404)
