@@ -43,6 +43,7 @@ ALLOWED = {
     "#notation, .notation, .last-move-notation": "a move's notation (reveal b2), never translated",
     "article.rules": "a rules page's text: the page written in each language (docs/rules)",
     ".lang-switch": "the languages, each in its own name",
+    "[data-testid=not-found] code": "the address asked for",
     ".verdict": "a finished game's verdict in My games: the server's words (the log's part)",
 }
 #: text that may stand unmarked anywhere: the site's name, game titles, people's and bots'
@@ -150,7 +151,7 @@ def unmarked(page: Page, names: list[str]) -> list[str]:
     free = re.compile("|".join([*ALWAYS, *(re.escape(n) for n in names)]), re.IGNORECASE)
     found = []
     for text, where in page.evaluate(WORDS, ", ".join(ALLOWED)):
-        if "⟦" in text:
+        if "⟦" in text or "⟧" in text:  # (a message around a link: its ends)
             continue
         if re.search(r"[^\W\d_]", free.sub("", text)):
             found.append(f"{where}: {text[:80]!r}")
@@ -206,6 +207,16 @@ def rules(page: Page, base: str) -> None:
     expect(page.get_by_test_id("rules")).to_be_visible()
 
 
+def no_such_page(page: Page, base: str) -> None:
+    page.goto("/no/such/page")
+    expect(page.get_by_test_id("not-found")).to_be_visible()
+
+
+def no_such_table(page: Page, base: str) -> None:
+    page.goto("/t/no-such-table")
+    expect(page.get_by_test_id("no-table")).to_be_visible()
+
+
 def replay(page: Page, base: str) -> None:
     page.goto(f"/t/{finished_bots_table(page)}/replay#move=5")
     expect(page.get_by_test_id("step")).to_contain_text("5")
@@ -237,6 +248,8 @@ PAGES = {
     "leaderboard": leaderboard,
     "rules": rules,
     "replay": replay,
+    "no such page": no_such_page,
+    "no such table": no_such_table,
     **{f"{game} mid-game": mid_game(game) for game in SEATS},
     **{f"{game} at its end": game_end(game) for game in SEATS},
 }
