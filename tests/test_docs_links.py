@@ -1,11 +1,12 @@
 """Every relative link of the documentation leads somewhere.
 
-A link ``[text](path)`` or ``[text](path#anchor)`` in ``docs/*.md``, ``README.md`` or
-``CONTRIBUTING.md`` must name a file or folder that exists (relative to the page), and an
-anchor into a Markdown page must name one of its headings, slugged as GitHub slugs them. A
-page moved or a heading renamed then fails here instead of leaving a reader at a dead end.
-Links to other sites (``https:``, ``mailto:``) are not followed. Code (fenced blocks and
-inline code) holds no links, and its ``#`` lines are no headings.
+A link ``[text](path)`` or ``[text](path#anchor)`` in ``docs/*.md``, the rules pages
+(``docs/rules/**.md``, every language), ``README.md`` or ``CONTRIBUTING.md`` must name a file
+or folder that exists (relative to the page), and an anchor into a Markdown page must name one
+of its headings, slugged as GitHub slugs them. A page moved or a heading renamed then fails
+here instead of leaving a reader at a dead end. Links to other sites (``https:``,
+``mailto:``) are not followed. Code (fenced blocks and inline code) holds no links, and its
+``#`` lines are no headings.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted([*ROOT.joinpath("docs").glob("*.md"), ROOT / "README.md", ROOT / "CONTRIBUTING.md"])
+PAGES = sorted(
+    [
+        *ROOT.joinpath("docs").glob("*.md"),
+        *ROOT.joinpath("docs", "rules").rglob("*.md"),  # the rules pages in every language
+        ROOT / "README.md",
+        ROOT / "CONTRIBUTING.md",
+    ]
+)
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 # inline code, which may wrap onto the next line but not across a blank one

@@ -283,3 +283,35 @@ def test_the_wheel_carries_compiled_catalogs(tmp_path):
             assert f"cardtable/locale/{lang}/LC_MESSAGES/{domain}.po" in names
     assert "cardtable/locale/web.pot" in names
     assert "cardtable/server/web/templates/base.html" in names
+
+
+def test_the_wheel_carries_every_rules_page_and_an_install_reads_them(tmp_path):
+    """The translated rules pages (docs/rules/LANG/GAME.md) go into the wheel beside the
+    English ones, and an installed copy (no docs/ beside it) prints them in the locale's
+    language."""
+    pytest.importorskip("hatchling", reason="hatchling (the build backend) is not installed")
+    import zipfile
+
+    from hatchling.builders.wheel import WheelBuilder
+
+    wheel = next(
+        iter(WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"]))
+    )
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs/rules").rglob("*.md")}
+    assert len(pages) == 15  # three games in five languages
+    with zipfile.ZipFile(wheel) as packed:
+        assert {f"cardtable/_docs/{page}" for page in pages} <= set(packed.namelist())
+        packed.extractall(tmp_path / "site")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site"), "LANG": "nb_NO.UTF-8"}
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardtable", "rules", "slide"],
+        capture_output=True,
+        text=True,
+        env={**env, "COLUMNS": "200"},
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Slide er et spill for 2 til 6 spillere" in done.stdout

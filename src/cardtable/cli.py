@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -23,6 +24,7 @@ from rich.table import Table
 from cardtable import __version__, games
 from cardtable import bots as bot_registry
 from cardtable.core.errors import CardtableError
+from cardtable.i18n.languages import LANGUAGES, from_environment
 from cardtable.seeds import new_deal_seed
 from cardtable.solvers import batch
 
@@ -492,16 +494,24 @@ def replay(file: Annotated[Path, typer.Argument(help="a saved record (JSON)")]) 
 
 
 @app.command()
-def rules(game: GameArg) -> None:
-    """Print the rules of a game."""
+def rules(
+    game: GameArg,
+    lang: Annotated[
+        str | None,
+        typer.Option(help=f"the page's language ({', '.join(LANGUAGES)}); default: the locale's"),
+    ] = None,
+) -> None:
+    """Print the rules of a game, in the terminal's language (LANG) or another."""
     check_game(game)
     from cardtable.paths import rules_page
 
+    if lang is not None and lang not in LANGUAGES:
+        usage_error(f"no language called {lang!r}; the languages are {', '.join(LANGUAGES)}")
     try:
-        page = rules_page(game)
+        page, _ = rules_page(game, lang or from_environment(os.environ))
     except OSError:
         failure(f"no rules page for {game} in this installation")
-    console.print(Markdown(page))
+    console.print(Markdown(page), soft_wrap=False)  # wrapped, or a list item is cut
 
 
 @app.command()

@@ -1,4 +1,5 @@
-"""Where cardtable keeps files: the data folder (records, later the database).
+"""Where cardtable keeps files: the data folder (records, later the database), and where it
+finds the games' rules pages (in each language).
 
 ``CARDTABLE_DATA`` sets it; otherwise ``$XDG_DATA_HOME/cardtable`` or ``~/.local/share/cardtable``.
 """
@@ -73,10 +74,15 @@ def load_record(path: Path) -> dict[str, Any]:
     return data
 
 
-def rules_page(game: str) -> str:
-    """The text of a game's rules page (``docs/rules/GAME.md``)."""
-    packaged = Path(__file__).parent / "_docs" / "rules" / f"{game}.md"
-    if packaged.exists():
-        return packaged.read_text()
-    source = Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{game}.md"
-    return source.read_text()
+def rules_page(game: str, language: str = "en") -> tuple[str, str]:
+    """A game's rules page and its language: ``docs/rules/GAME.md`` in English, or
+    ``docs/rules/LANG/GAME.md``; English when there is no page in ``language`` (OSError when
+    there is none at all)."""
+    base = Path(__file__).parent / "_docs" / "rules"  # where an installed wheel has them
+    if not base.exists():
+        base = Path(__file__).resolve().parents[2] / "docs" / "rules"
+    if language != "en" and language.isalpha():  # a language code, never a path
+        translated = base / language / f"{game}.md"
+        if translated.exists():
+            return translated.read_text(encoding="utf-8"), language
+    return (base / f"{game}.md").read_text(encoding="utf-8"), "en"

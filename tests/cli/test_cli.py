@@ -154,10 +154,37 @@ def test_help_names_the_registered_games_and_bots():
     assert all(name in text for name in batch.names())
 
 
+#: a terminal whose locale asks for no language of ours
+ENGLISH = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C.UTF-8"}
+
+
 def test_rules_prints_the_page():
-    out = runner.invoke(app, ["rules", "the-game"])
+    out = runner.invoke(app, ["rules", "the-game"], env={**ENGLISH, "COLUMNS": "80"})
     assert out.exit_code == 0
     assert "backwards" in out.output.lower()
+    # wrapped to the terminal, not cut: a list item's end is there
+    assert "a choice in the lobby." in " ".join(out.output.split())
+
+
+def test_rules_print_in_the_terminal_language_or_the_one_asked_for():
+    env = {k: v for k, v in os.environ.items() if k not in ENGLISH}
+    done = subprocess.run(
+        [sys.executable, "-m", "cardtable", "rules", "slide"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "LANG": "de_DE.UTF-8", "COLUMNS": "200"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Slide ist ein Spiel für 2 bis 6 Personen" in done.stdout
+    assert "Startspieler" in done.stdout and "take 7 left" in done.stdout
+    # --lang wins over the locale; a language with no page falls back to English
+    out = runner.invoke(app, ["rules", "doublets", "--lang", "sk"], env={"LANG": "de_DE"})
+    assert out.exit_code == 0 and "odkladacia kôpka" in out.output
+    out = runner.invoke(app, ["rules", "slide"], env={**ENGLISH, "LANG": "fr_FR.UTF-8"})
+    assert out.exit_code == 0 and "Slide is a game for 2 to 6 players" in out.output
+    out = runner.invoke(app, ["rules", "slide", "--lang", "fr"])
+    assert out.exit_code == 2 and "no language called 'fr'" in out.stderr
 
 
 def test_replay_fails_on_a_bad_file_with_status_1(tmp_path):

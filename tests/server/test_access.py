@@ -183,6 +183,7 @@ BODIES: dict[str, Callable[[Cast], Any]] = {
     "POST /api/me/recover": lambda c: {"code": "no-such-code-" + secrets.token_hex(8)},
     "POST /api/me/recover/whose": lambda c: {"code": "no-such-code-" + secrets.token_hex(8)},
     "POST /api/me/bots/{bot_id}/settings": lambda c: {"plays_with": "anyone"},
+    "POST /api/me/language": lambda c: {"language": "cs"},
     "POST /api/tables": lambda c: {"game": "doublets", "seats": ["me"]},
     "POST /api/tables/{table_id}/join": lambda c: {"seat": None},
     "POST /api/tables/{table_id}/seats/{seat}/invite": lambda c: {"bot": c.other_bot_name},
@@ -224,7 +225,7 @@ def app_routes(server: InProcessServer) -> set[str]:
 def path_for(route: str, cast: Cast, table: str | None) -> str:
     path = route.split(" ", 1)[1]
     path = path.replace("{bot_id}", cast.other_bot).replace("{seat}", str(SEAT))
-    path = path.replace("{game}", GAME).replace("{path}", "common.js")
+    path = path.replace("{game}", GAME).replace("{path}", "common.js").replace("{code}", "cs")
     return path.replace("{table_id}", table or "no-table")
 
 

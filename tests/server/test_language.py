@@ -9,7 +9,7 @@ import re
 
 import httpx
 
-PAGES = ["/", "/leaderboard", "/me", "/t/abc/replay", "/t/abc"]
+PAGES = ["/", "/leaderboard", "/me", "/t/abc/replay", "/t/abc", "/rules/slide"]
 
 
 def html_lang(text: str) -> str:

@@ -1,7 +1,7 @@
 """The pages the server renders itself and its answers to a browser's wrong turns (#11): each
 game's rules as HTML at /rules/GAME (raw HTML in the Markdown stays text), written for players
-as the options the lobby shows are (#24), an HTML 404 for a browser at an unknown address
-while the API keeps its JSON errors, and the favicon."""
+as the options the lobby shows are (#24), in the language asked for (#26), an HTML 404 for a
+browser at an unknown address while the API keeps its JSON errors, and the favicon."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from html import unescape
 import httpx
 
 from cardtable import games
+from cardtable.i18n.languages import LANGUAGES
 from cardtable.server.web.pages import _markdown
 
 HTML = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
@@ -73,18 +74,39 @@ def developer_words(text: str) -> list[str]:
 
 def test_rules_pages_and_options_are_written_for_players(server):
     for name in games.names():
-        page = httpx.get(f"{server.base}/rules/{name}", headers=HTML).text
-        article = page[page.index("<article") : page.index("</article>")]
-        # the code spans too (an option's name is a developer's word), then the words alone
-        assert not developer_words(article), (name, developer_words(article))
-        assert not developer_words(unescape(re.sub(r"<[^>]+>", " ", article))), name
-        # and no link from a player's page into the developers' documents
-        links = re.findall(r'href="([^"]*)"', article)
-        assert not [x for x in links if ".md" in x or "docs" in x or "github" in x], links
+        for lang in LANGUAGES:  # every language's page, as written for its players
+            page = httpx.get(f"{server.base}/rules/{name}?lang={lang}", headers=HTML).text
+            assert f'<html lang="{lang}">' in page, (name, lang)
+            article = page[page.index("<article") : page.index("</article>")]
+            # the code spans too (an option's name is a developer's word), then the words alone
+            assert not developer_words(article), (name, lang, developer_words(article))
+            assert not developer_words(unescape(re.sub(r"<[^>]+>", " ", article))), (name, lang)
+            # and no link from a player's page into the developers' documents
+            links = re.findall(r'href="([^"]*)"', article)
+            assert not [x for x in links if ".md" in x or "docs" in x or "github" in x], links
     for offered in httpx.get(f"{server.base}/api/games").json():
         for option in offered["options"]:
             said = f"{option['label']}: {option['doc']}"
             assert not developer_words(said), (offered["name"], said, developer_words(said))
+
+
+def test_rules_pages_in_the_asked_language_and_english_otherwise(server):
+    czech = httpx.get(f"{server.base}/rules/slide?lang=cs", headers=HTML)
+    assert czech.status_code == 200
+    assert '<html lang="cs">' in czech.text
+    assert "<h2>Příprava</h2>" in czech.text and "mřížk" in czech.text
+    assert "<code>take 7 left</code>" in czech.text  # the moves as players type them
+    german = httpx.get(f"{server.base}/rules/the-game?lang=de", headers=HTML).text
+    assert '<html lang="de">' in german and "Rückwärts-Trick" in german
+    # an unknown or missing language, or a try at a path: the English page
+    for asked in ["?lang=fr", "?lang=", "", "?lang=../..", "?lang=CS"]:
+        page = httpx.get(f"{server.base}/rules/slide{asked}", headers=HTML)
+        assert page.status_code == 200, asked
+        assert '<html lang="en">' in page.text, asked
+        assert "<h2>Setup</h2>" in page.text, asked
+    # a page the server renders itself in English says so too
+    missing = httpx.get(f"{server.base}/no/such/page", headers=HTML).text
+    assert '<html lang="en">' in missing
 
 
 def test_no_rules_page_for_an_unknown_game(server):

@@ -67,11 +67,18 @@ def choose(saved: str | None, cookie: str | None, accept_language: str | None) -
 
 
 def from_environment(env: Mapping[str, str]) -> str:
-    """A terminal's language, as gettext finds it: ``LANGUAGE`` (a list), ``LC_ALL``,
-    ``LC_MESSAGES``, ``LANG``; English when none names one of ours (``C``, ``POSIX``)."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for code in env.get(name, "").split(":"):
-            lang = known(code)
-            if lang:
+    """A terminal's language, as gettext finds it: the first of ``LANGUAGE`` (a list in order
+    of preference, "nb:no:en"), ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set decides;
+    English when it names none of ours, or ``C``/``POSIX`` (no translation)."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "")
+        if not value:
+            continue
+        for name in value.split(":"):
+            if name in ("C", "POSIX") or name.startswith("C."):
+                return DEFAULT
+            lang = known(name)
+            if lang and lang != PSEUDO:
                 return lang
+        return DEFAULT
     return DEFAULT

@@ -1,7 +1,8 @@
-"""Pages the server renders itself: a game's rules (its ``docs/rules/<game>.md``, rendered as
-HTML) and the "no such page" answer browsers get for an unknown address, in the reader's
-language: their top bar (with the language switcher, ``static/language.js``) and words come
-from the ``web`` catalog, as the other pages' do.
+"""Pages the server renders itself: a game's rules (its ``docs/rules/<game>.md``, or the page
+in the reader's language, ``docs/rules/<lang>/<game>.md``, rendered as HTML, with the page's
+language as ``<html lang>``) and the "no such page" answer browsers get for an unknown address.
+Their top bar (with the language switcher, ``static/language.js``) and their own words are in
+the reader's language, from the ``web`` catalog, as the other pages' are.
 
 The Markdown is the project's own, but it is rendered with raw HTML off (markdown-it's
 CommonMark with tables): whatever a rules page says, it cannot put a script or a tag on the
@@ -25,7 +26,7 @@ _, _n = translatable("web")
 
 #: shared by every page the server renders: the stylesheet, the favicon and the top bar
 _HEAD = """<!doctype html>
-<html lang="{lang}">
+<html lang="{page_lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -35,7 +36,7 @@ _HEAD = """<!doctype html>
 <script type="module" src="/static/language.js"></script>
 </head>
 <body>
-<header class="topbar"><a class="brand" href="/">cardtable</a>
+<header class="topbar" lang="{lang}"><a class="brand" href="/">cardtable</a>
 <nav aria-label="{main}"><a href="/">{lobby}</a><a href="/leaderboard">{leaderboard}</a></nav>
 <label class="lang-switch"><select data-language-switcher data-testid="language"
  aria-label="{language}" title="{language}">{languages}</select></label></header>
@@ -44,8 +45,9 @@ _HEAD = """<!doctype html>
 _FOOT = "</main>\n</body>\n</html>\n"
 
 
-def _head(title: str, lang: str) -> str:
-    """The page's head and top bar in ``lang``, titled ``title`` (already in words)."""
+def _head(title: str, lang: str, page_lang: str | None = None) -> str:
+    """The page's head and top bar in ``lang``, titled ``title`` (already in words); the page
+    is in ``page_lang`` (a rules page missing in ``lang`` is in English), else ``lang``."""
     say = reader(lang)
     languages = "".join(
         f'<option value="{code}" lang="{code}"{" selected" if code == lang else ""}>'
@@ -54,6 +56,7 @@ def _head(title: str, lang: str) -> str:
     )
     return _HEAD.format(
         lang=escape(lang),
+        page_lang=escape(page_lang or lang),
         title=escape(title),
         main=escape(say(_("Main"))),
         lobby=escape(say(_("Lobby"))),
@@ -70,12 +73,13 @@ def _markdown() -> MarkdownIt:
 
 @lru_cache(maxsize=64)
 def rules_html(game: str, lang: str = "en") -> str | None:
-    """The rules page of ``game`` as a whole HTML page, its frame in ``lang``; None when there
-    is no such game or it has no rules page (a game a package adds may have none)."""
+    """The rules page of ``game`` in ``lang`` as a whole HTML page (its top bar in ``lang``),
+    the text in English when there is no page in that language; None when there is no such
+    game or it has no rules page (a game a package adds may have none)."""
     if game not in games.names():
         return None
     try:
-        text = rules_page(game)
+        text, written_in = rules_page(game, lang)
     except OSError:
         return None
     title = games.get(game).title
@@ -83,7 +87,7 @@ def rules_html(game: str, lang: str = "en") -> str | None:
     say = reader(lang)
     back = escape(say(_("← Back to the lobby")))
     return (
-        _head(say(_("{game}: rules", game=title)), lang)
+        _head(say(_("{game}: rules", game=title)), lang, written_in)
         + f'<article class="panel rules" data-testid="rules">\n{body}</article>\n'
         + f'<p><a href="/">{back}</a></p>\n'
         + _FOOT

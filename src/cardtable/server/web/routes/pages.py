@@ -11,6 +11,7 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
+from cardtable.i18n.languages import LANGUAGES
 from cardtable.server.api.messages import WebsocketSchema, websocket_schema
 from cardtable.server.web.language import (
     catalog_body,
@@ -59,16 +60,24 @@ async def favicon() -> FileResponse:
     )
 
 
+def rules_language(request: Request) -> str:
+    """The language a rules page is asked for in: ``?lang=`` when it is one of ours (a link to
+    one language's page), else the reader's (``request_language``)."""
+    asked = request.query_params.get("lang", "")
+    return asked if asked in LANGUAGES else request_language(request)
+
+
 @router.get("/rules/{game}", include_in_schema=False, response_class=HTMLResponse)
 async def rules(request: Request, game: str) -> HTMLResponse:
-    """A game's rules page (docs/rules/GAME.md) as HTML."""
+    """A game's rules page (docs/rules/GAME.md, or docs/rules/LANG/GAME.md) as HTML."""
     from cardtable.server.web.pages import not_found_html, rules_html
 
-    page = rules_html(game, request_language(request)) if GAME_NAME.match(game) else None
+    page = rules_html(game, rules_language(request)) if GAME_NAME.match(game) else None
     if page is None:
         page = not_found_html(request.url.path, request_language(request))
         return HTMLResponse(page, status_code=404)
-    return HTMLResponse(page, headers={"cache-control": "no-cache"})
+    headers = {"cache-control": "no-cache", "vary": "cookie, accept-language"}
+    return HTMLResponse(page, headers=headers)
 
 
 @router.get("/i18n/{code}.json", include_in_schema=False)
