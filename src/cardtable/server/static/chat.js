@@ -12,7 +12,7 @@ export function createChat({ send, tableId }) {
   let state = null; // the last table state (the creator's controls)
   let counter = 0;
   const lines = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("chat messages"),
-    "data-testid": "chat-lines" });
+    "data-testid": "chat-lines", "data-empty": t("No messages yet.") }); // (shown by style.css)
   const input = el("input", { name: "chat", maxlength: String(MAX), autocomplete: "off",
     placeholder: t("Say something…"), "aria-label": t("chat message"), "data-key": "chat-input",
     "data-testid": "chat-input" });

@@ -52,9 +52,11 @@ function optionInput(opt, players) {
     input = el("input", { type: "checkbox", id, name: opt.name, checked: opt.default || null });
   } else {
     // numbers; an empty box means "off" (null) where that is the default
-    input = el("input", { type: "number", id, name: opt.name, style: "width:6rem",
-      value: opt.default === null ? "" : String(opt.default),
-      placeholder: opt.default === null ? t("off") : null });
+    // (as wide as its placeholder in the reader's language, spinner included)
+    const placeholder = opt.default === null ? t("off") : null;
+    input = el("input", { type: "number", id, name: opt.name,
+      style: `width:max(6rem, ${(placeholder || "").length + 5}ch)`,
+      value: opt.default === null ? "" : String(opt.default), placeholder });
   }
   return el("div", {},
     // (an option's label and doc are the game's words, sent by the server)

@@ -449,8 +449,9 @@ function tools(s, ctx) {
 /** @param {StateMessage} s */
 function newDealForm(s, run) {
   const { table } = s;
+  const placeholder = t("deal #"); // (the box as wide as it, spinner included)
   const deal = game && game.shows_deal_number ? el("input", { type: "number", min: "0",
-    inputmode: "numeric", placeholder: t("deal #"), style: "width:7rem",
+    inputmode: "numeric", placeholder, style: `width:max(7rem, ${placeholder.length + 5}ch)`,
     "aria-label": t("deal number (empty for a random deal)"), "data-testid": "deal-input" }) : null;
   return el("form", { class: "row", "data-tool": "new_deal", onsubmit: (event) => {
     event.preventDefault();

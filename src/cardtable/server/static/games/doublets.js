@@ -110,6 +110,7 @@ export function render(root, s, ctx) {
   const needName = VALUE_NAME[view.needed] || String(view.needed);
   const arch = el("div", { class: "arch", "aria-label": t("reserves and foundation") },
     reserve(1), reserve(2), reserve(3),
+    // TRANSLATORS: above the value the foundation needs next, in a narrow column: a short word
     reserve(4), el("div", { class: "needed", "data-testid": "needed" }, t("needs"), el("b", {}, needName)),
     reserve(5),
     reserve(6), foundation, reserve(7));
@@ -144,6 +145,7 @@ export function render(root, s, ctx) {
           : t("waste: {card}, face up", { card: cardLabel(wasteTop) }),
         disabled: wasteCan ? null : true, ...plays("play waste", wasteCan),
       })
+      // TRANSLATORS: the empty waste's label, inside a slot as narrow as a card: a short word
       : el("div", { class: "slot", "aria-label": t("waste: empty") }, t("waste")),
     el("div", {}, t("waste {n}", { n: view.waste.length })));
 
