@@ -74,6 +74,16 @@ WORDS = """(skip) => {
       : parent.checkVisibility({ visibilityProperty: true, opacityProperty: true });
     if (shown) out.push([text, parent.tagName + '.' + parent.className]);
   }
+  // words a stylesheet writes (content: "…") escape the catalog: only attr() may fill one
+  for (const e of document.body.querySelectorAll('*')) {
+    if (allowed(e) || !e.checkVisibility()) continue;
+    for (const pseudo of ['::before', '::after']) {
+      const content = getComputedStyle(e, pseudo).content;
+      if (/^".*\\p{L}/u.test(content)) {
+        out.push([content, `${e.tagName}.${e.className}${pseudo}`]);
+      }
+    }
+  }
   for (const e of document.body.querySelectorAll('[placeholder], [title], [aria-label]')) {
     // (a <time>'s title is its moment as the reader's language writes it: Intl)
     if (allowed(e) || !e.checkVisibility() || e.tagName === 'TIME') continue;
