@@ -24,7 +24,7 @@ from rich.table import Table
 from cardtable import __version__, games
 from cardtable import bots as bot_registry
 from cardtable.core.errors import CardtableError
-from cardtable.i18n.languages import LANGUAGES, from_environment
+from cardtable.i18n.languages import LANGUAGES, from_environment, known
 from cardtable.seeds import new_deal_seed
 from cardtable.solvers import batch
 
@@ -57,6 +57,12 @@ app = typer.Typer(
 )
 
 GameArg = Annotated[str, typer.Argument(help=f"the game: {_or_list(games.names())}")]
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        help=f"the language the game reads in: {', '.join(LANGUAGES)} (default: from LANG)"
+    ),
+]
 OptionsOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -88,7 +94,7 @@ def failure(message: str) -> NoReturn:
 #: extra -> the modules its commands import (tests/test_packaging.py checks them against
 #: pyproject.toml's extras)
 EXTRA_MODULES = {
-    "tui": ("textual",),
+    "tui": ("textual", "babel"),  # babel: the reader's language (cardtable.i18n.reader)
     "server": (
         "fastapi",
         "uvicorn",
@@ -441,6 +447,7 @@ def play(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="deal number; a new one if not given")] = None,
     option: OptionsOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play a game in the terminal against bots."""
     check_game(game)
@@ -467,14 +474,25 @@ def play(
     need_extra("tui", "play")
     from cardtable.tui import run_play
 
-    saved = run_play(game, seat_list, seed, options)
-    if saved:
-        console.print(f"Record saved: {saved}", highlight=False)
-        console.print(f"Replay it with: cardtable replay {saved}", highlight=False)
+    run_play(game, seat_list, seed, options, terminal_language(lang))
+
+
+def terminal_language(lang: str | None) -> str | None:
+    """The language ``--lang`` names (None: the terminal's ``LANG`` decides); a usage error
+    for one cardtable does not speak."""
+    if lang is None:
+        return None
+    found = known(lang)
+    if found is None:
+        usage_error(f"no language called {lang!r}; the languages are {', '.join(LANGUAGES)}")
+    return found
 
 
 @app.command()
-def replay(file: Annotated[Path, typer.Argument(help="a saved record (JSON)")]) -> None:
+def replay(
+    file: Annotated[Path, typer.Argument(help="a saved record (JSON)")],
+    lang: LangOpt = None,
+) -> None:
     """Step through a saved record."""
     from cardtable.paths import load_record
 
@@ -490,7 +508,7 @@ def replay(file: Annotated[Path, typer.Argument(help="a saved record (JSON)")]) 
     need_extra("tui", "replay")
     from cardtable.tui import run_replay
 
-    run_replay(record)
+    run_replay(record, terminal_language(lang))
 
 
 @app.command()

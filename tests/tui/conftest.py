@@ -17,6 +17,15 @@ from cardtable.tui.widgets import Board
 SIZE = (100, 30)
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal whose ``LANG`` names no language of ours: the screens read in English
+    whatever the machine running the tests speaks (a test sets its own ``LANG``)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C")
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The data folder (records go to ``data_dir / "records"``), private to the test."""

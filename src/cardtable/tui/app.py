@@ -19,11 +19,16 @@ is ``result_lines``, ``breakdown`` and ``result_notes``.
 A deal played alone with no move left and not won is held open (``Table.stuck``): the screen
 says so, and undo and the hint still work. Restart (r) and a new deal (n), where the game
 offers them (alone), save the deal as it stands first, and ask in the middle of a deal.
+
+Every word reads in the person's language (``lang``, else the terminal's ``LANG``): the app
+holds its ``Reader`` (``read``) and puts through it the screen's own words (the ``tui``
+domain), the game's (the log, move labels, the end) and the footer's (``speak_bindings``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -38,11 +43,16 @@ from textual.widgets.option_list import Option
 
 from cardtable.core.errors import IllegalAction
 from cardtable.core.protocol import View
+from cardtable.core.words import translatable
+from cardtable.i18n.languages import from_environment
+from cardtable.i18n.reader import reader
 from cardtable.seeds import new_deal_seed
 from cardtable.tui.boards import seat_label, seat_word
 from cardtable.tui.games import board_for
 from cardtable.tui.table import BotFailed, Table
-from cardtable.tui.widgets import Board, ConfirmQuit, HandOver
+from cardtable.tui.widgets import Board, ConfirmQuit, HandOver, speak_bindings
+
+_, _n = translatable("tui")
 
 CSS = """
 Screen { layout: vertical; }
@@ -64,7 +74,7 @@ PlayApp.over #result { display: block; }
 
 
 #: what the screen says of a stuck deal (``Table.stuck``)
-STUCK = "No move left: undo (u), restart (r), or deal again (n)"
+STUCK = _("No move left: undo (u), restart (r), or deal again (n)")
 
 
 def merged(notes: list[tuple[int, str]], log: list[tuple[int, str]]) -> list[str]:
@@ -84,13 +94,15 @@ class PlayApp(App[Path | None]):
 
     CSS = CSS
     TITLE = "cardtable"
+    # Textual's command palette holds only Textual's own commands, in English
+    ENABLE_COMMAND_PALETTE = False
     #: the keys of every table; the others are bound in ``__init__`` from what the game offers
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("q", "quit", _("Quit")),
+        Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
         # priority: handled as it arrives, so the keys typed right after it go to the box
-        Binding("slash", "type", "Type a move", priority=True),
-        Binding("escape", "clear", "Back", show=False),
+        Binding("slash", "type", _("Type a move"), priority=True),
+        Binding("escape", "clear", _("Back"), show=False),
     ]
 
     def __init__(
@@ -102,13 +114,16 @@ class PlayApp(App[Path | None]):
         *,
         bot_delay: float = 0.3,
         record_dir: Path | None = None,
+        lang: str | None = None,
     ) -> None:
         super().__init__()
+        #: the person's language: ``lang``, else the terminal's (``LANG``)
+        self.read = reader(lang or from_environment(os.environ))
         self.table = Table(game, seats, seed, options)
         self.game = game
         self.rules = self.table.rules
         #: the game's board, clicks, keys and status line
-        self.adapter = board_for(self.rules)
+        self.adapter = board_for(self.rules, self.read)
         self.bot_delay = bot_delay
         self.record_dir = record_dir
         self.viewer: int | None = self.table.humans[0] if self.table.humans else None
@@ -122,33 +137,34 @@ class PlayApp(App[Path | None]):
         self._thinking: set[int] = set()  # bots choosing in a worker thread
         self._status: Text | None = None
         self._moves_shown: list[tuple[str, str | None]] | None = None
-        #: the lines the log shows now, unwrapped (the log widget wraps them)
+        #: the lines the log shows now, unwrapped (the log widget wraps them), in words
         self.events: list[str] = []
         #: the screen's own lines (not the game's), each with the number of actions before it
         self._notes: list[tuple[int, str]] = []
         for key in self.game_bindings():
             self.bind(key.key, key.action, description=key.description, show=key.show)
+        speak_bindings(self, self.read)
 
     def game_bindings(self) -> list[Binding]:
         """The keys this table adds to the common ones, in the footer's order: undo, hint and
         peek when the game offers them here, the game's own keys, pause when bots play."""
         keys = []
         if self.rules.offers_undo(len(self.table.seats)):
-            keys.append(Binding("u", "undo", "Undo"))
+            keys.append(Binding("u", "undo", _("Undo")))
         if "hint" in self.table.tools:
-            keys.append(Binding("h", "hint", "Hint"))
+            keys.append(Binding("h", "hint", _("Hint")))
         if "peek" in self.table.tools:
-            keys.append(Binding("x", "peek", "Winnable? (peeks)"))
+            keys.append(Binding("x", "peek", _("Winnable? (peeks)")))
         if "restart" in self.table.tools:
-            keys.append(Binding("r", "deal_again(True)", "Restart"))
+            keys.append(Binding("r", "deal_again(True)", _("Restart")))
         if "new_deal" in self.table.tools:
-            keys.append(Binding("n", "deal_again(False)", "New deal"))
+            keys.append(Binding("n", "deal_again(False)", _("New deal")))
         keys += [
             Binding(k.key, f"game_key({n})", k.description, show=k.show)
             for n, k in enumerate(self.adapter.keys)
         ]
         if self.table.has_bots:
-            keys.append(Binding("p", "pause", "Pause bots"))
+            keys.append(Binding("p", "pause", _("Pause bots")))
         return keys
 
     # -- layout -------------------------------------------------------------------------------
@@ -165,9 +181,8 @@ class PlayApp(App[Path | None]):
         # wheel still scrolls them)
         self.log_widget.can_focus = False
         self.message = Static(id="message")
-        self.entry = Input(
-            placeholder=f"type a move, e.g. {self._example()}  (/ to focus)", id="entry"
-        )
+        prompt = _("type a move, e.g. {example}  (/ to focus)", example=self._example())
+        self.entry = Input(placeholder=self.read(prompt), id="entry")
         with Horizontal(id="main"):
             with VerticalScroll(id="board-pane", can_focus=False):
                 yield self.board
@@ -184,7 +199,7 @@ class PlayApp(App[Path | None]):
         if self.adapter.example:
             return self.adapter.example
         legal = self.legal()
-        return legal[0] if legal else "a move"
+        return legal[0] if legal else _("a move")
 
     def on_mount(self) -> None:
         self._open_deal()
@@ -196,14 +211,22 @@ class PlayApp(App[Path | None]):
         # a solitaire's deal number is the player's own; a shared deal's seed would show
         # the bots' hands, so it is told once the game is over
         public = self.rules.deal_is_public(len(self.table.seats), over=False)
-        deal = f" · deal {self.table.seed}" if public else ""
-        self.title = f"cardtable · {self.table.title}{deal}"
-        who = ", ".join(
-            seat_label(s, self.table.names(self.viewer)) for s in range(len(self.table.seats))
-        )
-        self.log_event(f"{self.table.title}{deal}: {who}")
+        game = self.game_words(public)
+        self.title = f"cardtable · {game}"
+        names = self.table.names(self.viewer)
+        who = ", ".join(self.read(seat_label(s, names)) for s in range(len(self.table.seats)))
+        self.log_event(f"{game}: {who}")
         if self.viewer is None:
-            self.log_event("Nobody at the keyboard plays: watching the bots (p pauses).")
+            self.log_event(_("Nobody at the keyboard plays: watching the bots (p pauses)."))
+
+    def game_words(self, numbered: bool) -> str:
+        """The game's title, and when ``numbered`` its deal number, in words."""
+        title = self.read(self.table.title)
+        if not numbered:
+            return title
+        # a deal number is typed back (--seed): as it is, never grouped like an amount
+        deal = _("deal {seed}", seed=str(self.table.seed))
+        return f"{title} · {self.read(deal)}"
 
     # -- showing ------------------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -221,7 +244,7 @@ class PlayApp(App[Path | None]):
             # what the last person typed or was told may name their cards
             self.entry.value = ""
             self.say("")
-            self.log_event(f"— {seat_word(new_viewer)} at the keyboard —")
+            self.log_event(_("— {seat} at the keyboard —", seat=seat_word(new_viewer)))
             self.push_screen(HandOver(new_viewer))  # an opaque screen: nobody sees the switch
         view = table.view(self.viewer)
         self._note_changes(self._last_view, view)
@@ -254,22 +277,23 @@ class PlayApp(App[Path | None]):
 
     def _status_text(self, view: dict[str, Any]) -> Text:
         table = self.table
+        read = self.read
         text = Text()
         if table.stuck:
-            text.append(STUCK, "bold yellow")
+            text.append(read(STUCK), "bold yellow")
             return text
         if table.over:
-            text.append("Game over", "bold")
+            text.append(read(_("Game over")), "bold")
             return text
         names = table.names(self.viewer)
         acting = table.to_act()
         if self.viewer is None:
-            text.append("Watching. ", "bold")
+            text.append(read(_("Watching.")) + " ", "bold")
         elif self.viewer in acting:
-            text.append("Your move. ", "bold yellow")
+            text.append(read(_("Your move.")) + " ", "bold yellow")
         text.append_text(self.adapter.status(view, self.viewer, acting, names))
         if self.paused:
-            text.append(" Bots paused (p).", "bold red")
+            text.append(" " + read(_("Bots paused (p).")), "bold red")
         return text
 
     def _fill_moves(self, view: dict[str, Any]) -> None:
@@ -280,22 +304,26 @@ class PlayApp(App[Path | None]):
         if selected:
             chosen = [a for a in legal if self.adapter.matches_selection(selected, a)]
             legal = chosen or legal
-        is_talk, label = self.rules.is_talk, self.rules.move_label
+        read, is_talk = self.read, self.rules.is_talk
+
+        def label(action: str) -> str:
+            return read(self.rules.move_label(view, action))
+
         plays = [a for a in legal if not is_talk(a)]
         talk = [a for a in legal if is_talk(a)]
-        rows: list[tuple[str, str | None]] = [(label(view, a), a) for a in plays]
+        rows: list[tuple[str, str | None]] = [(label(a), a) for a in plays]
         if not plays:
             waiting = (
-                "no move left"
+                _("no move left")
                 if self.table.stuck
-                else "watching"
+                else _("watching")
                 if self.viewer is None
-                else "nothing to do: waiting"
+                else _("nothing to do: waiting")
             )
-            rows.append((f"({waiting})", None))
+            rows.append((f"({read(waiting)})", None))
         if talk:
-            rows.append((self.adapter.talk_heading, None))
-            rows.extend((label(view, a), a) for a in talk)
+            rows.append((read(self.adapter.talk_heading), None))
+            rows.extend((label(a), a) for a in talk)
         shown = self._moves_shown
         if rows == shown:
             return  # rebuilding the list is the costliest part of a redraw
@@ -331,7 +359,9 @@ class PlayApp(App[Path | None]):
         notes between its lines; written anew only when more than new lines changed (a
         secret resolved, a change of mind dropped, an undo, another person at the keyboard,
         whose own choices the last one's log may not show)."""
-        lines = merged(self._notes, self.table.log(self.viewer))
+        read = self.read
+        notes = [(k, read(line)) for k, line in self._notes]
+        lines = merged(notes, [(k, read(line)) for k, line in self.table.log(self.viewer)])
         shown = self.events
         if lines[: len(shown)] == shown:
             for line in lines[len(shown) :]:
@@ -343,8 +373,10 @@ class PlayApp(App[Path | None]):
         self.events = lines
 
     def say(self, message: str, error: bool = False) -> None:
+        """A line under the board, in the person's language (``message`` may be words of
+        any domain, or plain)."""
         widget = self.message
-        widget.update(message)
+        widget.update(self.read(message))
         widget.set_class(error, "error")
 
     # -- the end ------------------------------------------------------------------------------
@@ -353,14 +385,16 @@ class PlayApp(App[Path | None]):
         first_time = self.saved is None
         self.saved = self.table.save(self.record_dir)
         self.add_class("over")
+        read, path = self.read, str(self.saved)
         text = self.adapter.result_text(self.table.view(self.viewer), self.table.names(self.viewer))
-        text.append(f"\n\nRecord saved: {self.saved}\n", "bold")
-        text.append(f"Replay: cardtable replay {self.saved}\n\nPress q to leave.")
+        text.append("\n\n" + read(_("Record saved: {path}", path=path)) + "\n", "bold")
+        text.append(read(_("Replay: cardtable replay {path}", path=path)) + "\n\n")
+        text.append(read(_("Press q to leave.")))
         self.result.update(text)
         if first_time:
-            self.title = f"cardtable · {self.table.title} · deal {self.table.seed}"
-            self.log_event(f"Game over. The deal was {self.table.seed}.")
-            self.say(f"Game over. Record saved: {self.saved}")
+            self.title = f"cardtable · {self.game_words(True)}"
+            self.log_event(_("Game over. The deal was {seed}.", seed=str(self.table.seed)))
+            self.say(_("Game over. Record saved: {path}", path=path))
 
     # -- bots -----------------------------------------------------------------------------------
     @property
@@ -421,7 +455,8 @@ class PlayApp(App[Path | None]):
                 self.table.bot_move(seat, answer)
             except BotFailed as e:
                 self.paused = True
-                self.say(f"{e}. The bots are paused (p to try again).", error=True)
+                failure = _("{failure}. The bots are paused (p to try again).", failure=e.words)
+                self.say(failure, error=True)
                 break
         self.refresh_table()
 
@@ -429,21 +464,23 @@ class PlayApp(App[Path | None]):
     def try_act(self, action: str) -> bool:
         """Act for the seat at the keyboard; explain a refusal. True when accepted."""
         if self.viewer is None:
-            self.say("You are watching: no seat here is played from the keyboard.", error=True)
+            self.say(_("You are watching: no seat here is played from the keyboard."), error=True)
             return False
         if self.table.over:
             self.say(
-                f"{STUCK}." if self.table.stuck else "The game is over. Press q to leave.",
+                self.read(STUCK) + "."
+                if self.table.stuck
+                else _("The game is over. Press q to leave."),
                 error=True,
             )
             return False
         try:
             self.table.act(self.viewer, action, quiet=self._thinking)
         except IllegalAction as e:
-            self.say(f"Not allowed: {action}: {e.reason}", error=True)
+            self.say(_("Not allowed: {action}: {reason}", action=action, reason=e.reason), True)
             return False
         except BotFailed as e:  # the action stands; a bot failed to answer it
-            failure = f"{e}. The bots are paused."
+            failure: str = _("{failure}. The bots are paused.", failure=e.words)
             self.paused = True
         else:
             failure = ""
@@ -518,16 +555,16 @@ class PlayApp(App[Path | None]):
 
     def action_undo(self) -> None:
         if not self.rules.offers_undo(len(self.table.seats)):
-            self.say("This table offers no undo (a game played alone does).", error=True)
+            self.say(_("This table offers no undo (a game played alone does)."), error=True)
             return
         if not self.table.can_undo:
-            self.say("Nothing to undo.", error=True)
+            self.say(_("Nothing to undo."), error=True)
             return
         undone = self.table.undo()
         # the screen's notes of the actions taken back now follow the last action left
         self._notes = [(min(k, self.table.moves), line) for k, line in self._notes]
-        self.log_event(f"undo: {undone}")
-        self.say(f"Took back: {undone}")
+        self.log_event(_("undo: {action}", action=undone))
+        self.say(_("Took back: {action}", action=undone))
         self._last_view = None
         self.refresh_table()
 
@@ -535,18 +572,22 @@ class PlayApp(App[Path | None]):
         advice = self.table.hint()
         if advice:
             action, words = advice  # words first, the notation after
-            self.say(f"Hint: {words} ({action})" if action else f"Hint: {words}")
+            self.say(
+                _("Hint: {advice} ({action})", advice=words, action=action)
+                if action
+                else _("Hint: {advice}", advice=words)
+            )
 
     def action_peek(self) -> None:
         answer = self.table.peek_winnable()
         text = (
-            "no answer in time"
+            _("no answer in time")
             if answer is None
-            else "yes, it can still be won"
+            else _("yes, it can still be won")
             if answer
-            else "no, it can no longer be won"
+            else _("no, it can no longer be won")
         )
-        self.say(f"{self.adapter.peek_words}: {text}")
+        self.say(_("{peeking}: {answer}", peeking=self.adapter.peek_words, answer=text))
 
     def action_game_key(self, n: int) -> None:
         """One of the game's own keys (``GameBoard.keys``)."""
@@ -560,9 +601,9 @@ class PlayApp(App[Path | None]):
         if self.table.over or not self.table.moves:
             self._deal_again(same)
             return
-        question = "Restart this deal?" if same else "Leave this deal for a new one?"
+        question = _("Restart this deal?") if same else _("Leave this deal for a new one?")
         self.push_screen(
-            ConfirmQuit(question, "Restart" if same else "New deal"),
+            ConfirmQuit(question, _("Restart") if same else _("New deal")),
             lambda yes: self._deal_again(same) if yes else None,
         )
 
@@ -579,15 +620,15 @@ class PlayApp(App[Path | None]):
         self._notes = []
         self.remove_class("over")
         self._open_deal()
-        self.say(
-            f"{'Restarted' if same else 'New deal'}."
-            + (f" The last one is saved: {saved}" if saved else "")
-        )
+        done = _("Restarted.") if same else _("New deal.")
+        if saved:
+            done = _("{done} The last one is saved: {path}", done=done, path=str(saved))
+        self.say(done)
         self.refresh_table()
 
     def action_pause(self) -> None:
         self.paused = not self.paused
-        self.say("Bots paused: press p to go on." if self.paused else "")
+        self.say(_("Bots paused: press p to go on.") if self.paused else "")
         self.refresh_table()
 
     def on_unmount(self) -> None:

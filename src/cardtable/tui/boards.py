@@ -20,6 +20,11 @@ from rich.console import Console, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from cardtable.core.words import Text as Words
+from cardtable.core.words import translatable
+
+_, _n = translatable("tui")
+
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
 TITLE = Style(bold=True, color="cyan")
@@ -31,19 +36,24 @@ HOLE = Style(bgcolor="grey23")
 HIDDEN = Style(color="bright_black")
 
 
-def seat_word(seat: int) -> str:
+def seat_word(seat: int) -> Words:
     """A seat as people count it, from 1 as the browser does: ``seat_word(0) == 'seat 1'``.
     Only what a person reads; records and indices stay 0-based."""
-    return f"seat {seat + 1}"
+    return _("seat {n}", n=seat + 1)
 
 
-def seat_label(seat: int, names: Sequence[str] | None) -> str:
+def seat_label(seat: int, names: Sequence[str] | None) -> Words:
     """``'you (seat 1)'`` for the person at the keyboard, ``'seat 2 (greedy)'`` for a bot
-    (``seat`` is the 0-based index)."""
+    (``seat`` is the 0-based index). In words of the ``tui`` domain (a reader puts them
+    into a language); a name is words of its own (``Table.names``: "you", "player") or a
+    bot's spec, read as it is."""
     name = names[seat] if names is not None and 0 <= seat < len(names) else ""
     if name == "you":  # alone: no seat talk
-        return "you" if len(names or ()) == 1 else f"you ({seat_word(seat)})"
-    return f"{seat_word(seat)} ({name})" if name else seat_word(seat)
+        return _("you") if len(names or ()) == 1 else _("you ({seat})", seat=seat_word(seat))
+    if not name:
+        return seat_word(seat)
+    # TRANSLATORS: a seat and who sits there: "seat 2 (greedy)", a bot's name, or "player"
+    return _("{seat} ({name})", seat=seat_word(seat), name=name)
 
 
 def link(style: Style, ref: str, links: bool) -> Style:

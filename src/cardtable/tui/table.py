@@ -21,9 +21,13 @@ from cardtable.bots.lifecycle import BotSeats, SeatFailed, build
 from cardtable.core.errors import CardtableError, IllegalAction, NotYourTurn
 from cardtable.core.logbook import Logbook, add, as_read, new_logbook
 from cardtable.core.protocol import Result
+from cardtable.core.words import Text as Words
+from cardtable.core.words import translatable
 from cardtable.paths import save_record
 from cardtable.seeds import new_key
 from cardtable.tui.boards import seat_label
+
+_, _n = translatable("tui")
 
 HUMAN = "me"
 
@@ -38,7 +42,11 @@ class Advisor(Protocol):
 
 class BotFailed(Exception):
     """A bot failed or answered what the rules refuse (never replaced by another move). Its
-    message is read on the screen: the seat in it is counted from 1."""
+    ``words`` are read on the screen: the seat in them is counted from 1."""
+
+    def __init__(self, words: Words) -> None:
+        super().__init__(words)
+        self.words = words
 
 
 class Table:
@@ -149,9 +157,9 @@ class Table:
 
     def names(self, viewer: int | None) -> list[str]:
         """Seat names for the boards: ``you`` for the seat at the keyboard, ``player`` for
-        another person sharing it, else the bot."""
+        another person sharing it (words a reader puts into a language), else the bot."""
         return [
-            "you" if s == viewer else "player" if name == HUMAN else name
+            _("you") if s == viewer else _("player") if name == HUMAN else name
             for s, name in enumerate(self.seats)
         ]
 
@@ -187,7 +195,9 @@ class Table:
         try:
             return self._bots.bots[seat].choose(view, legal)
         except CardtableError as e:
-            raise BotFailed(f"the bot at seat {seat + 1} failed: {e}") from None
+            raise BotFailed(
+                _("the bot at seat {n} failed: {error}", n=seat + 1, error=e.reason)
+            ) from None
 
     def bot_move(
         self, seat: int, action: str, quiet: Collection[int] = ()
@@ -196,7 +206,14 @@ class Table:
         try:
             self._state.act(seat, action)
         except IllegalAction as e:
-            raise BotFailed(f"the bot at seat {seat + 1} chose {action!r}: {e.reason}") from None
+            raise BotFailed(
+                _(
+                    "the bot at seat {n} chose {action}: {reason}",
+                    n=seat + 1,
+                    action=repr(action),
+                    reason=e.reason,
+                )
+            ) from None
         return self._after(seat, quiet)
 
     def bot_act(self, seat: int) -> tuple[str, list[tuple[int, str]]]:
@@ -209,7 +226,9 @@ class Table:
         try:
             said = self._bots.react(self._state, actor, quiet, wrap=True)
         except SeatFailed as e:
-            raise BotFailed(str(e)) from None
+            raise BotFailed(
+                _("the bot at seat {n} failed to answer: {error}", n=e.seat + 1, error=str(e.error))
+            ) from None
         self._bots.finish(self._state)
         return said
 

@@ -1,20 +1,54 @@
-"""Widgets shared by the play and replay apps."""
+"""Widgets shared by the play and replay apps, and how their words reach the reader's language.
+
+An app holds its reader (``read``: a ``cardtable.i18n.reader.Reader``); every word on the
+screen is put through it, the terminal's own (the ``tui`` domain) and the games' alike. Key
+bindings are declared in English words of the ``tui`` domain (``BINDINGS``, class-level) and
+``speak_bindings`` puts a node's into its reader's language once it is built.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
+from cardtable.core.words import Text as Words
+from cardtable.core.words import translatable
+from cardtable.i18n.languages import DEFAULT
+from cardtable.i18n.reader import Reader, reader
 from cardtable.tui.boards import seat_word
 from cardtable.tui.games.base import GameBoard
+
+_, _n = translatable("tui")
+
+
+def reader_of(app: App[Any]) -> Reader:
+    """The reader of an app (``PlayApp.read``, ``ReplayApp.read``); English for another."""
+    read = getattr(app, "read", None)
+    return read if isinstance(read, Reader) else reader(DEFAULT)
+
+
+def speak_bindings(node: DOMNode, read: Reader) -> None:
+    """``node``'s key bindings with their descriptions (the footer's words) in ``read``'s
+    language. Textual keeps a node's bindings in ``_bindings``, copied from its class's:
+    new lists replace the old, so the class's own stay English for another language."""
+    bindings = node._bindings
+    bindings.key_to_bindings = {
+        key: [
+            dataclasses.replace(b, description=read(b.description)) if b.description else b
+            for b in found
+        ]
+        for key, found in bindings.key_to_bindings.items()
+    }
 
 
 class Board(Widget):
@@ -80,22 +114,26 @@ class ConfirmQuit(ModalScreen[bool]):
     ConfirmQuit Button { width: 100%; }
     """
     BINDINGS = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y", "answer(True)", _("Leave")),
+        Binding("n,escape", "answer(False)", _("Stay")),
     ]
 
-    def __init__(
-        self, question: str = "Leave the game before its end?", yes: str = "Leave"
-    ) -> None:
+    def __init__(self, question: Words | None = None, yes: Words | None = None) -> None:
         super().__init__()
-        self.question, self.yes = question, yes
+        self.question = question or _("Leave the game before its end?")
+        self.yes = yes or _("Leave")
 
     def compose(self) -> ComposeResult:
+        read = reader_of(self.app)
+        speak_bindings(self, read)
+        saved = read(_("The game so far is saved, so you can replay it."))
         with Vertical():
-            yield Label(f"{self.question}\nThe game so far is saved, so you can replay it.")
+            yield Label(f"{read(self.question)}\n{saved}")
             with Grid():
-                yield Button(f"{self.yes} (y)", variant="warning", id="leave")
-                yield Button("Stay (n)", variant="primary", id="stay")
+                yield Button(
+                    read(_("{answer} (y)", answer=self.yes)), variant="warning", id="leave"
+                )
+                yield Button(read(_("Stay (n)")), variant="primary", id="stay")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "leave")
@@ -111,17 +149,29 @@ class HandOver(Screen[None]):
     HandOver { align: center middle; }
     HandOver > Static { width: 50; height: auto; padding: 1 2; border: thick $primary; }
     """
-    BINDINGS = [Binding("enter,space", "go", "I am ready")]
+    BINDINGS = [Binding("enter,space", "go", _("I am ready"))]
 
     def __init__(self, seat: int) -> None:
         super().__init__()
         self.seat = seat
 
     def compose(self) -> ComposeResult:
+        read = reader_of(self.app)
+        speak_bindings(self, read)
         yield Static(
-            f"{seat_word(self.seat).capitalize()}, it is your move.\n\n"
-            "Everyone else, please look away.\n\nPress Enter when ready."
+            read(
+                _(
+                    "{seat}, it is your move.\n\nEveryone else, please look away.\n\n"
+                    "Press Enter when ready.",
+                    seat=capitalized(read(seat_word(self.seat))),
+                )
+            )
         )
 
     def action_go(self) -> None:
         self.dismiss(None)
+
+
+def capitalized(words: str) -> str:
+    """``words`` with a capital first letter (``str.capitalize`` would lower the rest)."""
+    return words[:1].upper() + words[1:]

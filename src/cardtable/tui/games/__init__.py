@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 
 from cardtable.core.protocol import Game
+from cardtable.i18n.reader import Reader
 from cardtable.tui.games.base import GameBoard
 
 
@@ -25,8 +26,9 @@ def module_name(game: str) -> str:
     return game.replace("-", "_")
 
 
-def board_for(rules: Game) -> GameBoard:
-    """The terminal adapter of a game: its own module's ``ADAPTER``, else the generic one."""
+def board_for(rules: Game, read: Reader | None = None) -> GameBoard:
+    """The terminal adapter of a game: its own module's ``ADAPTER``, else the generic one;
+    its words in ``read``'s language (English without one)."""
     name = module_name(rules.name)
     adapter: type[GameBoard] | None = None
     if name.isidentifier():
@@ -42,4 +44,4 @@ def board_for(rules: Game) -> GameBoard:
         from cardtable.tui.games.generic import GenericBoard
 
         adapter = GenericBoard
-    return adapter(rules)
+    return adapter(rules, read)

@@ -12,8 +12,11 @@ from rich.style import Style
 from rich.text import Text
 
 from cardtable.core.protocol import View
+from cardtable.core.words import translatable
 from cardtable.tui.boards import BOLD, DIM, GOOD, TITLE, link
 from cardtable.tui.games.base import LIST_KEYS, GameBoard, GameKey, Play
+
+_, _n = translatable("tui")
 
 DOUBLING_CYCLE = (1, 2, 4, 8, 3, 6, 12, 11, 9, 5, 10, 7)
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -60,17 +63,22 @@ def flip(play: Play) -> None:
 
 
 def play_reserve(n: int) -> GameKey:
-    return GameKey(str(n), f"Play r{n}", lambda play: play.try_act(f"play r{n}"), show=False)
+    return GameKey(
+        str(n),
+        _("Play {reserve}", reserve="r" + str(n)),
+        lambda play: play.try_act(f"play r{n}"),
+        show=False,
+    )
 
 
 class DoubletsBoard(GameBoard):
     example = "play r3"
     keys = (
-        GameKey("f", "Flip/redeal", flip),
-        GameKey("w", "Play waste", lambda play: play.try_act("play waste")),
+        GameKey("f", _("Flip/redeal"), flip),
+        GameKey("w", _("Play waste"), lambda play: play.try_act("play waste")),
         *(play_reserve(n) for n in range(1, RESERVES + 1)),
     )
-    peek_words = "Peeking at the stock"
+    peek_words = _("Peeking at the stock")
 
     def render(
         self,
@@ -84,18 +92,23 @@ class DoubletsBoard(GameBoard):
     ) -> Text:
         """Stock, waste (top and recent), the arch of reserves around F, what F needs,
         redeals."""
+        read = self.read
         need = view["needed"]
         over = "result" in view
+        # TRANSLATORS: an empty stock, waste, centre or hand
+        empty = "[ " + read(_("empty")) + " ]"
         out = Text()
-        out.append("Doublets", TITLE)
-        out.append(f" · score {view['score']} of 48\n")
+        out.append(read(self.rules.title), TITLE)
+        score = _("score {score} of {total}", score=view["score"], total=48)
+        out.append(f" · {read(score)}\n")
         out.append("\n")
-        out.append("Stock ")
-        stock = Text(f"[{view['stock']:>2} ▒]" if view["stock"] else "[ empty ]", BOLD)
+        out.append(read(_("Stock")) + " ")
+        stock = Text(f"[{view['stock']:>2} ▒]" if view["stock"] else empty, BOLD)
         stock.stylize(link(Style(), "stock", links))
         out.append_text(stock)
-        out.append(f"  redeals left {view['redeals_left']}\n")
-        out.append("Waste ")
+        redeals = _("redeals left {n}", n=view["redeals_left"])
+        out.append(f"  {read(redeals)}\n")
+        out.append(read(_("Waste")) + " ")
         waste = view["waste"]
         if waste:
             if len(waste) > 6:
@@ -108,9 +121,10 @@ class DoubletsBoard(GameBoard):
             top = _card_box(waste[-1], need, over)
             top.stylize(link(Style(), "waste", links))
             out.append_text(top)
-            out.append(f"  ({len(waste)} card{'s' if len(waste) != 1 else ''})", DIM)
+            many = _n("{n} card", "{n} cards", len(waste))
+            out.append(f"  ({read(many)})", DIM)
         else:
-            out.append("[ empty ]", DIM)
+            out.append(empty, DIM)
         out.append("\n\n")
         reserves = view["reserves"]
         foundation = view["foundation"]
@@ -143,13 +157,15 @@ class DoubletsBoard(GameBoard):
         out.append("\n")
         top = foundation[-1]
         count = len(foundation)
-        out.append(f"F: {count} card{'s' if count != 1 else ''}, top ")
+        out.append(read(_n("F: {n} card, top", "F: {n} cards, top", count)) + " ")
         out.append_text(card_text(top))
         if not over:
-            out.append(", needs ")
+            # TRANSLATORS: "F: 1 card, top Q♦, needs J = 2×Q mod 13": the next card to play
+            out.append(", " + read(_("needs")) + " ")
             out.append(rank_of(need), GOOD)
             out.append(f" = 2×{rank_of(_value(top))} mod 13")
-        out.append("\nCycle ")
+        # TRANSLATORS: the doubling cycle of ranks the foundation follows: A 2 4 8 3 6 Q J …
+        out.append("\n" + read(_("Cycle")) + " ")
         for value in DOUBLING_CYCLE:
             out.append(rank_of(value), GOOD if value == need and not over else DIM)
             out.append(" ")
@@ -163,8 +179,15 @@ class DoubletsBoard(GameBoard):
         self, view: View, viewer: int | None, acting: tuple[int, ...], names: Sequence[str]
     ) -> Text:
         text = Text(
-            f"Needs {rank_of(view['needed'])}: a green card fits. Keys: 1-7 reserves, "
-            f"w waste, f flip, u undo; or {LIST_KEYS}. "
+            self.read(
+                _(
+                    "Needs {rank}: a green card fits. Keys: 1-7 reserves, w waste, f flip, "
+                    "u undo; or {keys}.",
+                    rank=rank_of(view["needed"]),
+                    keys=LIST_KEYS,
+                )
+            )
+            + " "
         )
         text.append_text(super().status(view, viewer, acting, names))
         return text
@@ -178,7 +201,8 @@ class DoubletsBoard(GameBoard):
         elif words[0] == "reserve":
             play.try_act(f"play {words[1]}")
         else:
-            play.say(f"The foundation needs a {rank_of(play.current_view()['needed'])}.")
+            need = rank_of(play.current_view()["needed"])
+            play.say(_("The foundation needs a {rank}.", rank=need))
 
 
 ADAPTER = DoubletsBoard

@@ -15,8 +15,12 @@ from rich.text import Text
 from rich.tree import Tree
 
 from cardtable.core.protocol import View
+from cardtable.core.words import translatable
+from cardtable.i18n.reader import Reader
 from cardtable.tui.boards import BOLD, DIM, TITLE, TURN, seat_label, seat_word, to_text
 from cardtable.tui.games.base import GameBoard
+
+_, _n = translatable("tui")
 
 #: view fields the screen shows elsewhere (the title; the result under the moves), or in
 #: the line of seats every view has (``ViewBase``: whose view, how many, whose turn)
@@ -27,15 +31,15 @@ def words(key: str) -> str:
     return key.replace("_", " ")
 
 
-def scalar(value: Any) -> Text:
+def scalar(value: Any, read: Reader) -> Text:
     """A value that needs no branch of its own, in words."""
     if value is None:
         return Text("—", DIM)  # hidden, or nothing
     if isinstance(value, bool):
-        return Text("yes" if value else "no")
+        return Text(read(_("yes") if value else _("no")))
     if isinstance(value, list | tuple):
-        return Text(", ".join(map(str, value))) if value else Text("none", DIM)
-    return Text(str(value), BOLD)
+        return Text(", ".join(map(read, value))) if value else Text(read(_("none")), DIM)
+    return Text(read(value), BOLD)
 
 
 def flat(value: Any) -> bool:
@@ -45,31 +49,32 @@ def flat(value: Any) -> bool:
     return not isinstance(value, dict)
 
 
-def grow(branch: Tree, key: str, value: Any) -> None:
+def grow(branch: Tree, key: str, value: Any, read: Reader) -> None:
     if flat(value):
         line = Text(f"{words(key)}: ")
-        line.append_text(scalar(value))
+        line.append_text(scalar(value, read))
         branch.add(line)
         return
     node = branch.add(Text(words(key), BOLD))
     # a list's items numbered from 1, as the browser's generic board numbers them
     items = value.items() if isinstance(value, dict) else enumerate(value, start=1)
     for k, v in items:
-        grow(node, str(k), v)
+        grow(node, str(k), v, read)
 
 
-def seats_line(view: View, names: Sequence[str] | None) -> Text:
+def seats_line(view: View, names: Sequence[str] | None, read: Reader) -> Text:
     """The fields every view has, in words, seats counted from 1: ``You: seat 2 · 3 players ·
     To act: seat 1 (greedy)``."""
     seat = view.get("seat")
-    line = Text("Watching" if seat is None else f"You: {seat_word(seat)}")
-    line.append(f" · {view.get('players')} players · ")
+    line = Text(read(_("Watching") if seat is None else _("You: {seat}", seat=seat_word(seat))))
+    players = _n("{n} player", "{n} players", view.get("players") or 0)
+    line.append(f" · {read(players)} · ")
     to_act = view.get("to_act") or []
     if to_act:
-        line.append("To act: ")
-        line.append(", ".join(seat_label(s, names) for s in to_act), TURN)
+        line.append(read(_("To act:")) + " ")
+        line.append(", ".join(read(seat_label(s, names)) for s in to_act), TURN)
     else:
-        line.append("Nobody to act", DIM)
+        line.append(read(_("Nobody to act")), DIM)
     return line
 
 
@@ -86,11 +91,11 @@ class GenericBoard(GameBoard):
         selected: str | None = None,
         show_result: bool = True,
     ) -> Text:
-        tree = Tree(Text(self.rules.title, TITLE), guide_style="dim")
-        tree.add(seats_line(view, names))
+        tree = Tree(Text(self.read(self.rules.title), TITLE), guide_style="dim")
+        tree.add(seats_line(view, names, self.read))
         for key, value in view.items():
             if key not in SHOWN_ELSEWHERE:
-                grow(tree, key, value)
+                grow(tree, key, value, self.read)
         out = to_text(tree, width)
         result = view.get("result")
         if result and show_result:

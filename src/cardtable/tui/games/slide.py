@@ -14,6 +14,9 @@ from rich.style import Style
 from rich.text import Text
 
 from cardtable.core.protocol import View
+from cardtable.core.words import Text as Words
+from cardtable.core.words import translatable
+from cardtable.i18n.reader import Reader
 from cardtable.tui.boards import (
     BOLD,
     DIM,
@@ -27,6 +30,8 @@ from cardtable.tui.boards import (
     seat_label,
 )
 from cardtable.tui.games.base import LIST_KEYS, GameBoard, Play
+
+_, _n = translatable("tui")
 
 COLUMNS = "abcd"  # the cell notation: column letter, row number (RULES.md)
 BLOCK = 21  # columns a grid block takes, gap included
@@ -62,33 +67,34 @@ class SlideBoard(GameBoard):
     ) -> Text:
         """Every grid as 4x4 (face-down ``?``, the hole empty), the centre, who chose, whose
         turn."""
+        read = self.read
         me = view.get("seat")
         players = view["players"]
         phase = view["phase"]
         over = "result" in view
         out = Text()
         target = view.get("target")
-        out.append("Slide", TITLE)
-        if over:
-            deals = view["deal"]
-            played = f"{deals} deal{'s' if deals > 1 else ''}, target {target}" if target else ""
-            out.append(f" · game over{' after ' + played if played else ''}\n")
-        else:
-            deal = f" · deal {view['deal']}, target {target}" if target else ""
-            out.append(f" · round {view['round']} of 16{deal}\n")
+        out.append(read(self.rules.title), TITLE)
+        out.append(f" · {read(self._stage(view))}\n")
         if not over:
             if phase == "reveal":
-                waiting = [seat_label(s, names) for s in view["to_act"]]
-                out.append("Reveal: ", TURN)
-                out.append("each seat secretly picks a face-down card; waiting for ")
-                out.append(", ".join(waiting) or "nobody")
+                waiting = self.listed([seat_label(s, names) for s in view["to_act"]])
+                out.append(read(_("Reveal:")) + " ", TURN)
+                out.append(
+                    read(
+                        _(
+                            "each seat secretly picks a face-down card; waiting for {who}",
+                            who=waiting or _("nobody"),
+                        )
+                    )
+                )
                 out.append("\n")
             else:
-                out.append("Take: ", TURN)
-                out.append(
-                    f"{seat_label(view['turn'], names)} takes a centre card and slides it in\n"
-                )
-        out.append("Centre: ")
+                out.append(read(_("Take:")) + " ", TURN)
+                who = seat_label(view["turn"], names)
+                out.append(read(_("{who} takes a centre card and slides it in", who=who)))
+                out.append("\n")
+        out.append(read(_("Centre:")) + " ")
         if view["centre"]:
             for value in view["centre"]:
                 ref = f"centre {value}"
@@ -96,14 +102,16 @@ class SlideBoard(GameBoard):
                 out.append(f"[{value:>2}]", link(style, ref, links))
                 out.append(" ")
         else:
-            out.append("empty" if phase == "reveal" else "-", DIM)
+            out.append(read(_("empty")) if phase == "reveal" else "-", DIM)
         out.append("\n")
-        if view.get("target") and any(view.get("totals", [])):
-            totals = ", ".join(f"{seat_label(s, names)} {t}" for s, t in enumerate(view["totals"]))
-            out.append(f"Totals: {totals}\n")
+        if target and any(view.get("totals", [])):
+            totals = ", ".join(
+                f"{read(seat_label(s, names))} {read(t)}" for s, t in enumerate(view["totals"])
+            )
+            out.append(read(_("Totals: {totals}", totals=totals)) + "\n")
         removed = _removed(view)
         blocks = [
-            _block(view, s, names, me, links, selected, removed.get(s, set()))
+            _block(view, s, names, me, links, selected, removed.get(s, set()), read)
             for s in range(players)
         ]
         # the person's own grid first, then the others in seat order
@@ -128,17 +136,44 @@ class SlideBoard(GameBoard):
         out.rstrip()
         return out
 
+    def _stage(self, view: View) -> Words:
+        """Where the game is: the round (and the deal, when played to a target), or over."""
+        target = view.get("target")
+        if "result" in view:
+            if not target:
+                return _("game over")
+            return _n(
+                "game over after {n} deal, target {target}",
+                "game over after {n} deals, target {target}",
+                view["deal"],
+                target=target,
+            )
+        if not target:
+            return _("round {round} of {rounds}", round=view["round"], rounds=16)
+        return _(
+            "round {round} of {rounds} · deal {deal}, target {target}",
+            round=view["round"],
+            rounds=16,
+            deal=view["deal"],
+            target=target,
+        )
+
     def status(
         self, view: View, viewer: int | None, acting: tuple[int, ...], names: Sequence[str]
     ) -> Text:
         text = Text()
+        said: Words | None = None
         if view["phase"] == "reveal":
             if viewer is not None and view["chosen"][viewer]:
-                text.append(f"You reveal {view['choice']}; pick another to change your mind. ")
+                said = _(
+                    "You reveal {cell}; pick another to change your mind.", cell=view["choice"]
+                )
             elif viewer is not None:
-                text.append(f"Choose one of your ? cards to reveal: {LIST_KEYS}. ")
+                said = _("Choose one of your ? cards to reveal: {keys}.", keys=LIST_KEYS)
         elif viewer in acting:
-            text.append(f"Take a centre card and the side it enters from: {LIST_KEYS}. ")
+            said = _("Take a centre card and the side it enters from: {keys}.", keys=LIST_KEYS)
+        if said is not None:
+            text.append(self.read(said) + " ")
         text.append_text(super().status(view, viewer, acting, names))
         return text
 
@@ -151,29 +186,36 @@ class SlideBoard(GameBoard):
                 play.try_act(f"reveal {cell}")
                 return
             if view["turn"] != play.viewer:
-                play.say("Wait for your turn to take a card.")
+                play.say(_("Wait for your turn to take a card."))
                 return
             if not play.selected:
-                play.say("First select a centre card, then the side it enters from.")
+                play.say(_("First select a centre card, then the side it enters from."))
                 return
             hole = view["holes"][play.viewer]
             direction = slide_direction(hole, cell)
             if direction is None:
                 play.say(
-                    f"Select a cell in the row or column of your hole ({hole}): "
-                    "the card enters from that side.",
+                    _(
+                        "Select a cell in the row or column of your hole ({hole}): "
+                        "the card enters from that side.",
+                        hole=hole,
+                    ),
                     error=True,
                 )
                 return
             play.try_act(f"take {play.selected.split(' ')[1]} {direction}")
         elif words[0] == "centre":
             if view["phase"] != "take" or view["turn"] != play.viewer:
-                play.say("Wait for your turn to take a card.")
+                play.say(_("Wait for your turn to take a card."))
                 return
             play.select(
                 ref,
-                f"Take {words[1]}: select a cell of your hole's row or column "
-                f"to push from that side, or {LIST_KEYS}.",
+                _(
+                    "Take {card}: select a cell of your hole's row or column "
+                    "to push from that side, or {keys}.",
+                    card=words[1],
+                    keys=LIST_KEYS,
+                ),
             )
 
     def matches_selection(self, selected: str, action: str) -> bool:
@@ -200,27 +242,31 @@ def _block(
     links: bool,
     selected: str | None,
     removed: set[str],
+    read: Reader,
 ) -> list[Text]:
     phase = view["phase"]
     over = "result" in view
-    title = Text(seat_label(seat, names), BOLD if seat == me else Style())
+    title = Text(read(seat_label(seat, names)), BOLD if seat == me else Style())
     status = Text()
     if over:
         info = view["result"]
         won = GOOD if seat in info["winners"] else Style()
-        status.append(
-            f"#{info['ranks'][seat]} · {info['scores'][seat]} pts, {info['remaining'][seat]} left",
-            won,
+        standing = _(
+            "#{rank} · {score} pts, {left} left",
+            rank=info["ranks"][seat],
+            score=info["scores"][seat],
+            left=info["remaining"][seat],
         )
+        status.append(read(standing), won)
     elif phase == "reveal":
         if view["chosen"][seat]:
-            status.append("✓ chosen", GOOD)
+            status.append("✓ " + read(_("chosen")), GOOD)
             if seat == me and view.get("choice"):
                 status.append(f" {view['choice']}")
         else:
-            status.append("… choosing", DIM)
+            status.append("… " + read(_("choosing")), DIM)
     elif view["turn"] == seat:
-        status.append("▶ to take", TURN)
+        status.append("▶ " + read(_("to take")), TURN)
     if not over and view.get("first") == seat:
         status.append(" ★" if status.plain else "★", TURN)  # the first-player token
     lines = [title, status, Text("    a  b  c  d", DIM)]
