@@ -2,10 +2,11 @@
 real server.
 
 1. The pseudo-language (the ``lang=en-XA`` cookie: every catalogued word accented, 40 %
-   longer and between ⟦ and ⟧): every page (the lobby, My games, the leaderboard, a rules
-   page, a replay, each game's table mid-game and at its end, against bots) shows no text
-   without the markers (``ALLOWED`` lists what may stay as it is, and why), and nothing is
-   cut off or scrolls sideways at 390 px and at 1280 px, the longer words included.
+   longer and between ⟦ and ⟧): every page (the lobby and its dialogs, My games, the
+   leaderboard, a rules page, a replay, the no-such-page pages, each game's table mid-game and
+   at its end, against bots) shows no text, placeholder, title, aria-label or stylesheet word
+   without the markers (``ALLOWED`` lists what may stay as it is, and why), and nothing is cut
+   off or scrolls sideways at 390 px and at 1280 px (on a phone with its menu open too).
 2. The switcher: choosing Čeština in the lobby reloads it in Czech, and the next page is
    Czech too.
 3. ``Accept-Language: de`` with no cookie gives German pages, the server's own ones too.
@@ -44,6 +45,7 @@ ALLOWED = {
     "article.rules": "a rules page's text: the page written in each language (docs/rules)",
     ".lang-switch": "the languages, each in its own name",
     "[data-testid=not-found] code": "the address asked for",
+    ".recovery-code": "a recovery code: letters and digits, not words",
     ".verdict": "a finished game's verdict in My games: the server's words (the log's part)",
 }
 #: text that may stand unmarked anywhere: the site's name, game titles, people's and bots'
@@ -97,7 +99,8 @@ WORDS = """(skip) => {
 
 #: elements whose content is cut off: wider than their box where the box clips it
 CLIPPED = """() => [...document.querySelectorAll('body *')].filter((e) => {
-  if (!e.checkVisibility() || e.closest('.sr-only')) return false;
+  // (a text box scrolls its value: a long link in one is not cut off)
+  if (!e.checkVisibility() || e.closest('.sr-only') || e.tagName === 'INPUT') return false;
   const style = getComputedStyle(e);
   const clips = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
   return clips && e.scrollWidth > e.clientWidth + 1 && !e.title;
@@ -176,7 +179,8 @@ def fits(page: Page, where: str) -> None:
         page.wait_for_timeout(100)  # a new layout, not a new state
         views = [""]
         toggle = page.get_by_test_id("menu")
-        if width < 480 and toggle.count() and toggle.is_visible():
+        modal = page.locator("dialog[open]").count()  # (a modal dialog covers the menu)
+        if width < 480 and not modal and toggle.count() and toggle.is_visible():
             toggle.click()
             views.append(" (menu open)")
         for view in views:
@@ -196,6 +200,26 @@ def lobby(page: Page, base: str) -> None:
     expect(page.locator("#create-form [name=game] option").first).to_be_attached()
     expect(page.get_by_test_id("me-name")).to_be_visible()
     expect(page.get_by_test_id("language")).to_be_visible()
+
+
+def recovery_dialog(page: Page, base: str) -> None:
+    lobby(page, base)
+    page.get_by_test_id("other-device").click()
+    page.get_by_test_id("recovery-make").click()
+    expect(page.get_by_test_id("recovery-code")).to_be_visible()
+
+
+def name_dialog(page: Page, base: str) -> None:
+    lobby(page, base)
+    page.locator(".topbar .who button").first.click()  # Rename
+    expect(page.locator("dialog input[name=name]")).to_be_visible()
+
+
+def new_deal_question(page: Page, base: str) -> None:
+    page.goto(f"/t/{new_table(page, 'doublets', winning_deal()[0])}")
+    settled(page)
+    page.locator("[data-tool=new_deal] button").click()
+    expect(page.get_by_test_id("new-deal")).to_be_visible()
 
 
 def my_games(page: Page, base: str) -> None:
@@ -254,6 +278,9 @@ def game_end(game: str) -> Callable[[Page, str], None]:
 
 PAGES = {
     "lobby": lobby,
+    "the recovery code": recovery_dialog,
+    "the name dialog": name_dialog,
+    "a new deal's question": new_deal_question,
     "my games": my_games,
     "leaderboard": leaderboard,
     "rules": rules,
