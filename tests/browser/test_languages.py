@@ -7,7 +7,8 @@ real server.
    at its end, against bots) shows no text, placeholder, title, aria-label or stylesheet word
    without the markers (``ALLOWED`` lists what may stay as it is, and why), and nothing is cut
    off or scrolls sideways at 390 px and at 1280 px (on a phone with its menu open too).
-2. The switcher: choosing Čeština in the lobby reloads it in Czech, and the next page is
+2. The switcher: choosing Čeština in the lobby (from the keyboard: the arrow keys step, Enter
+   takes it) reloads it in Czech, and the next page is
    Czech too.
 3. ``Accept-Language: de`` with no cookie gives German pages, the server's own ones too.
 """
@@ -316,10 +317,14 @@ def test_the_switcher_reloads_the_page_in_the_language_chosen(server, browser):
     expect(switcher.locator("option")).to_have_text(
         ["English", "Čeština", "Slovenčina", "Deutsch", "Norsk bokmål"]
     )
-    # from the keyboard: the menu is focusable and a choice is made without a pointer
+    # from the keyboard: the arrow keys step through the closed menu without reloading the
+    # page at every step; Enter takes the language stepped to
     switcher.focus()
+    page.keyboard.press("ArrowDown")
+    expect(switcher).to_have_value("cs")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     with page.expect_navigation():
-        switcher.select_option("cs")
+        page.keyboard.press("Enter")
     expect(page.locator("html")).to_have_attribute("lang", "cs")
     expect(page.locator("#create-title")).to_have_text("Nový stůl")
     expect(page.get_by_test_id("my-games-link")).to_have_text("Moje hry")  # the script's words
@@ -330,7 +335,7 @@ def test_the_switcher_reloads_the_page_in_the_language_chosen(server, browser):
     expect(page.locator("h1")).to_have_text("Žebříček")
     page.goto("/no/such/page")
     expect(page.locator("h1")).to_have_text("Taková stránka neexistuje")
-    # and back to English from a page the server renders itself
+    # and back to English from a page the server renders itself, with the pointer: at once
     with page.expect_navigation():
         page.get_by_test_id("language").select_option("en")
     expect(page.locator("html")).to_have_attribute("lang", "en")

@@ -14,11 +14,29 @@ async function choose(code) {
   if (res.ok) location.reload();
 }
 
-/** The switcher's change: the chosen language, unless it is already the page's. */
+// keys that step a closed menu through its choices (each step is a "change" in Chromium)
+const STEPS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End",
+  "PageUp", "PageDown"]);
+
+/**
+ * The switcher's choice: the language chosen, unless it is already the page's. A pick with
+ * the pointer (or from the open list) loads the page at once; stepping through the closed
+ * menu with the arrow keys does not reload it at every step (WCAG's "on input"): Enter, or
+ * leaving the menu, takes the language stepped to.
+ * @param {HTMLSelectElement} select
+ */
 function wire(select) {
-  select.addEventListener("change", () => {
+  let stepping = false;
+  const go = () => {
+    stepping = false;
     if (select.value && select.value !== lang) choose(select.value);
+  };
+  select.addEventListener("keydown", (event) => {
+    if (STEPS.has(event.key) && !event.altKey) stepping = true;
+    else if (event.key === "Enter") go();
   });
+  select.addEventListener("change", () => { if (!stepping) go(); });
+  select.addEventListener("blur", () => { if (stepping) go(); });
   return select;
 }
 
