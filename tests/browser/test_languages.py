@@ -8,8 +8,7 @@ real server.
    without the markers (``ALLOWED`` lists what may stay as it is, and why), and nothing is cut
    off or scrolls sideways at 390 px and at 1280 px (on a phone with its menu open too).
 2. The switcher: choosing Čeština in the lobby (from the keyboard: the arrow keys step, Enter
-   takes it) reloads it in Czech, and the next page is
-   Czech too.
+   takes it) reloads it in Czech, and the next page is Czech too.
 3. ``Accept-Language: de`` with no cookie gives German pages, the server's own ones too.
 """
 
