@@ -97,14 +97,24 @@ WORDS = """(skip) => {
   return out;
 }"""
 
-#: elements whose content is cut off: wider than their box where the box clips it
+#: elements whose content is cut off: wider than their box where the box clips it, and
+#: empty text boxes too narrow for their placeholder
 CLIPPED = """() => [...document.querySelectorAll('body *')].filter((e) => {
+  if (e.tagName === 'INPUT' && e.placeholder && !e.value && e.checkVisibility()) {
+    const style = getComputedStyle(e);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = style.font;
+    const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      - (e.type === 'number' ? 16 : 0);  // (a number box's spinner)
+    return pen.measureText(e.placeholder).width > room + 1;
+  }
   // (a text box scrolls its value: a long link in one is not cut off)
   if (!e.checkVisibility() || e.closest('.sr-only') || e.tagName === 'INPUT') return false;
   const style = getComputedStyle(e);
   const clips = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
   return clips && e.scrollWidth > e.clientWidth + 1 && !e.title;
-}).slice(0, 8).map((e) => `${e.tagName}.${e.className}: ${e.textContent.slice(0, 40)}`)"""
+}).slice(0, 8).map((e) => `${e.tagName}.${e.className}#${e.id || e.name || ''}: `
+  + `${(e.placeholder || e.textContent).slice(0, 40)} (${e.clientWidth} px)`)"""
 
 WIDE = """() => [...document.querySelectorAll('body *')]
   .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).slice(0, 8)

@@ -14,7 +14,7 @@ export function createChat({ send, tableId }) {
   const lines = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("chat messages"),
     "data-testid": "chat-lines", "data-empty": t("No messages yet.") }); // (shown by style.css)
   const input = el("input", { name: "chat", maxlength: String(MAX), autocomplete: "off",
-    placeholder: t("Say something…"), "aria-label": t("chat message"), "data-key": "chat-input",
+    placeholder: t("Message…"), "aria-label": t("chat message"), "data-key": "chat-input",
     "data-testid": "chat-input" });
   const sendButton = el("button", { type: "submit", "data-testid": "chat-send" }, t("Send"));
   const form = el("form", { class: "row chat-form", onsubmit: (event) => {

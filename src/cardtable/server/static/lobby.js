@@ -262,6 +262,9 @@ async function main() {
   $("#create-form").addEventListener("submit", createTable);
   $("#clock-slot").replaceWith(clockChoice()); // real time, turn-based or no clock
   $("#alone-form").addEventListener("submit", playAlone);
+  // the deal box as wide as its placeholder in the reader's language, spinner included
+  const deal = $("#alone-deal");
+  deal.style.setProperty("width", `max(7rem, ${deal.placeholder.length + 5}ch)`);
   renderCreate();
   renderAlone();
   refreshTables();
