@@ -58,6 +58,7 @@ ALWAYS = [
     r"\(bot\)",  # a bot's seat name, results.js: seatName (the log's part of #26)
     r"\bbot\b",  # "Greedy bot": the same seat names
     r"\bplayed by\b",  # "Ann — played by Greedy": the same
+    r"\bopen seat\b",  # a free seat's name: the same
 ]
 
 #: every visible text node and every placeholder, title and aria-label outside the allowed
@@ -276,6 +277,26 @@ def mid_game(game: str) -> Callable[[Page, str], None]:
     return show
 
 
+def open_table(page: Page, base: str) -> None:
+    """A table waiting for a friend: the invitation, a free seat, a bot account's invite."""
+    answer = page.request.post("/api/tables", data={"game": "slide", "seats": ["me", "open"]})
+    page.goto(f"/t/{answer.json()['id']}")
+    expect(page.get_by_test_id("invite")).to_be_visible()
+    expect(page.get_by_test_id("invite-bot-name")).to_be_visible()
+
+
+def clocked_table(page: Page, base: str) -> None:
+    body = {
+        "game": "the-game",
+        "seats": ["me", "greedy"],
+        "clock": {"mode": "turn", "seconds": 86400},
+    }
+    answer = page.request.post("/api/tables", data=body)
+    assert answer.ok, answer.text()
+    page.goto(f"/t/{answer.json()['id']}")
+    expect(page.get_by_test_id("clock").first).to_be_visible()
+
+
 def game_end(game: str) -> Callable[[Page, str], None]:
     def show(page: Page, base: str) -> None:
         table = new_table(page, game, winning_deal()[0] if game == "doublets" else None)
@@ -298,6 +319,8 @@ PAGES = {
     "no such page": no_such_page,
     "no such table": no_such_table,
     **{f"{game} mid-game": mid_game(game) for game in SEATS},
+    "a table waiting for players": open_table,
+    "a table with clocks": clocked_table,
     **{f"{game} at its end": game_end(game) for game in SEATS},
 }
 
