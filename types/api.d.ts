@@ -18,6 +18,7 @@ ChatSettingsBody: ChatSettingsBody
 ClockChoice: ClockChoice
 ClockInfo: ClockInfo
 Ending: Ending
+EndingWords: EndingWords
 ErrorAnswer: ErrorAnswer
 ErrorMessage: ErrorMessage
 GameInfo: GameInfo
@@ -55,6 +56,7 @@ Stats: Stats
 TableInfo: TableInfo
 WebsocketSchema: WebsocketSchema
 WinnableAnswer: WinnableAnswer
+Words: Words
 }
 /**
  * An action was stored; the new ``state`` follows.
@@ -132,9 +134,44 @@ seat: (number | null)
 name: string
 text: string
 /**
+ * a fixed phrase, for the reader's language
+ */
+msg?: (Words | string | null)
+/**
  * when, UTC (ISO 8601)
  */
 at: string
+}
+/**
+ * Words for people as a message id with arguments (``core.words.wire``), for a client
+ * to put into its reader's language: ``msg`` is the English template with ``{name}``
+ * placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
+ * ``cardtable`` for the platform's); each argument is a plain value or words of its own.
+ * A count has ``plural`` (the English plural) and ``n`` (which form).
+ */
+export interface Words {
+/**
+ * the English template: the gettext message id
+ */
+msg: string
+/**
+ * the catalog: cardtable, web, or a game's name
+ */
+domain: string
+/**
+ * the placeholders' values: a name, a number, or words (Words)
+ */
+args?: ({
+[k: string]: unknown
+} | null)
+/**
+ * a count's English plural template
+ */
+plural?: (string | null)
+/**
+ * a count: the number that picks the form
+ */
+n?: (number | null)
 }
 /**
  * Chat: on (re)connecting, the table's last messages (``replay``: they replace what
@@ -160,6 +197,10 @@ spectators: boolean
  */
 phrases: string[]
 /**
+ * the phrases, for the reader's language (in the same order)
+ */
+phrases_msg?: (Words | string)[]
+/**
  * whether this connection may write
  */
 can_write: boolean
@@ -167,6 +208,10 @@ can_write: boolean
  * why not, for people
  */
 why: (string | null)
+/**
+ * why not, for the reader's language
+ */
+why_msg?: (Words | string | null)
 }
 /**
  * The creator changes a table's chat (a field left out stays as it is).
@@ -228,6 +273,26 @@ breakdown?: (Breakdown | null)
  * Game.result_notes: what the figures do not say (why it ended, how it is scored)
  */
 notes?: string[]
+/**
+ * the same words, for the reader's language
+ */
+msg?: (EndingWords | null)
+}
+/**
+ * An ending's words (``Ending``) as message ids with arguments, field for field.
+ */
+export interface EndingWords {
+lines: (Words | string)[]
+verdict: (Words | string | null)
+notes: (Words | string)[]
+/**
+ * the breakdown's column headings
+ */
+columns?: ((Words | string)[] | null)
+/**
+ * the headings of the breakdown's table rows, in order
+ */
+table?: ((Words | string)[] | null)
 }
 /**
  * Every refusal: an HTTP status 4xx (5xx) with this body.
@@ -242,6 +307,10 @@ error: string
  */
 message: string
 /**
+ * the reason, for the reader's language
+ */
+msg?: (Words | string | null)
+/**
  * over a limit: seconds to wait
  */
 retry_after?: (number | null)
@@ -251,6 +320,10 @@ export interface ErrorMessage {
 type: "error"
 code: string
 message: string
+/**
+ * the message, for the reader's language
+ */
+msg?: (Words | string | null)
 id: (string | null)
 /**
  * rate_limited and chat_rate_limited only: seconds to wait
@@ -301,7 +374,7 @@ free_chat_default?: boolean
  */
 fallback_bot: string
 /**
- * {name, default, doc} each
+ * {name, label, default, doc, msg} each (msg: label and doc as wire words)
  */
 options: {
 [k: string]: unknown
@@ -326,6 +399,10 @@ shared: ("undo" | "redo" | "hint" | "peek" | "restart" | "new_deal")[]
 export interface HintAnswer {
 action: (string | null)
 reason: (string | null)
+/**
+ * the reason, for the reader's language
+ */
+msg?: (Words | string | null)
 }
 export interface InviteBody {
 /**
@@ -362,6 +439,10 @@ can_undo: boolean
 can_redo: boolean
 seats: SeatInfo[]
 notices: string[]
+/**
+ * the notices, for the reader's language (in the same order)
+ */
+notices_msg?: (Words | string)[]
 /**
  * null for a table without a clock
  */
@@ -412,6 +493,10 @@ you_away?: (boolean | null)
  * a person's seat without a connection at an unfinished table: seconds until the creator may hand it to a bot (0: now; the grace period, --seat-grace); null otherwise
  */
 hand_over_in?: (number | null)
+/**
+ * the seat's name as pages show it, for the reader's language: the person's, a bot's marked as one ('Greedy (bot)'), a person's seat a bot plays on ('Ann — played by Greedy'), or 'open seat'
+ */
+shown?: (Words | string | null)
 }
 /**
  * Who played a seat from one action on.
@@ -495,7 +580,14 @@ seat: number
  * who played it then (a bot marked as one); empty for news
  */
 who: string
+/**
+ * the words in English
+ */
 text: string
+/**
+ * the same words, for the reader's language
+ */
+msg: (Words | string)
 /**
  * news, not an action: what the action ``n`` brought about (Game.describe_news: Slide's scoring of a deal)
  */
@@ -543,6 +635,10 @@ finished_at?: (string | null)
  * a finished game's result, for you
  */
 verdict?: (string | null)
+/**
+ * the same verdict's parts as words for the reader's language
+ */
+verdict_msg?: ((Words | string)[] | null)
 /**
  * at an unfinished table: seated (yours to play), resigned (you resigned or left, others play on: yours to watch, you rank last) or away (the clock gave your seat to a bot: yours to take back)
  */
@@ -633,6 +729,10 @@ by: (ReplayActor | null)
  * the action in words, as a spectator reads it
  */
 text?: (string | null)
+/**
+ * the same words, for the reader's language
+ */
+msg?: (Words | string | null)
 }
 export interface ReplayActor {
 name: string
@@ -718,6 +818,10 @@ to_act: number[]
  * a label per legal action (Game.move_label)
  */
 labels: string[]
+/**
+ * the labels, for the reader's language (in the same order)
+ */
+labels_msg?: (Words | string)[]
 /**
  * once over: the end in words
  */

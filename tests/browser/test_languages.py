@@ -34,19 +34,11 @@ NAME = "Ada"
 
 #: the parts of a page whose words are not the page's own, each with the reason
 ALLOWED = {
-    ".log": "the game log: the server's words (log.js and the log travel as message ids "
-    "with the games' words, another part of #26)",
-    "#results": "the end of a game: the server's words (results.js, the same part)",
-    "#what": "the replay's move in words: a log line from the server (the same part)",
-    "#options": "a game's options: their labels and docs are the game's words, sent by the "
-    "server (the same part)",
-    ".chat-phrases": "The Game's fixed phrases, sent by the server (the same part)",
     "#notation, .notation, .last-move-notation": "a move's notation (reveal b2), never translated",
     "article.rules": "a rules page's text: the page written in each language (docs/rules)",
     ".lang-switch": "the languages, each in its own name",
     "[data-testid=not-found] code": "the address asked for",
     ".recovery-code": "a recovery code: letters and digits, not words",
-    ".verdict": "a finished game's verdict in My games: the server's words (the log's part)",
 }
 #: text that may stand unmarked anywhere: the site's name, game titles, people's and bots'
 #: names (filled in per run), cells (b2), reserves (r3), card letters (A J Q K) and numbers
@@ -55,10 +47,6 @@ ALWAYS = [
     r"\b[a-d][1-4]\b",
     r"\br[1-7]\b",
     r"\b[AJQKF]\b",
-    r"\(bot\)",  # a bot's seat name, results.js: seatName (the log's part of #26)
-    r"\bbot\b",  # "Greedy bot": the same seat names
-    r"\bplayed by\b",  # "Ann — played by Greedy": the same
-    r"\bopen seat\b",  # a free seat's name: the same
 ]
 
 #: every visible text node and every placeholder, title and aria-label outside the allowed

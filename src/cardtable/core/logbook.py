@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.core.protocol import Game, State
+from cardtable.core.protocol import Game, State, seat_name
+from cardtable.core.words import wire
 
 
 @dataclass
@@ -98,7 +99,7 @@ def add(game: Game, log: Logbook, seat: int, action: str, who: str) -> int:
     changed = min(changed, resolve(game, log, shadow))
     if shadow.over or game.news_after(action, shadow.to_act()):
         view = shadow.view(None)
-        names = [log.names.get(s, f"Seat {s + 1}") for s in range(shadow.players)]
+        names = [log.names[s] if s in log.names else seat_name(s) for s in range(shadow.players)]
         log.entries.extend(
             Entry(
                 n=n,
@@ -170,16 +171,16 @@ def text_for(entry: Entry, viewer: int | None) -> str:
 
 
 def as_read(entries: list[Entry], viewer: int | None) -> list[dict[str, Any]]:
-    """``entries`` as ``viewer`` reads them, ``{n, seat, who, text}`` each (``news`` true
-    for news), without the dropped ones."""
-    return [
-        {
-            "n": e.n,
-            "seat": e.seat,
-            "who": e.who,
-            "text": text_for(e, viewer),
-            **({"news": True} if e.news else {}),
-        }
-        for e in entries
-        if not e.dropped
-    ]
+    """``entries`` as ``viewer`` reads them, ``{n, seat, who, text, msg}`` each (``news``
+    true for news), without the dropped ones: ``text`` in English, ``msg`` the same words
+    for a client to put into its reader's language (``core.words.wire``)."""
+    out = []
+    for e in entries:
+        if e.dropped:
+            continue
+        text = text_for(e, viewer)
+        entry = {"n": e.n, "seat": e.seat, "who": e.who, "text": text, "msg": wire(text)}
+        if e.news:
+            entry["news"] = True
+        out.append(entry)
+    return out

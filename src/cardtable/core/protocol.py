@@ -44,6 +44,9 @@ from cardtable.core.errors import (
     NotYourTurn,
 )
 from cardtable.core.rng import check_seed
+from cardtable.core.words import Arg, Text, translatable, wire
+
+_, _n = translatable("cardtable")
 
 Action = str
 Record = dict[str, Any]
@@ -100,10 +103,37 @@ class Breakdown(TypedDict):
     table: list[list[int | str]]
 
 
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+def ordinal(n: int) -> Text:
+    """1st, 2nd, 3rd, 4th, 11th, 21st (each its own message: "1." in most languages)."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    if suffix == "st":
+        # TRANSLATORS: an ordinal number (a place: 1st, 21st); "{n}." in Czech and German
+        return _("{n}st", n=n)
+    if suffix == "nd":
+        # TRANSLATORS: an ordinal number (a place: 2nd, 22nd)
+        return _("{n}nd", n=n)
+    if suffix == "rd":
+        # TRANSLATORS: an ordinal number (a place: 3rd, 23rd)
+        return _("{n}rd", n=n)
+    # TRANSLATORS: an ordinal number (a place: 4th, 11th)
+    return _("{n}th", n=n)
+
+
+def listing(items: list[Arg]) -> Arg:
+    """Names (or any words) as a list people read: "Ann, Bob, Cy" (a message per comma, so a
+    language may put its own mark between them); an empty list is ""."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        # TRANSLATORS: two items of a list of names: "Ann, Bob"
+        out = _("{first}, {rest}", first=item, rest=out)
+    return out
+
+
+def seat_name(seat: int) -> Text:
+    """A seat as people count them: "Seat 1" for seat 0."""
+    return _("Seat {n}", n=seat + 1)
 
 
 def ranks_of(scores: list[int], better: str = "low") -> list[int]:
@@ -146,25 +176,54 @@ class Option:
             self.kind is int and isinstance(value, bool)
         )
         if wrong_type:
-            raise BadOptions(
-                f"option {self.name!r} must be {self.kind.__name__}"
-                + (" or null" if self.nullable else "")
-                + f", not {value!r}"
-            )
+            said = dict(option=repr(self.name), kind=self.kind.__name__, value=repr(value))
+            if self.nullable:
+                raise BadOptions(_("option {option} must be {kind} or null, not {value}", **said))
+            raise BadOptions(_("option {option} must be {kind}, not {value}", **said))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(repr, self.choices))
-            raise BadOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise BadOptions(
+                _(
+                    "option {option} must be one of {allowed}, not {value}",
+                    option=repr(self.name),
+                    allowed=allowed,
+                    value=repr(value),
+                )
+            )
         if self.seat and not 0 <= value < players:
             raise BadOptions(
-                f"option {self.name!r} ({self.title.lower()}): there is no seat {value + 1} "
-                f"among {players} players (seats 1 to {players}, sent as 0 to {players - 1})"
+                _(
+                    "option {option} ({title}): there is no seat {seat} among {players} players "
+                    "(seats 1 to {players}, sent as 0 to {last})",
+                    option=repr(self.name),
+                    title=self.title.lower(),
+                    seat=value + 1,
+                    players=players,
+                    last=players - 1,
+                )
             )
         if self.low is not None and value < self.low:
-            raise BadOptions(f"option {self.name!r} must be at least {self.low}, not {value!r}")
+            raise BadOptions(
+                _(
+                    "option {option} must be at least {low}, not {value}",
+                    option=repr(self.name),
+                    low=self.low,
+                    value=repr(value),
+                )
+            )
         if self.high is not None and value > self.high:
-            raise BadOptions(f"option {self.name!r} must be at most {self.high}, not {value!r}")
+            raise BadOptions(
+                _(
+                    "option {option} must be at most {high}, not {value}",
+                    option=repr(self.name),
+                    high=self.high,
+                    value=repr(value),
+                )
+            )
         if self.check is not None and (problem := self.check(value, players)):
-            raise BadOptions(f"option {self.name!r}: {problem}")
+            raise BadOptions(
+                _("option {option}: {problem}", option=repr(self.name), problem=problem)
+            )
         return value
 
 
@@ -212,6 +271,16 @@ def companion(group: str, game: str) -> Any:
     use); None when nothing is registered there."""
     found = entry_points(group=group, name=game)
     return next(iter(found)).load() if found else None
+
+
+def winners_line(winners: list[Arg]) -> Text | None:
+    """The headline of an ending with winners: "Winner: Ann", "Shared win: Ann, Bob"; None
+    without any."""
+    if not winners:
+        return None
+    if len(winners) > 1:
+        return _("Shared win: {names}", names=listing(winners))
+    return _("Winner: {name}", name=winners[0])
 
 
 class Game(ABC):
@@ -319,8 +388,9 @@ class Game(ABC):
         (``public_action``). The default: the action as notation.
         """
         if public and self.public_action(action) is None:
-            return f"{who} acted"
-        return f"{who}: {action}"
+            return _("{who} acted", who=who)
+        # TRANSLATORS: an action in the game's notation ("take 7 left"), not words
+        return _("{who}: {action}", who=who, action=action)
 
     def public_action(self, action: Action) -> Action | None:
         """The action as the other seats learn it when it happens; None while it stays secret
@@ -364,7 +434,11 @@ class Game(ABC):
         result = view.get("result")
         if not result or not result.get("over"):
             return None
-        return {"columns": ["score"], "seats": [[s] for s in result["scores"]], "table": []}
+        return {
+            "columns": [_("score")],
+            "seats": [[s] for s in result["scores"]],
+            "table": [],
+        }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         """What the figures (``breakdown``) do not say: why the game ended, how it is
@@ -377,8 +451,8 @@ class Game(ABC):
         (None: no move is left). Pages and the terminal show it; the notation stays with the
         hint's ``action``. The default: the action and the note."""
         if action is None:
-            return "No move is left."
-        return f"{action}: {note}" if note else action
+            return _("No move is left.")
+        return _("{action}: {note}", action=action, note=note) if note else action
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         """The end of a game in words, one line each, for text clients (a state message's
@@ -387,14 +461,17 @@ class Game(ABC):
         if not result.get("over"):
             return []
         ranks = result["ranks"]
-        winners = [names[s] for s in result["winners"]]
-        lines = [
-            ("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)
-            if winners
-            else "Nobody won."
-        ]
+        lines: list[str] = [winners_line([names[s] for s in result["winners"]]) or _("Nobody won.")]
         for s in sorted(range(len(names)), key=lambda s: ranks[s]):
-            lines.append(f"#{ranks[s]} {names[s]}: {result['scores'][s]}")
+            # TRANSLATORS: a seat's place, name and score at the end: "#1 Ann: 12"
+            lines.append(
+                _(
+                    "#{rank} {name}: {score}",
+                    rank=ranks[s],
+                    name=names[s],
+                    score=result["scores"][s],
+                )
+            )
         return lines
 
     def verdict(self, result: Mapping[str, Any], seat: int) -> str:
@@ -403,14 +480,21 @@ class Game(ABC):
         if not result.get("over"):
             return ""
         if self.cooperative:
-            who = "You" if len(result["ranks"]) == 1 else "The team"
-            return f"{who} won!" if result.get("won") else f"{who} did not win."
+            alone, won = len(result["ranks"]) == 1, result.get("won")
+            if alone:
+                return _("You won!") if won else _("You did not win.")
+            return _("The team won!") if won else _("The team did not win.")
         ranks, rank = result["ranks"], result["ranks"][seat]
         shared = ranks.count(rank) - 1
         if shared:
-            others = f"{shared} other{'s' if shared > 1 else ''}"
-            return f"You shared {ordinal(rank)} place with {others} (of {len(ranks)})."
-        return f"You came {ordinal(rank)} of {len(ranks)}."
+            return _n(
+                "You shared {place} place with {n} other (of {players}).",
+                "You shared {place} place with {n} others (of {players}).",
+                shared,
+                place=ordinal(rank),
+                players=len(ranks),
+            )
+        return _("You came {place} of {players}.", place=ordinal(rank), players=len(ranks))
 
     def still_winnable(self, state: State, budget: int | None = None) -> bool | None:
         """**Peeking**: the game's ``solver`` on the true state (it reads hidden cards, so its
@@ -430,21 +514,53 @@ class Game(ABC):
         if players is None:
             players = self.min_players
         if isinstance(players, bool) or not isinstance(players, int):
-            raise BadOptions(f"the number of players must be a whole number, not {players!r}")
-        if not self.min_players <= players <= self.max_players:
-            span = (
-                f"exactly {self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
+            raise BadOptions(
+                _(
+                    "the number of players must be a whole number, not {players}",
+                    players=repr(players),
+                )
             )
-            raise BadOptions(f"{self.title} is for {span} players, not {players}")
+        if not self.min_players <= players <= self.max_players:
+            low, high = self.min_players, self.max_players
+            if low == high:
+                raise BadOptions(
+                    _(
+                        "{game} is for exactly {n} players, not {players}",
+                        game=self.title,
+                        n=low,
+                        players=players,
+                    )
+                )
+            raise BadOptions(
+                _(
+                    "{game} is for {low} to {high} players, not {players}",
+                    game=self.title,
+                    low=low,
+                    high=high,
+                    players=players,
+                )
+            )
         if not options:  # the common case, kept cheap for simulations
             return players, self._defaults_checked(players)
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            names = ", ".join(known) or "none"
-            raise BadOptions(f"{self.title} has no option {unknown[0]!r} (its options: {names})")
+            if not known:
+                raise BadOptions(
+                    _(
+                        "{game} has no option {option} (its options: none)",
+                        game=self.title,
+                        option=repr(unknown[0]),
+                    )
+                )
+            raise BadOptions(
+                _(
+                    "{game} has no option {option} (its options: {options})",
+                    game=self.title,
+                    option=repr(unknown[0]),
+                    options=", ".join(known),
+                )
+            )
         full = {}
         for name, opt in known.items():
             full[name] = opt.validate(options.get(name, opt.default), players)
@@ -499,6 +615,8 @@ class Game(ABC):
                     "label": o.title,
                     "default": o.default,
                     "doc": o.doc,
+                    # the same words for the reader's language (``core.words.wire``)
+                    "msg": {"label": wire(o.title), "doc": wire(o.doc)},
                     "seat": o.seat,
                     "choices": list(o.choices) if o.choices else None,
                 }
@@ -568,11 +686,19 @@ class State(ABC):
     def act(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` or raise ``IllegalAction`` leaving the state as it was."""
         if not isinstance(action, str):
-            raise MalformedAction(f"an action is a text like those legal() lists, not {action!r}")
+            raise MalformedAction(
+                _("an action is a text like those legal() lists, not {action}", action=repr(action))
+            )
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise NotYourTurn(f"there is no seat {seat!r} at this table of {self.players}")
+            raise NotYourTurn(
+                _(
+                    "there is no seat {seat} at this table of {players}",
+                    seat=repr(seat),
+                    players=self.players,
+                )
+            )
         if self.over:
-            raise GameOver("the game is over: no action is legal")
+            raise GameOver(_("the game is over: no action is legal"))
         self._apply(seat, action)
         self.actions.append((seat, action))
 

@@ -16,6 +16,9 @@ from typing import Any, ClassVar
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
 from cardtable.core.protocol import Breakdown, Game, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
+from cardtable.core.words import Text, translatable
+
+_, _n = translatable("doublets")
 
 KING = 13
 NON_KINGS = 48
@@ -55,6 +58,27 @@ def rank_name(value: int) -> str:
 def with_article(rank: str) -> str:
     """'a 6', 'an 8', 'an A'."""
     return f"{'an' if rank in ('A', '8') else 'a'} {rank}"
+
+
+def needed_words(rank: str) -> Text:
+    """'a 6', 'an 8', 'an A' as a message (the article is English's)."""
+    if rank in ("A", "8"):
+        # TRANSLATORS: a rank the foundation needs, with English's article ("an 8", "an A")
+        return _("an {rank}", rank=rank)
+    # TRANSLATORS: a rank the foundation needs, with English's article ("a 6")
+    return _("a {rank}", rank=rank)
+
+
+def source_words(where: str) -> Text:
+    """A place a card is played from: "the waste", "reserve 3"."""
+    if where == "waste":
+        return _("the waste")
+    return _("reserve {n}", n=int(where[1:]))
+
+
+def with_note(hint: Text, note: str) -> Text:
+    """A hint with its advisor's note in brackets, if any."""
+    return _("{hint} ({note})", hint=hint, note=note) if note else hint
 
 
 def card_symbol(name: str) -> str:
@@ -124,23 +148,32 @@ class DoubletsGame(Game):
         self, action: str, who: str, view: View | None = None, public: bool = False
     ) -> str:
         if action == "flip":
-            return f"{who} turned a card from the stock"
+            return _("{who} turned a card from the stock", who=who)
         if action == "redeal":
-            return f"{who} turned the waste over for another pass"
+            return _("{who} turned the waste over for another pass", who=who)
         if action.startswith("play "):
-            where = action.split(" ")[-1]
-            source = "the waste" if where == "waste" else f"reserve {where[1:]}"
+            source = source_words(action.split(" ")[-1])
             card = self._card_played(view, action)
-            return f"{who} played {card + ' ' if card else ''}from {source} to the foundation"
+            if card:
+                return _(
+                    "{who} played {card} from {source} to the foundation",
+                    who=who,
+                    card=card,
+                    source=source,
+                )
+            return _("{who} played from {source} to the foundation", who=who, source=source)
         return super().describe_action(action, who, view, public)
 
     def move_label(self, view: View, action: str) -> str:
         if action == "flip":
-            return f"flip · stock {view['stock']}"
+            # TRANSLATORS: a move button: "flip" is the notation, then the cards in the stock
+            return _("flip · stock {n}", n=view["stock"])
         if action == "redeal":
-            return f"redeal · {view['redeals_left']} left"
+            # TRANSLATORS: a move button: "redeal" is the notation, then the redeals left
+            return _("redeal · {n} left", n=view["redeals_left"])
         card = self._card_played(view, action) if action.startswith("play ") else None
-        return f"{action} · {card}" if card else action
+        # TRANSLATORS: a move button: the action in notation, the card it plays
+        return _("{action} · {card}", action=action, card=card) if card else action
 
     def breakdown(self, view: View) -> Breakdown | None:
         result = view.get("result")
@@ -150,53 +183,89 @@ class DoubletsGame(Game):
         return {
             "columns": [],
             "seats": [],
-            "table": [["on the foundation", on], ["left", NON_KINGS - on]],
+            "table": [[_("on the foundation"), on], [_("left"), NON_KINGS - on]],
         }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over") or result["won"]:
             return []
-        return [f"The {NON_KINGS} cards other than kings count; kings never go on the foundation."]
+        return [
+            _(
+                "The {n} cards other than kings count; kings never go on the foundation.",
+                n=NON_KINGS,
+            )
+        ]
 
     def describe_hint(self, view: View, action: str | None, note: str = "") -> str:
         """ "Turn the next stock card: nothing on the table fits the foundation (needs a 6);
         12 cards left in the stock"; "Play the 8♥ from reserve 3: the foundation needs an
         8"."""
-        need = with_article(rank_name(view["needed"]))
-        tail = f" ({note})" if note else ""
+        need = needed_words(rank_name(view["needed"]))
         if action is None:
-            return (
-                f"No move is left: nothing on the table fits the foundation (needs {need}), "
-                "and the stock and its redeals are used up."
+            return _(
+                "No move is left: nothing on the table fits the foundation (needs {need}), "
+                "and the stock and its redeals are used up.",
+                need=need,
             )
         if action.startswith("play "):
-            where = action.split(" ")[-1]
-            source = "the waste" if where == "waste" else f"reserve {where[1:]}"
-            card = self._card_played(view, action) or "card"
-            return f"Play the {card} from {source}: the foundation needs {need}{tail}"
+            source = source_words(action.split(" ")[-1])
+            card = self._card_played(view, action)
+            if card is None:
+                said = _(
+                    "Play the card from {source}: the foundation needs {need}",
+                    source=source,
+                    need=need,
+                )
+            else:
+                said = _(
+                    "Play the {card} from {source}: the foundation needs {need}",
+                    card=card,
+                    source=source,
+                    need=need,
+                )
+            return with_note(said, note)
         if action == "redeal":
-            left = view["redeals_left"] - 1
-            return (
-                f"Turn the waste over for another pass: the stock is empty, and {left} "
-                f"redeal{'s' * (left != 1)} will be left after this{tail}"
+            said = _n(
+                "Turn the waste over for another pass: the stock is empty, and {n} "
+                "redeal will be left after this",
+                "Turn the waste over for another pass: the stock is empty, and {n} "
+                "redeals will be left after this",
+                view["redeals_left"] - 1,
             )
+            return with_note(said, note)
         n = view["stock"]
-        why = (
-            f"rather than play the {rank_name(view['needed'])} now: a later card may serve better"
-            if _fits(view)
-            else f": nothing on the table fits the foundation (needs {need})"
-        )
-        sep = " " if why.startswith("rather") else ""
-        return (
-            f"Turn the next stock card{sep}{why}; {n} card{'s' * (n != 1)} left in the stock{tail}"
-        )
+        if _fits(view):
+            said = _n(
+                "Turn the next stock card rather than play the {rank} now: a later card may "
+                "serve better; {n} card left in the stock",
+                "Turn the next stock card rather than play the {rank} now: a later card may "
+                "serve better; {n} cards left in the stock",
+                n,
+                rank=rank_name(view["needed"]),
+            )
+        else:
+            said = _n(
+                "Turn the next stock card: nothing on the table fits the foundation (needs "
+                "{need}); {n} card left in the stock",
+                "Turn the next stock card: nothing on the table fits the foundation (needs "
+                "{need}); {n} cards left in the stock",
+                n,
+                need=need,
+            )
+        return with_note(said, note)
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
             return []
         if result["won"]:
-            return [f"All {NON_KINGS} cards are on the foundation: won!"]
-        return [f"Score {result['scores'][0]} of {NON_KINGS} cards on the foundation."]
+            return [_("All {n} cards are on the foundation: won!", n=NON_KINGS)]
+        return [
+            _(
+                "Score {score} of {n} cards on the foundation.",
+                score=result["scores"][0],
+                n=NON_KINGS,
+            )
+        ]
 
 
 def _fits(view: View) -> bool:
@@ -258,22 +327,24 @@ class DoubletsState(State):
     # -- acting -----------------------------------------------------------------------------
     def _apply(self, seat: int, action: str) -> None:
         if seat != 0:
-            raise NotYourTurn("Doublets is played alone, by seat 0")
+            raise NotYourTurn(_("Doublets is played alone, by seat 0"))
         if action == "flip":
             if not self.stock:
                 raise IllegalAction(
-                    "the stock is empty: redeal the waste"
+                    _("the stock is empty: redeal the waste")
                     if self.waste and self.redeals_left
-                    else "the stock is empty"
+                    else _("the stock is empty")
                 )
             self.waste.append(self.stock.pop())
         elif action == "redeal":
             if self.stock:
-                raise IllegalAction("the stock is not empty yet: redeal only when it is")
+                raise IllegalAction(_("the stock is not empty yet: redeal only when it is"))
             if not self.redeals_left:
-                raise IllegalAction("both redeals are used: the stock goes round three times only")
+                raise IllegalAction(
+                    _("both redeals are used: the stock goes round three times only")
+                )
             if not self.waste:
-                raise IllegalAction("the waste is empty: there is nothing to redeal")
+                raise IllegalAction(_("the waste is empty: there is nothing to redeal"))
             self._redeal()
         elif action.startswith("play "):
             source = action[5:]
@@ -282,28 +353,41 @@ class DoubletsState(State):
             elif source in RESERVE_NAMES:
                 index = RESERVE_NAMES.index(source) + 1
             else:
-                raise MalformedAction(f"{source!r} is not a source: play waste, or r1 to r7")
+                raise MalformedAction(
+                    _("{source} is not a source: play waste, or r1 to r7", source=repr(source))
+                )
             self._check_play(index)
             self._play(index)
         else:
             raise MalformedAction(
-                f"{action!r} is not a Doublets action: flip, redeal, play waste, play r1..r7"
+                _(
+                    "{action} is not a Doublets action: flip, redeal, play waste, play r1..r7",
+                    action=repr(action),
+                )
             )
         self._ended = self._finished()
 
     def _check_play(self, index: int) -> None:
-        name = "the waste" if index == 0 else RESERVE_NAMES[index - 1]
         card = (self.waste[-1] if self.waste else None) if index == 0 else self.reserves[index - 1]
         if card is None:
-            raise IllegalAction(f"{name} is empty")
+            if index == 0:
+                raise IllegalAction(_("the waste is empty"))
+            raise IllegalAction(_("{reserve} is empty", reserve=RESERVE_NAMES[index - 1]))
         value = card >> 2
         if value == KING:
-            raise IllegalAction(f"{card_name(card)} is a king: kings can never be played")
+            raise IllegalAction(
+                _("{card} is a king: kings can never be played", card=card_name(card))
+            )
         if value != self.needed:
             raise IllegalAction(
-                f"{card_name(card)} does not go on {card_name(self.foundation[-1])}: "
-                f"the foundation needs {with_article(rank_name(self.needed))} (double of "
-                f"{rank_name(self.foundation[-1] >> 2)}, mod 13)"
+                _(
+                    "{card} does not go on {top}: the foundation needs {need} (double of "
+                    "{rank}, mod 13)",
+                    card=card_name(card),
+                    top=card_name(self.foundation[-1]),
+                    need=needed_words(rank_name(self.needed)),
+                    rank=rank_name(self.foundation[-1] >> 2),
+                )
             )
 
     def _play(self, index: int) -> None:

@@ -14,8 +14,21 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
-from cardtable.core.protocol import Breakdown, Game, Option, Result, State, View, ViewBase
+from cardtable.core.protocol import (
+    Breakdown,
+    Game,
+    Option,
+    Result,
+    State,
+    View,
+    ViewBase,
+    listing,
+    winners_line,
+)
 from cardtable.core.rng import deal_key, reorder, shuffled
+from cardtable.core.words import Text, translatable
+
+_, _n = translatable("slide")
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -36,9 +49,31 @@ NEIGHBOURS = tuple(
 )
 
 
-def _with_article(value: int) -> str:
-    """'a 7', 'an 8'."""
-    return f"{'an' if value == 8 else 'a'} {value}"
+def _hole_refusal(edge: str, cell: str) -> Text:
+    """The refusal of a push straight into the hole at ``cell`` on ``edge``."""
+    if edge == "left":
+        return _(
+            "your hole is {cell}, on the left column: a card may not go straight "
+            "into the hole, so push from another side",
+            cell=cell,
+        )
+    if edge == "right":
+        return _(
+            "your hole is {cell}, on the right column: a card may not go straight "
+            "into the hole, so push from another side",
+            cell=cell,
+        )
+    if edge == "top":
+        return _(
+            "your hole is {cell}, on the top row: a card may not go straight "
+            "into the hole, so push from another side",
+            cell=cell,
+        )
+    return _(
+        "your hole is {cell}, on the bottom row: a card may not go straight "
+        "into the hole, so push from another side",
+        cell=cell,
+    )
 
 
 def _slide_path(hole: int, direction: str) -> tuple[int, ...] | None:
@@ -134,7 +169,7 @@ def greedy_take(grid: list, hole: int, centre_values: list[int]) -> tuple[int, s
     """The greedy take: the (value, direction) leaving the lowest unpaired sum, first in order."""
     best = None
     for v in sorted(set(centre_values)):
-        for d, _ in PUSHES[hole]:
+        for d, _cells in PUSHES[hole]:
             trial = grid.copy()
             push(trial, hole, d, v)
             score = unpaired_sum(trial)
@@ -188,6 +223,15 @@ class SlideView(ViewBase):
     target: int | None
 
 
+def _semicolons(parts: list[Any]) -> Any:
+    """Parts of one line joined by semicolons ("a; b; c"), a message per mark."""
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        # TRANSLATORS: two parts of a scoring line, joined by a semicolon
+        out = _("{first}; {rest}", first=part, rest=out)
+    return out
+
+
 class SlideGame(Game):
     name = "slide"
     title = "Slide"
@@ -202,21 +246,23 @@ class SlideGame(Game):
         Option(
             "start",
             0,
-            "the seat that holds the first-player token at the start",
+            _("the seat that holds the first-player token at the start"),
             low=0,
             high=5,
-            label="First player",
+            label=_("First player"),
             seat=True,
         ),
         Option(
             "target",
             None,
-            "play deals, adding up scores, until a player's total reaches "
-            "this (100 is usual); off: one deal",
+            _(
+                "play deals, adding up scores, until a player's total reaches "
+                "this (100 is usual); off: one deal"
+            ),
             nullable=True,
             low=1,
             high=MAX_TARGET,
-            label="Target total",
+            label=_("Target total"),
         ),
     )
 
@@ -238,7 +284,11 @@ class SlideGame(Game):
             or revealed[seat] is None
         ):
             return None
-        return f"{who} revealed {_with_article(revealed[seat])} from {words[1]}"
+        card, cell = revealed[seat], words[1]
+        if card == 8:
+            # TRANSLATORS: "an" is English's article before "8": translate as the other one
+            return _("{who} revealed an {card} from {cell}", who=who, card=card, cell=cell)
+        return _("{who} revealed a {card} from {cell}", who=who, card=card, cell=cell)
 
     def replaces(self, earlier: str, later: str) -> bool:
         # another reveal before every seat has chosen is a change of mind
@@ -255,16 +305,27 @@ class SlideGame(Game):
             return []
         deal = view["deal_results"][-1]
         several = len(view["deal_results"]) > 1 or view.get("target") is not None
-        head = f"Deal {deal['deal']} scoring" if several else "Scoring"
-        parts = [
-            f"{names[s]} cancelled {len(seat['removed'])} cards, {seat['remaining']} "
-            f"left sum to {seat['score']}"
+        parts: list[Any] = [
+            # TRANSLATORS: a seat's scoring of a deal (English says "cards" for 1 too)
+            _n(
+                "{name} cancelled {n} cards, {left} left sum to {score}",
+                "{name} cancelled {n} cards, {left} left sum to {score}",
+                len(seat["removed"]),
+                name=names[s],
+                left=seat["remaining"],
+                score=seat["score"],
+            )
             for s, seat in enumerate(deal["seats"])
         ]
-        line = f"{head}: " + "; ".join(parts)
         if several:
-            line += "; totals " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(view["totals"]))
-        return [line]
+            totals = [
+                _("{name} {total}", name=names[s], total=t) for s, t in enumerate(view["totals"])
+            ]
+            parts.append(_("totals {totals}", totals=listing(totals)))
+        scores = _semicolons(parts)
+        if several:
+            return [_("Deal {deal} scoring: {scores}", deal=deal["deal"], scores=scores)]
+        return [_("Scoring: {scores}", scores=scores)]
 
     def breakdown(self, view: View) -> Breakdown | None:
         result = view.get("result")
@@ -276,21 +337,29 @@ class SlideGame(Game):
         ]
         several = len(deals) > 1 or view.get("target") is not None
         return {
-            "columns": ["total" if several else "sum", "cards left", "cancelled"],
+            "columns": [_("total") if several else _("sum"), _("cards left"), _("cancelled")],
             "seats": [
                 [result["scores"][s], result["remaining"][s], cancelled[s]]
                 for s in range(len(cancelled))
             ],
-            "table": [["deals", len(deals)]] if several else [],
+            "table": [[_("deals"), len(deals)]] if several else [],
         }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
             return []
-        total = "total" if len(result["deals"]) > 1 else "sum"
+        if len(result["deals"]) > 1:
+            return [
+                _(
+                    "Cards that touch a card of the same number are cancelled; the lowest "
+                    "total of the cards left wins, a tie goes to fewer cards left."
+                )
+            ]
         return [
-            f"Cards that touch a card of the same number are cancelled; the lowest "
-            f"{total} of the cards left wins, a tie goes to fewer cards left."
+            _(
+                "Cards that touch a card of the same number are cancelled; the lowest "
+                "sum of the cards left wins, a tie goes to fewer cards left."
+            )
         ]
 
     def describe_action(
@@ -298,16 +367,20 @@ class SlideGame(Game):
     ) -> str:
         words = action.split(" ")
         if words[0] == "reveal" and len(words) == 2:
-            cell = "a card" if public else words[1]
-            return f"{who} chose {cell} to reveal"
+            if public:
+                return _("{who} chose a card to reveal", who=who)
+            return _("{who} chose {cell} to reveal", who=who, cell=words[1])
         if words[0] == "take" and len(words) == 3 and words[2] in DIRECTIONS:
-            side = {
-                "left": "the left",
-                "right": "the right",
-                "top": "the top",
-                "bottom": "the bottom",
-            }[words[2]]
-            return f"{who} took the {words[1]} and pushed it in from {side}"
+            card = int(words[1]) if words[1].isdigit() else words[1]
+            if words[2] == "left":
+                return _("{who} took the {card} and pushed it in from the left", who=who, card=card)
+            if words[2] == "right":
+                return _(
+                    "{who} took the {card} and pushed it in from the right", who=who, card=card
+                )
+            if words[2] == "top":
+                return _("{who} took the {card} and pushed it in from the top", who=who, card=card)
+            return _("{who} took the {card} and pushed it in from the bottom", who=who, card=card)
         return super().describe_action(action, who, view, public)
 
     def verdict(self, result: Mapping[str, Any], seat: int) -> str:
@@ -319,23 +392,44 @@ class SlideGame(Game):
         ]
         if said and tied:
             mine, theirs = result["remaining"][seat], result["remaining"][tied[0]]
-            said += (
-                f" Tied on {score} points; the tie-break is fewer cards left:"
-                f" you had {mine}, against {theirs}."
+            return _(
+                "{verdict} Tied on {score} points; the tie-break is fewer cards left:"
+                " you had {mine}, against {theirs}.",
+                verdict=said,
+                score=score,
+                mine=mine,
+                theirs=theirs,
             )
         return said
 
     def result_lines(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over"):
             return []
-        winners = [names[s] for s in result["winners"]]
-        lines = [("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)]
-        total = " total" if len(result["deals"]) > 1 else ""
+        lines = [winners_line([names[s] for s in result["winners"]]) or ""]
+        several = len(result["deals"]) > 1
         for s in sorted(range(len(names)), key=lambda s: result["ranks"][s]):
-            lines.append(
-                f"#{result['ranks'][s]} {names[s]}:{total} {result['scores'][s]} "
-                f"({result['remaining'][s]} cards)"
-            )
+            rank, score, left = result["ranks"][s], result["scores"][s], result["remaining"][s]
+            if several:
+                # TRANSLATORS: a seat's place at the end (English says "cards" for 1 too)
+                line = _n(
+                    "#{rank} {name}: total {score} ({n} cards)",
+                    "#{rank} {name}: total {score} ({n} cards)",
+                    left,
+                    rank=rank,
+                    name=names[s],
+                    score=score,
+                )
+            else:
+                # TRANSLATORS: a seat's place at the end (English says "cards" for 1 too)
+                line = _n(
+                    "#{rank} {name}: {score} ({n} cards)",
+                    "#{rank} {name}: {score} ({n} cards)",
+                    left,
+                    rank=rank,
+                    name=names[s],
+                    score=score,
+                )
+            lines.append(line)
         return lines
 
 
@@ -425,7 +519,7 @@ class SlideState(State):
         if seat != (self.first + self.taken) % self.players:
             return []
         hole = self.holes[seat]
-        return [_TAKE_TEXT[(v, d)] for v in sorted(set(self.centre)) for d, _ in PUSHES[hole]]
+        return [_TAKE_TEXT[(v, d)] for v in sorted(set(self.centre)) for d, _cells in PUSHES[hole]]
 
     def turn(self) -> int | None:
         """The seat to take a centre card, during the take phase."""
@@ -440,56 +534,65 @@ class SlideState(State):
             cell = CELL_INDEX.get(words[1])
             if cell is None:
                 raise MalformedAction(
-                    f"{words[1]!r} is not a cell: cells are a1 (top left) to d4 (bottom right)"
+                    _(
+                        "{cell} is not a cell: cells are a1 (top left) to d4 (bottom right)",
+                        cell=repr(words[1]),
+                    )
                 )
             self._check_reveal(seat, cell)
             self._reveal(seat, cell)
         elif len(words) == 3 and words[0] == "take":
             value = _VALUES.get(words[1])  # exact ASCII "1".."10" only (not "07", "²", "١")
             if value is None:
-                raise MalformedAction(f"{words[1]!r} is not a card: Slide's cards are 1 to 10")
+                raise MalformedAction(
+                    _("{card} is not a card: Slide's cards are 1 to 10", card=repr(words[1]))
+                )
             if words[2] not in DIRECTIONS:
                 raise MalformedAction(
-                    f"{words[2]!r} is not a side: push from left, right, top or bottom"
+                    _(
+                        "{side} is not a side: push from left, right, top or bottom",
+                        side=repr(words[2]),
+                    )
                 )
             self._check_take(seat, value, words[2])
             self._take(seat, value, words[2])
         else:
-            raise MalformedAction(f"{action!r} is not a Slide action: 'reveal b3' or 'take 7 left'")
+            raise MalformedAction(
+                _(
+                    "{action} is not a Slide action: 'reveal b3' or 'take 7 left'",
+                    action=repr(action),
+                )
+            )
 
     def _check_reveal(self, seat: int, cell: int) -> None:
         if self.phase != "reveal":
             raise IllegalAction(
-                "the cards are revealed already: now each seat in turn takes a centre card"
+                _("the cards are revealed already: now each seat in turn takes a centre card")
             )
         if self.pending[seat] == cell:
-            raise IllegalAction(f"{CELL_NAMES[cell]} is already your chosen card")
+            raise IllegalAction(_("{cell} is already your chosen card", cell=CELL_NAMES[cell]))
         if self.grids[seat][cell] == 0:
-            raise IllegalAction(f"{CELL_NAMES[cell]} is the hole in your grid")
+            raise IllegalAction(_("{cell} is the hole in your grid", cell=CELL_NAMES[cell]))
         if self.grids[seat][cell] > 0:
-            raise IllegalAction(f"{CELL_NAMES[cell]} is face up: reveal a face-down card")
+            raise IllegalAction(
+                _("{cell} is face up: reveal a face-down card", cell=CELL_NAMES[cell])
+            )
 
     def _check_take(self, seat: int, value: int, direction: str) -> None:
         if self.phase != "take":
-            raise NotYourTurn("every seat must first choose a card to reveal")
+            raise NotYourTurn(_("every seat must first choose a card to reveal"))
         turn = (self.first + self.taken) % self.players
         if seat != turn:
-            raise NotYourTurn(f"it is seat {turn + 1}'s turn to take a card")  # counted from 1
+            # seats counted from 1, as people count them
+            raise NotYourTurn(_("it is seat {seat}'s turn to take a card", seat=turn + 1))
         if value not in self.centre:
-            shown = ", ".join(map(str, sorted(self.centre)))
-            raise IllegalAction(f"there is no {value} in the centre (it holds {shown})")
+            shown = listing(sorted(self.centre))
+            raise IllegalAction(
+                _("there is no {card} in the centre (it holds {cards})", card=value, cards=shown)
+            )
         hole = self.holes[seat]
         if (hole, direction) not in _PATH:
-            edge = {
-                "left": "left column",
-                "right": "right column",
-                "top": "top row",
-                "bottom": "bottom row",
-            }[direction]
-            raise IllegalAction(
-                f"your hole is {CELL_NAMES[hole]}, on the {edge}: a card may not go straight "
-                f"into the hole, so push from another side"
-            )
+            raise IllegalAction(_hole_refusal(direction, CELL_NAMES[hole]))
 
     def _reveal(self, seat: int, cell: int) -> None:
         self.pending[seat] = cell

@@ -17,6 +17,9 @@ from typing import Any, ClassVar
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
 from cardtable.core.protocol import Breakdown, Game, Option, Result, State, View, ViewBase
 from cardtable.core.rng import deal_key, reorder, shuffled
+from cardtable.core.words import Text, translatable
+
+_, _n = translatable("the-game")
 
 PILES = ("up1", "up2", "down1", "down2")
 UP = (True, True, False, False)
@@ -40,11 +43,18 @@ _SIGNAL_MOVES = {
     for current in (None, *SIGNALS)
 }
 #: piles as people read them
-PILE_WORDS = {"up1": "▲ up 1", "up2": "▲ up 2", "down1": "▼ down 1", "down2": "▼ down 2"}
+PILE_WORDS = {
+    # TRANSLATORS: the piles: two going up (from 1) and two going down (from 100)
+    "up1": _("▲ up 1"),
+    "up2": _("▲ up 2"),
+    "down1": _("▼ down 1"),
+    "down2": _("▼ down 2"),
+}
 SIGNAL_WORDS = {
-    "avoid": "please avoid",
-    "small": "only a small jump, please",
-    "good": "I have something good",
+    # TRANSLATORS: the signals a player may give on a pile (the rules forbid naming numbers)
+    "avoid": _("please avoid"),
+    "small": _("only a small jump, please"),
+    "good": _("I have something good"),
 }
 
 
@@ -160,6 +170,31 @@ class TheGameView(ViewBase):
     over: bool
 
 
+def _not_a_pile(pile: str) -> Text:
+    return _("{pile} is not a pile: up1, up2, down1 or down2", pile=repr(pile))
+
+
+def _misfit(card: int, pile: str, top: int, up: bool) -> Text:
+    """The refusal of ``card`` on ``pile`` whose top is ``top``."""
+    if up:
+        return _(
+            "{card} does not go on {pile} (top {top}): it takes a card higher than "
+            "{top}, or exactly {back} (ten back)",
+            card=card,
+            pile=pile,
+            top=top,
+            back=top - 10,
+        )
+    return _(
+        "{card} does not go on {pile} (top {top}): it takes a card lower than "
+        "{top}, or exactly {back} (ten back)",
+        card=card,
+        pile=pile,
+        top=top,
+        back=top + 10,
+    )
+
+
 class TheGame(Game):
     cooperative = True
     name = "the-game"
@@ -171,23 +206,31 @@ class TheGame(Game):
     better = "low"
     options = (
         Option(
-            "start", 0, "the seat that plays first", low=0, high=4, label="First player", seat=True
+            "start",
+            0,
+            _("the seat that plays first"),
+            low=0,
+            high=4,
+            label=_("First player"),
+            seat=True,
         ),
         # the words players read in the lobby (the rules page says the same)
         Option(
             "min_after_empty",
             1,
-            "the fewest cards a turn once the draw pile is empty: 1 "
-            "is the published rule; 2 is how some rule pages read it",
+            _(
+                "the fewest cards a turn once the draw pile is empty: 1 "
+                "is the published rule; 2 is how some rule pages read it"
+            ),
             choices=(1, 2),
-            label="Cards a turn once the draw pile is empty",
+            label=_("Cards a turn once the draw pile is empty"),
         ),
         Option(
             "pro",
             False,
-            "at least 3 cards a turn while the draw pile lasts",
+            _("at least 3 cards a turn while the draw pile lasts"),
             kind=bool,
-            label="Pro variant",
+            label=_("Pro variant"),
         ),
     )
 
@@ -203,29 +246,38 @@ class TheGame(Game):
     ) -> str:
         words = action.split(" ")
         if action == _END:
-            return f"{who} ended the turn"
+            return _("{who} ended the turn", who=who)
         if len(words) == 3 and words[0] == "play" and words[2] in PILE_WORDS:
-            trick = ""
-            if view is not None and words[1].isdigit():
-                gap = int(words[1]) - view["piles"][words[2]]
-                trick = " (10 back)" if gap == (-10 if words[2].startswith("up") else 10) else ""
-            return f"{who} played {words[1]} on {PILE_WORDS[words[2]]}{trick}"
+            card = int(words[1]) if words[1].isdigit() else words[1]
+            pile = PILE_WORDS[words[2]]
+            if view is not None and isinstance(card, int):
+                gap = card - view["piles"][words[2]]
+                if gap == (-10 if words[2].startswith("up") else 10):
+                    # TRANSLATORS: the "Backwards Trick": a card exactly 10 back
+                    return _(
+                        "{who} played {card} on {pile} (10 back)", who=who, card=card, pile=pile
+                    )
+            return _("{who} played {card} on {pile}", who=who, card=card, pile=pile)
         if len(words) == 3 and words[0] == "signal" and words[1] in PILE_WORDS:
-            said = SIGNAL_WORDS.get(words[2], words[2])
+            pile = PILE_WORDS[words[1]]
             if words[2] == "clear":
-                return f"{who} cleared the signal on {PILE_WORDS[words[1]]}"
-            return f"{who} signals on {PILE_WORDS[words[1]]}: {said}"
+                return _("{who} cleared the signal on {pile}", who=who, pile=pile)
+            said = SIGNAL_WORDS.get(words[2], words[2])
+            return _("{who} signals on {pile}: {signal}", who=who, pile=pile, signal=said)
         return super().describe_action(action, who, view, public)
 
     def move_label(self, view: View, action: str) -> str:
         if action == _END:
-            return "end the turn"
+            return _("end the turn")
         words = action.split(" ")
         if words[0] == "play" and len(words) == 3 and words[2] in view["piles"]:
             card, top = int(words[1]), view["piles"][words[2]]
             gap = card - top if words[2].startswith("up") else top - card
-            hint = "10 back" if gap == -10 else f"+{gap}"
-            return f"{action} · on {top} ({hint})"
+            if gap == -10:
+                # TRANSLATORS: a move button: the action (notation), the pile's top card
+                return _("{action} · on {top} (10 back)", action=action, top=top)
+            # TRANSLATORS: a move button: the action (notation), the pile's top, the jump
+            return _("{action} · on {top} (+{gap})", action=action, top=top, gap=gap)
         return action
 
     def breakdown(self, view: View) -> Breakdown | None:
@@ -233,25 +285,32 @@ class TheGame(Game):
         if not result or not result.get("over"):
             return None
         return {
-            "columns": ["cards in hand"],
+            "columns": [_("cards in hand")],
             "seats": [[n] for n in view["hand_sizes"]],
-            "table": [["draw pile", view["draw_pile"]], ["cards left", result["cards_left"]]],
+            "table": [
+                [_("draw pile"), view["draw_pile"]],
+                [_("cards left"), result["cards_left"]],
+            ],
         }
 
     def result_notes(self, result: Mapping[str, Any], names: list[str]) -> list[str]:
         if not result.get("over") or result["won"]:
             return []
-        notes = []
+        notes: list[str] = []
         if result.get("stuck_seat") is not None:
             short = result["short_by"]
             notes.append(
-                f"{names[result['stuck_seat']]} could not play {short} more card"
-                f"{'s' if short != 1 else ''}."
+                _n(
+                    "{name} could not play {n} more card.",
+                    "{name} could not play {n} more cards.",
+                    short,
+                    name=names[result["stuck_seat"]],
+                )
             )
         notes.append(
-            "10 or fewer cards left counts as a good result."
+            _("10 or fewer cards left counts as a good result.")
             if result.get("good")
-            else "More than 10 cards left: 10 or fewer counts as a good result."
+            else _("More than 10 cards left: 10 or fewer counts as a good result.")
         )
         return notes
 
@@ -260,16 +319,27 @@ class TheGame(Game):
             return []
         left = result["cards_left"]
         if result["won"]:
-            return [f"The team won: all {len(CARDS)} cards are played!"]
-        lines = [f"The team did not win. Cards left: {left} (played {len(CARDS) - left})."]
+            return [_("The team won: all {n} cards are played!", n=len(CARDS))]
+        lines: list[str] = [
+            _n(
+                # TRANSLATORS: English says "Cards left: 1" too; use your forms per count
+                "The team did not win. Cards left: {n} (played {played}).",
+                "The team did not win. Cards left: {n} (played {played}).",
+                left,
+                played=len(CARDS) - left,
+            )
+        ]
         if result.get("stuck_seat") is not None:
-            short = result["short_by"]
             lines.append(
-                f"{names[result['stuck_seat']]} could not play {short} card"
-                f"{'s' if short != 1 else ''}."
+                _n(
+                    "{name} could not play {n} card.",
+                    "{name} could not play {n} cards.",
+                    result["short_by"],
+                    name=names[result["stuck_seat"]],
+                )
             )
         if result.get("good"):
-            lines.append("10 or fewer left counts as a good result.")
+            lines.append(_("10 or fewer left counts as a good result."))
         return lines
 
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> TheGameState:
@@ -344,53 +414,62 @@ class TheGameState(State):
         elif words[0] == "play" and len(words) == 3:
             card = _CARD_VALUES.get(words[1])  # exact ASCII "2".."99" only (not "07", "²", "٣٤")
             if card is None:
-                raise MalformedAction(f"{words[1]!r} is not a card: the cards are 2 to 99")
+                raise MalformedAction(
+                    _("{card} is not a card: the cards are 2 to 99", card=repr(words[1]))
+                )
             if words[2] not in PILES:
-                raise MalformedAction(f"{words[2]!r} is not a pile: up1, up2, down1 or down2")
+                raise MalformedAction(_not_a_pile(words[2]))
             pile = PILES.index(words[2])
             self._check_turn(seat)
             if card not in self.hands[seat]:
-                raise IllegalAction(f"you do not hold the {card}")
+                raise IllegalAction(_("you do not hold the {card}", card=card))
             top = self.tops[pile]
             if not fits(card, pile, top):
-                way = "higher" if UP[pile] else "lower"
-                back = top - 10 if UP[pile] else top + 10
-                raise IllegalAction(
-                    f"{card} does not go on {words[2]} (top {top}): it takes a card {way} than "
-                    f"{top}, or exactly {back} (ten back)"
-                )
+                raise IllegalAction(_misfit(card, words[2], top, UP[pile]))
             self._play(seat, card, pile)
         elif action == "end":
             self._check_turn(seat)
             need = self.minimum
             if self.played < need:
                 raise IllegalAction(
-                    f"play at least {need} card{'s' if need > 1 else ''} this turn before you "
-                    f"end it ({self.played} played)"
+                    _n(
+                        "play at least {n} card this turn before you end it ({played} played)",
+                        "play at least {n} cards this turn before you end it ({played} played)",
+                        need,
+                        played=self.played,
+                    )
                 )
             self._end_turn()
         else:
             raise MalformedAction(
-                f"{action!r} is not an action of The Game: 'play 34 up1', 'end', "
-                f"'signal up1 avoid' (or small, good, clear)"
+                _(
+                    "{action} is not an action of The Game: 'play 34 up1', 'end', "
+                    "'signal up1 avoid' (or small, good, clear)",
+                    action=repr(action),
+                )
             )
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
-            raise NotYourTurn(f"it is seat {self.turn + 1}'s turn")  # as people count seats
+            # seats counted from 1, as people count them
+            raise NotYourTurn(_("it is seat {seat}'s turn", seat=self.turn + 1))
 
     def _signal(self, seat: int, pile: str, signal: str) -> None:
         if pile not in PILES:
-            raise MalformedAction(f"{pile!r} is not a pile: up1, up2, down1 or down2")
+            raise MalformedAction(_not_a_pile(pile))
         if signal not in SIGNALS and signal != "clear":
-            raise MalformedAction(f"{signal!r} is not a signal: avoid, small, good or clear")
+            raise MalformedAction(
+                _("{signal} is not a signal: avoid, small, good or clear", signal=repr(signal))
+            )
         current = self.signals[seat].get(pile)
         if signal == "clear":
             if current is None:
-                raise IllegalAction(f"you have no signal on {pile} to clear")
+                raise IllegalAction(_("you have no signal on {pile} to clear", pile=pile))
             del self.signals[seat][pile]
         elif signal == current:
-            raise IllegalAction(f"your signal on {pile} is already {signal}")
+            raise IllegalAction(
+                _("your signal on {pile} is already {signal}", pile=pile, signal=signal)
+            )
         else:
             self.signals[seat][pile] = signal
 

@@ -25,8 +25,11 @@ from math import factorial
 from typing import Any
 
 from cardtable.core.errors import BadOptions
+from cardtable.core.words import translatable
 from cardtable.games.doublets import GAME, KING, NEXT, NON_KINGS, card_value
 from cardtable.solvers.doublets import Position, moves_to_actions, pack_reserves, solve_position
+
+_, _n = translatable("doublets")
 
 #: possible stocks dealt at a choice of the first pass that the screen finds unclear, per
 #: level (a batch: more batches follow while the call is close, up to ``LIMIT``)
@@ -212,7 +215,7 @@ class FairBot:
         if stock is not None and not self.hopeless:
             action = self._exact(view, legal, stock)
             if action is not None:
-                return action, GAME.describe_hint(view, action, "a winning line is known")
+                return action, GAME.describe_hint(view, action, _("a winning line is known"))
         if not plays or other is None:
             action = plays[0] if plays else legal[0]
             return action, GAME.describe_hint(view, action, "")
@@ -234,7 +237,7 @@ class FairBot:
                 and view["stock"] >= self.free_flip
             ):
                 # early in the stock flipping on is safe: no solving (the costly part)
-                return first, GAME.describe_hint(view, first, "the reserve card can wait")
+                return first, GAME.describe_hint(view, first, _("the reserve card can wait"))
         if stock is None and self.samples:
             first, note = self._sampled(view, first, second)
         else:
@@ -246,7 +249,7 @@ class FairBot:
         pos = position_from_view(view, stock)
         # follow the plan only from the very position it expects (a UI's player may stray)
         if not (self.plan and pos == self.plan_pos and self.plan[0] in legal):
-            status, moves, _, _ = solve_position(pos, EXACT_BUDGET)
+            status, moves, _nodes, _proof = solve_position(pos, EXACT_BUDGET)
             if status != "won":
                 self.hopeless = True
                 return None
@@ -334,12 +337,12 @@ class FairBot:
                 stocks.append(stock)
                 firsts.append(wins(first, stock))
             if all(firsts):
-                return first, f"wins in all {len(stocks)} possible orders of the stock"
+                return first, _("wins in all {n} possible orders of the stock", n=len(stocks))
 
         def more(n: int) -> None:
             if orders is not None:
                 return
-            for _ in range(n):
+            for _turn in range(n):
                 self.rng.shuffle(unseen)
                 stocks.append(list(unseen))
                 firsts.append(wins(first, stocks[-1]))
@@ -350,12 +353,12 @@ class FairBot:
 
         if orders is None:
             # screening: most choices are clear, and a few stocks show it (the first wins in all)
-            for _ in range(self.screen_waste if first == "play waste" else self.screen):
+            for _turn in range(self.screen_waste if first == "play waste" else self.screen):
                 more(1)
                 if not firsts[-1]:
                     break
             else:
-                return first, f"wins in all {len(firsts)} possible stocks tried"
+                return first, _("wins in all {n} possible stocks tried", n=len(firsts))
             more(self.samples - len(stocks))
         d1 = d2 = 0
         while True:
@@ -376,16 +379,23 @@ class FairBot:
         n, w1 = len(stocks), sum(firsts)
         w2 = w1 - d1 + d2
         if d2 > d1:
-            return second, f"wins in {w2} of {n} possible stocks tried, against {w1}"
+            said = _(
+                "wins in {won} of {n} possible stocks tried, against {other}", won=w2, n=n, other=w1
+            )
+            return second, said
         if not d2:
-            return first, f"wins in {w1} of {n} possible stocks tried; the other in no more"
-        return first, f"wins in {w1} of {n} possible stocks tried, against {w2}"
+            return first, _(
+                "wins in {won} of {n} possible stocks tried; the other in no more", won=w1, n=n
+            )
+        return first, _(
+            "wins in {won} of {n} possible stocks tried, against {other}", won=w1, n=n, other=w2
+        )
 
     def _wins(
         self, view: dict[str, Any], action: str, stock: list[str], budget: int = SAMPLE_BUDGET
     ) -> bool:
         pos = _after(position_from_view(view, stock), action)
-        status, _, nodes, _ = solve_position(pos, budget)
+        status, _moves, nodes, _proof = solve_position(pos, budget)
         self.spent += nodes if status != "unknown" else budget
         return status == "won"
 

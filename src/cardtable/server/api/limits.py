@@ -24,6 +24,8 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from cardtable.core.words import wire
+
 #: bytes of a request body (the API's bodies are a few hundred bytes)
 MAX_BODY = 64 * 1024
 #: seconds to receive a whole request body once its headers are in
@@ -56,7 +58,12 @@ def too_many_response(e: TooMany) -> Any:
     from fastapi.responses import JSONResponse
 
     return JSONResponse(
-        {"error": e.code, "message": e.message, "retry_after": e.retry_after},
+        {
+            "error": e.code,
+            "message": e.message,
+            "msg": wire(e.message),
+            "retry_after": e.retry_after,
+        },
         status_code=e.status,
         headers={"retry-after": str(max(1, math.ceil(e.retry_after)))},
     )

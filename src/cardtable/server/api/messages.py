@@ -24,6 +24,8 @@ from pydantic import (
     ValidationError,
 )
 
+from cardtable.core.words import wire
+
 #: bytes a client may send in one websocket message, characters of an action and of an id
 MAX_MESSAGE = 4096
 MAX_ACTION = 64
@@ -62,8 +64,15 @@ class NotHolder(HubError):
 
 
 def error(code: str, message: str, client_id: str | None = None) -> dict[str, Any]:
-    """An ``ErrorMessage`` for a websocket."""
-    return {"type": "error", "code": code, "message": message, "id": client_id}
+    """An ``ErrorMessage`` for a websocket: the reason in English (``message``) and as words
+    a client puts into its reader's language (``msg``: ``core.words.wire``)."""
+    return {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "msg": wire(message),
+        "id": client_id,
+    }
 
 
 def encodable(text: str) -> bool:
@@ -87,6 +96,38 @@ ClientId = Annotated[StrictStr, Field(max_length=MAX_ID), AfterValidator(_encoda
 
 
 # -- websocket: client -> server ------------------------------------------------------------
+class Words(BaseModel):
+    """Words for people as a message id with arguments (``core.words.wire``), for a client
+    to put into its reader's language: ``msg`` is the English template with ``{name}``
+    placeholders, looked up in ``domain``'s catalog (a game's name for a game's words,
+    ``cardtable`` for the platform's); each argument is a plain value or words of its own.
+    A count has ``plural`` (the English plural) and ``n`` (which form)."""
+
+    msg: str = Field(description="the English template: the gettext message id")
+    domain: str = Field(description="the catalog: cardtable, web, or a game's name")
+    args: dict[str, Any] | None = Field(
+        None, description="the placeholders' values: a name, a number, or words (Words)"
+    )
+    plural: str | None = Field(None, description="a count's English plural template")
+    n: int | None = Field(None, description="a count: the number that picks the form")
+
+
+#: words a client renders with ``say()``: ``Words``, or plain text that needs no translating
+Said = Words | str
+
+
+class EndingWords(BaseModel):
+    """An ending's words (``Ending``) as message ids with arguments, field for field."""
+
+    lines: list[Said]
+    verdict: Said | None
+    notes: list[Said]
+    columns: list[Said] | None = Field(None, description="the breakdown's column headings")
+    table: list[Said] | None = Field(
+        None, description="the headings of the breakdown's table rows, in order"
+    )
+
+
 class _ClientMessage(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
@@ -212,6 +253,12 @@ class SeatInfo(BaseModel):
         "seconds until the creator may hand it to a bot (0: now; the grace period, "
         "--seat-grace); null otherwise",
     )
+    shown: Said | None = Field(
+        None,
+        description="the seat's name as pages show it, for the reader's language: the "
+        "person's, a bot's marked as one ('Greedy (bot)'), a person's seat a bot plays on "
+        "('Ann — played by Greedy'), or 'open seat'",
+    )
 
 
 class SeatClock(BaseModel):
@@ -260,6 +307,9 @@ class TableInfo(BaseModel):
     can_redo: bool
     seats: list[SeatInfo]
     notices: list[str]
+    notices_msg: list[Said] = Field(
+        [], description="the notices, for the reader's language (in the same order)"
+    )
     clock: ClockInfo | None = Field(None, description="null for a table without a clock")
     your_deadline: float | None = Field(
         None,
@@ -289,7 +339,8 @@ class LogEntry(BaseModel):
     n: int = Field(description="index in the action log (news: of the action that brought it)")
     seat: int
     who: str = Field(description="who played it then (a bot marked as one); empty for news")
-    text: str
+    text: str = Field(description="the words in English")
+    msg: Said = Field(description="the same words, for the reader's language")
     news: bool = Field(
         False,
         description="news, not an action: what the action ``n`` "
@@ -334,6 +385,7 @@ class Ending(BaseModel):
         description="Game.result_notes: what the figures do not "
         "say (why it ended, how it is scored)",
     )
+    msg: EndingWords | None = Field(None, description="the same words, for the reader's language")
 
 
 class StateMessage(BaseModel):
@@ -362,6 +414,9 @@ class StateMessage(BaseModel):
         "table runs): a seat not here is not to play, whatever its legal"
     )
     labels: list[str] = Field(description="a label per legal action (Game.move_label)")
+    labels_msg: list[Said] = Field(
+        [], description="the labels, for the reader's language (in the same order)"
+    )
     ending: Ending | None = Field(description="once over: the end in words")
     tools: list[Tool] = Field(
         description="the table tools this connection's person has now "
@@ -387,6 +442,7 @@ class StateDict(TypedDict):
     last: dict[str, Any] | None
     to_act: list[int]
     labels: list[str]
+    labels_msg: list[Any]
     ending: dict[str, Any] | None
     tools: list[str]
 
@@ -404,6 +460,7 @@ class ErrorMessage(BaseModel):
     type: Literal["error"]
     code: str
     message: str
+    msg: Said | None = Field(None, description="the message, for the reader's language")
     id: str | None
     retry_after: float | None = Field(
         None, description="rate_limited and chat_rate_limited only: seconds to wait"
@@ -440,6 +497,7 @@ class ChatLine(BaseModel):
     seat: int | None = Field(description="the writer's seat (from 0), null for a spectator")
     name: str = Field(description="the writer's name when they wrote it")
     text: str
+    msg: Said | None = Field(None, description="a fixed phrase, for the reader's language")
     at: str = Field(description="when, UTC (ISO 8601)")
 
 
@@ -447,8 +505,12 @@ class ChatSettings(BaseModel):
     free: bool = Field(description="free text; false: only the fixed phrases")
     spectators: bool = Field(description="spectators may write")
     phrases: list[str] = Field(description="what may always be said")
+    phrases_msg: list[Said] = Field(
+        [], description="the phrases, for the reader's language (in the same order)"
+    )
     can_write: bool = Field(description="whether this connection may write")
     why: str | None = Field(description="why not, for people")
+    why_msg: Said | None = Field(None, description="why not, for the reader's language")
 
 
 class ChatServerMessage(BaseModel):
@@ -551,6 +613,9 @@ class MyGame(BaseModel):
     active_at: str
     finished_at: str | None = None
     verdict: str | None = Field(None, description="a finished game's result, for you")
+    verdict_msg: list[Said] | None = Field(
+        None, description="the same verdict's parts as words for the reader's language"
+    )
     you: Literal["seated", "resigned", "away"] = Field(
         "seated",
         description="at an unfinished table: seated (yours to play), resigned (you "
@@ -628,6 +693,7 @@ class ErrorAnswer(BaseModel):
 
     error: str = Field(description="a code for programs, e.g. bad_request, not_found")
     message: str = Field(description="the reason, for people")
+    msg: Said | None = Field(None, description="the reason, for the reader's language")
     retry_after: float | None = Field(None, description="over a limit: seconds to wait")
 
 
@@ -681,7 +747,9 @@ class GameInfo(BaseModel):
         "fixed phrases only, which the creator may change)",
     )
     fallback_bot: str = Field(description="the bot a failing bot's seat passes to")
-    options: list[dict[str, Any]] = Field(description="{name, default, doc} each")
+    options: list[dict[str, Any]] = Field(
+        description="{name, label, default, doc, msg} each (msg: label and doc as wire words)"
+    )
     bots: list[BotInfo]
 
 
@@ -693,6 +761,7 @@ class JoinAnswer(BaseModel):
 class HintAnswer(BaseModel):
     action: str | None
     reason: str | None
+    msg: Said | None = Field(None, description="the reason, for the reader's language")
 
 
 class WinnableAnswer(BaseModel):
@@ -751,6 +820,7 @@ class ReplayAction(BaseModel):
     action: str
     by: ReplayActor | None
     text: str | None = Field(None, description="the action in words, as a spectator reads it")
+    msg: Said | None = Field(None, description="the same words, for the reader's language")
 
 
 class ReplayStep(BaseModel):

@@ -2,7 +2,7 @@
 // every (re)connect, then each new one); they are shown as text (textContent), never HTML.
 // One panel node lives for the whole page, so a half-written message survives re-renders.
 import { api, el, clear } from "./common.js";
-import { date, say as words, t } from "./i18n.js";
+import { date, say as read, t } from "./i18n.js";
 
 const MAX = 300; // the server's chat.MAX_CHAT
 
@@ -21,7 +21,8 @@ export function createChat({ send, tableId }) {
     event.preventDefault();
     say(input.value);
   } }, input, sendButton);
-  const phrases = el("div", { class: "row chat-phrases", "aria-label": t("quick phrases") });
+  const phrases = el("div", { class: "row chat-phrases", role: "group",
+    "aria-label": t("quick phrases") });
   const why = el("p", { class: "muted", "data-testid": "chat-why" });
   const problem = el("p", { class: "chat-error", role: "alert", "data-testid": "chat-error" });
   const controls = el("div", { class: "chat-controls" });
@@ -45,7 +46,7 @@ export function createChat({ send, tableId }) {
     return el("li", { "data-n": String(m.n), title: isNaN(when.getTime()) ? null : date(when) },
       el("b", { class: "chat-name" }, m.name),
       m.seat === null ? el("span", { class: "muted" }, " ", t("(watching)")) : null,
-      ": ", el("span", { class: "chat-text" }, m.text));
+      ": ", el("span", { class: "chat-text" }, read(m.msg ?? m.text)));
   }
 
   function showSettings() {
@@ -56,11 +57,11 @@ export function createChat({ send, tableId }) {
     form.hidden = !settings.can_write || !free;
     clear(phrases);
     phrases.hidden = !settings.can_write;
-    for (const p of settings.phrases) {
+    settings.phrases.forEach((p, i) => {
       phrases.append(el("button", { type: "button", class: "phrase", "data-phrase": p,
-        onclick: () => say(p) }, words(p)));
-    }
-    why.textContent = !settings.can_write ? words(settings.why)
+        onclick: () => say(p) }, read(settings.phrases_msg?.[i] ?? p)));
+    });
+    why.textContent = !settings.can_write ? read(settings.why_msg ?? settings.why)
       : free ? "" : t("Free chat is off at this table (the rules limit what players may say): "
         + "use the phrases.");
     why.hidden = !why.textContent;
@@ -97,7 +98,7 @@ export function createChat({ send, tableId }) {
     // a chat error for this page's message: said in the panel, the text given back
     /** @param {import("@api").ErrorMessage} msg */
     error(msg) {
-      problem.textContent = msg.message;
+      problem.textContent = read(msg.msg ?? msg.message);
       if (lastSent && !input.value && settings && settings.free) input.value = lastSent;
     },
     /** @param {import("@api").StateMessage} s */

@@ -1,5 +1,5 @@
 // Shared helpers: the JSON API, DOM building, the top bar and the name dialog.
-import { t, tn } from "./i18n.js";
+import { say, t, tn } from "./i18n.js";
 import { languageSwitcher } from "./language.js";
 
 export class ApiError extends Error {
@@ -28,7 +28,9 @@ export async function api(method, path, body) {
     data = null;  // no JSON body (an empty answer, a proxy's page)
   }
   if (!res.ok) {
-    const detail = data && (data.message || (typeof data.detail === "string" ? data.detail : null));
+    // the reason in the reader's language (`msg`), else in English
+    const detail = data && (say(data.msg ?? data.message)
+      || (typeof data.detail === "string" ? data.detail : null));
     throw new ApiError(res.status, data && data.error, detail || `${res.status} ${res.statusText}`);
   }
   return data;
@@ -73,8 +75,11 @@ export function focusOn(selector) {
   if (node) node.focus();
 }
 
-// Re-rendering replaces elements; put keyboard focus back on the "same" one (by data-key).
-export function keepFocus(render) {
+// Re-rendering replaces elements; put keyboard focus back on the "same" one (by data-key),
+// or on `fallback` when it is gone or disabled (a card played): the focus is never lost to
+// the page's top, where a keyboard would have to start again.
+/** @param {() => void} render @param {HTMLElement | null} [fallback] */
+export function keepFocus(render, fallback = null) {
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const key = active && active.dataset ? active.dataset.key : null;
   render();
@@ -82,6 +87,7 @@ export function keepFocus(render) {
     const again = /** @type {HTMLButtonElement | null} */ (
       document.querySelector(`[data-key="${CSS.escape(key)}"]`));
     if (again && !again.disabled) again.focus();
+    else if (fallback && document.activeElement === document.body) fallback.focus();
   }
 }
 

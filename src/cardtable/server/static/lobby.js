@@ -59,9 +59,10 @@ function optionInput(opt, players) {
       value: opt.default === null ? "" : String(opt.default), placeholder });
   }
   return el("div", {},
-    // (an option's label and doc are the game's words, sent by the server)
-    el("label", { for: id }, el("b", {}, say(opt.label || opt.name)), " ", input),
-    el("div", { class: "option-doc" }, say(opt.doc)));
+    // (an option's label and doc are the game's words, sent by the server: `msg` in the
+    // reader's language)
+    el("label", { for: id }, el("b", {}, say(opt.msg?.label ?? (opt.label || opt.name))), " ", input),
+    el("div", { class: "option-doc" }, say(opt.msg?.doc ?? opt.doc)));
 }
 
 /** @param {import("@api").GameInfo} game */

@@ -24,7 +24,7 @@ export function dueIn(deadline, now = Date.now() / 1000) {
 // gave to a bot, or only watch the others play on after resigning
 /** @param {import("@api").MyGame} g */
 function unfinishedRow(g) {
-  const state = g.you === "resigned" ? (g.verdict ? say(g.verdict) : t("You resigned."))
+  const state = g.you === "resigned" ? t("You resigned: you rank below every seat still played.")
     : g.you === "away" ? t("a bot plays your seat: it is yours again when you come back")
       : g.status === "open" ? t("waiting for players")
         : g.stuck ? t("no move left: undo, or deal again (counted as lost)")
@@ -57,8 +57,9 @@ function activeWhen(iso) {
 
 /** @param {import("@api").MyGame} g */
 function finishedRow(g) {
-  // (a closed game's verdict says how it closed)
-  const verdict = g.verdict ? say(g.verdict) : t("Game over");
+  // (a closed game's verdict says how it closed), in the reader's words where it has them
+  const parts = g.verdict_msg && g.verdict_msg.length ? g.verdict_msg.map(say) : null;
+  const verdict = parts ? parts.join(" · ") : g.verdict ? say(g.verdict) : t("Game over");
   return el("tr", { "data-table": g.id, "data-testid": "finished-game" },
     el("td", {}, el("b", {}, g.title)),
     el("td", {}, withWhom(g)),

@@ -110,7 +110,7 @@ function show(data) {
   const who = data.action && data.action.by ? label(data.action.by) : n[data.action?.seat];
   // the move in words (as the table's log read it), else the notation
   const what = !data.action ? t("the deal")
-    : data.action.text ? say(data.action.text) : `${who}: ${data.action.action}`;
+    : say(data.action.msg ?? data.action.text) || `${who}: ${data.action.action}`;
   $("#step").textContent = t("Step {step} of {steps}", { step, steps });
   $("#what").textContent = what;
   $("#notation").textContent = data.action ? data.action.action : "";

@@ -6,6 +6,7 @@
 // before its game's end has no figures: its headline says how it ended (lifecycle.js), and
 // the server's lines say the rest.
 import { el } from "./common.js";
+import { say, t } from "./i18n.js";
 
 /** @typedef {import("@api").Ending} Ending */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -23,9 +24,10 @@ import { el } from "./common.js";
 // a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
 // a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
 export function seatName(seat) {
-  if (seat.bot && seat.person) return `${seat.person} — played by ${seat.name}`;
-  if (seat.bot || seat.bot_account) return `${seat.name} (bot)`;
-  return seat.name || "open seat";
+  if (seat.shown) return say(seat.shown);  // the server's words, in the reader's language
+  if (seat.bot && seat.person) return t("{person} — played by {bot}", { person: seat.person, bot: seat.name });
+  if (seat.bot || seat.bot_account) return t("{name} (bot)", { name: seat.name });
+  return seat.name || t("open seat");
 }
 
 // who played each seat of a finished game (seats[i].history from the server; `fallback`
@@ -33,11 +35,13 @@ export function seatName(seat) {
 export function playedBy(table, fallback) {
   return table.seats.map((s, i) => {
     if (!s.history) return fallback[i];
-    const labels = s.history.map((h) => (h.bot && h.person ? `${h.person} — played by ${h.name}`
-      : h.bot ? `${h.name} bot` : h.name));
+    const labels = s.history.map((h) => (h.bot && h.person
+      ? t("{person} — played by {bot}", { person: h.person, bot: h.name })
+      : h.bot ? t("{bot} bot", { bot: h.name }) : h.name));
     // "Ann" then "Ann — played by Greedy" says it once
     return labels.filter((x, k) => !labels[k + 1] || !labels[k + 1].startsWith(`${x} — `))
-      .join(", then ");
+      // TRANSLATORS: between the players of one seat, in the order they played it
+      .join(t(", then "));
   });
 }
 
@@ -61,12 +65,13 @@ export function ranksSeats(game, table) {
  * @returns {Summary}
  */
 export function summary(result, ending, table, names, ranked) {
+  ending = ending && readable(ending);
   const r = result || {};
   const winners = new Set(r.winners || []);
   const me = table.seats.findIndex((x) => x.you);
   const closed = !ending || !ending.breakdown;
   // the server's first line: a game's headline, or how a table closed early (one source)
-  const headline = (ending && ending.lines[0]) || "Game over";
+  const headline = (ending && ending.lines[0]) || t("Game over");
   const rank = (i) => (r.ranks ? r.ranks[i] : null);
   const seats = [...(r.ranks || []).keys()].sort((a, b) => rank(a) - rank(b) || a - b);
   return {
@@ -76,6 +81,24 @@ export function summary(result, ending, table, names, ranked) {
     mine: me >= 0 && winners.has(me),
     rows: ranked && !closed ? seats.map((i) => ({ seat: i, rank: rank(i), name: names[i],
       winner: winners.has(i) })) : null,
+  };
+}
+
+// The ending's words in the reader's language: the server's `msg` (the same words as message
+// ids), each field falling back to its English
+/** @param {Ending} ending @returns {Ending} */
+function readable(ending) {
+  const m = ending.msg;
+  if (!m) return ending;
+  const each = (english, wired) => english.map((x, i) => say(wired?.[i] ?? x));
+  const b = ending.breakdown;
+  return {
+    ...ending,
+    lines: each(ending.lines, m.lines),
+    verdict: ending.verdict && say(m.verdict ?? ending.verdict),
+    notes: each(ending.notes || [], m.notes),
+    breakdown: b && { ...b, columns: each(b.columns, m.columns),
+      table: b.table.map(([heading, value], i) => [say(m.table?.[i] ?? heading), value]) },
   };
 }
 
@@ -124,7 +147,7 @@ function closedLines(sum) {
 }
 
 function figuresTable(fig, h) {
-  const head = [...(fig.ranked ? ["rank"] : []), "player", ...fig.columns];
+  const head = [...(fig.ranked ? [t("rank")] : []), t("player"), ...fig.columns];
   return h("table", { class: "list figures", "data-testid": "figures" },
     h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, fig.rows.map((row) => h("tr", { "data-seat": String(row.seat) },
@@ -168,12 +191,12 @@ export function results(sum, table, names, links = true, h = el) {
   if (links) {
     parts.push(h("div", { class: "row" },
       h("a", { class: "button", href: `/t/${table.id}/replay`, "data-testid": "replay-link" },
-        "▶ Watch the replay"),
+        t("▶ Watch the replay")),
       h("a", { class: "button", href: `/api/tables/${table.id}/record`,
-        download: `${table.game}-${table.id}.json` }, "⬇ Download the record"),
-      h("a", { class: "button", href: "/" }, "Back to the lobby")));
+        download: `${table.game}-${table.id}.json` }, t("⬇ Download the record")),
+      h("a", { class: "button", href: "/" }, t("Back to the lobby"))));
   }
   return h("section", { class: "panel results", "data-testid": "results",
-    "data-won": sum.won === null ? null : String(sum.won), "aria-label": "results" },
-  h("h2", {}, "Results"), ...parts);
+    "data-won": sum.won === null ? null : String(sum.won), "aria-label": t("results") },
+  h("h2", {}, t("Results")), ...parts);
 }

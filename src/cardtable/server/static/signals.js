@@ -1,6 +1,7 @@
 // "Your turn" signals: the tab's title, a short generated sound (Web Audio: no sound file),
 // which a toggle mutes (remembered in localStorage), and a browser notification while the
-// tab is hidden, if the person allowed them (asked only when they click, never on load).
+// tab is hidden, if the person allowed them (asked only when they click, never on load);
+// a screen reader hears "Your turn" once (an assertive live region, table.html).
 // Only when this seat is really to act: a seat that has made its choice in a simultaneous
 // round, or that may only talk, is waiting like everyone else.
 import { el } from "./common.js";
@@ -84,6 +85,7 @@ export function signalTurn(s) {
   const title = s.table.title;
   document.title = mine ? `▶ ${t("Your turn — {title}", { title })}` : `${title} · cardtable`;
   document.body.dataset.myTurn = mine ? "1" : "";
+  announce(s, mine);
   const fresh = s.version !== lastVersion;
   lastVersion = s.version;
   if (mine && before === false && fresh) {
@@ -91,6 +93,21 @@ export function signalTurn(s) {
     notify(title);
   }
   before = mine;
+}
+
+// "Your turn" said once to a screen reader when the turn comes (an assertive live region,
+// table.html), emptied when the turn goes: a re-render or a presence change never says it
+// again, and the next turn says it anew. The end is said once too, in the server's words
+// (this seat's verdict, else the headline).
+const YOUR_TURN = t("Your turn");
+/** @param {import("@api").StateMessage} s @param {boolean} mine */
+function announce(s, mine) {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  const end = s.table.status === "over" && s.ending
+    ? s.ending.verdict || s.ending.lines[0] || "" : "";
+  const text = end || (mine ? YOUR_TURN : "");
+  if (box.textContent !== text) box.textContent = text;
 }
 
 // the mute toggle and (where the browser can) the button that asks for notifications
@@ -116,7 +133,7 @@ export function signalControls() {
     });
     parts.push(ask);
   }
-  return el("div", { class: "row signals", "aria-label": t("turn signals") }, parts);
+  return el("div", { class: "row signals", role: "group", "aria-label": t("turn signals") }, parts);
 }
 
 function soundWord() {

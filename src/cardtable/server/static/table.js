@@ -5,7 +5,7 @@
 import {
   api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, statusWord, topbar,
 } from "./common.js";
-import { keepScrolled, logPanel } from "./log.js";
+import { keepScrolled, liveLog } from "./log.js";
 import { leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, ranksSeats, results, seatName, summary } from "./results.js";
@@ -35,6 +35,8 @@ let renderer = null; // the game's module (renderers.js), loaded before the sock
 let game = null; // what the game offers (GET /api/games)
 // the chat panel (chat.js): one node for the page's life, put back in the side after renders
 const chat = createChat({ send: (m) => send(m), tableId });
+// the game log: one live region for the page's life too (log.js)
+const gameLog = liveLog();
 
 /** @param {TableInfo} table */
 function names(table) {
@@ -147,7 +149,7 @@ function receive(msg) {
     setBusy();
     if (msg.code === "not_found") gone = true;
     // a resent action that went stale was overtaken by the fresh state: no need to alarm
-    if (!(p && p.resent && msg.code === "stale")) showMessage(msg.message);
+    if (!(p && p.resent && msg.code === "stale")) showMessage(say(msg.msg ?? msg.message));
   }
 }
 
@@ -255,6 +257,7 @@ function seatsPanel(s, botNames) {
         actions = actions ? el("div", { class: "stack" }, actions, invite) : invite;
       }
       return el("div", { class: `seat ${turn ? "turn" : ""}`, "data-seat": String(seat.seat),
+        role: "group",
         "aria-label": turn ? t("seat {n}: {name}, {presence}, to play", { n: seat.seat + 1, name: n[seat.seat], presence })
           : t("seat {n}: {name}, {presence}", { n: seat.seat + 1, name: n[seat.seat], presence }) },
       el("span", { class: `dot ${dot}`, title: presence }),
@@ -314,6 +317,7 @@ function render() {
   document.body.dataset.status = table.status;
   document.body.dataset.seat = s.seat === null ? "" : String(s.seat);
 
+  // (a control gone after a move gives the focus to the board: the next Tab is there)
   keepFocus(() => {
     const head = clear($("#head"));
     head.append(el("h1", {}, table.title),
@@ -335,24 +339,28 @@ function render() {
     const bar = tools(s, ctx);
     if (bar) board.append(bar);
 
-    const side = clear($("#side"));
+    // the side's panels, put in place at the end without moving those that live on (the log
+    // and the chat: a live region taken out and put back would be read again, or not at all)
+    const side = { nodes: [], append(...nodes) { this.nodes.push(...nodes); } };
     if (table.status === "open") side.append(invitePanel(table));
     if (renderer.showSeats(table)) side.append(seatsPanel(s, botNames));
     const clocks = clockPanel(s, n, join);
     if (clocks) side.append(clocks);
     if (s.seat !== null && table.players > 1 && table.status !== "over") side.append(signalControls());
     if (renderer.sidePanels) side.append(el("div", { id: "game-panels" }));
-    if (s.log) side.append(logPanel(s.log, { current: s.last ? s.last.n : null }));
+    if (s.log) side.append(gameLog.update(s.log, s.last ? s.last.n : null));
     const leave = leavePanel(s, game, showMessage);
     if (leave) side.append(leave);
     if (table.notices && table.notices.length) {
       side.append(el("section", { class: "panel" }, el("h2", {}, t("Table news")),
-        el("ul", { class: "notices" }, table.notices.map((x) => el("li", {}, say(x))))));
+        el("ul", { class: "notices" },
+          table.notices.map((x, i) => el("li", {}, say(table.notices_msg?.[i] ?? x))))));
     }
     if (table.players > 1) { // a solitaire has nobody to talk to
       chat.update(s);
       side.append(chat.node);
     }
+    placeChildren($("#side"), side.nodes);
 
     const res = clear($("#results"));
     if (table.status === "over") {
@@ -363,9 +371,20 @@ function render() {
       res.append(results(summary(result, s.ending, table, who, ranksSeats(game, table)), table,
         who));
     }
-  });
+  }, $("#board"));
   keepScrolled(document.querySelector("#side .log-list"), ui.logScroll ||= {});
   if (renderer.sidePanels) refreshPanels(s);
+}
+
+// `parent`'s children become `nodes`, in order; a node already in its place is not moved
+/** @param {HTMLElement} parent @param {Node[]} nodes */
+function placeChildren(parent, nodes) {
+  for (const child of [...parent.childNodes]) if (!nodes.includes(child)) child.remove();
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
 }
 
 // -- the table tools: exactly those the server lists for this page's person (`s.tools`, per
@@ -400,7 +419,7 @@ function tools(s, ctx) {
       disabled: table.status === "running" ? null : true,
       onclick: run(async () => {
         const h = await api("GET", `/api/tables/${id}/hint`);
-        ctx.ui.hint = { ...h, version: s.version, at: Date.now() };
+        ctx.ui.hint = { ...h, reason: say(h.msg ?? h.reason), version: s.version, at: Date.now() };
         ctx.rerender();
       }) }, t("Hint")));
   }

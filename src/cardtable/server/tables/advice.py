@@ -11,8 +11,11 @@ from __future__ import annotations
 import pickle
 from typing import TYPE_CHECKING, Any
 
+from cardtable.core.words import translatable, wire
 from cardtable.server.api.limits import RateLimiter, TooMany
 from cardtable.server.tables.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
+
+_, _n = translatable("cardtable")
 
 if TYPE_CHECKING:
     from cardtable.server.storage import store as db
@@ -64,16 +67,18 @@ class Advice:
         self._allow(self.hints, player_id, "hints")
         legal = table.state.legal(seat)
         if not legal:  # a stuck deal held open for undo: the game says why, in words
+            reason = table.state.game.describe_hint(table.state.view(seat), None)
             return {
                 "action": None,
-                "reason": table.state.game.describe_hint(table.state.view(seat), None),
+                "reason": reason,
+                "msg": wire(reason),
             }
         advisor, version = table.advisor, table.version
         copy = RemoteBot(advisor, "advisor")
         action, reason = await self._ask(copy, "hint", table.state.view(seat), legal, HINT_TIMEOUT)
         if table.advisor is advisor and table.version == version:
             table.advisor = pickle.loads(copy.blob)
-        return {"action": action, "reason": reason}
+        return {"action": action, "reason": reason, "msg": wire(reason)}
 
     async def winnable(self, table: LiveTable, player_id: str) -> dict[str, Any]:
         """**Peeking**: whether the deal can still be won (the solver reads the stock)."""
@@ -85,13 +90,20 @@ class Advice:
     def _allow(self, limiter: RateLimiter, player_id: str, what: str) -> None:
         wait = limiter.wait(player_id)
         if wait:
-            raise TooMany("rate_limited", f"too many {what}: wait {wait:.1f} s", wait)
+            wait = round(wait, 1)
+            if what == "hints":
+                raise TooMany("rate_limited", _("too many hints: wait {wait} s", wait=wait), wait)
+            raise TooMany(
+                "rate_limited",
+                _("too many questions whether the deal is winnable: wait {wait} s", wait=wait),
+                wait,
+            )
 
     async def _ask(self, bot: RemoteBot, method: str, view: Any, legal: Any, timeout: float) -> Any:
         if self.pending >= self.queue:
             raise TooMany(
                 "busy",
-                "the server is busy with other players' questions: try again soon",
+                _("the server is busy with other players' questions: try again soon"),
                 BUSY_RETRY,
                 503,
             )
@@ -99,7 +111,8 @@ class Advice:
         try:
             return await self.pool.call(bot, method, view, legal, timeout)
         except TimeoutError:
-            raise TooMany("busy", f"no answer within {timeout:g} s", BUSY_RETRY, 503) from None
+            said = _("no answer within {seconds} s", seconds=format(timeout, "g"))
+            raise TooMany("busy", said, BUSY_RETRY, 503) from None
         except (BotFailed, WorkerGone) as e:
             raise TooMany("busy", f"the advice worker failed: {e}", BUSY_RETRY, 503) from None
         finally:

@@ -23,11 +23,13 @@ from typing import Any
 from cardtable import games
 from cardtable.bots import is_external, is_research, lifecycle, make_bot, names
 from cardtable.core.errors import BadOptions
+from cardtable.core.words import translatable
 from cardtable.seeds import new_key
 from cardtable.server.api.messages import NotHolder
 from cardtable.server.tables.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
 from cardtable.server.tables.live import LiveTable
 
+_, _n = translatable("cardtable")
 log = logging.getLogger("cardtable.server")
 
 BOT_TIMEOUT = 10.0  # seconds a bot may think before its seat passes on
@@ -175,7 +177,9 @@ class BotRunner:
             # a thinking bot must not stall the other tables
             action = await self.call(bot, "choose", view, legal, table)
         except TimeoutError:
-            self.replace(table, seat, f"took over {self.bot_timeout:g} s")
+            self.replace(
+                table, seat, _("took over {seconds} s", seconds=format(self.bot_timeout, "g"))
+            )
             return
         except Exception as e:  # noqa: BLE001 - any bot failure passes the seat on
             self.replace(table, seat, "failed", f" ({e})")
@@ -233,7 +237,9 @@ class BotRunner:
             try:
                 said = await self.call(bot, "react", table.state.view(seat), options, table)
             except TimeoutError:  # a hung talker would hang its seat's moves too
-                self.replace(table, seat, f"took over {self.bot_timeout:g} s")
+                self.replace(
+                    table, seat, _("took over {seconds} s", seconds=format(self.bot_timeout, "g"))
+                )
                 continue
             except Exception:  # noqa: BLE001 - talk is optional; a failing talker stays quiet
                 continue
@@ -254,7 +260,14 @@ class BotRunner:
         fallback = games.get(table.game).fallback_bot
         table.bots[seat] = self.make(table, seat, fallback)
         self.replaced(table, seat, fallback)
-        table.notices.append(f"the {old} bot at seat {seat + 1} {why}; the {fallback} bot plays on")
+        said = dict(bot=old, seat=seat + 1, fallback=fallback)
+        if why == "failed":
+            notice = _("the {bot} bot at seat {seat} failed; the {fallback} bot plays on", **said)
+        else:  # it took too long
+            notice = _(
+                "the {bot} bot at seat {seat} {why}; the {fallback} bot plays on", why=why, **said
+            )
+        table.notices.append(notice)
         log.info("table %s seat %s: the %s bot plays on", table.id, seat, fallback)
         self.changed(table)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardtable import games
+from cardtable.core.words import translatable, wire
 from cardtable.server.api.limits import SharedCounts
 from cardtable.server.api.messages import HubError, StateDict
 from cardtable.server.tables import gamelog, lifecycle
@@ -24,6 +25,8 @@ MAX_PLAYER_SOCKETS = 8  # connections of one player to one table (close code 402
 #: presence changes (who is connected, how many watch) go out at most this often per table,
 #: as small ``presence`` events: a crowd arriving or a reconnect loop is one event a turn
 PRESENCE_DELAY = 0.5
+
+_, _n = translatable("cardtable")
 
 #: builds the state message of one connection: (table, conn, per-broadcast cache) -> message
 StateMessage = Callable[[LiveTable, Conn, "dict[Any, Any] | None"], StateDict]
@@ -76,6 +79,7 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
         "last": words["last"],
         "to_act": words["to_act"],
         "labels": words["labels"],
+        "labels_msg": words["labels_msg"],
         "ending": words["ending"],
         "tools": words["tools"],
     }
@@ -90,6 +94,7 @@ def table_words(
     game = games.get(table.game)
     running = table.status == "running"
     ending = None
+    labels = [game.move_label(view, a) for a in legal]
     if table.status == "over":
         names = seat_names(table)
         result = table.state.result()
@@ -106,14 +111,31 @@ def table_words(
     return {
         "last": gamelog.last_for(table, seat),
         "to_act": list(table.state.to_act()) if running else [],
-        "labels": [game.move_label(view, a) for a in legal],
-        "ending": ending,
+        "labels": labels,
+        "labels_msg": [wire(label) for label in labels],
+        "ending": ending_words(ending) if ending else None,
     }
+
+
+def ending_words(ending: dict[str, Any]) -> dict[str, Any]:
+    """``ending`` with ``msg``: the same words for a client to put into its reader's
+    language (``core.words.wire``): ``lines``, ``verdict``, ``notes``, and the breakdown's
+    ``columns`` and ``table`` headings."""
+    msg: dict[str, Any] = {
+        "lines": [wire(line) for line in ending["lines"]],
+        "verdict": wire(ending.get("verdict")),
+        "notes": [wire(note) for note in ending.get("notes") or []],
+    }
+    breakdown = ending.get("breakdown")
+    if breakdown:
+        msg["columns"] = [wire(c) for c in breakdown["columns"]]
+        msg["table"] = [wire(row[0]) for row in breakdown["table"]]
+    return {**ending, "msg": msg}
 
 
 def seat_names(table: LiveTable) -> list[str]:
     """Each seat as the seats and the log name it: "Greedy", "Ann — played by Greedy"."""
-    return [shown_name(s) or "open seat" for s in table.seats]
+    return [shown_name(s) or _("open seat") for s in table.seats]
 
 
 def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[str, Any]:
@@ -126,7 +148,7 @@ def closed_ending(table: LiveTable, names: list[str], seat: int | None) -> dict[
         game.cooperative or table.players == 1,
         [r["seat"] for r in table.resigned],
     )
-    names = list(names) or ["player"] * table.players
+    names = list(names) or [_("player")] * table.players
     for r in table.resigned:
         names[r["seat"]] = r["name"]
     competitive = table.players > 1 and not game.cooperative
@@ -145,7 +167,7 @@ def resigner_ending(
     mine = next((r["seat"] for r in table.resigned if r["player_id"] == player_id), None)
     if mine is None:
         return ending
-    return closed_ending(table, [], mine) | {"lines": ending["lines"]}
+    return ending_words(closed_ending(table, [], mine) | {"lines": ending["lines"]})
 
 
 class Broadcaster:

@@ -15,8 +15,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
+from cardtable.core.protocol import listing
+from cardtable.core.words import translatable, wire
 from cardtable.server.api.limits import RateLimiter
 from cardtable.server.api.messages import HubError, encodable, error
+
+_, _n = translatable("cardtable")
 
 if TYPE_CHECKING:
     from cardtable.server.storage import store as db
@@ -33,7 +37,10 @@ CHAT_RATE = 0.5  # ... one every 2 seconds
 #: messages a table keeps taking; beyond, its chat is full (a bound on what a table stores)
 MAX_CHAT_PER_TABLE = 5000
 #: what anyone who may write can always say, free chat or not
-PHRASES = ("Ready", "Well played", "Sorry", "Thanks")
+# TRANSLATORS: the fixed chat phrases (The Game's rules forbid naming numbers)
+PHRASES = (_("Ready"), _("Well played"), _("Sorry"), _("Thanks"))
+#: each phrase by its English: a stored line that is one reads in every reader's language
+_PHRASE = {str(p): p for p in PHRASES}
 
 
 def tidy(text: str) -> str:
@@ -70,7 +77,7 @@ class Chat:
     ) -> dict[str, bool]:
         """The creator changes the table's chat; every connection is told."""
         if table.created_by != player_id:
-            raise HubError("forbidden", "only the table's creator sets its chat", 403)
+            raise HubError("forbidden", _("only the table's creator sets its chat"), 403)
         now = dict(self.settings(table))
         if free is not None:
             now["free"] = free
@@ -86,9 +93,9 @@ class Chat:
     def may_write(self, table: LiveTable, conn: Conn) -> str | None:
         """None if the connection may write, else why not (for people)."""
         if conn.player_id is None:
-            return "choose a name to chat"
+            return _("choose a name to chat")
         if conn.seat is None and not self.settings(table)["spectators"]:
-            return "spectators read the chat; only the players write here"
+            return _("spectators read the chat; only the players write here")
         return None
 
     # -- messages ---------------------------------------------------------------------------
@@ -105,8 +112,10 @@ class Chat:
             "settings": {
                 **settings,
                 "phrases": list(PHRASES),
+                "phrases_msg": [wire(p) for p in PHRASES],
                 "can_write": why is None,
                 "why": why,
+                "why_msg": wire(why),
             },
         }
 
@@ -125,17 +134,24 @@ class Chat:
             return error("chat_not_allowed", why, client_id)
         text = tidy(text) if encodable(text) else ""
         if not text:
-            return error("chat_empty", "write something first", client_id)
+            return error("chat_empty", _("write something first"), client_id)
         if len(text) > MAX_CHAT:
             return error(
                 "chat_too_long",
-                f"a chat message is at most {MAX_CHAT} characters (this one has {len(text)})",
+                _(
+                    "a chat message is at most {most} characters (this one has {n})",
+                    most=MAX_CHAT,
+                    n=len(text),
+                ),
                 client_id,
             )
         if not self.settings(table)["free"] and text not in PHRASES:
             return error(
                 "chat_phrases_only",
-                "free chat is off at this table: say " + ", ".join(f'"{p}"' for p in PHRASES),
+                _(
+                    "free chat is off at this table: say {phrases}",
+                    phrases=listing([_('"{phrase}"', phrase=p) for p in PHRASES]),
+                ),
                 client_id,
             )
         assert conn.player_id is not None  # (may_write)
@@ -144,14 +160,19 @@ class Chat:
             wait = round(max(wait, 0.01), 2)
             return {
                 **error(
-                    "chat_rate_limited", f"you are chatting fast: wait {wait:.1f} s", client_id
+                    "chat_rate_limited",
+                    _("you are chatting fast: wait {wait} s", wait=float(f"{wait:.1f}")),
+                    client_id,
                 ),
                 "retry_after": wait,
             }
         if self.store.chat_count(table.id) >= MAX_CHAT_PER_TABLE:
             return error(
                 "chat_full",
-                f"this table's chat has {MAX_CHAT_PER_TABLE} messages: it takes no more",
+                _(
+                    "this table's chat has {n} messages: it takes no more",
+                    n=MAX_CHAT_PER_TABLE,
+                ),
                 client_id,
             )
         if conn.seat is not None:
@@ -173,5 +194,6 @@ def line_of(row: db.ChatLine) -> dict[str, Any]:
         "seat": row.seat,
         "name": row.name,
         "text": row.text,
+        **({"msg": wire(_PHRASE[row.text])} if row.text in _PHRASE else {}),
         "at": row.at.isoformat(timespec="seconds") + "Z",
     }

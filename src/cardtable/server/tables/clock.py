@@ -18,7 +18,10 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
+from cardtable.core.words import translatable
 from cardtable.server.api.messages import HubError
+
+_, _n = translatable("cardtable")
 
 #: "move": every move within ``seconds``; "game": ``seconds`` in all for each player's moves
 #: (what a move does not use is kept); "turn": turn-based, a move within ``seconds`` (hours
@@ -52,12 +55,12 @@ def check_clock(
             "bad_clock", f"the clock is one of none, {', '.join(MODES)}; not {str(mode)[:20]!r}"
         )
     if players < 2:
-        raise HubError("bad_clock", "a game played alone has no clock")
+        raise HubError("bad_clock", _("a game played alone has no clock"))
     seconds = choice.get("seconds")
     if seconds is None:
         seconds = DEFAULTS[mode]
     if isinstance(seconds, bool) or not isinstance(seconds, int):
-        raise HubError("bad_clock", "the clock's seconds are a whole number")
+        raise HubError("bad_clock", _("the clock's seconds are a whole number"))
     low, high = LIMITS[mode]
     if min_clock is not None:
         low = min(low, int(min_clock))

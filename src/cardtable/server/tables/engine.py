@@ -30,6 +30,7 @@ from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.core.errors import CardtableError, IllegalAction
 from cardtable.core.protocol import State
+from cardtable.core.words import translatable
 from cardtable.seeds import new_deal_seed
 from cardtable.server.api.messages import HubError, NotHolder, error
 from cardtable.server.storage import store as db
@@ -50,6 +51,7 @@ from cardtable.server.tables.live import (
     stored_seats,
 )
 
+_, _n = translatable("cardtable")
 log = logging.getLogger("cardtable.server")
 
 MAX_ACTIVE_TABLES = 30  # unfinished tables one player may have created
@@ -96,11 +98,11 @@ class TableEngine:
         the seats' bots are the bot runner's). ``HubError`` not_found; ``NotHolder`` where
         another process holds it."""
         if not routable(table_id):  # no process is ever asked to hold it: no table has it
-            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+            raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
         self.guard(table_id, "loading")
         row = self.store.table(table_id)
         if row is None:
-            raise HubError("not_found", f"there is no table {table_id!r}", 404)
+            raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
         advisor = make_advisor(row.game)
         log_rows = self.store.actions(table_id)
         actors: list[str | None] = [a.actor for a in log_rows]
@@ -261,7 +263,7 @@ class TableEngine:
             seed = new_deal_seed(len(seats))
         try:
             rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
-            _, options = rules.check_options(len(seats), options)
+            _players, options = rules.check_options(len(seats), options)
             to_act = list(rules.deal(seed, len(seats), options).to_act())
             for s in seats:
                 if s not in ("me", "open"):
@@ -289,7 +291,7 @@ class TableEngine:
                 429,
             )
         if seats.count("me") > 1:
-            raise HubError("bad_request", "take one seat yourself; leave others open or to bots")
+            raise HubError("bad_request", _("take one seat yourself; leave others open or to bots"))
         table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         # each bot's name is given here, once: numbered where two share a name
@@ -347,14 +349,16 @@ class TableEngine:
         if mine is not None:
             return mine, False
         if table.status == "over":
-            raise HubError("game_over", "the game is over: its seats never change", 409)
+            raise HubError("game_over", _("the game is over: its seats never change"), 409)
         free = [i for i, s in enumerate(table.seats) if not s["player_id"] and not s["bot"]]
         if not free:
-            raise HubError("table_full", "every seat at this table is taken", 409)
+            raise HubError("table_full", _("every seat at this table is taken"), 409)
         if seat is None:
             seat = free[0]
         if seat not in free:
-            raise HubError("seat_taken", f"seat {seat + 1} is not free", 409)  # counted from 1
+            raise HubError(
+                "seat_taken", _("seat {seat} is not free", seat=seat + 1), 409
+            )  # counted from 1
         others = all(s["player_id"] or s["bot"] for i, s in enumerate(table.seats) if i != seat)
         table.actor_names[player.id] = player.name
         if player.bot_owner:
@@ -373,17 +377,24 @@ class TableEngine:
         """Whether ``player`` may give ``seat`` to a bot now (the creator, a seat whose
         person has been gone the grace period); ``HubError`` says why not."""
         if table.created_by != player.id:
-            raise HubError("forbidden", "only the table's creator can hand a seat to a bot", 403)
+            raise HubError("forbidden", _("only the table's creator can hand a seat to a bot"), 403)
         if not 0 <= seat < table.players:
             raise HubError(
-                "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
+                "bad_request",
+                _(
+                    "there is no seat {seat} (seats 1 to {players})",
+                    seat=seat + 1,
+                    players=table.players,
+                ),
             )
         if table.status == "over":  # who played a finished game is history
-            raise HubError("game_over", "the game is over: its seats never change", 409)
+            raise HubError("game_over", _("the game is over: its seats never change"), 409)
         if table.seats[seat]["bot"]:
-            raise HubError("bad_request", f"seat {seat + 1} is already played by a bot")
+            raise HubError(
+                "bad_request", _("seat {seat} is already played by a bot", seat=seat + 1)
+            )
         if table.seats[seat]["player_id"] and table.connected(seat):
-            raise HubError("seat_taken", "that player is still at the table", 409)
+            raise HubError("seat_taken", _("that player is still at the table"), 409)
         if table.seats[seat]["player_id"]:  # (the rule every page is told: ``hand_over_in``)
             now = time.monotonic()
             gone, left = table.gone_for(seat, now), table.grace_left(seat, now)
@@ -397,7 +408,7 @@ class TableEngine:
                 )
         if all(s["bot"] for i, s in enumerate(table.seats) if i != seat):
             # the table would become one of bots only: the same cap as creating one
-            _, bots_only = self.store.unfinished_tables(player.id)
+            _tables, bots_only = self.store.unfinished_tables(player.id)
             if bots_only >= MAX_BOT_TABLES:
                 raise HubError(
                     "too_many_bot_tables",
@@ -420,8 +431,16 @@ class TableEngine:
             seats={seat: self.bot_for(table, seat, bot)},
         )
         new = table.seats[seat]
-        whose = f"{new['person_name'] or 'player'}'s seat" if new["person"] else "seat"
-        table.notices.append(f"{whose} {seat + 1} is now played by {new['name']} (bot)")
+        if new["person"]:
+            said = _(
+                "{person}'s seat {seat} is now played by {bot} (bot)",
+                person=new["person_name"] or _("player"),
+                seat=seat + 1,
+                bot=new["name"],
+            )
+        else:
+            said = _("seat {seat} is now played by {bot} (bot)", seat=seat + 1, bot=new["name"])
+        table.notices.append(said)
         log.info("table %s seat %s: handed to the %s bot", table.id, seat, bot)
 
     def replace_bot(self, table: LiveTable, seat: int, bot: str) -> None:
@@ -456,9 +475,9 @@ class TableEngine:
         if client_id and key in table.recent:
             return table.recent[key]  # a resend: answer again, apply once
         if table.status == "open":
-            return error("not_started", "the table is waiting for players", client_id)
+            return error("not_started", _("the table is waiting for players"), client_id)
         if table.status == "over":
-            return error("game_over", "the game is over: no action is legal", client_id)
+            return error("game_over", _("the game is over: no action is legal"), client_id)
         if version is not None and version < table.seat_changed[seat]:
             return error(
                 "stale", "the table has changed since you saw it: here it is now", client_id
@@ -466,7 +485,7 @@ class TableEngine:
         now = time.time()
         deadline = table.clock["deadlines"][seat] if table.clock else None
         if deadline is not None and now > deadline + clocks.LAG:  # the server judges time
-            return error("out_of_time", "your time to move ran out", client_id)
+            return error("out_of_time", _("your time to move ran out"), client_id)
         candidate = table.state.clone()
         try:
             candidate.act(seat, action)
@@ -629,7 +648,7 @@ class TableEngine:
         table.tool_seat(player.id, "undo")
         self._check_running(table)
         if not table.state.actions:
-            raise HubError("nothing_to_undo", "there is nothing to undo")
+            raise HubError("nothing_to_undo", _("there is nothing to undo"))
         # the action out, the redo list, the version, the seats to act and (a finished
         # game) the status in one transaction
         status = "running" if table.status == "over" else None
@@ -639,7 +658,7 @@ class TableEngine:
             table.id, table.version + 1, status=status, to_act=list(before.to_act())
         )
         if last is None:  # the store has no action the memory has: never without a bug
-            raise HubError("nothing_to_undo", "there is nothing to undo")
+            raise HubError("nothing_to_undo", _("there is nothing to undo"))
         db.fault_point("undo")
         table.version += 1
         table.redo.append([last.seat, last.action])
@@ -655,7 +674,7 @@ class TableEngine:
         table.tool_seat(player.id, "redo")
         self._check_running(table)
         if not table.redo:
-            raise HubError("nothing_to_redo", "there is nothing to redo")
+            raise HubError("nothing_to_redo", _("there is nothing to redo"))
         seat, action = table.redo[-1]
         candidate = table.state.clone()
         candidate.act(seat, action)
@@ -690,7 +709,7 @@ class TableEngine:
     def _check_running(self, table: LiveTable) -> None:
         if table.status == "over":
             raise HubError(
-                "game_over", "the game is over: its moves can no longer be taken back", 409
+                "game_over", _("the game is over: its moves can no longer be taken back"), 409
             )
 
     # -- the table's end before its game's: leave, resign, abandon (``lifecycle``) ----------
@@ -773,13 +792,13 @@ class TableEngine:
         seat = table.seat_of(player.id)
         if seat is None:
             if not any(r["player_id"] == player.id for r in table.resigned):
-                raise HubError("not_seated", "you have no seat at this table", 409)
+                raise HubError("not_seated", _("you have no seat at this table"), 409)
             if table.status != "running":
                 return "closed"
             self._stay_away(table, player)  # (a resend of a resignation: nothing to store)
             return "bot"
         if table.status == "over":
-            raise HubError("game_over", "the game is over: its seats never change", 409)
+            raise HubError("game_over", _("the game is over: its seats never change"), 409)
         self.guard(table.id, "leaving")
         if table.status == "open":
             if not any(s["player_id"] for i, s in enumerate(table.seats) if i != seat):
@@ -800,9 +819,23 @@ class TableEngine:
         if outcome == "bot":
             what = "resigned" if resign else "left"
             bot = table.seats[seat]["bot"]
-            table.notices.append(
-                f"{player.name} {what}; {table.seats[seat]['name']} (bot) plays seat {seat + 1} on"
+            bot_name, number = table.seats[seat]["name"], seat + 1
+            said = (
+                _(
+                    "{name} resigned; {bot} (bot) plays seat {seat} on",
+                    name=player.name,
+                    bot=bot_name,
+                    seat=number,
+                )
+                if resign
+                else _(
+                    "{name} left; {bot} (bot) plays seat {seat} on",
+                    name=player.name,
+                    bot=bot_name,
+                    seat=number,
+                )
             )
+            table.notices.append(said)
             log.info(
                 "table %s seat %s: %s %s, the %s bot plays on", table.id, seat, player.id, what, bot
             )
@@ -903,7 +936,9 @@ class TableEngine:
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The game's record, public once the game is over."""
         if table.status != "over":
-            raise HubError("not_over", "the record of a game is public once the game is over", 403)
+            raise HubError(
+                "not_over", _("the record of a game is public once the game is over"), 403
+            )
         # who played each seat (names, not player ids): replay() accepts and ignores it
         return {**table.state.record(), "played_by": table.history()}
 

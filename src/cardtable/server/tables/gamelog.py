@@ -27,7 +27,10 @@ from typing import Any
 from cardtable import games
 from cardtable.core.logbook import Entry, Logbook, add, as_read
 from cardtable.core.protocol import Game
+from cardtable.core.words import translatable
 from cardtable.server.tables.live import LiveTable, played_for
+
+_, _n = translatable("cardtable")
 
 
 @dataclass
@@ -74,7 +77,8 @@ def who_of(
     who = table.who(actor, seat)
     name = str(who["name"])
     if who["bot"]:
-        name = played_for(who["person"], name) if who["person"] else f"{name} (bot)"
+        # TRANSLATORS: a bot's name in the game log
+        name = played_for(who["person"], name) if who["person"] else _("{name} (bot)", name=name)
     if known is not None:
         known[actor, seat] = name
     return name

@@ -31,6 +31,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.core.errors import CardtableError
+from cardtable.core.words import translatable
 from cardtable.server.api.messages import HubError, NotHolder, StateDict
 from cardtable.server.storage import store as db
 from cardtable.server.tables import clock as clocks
@@ -42,6 +43,8 @@ from cardtable.server.tables.chat import Chat
 from cardtable.server.tables.conn import Conn
 from cardtable.server.tables.engine import SEAT_GRACE, TableEngine
 from cardtable.server.tables.live import LiveTable
+
+_, _n = translatable("cardtable")
 
 log = logging.getLogger("cardtable.server")
 
@@ -304,8 +307,12 @@ class Hub:
                 log.warning("table %s seat %s: bot %s: %s", table.id, i, s["bot"], e)
                 table.bots[i] = self.bots.make(table, i, fallback)
                 table.notices.append(
-                    f"the {s['bot']} bot at seat {i + 1} could not start; "
-                    f"the {fallback} bot plays on"
+                    _(
+                        "the {bot} bot at seat {seat} could not start; the {fallback} bot plays on",
+                        bot=s["bot"],
+                        seat=i + 1,
+                        fallback=fallback,
+                    )
                 )
                 self.engine.replace_bot(table, i, fallback)
 
@@ -484,17 +491,26 @@ class Hub:
         """The creator seats the bot account ``bot`` at the open ``seat``, if it plays with
         them: its owner, or anyone when the owner said so (``plays_with``)."""
         if table.created_by != player.id:
-            raise HubError("forbidden", "only the table's creator can invite a bot", 403)
+            raise HubError("forbidden", _("only the table's creator can invite a bot"), 403)
         if bot.bot_owner != player.id and bot.plays_with != "anyone":
-            raise HubError("owner_only", f"{bot.name} plays only at its owner's tables", 403)
+            raise HubError(
+                "owner_only", _("{bot} plays only at its owner's tables", bot=bot.name), 403
+            )
         if not 0 <= seat < table.players:
             raise HubError(
-                "bad_request", f"there is no seat {seat + 1} (seats 1 to {table.players})"
+                "bad_request",
+                _(
+                    "there is no seat {seat} (seats 1 to {players})",
+                    seat=seat + 1,
+                    players=table.players,
+                ),
             )
         async with table.lock:
-            _, changed = self.engine.join(table, bot, seat)
+            _seat, changed = self.engine.join(table, bot, seat)
         if changed:
-            table.notices.append(f"{bot.name} (a bot account) was invited to seat {seat + 1}")
+            table.notices.append(
+                _("{bot} (a bot account) was invited to seat {seat}", bot=bot.name, seat=seat + 1)
+            )
             await self.changed(table)
 
     async def hand_to_bot(self, table: LiveTable, player: db.Player, seat: int, bot: str) -> None:
@@ -530,7 +546,7 @@ class Hub:
     @staticmethod
     def _check_own_solitaire(table: LiveTable, player: db.Player) -> None:
         if table.players != 1 or table.seats[0]["player_id"] != player.id:
-            raise HubError("forbidden", "only your own game played alone is abandoned so", 403)
+            raise HubError("forbidden", _("only your own game played alone is abandoned so"), 403)
 
     async def close_idle(self, idle_for: float) -> int:
         """Close as ``idle`` the open and running tables without a change for ``idle_for``
@@ -720,14 +736,18 @@ class Hub:
                 self.engine.guard(table.id, "a clock's timeout")
             for seat, why in gone.items():
                 person = table.seats[seat]
-                name = person["name"] or "a player"
+                name = person["name"] or _("a player")
                 self.engine.time_out(table, seat)
                 table.bots[seat] = self.bots.make(table, seat, fallback)
                 for conn in table.conns:  # their open pages watch until they take it back
                     if conn.seat == seat:
                         conn.seat = None
                 bot = table.seats[seat]["name"] or fallback  # its name, given once
-                table.notices.append(f"{name} {why}; {bot} plays for {name}")
+                if why == "ran out of time":
+                    said = _("{name} ran out of time; {bot} plays for {name}", name=name, bot=bot)
+                else:
+                    said = _("{name} stayed away; {bot} plays for {name}", name=name, bot=bot)
+                table.notices.append(said)
                 log.info(
                     "table %s seat %s: %s %s; the %s bot plays",
                     table.id,
@@ -752,6 +772,6 @@ class Hub:
             bot = table.bots.pop(seat, None)
             if bot is not None:
                 self.bots.close_later(bot)
-            table.notices.append(f"{player.name} is back and plays again")
+            table.notices.append(_("{name} is back and plays again", name=player.name))
         await self.changed(table)
         return seat

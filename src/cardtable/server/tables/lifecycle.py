@@ -28,15 +28,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.core.protocol import ordinal
+from cardtable.core.words import Text, translatable
 from cardtable.server.tables.live import SeatRow, person_seat
+
+_, _n = translatable("cardtable")
 
 #: how a table closed before its game's end, in words: the first line of its ``ending`` (as a
 #: finished game's first line is its headline), and My games' verdict
-ENDED_LABELS = {
-    "abandoned": "Abandoned (counted as lost)",
-    "resigned": "Resigned",
-    "idle": "Closed after being idle (counted as lost)",
-    "too_long": "Closed at the length limit of 10,000 moves (counted as lost)",
+ENDED_LABELS: dict[str, Text] = {
+    "abandoned": _("Abandoned (counted as lost)"),
+    "resigned": _("Resigned"),
+    "idle": _("Closed after being idle (counted as lost)"),
+    "too_long": _("Closed at the length limit of 10,000 moves (counted as lost)"),
 }
 #: seconds without a change (and without anyone connected) before the sweep closes a table
 #: (``cardtable serve --idle-close``; docs/server.md, "Table lifecycle")
@@ -126,7 +129,8 @@ def closed_result(
 def resigned_verdict(result: Mapping[str, Any], seat: int) -> str:
     """A competitive game's place for ``seat`` once it ended with resignations (My games and
     the table's page say the same)."""
-    return f"You came {ordinal(result['ranks'][seat])} of {len(result['ranks'])}."
+    ranks = result["ranks"]
+    return _("You came {place} of {players}.", place=ordinal(ranks[seat]), players=len(ranks))
 
 
 def closed_lines(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
@@ -137,12 +141,18 @@ def closed_lines(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     if result.get("ended") != "resigned" or not resigned or not result.get("ranks"):
         return []
     ranks = result["ranks"]
-    lines = [
-        "Nobody but bots played on: the game ended there. The seats still played "
-        "share first place; who resigned ranks below them (who resigned first, lowest)."
+    lines: list[str] = [
+        _(
+            "Nobody but bots played on: the game ended there. The seats still played "
+            "share first place; who resigned ranks below them (who resigned first, lowest)."
+        )
     ]
     for s in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
-        lines.append(f"#{ranks[s]} {names[s]}" + (" (resigned)" if s in resigned else ""))
+        if s in resigned:
+            lines.append(_("#{rank} {name} (resigned)", rank=ranks[s], name=names[s]))
+        else:
+            # TRANSLATORS: a seat's place at the end: "#1 Ann"
+            lines.append(_("#{rank} {name}", rank=ranks[s], name=names[s]))
     return lines
 
 

@@ -18,12 +18,15 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from cardtable import games
 from cardtable.core.protocol import State
+from cardtable.core.words import Text, translatable, wire
 from cardtable.server.api.messages import HubError
 from cardtable.server.api.names import bot_label
 from cardtable.server.tables import clock as clocks
 
 if TYPE_CHECKING:
     from cardtable.server.tables.conn import Conn
+
+_, _n = translatable("cardtable")
 
 #: the ``actor`` of an action a bot played: ``bot:SPEC`` (a person's is their player id)
 BOT_ACTOR = "bot:"
@@ -52,9 +55,9 @@ def bot_names(seats: list[SeatRow]) -> list[str | None]:
     ]
 
 
-def played_for(person: str, bot: str) -> str:
+def played_for(person: str, bot: str) -> Text:
     """A person's seat a bot plays on, as every page names it (as Board Game Arena does)."""
-    return f"{person} — played by {bot}"
+    return _("{person} — played by {bot}", person=person, bot=bot)
 
 
 class SeatRow(TypedDict):
@@ -90,11 +93,21 @@ def open_seat() -> SeatRow:
     return SeatRow(player_id=None, bot=None, name=None, person=None, person_name=None)
 
 
-def shown_name(seat: SeatRow) -> str | None:
+def shown_name(seat: SeatRow) -> str | None:  # a Text for a bot on a person's seat
     """The seat's name wherever a page shows it: the person's, the bot's, or both."""
     if seat["bot"] and seat["person"]:
         return played_for(seat["person_name"] or "player", seat["name"] or bot_label(seat["bot"]))
     return seat["name"]
+
+
+def seat_label(seat: SeatRow, bot_account: bool = False) -> str:
+    """The seat's name as pages show it (docs/server.md, "Seats that go to bots"): the
+    person's, a bot's marked as one, a person's seat a bot plays on, or an open seat."""
+    if seat["bot"] and seat["person"]:
+        return played_for(seat["person_name"] or _("player"), seat["name"] or "")
+    if seat["bot"] or bot_account:
+        return _("{name} (bot)", name=seat["name"] or "")
+    return seat["name"] or _("open seat")
 
 
 def new_bot_name(
@@ -317,7 +330,7 @@ class LiveTable:
         """Per seat, who played it over time: ``[{"name", "bot", "person", "from"}]``, ``from`` the
         index in the action log of the first action they played (0 for the first of a seat).
         A seat that never acted lists its present occupant."""
-        runs: list[list[dict[str, Any]]] = [[] for _ in range(self.players)]
+        runs: list[list[dict[str, Any]]] = [[] for _seat in range(self.players)]
         last: list[str | None] = [None] * self.players
         for n, (seat, _action) in enumerate(self.state.actions):
             actor = (self.actors[n] if n < len(self.actors) else None) or self.actor(seat)
@@ -462,10 +475,12 @@ def table_info(
                 "connected": (i in present) if s["player_id"] else None,
                 "bot_account": s["player_id"] in bot_accounts,
                 "hand_over_in": None,
+                "shown": wire(seat_label(s, s["player_id"] in bot_accounts)),
             }  # (a live table's own info counts it down)
             for i, s in enumerate(seats)
         ],
         "notices": notices or [],
+        "notices_msg": [wire(n) for n in notices or []],
         "clock": clocks.public(clock, time.time()),
         "your_deadline": your_deadline(clock, seats, viewer),
     }

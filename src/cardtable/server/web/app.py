@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardtable.core.words import wire
 from cardtable.paths import data_dir
 from cardtable.server.api.limits import (
     BodyLimit,
@@ -140,7 +141,8 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
 
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
-        return JSONResponse({"error": e.code, "message": e.reason, **e.extra}, status_code=e.status)
+        body = {"error": e.code, "message": e.reason, "msg": wire(e.reason), **e.extra}
+        return JSONResponse(body, status_code=e.status)
 
     # FastAPI's default 422 echoes the input, and an echoed NaN/Infinity made it a 500
     @app.exception_handler(RequestValidationError)

@@ -7,11 +7,14 @@ from dataclasses import dataclass, field
 
 from fastapi import Request
 
+from cardtable.core.words import translatable
 from cardtable.server.api.limits import RateLimiter
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
 from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.live import LiveTable
+
+_, _n = translatable("cardtable")
 
 #: recovery codes tried per client address: a burst of this many, then one a minute (a code
 #: has about 99 bits: guessing is hopeless anyway, and this keeps it so)
@@ -53,7 +56,7 @@ def viewer(request: Request) -> db.Player | None:
 def me(request: Request) -> db.Player:
     player = viewer(request)
     if player is None:
-        raise HubError("no_player", "choose a name first (POST /api/me)", 401)
+        raise HubError("no_player", _("choose a name first (POST /api/me)"), 401)
     return player
 
 
@@ -67,5 +70,5 @@ async def created(h: Hub, table: LiveTable) -> LiveTable:
     knows it, so it is ours unless this process is coming back from a pause)."""
     if not await h.own(table.id):
         h.drop(table)
-        raise HubError("moved", "the table moved to another server: reload", 503)
+        raise HubError("moved", _("the table moved to another server: reload"), 503)
     return table

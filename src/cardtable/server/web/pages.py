@@ -83,7 +83,9 @@ def rules_html(game: str, lang: str = "en") -> str | None:
     except OSError:
         return None
     title = games.get(game).title
-    body = _markdown().render(text)
+    # a code block scrolls sideways on a phone: a Tab stop, so a keyboard scrolls it too
+    # (raw HTML is off: every <pre> is the renderer's own)
+    body = _markdown().render(text).replace("<pre>", '<pre tabindex="0">')
     say = reader(lang)
     back = escape(say(_("← Back to the lobby")))
     return (

@@ -32,16 +32,19 @@ from cardtable import games
 from cardtable.core import logbook
 from cardtable.core.errors import CardtableError
 from cardtable.core.protocol import State
+from cardtable.core.words import translatable, wire
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
 from cardtable.server.tables import gamelog
-from cardtable.server.tables.broadcast import closed_ending, seat_names
+from cardtable.server.tables.broadcast import closed_ending, ending_words, seat_names
 from cardtable.server.tables.live import (
     BOT_ACTOR,
     LiveTable,
     people_in,
     stored_seats,
 )
+
+_, _n = translatable("cardtable")
 
 if TYPE_CHECKING:
     from cardtable.server.tables.hub import Hub
@@ -120,7 +123,13 @@ class Replay:
             entry = self.log.entries[self.log.first[step - 1]]
             # (a change of mind, in no log, reads as its seat read it: the game is over)
             words = logbook.text_for(entry, entry.seat if entry.dropped else None)
-            action = {"seat": seat, "action": done, "by": self.by[step - 1], "text": words}
+            action = {
+                "seat": seat,
+                "action": done,
+                "by": self.by[step - 1],
+                "text": words,
+                "msg": wire(words),
+            }
         offset = max(0, min(offset, steps))
         # the game is over, so every card may be shown: each seat's own view as well
         views = []
@@ -145,18 +154,20 @@ class Replay:
         panel shows, each seat under the last name it was played by; at the last step of a
         table closed before its game's end, how it closed."""
         if last and self.closed is not None:
-            return self.closed
+            return ending_words(self.closed)
         result = view.get("result")
         if not result or not result.get("over"):
             return None
         game = games.get(view["game"])
         names = [runs[-1]["name"] for runs in self.played_by]
-        return {
-            "lines": game.result_lines(result, names),
-            "verdict": None,
-            "breakdown": game.breakdown(view),
-            "notes": game.result_notes(result, names),
-        }
+        return ending_words(
+            {
+                "lines": game.result_lines(result, names),
+                "verdict": None,
+                "breakdown": game.breakdown(view),
+                "notes": game.result_notes(result, names),
+            }
+        )
 
 
 class Replays:
@@ -179,10 +190,14 @@ class Replays:
         else:
             row = hub.store.table(table_id)
             if row is None:
-                raise HubError("not_found", f"there is no table {table_id!r}", 404)
+                raise HubError(
+                    "not_found", _("there is no table {table}", table=repr(table_id)), 404
+                )
             version, status = row.version, row.status
         if status != "over":
-            raise HubError("not_over", "the record of a game is public once the game is over", 403)
+            raise HubError(
+                "not_over", _("the record of a game is public once the game is over"), 403
+            )
         key = (table_id, version)  # (a finished solitaire may be undone and played on)
         kept = self._kept.get(key)
         if kept is not None:
@@ -193,7 +208,7 @@ class Replays:
             pending = self._building[key] = asyncio.ensure_future(
                 self._build(hub, table_id, table, key)
             )
-            pending.add_done_callback(lambda _: self._building.pop(key, None))
+            pending.add_done_callback(lambda _done: self._building.pop(key, None))
         # shielded: a client that goes away does not cancel the build others wait for
         return await asyncio.shield(pending)
 
@@ -244,7 +259,7 @@ class Replays:
         self._kept[key] = replay
         total = sum(len(r.actions) for r in self._kept.values())
         while total > self.keep_actions and len(self._kept) > 1:
-            _, old = self._kept.popitem(last=False)
+            _key, old = self._kept.popitem(last=False)
             total -= len(old.actions)
 
 
@@ -257,7 +272,7 @@ async def finished_table(
     loop serving others between two reads."""
     row = store.table(table_id)
     if row is None:
-        raise HubError("not_found", f"there is no table {table_id!r}", 404)
+        raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
     log: list[db.LoggedAction] = []
     while True:
         more = store.actions(table_id, len(log), READ_ROWS)

@@ -44,16 +44,20 @@ function parse(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
+// "7 of clubs", "Q, queen of hearts": the letter a card shows is in its name (WCAG 2.5.3)
 function cardLabel(card) {
   const { rank, suit } = parse(card);
-  return CARD_NAME[suit](RANK_WORD[rank] || rank);
+  // the name holds the letter the card shows ("Q, queen of hearts"), as its face does
+  return CARD_NAME[suit](RANK_WORD[rank] ? `${rank}, ${RANK_WORD[rank]}` : rank);
 }
 
 function playingCard(card, attrs = {}) {
   const { rank, suit } = parse(card);
   const [symbol, , red] = SUITS[suit];
   const tag = attrs.button ? "button" : "div";
-  return el(tag, { type: tag === "button" ? "button" : null, ...attrs, button: null,
+  // a card that is no button is a picture, named by its aria-label
+  return el(tag, { type: tag === "button" ? "button" : null,
+    role: tag === "button" ? null : "img", ...attrs, button: null,
     class: `card pc ${red ? "red" : ""} ${rank === "K" ? "king" : ""} ${attrs.class || ""}`,
     "data-card": card },
   el("span", {}, rank), el("span", { class: "suit", "aria-hidden": "true" }, symbol));
@@ -97,7 +101,8 @@ export function render(root, s, ctx) {
           : t("reserve {slot}: {card}, face up", { slot: `r${i}`, card: cardLabel(card) }),
         disabled: can ? null : true, ...plays(action, can),
       })
-      : el("div", { class: "slot", "aria-label": t("reserve {slot}: empty", { slot: `r${i}` }) }, t("empty"));
+      : el("div", { class: "slot", role: "img", "aria-label": t("reserve {slot}: empty", { slot: `r${i}` }) },
+        t("empty"));
     return el("div", { class: "cell", "data-slot": `r${i}` }, inner,
       el("div", { class: "label" }, `r${i}`));
   };
@@ -108,7 +113,7 @@ export function render(root, s, ctx) {
       "foundation: {card}, {n} cards", view.foundation.length, { card: cardLabel(top) }) }),
     el("div", { class: "label" }, `F · ${view.foundation.length}`));
   const needName = VALUE_NAME[view.needed] || String(view.needed);
-  const arch = el("div", { class: "arch", "aria-label": t("reserves and foundation") },
+  const arch = el("div", { class: "arch", role: "group", "aria-label": t("reserves and foundation") },
     reserve(1), reserve(2), reserve(3),
     // TRANSLATORS: above the value the foundation needs next, in a narrow column: a short word
     reserve(4), el("div", { class: "needed", "data-testid": "needed" }, t("needs"), el("b", {}, needName)),
@@ -146,7 +151,7 @@ export function render(root, s, ctx) {
         disabled: wasteCan ? null : true, ...plays("play waste", wasteCan),
       })
       // TRANSLATORS: the empty waste's label, inside a slot as narrow as a card: a short word
-      : el("div", { class: "slot", "aria-label": t("waste: empty") }, t("waste")),
+      : el("div", { class: "slot", role: "img", "aria-label": t("waste: empty") }, t("waste")),
     el("div", {}, t("waste {n}", { n: view.waste.length })));
 
   const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;

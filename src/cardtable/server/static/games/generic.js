@@ -101,7 +101,8 @@ export function board(s, ctx, h = el) {
       buttons.map((b) => h("button", { type: "button", class: `move ${b.hinted ? "hinted" : ""}`,
         "data-action": b.action, "data-key": `move-${b.action}`,
         onclick: () => ctx.act(b.action) }, say(b.label)))) : null,
-    h("div", { class: "view-tree", "aria-label": t("the table, as the game describes it") },
+    h("div", { class: "view-tree", role: "group",
+      "aria-label": t("the table, as the game describes it") },
       tree(rest, h)));
 }
 

@@ -48,8 +48,10 @@ function removedCells(view, seat) {
 function slideCard(value, attrs = {}) {
   const face = value === "?" ? "?" : String(value);
   const cls = value === "?" ? "card back" : `card s${value}`;
-  return el(attrs.onclick || attrs.button ? "button" : "div",
-    { type: attrs.onclick || attrs.button ? "button" : null, ...attrs, button: null,
+  const button = attrs.onclick || attrs.button;
+  // a card that is no button is a picture, named by its aria-label
+  return el(button ? "button" : "div",
+    { type: button ? "button" : null, role: button ? null : "img", ...attrs, button: null,
       class: `${cls} ${attrs.class || ""}`.trim() }, face);
 }
 
@@ -60,7 +62,7 @@ function grid(view, seat, s, ctx, big) {
   const removed = removedCells(view, seat);
   const arrows = big && mine; // only the player's own grid keeps room for push arrows
   const box = el("div", { class: `sgrid ${big ? "" : "small"} ${arrows ? "" : "plain"}`,
-    role: "grid", "aria-label": t("{name}'s grid", { name: ctx.names[seat] }) });
+    role: "group", "aria-label": t("{name}'s grid", { name: ctx.names[seat] }) });
   const at = (node, r, c) => {
     node.style.gridRow = String(r + 1 + (arrows ? 1 : 0));
     node.style.gridColumn = String(c + 1 + (arrows ? 1 : 0));
@@ -71,7 +73,8 @@ function grid(view, seat, s, ctx, big) {
       const v = view.grids[seat][r][c];
       const name = cellName(r, c);
       if (v === null) {
-        at(el("div", { class: "slot", "aria-label": t("hole {cell}", { cell: name }), "data-cell": name }, ""), r, c);
+        at(el("div", { class: "slot", role: "img", "aria-label": t("hole {cell}", { cell: name }),
+          "data-cell": name }, ""), r, c);
         continue;
       }
       const action = `reveal ${name}`;
@@ -153,7 +156,7 @@ export function render(root, s, ctx) {
       : t("Now click an arrow to push the {card} into your grid.", { card: ctx.ui.picked });
   } else line = t("{name} takes a card.", { name: ctx.names[view.turn] ?? "…" });
 
-  const centre = el("div", { class: "centre", "aria-label": t("centre cards") },
+  const centre = el("div", { class: "centre", role: "group", "aria-label": t("centre cards") },
     el("h3", {}, t("Centre")),
     el("div", { class: "cards" },
       view.centre.length ? view.centre.map((v, i) => {

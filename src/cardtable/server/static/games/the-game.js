@@ -34,7 +34,9 @@ export function seatExtra(view, seat) {
 function tgCard(value, attrs = {}) {
   const hue = 220 - Math.round(((value - 1) / 99) * 220);
   const tag = attrs.onclick !== undefined || attrs.button ? "button" : "div";
-  return el(tag, { type: tag === "button" ? "button" : null, ...attrs, button: null,
+  // a card that is no button is a picture, named by its aria-label
+  return el(tag, { type: tag === "button" ? "button" : null,
+    role: tag === "button" ? null : "img", ...attrs, button: null,
     class: `card tgc ${attrs.class || ""}`,
     style: `background: hsl(${hue} 55% 45%)` }, String(value));
 }
@@ -66,7 +68,8 @@ export function render(root, s, ctx) {
         "data-top": String(top),
         disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
       }, tgCard(top, { "aria-hidden": "true" })),
-      el("div", { class: "signals", "aria-label": t("signals on {pile}", { pile: PILE_WORDS[pile] }) }, sigs));
+      el("div", { class: "signals", role: "group",
+        "aria-label": t("signals on {pile}", { pile: PILE_WORDS[pile] }) }, sigs));
   }));
 
   let line;
@@ -91,7 +94,8 @@ export function render(root, s, ctx) {
     el("span", {}, t("Cards left"), " ", el("b", {}, String(view.cards_left))),
     el("span", {}, t("Hands"), " ", el("b", {}, view.hand_sizes.map((n, i) => `${ctx.names[i]} ${n}`).join(", "))));
 
-  const handBox = el("div", { class: "hand", "aria-label": t("your hand"), "data-testid": "hand" },
+  const handBox = el("div", { class: "hand", role: "group", "aria-label": t("your hand"),
+    "data-testid": "hand" },
     hand.map((v) => {
       const actions = plays.filter((a) => a.split(" ")[1] === String(v));
       const can = actions.length > 0;
@@ -118,7 +122,7 @@ export function render(root, s, ctx) {
     el("h3", {}, t("Hands")),
     s.seatViews.map((v, i) => el("div", { class: "row" },
       el("span", { class: "hand-owner" }, ctx.names[i]),
-      el("div", { class: "hand", "aria-label": t("{name}'s hand", { name: ctx.names[i] }) },
+      el("div", { class: "hand", role: "group", "aria-label": t("{name}'s hand", { name: ctx.names[i] }) },
         (v.hand || []).map((c) => tgCard(c, { "aria-label": t("{card}, in {name}'s hand",
           { card: c, name: ctx.names[i] }) })))))) : null;
 

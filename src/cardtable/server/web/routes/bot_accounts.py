@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from cardtable.core.words import translatable
 from cardtable.server.api.limits import TooMany
 from cardtable.server.api.messages import (
     BotAccount,
@@ -22,13 +23,15 @@ from cardtable.server.web.deps import MAX_BOT_ACCOUNTS
 from cardtable.server.web.naming import NAME, reserved_name
 from cardtable.server.web.socket import sign_out
 
+_, _n = translatable("cardtable")
+
 router = APIRouter()
 
 
 def owner(request: Request) -> db.Player:
     player = deps.me(request)
     if player.bot_owner is not None:
-        raise HubError("forbidden", "a bot account cannot own bot accounts", 403)
+        raise HubError("forbidden", _("a bot account cannot own bot accounts"), 403)
     return player
 
 
@@ -45,7 +48,7 @@ async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
     store = deps.store(request)
     name = body.name.strip()
     if not NAME.match(name):
-        raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
+        raise HubError("bad_name", _("a name is 1 to 24 characters, without < or >"))
     if reserved_name(name, deps.hub(request).external_bots):  # the people's rule
         raise HubError(
             "reserved_name",
@@ -56,11 +59,15 @@ async def new_bot_account(request: Request, body: NameBody) -> dict[str, Any]:
             "too_many_bots", f"you have {MAX_BOT_ACCOUNTS} bot accounts already (at most)", 409
         )
     if store.bot_account_named(name) is not None:
-        raise HubError("name_taken", f"there is a bot account called {name!r} already", 409)
+        raise HubError(
+            "name_taken", _("there is a bot account called {name} already", name=repr(name)), 409
+        )
     wait = deps.limiters(request).bot_accounts.wait(player.id)
     if wait:
         raise TooMany(
-            "too_many_bots", f"you made several bot accounts just now: wait {wait:.0f} s", wait
+            "too_many_bots",
+            _("you made several bot accounts just now: wait {wait} s", wait=round(wait)),
+            wait,
         )
     bot, token = store.new_bot_account(player.id, name)
     return {"bot": bot_account(bot), "token": token}
@@ -75,7 +82,7 @@ async def new_bot_token(request: Request, bot_id: str) -> dict[str, Any]:
     token = store.new_bot_token(player.id, bot_id[:32])
     bot = next((b for b in store.bot_accounts_of(player.id) if b.id == bot_id), None)
     if token is None or bot is None:
-        raise HubError("not_found", "you have no bot account with this id", 404)
+        raise HubError("not_found", _("you have no bot account with this id"), 404)
     await sign_out(request.app, bot.id)  # its open sockets too, at every process
     return {"bot": bot_account(bot), "token": token}
 
@@ -87,7 +94,7 @@ async def bot_settings(request: Request, bot_id: str, body: BotSettingsBody) -> 
     store = deps.store(request)
     bot = store.set_plays_with(owner(request).id, bot_id[:32], body.plays_with == "anyone")
     if bot is None:
-        raise HubError("not_found", "you have no bot account with this id", 404)
+        raise HubError("not_found", _("you have no bot account with this id"), 404)
     return bot_account(bot)
 
 

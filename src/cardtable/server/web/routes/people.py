@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from cardtable.core.words import translatable
 from cardtable.i18n.languages import LANGUAGES, NAMES
 from cardtable.server.api.limits import TooMany, address_key
 from cardtable.server.api.messages import (
@@ -24,6 +25,8 @@ from cardtable.server.web.deps import COOKIE
 from cardtable.server.web.language import COOKIE as LANGUAGE_COOKIE
 from cardtable.server.web.language import catalog_language, request_language
 from cardtable.server.web.naming import NAME, reserved_name
+
+_, _n = translatable("cardtable")
 
 router = APIRouter()
 
@@ -72,7 +75,7 @@ async def post_language(request: Request, response: Response, body: LanguageBody
 async def post_me(request: Request, response: Response, body: NameBody) -> dict[str, Any]:
     name = body.name.strip()
     if not NAME.match(name):
-        raise HubError("bad_name", "a name is 1 to 24 characters, without < or >")
+        raise HubError("bad_name", _("a name is 1 to 24 characters, without < or >"))
     if reserved_name(name, deps.hub(request).external_bots):
         raise HubError(
             "reserved_name",
@@ -82,7 +85,7 @@ async def post_me(request: Request, response: Response, body: NameBody) -> dict[
     store = deps.store(request)
     player = deps.viewer(request)
     if player and player.bot_owner is not None:
-        raise HubError("forbidden", "a bot account keeps the name its owner gave it", 403)
+        raise HubError("forbidden", _("a bot account keeps the name its owner gave it"), 403)
     if player:
         store.rename(player.id, name)
     else:
@@ -94,7 +97,7 @@ async def post_me(request: Request, response: Response, body: NameBody) -> dict[
         if wait:
             raise TooMany(
                 "too_many_players",
-                f"too many new players from your address: wait {wait:.0f} s",
+                _("too many new players from your address: wait {wait} s", wait=round(wait)),
                 wait,
             )
         player, token = store.new_player(name)
@@ -123,7 +126,8 @@ async def new_recovery(request: Request) -> dict[str, Any]:
         )
     wait = deps.limiters(request).recoveries.wait("new:" + player.id)
     if wait:
-        raise TooMany("too_many_codes", f"you made several codes just now: wait {wait:.0f} s", wait)
+        said = _("you made several codes just now: wait {wait} s", wait=round(wait))
+        raise TooMany("too_many_codes", said, wait)
     store = deps.store(request)
     return {"code": store.new_recovery_code(player.id)}
 
@@ -133,11 +137,12 @@ def try_code(request: Request) -> None:
     host = request.client.host if request.client else None
     wait = deps.limiters(request).recoveries.wait("use:" + address_key(host))
     if wait:
-        raise TooMany("too_many_tries", f"too many recovery codes tried: wait {wait:.0f} s", wait)
+        said = _("too many recovery codes tried: wait {wait} s", wait=round(wait))
+        raise TooMany("too_many_tries", said, wait)
 
 
 def no_such_code() -> HubError:
-    return HubError("bad_code", "no player has this recovery code (was it renewed?)", 404)
+    return HubError("bad_code", _("no player has this recovery code (was it renewed?)"), 404)
 
 
 @router.post("/api/me/recover/whose", response_model=MeAnswer)

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from cardtable import bots, games
+from cardtable.core.words import translatable
 from cardtable.server.api.messages import (
     BotBody,
     ChatSettingsBody,
@@ -28,6 +29,8 @@ from cardtable.server.tables.live import LiveTable, check_tool
 from cardtable.server.web import deps
 from cardtable.server.web.deps import created
 from cardtable.server.web.naming import LEVELS
+
+_, _n = translatable("cardtable")
 
 router = APIRouter()
 
@@ -89,7 +92,7 @@ async def new_deal(
     store = deps.store(request)
     row = store.table(body.replaces)
     if row is None:
-        raise HubError("not_found", f"there is no table {body.replaces!r}", 404)
+        raise HubError("not_found", _("there is no table {table}", table=repr(body.replaces)), 404)
     mine = [s.seat for s in store.seats(body.replaces) if s.player_id == player.id]
     check_tool(row.game, row.players, mine[0] if mine else None, "new_deal")
     return h.create(player, body.game, body.seats, body.options, body.seed, clock)
@@ -100,7 +103,7 @@ async def create_table(request: Request, body: NewTable) -> dict[str, Any]:
     # async: hub.create schedules the bots on the running loop (a worker thread has none)
     player = deps.me(request)
     if any(len(s) > 200 for s in body.seats):
-        raise HubError("bad_request", "a seat is 'me', 'open' or a bot's name")
+        raise HubError("bad_request", _("a seat is 'me', 'open' or a bot's name"))
     if body.seed is not None and len(body.seats) > 1:
         # whoever chose the seed could deal it again and read every other hand
         raise HubError(
@@ -147,7 +150,9 @@ async def invite(request: Request, table_id: str, seat: int, body: InviteBody) -
     store = deps.store(request)
     bot = store.bot_account_named(body.bot.strip())
     if bot is None:
-        raise HubError("not_found", f"there is no bot account called {body.bot!r}", 404)
+        raise HubError(
+            "not_found", _("there is no bot account called {name}", name=repr(body.bot)), 404
+        )
     await deps.hub(request).invite(table, player, seat, bot)
     return table.info(player.id)
 
