@@ -233,6 +233,24 @@ def test_doublets_by_keyboard(server, browser):
     said_once_a_turn(page, least=1)  # alone: one turn, the whole deal
 
 
+# -- past the top bar -----------------------------------------------------------------------------
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_skip_link_goes_past_the_top_bar_to_the_board(server, browser, width: int):
+    """The first Tab shows the skip link; Enter on it puts the focus on the board, and the
+    next Tab is on the first card of the hand."""
+    page = player(browser, server, width=width)
+    table = page.request.post("/api/tables", data={"game": "the-game", "seats": ["me", "greedy"]})
+    page.goto(f"/t/{table.json()['id']}")
+    page.wait_for_selector("[data-testid=hand] [data-actions]")  # the first turn is ours
+    settled(page)
+    page.keyboard.press("Tab")
+    assert focus_shows(page, "[data-testid=skip]")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_be_focused()
+    page.keyboard.press("Tab")
+    assert focus_shows(page, "[data-testid=hand] [data-card]")
+
+
 # -- the focus check itself ----------------------------------------------------------------------
 def test_the_focus_check_sees_a_focus_hidden_or_covered(server, browser):
     """Not vacuous: a focus without its ring, or under another box, fails the check."""

@@ -89,7 +89,7 @@ def test_two_people_at_one_table_each_read_the_log_and_results_in_their_language
     assert not viewer.js_errors
 
 
-def test_czech_counts_the_cards_left_in_three_forms_in_the_browser(server, browser):  # noqa: F811
+def test_czech_counts_and_refusals_in_the_browser(server, browser):  # noqa: F811
     page = reading(as_person(browser, server, Client(ws_server(server), "Eva")), server, "cs")
     page.goto("/")
     said = page.evaluate(
@@ -100,6 +100,15 @@ def test_czech_counts_the_cards_left_in_three_forms_in_the_browser(server, brows
                 args: { n, played: 98 - n } }));
         }"""
     )
+    # a refusal from the API reads in the page's language too (common.js: api, ApiError)
+    refused = page.evaluate(
+        """async () => {
+            const { api } = await import("/static/common.js");
+            try { await api("GET", "/api/tables/nothing-here"); } catch (e) { return e.message; }
+            return null;
+        }"""
+    )
+    assert refused == "stůl 'nothing-here' neexistuje"
     assert "Zbyla 1 karta" in said[0]
     assert "Zbyly 2 karty" in said[1]
     assert "Zbylo 5 karet" in said[2]

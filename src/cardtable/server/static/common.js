@@ -296,12 +296,26 @@ function playingAs(name) {
   return el("span", {}, before, el("b", { "data-testid": "me-name" }, name), after);
 }
 
-export async function topbar() {
+// A keyboard's first Tab stop, out of sight until reached: straight to the page's content
+// (`target`: the table's board), past the top bar's links (WCAG 2.4.1)
+function skipLink(target) {
+  return el("a", { class: "skip-link", href: "#", "data-testid": "skip", onclick: (event) => {
+    event.preventDefault(); // (the replay keeps its step in the address's fragment)
+    const node = /** @type {HTMLElement | null} */ (document.querySelector(target));
+    if (!node) return;
+    if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+    node.focus();
+  } }, t("Skip to the content"));
+}
+
+/** @param {string} [skipTo] where the skip link goes (a selector) */
+export async function topbar(skipTo = "main") {
   // on a phone the links and the person's buttons fold behind one Menu button (style.css), so
   // the bar is one line and the page starts near the top (#24); elsewhere the button is hidden
   const toggle = el("button", { type: "button", class: "menu-toggle", "aria-expanded": "false",
     "aria-controls": "topbar-menu", "data-testid": "menu" }, t("☰ Menu"));
   const bar = el("header", { class: "topbar" },
+    skipLink(skipTo),
     el("a", { class: "brand", href: "/" }, "cardtable"),
     toggle,
     el("div", { class: "topbar-menu", id: "topbar-menu" },

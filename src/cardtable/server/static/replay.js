@@ -8,7 +8,7 @@
 import { api, clear, copyText, el, getGames, showMessage, topbar } from "./common.js";
 import { logPanel, scrollToLine } from "./log.js";
 import { rendererFor } from "./renderers.js";
-import { playedBy, ranksSeats, results, summary } from "./results.js";
+import { botName, playedBy, playedFor, ranksSeats, results, summary } from "./results.js";
 import { say, t } from "./i18n.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -29,8 +29,8 @@ let playedByRuns = null; // the record's played_by: per seat, who played from wh
 let timer = null; // autoplay
 
 function label(who) {
-  if (who.bot && who.person) return t("{person} — played by {bot}", { person: who.person, bot: who.name });
-  return who.bot ? t("{name} (bot)", { name: who.name }) : who.name || "?";
+  if (who.bot && who.person) return playedFor(who.person, who.name);
+  return who.bot ? botName(who.name) : who.name || "?";
 }
 
 // who sat at each seat after `n` actions: a seat handed to a bot shows its person until then

@@ -21,12 +21,20 @@ import { say, t } from "./i18n.js";
  * @property {Row[] | null} rows the seats in rank order, or null when the game ranks none
  */
 
+// a bot's seat names in the server's words (the cardtable catalog: gamelog.py and live.py
+// build the same), so they read in the reader's language
+/** @param {string} person @param {string} bot */
+export const playedFor = (person, bot) =>
+  say({ msg: "{person} — played by {bot}", domain: "cardtable", args: { person, bot } });
+/** @param {string} name */
+export const botName = (name) => say({ msg: "{name} (bot)", domain: "cardtable", args: { name } });
+
 // a seat's name as every page shows it (docs/server.md, "Seats that go to bots"): a person's,
 // a bot's marked as one, or a person's seat a bot plays on: "Ann — played by Greedy"
 export function seatName(seat) {
   if (seat.shown) return say(seat.shown);  // the server's words, in the reader's language
-  if (seat.bot && seat.person) return t("{person} — played by {bot}", { person: seat.person, bot: seat.name });
-  if (seat.bot || seat.bot_account) return t("{name} (bot)", { name: seat.name });
+  if (seat.bot && seat.person) return playedFor(seat.person, seat.name);
+  if (seat.bot || seat.bot_account) return botName(seat.name);
   return seat.name || t("open seat");
 }
 
@@ -35,8 +43,7 @@ export function seatName(seat) {
 export function playedBy(table, fallback) {
   return table.seats.map((s, i) => {
     if (!s.history) return fallback[i];
-    const labels = s.history.map((h) => (h.bot && h.person
-      ? t("{person} — played by {bot}", { person: h.person, bot: h.name })
+    const labels = s.history.map((h) => (h.bot && h.person ? playedFor(h.person, h.name)
       : h.bot ? t("{bot} bot", { bot: h.name }) : h.name));
     // "Ann" then "Ann — played by Greedy" says it once
     return labels.filter((x, k) => !labels[k + 1] || !labels[k + 1].startsWith(`${x} — `))

@@ -326,7 +326,8 @@ function render() {
       clockBadge(s, n) || "", // (the DOM's append would write a null as "null")
       s.seat === null ? el("span", { class: "muted" }, t("watching")) : "",
       el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(table.game)}`,
-        target: "_blank", rel: "noopener", "data-testid": "rules-link" }, t("Rules")));
+        target: "_blank", rel: "noopener", "data-testid": "rules-link", "data-key": "rules" },
+      t("Rules")));
 
     const board = clear($("#board"));
     // the last move arrives (a short animation) only once, not at every presence change
@@ -531,7 +532,7 @@ function notFound() {
 }
 
 async function main() {
-  await topbar();
+  await topbar("#board");
   try {
     const games = await getGames();
     const info = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);

@@ -480,7 +480,7 @@ class TableEngine:
             return error("game_over", _("the game is over: no action is legal"), client_id)
         if version is not None and version < table.seat_changed[seat]:
             return error(
-                "stale", "the table has changed since you saw it: here it is now", client_id
+                "stale", _("the table has changed since you saw it: here it is now"), client_id
             )
         now = time.time()
         deadline = table.clock["deadlines"][seat] if table.clock else None

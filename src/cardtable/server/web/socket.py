@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 
+from cardtable.core.words import translatable
 from cardtable.server.api.messages import (
     MAX_MESSAGE,
     ActMessage,
@@ -36,6 +37,8 @@ from cardtable.server.tables.conn import Conn
 from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.live import LiveTable
 from cardtable.server.web.deps import COOKIE
+
+_, _n = translatable("cardtable")
 
 router = APIRouter()
 
@@ -164,14 +167,18 @@ async def handle_message(
         answer = answer or error("bad_message", "id must be a short string")
     if wait:  # the rate first: a flood is told to slow down, whatever it sends
         wait = math.ceil(wait * 100) / 100  # never 0: "wait 0 s" would invite a resend now
-        answer = error("rate_limited", f"too many messages: wait {wait:.2f} s", client_id)
+        answer = error(
+            "rate_limited",
+            _("too many messages: wait {wait} s", wait=format(wait, ".2f")),
+            client_id,
+        )
         return {**answer, "retry_after": wait}
     if answer is not None:
         return answer
     if not isinstance(message, dict):
         return error("bad_message", "messages are JSON objects")
     if message.get("type") == "act" and conn.seat is None:  # whatever else the act says
-        return error("not_seated", "you are watching this table: take a seat to play", client_id)
+        return error("not_seated", _("you are watching this table: take a seat to play"), client_id)
     parsed = parse_client(message)
     if isinstance(parsed, str):
         return error("bad_message", parsed, client_id)
