@@ -636,6 +636,10 @@ finished_at?: (string | null)
  */
 verdict?: (string | null)
 /**
+ * the same verdict's parts as words for the reader's language
+ */
+verdict_msg?: ((Words | string)[] | null)
+/**
  * at an unfinished table: seated (yours to play), resigned (you resigned or left, others play on: yours to watch, you rank last) or away (the clock gave your seat to a bot: yours to take back)
  */
 you?: ("seated" | "resigned" | "away")

@@ -613,6 +613,9 @@ class MyGame(BaseModel):
     active_at: str
     finished_at: str | None = None
     verdict: str | None = Field(None, description="a finished game's result, for you")
+    verdict_msg: list[Said] | None = Field(
+        None, description="the same verdict's parts as words for the reader's language"
+    )
     you: Literal["seated", "resigned", "away"] = Field(
         "seated",
         description="at an unfinished table: seated (yours to play), resigned (you "

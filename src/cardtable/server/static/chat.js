@@ -2,7 +2,7 @@
 // every (re)connect, then each new one); they are shown as text (textContent), never HTML.
 // One panel node lives for the whole page, so a half-written message survives re-renders.
 import { api, el, clear } from "./common.js";
-import { say as read } from "./i18n.js";
+import { date, say as read, t } from "./i18n.js";
 
 const MAX = 300; // the server's chat.MAX_CHAT
 
@@ -11,23 +11,23 @@ export function createChat({ send, tableId }) {
   let settings = null;
   let state = null; // the last table state (the creator's controls)
   let counter = 0;
-  const lines = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": "chat messages",
-    "data-testid": "chat-lines" });
+  const lines = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("chat messages"),
+    "data-testid": "chat-lines", "data-empty": t("No messages yet.") }); // (shown by style.css)
   const input = el("input", { name: "chat", maxlength: String(MAX), autocomplete: "off",
-    placeholder: "Say something…", "aria-label": "chat message", "data-key": "chat-input",
+    placeholder: t("Message…"), "aria-label": t("chat message"), "data-key": "chat-input",
     "data-testid": "chat-input" });
-  const sendButton = el("button", { type: "submit", "data-testid": "chat-send" }, "Send");
+  const sendButton = el("button", { type: "submit", "data-testid": "chat-send" }, t("Send"));
   const form = el("form", { class: "row chat-form", onsubmit: (event) => {
     event.preventDefault();
     say(input.value);
   } }, input, sendButton);
   const phrases = el("div", { class: "row chat-phrases", role: "group",
-    "aria-label": "quick phrases" });
+    "aria-label": t("quick phrases") });
   const why = el("p", { class: "muted", "data-testid": "chat-why" });
   const problem = el("p", { class: "chat-error", role: "alert", "data-testid": "chat-error" });
   const controls = el("div", { class: "chat-controls" });
-  const node = el("section", { class: "panel chat", "aria-label": "chat", "data-testid": "chat" },
-    el("h2", {}, "Chat"), lines, why, form, phrases, problem, controls);
+  const node = el("section", { class: "panel chat", "aria-label": t("chat"), "data-testid": "chat" },
+    el("h2", {}, t("Chat")), lines, why, form, phrases, problem, controls);
   let lastSent = "";
 
   function say(text) {
@@ -43,9 +43,9 @@ export function createChat({ send, tableId }) {
   /** @param {import("@api").ChatLine} m */
   function line(m) {
     const when = new Date(m.at);
-    return el("li", { "data-n": String(m.n), title: isNaN(when.getTime()) ? null : when.toLocaleString() },
+    return el("li", { "data-n": String(m.n), title: isNaN(when.getTime()) ? null : date(when) },
       el("b", { class: "chat-name" }, m.name),
-      m.seat === null ? el("span", { class: "muted" }, " (watching)") : null,
+      m.seat === null ? el("span", { class: "muted" }, " ", t("(watching)")) : null,
       ": ", el("span", { class: "chat-text" }, read(m.msg ?? m.text)));
   }
 
@@ -62,8 +62,8 @@ export function createChat({ send, tableId }) {
         onclick: () => say(p) }, read(settings.phrases_msg?.[i] ?? p)));
     });
     why.textContent = !settings.can_write ? read(settings.why_msg ?? settings.why)
-      : free ? "" : "Free chat is off at this table (the rules limit what players may say): "
-        + "use the phrases.";
+      : free ? "" : t("Free chat is off at this table (the rules limit what players may say): "
+        + "use the phrases.");
     why.hidden = !why.textContent;
     clear(controls);
     if (state && state.table.creator) {
@@ -77,8 +77,8 @@ export function createChat({ send, tableId }) {
               problem.textContent = err.message;
             }
           } }), " ", label);
-      controls.append(toggle("Free chat", "free", "chat-free"),
-        toggle("Spectators may write", "spectators", "chat-spectators"));
+      controls.append(toggle(t("Free chat"), "free", "chat-free"),
+        toggle(t("Spectators may write"), "spectators", "chat-spectators"));
     }
   }
 

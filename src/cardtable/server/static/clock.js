@@ -2,22 +2,26 @@
 // from the server's deadlines (docs/server.md, "Clocks"). The server alone judges time: the
 // page only shows what is left, measured against the server's clock (`clock.now`).
 import { el } from "./common.js";
+import { t, tn } from "./i18n.js";
 
 // the choices the form offers, inside the server's limits (clock.py LIMITS), shortest first;
-// `preset` is selected at first (clock.py DEFAULTS)
+// `preset` is selected at first (clock.py DEFAULTS); `label` in the reader's words
 export const CLOCK_CHOICES = {
-  move: { label: "Real time: a time per move", times: [30, 60, 120, 300, 600], preset: 120 },
-  game: { label: "Real time: a time per game, each player", times: [300, 600, 900, 1800, 3600], preset: 900 },
-  turn: { label: "Turn-based: a move within", times: [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400], preset: 86400 },
+  move: { label: () => t("Real time: a time per move"), times: [30, 60, 120, 300, 600], preset: 120 },
+  game: { label: () => t("Real time: a time per game, each player"), times: [300, 600, 900, 1800, 3600],
+    preset: 900 },
+  turn: { label: () => t("Turn-based: a move within"), times: [3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400],
+    preset: 86400 },
 };
 
 // "45 s", "2 min", "12 h", "3 days": a choice as a person reads it
 export function describeTime(seconds) {
   const s = Math.round(seconds);
-  if (s >= 86400 && s % 86400 === 0) return s === 86400 ? "1 day" : `${s / 86400} days`;
-  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
-  if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
-  return `${s} s`;
+  if (s >= 86400 && s % 86400 === 0) return tn("{n} day", "{n} days", s / 86400);
+  // TRANSLATORS: a time with a short unit, as on a clock: "12 h", "2 min", "45 s"
+  if (s >= 3600 && s % 3600 === 0) return tn("{n} h", "{n} h", s / 3600);
+  if (s >= 60 && s % 60 === 0) return tn("{n} min", "{n} min", s / 60);
+  return tn("{n} s", "{n} s", s);
 }
 
 // what is left, as a clock shows it: "1:05", "0:09"; past an hour "2 h 05 min"; past a day
@@ -26,18 +30,21 @@ export function formatLeft(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   if (s >= 86400) {
     const d = Math.floor(s / 86400);
-    return `${d} ${d === 1 ? "day" : "days"} ${Math.floor((s % 86400) / 3600)} h`;
+    return tn("{n} day {h} h", "{n} days {h} h", d, { h: Math.floor((s % 86400) / 3600) });
   }
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  if (s >= 3600) {
+    return t("{h} h {min} min", { h: Math.floor(s / 3600),
+      min: String(Math.floor((s % 3600) / 60)).padStart(2, "0") });
+  }
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 // -- the create form -----------------------------------------------------------------------
 export function clockChoice() {
-  const mode = el("select", { name: "clock-mode", "aria-label": "clock", "data-testid": "clock-mode" },
-    el("option", { value: "none" }, "No clock (play at your own pace)"),
-    Object.entries(CLOCK_CHOICES).map(([value, c]) => el("option", { value }, c.label)));
-  const time = el("select", { name: "clock-time", "aria-label": "time", "data-testid": "clock-time" });
+  const mode = el("select", { name: "clock-mode", "aria-label": t("clock"), "data-testid": "clock-mode" },
+    el("option", { value: "none" }, t("No clock (play at your own pace)")),
+    Object.entries(CLOCK_CHOICES).map(([value, c]) => el("option", { value }, c.label())));
+  const time = el("select", { name: "clock-time", "aria-label": t("time"), "data-testid": "clock-time" });
   const fill = () => {
     const c = CLOCK_CHOICES[mode.value];
     time.replaceChildren(...(c ? c.times.map((t) => el("option", { value: String(t) }, describeTime(t))) : []));
@@ -47,7 +54,7 @@ export function clockChoice() {
   mode.addEventListener("change", fill);
   fill();
   return el("div", { class: "row clock-choice", id: "clock-choice" },
-    el("label", {}, "Clock ", mode), time);
+    el("label", {}, t("Clock"), " ", mode), time);
 }
 
 // the form's choice as POST /api/tables wants it: {mode, seconds}, or null for none
@@ -87,22 +94,24 @@ export function clockPanel(s, names, takeBack) {
   const away = table.seats.filter((seat) => seat.you_away);
   if (!clock) return null;
   const rows = clock ? table.seats.filter((seat) => !seat.bot && seat.taken).map((seat) => {
-    const t = seatTime(clock, seat.seat);
-    return el("li", { class: `clock ${t.running ? "running" : ""}`, "data-seat": String(seat.seat),
+    const left = seatTime(clock, seat.seat);
+    return el("li", { class: `clock ${left.running ? "running" : ""}`, "data-seat": String(seat.seat),
       "data-testid": "clock" },
-    el("span", { class: "name" }, names[seat.seat], seat.you ? " (you)" : ""),
-    el("span", { class: "time", role: "timer", "data-deadline": t.running ? String(clock.seats[seat.seat].deadline) : null },
-      t.left === null ? "—" : formatLeft(t.left)));
+    el("span", { class: "name" }, seat.you ? t("{name} (you)", { name: names[seat.seat] }) : names[seat.seat]),
+    el("span", { class: "time", role: "timer", "data-deadline": left.running ? String(clock.seats[seat.seat].deadline) : null },
+      left.left === null ? "—" : formatLeft(left.left)));
   }) : [];
-  const about = clock ? (clock.mode === "turn" ? `Turn-based: a move within ${describeTime(clock.seconds)}`
-    : clock.mode === "move" ? `Real time: ${describeTime(clock.seconds)} a move`
-      : `Real time: ${describeTime(clock.seconds)} a player`) : "";
-  const panel = el("section", { class: "panel clocks", "aria-label": "clocks" },
-    el("h2", {}, "Clocks"),
-    clock ? el("p", { class: "muted" }, about, ". Out of time, a bot plays on; come back to take your seat again.") : null,
+  const time = describeTime(clock.seconds);
+  const about = clock.mode === "turn" ? t("Turn-based: a move within {time}.", { time })
+    : clock.mode === "move" ? t("Real time: {time} a move.", { time })
+      : t("Real time: {time} a player.", { time });
+  const panel = el("section", { class: "panel clocks", "aria-label": t("clocks") },
+    el("h2", {}, t("Clocks")),
+    el("p", { class: "muted" }, about, " ",
+      t("Out of time, a bot plays on; come back to take your seat again.")),
     el("ul", { class: "clock-list" }, rows),
     away.map((seat) => el("button", { type: "button", class: "primary", "data-testid": "take-back",
-      onclick: () => takeBack(seat.seat) }, `Take your seat back (seat ${seat.seat + 1})`)));
+      onclick: () => takeBack(seat.seat) }, t("Take your seat back (seat {n})", { n: seat.seat + 1 }))));
   current = clock;
   tick();
   return panel;

@@ -1,5 +1,6 @@
 // Shared helpers: the JSON API, DOM building, the top bar and the name dialog.
-import { say } from "./i18n.js";
+import { say, t, tn } from "./i18n.js";
+import { languageSwitcher } from "./language.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -120,13 +121,13 @@ async function recoverFromLink() {
     return;
   }
   if (me && me.id === whose.id) {
-    showMessage(`This recovery link is yours: this browser plays as ${me.name} already.`, "info");
+    showMessage(t("This recovery link is yours: this browser plays as {name} already.", { name: me.name }), "info");
     return;
   }
   if (!(await confirmSwitch(whose))) return;
   try {
     await recover(match[1]);
-    showMessage(`Welcome back, ${me.name}: this browser plays as you now.`, "info");
+    showMessage(t("Welcome back, {name}: this browser plays as you now.", { name: me.name }), "info");
   } catch (e) {
     showMessage(e.message);
   }
@@ -140,26 +141,27 @@ function confirmSwitch(whose) {
     const current = me;
     const out = el("div", { class: "stack", "data-testid": "recovery-out" });
     const loses = current
-      ? el("p", { "data-testid": "recover-loses" }, `You are ${current.name} now: `
-        + (hasRecovery ? `come back as ${current.name} with the recovery code you kept, or make `
-          + `a new one first, or you lose ${current.name}.`
-          : `keep a recovery code for ${current.name} first, or you lose ${current.name}.`))
-      : el("p", { "data-testid": "recover-loses" }, "This browser has no name yet.");
+      ? el("p", { "data-testid": "recover-loses" }, hasRecovery
+        ? t("You are {name} now: come back as {name} with the recovery code you kept, or make "
+          + "a new one first, or you lose {name}.", { name: current.name })
+        : t("You are {name} now: keep a recovery code for {name} first, or you lose {name}.",
+          { name: current.name }))
+      : el("p", { "data-testid": "recover-loses" }, t("This browser has no name yet."));
     const keep = current ? el("button", { type: "button", "data-testid": "recovery-make",
       onclick: async () => {
-        if (await makeCode(out) && keep) keep.textContent = `Make a new code for ${current.name}`;
-      } }, `Make a recovery code for ${current.name}`) : null;
+        if (await makeCode(out) && keep) keep.textContent = t("Make a new code for {name}", { name: current.name });
+      } }, t("Make a recovery code for {name}", { name: current.name })) : null;
     const no = el("button", { type: "button", "data-testid": "recover-cancel",
-      onclick: () => dialog.close() }, current ? `Stay ${current.name}` : "Cancel");
+      onclick: () => dialog.close() }, current ? t("Stay {name}", { name: current.name }) : t("Cancel"));
     let yes = false;
     const go = el("button", { type: "button", class: "primary", "data-testid": "recover-confirm",
-      onclick: () => { yes = true; dialog.close(); } }, `Play as ${whose.name}`);
+      onclick: () => { yes = true; dialog.close(); } }, t("Play as {name}", { name: whose.name }));
     const dialog = el("dialog", { role: "alertdialog", "aria-labelledby": "recover-ask-title",
       "aria-describedby": "recover-ask-what", "data-testid": "recover-ask" },
     el("div", { class: "stack" },
-      el("h2", { id: "recover-ask-title" }, `Play as ${whose.name}?`),
+      el("h2", { id: "recover-ask-title" }, t("Play as {name}?", { name: whose.name })),
       el("div", { id: "recover-ask-what", class: "stack" },
-        el("p", { "data-testid": "recover-who" }, `This link signs you in as ${whose.name}.`),
+        el("p", { "data-testid": "recover-who" }, t("This link signs you in as {name}.", { name: whose.name })),
         loses),
       out, el("div", { class: "row" }, keep, go, no)));
     dialog.addEventListener("close", () => { dialog.remove(); resolve(yes); });
@@ -183,14 +185,14 @@ async function makeCode(out) {
     const { code } = await api("POST", "/api/me/recovery");
     hasRecovery = true;
     const link = `${location.origin}/#recover=${code}`;
-    const linkInput = el("input", { readonly: true, value: link, "aria-label": "recovery link",
+    const linkInput = el("input", { readonly: true, value: link, "aria-label": t("recovery link"),
       onfocus: (e) => e.target.select() });
     clear(out).append(
-      el("p", { role: "status" }, "Your recovery code (keep it secret, like a password):"),
+      el("p", { role: "status" }, t("Your recovery code (keep it secret, like a password):")),
       el("p", { class: "recovery-code", "data-testid": "recovery-code" }, code),
-      el("p", { class: "muted" }, "Or open this link in the other browser:"),
+      el("p", { class: "muted" }, t("Or open this link in the other browser:")),
       el("div", { class: "row", style: "flex-wrap:nowrap" }, linkInput,
-        el("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget) }, "Copy")));
+        el("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget) }, t("Copy"))));
     return true;
   } catch (e) {
     clear(out).append(el("p", { role: "alert" }, e.message));
@@ -203,16 +205,16 @@ export function recoveryDialog() {
   const out = el("div", { class: "stack", "data-testid": "recovery-out" });
   const make = el("button", { type: "button", class: "primary", "data-testid": "recovery-make",
     onclick: async () => {
-      if (await makeCode(out)) make.textContent = "Make a new code";
-    } }, hasRecovery ? "Make a new code" : "Make my recovery code");
-  const close = el("button", { type: "button", onclick: () => dialog.close() }, "Close");
-  const dialog = el("dialog", { "aria-label": "Play on another device" },
+      if (await makeCode(out)) make.textContent = t("Make a new code");
+    } }, hasRecovery ? t("Make a new code") : t("Make my recovery code"));
+  const close = el("button", { type: "button", onclick: () => dialog.close() }, t("Close"));
+  const dialog = el("dialog", { "aria-label": t("Play on another device") },
     el("div", { class: "stack" },
-      el("h2", {}, "Play as you on another device"),
-      el("p", { class: "muted" }, "No password: a recovery code makes another browser you, with "
-        + "your tables and your place on the leaderboard. "
-        + (hasRecovery ? "You have a code already; a new one replaces it (the old one stops working)."
-          : "")),
+      el("h2", {}, t("Play as you on another device")),
+      el("p", { class: "muted" }, t("No password: a recovery code makes another browser you, "
+        + "with your tables and your place on the leaderboard."),
+      hasRecovery ? " " + t("You have a code already; a new one replaces it (the old one stops "
+        + "working).") : ""),
       out, el("div", { class: "row" }, make, close)));
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
@@ -227,13 +229,13 @@ export async function askName(force = false) {
   return new Promise((resolve) => {
     const input = el("input", {
       name: "name", maxlength: "24", required: true, autocomplete: "nickname",
-      "aria-label": "Your name", value: known ? known.name : "",
+      "aria-label": t("Your name"), value: known ? known.name : "",
     });
     const error = el("p", { class: "muted", role: "alert" });
-    const cancel = el("button", { type: "button", onclick: () => dialog.close() }, "Cancel");
+    const cancel = el("button", { type: "button", onclick: () => dialog.close() }, t("Cancel"));
     // a person who played elsewhere types their recovery code instead of a new name
     const codeInput = el("input", { name: "code", autocomplete: "off", maxlength: "64",
-      "aria-label": "Recovery code", placeholder: "XXXXX-XXXXX-XXXXX-XXXXX",
+      "aria-label": t("Recovery code"), placeholder: "XXXXX-XXXXX-XXXXX-XXXXX",
       "data-testid": "recover-code" });
     const useCode = el("button", { type: "button", "data-testid": "recover-use", onclick: async () => {
       try {
@@ -243,17 +245,17 @@ export async function askName(force = false) {
       } catch (e) {
         error.textContent = e.message;
       }
-    } }, "Use code");
+    } }, t("Use code"));
     const recoverBox = known ? null : el("details", { class: "recover" },
-      el("summary", {}, "I played on another device (recovery code)"),
+      el("summary", {}, t("I played on another device (recovery code)")),
       el("div", { class: "row", style: "flex-wrap:nowrap" }, codeInput, useCode));
     const form = el("form", { method: "dialog", class: "stack" },
-      el("h2", {}, "Your name"),
-      el("p", { class: "muted" }, "Other players see it at the table. No password needed."),
+      el("h2", {}, t("Your name")),
+      el("p", { class: "muted" }, t("Other players see it at the table. No password needed.")),
       input, error,
-      el("div", { class: "row" }, el("button", { class: "primary", type: "submit" }, "Save"),
+      el("div", { class: "row" }, el("button", { class: "primary", type: "submit" }, t("Save")),
         known || !force ? cancel : null), recoverBox);
-    const dialog = el("dialog", { "aria-label": "Choose your name" }, form);
+    const dialog = el("dialog", { "aria-label": t("Choose your name") }, form);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
@@ -277,14 +279,21 @@ function renderWho() {
   if (!who) return;
   clear(who);
   if (me) {
-    who.append(el("span", {}, "Playing as ", el("b", { "data-testid": "me-name" }, me.name)),
-      el("button", { type: "button", onclick: () => askName(true) }, "Rename"),
-      el("button", { type: "button", "data-testid": "other-device", title: "a recovery code",
-        onclick: () => recoveryDialog() }, "Other devices"));
+    who.append(playingAs(me.name),
+      el("button", { type: "button", onclick: () => askName(true) }, t("Rename")),
+      el("button", { type: "button", "data-testid": "other-device", title: t("a recovery code"),
+        onclick: () => recoveryDialog() }, t("Other devices")));
   } else {
     who.append(el("button", { type: "button", class: "primary", onclick: () => askName(true) },
-      "Choose a name"));
+      t("Choose a name")));
   }
+}
+
+// "Playing as <b>Ann</b>": the sentence is one message, the name bold wherever the language
+// puts it
+function playingAs(name) {
+  const [before, after = ""] = t("Playing as {name}").split("{name}");
+  return el("span", {}, before, el("b", { "data-testid": "me-name" }, name), after);
 }
 
 // A keyboard's first Tab stop, out of sight until reached: straight to the page's content
@@ -296,7 +305,7 @@ function skipLink(target) {
     if (!node) return;
     if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
     node.focus();
-  } }, "Skip to the content");
+  } }, t("Skip to the content"));
 }
 
 /** @param {string} [skipTo] where the skip link goes (a selector) */
@@ -304,16 +313,16 @@ export async function topbar(skipTo = "main") {
   // on a phone the links and the person's buttons fold behind one Menu button (style.css), so
   // the bar is one line and the page starts near the top (#24); elsewhere the button is hidden
   const toggle = el("button", { type: "button", class: "menu-toggle", "aria-expanded": "false",
-    "aria-controls": "topbar-menu", "data-testid": "menu" }, "☰ Menu");
+    "aria-controls": "topbar-menu", "data-testid": "menu" }, t("☰ Menu"));
   const bar = el("header", { class: "topbar" },
     skipLink(skipTo),
     el("a", { class: "brand", href: "/" }, "cardtable"),
     toggle,
     el("div", { class: "topbar-menu", id: "topbar-menu" },
-      el("nav", { "aria-label": "Main" },
-        el("a", { href: "/" }, "Lobby"),
-        el("a", { href: "/leaderboard" }, "Leaderboard"),
-        el("a", { href: "/me", "data-testid": "my-games-link" }, "My games")),
+      el("nav", { "aria-label": t("Main") },
+        el("a", { href: "/" }, t("Lobby")),
+        el("a", { href: "/leaderboard" }, t("Leaderboard")),
+        el("a", { href: "/me", "data-testid": "my-games-link" }, t("My games"))),
       el("div", { class: "who" })));
   const setOpen = (open) => {
     bar.classList.toggle("open", open);
@@ -328,7 +337,8 @@ export async function topbar(skipTo = "main") {
     }
   });
   document.body.prepend(bar);
-  await getMe();
+  const [switcher] = await Promise.all([languageSwitcher(), getMe()]);
+  if (switcher) bar.querySelector(".topbar-menu").append(switcher);
   await recoverFromLink();
   renderWho();
   // a recovery link opened over this very page changes only the fragment: load it afresh,
@@ -347,7 +357,7 @@ export function showMessage(text, kind = "error") {
   box.append(el("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status",
     "data-testid": "message" },
   el("span", {}, text),
-  el("button", { type: "button", "aria-label": "Dismiss message", onclick: () => clear(box) }, "×")));
+  el("button", { type: "button", "aria-label": t("Dismiss message"), onclick: () => clear(box) }, "×")));
 }
 
 /** @type {import("@api").GameInfo[] | null} */
@@ -375,19 +385,25 @@ export async function copyText(text, button) {
   }
   if (button) {
     const old = button.textContent;
-    button.textContent = "Copied";
+    button.textContent = t("Copied");
     setTimeout(() => { button.textContent = old; }, 1500);
   }
 }
 
 // "just now", "3 min ago", "5 h ago", "2 days ago": the age of an ISO 8601 time (UTC)
 export function ago(iso, now = Date.now()) {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return "";
-  const s = Math.max(0, Math.round((now - t) / 1000));
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  const d = Math.floor(s / 86400);
-  return d === 1 ? "1 day ago" : `${d} days ago`;
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return "";
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 60) return t("just now");
+  if (s < 3600) return tn("{n} min ago", "{n} min ago", Math.floor(s / 60));
+  if (s < 86400) return tn("{n} h ago", "{n} h ago", Math.floor(s / 3600));
+  return tn("{n} day ago", "{n} days ago", Math.floor(s / 86400));
+}
+
+// a table's status as its badge says it (the class keeps the status itself)
+export function statusWord(status) {
+  // TRANSLATORS: the status badge of a table: waiting for players, being played, finished
+  const words = { open: t("open"), running: t("running"), over: t("over") };
+  return words[status] || status;
 }

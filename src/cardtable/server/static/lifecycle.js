@@ -1,6 +1,7 @@
 // Leaving and resigning a table (docs/server.md, "Table lifecycle"). No game is named here:
 // what leaving means comes from the game's facts (GET /api/games: cooperative).
 import { api, el } from "./common.js";
+import { t } from "./i18n.js";
 
 // the side panel of a seated person at an unfinished table: Leave, and Resign in a started
 // game played with others. `onError` shows a refusal.
@@ -27,25 +28,25 @@ export function leavePanel(s, game, onError) {
   // server does, docs/server.md "Table lifecycle"), the bots sharing first place
   // (a bot account is a player's seat: the game plays on for it)
   const lastPerson = !table.seats.some((x) => x.seat !== s.seat && x.taken && !x.bot);
-  const leaveWhy = !started ? "Your seat becomes free for someone else."
-    : alone ? "The deal is closed and counts as lost."
-      : competitive && lastPerson ? "Leaving a started game is resigning. Nobody but bots "
+  const leaveWhy = !started ? t("Your seat becomes free for someone else.")
+    : alone ? t("The deal is closed and counts as lost.")
+      : competitive && lastPerson ? t("Leaving a started game is resigning. Nobody but bots "
         + "would play on, so the game ends now: the bots share first place, you rank below "
-        + "them."
-        : competitive ? "Leaving a started game is resigning: your seat ranks below every "
-          + "seat still played, and a bot plays it on for the others."
-          : "A bot plays your seat on for the others.";
+        + "them.")
+        : competitive ? t("Leaving a started game is resigning: your seat ranks below every "
+          + "seat still played, and a bot plays it on for the others.")
+          : t("A bot plays your seat on for the others.");
   const buttons = [el("button", { type: "button", "data-testid": "leave",
-    onclick: go("leave", `Leave this table? ${leaveWhy}`) }, "Leave table")];
+    onclick: go("leave", t("Leave this table? {why}", { why: leaveWhy })) }, t("Leave table"))];
   if (started && !alone) {
-    const why = competitive && lastPerson ? "Nobody but bots would play on, so the game "
-      + "ends now: the bots share first place, you rank below them."
-      : competitive ? "You rank below every seat still played; the others play on against "
-        + "a bot."
-      : "The game ends as lost for the whole table.";
+    const why = competitive && lastPerson ? t("Nobody but bots would play on, so the game "
+      + "ends now: the bots share first place, you rank below them.")
+      : competitive ? t("You rank below every seat still played; the others play on against "
+        + "a bot.")
+      : t("The game ends as lost for the whole table.");
     buttons.push(el("button", { type: "button", "data-testid": "resign",
-      onclick: go("resign", `Resign? ${why}`) }, "Resign"));
+      onclick: go("resign", t("Resign? {why}", { why })) }, t("Resign")));
   }
-  return el("section", { class: "panel", "aria-label": "leave the table" },
+  return el("section", { class: "panel", "aria-label": t("leave the table") },
     el("div", { class: "row" }, buttons), el("p", { class: "muted" }, leaveWhy));
 }

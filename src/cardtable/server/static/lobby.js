@@ -1,7 +1,10 @@
 // The lobby: create a table (seats: me / open / bots), play a game alone, join or watch
 // tables. Every choice is built from GET /api/games: no game is named here.
-import { ago, api, askName, clear, el, getGames, getMe, showMessage, topbar } from "./common.js";
+import {
+  ago, api, askName, clear, el, getGames, getMe, showMessage, statusWord, topbar,
+} from "./common.js";
 import { clockChoice, readClock } from "./clock.js";
+import { date, say, t } from "./i18n.js";
 import { seatName } from "./results.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -12,12 +15,15 @@ let games = [];
 /** @param {import("@api").GameInfo} game @param {number} index */
 function seatChoices(game, index) {
   const options = [];
-  if (index === 0) options.push(["me", "me"]);
-  options.push(["open", "open (a friend)"]);
+  // TRANSLATORS: a seat of a new table: the person creating it sits there
+  if (index === 0) options.push(["me", t("me")]);
+  options.push(["open", t("open (a friend)")]);
   for (const bot of game.bots) {
     if (bot.levels.length) {
-      for (const level of bot.levels) options.push([`${bot.name}:${level}`, `${bot.name} bot (${level})`]);
-    } else options.push([bot.name, `${bot.name} bot`]);
+      for (const level of bot.levels) {
+        options.push([`${bot.name}:${level}`, t("{bot} bot ({level})", { bot: bot.name, level })]);
+      }
+    } else options.push([bot.name, t("{bot} bot", { bot: bot.name })]);
   }
   return options;
 }
@@ -37,7 +43,7 @@ function optionInput(opt, players) {
   if (opt.seat) {
     input = el("select", { id, name: opt.name, "data-seat": "1" },
       [...Array(players).keys()].map((i) => el("option", { value: String(i),
-        selected: i === opt.default || null }, `Seat ${i + 1}`)));
+        selected: i === opt.default || null }, t("Seat {n}", { n: i + 1 }))));
   } else if (opt.choices && opt.choices.length && typeof opt.default !== "boolean") {
     input = el("select", { id, name: opt.name },
       opt.choices.map((c) => el("option", { value: String(c),
@@ -46,13 +52,17 @@ function optionInput(opt, players) {
     input = el("input", { type: "checkbox", id, name: opt.name, checked: opt.default || null });
   } else {
     // numbers; an empty box means "off" (null) where that is the default
-    input = el("input", { type: "number", id, name: opt.name, style: "width:6rem",
-      value: opt.default === null ? "" : String(opt.default),
-      placeholder: opt.default === null ? "off" : null });
+    // (as wide as its placeholder in the reader's language, spinner included)
+    const placeholder = opt.default === null ? t("off") : null;
+    input = el("input", { type: "number", id, name: opt.name,
+      style: `width:max(6rem, ${(placeholder || "").length + 5}ch)`,
+      value: opt.default === null ? "" : String(opt.default), placeholder });
   }
   return el("div", {},
-    el("label", { for: id }, el("b", {}, opt.label || opt.name), " ", input),
-    el("div", { class: "option-doc" }, opt.doc));
+    // (an option's label and doc are the game's words, sent by the server: `msg` in the
+    // reader's language)
+    el("label", { for: id }, el("b", {}, say(opt.msg?.label ?? (opt.label || opt.name))), " ", input),
+    el("div", { class: "option-doc" }, say(opt.msg?.doc ?? opt.doc)));
 }
 
 /** @param {import("@api").GameInfo} game */
@@ -87,14 +97,15 @@ function renderCreate() {
   const count = Number(countSelect.value);
   const seats = clear($("#seat-rows"));
   for (let i = 0; i < count; i += 1) {
-    const select = el("select", { name: `seat-${i}`, "aria-label": `seat ${i + 1}` },
+    const select = el("select", { name: `seat-${i}`, "aria-label": t("Seat {n}", { n: i + 1 }) },
       seatChoices(game, i).map(([value, text]) => el("option", {
         value, selected: value === defaultSeat(game, i) || null }, text)));
-    seats.append(el("div", { class: "seat-row" }, el("span", { class: "seat-label" }, `Seat ${i + 1}`), select));
+    seats.append(el("div", { class: "seat-row" },
+      el("span", { class: "seat-label" }, t("Seat {n}", { n: i + 1 })), select));
   }
   const opts = clear($("#options"));
   if (game.options.length) {
-    opts.append(el("h3", {}, "Options"), ...game.options.map((o) => optionInput(o, count)));
+    opts.append(el("h3", {}, t("Options")), ...game.options.map((o) => optionInput(o, count)));
   }
   rulesLink($("#create-rules"), game);
 }
@@ -126,11 +137,13 @@ function renderAlone() {
   // a deal number is offered where the game makes it public to the one who plays it
   $("#alone-deal").classList.toggle("hidden", !game.shows_deal_number);
   if (!game.shows_deal_number) $("#alone-deal").value = "";
-  $("#alone-form [data-testid=play-alone]").textContent = `Play ${game.title}`;
+  $("#alone-form [data-testid=play-alone]").textContent = t("Play {game}", { game: game.title });
   rulesLink($("#alone-rules"), game);
   $("#alone-about").textContent = [
-    game.tools.alone.includes("undo") ? "Undo, redo and restart, at your own pace." : "At your own pace.",
-    game.shows_deal_number ? "Every deal has a number: play the same one again or share it." : "",
+    game.tools.alone.includes("undo") ? t("Undo, redo and restart, at your own pace.")
+      : t("At your own pace."),
+    game.shows_deal_number ? t("Every deal has a number: play the same one again or share it.")
+      : "",
   ].filter(Boolean).join(" ");
 }
 
@@ -139,7 +152,7 @@ function renderAlone() {
 function rulesLink(link, game) {
   if (!link) return;
   link.href = `/rules/${encodeURIComponent(game.name)}`;
-  link.textContent = `${game.title}: rules`;
+  link.textContent = t("{game}: rules", { game: game.title });
 }
 
 async function playAlone(event) {
@@ -178,25 +191,26 @@ async function refreshTables() {
   const body = clear($("#tables"));
   if (!tables.length) {
     body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" },
-      "No tables yet: create one above, and invite a friend with its link.")));
+      t("No tables yet: create one above, and invite a friend with its link."))));
     return;
   }
-  for (const t of tables) {
-    const mine = t.seats.some((s) => s.you);
-    const free = t.seats.some((s) => !s.taken);
-    const players = t.seats.map((s) => (s.taken ? seatName(s) : "—")).join(", ");
+  for (const row of tables) {
+    const mine = row.seats.some((s) => s.you);
+    const free = row.seats.some((s) => !s.taken);
+    const players = row.seats.map((s) => (s.taken ? seatName(s) : "—")).join(", ");
     const buttons = [];
-    if (mine) buttons.push(el("a", { class: "button primary", href: `/t/${t.id}` }, "Back to table"));
-    else if (t.status === "open" && free) {
-      buttons.push(el("button", { type: "button", class: "primary", "data-testid": `join-${t.id}`,
-        onclick: () => join(t) }, "Join"));
+    if (mine) buttons.push(el("a", { class: "button primary", href: `/t/${row.id}` }, t("Back to table")));
+    else if (row.status === "open" && free) {
+      buttons.push(el("button", { type: "button", class: "primary", "data-testid": `join-${row.id}`,
+        onclick: () => join(row) }, t("Join")));
     }
-    if (!mine) buttons.push(el("a", { class: "button", href: `/t/${t.id}` }, "Watch"));
-    body.append(el("tr", { "data-table": t.id },
-      el("td", {}, el("b", {}, t.title)),
-      el("td", {}, el("span", { class: `badge ${t.status}` }, t.status),
-        t.created_at ? el("span", { class: "muted age", "data-testid": "table-age",
-          title: `created ${t.created_at}` }, ` ${ago(t.created_at)}`) : null),
+    if (!mine) buttons.push(el("a", { class: "button", href: `/t/${row.id}` }, t("Watch")));
+    body.append(el("tr", { "data-table": row.id },
+      el("td", {}, el("b", {}, row.title)),
+      el("td", {}, el("span", { class: `badge ${row.status}` }, statusWord(row.status)),
+        row.created_at ? el("span", { class: "muted age", "data-testid": "table-age",
+          title: t("created {when}", { when: date(row.created_at) }) }, ` ${ago(row.created_at)}`)
+          : null),
       el("td", {}, players),
       el("td", {}, el("div", { class: "row" }, buttons))));
   }
@@ -205,11 +219,11 @@ async function refreshTables() {
 // no name yet: ask inline, the way a site greets a new visitor
 function welcome() {
   const input = el("input", { name: "name", maxlength: "24", required: true,
-    "aria-label": "Your name", placeholder: "your name", autocomplete: "nickname" });
+    "aria-label": t("Your name"), placeholder: t("your name"), autocomplete: "nickname" });
   const box = el("form", { class: "panel full", id: "welcome" },
-    el("h2", {}, "Welcome! What should the other players call you?"),
-    el("div", { class: "row" }, input, el("button", { type: "submit", class: "primary" }, "Save")),
-    el("p", { class: "muted" }, "No password: this browser remembers you."));
+    el("h2", {}, t("Welcome! What should the other players call you?")),
+    el("div", { class: "row" }, input, el("button", { type: "submit", class: "primary" }, t("Save"))),
+    el("p", { class: "muted" }, t("No password: this browser remembers you.")));
   box.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -249,6 +263,9 @@ async function main() {
   $("#create-form").addEventListener("submit", createTable);
   $("#clock-slot").replaceWith(clockChoice()); // real time, turn-based or no clock
   $("#alone-form").addEventListener("submit", playAlone);
+  // the deal box as wide as its placeholder in the reader's language, spinner included
+  const deal = $("#alone-deal");
+  deal.style.setProperty("width", `max(7rem, ${deal.placeholder.length + 5}ch)`);
   renderCreate();
   renderAlone();
   refreshTables();

@@ -6,7 +6,7 @@
 // that lives as long as the page (liveLog: a screen reader reads each new line once); the
 // replay's is a list of links to its steps (logPanel).
 import { el } from "./common.js";
-import { say } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 // an entry's words in the reader's language (the server's `msg`), else its English `text`
 /** @param {import("@api").LogEntry} e */
@@ -19,15 +19,15 @@ const words = (e) => say(e.msg ?? e.text);
  * @param {{current?: number | null, pick?: ((n: number) => void) | null, title?: string}} [how]
  * @param {Function} [h]
  */
-export function logPanel(entries, { current = null, pick = null, title = "Game log" } = {},
+export function logPanel(entries, { current = null, pick = null, title = t("Game log") } = {},
   h = el) {
   const items = entries.map((e) => logLine(e, current, pick, h));
-  return h("section", { class: "panel log", "aria-label": "game log" },
+  return h("section", { class: "panel log", "aria-label": t("game log") },
     h("h2", {}, title),
     entries.length
       ? h("ol", { class: "log-list", "data-testid": "log", tabindex: "0",
-        "aria-label": "moves, oldest first" }, items)
-      : h("p", { class: "muted", "data-testid": "log" }, "No move yet."));
+        "aria-label": t("moves, oldest first") }, items)
+      : h("p", { class: "muted", "data-testid": "log" }, t("No move yet.")));
 }
 
 // one line of the log: a move (a button that goes there when `pick` is given), or news
@@ -38,19 +38,19 @@ function logLine(e, current, pick, h) {
     class: `log-line ${e.n === current ? "current" : ""}`, "data-n": String(e.n),
     "data-seat": String(e.seat), "aria-current": e.n === current ? "step" : null,
   }, pick ? h("button", { type: "button", class: "log-pick", "data-key": `log-${e.n}`,
-    title: `go to move ${e.n + 1}`, onclick: () => pick(e.n) }, line) : line);
+    title: t("go to move {n}", { n: e.n + 1 }), onclick: () => pick(e.n) }, line) : line);
 }
 
 // The table's log: one panel for the page's life, whose list is a live region (role="log",
 // polite, not atomic: a screen reader reads each new line once). A state adds the new lines
 // and takes away those an undo took back; the lines already there stay as they are.
 export function liveLog() {
-  const list = el("ol", { class: "log-list", tabindex: "0", "aria-label": "moves, oldest first" });
-  const empty = el("p", { class: "muted" }, "No move yet.");
+  const list = el("ol", { class: "log-list", tabindex: "0", "aria-label": t("moves, oldest first") });
+  const empty = el("p", { class: "muted" }, t("No move yet."));
   const region = el("div", { role: "log", "aria-live": "polite", "aria-atomic": "false",
-    "aria-relevant": "additions", "aria-label": "game log" }, list);
+    "aria-relevant": "additions", "aria-label": t("game log") }, list);
   const node = el("section", { class: "panel log", "data-testid": "log-panel" },
-    el("h2", {}, "Game log"), empty, region);
+    el("h2", {}, t("Game log")), empty, region);
   const keyOf = (e) => `${e.n}|${e.news ? 1 : 0}|${e.text}`;
   let shown = []; // the keys of the lines in the list, in order
   /** @param {import("@api").LogEntry[]} entries @param {number | null} current */

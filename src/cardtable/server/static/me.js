@@ -1,55 +1,72 @@
 // "My games": the person's unfinished tables (theirs to play first) to resume, and their
 // finished games with result, date and replay, a page at a time (GET /api/my-games).
 import { ago, api, askName, clear, copyText, el, getMe, showMessage, topbar } from "./common.js";
+import { date, say, t, tn } from "./i18n.js";
 
 const PAGE = 20;
 const root = () => document.getElementById("mine");
 let page = Number(new URLSearchParams(location.search).get("page") || 0) || 0;
 
 function when(iso) {
-  return el("time", { datetime: iso, title: iso }, ago(iso));
+  return el("time", { datetime: iso, title: date(iso) }, ago(iso));
 }
 
 // "due in 5 h": the time left to move at a clocked (turn-based or real-time) table
 export function dueIn(deadline, now = Date.now() / 1000) {
   const left = Math.max(0, deadline - now);
-  const [n, unit] = left >= 86400 ? [left / 86400, "d"] : left >= 3600 ? [left / 3600, "h"]
-    : left >= 60 ? [left / 60, "min"] : [left, "s"];
-  return `due in ${Math.floor(n)} ${unit}`;
+  if (left >= 86400) return tn("due in {n} d", "due in {n} d", Math.floor(left / 86400));
+  if (left >= 3600) return tn("due in {n} h", "due in {n} h", Math.floor(left / 3600));
+  if (left >= 60) return tn("due in {n} min", "due in {n} min", Math.floor(left / 60));
+  return tn("due in {n} s", "due in {n} s", Math.floor(left));
 }
 
 // what an unfinished table asks of its person: play (Resume), take back the seat the clock
 // gave to a bot, or only watch the others play on after resigning
 /** @param {import("@api").MyGame} g */
 function unfinishedRow(g) {
-  const state = g.you === "resigned" ? g.verdict || "You resigned."
-    : g.you === "away" ? "a bot plays your seat: it is yours again when you come back"
-      : g.status === "open" ? "waiting for players"
-        : g.stuck ? "no move left: undo, or deal again (counted as lost)"
-          : g.your_turn ? `your turn${g.your_deadline ? ` (${dueIn(g.your_deadline)})` : ""}`
-            : g.to_act.length ? `waiting for ${g.to_act.join(", ")}` : "";
-  const [label, testid] = g.you === "resigned" ? ["Watch", "watch"]
-    : g.you === "away" ? ["Take your seat back", "take-back"] : ["Resume", "resume"];
+  const state = g.you === "resigned" ? t("You resigned: you rank below every seat still played.")
+    : g.you === "away" ? t("a bot plays your seat: it is yours again when you come back")
+      : g.status === "open" ? t("waiting for players")
+        : g.stuck ? t("no move left: undo, or deal again (counted as lost)")
+          : g.your_turn && g.your_deadline ? t("your turn ({due})", { due: dueIn(g.your_deadline) })
+            : g.your_turn ? t("your turn")
+              : g.to_act.length ? t("waiting for {names}", { names: g.to_act.join(", ") }) : "";
+  const [label, testid] = g.you === "resigned" ? [t("Watch"), "watch"]
+    : g.you === "away" ? [t("Take your seat back"), "take-back"] : [t("Resume"), "resume"];
   return el("tr", { "data-table": g.id, "data-testid": "unfinished-game" },
     el("td", {}, el("b", {}, g.title)),
-    el("td", {}, g.players === 1 ? "alone" : `with ${g.opponents.join(", ")}`),
+    el("td", {}, withWhom(g)),
     el("td", { class: g.your_turn || g.you === "away" ? "turn"
       : g.you === "resigned" ? "lost" : "muted" }, state),
-    el("td", {}, "active ", when(g.active_at)),
+    el("td", {}, activeWhen(g.active_at)),
     el("td", {}, el("a", { class: `button${g.your_turn || g.you === "away" ? " primary" : ""}`,
       href: `/t/${g.id}`, "data-testid": testid }, label)));
 }
 
+// "alone", or whom the game was played with
+/** @param {import("@api").MyGame} g */
+function withWhom(g) {
+  return g.players === 1 ? t("alone") : t("with {names}", { names: g.opponents.join(", ") });
+}
+
+// "active 5 min ago": one sentence, the time element where the language puts it
+function activeWhen(iso) {
+  const [before, after = ""] = t("active {when}").split("{when}");
+  return [before, when(iso), after];
+}
+
 /** @param {import("@api").MyGame} g */
 function finishedRow(g) {
-  const verdict = g.verdict || "Game over"; // (a closed game's says how it closed)
+  // (a closed game's verdict says how it closed), in the reader's words where it has them
+  const parts = g.verdict_msg && g.verdict_msg.length ? g.verdict_msg.map(say) : null;
+  const verdict = parts ? parts.join(" · ") : g.verdict ? say(g.verdict) : t("Game over");
   return el("tr", { "data-table": g.id, "data-testid": "finished-game" },
     el("td", {}, el("b", {}, g.title)),
-    el("td", {}, g.players === 1 ? "alone" : `with ${g.opponents.join(", ")}`),
-    el("td", { class: g.ended ? "lost" : "" }, verdict),
+    el("td", {}, withWhom(g)),
+    el("td", { class: g.ended ? "verdict lost" : "verdict" }, verdict),
     el("td", {}, g.finished_at ? when(g.finished_at) : ""),
     el("td", {}, el("a", { class: "button", href: `/t/${g.id}/replay`, "data-testid": "replay" },
-      "Replay")));
+      t("Replay"))));
 }
 
 function section(title, testid, rows, empty) {
@@ -74,22 +91,22 @@ async function render() {
   const box = clear(root());
   if (page === 0) {
     box.append(
-      section("Your turn", "your-turn", turn.map(unfinishedRow), "Nobody is waiting for you."),
-      section("Unfinished", "unfinished", others.map(unfinishedRow),
-        "No other unfinished tables."));
+      section(t("Your turn"), "your-turn", turn.map(unfinishedRow), t("Nobody is waiting for you.")),
+      section(t("Unfinished"), "unfinished", others.map(unfinishedRow),
+        t("No other unfinished tables.")));
     // games others play on after you resigned: finished for you, still there to watch
     if (resigned.length) {
-      box.append(section("Resigned — still being played", "resigned",
+      box.append(section(t("Resigned — still being played"), "resigned",
         resigned.map(unfinishedRow), ""));
     }
   }
   const nav = el("div", { class: "row" },
     page > 0 ? el("button", { type: "button", "data-testid": "newer",
-      onclick: () => go(page - 1) }, "← Newer") : null,
+      onclick: () => go(page - 1) }, t("← Newer")) : null,
     mine.more ? el("button", { type: "button", "data-testid": "older",
-      onclick: () => go(page + 1) }, "Older →") : null);
-  box.append(section(page ? `Finished (page ${page + 1})` : "Finished", "finished",
-    mine.finished.map(finishedRow), "No finished games yet."), nav);
+      onclick: () => go(page + 1) }, t("Older →")) : null);
+  box.append(section(page ? t("Finished (page {n})", { n: page + 1 }) : t("Finished"), "finished",
+    mine.finished.map(finishedRow), t("No finished games yet.")), nav);
 }
 
 // "Bot accounts": programs of this person that play online with a token
@@ -98,18 +115,18 @@ async function render() {
 function tokenBox(answer) {
   const command = `cardtable bot connect ${location.origin} --token ${answer.token} expert`;
   const input = el("input", { readonly: true, value: answer.token, "data-testid": "bot-token",
-    "aria-label": `token of ${answer.bot.name}`, onfocus: (e) => e.target.select() });
+    "aria-label": t("token of {name}", { name: answer.bot.name }), onfocus: (e) => e.target.select() });
   return el("div", { class: "stack", "data-testid": "bot-token-box" },
-    el("p", {}, `The token of ${answer.bot.name}, shown only now: keep it secret.`),
+    el("p", {}, t("The token of {name}, shown only now: keep it secret.", { name: answer.bot.name })),
     el("div", { class: "row", style: "flex-wrap:nowrap" }, input,
       el("button", { type: "button", onclick: (e) => copyText(answer.token, e.currentTarget) },
-        "Copy")),
-    el("p", { class: "muted" }, "Run a program with it: ", el("code", {}, command)));
+        t("Copy"))),
+    el("p", { class: "muted" }, t("Run a program with it:"), " ", el("code", {}, command)));
 }
 
 async function botsPanel() {
   const panel = el("section", { class: "panel", "data-testid": "bot-accounts" },
-    el("h2", {}, "Bot accounts"));
+    el("h2", {}, t("Bot accounts")));
   let mine;
   try {
     mine = await api("GET", "/api/me/bots");
@@ -117,7 +134,7 @@ async function botsPanel() {
     return null; // a bot account's own page: it owns none
   }
   const shown = el("div");
-  const name = el("input", { maxlength: 24, placeholder: "name", "aria-label": "bot name",
+  const name = el("input", { maxlength: 24, placeholder: t("name"), "aria-label": t("bot name"),
     "data-testid": "new-bot-name" });
   const make = async () => {
     try {
@@ -136,7 +153,7 @@ async function botsPanel() {
 /** @param {import("@api").BotAccount} bot */
 function playsWith(bot) {
   const choice = el("select", { "data-testid": "bot-plays-with",
-    "aria-label": `who may invite ${bot.name} to a table`,
+    "aria-label": t("who may invite {name} to a table", { name: bot.name }),
     onchange: async () => {
       try {
         bot.plays_with = (await api("POST", `/api/me/bots/${bot.id}/settings`,
@@ -146,8 +163,8 @@ function playsWith(bot) {
         showMessage(e.message);
       }
     } },
-  el("option", { value: "owner", selected: bot.plays_with !== "anyone" }, "Plays only with me"),
-  el("option", { value: "anyone", selected: bot.plays_with === "anyone" }, "Anyone may invite it"));
+  el("option", { value: "owner", selected: bot.plays_with !== "anyone" }, t("Plays only with me")),
+  el("option", { value: "anyone", selected: bot.plays_with === "anyone" }, t("Anyone may invite it")));
   return choice;
 }
 
@@ -160,19 +177,19 @@ async function renderBots(panel, shown, name, make, mine) {
       showMessage(e.message);
     }
   };
-  clear(panel).append(el("h2", {}, "Bot accounts"),
-    el("p", { class: "muted" }, "A bot account is played by a program of yours, with its "
+  clear(panel).append(el("h2", {}, t("Bot accounts")),
+    el("p", { class: "muted" }, t("A bot account is played by a program of yours, with its "
       + "token: invite it to a table's open seat. It is shown and rated as a bot. A new "
-      + "token ends the old one and every sign-in made with it."),
+      + "token ends the old one and every sign-in made with it.")),
     bots.length ? el("table", { class: "list" }, el("tbody", {}, bots.map((b) =>
       el("tr", { "data-testid": "bot-account" }, el("td", {}, el("b", {}, b.name)),
         el("td", {}, playsWith(b)),
-        el("td", {}, el("button", { type: "button", title: "its old token stops working",
-          onclick: () => renew(b) }, "New token"))))))
+        el("td", {}, el("button", { type: "button", title: t("its old token stops working"),
+          onclick: () => renew(b) }, t("New token")))))))
       : "", // (the DOM's append would write a null as "null")
     el("div", { class: "row" }, name,
       el("button", { type: "button", "data-testid": "new-bot", onclick: make },
-        "Make a bot account")),
+        t("Make a bot account"))),
     shown);
 }
 
@@ -185,7 +202,7 @@ function go(p) {
 async function main() {
   await topbar();
   if (!(await getMe()) && !(await askName())) {
-    clear(root()).append(el("p", { class: "muted" }, "Choose a name to keep a list of your games."));
+    clear(root()).append(el("p", { class: "muted" }, t("Choose a name to keep a list of your games.")));
     return;
   }
   await render();

@@ -7,9 +7,9 @@
 // (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
 import { api, clear, copyText, el, getGames, showMessage, topbar } from "./common.js";
 import { logPanel, scrollToLine } from "./log.js";
-import { say } from "./i18n.js";
 import { rendererFor } from "./renderers.js";
 import { botName, playedBy, playedFor, ranksSeats, results, summary } from "./results.js";
+import { say, t } from "./i18n.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -104,14 +104,14 @@ function show(data) {
   const slider = $("#slider");
   slider.max = String(steps);
   slider.value = String(step);
-  slider.setAttribute("aria-valuetext", `step ${step} of ${steps}`);
+  slider.setAttribute("aria-valuetext", t("Step {step} of {steps}", { step, steps }));
   $("#first").disabled = $("#prev").disabled = step === 0;
   $("#next").disabled = $("#last").disabled = step === steps;
   const who = data.action && data.action.by ? label(data.action.by) : n[data.action?.seat];
   // the move in words (as the table's log read it), else the notation
-  const what = !data.action ? "the deal"
+  const what = !data.action ? t("the deal")
     : say(data.action.msg ?? data.action.text) || `${who}: ${data.action.action}`;
-  $("#step").textContent = `Step ${step} of ${steps}`;
+  $("#step").textContent = t("Step {step} of {steps}", { step, steps });
   $("#what").textContent = what;
   $("#notation").textContent = data.action ? data.action.action : "";
   document.body.dataset.step = String(step);
@@ -126,8 +126,9 @@ function show(data) {
   const side = clear($("#log-side"));
   // a long game's log shows one page: say which moves it holds
   const title = steps > LOG_PAGE && words.length
-    ? `Game log: moves ${words[0].n + 1}–${words[words.length - 1].n + 1} of ${steps}`
-    : "Game log";
+    ? t("Game log: moves {first}–{last} of {steps}", { first: words[0].n + 1,
+      last: words[words.length - 1].n + 1, steps })
+    : t("Game log");
   side.append(logPanel(words, { current: step - 1, title,
     pick: (k) => { pause(); go(k + 1); } }));
   scrollToLine(side.querySelector(".log-list"), step - 1);
@@ -163,7 +164,7 @@ function playing() {
 function showPlay(kind) {
   const button = $("#play");
   button.querySelector(".glyph").className = `glyph ${kind}`;
-  button.querySelector(".label").textContent = kind === "play" ? "Play" : "Pause";
+  button.querySelector(".label").textContent = kind === "play" ? t("Play") : t("Pause");
 }
 
 function pause() {
@@ -220,12 +221,13 @@ const SHORT_DEAL = 12;
 function showDeal(seed) {
   const span = $("#seed");
   const long = seed.length > SHORT_DEAL;
-  span.textContent = `deal #${long ? `${seed.slice(0, 4)}…${seed.slice(-4)}` : seed}`;
+  const shown = long ? `${seed.slice(0, 4)}…${seed.slice(-4)}` : seed;
+  span.textContent = t("deal #{number}", { number: shown });
   if (!long) return;
-  span.title = `deal #${seed}`;
-  span.setAttribute("aria-label", `deal number ${seed}`);
+  span.title = t("deal #{number}", { number: seed });
+  span.setAttribute("aria-label", t("deal number {number}", { number: seed }));
   const copy = el("button", { type: "button", "data-testid": "copy-deal",
-    title: "copy the whole deal number" }, "Copy number");
+    title: t("copy the whole deal number") }, t("Copy number"));
   copy.onclick = () => copyText(seed, copy);
   span.after(copy);
 }
@@ -240,7 +242,7 @@ async function main() {
     showMessage(e.message);
     return;
   }
-  $("#title").textContent = `Replay: ${table.title}`;
+  $("#title").textContent = t("Replay: {title}", { title: table.title });
   $("#back").href = `/t/${table.id}`;
   $("#record").href = `/api/tables/${table.id}/record`;
   if (table.seed !== null) showDeal(table.seed);

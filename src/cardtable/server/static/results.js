@@ -6,7 +6,7 @@
 // before its game's end has no figures: its headline says how it ended (lifecycle.js), and
 // the server's lines say the rest.
 import { el } from "./common.js";
-import { say } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 /** @typedef {import("@api").Ending} Ending */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -35,7 +35,7 @@ export function seatName(seat) {
   if (seat.shown) return say(seat.shown);  // the server's words, in the reader's language
   if (seat.bot && seat.person) return playedFor(seat.person, seat.name);
   if (seat.bot || seat.bot_account) return botName(seat.name);
-  return seat.name || "open seat";
+  return seat.name || t("open seat");
 }
 
 // who played each seat of a finished game (seats[i].history from the server; `fallback`
@@ -44,10 +44,11 @@ export function playedBy(table, fallback) {
   return table.seats.map((s, i) => {
     if (!s.history) return fallback[i];
     const labels = s.history.map((h) => (h.bot && h.person ? playedFor(h.person, h.name)
-      : h.bot ? `${h.name} bot` : h.name));
+      : h.bot ? t("{bot} bot", { bot: h.name }) : h.name));
     // "Ann" then "Ann — played by Greedy" says it once
     return labels.filter((x, k) => !labels[k + 1] || !labels[k + 1].startsWith(`${x} — `))
-      .join(", then ");
+      // TRANSLATORS: between the players of one seat, in the order they played it
+      .join(t(", then "));
   });
 }
 
@@ -77,7 +78,7 @@ export function summary(result, ending, table, names, ranked) {
   const me = table.seats.findIndex((x) => x.you);
   const closed = !ending || !ending.breakdown;
   // the server's first line: a game's headline, or how a table closed early (one source)
-  const headline = (ending && ending.lines[0]) || "Game over";
+  const headline = (ending && ending.lines[0]) || t("Game over");
   const rank = (i) => (r.ranks ? r.ranks[i] : null);
   const seats = [...(r.ranks || []).keys()].sort((a, b) => rank(a) - rank(b) || a - b);
   return {
@@ -153,7 +154,7 @@ function closedLines(sum) {
 }
 
 function figuresTable(fig, h) {
-  const head = [...(fig.ranked ? ["rank"] : []), "player", ...fig.columns];
+  const head = [...(fig.ranked ? [t("rank")] : []), t("player"), ...fig.columns];
   return h("table", { class: "list figures", "data-testid": "figures" },
     h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, fig.rows.map((row) => h("tr", { "data-seat": String(row.seat) },
@@ -197,12 +198,12 @@ export function results(sum, table, names, links = true, h = el) {
   if (links) {
     parts.push(h("div", { class: "row" },
       h("a", { class: "button", href: `/t/${table.id}/replay`, "data-testid": "replay-link" },
-        "▶ Watch the replay"),
+        t("▶ Watch the replay")),
       h("a", { class: "button", href: `/api/tables/${table.id}/record`,
-        download: `${table.game}-${table.id}.json` }, "⬇ Download the record"),
-      h("a", { class: "button", href: "/" }, "Back to the lobby")));
+        download: `${table.game}-${table.id}.json` }, t("⬇ Download the record")),
+      h("a", { class: "button", href: "/" }, t("Back to the lobby"))));
   }
   return h("section", { class: "panel results", "data-testid": "results",
-    "data-won": sum.won === null ? null : String(sum.won), "aria-label": "results" },
-  h("h2", {}, "Results"), ...parts);
+    "data-won": sum.won === null ? null : String(sum.won), "aria-label": t("results") },
+  h("h2", {}, t("Results")), ...parts);
 }

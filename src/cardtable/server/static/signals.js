@@ -5,6 +5,7 @@
 // Only when this seat is really to act: a seat that has made its choice in a simultaneous
 // round, or that may only talk, is waiting like everyone else.
 import { el } from "./common.js";
+import { t } from "./i18n.js";
 
 const MUTE_KEY = "cardtable.sound";
 let audio = null;
@@ -67,7 +68,8 @@ export function chime() {
 function notify(title) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
   try {
-    const note = new Notification(`Your turn — ${title}`, { body: "cardtable: it is your move", tag: location.pathname });
+    const note = new Notification(t("Your turn — {title}", { title }),
+      { body: t("cardtable: it is your move"), tag: location.pathname });
     note.onclick = () => window.focus();
     signalled.notifications += 1;
   } catch {
@@ -81,7 +83,7 @@ function notify(title) {
 export function signalTurn(s) {
   const mine = isMyTurn(s);
   const title = s.table.title;
-  document.title = mine ? `▶ Your turn — ${title}` : `${title} · cardtable`;
+  document.title = mine ? `▶ ${t("Your turn — {title}", { title })}` : `${title} · cardtable`;
   document.body.dataset.myTurn = mine ? "1" : "";
   announce(s, mine);
   const fresh = s.version !== lastVersion;
@@ -97,7 +99,7 @@ export function signalTurn(s) {
 // table.html), emptied when the turn goes: a re-render or a presence change never says it
 // again, and the next turn says it anew. The end is said once too, in the server's words
 // (this seat's verdict, else the headline).
-const YOUR_TURN = "Your turn";
+const YOUR_TURN = t("Your turn");
 /** @param {import("@api").StateMessage} s @param {boolean} mine */
 function announce(s, mine) {
   const box = document.getElementById("announce");
@@ -111,16 +113,17 @@ function announce(s, mine) {
 // the mute toggle and (where the browser can) the button that asks for notifications
 export function signalControls() {
   const sound = el("button", { type: "button", "data-testid": "mute", "data-key": "mute", "aria-pressed": muted() ? "true" : "false",
-    title: "the short sound when it becomes your turn" }, muted() ? "♪ Sound off" : "♪ Sound on");
+    title: t("the short sound when it becomes your turn") }, soundWord());
   sound.addEventListener("click", () => {
     setMuted(!muted());
     sound.setAttribute("aria-pressed", muted() ? "true" : "false");
-    sound.textContent = muted() ? "♪ Sound off" : "♪ Sound on";
+    sound.textContent = soundWord();
     if (!muted()) chime(); // a click lets the page make sound: let the person hear it
   });
   const parts = [sound];
   if (typeof window !== "undefined" && "Notification" in window && Notification.permission === "default") {
-    const ask = el("button", { type: "button", "data-testid": "notify", "data-key": "notify" }, "Notify me when it is my turn");
+    const ask = el("button", { type: "button", "data-testid": "notify", "data-key": "notify" },
+      t("Notify me when it is my turn"));
     ask.addEventListener("click", async () => {
       try {
         await Notification.requestPermission();
@@ -130,5 +133,9 @@ export function signalControls() {
     });
     parts.push(ask);
   }
-  return el("div", { class: "row signals", role: "group", "aria-label": "turn signals" }, parts);
+  return el("div", { class: "row signals", role: "group", "aria-label": t("turn signals") }, parts);
+}
+
+function soundWord() {
+  return muted() ? t("♪ Sound off") : t("♪ Sound on");
 }

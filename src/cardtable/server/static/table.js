@@ -3,10 +3,9 @@
 // Moves are never run here: an action is sent with the version it was made against and an
 // id, and the page waits for the server's next state (the id makes a resend safe).
 import {
-  api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, topbar,
+  api, askName, clear, copyText, el, getGames, getMe, keepFocus, showMessage, statusWord, topbar,
 } from "./common.js";
 import { keepScrolled, liveLog } from "./log.js";
-import { say } from "./i18n.js";
 import { leavePanel } from "./lifecycle.js";
 import { rendererFor } from "./renderers.js";
 import { playedBy, ranksSeats, results, seatName, summary } from "./results.js";
@@ -14,6 +13,7 @@ import { clockBadge, clockPanel } from "./clock.js";
 import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
 import { confirmStep } from "./confirm.js";
+import { say, t, tn } from "./i18n.js";
 
 /** @typedef {import("@api").StateMessage} StateMessage */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -59,7 +59,7 @@ function connect() {
     if (socket !== ws) return;
     if (event.code === 4404) gone = true;
     if (gone) return;
-    $("#conn").textContent = "Connection lost: reconnecting…";
+    $("#conn").textContent = t("Connection lost: reconnecting…");
     $("#conn").classList.remove("hidden");
     const delay = Math.min(5000, 300 * 2 ** retry);
     retry += 1;
@@ -192,7 +192,8 @@ function stampHandOver(seat, seconds) {
 
 function handOverText(readyAt) {
   const left = Math.ceil((readyAt - Date.now()) / 1000);
-  return left > 0 ? `Away: can be handed to a bot in ${left} s` : "Away: can be handed to a bot now";
+  return left > 0 ? tn("Away: can be handed to a bot in {n} s", "Away: can be handed to a bot in {n} s", left)
+    : t("Away: can be handed to a bot now");
 }
 
 function tickHandOver() {
@@ -218,20 +219,20 @@ function seatsPanel(s, botNames) {
   const view = s.view;
   const toAct = new Set(seatsToAct(s));
   const n = names(table);
-  return el("section", { class: "panel", "aria-label": "players" },
-    el("h2", {}, "Players"),
+  return el("section", { class: "panel", "aria-label": t("players") },
+    el("h2", {}, t("Players")),
     table.seats.map((/** @type {ShownSeat} */ seat) => {
       const turn = table.status === "running" && toAct.has(seat.seat);
       const dot = seat.bot ? "bot" : seat.connected ? "on" : "";
-      const presence = seat.bot ? "bot" : !seat.taken ? "free seat"
-        : seat.connected ? "at the table" : "away";
+      const presence = seat.bot ? t("bot") : !seat.taken ? t("free seat")
+        : seat.connected ? t("at the table") : t("away");
       let actions = null;
       if (!seat.taken && table.status === "open" && s.seat === null) {
         actions = el("button", { type: "button", class: "primary", "data-testid": "join",
-          "data-key": `join-${seat.seat}`, onclick: () => join(seat.seat) }, "Sit here");
+          "data-key": `join-${seat.seat}`, onclick: () => join(seat.seat) }, t("Sit here"));
       } else if (table.creator && seat.taken && !seat.bot && seat.connected === false
         && table.status !== "over") {
-        const pick = el("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
+        const pick = el("select", { "aria-label": t("bot for seat {n}", { n: seat.seat + 1 }) },
           botNames.map((b) => el("option", { value: b,
             selected: (game && b === game.fallback_bot) || null }, b)));
         const readyAt = seat.ready_at ?? 0;
@@ -239,27 +240,28 @@ function seatsPanel(s, botNames) {
           el("button", { type: "button", "data-key": `bot-${seat.seat}`,
             "data-testid": "hand-to-bot", "data-ready-at": String(readyAt),
             disabled: Date.now() < readyAt ? true : null,
-            onclick: () => handToBot(seat.seat, pick.value) }, "Hand to bot"));
+            onclick: () => handToBot(seat.seat, pick.value) }, t("Hand to bot")));
       }
       const away = seat.taken && !seat.bot && seat.connected === false && seat.ready_at
         ? el("span", { class: "extra hand-over-when", "data-testid": "hand-over-when",
           "data-ready-at": String(seat.ready_at) }, handOverText(seat.ready_at)) : null;
       if (!seat.taken && table.status === "open" && table.creator) {
         // a bot account (a program with its token) takes the seat and plays it from afar
-        const name = el("input", { maxlength: 24, placeholder: "bot account",
-          "aria-label": `bot account to invite to seat ${seat.seat + 1}`,
+        const name = el("input", { maxlength: 24, placeholder: t("bot account"),
+          "aria-label": t("bot account to invite to seat {n}", { n: seat.seat + 1 }),
           "data-testid": "invite-bot-name" });
         const invite = el("div", { class: "row" }, name,
           el("button", { type: "button", "data-testid": "invite-bot",
             "data-key": `invite-${seat.seat}`,
-            onclick: () => inviteBot(seat.seat, name.value.trim()) }, "Invite"));
+            onclick: () => inviteBot(seat.seat, name.value.trim()) }, t("Invite")));
         actions = actions ? el("div", { class: "stack" }, actions, invite) : invite;
       }
       return el("div", { class: `seat ${turn ? "turn" : ""}`, "data-seat": String(seat.seat),
         role: "group",
-        "aria-label": `seat ${seat.seat + 1}: ${n[seat.seat]}, ${presence}${turn ? ", to play" : ""}` },
+        "aria-label": turn ? t("seat {n}: {name}, {presence}, to play", { n: seat.seat + 1, name: n[seat.seat], presence })
+          : t("seat {n}: {name}, {presence}", { n: seat.seat + 1, name: n[seat.seat], presence }) },
       el("span", { class: `dot ${dot}`, title: presence }),
-      el("span", { class: "name" }, n[seat.seat], seat.you ? " (you)" : ""),
+      el("span", { class: "name" }, seat.you ? t("{name} (you)", { name: n[seat.seat] }) : n[seat.seat]),
       el("span", {}, turn ? "▶" : ""),
       el("span", { class: "extra" }, [presence,
         seat.taken || seat.bot ? renderer.seatExtra(view, seat.seat, table.status === "over") : ""]
@@ -268,19 +270,19 @@ function seatsPanel(s, botNames) {
       actions ? el("div", { class: "actions" }, actions) : null);
     }),
     s.spectators ? el("p", { class: "muted", "data-testid": "spectators" },
-      s.spectators === 1 ? "1 person watching" : `${s.spectators} people watching`) : null);
+      tn("{n} person watching", "{n} people watching", s.spectators)) : null);
 }
 
 /** @param {TableInfo} table */
 function invitePanel(table) {
   const url = `${location.origin}/t/${table.id}`;
-  const input = el("input", { readonly: true, value: url, "aria-label": "invite link",
+  const input = el("input", { readonly: true, value: url, "aria-label": t("invite link"),
     "data-testid": "invite", onfocus: (e) => e.target.select() });
   return el("section", { class: "panel invite" },
-    el("h2", {}, "Waiting for players"),
-    el("p", { class: "muted" }, "Send this link to a friend: they open it and take a free seat."),
+    el("h2", {}, t("Waiting for players")),
+    el("p", { class: "muted" }, t("Send this link to a friend: they open it and take a free seat.")),
     el("div", { class: "row", style: "flex-wrap:nowrap" }, input,
-      el("button", { type: "button", onclick: (e) => copyText(url, e.currentTarget) }, "Copy")));
+      el("button", { type: "button", onclick: (e) => copyText(url, e.currentTarget) }, t("Copy"))));
 }
 
 // -- rendering -----------------------------------------------------------------------------
@@ -289,18 +291,19 @@ let botNames = [];
 /** @param {StateMessage} s */
 function statusLine(s) {
   const { table, legal } = s;
-  if (table.status === "open") return "Waiting for players to sit down";
+  if (table.status === "open") return t("Waiting for players to sit down");
   if (table.status === "over") {
-    return table.ended && s.ending ? `Game over: ${s.ending.lines[0]}` : "Game over";
+    return table.ended && s.ending ? t("Game over: {result}", { result: s.ending.lines[0] })
+      : t("Game over");
   }
   const n = names(table);
   // the seats that must act (talk, a game's signals, may be legal at any time)
   const toAct = seatsToAct(s);
-  if (s.seat !== null && toAct.includes(s.seat) && legal.length) return "Your turn";
+  if (s.seat !== null && toAct.includes(s.seat) && legal.length) return t("Your turn");
   // a game played alone, running with nobody to act: stuck, held open for undo
-  if (table.players === 1 && !toAct.length) return "No move left";
+  if (table.players === 1 && !toAct.length) return t("No move left");
   const waiting = toAct.map((i) => n[i]);
-  return waiting.length ? `Waiting for ${waiting.join(", ")}` : "";
+  return waiting.length ? t("Waiting for {names}", { names: waiting.join(", ") }) : "";
 }
 
 function render() {
@@ -318,13 +321,13 @@ function render() {
   keepFocus(() => {
     const head = clear($("#head"));
     head.append(el("h1", {}, table.title),
-      el("span", { class: `badge ${table.status}` }, table.status),
+      el("span", { class: `badge ${table.status}` }, statusWord(table.status)),
       el("span", { class: "status-line", "data-testid": "status" }, line),
       clockBadge(s, n) || "", // (the DOM's append would write a null as "null")
-      s.seat === null ? el("span", { class: "muted" }, "watching") : "",
+      s.seat === null ? el("span", { class: "muted" }, t("watching")) : "",
       el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(table.game)}`,
         target: "_blank", rel: "noopener", "data-testid": "rules-link", "data-key": "rules" },
-      "Rules"));
+      t("Rules")));
 
     const board = clear($("#board"));
     // the last move arrives (a short animation) only once, not at every presence change
@@ -350,7 +353,7 @@ function render() {
     const leave = leavePanel(s, game, showMessage);
     if (leave) side.append(leave);
     if (table.notices && table.notices.length) {
-      side.append(el("section", { class: "panel" }, el("h2", {}, "Table news"),
+      side.append(el("section", { class: "panel" }, el("h2", {}, t("Table news")),
         el("ul", { class: "notices" },
           table.notices.map((x, i) => el("li", {}, say(table.notices_msg?.[i] ?? x))))));
     }
@@ -403,13 +406,13 @@ function tools(s, ctx) {
   if (offered.has("undo")) {
     buttons.push(el("button", { type: "button", "data-key": "undo", "data-tool": "undo",
       disabled: table.can_undo ? null : true,
-      title: "Take back the last move. Cards you have seen stay known",
-      onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, "↶ Undo"));
+      title: t("Take back the last move. Cards you have seen stay known"),
+      onclick: run(() => api("POST", `/api/tables/${id}/undo`)) }, t("↶ Undo")));
   }
   if (offered.has("redo")) {
     buttons.push(el("button", { type: "button", "data-key": "redo", "data-tool": "redo",
       disabled: table.can_redo ? null : true,
-      onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, "↷ Redo"));
+      onclick: run(() => api("POST", `/api/tables/${id}/redo`)) }, t("↷ Redo")));
   }
   if (offered.has("hint")) {
     buttons.push(el("button", { type: "button", "data-key": "hint", "data-tool": "hint",
@@ -419,20 +422,20 @@ function tools(s, ctx) {
         const h = await api("GET", `/api/tables/${id}/hint`);
         ctx.ui.hint = { ...h, reason: say(h.msg ?? h.reason), version: s.version, at: Date.now() };
         ctx.rerender();
-      }) }, "Hint"));
+      }) }, t("Hint")));
   }
   // the solver reads the hidden cards, and the button says so
   if (offered.has("peek")) {
     buttons.push(el("button", { type: "button", "data-key": "peek", "data-tool": "peek",
       disabled: s.legal.length ? null : true,
-      title: "asks the solver, which looks at the hidden cards",
+      title: t("asks the solver, which looks at the hidden cards"),
       onclick: run(async () => {
         const w = await api("GET", `/api/tables/${id}/winnable`);
-        const text = w.winnable === null ? "no answer in time"
-          : w.winnable ? "yes, this deal can still be won" : "no, this deal can no longer be won";
+        const text = w.winnable === null ? t("no answer in time")
+          : w.winnable ? t("yes, this deal can still be won") : t("no, this deal can no longer be won");
         ctx.ui.peek = { text, version: s.version, at: Date.now() };
         ctx.rerender();
-      }) }, "Still winnable? (peeks)"));
+      }) }, t("Still winnable? (peeks)")));
   }
   if (offered.has("restart")) {
     buttons.push(el("button", { type: "button", "data-key": "restart", "data-tool": "restart",
@@ -440,7 +443,7 @@ function tools(s, ctx) {
         if (!await lossConfirmed(s, "restart")) return;
         const t = await api("POST", `/api/tables/${id}/restart`);
         location.href = `/t/${t.id}`;
-      }) }, "⟲ Restart deal"));
+      }) }, t("⟲ Restart deal")));
   }
   if (offered.has("new_deal")) buttons.push(newDealForm(s, run));
   if (!buttons.length) return null;
@@ -450,9 +453,12 @@ function tools(s, ctx) {
     const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
     // both, the latest first: asking one never hides the other's answer
     // the hint in the game's words, its notation after them
-    const said = hint ? `Hint: ${hint.reason}${hint.action ? ` (${hint.action})` : ""}` : "";
+    const said = !hint ? "" : hint.action
+      ? t("Hint: {reason} ({action})", { reason: hint.reason, action: hint.action })
+      : t("Hint: {reason}", { reason: hint.reason });
     const parts = [hint ? { at: hint.at || 0, text: said } : null,
-      peek ? { at: peek.at || 0, text: `Still winnable? ${peek.text}` } : null].filter(Boolean);
+      peek ? { at: peek.at || 0, text: t("Still winnable? {answer}", { answer: peek.text }) } : null]
+      .filter(Boolean);
     const text = parts.sort((a, b) => b.at - a.at).map((x) => x.text).join(" · ");
     advice = el("p", { class: "hintline", role: "status", "data-testid": "advice" }, text);
   }
@@ -463,9 +469,10 @@ function tools(s, ctx) {
 /** @param {StateMessage} s */
 function newDealForm(s, run) {
   const { table } = s;
+  const placeholder = t("deal #"); // (the box as wide as it, spinner included)
   const deal = game && game.shows_deal_number ? el("input", { type: "number", min: "0",
-    inputmode: "numeric", placeholder: "deal #", style: "width:7rem",
-    "aria-label": "deal number (empty for a random deal)", "data-testid": "deal-input" }) : null;
+    inputmode: "numeric", placeholder, style: `width:max(7rem, ${placeholder.length + 5}ch)`,
+    "aria-label": t("deal number (empty for a random deal)"), "data-testid": "deal-input" }) : null;
   return el("form", { class: "row", "data-tool": "new_deal", onsubmit: (event) => {
     event.preventDefault();
     run(async () => {
@@ -476,7 +483,7 @@ function newDealForm(s, run) {
       const t = await api("POST", "/api/tables", { game: table.game, seats: ["me"], seed, replaces });
       location.href = `/t/${t.id}`;
     })();
-  } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, "New deal"));
+  } }, deal, el("button", { type: "submit", "data-key": "new-deal" }, t("New deal")));
 }
 
 // A new deal or a restart gives up the deal under way, which counts as lost (as AisleRiot
@@ -488,11 +495,11 @@ async function lossConfirmed(s, testid) {
   if (table.status === "over" || seatsToAct(s).length === 0) return true;
   const restart = testid === "restart";
   return confirmStep({ testid,
-    title: restart ? "Restart this deal?" : "Start a new deal?",
-    text: "The deal under way is not finished: it counts as a lost game in your statistics "
-      + "and ends your winning streak.",
-    yes: restart ? "Restart (counts as lost)" : "New deal (counts as lost)",
-    no: "Keep playing" });
+    title: restart ? t("Restart this deal?") : t("Start a new deal?"),
+    text: t("The deal under way is not finished: it counts as a lost game in your statistics "
+      + "and ends your winning streak."),
+    yes: restart ? t("Restart (counts as lost)") : t("New deal (counts as lost)"),
+    no: t("Keep playing") });
 }
 
 // a game's own side panels (statistics) change only when a game ends: asked again when the
@@ -515,11 +522,13 @@ async function refreshPanels(s) {
 // an address of a table that does not exist (a typo, an old link): say so, not "Loading…"
 function notFound() {
   gone = true;
-  document.title = "No such table · cardtable";
+  document.title = `${t("No such table")} · cardtable`;
   document.body.dataset.status = "missing";
-  clear($("#head")).append(el("h1", { "data-testid": "no-table" }, "No such table"));
-  clear($("#board")).append(el("p", {}, "This table does not exist (or its link is wrong). ",
-    el("a", { href: "/" }, "Go to the lobby"), " to start a table or join one."));
+  clear($("#head")).append(el("h1", { "data-testid": "no-table" }, t("No such table")));
+  // TRANSLATORS: {lobby} is a link whose words are "Go to the lobby"
+  const [before, after = ""] = t("This table does not exist (or its link is wrong). {lobby} to "
+    + "start a table or join one.").split("{lobby}");
+  clear($("#board")).append(el("p", {}, before, el("a", { href: "/" }, t("Go to the lobby")), after));
 }
 
 async function main() {

@@ -159,9 +159,11 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
         if e.status_code == 404 and wants_html(request):
+            from cardtable.server.web.language import request_language
             from cardtable.server.web.pages import not_found_html
 
-            return HTMLResponse(not_found_html(request.url.path), status_code=404)
+            page = not_found_html(request.url.path, request_language(request))
+            return HTMLResponse(page, status_code=404)
         code = HTTP_CODES.get(e.status_code, f"http_{e.status_code}")
         return JSONResponse(
             {"error": code, "message": str(e.detail)}, status_code=e.status_code, headers=e.headers

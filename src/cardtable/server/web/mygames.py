@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardtable import games
+from cardtable.core.words import wire
 from cardtable.server.storage import store as db
 from cardtable.server.tables import lifecycle
 from cardtable.server.tables.live import (
@@ -36,6 +37,12 @@ RESIGNED_VERDICT = "You resigned: you rank below every seat still played."
 
 def verdict(row: db.Table, seat: int | None) -> str | None:
     """A finished game's result for the person at ``seat`` (the game's own words)."""
+    return " · ".join(verdict_parts(row, seat)) or None
+
+
+def verdict_parts(row: db.Table, seat: int | None) -> list[str]:
+    """The parts of ``verdict``: how the table ended, and the seat's result (each a ``Text``
+    where it has words, so a page says it in its reader's language)."""
     label = lifecycle.ENDED_LABELS.get(row.ended or "")
     rules = games.get(row.game)
     result = row.result or {}
@@ -50,7 +57,7 @@ def verdict(row: db.Table, seat: int | None) -> str | None:
                 own = rules.verdict(result, mine)
             except (KeyError, IndexError, TypeError):  # a result from an older version
                 own = None
-    return " · ".join(x for x in (label, own) if x) or None
+    return [x for x in (label, own) if x]
 
 
 def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
@@ -163,6 +170,7 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
                 "active_at": iso(row.active_at or row.created_at),
                 "finished_at": iso(row.finished_at),
                 "verdict": verdict(row, mine),
+                "verdict_msg": [wire(x) for x in verdict_parts(row, mine)],
             }
         )
     return {"unfinished": unfinished, "finished": finished, "page": page, "more": more}

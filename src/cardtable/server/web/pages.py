@@ -1,6 +1,8 @@
 """Pages the server renders itself: a game's rules (its ``docs/rules/<game>.md``, or the page
 in the reader's language, ``docs/rules/<lang>/<game>.md``, rendered as HTML, with the page's
 language as ``<html lang>``) and the "no such page" answer browsers get for an unknown address.
+Their top bar (with the language switcher, ``static/language.js``) and their own words are in
+the reader's language, from the ``web`` catalog, as the other pages' are.
 
 The Markdown is the project's own, but it is rendered with raw HTML off (markdown-it's
 CommonMark with tables): whatever a rules page says, it cannot put a script or a tag on the
@@ -15,24 +17,53 @@ from html import escape
 from markdown_it import MarkdownIt
 
 from cardtable import games
+from cardtable.core.words import translatable
+from cardtable.i18n.languages import LANGUAGES, NAMES
+from cardtable.i18n.reader import reader
 from cardtable.paths import rules_page
+
+_, _n = translatable("web")
 
 #: shared by every page the server renders: the stylesheet, the favicon and the top bar
 _HEAD = """<!doctype html>
-<html lang="{lang}">
+<html lang="{page_lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · cardtable</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
+<script type="module" src="/static/language.js"></script>
 </head>
 <body>
-<header class="topbar"><a class="brand" href="/">cardtable</a>
-<nav aria-label="Main"><a href="/">Lobby</a><a href="/leaderboard">Leaderboard</a></nav></header>
+<header class="topbar" lang="{lang}"><a class="brand" href="/">cardtable</a>
+<nav aria-label="{main}"><a href="/">{lobby}</a><a href="/leaderboard">{leaderboard}</a></nav>
+<label class="lang-switch"><select data-language-switcher data-testid="language"
+ aria-label="{language}" title="{language}">{languages}</select></label></header>
 <main>
 """
 _FOOT = "</main>\n</body>\n</html>\n"
+
+
+def _head(title: str, lang: str, page_lang: str | None = None) -> str:
+    """The page's head and top bar in ``lang``, titled ``title`` (already in words); the page
+    is in ``page_lang`` (a rules page missing in ``lang`` is in English), else ``lang``."""
+    say = reader(lang)
+    languages = "".join(
+        f'<option value="{code}" lang="{code}"{" selected" if code == lang else ""}>'
+        f"{escape(NAMES[code])}</option>"
+        for code in LANGUAGES
+    )
+    return _HEAD.format(
+        lang=escape(lang),
+        page_lang=escape(page_lang or lang),
+        title=escape(title),
+        main=escape(say(_("Main"))),
+        lobby=escape(say(_("Lobby"))),
+        leaderboard=escape(say(_("Leaderboard"))),
+        language=escape(say(_("Language"))),
+        languages=languages,
+    )
 
 
 def _markdown() -> MarkdownIt:
@@ -42,9 +73,9 @@ def _markdown() -> MarkdownIt:
 
 @lru_cache(maxsize=64)
 def rules_html(game: str, lang: str = "en") -> str | None:
-    """The rules page of ``game`` in ``lang`` as a whole HTML page, in English when there is
-    no page in that language; None when there is no such game or it has no rules page (a game
-    a package adds may have none)."""
+    """The rules page of ``game`` in ``lang`` as a whole HTML page (its top bar in ``lang``),
+    the text in English when there is no page in that language; None when there is no such
+    game or it has no rules page (a game a package adds may have none)."""
     if game not in games.names():
         return None
     try:
@@ -55,20 +86,32 @@ def rules_html(game: str, lang: str = "en") -> str | None:
     # a code block scrolls sideways on a phone: a Tab stop, so a keyboard scrolls it too
     # (raw HTML is off: every <pre> is the renderer's own)
     body = _markdown().render(text).replace("<pre>", '<pre tabindex="0">')
+    say = reader(lang)
+    back = escape(say(_("← Back to the lobby")))
     return (
-        _HEAD.format(title=escape(f"{title}: rules"), lang=written_in)
+        _head(say(_("{game}: rules", game=title)), lang, written_in)
         + f'<article class="panel rules" data-testid="rules">\n{body}</article>\n'
-        + '<p><a href="/">← Back to the lobby</a></p>\n'
+        + f'<p><a href="/">{back}</a></p>\n'
         + _FOOT
     )
 
 
-def not_found_html(path: str) -> str:
-    """The "no such page" page (status 404), naming the address that was asked for."""
+def not_found_html(path: str, lang: str = "en") -> str:
+    """The "no such page" page (status 404) in ``lang``, naming the address that was asked
+    for."""
+    say = reader(lang)
+    title = say(_("No such page"))
+    # one sentence each, the address and the link placed where the language puts them
+    where = escape(say(_("Nothing lives at {address}.", address="\0"))).replace(
+        "\0", f"<code>{escape(path[:200])}</code>"
+    )
+    lobby = escape(say(_("Go to the lobby")))
+    go = escape(say(_("{lobby} to start or join a table.", lobby="\0"))).replace(
+        "\0", f'<a href="/">{lobby}</a>'
+    )
     return (
-        _HEAD.format(title="No such page", lang="en")
-        + '<section class="panel" data-testid="not-found"><h1>No such page</h1>\n'
-        + f"<p>Nothing lives at <code>{escape(path[:200])}</code>.</p>\n"
-        + '<p><a href="/">Go to the lobby</a> to start or join a table.</p></section>\n'
+        _head(title, lang)
+        + f'<section class="panel" data-testid="not-found"><h1>{escape(title)}</h1>\n'
+        + f"<p>{where}</p>\n<p>{go}</p></section>\n"
         + _FOOT
     )

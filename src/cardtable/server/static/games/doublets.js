@@ -5,6 +5,7 @@
 // by a click (a double-click plays it once), by dragging it onto the foundation, or by the
 // terminal's keys; forced moves may play themselves (docs/rules/doublets.md, "In cardtable").
 import { api, el } from "../common.js";
+import { number, t, tn } from "../i18n.js";
 
 // its styles: doublets.css
 export const stylesheet = true;
@@ -15,18 +16,28 @@ export const stylesheet = true;
 
 const SUITS = { H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false],
   S: ["♠", "spades", false] };
-const RANK_WORD = { A: "ace", J: "jack", Q: "queen", K: "king" };
+// a card's name, one message per suit (the rank's word or number inside it)
+// TRANSLATORS: a card's name for screen readers; {rank} is "ace", "7", "queen"…
+const CARD_NAME = {
+  H: (rank) => t("{rank} of hearts", { rank }), D: (rank) => t("{rank} of diamonds", { rank }),
+  C: (rank) => t("{rank} of clubs", { rank }), S: (rank) => t("{rank} of spades", { rank }),
+};
+const RANK_WORD = { A: t("ace"), J: t("jack"), Q: t("queen"), K: t("king") };
 const VALUE_NAME = { 1: "A", 11: "J", 12: "Q", 13: "K" };
 // the foundation's order, each value the double of the one before, mod 13 (A 2 4 8 3 6 Q J
 // 9 5 10 7), as the terminal shows it
 // "a 6", "an 8", "an A" (as the game's own words say it)
-const withArticle = (name) => `${name === "A" || name === "8" ? "an" : "a"} ${name}`;
+const withArticle = (name) => (name === "A" || name === "8"
+  // TRANSLATORS: a card's value with English's article ("an 8"); most languages need only {value}
+  ? t("an {value}", { value: name })
+  // TRANSLATORS: a card's value with English's article ("a 6"); most languages need only {value}
+  : t("a {value}", { value: name }));
 const CYCLE = [1];
 while (CYCLE.length < 12) CYCLE.push((2 * CYCLE[CYCLE.length - 1]) % 13);
 
 /** @param {View} view */
 export function seatExtra(view) {
-  return `score ${view.score}`;
+  return t("score {n}", { n: view.score });
 }
 
 function parse(card) {
@@ -36,7 +47,8 @@ function parse(card) {
 // "7 of clubs", "Q, queen of hearts": the letter a card shows is in its name (WCAG 2.5.3)
 function cardLabel(card) {
   const { rank, suit } = parse(card);
-  return `${RANK_WORD[rank] ? `${rank}, ${RANK_WORD[rank]}` : rank} of ${SUITS[suit][1]}`;
+  // the name holds the letter the card shows ("Q, queen of hearts"), as its face does
+  return CARD_NAME[suit](RANK_WORD[rank] ? `${rank}, ${RANK_WORD[rank]}` : rank);
 }
 
 function playingCard(card, attrs = {}) {
@@ -85,22 +97,26 @@ export function render(root, s, ctx) {
       ? playingCard(card, {
         button: true, class: `${cls(action)} ${can && live ? "draggable" : ""}`,
         "data-action": can ? action : null, "data-key": `r${i}`,
-        "aria-label": `reserve r${i}: ${cardLabel(card)}, face up` + (can ? ", playable" : ""),
+        "aria-label": can ? t("reserve {slot}: {card}, face up, playable", { slot: `r${i}`, card: cardLabel(card) })
+          : t("reserve {slot}: {card}, face up", { slot: `r${i}`, card: cardLabel(card) }),
         disabled: can ? null : true, ...plays(action, can),
       })
-      : el("div", { class: "slot", role: "img", "aria-label": `reserve r${i}: empty` }, "empty");
+      : el("div", { class: "slot", role: "img", "aria-label": t("reserve {slot}: empty", { slot: `r${i}` }) },
+        t("empty"));
     return el("div", { class: "cell", "data-slot": `r${i}` }, inner,
       el("div", { class: "label" }, `r${i}`));
   };
 
   const top = view.foundation[view.foundation.length - 1];
   const foundation = el("div", { class: "cell drop", "data-slot": "foundation" },
-    playingCard(top, { class: "foundation", "aria-label": `foundation: ${cardLabel(top)}, ${view.foundation.length} cards` }),
+    playingCard(top, { class: "foundation", "aria-label": tn("foundation: {card}, {n} card",
+      "foundation: {card}, {n} cards", view.foundation.length, { card: cardLabel(top) }) }),
     el("div", { class: "label" }, `F · ${view.foundation.length}`));
   const needName = VALUE_NAME[view.needed] || String(view.needed);
-  const arch = el("div", { class: "arch", role: "group", "aria-label": "reserves and foundation" },
+  const arch = el("div", { class: "arch", role: "group", "aria-label": t("reserves and foundation") },
     reserve(1), reserve(2), reserve(3),
-    reserve(4), el("div", { class: "needed", "data-testid": "needed" }, "needs", el("b", {}, needName)),
+    // TRANSLATORS: above the value the foundation needs next, in a narrow column: a short word
+    reserve(4), el("div", { class: "needed", "data-testid": "needed" }, t("needs"), el("b", {}, needName)),
     reserve(5),
     reserve(6), foundation, reserve(7));
 
@@ -110,17 +126,18 @@ export function render(root, s, ctx) {
     view.stock > 0
       ? el("button", { type: "button", class: `card back ${stockAction ? cls(stockAction) : ""}`,
         "data-action": stockAction, "data-key": "stock",
-        "aria-label": `stock, ${view.stock} cards face down` + (stockAction ? ": flip one" : ""),
+        "aria-label": stockAction ? tn("stock, {n} card face down: flip one", "stock, {n} cards face down: flip one", view.stock)
+          : tn("stock, {n} card face down", "stock, {n} cards face down", view.stock),
         disabled: stockAction ? null : true,
         onclick: stockAction ? () => ctx.act(stockAction) : null }, String(view.stock))
       : el("button", { type: "button", class: `slot ${stockAction ? cls(stockAction) : ""}`,
         "data-action": stockAction, "data-key": "stock",
-        "aria-label": stockAction ? "stock empty: redeal the waste" : "stock empty",
+        "aria-label": stockAction ? t("stock empty: redeal the waste") : t("stock empty"),
         disabled: stockAction ? null : true,
         onclick: stockAction ? () => ctx.act(stockAction) : null },
-      stockAction === "redeal" ? "↻ redeal" : "empty"),
-    el("div", {}, `stock ${view.stock}`),
-    el("div", {}, `redeals left ${view.redeals_left}`));
+      stockAction === "redeal" ? t("↻ redeal") : t("empty")),
+    el("div", {}, t("stock {n}", { n: view.stock })),
+    el("div", {}, t("redeals left {n}", { n: view.redeals_left })));
 
   const wasteTop = view.waste[view.waste.length - 1];
   const wasteCan = s.legal.includes("play waste");
@@ -129,37 +146,39 @@ export function render(root, s, ctx) {
       ? playingCard(wasteTop, {
         button: true, class: `${cls("play waste")} ${wasteCan && live ? "draggable" : ""}`,
         "data-action": wasteCan ? "play waste" : null, "data-key": "waste",
-        "aria-label": `waste: ${cardLabel(wasteTop)}, face up` + (wasteCan ? ", playable" : ""),
+        "aria-label": wasteCan ? t("waste: {card}, face up, playable", { card: cardLabel(wasteTop) })
+          : t("waste: {card}, face up", { card: cardLabel(wasteTop) }),
         disabled: wasteCan ? null : true, ...plays("play waste", wasteCan),
       })
-      : el("div", { class: "slot", role: "img", "aria-label": "waste: empty" }, "waste"),
-    el("div", {}, `waste ${view.waste.length}`));
+      // TRANSLATORS: the empty waste's label, inside a slot as narrow as a card: a short word
+      : el("div", { class: "slot", role: "img", "aria-label": t("waste: empty") }, t("waste")),
+    el("div", {}, t("waste {n}", { n: view.waste.length })));
 
   const peek = ctx.ui.peek && ctx.ui.peek.version === s.version ? ctx.ui.peek : null;
   const keyNote = ctx.ui.keyNote && ctx.ui.keyNote.version === s.version ? ctx.ui.keyNote : null;
   // the hint (in the game's words, its notation after them, muted) and the solver's answer
   // together, the latest first: one never hides the other
-  const advice = [hint ? { at: hint.at || 0, nodes: ["Hint: ", hint.reason,
+  const advice = [hint ? { at: hint.at || 0, nodes: [t("Hint: {reason}", { reason: hint.reason }),
     hint.action ? el("span", { class: "notation", "data-testid": "hint-notation" },
       ` (${hint.action})`) : null] } : null,
-  peek ? { at: peek.at || 0, nodes: [`Peeking at the stock: ${peek.text}`] } : null]
+  peek ? { at: peek.at || 0, nodes: [t("Peeking at the stock: {answer}", { answer: peek.text })] } : null]
     .filter(Boolean).sort((a, b) => b.at - a.at)
     .flatMap((x, i) => (i ? [" · ", ...x.nodes] : x.nodes)).filter(Boolean);
   // stuck: the deal stays open (undo, hint, restart) until the player deals anew or leaves
   const stuck = view.over && s.table.status === "running";
   const prompt = stuck && !advice.length
-    ? `No move is left: nothing fits the foundation (needs ${withArticle(needName)}). `
-      + "Undo to try another way, restart the deal, or start a new one."
-    : view.over && !stuck ? "The game is over."
+    ? t("No move is left: nothing fits the foundation (needs {card}). Undo to try another way, "
+      + "restart the deal, or start a new one.", { card: withArticle(needName) })
+    : view.over && !stuck ? t("The game is over.")
     : keyNote ? [keyNote.text]
     : advice.length ? advice
-    : `Needs ${withArticle(needName)}. Click a highlighted card (or drag it to the foundation) `
-      + "to play it, or the stock to flip.";
+    : t("Needs {card}. Click a highlighted card (or drag it to the foundation) to play it, or the "
+      + "stock to flip.", { card: withArticle(needName) });
 
   root.append(el("div", {},
     el("div", { class: "row", style: "justify-content:space-between" },
-      el("h3", { "data-testid": "deal" }, s.table.seed === null ? "Doublets" : `Deal #${s.table.seed}`),
-      el("span", {}, "Score ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
+      el("h3", { "data-testid": "deal" }, s.table.seed === null ? "Doublets" : t("Deal #{number}", { number: s.table.seed })),
+      el("span", {}, t("Score"), " ", el("b", { "data-testid": "score" }, String(view.score)), " / 48")),
     el("div", { class: "db-board" }, arch, el("div", { class: "stockwaste" }, stock, waste)),
     cycle(view.needed, view.over && !stuck),
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
@@ -172,12 +191,12 @@ export function render(root, s, ctx) {
 // current step, and said in words)
 function cycle(needed, over) {
   return el("div", { class: "db-cycle", "data-testid": "cycle" },
-    el("span", { id: "db-cycle-label" }, "Cycle"),
+    el("span", { id: "db-cycle-label" }, t("Cycle")),
     el("ol", { "aria-labelledby": "db-cycle-label" }, CYCLE.map((v) => {
       const next = v === needed && !over;
       const name = VALUE_NAME[v] || String(v);
       return el("li", { class: next ? "next" : null, "aria-current": next ? "step" : null },
-        name, next ? el("span", { class: "sr-only" }, " (next needed)") : null);
+        name, next ? el("span", { class: "sr-only" }, " ", t("(next needed)")) : null);
     })));
 }
 
@@ -186,10 +205,10 @@ let current = null; // {s, ctx} of the table being played (null on a replay or w
 
 // the terminal's keys (tui/games/doublets.py and the terminal's u / h); undo and hint are the
 // table page's own buttons, pressed for the player
-const KEYS = [["1 – 7", "play the card in reserve r1 … r7"], ["w", "play the top of the waste"],
-  ["f", "flip a card from the stock (or redeal the waste)"], ["u or Ctrl+Z", "undo"],
-  ["Ctrl+Y", "redo"],
-  ["h", "hint"], ["?", "show or hide these keys"]];
+const KEYS = [["1 – 7", t("play the card in reserve r1 … r7")], ["w", t("play the top of the waste")],
+  ["f", t("flip a card from the stock (or redeal the waste)")], [t("u or Ctrl+Z"), t("undo")],
+  ["Ctrl+Y", t("redo")],
+  ["h", t("hint")], ["?", t("show or hide these keys")]];
 const AUTO_KEY = "cardtable.doublets.autoplay";
 
 function autoPlayOn() {
@@ -213,11 +232,11 @@ function comforts(ctx) {
   const help = el("details", { class: "db-keys", "data-testid": "keys-help",
     open: ctx.ui.keysOpen || null,
     ontoggle: (e) => { ctx.ui.keysOpen = e.currentTarget.open; } },
-  el("summary", {}, "Keys"),
+  el("summary", {}, t("Keys")),
   el("dl", {}, KEYS.flatMap(([k, what]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, what)])));
   return el("div", { class: "db-comforts" },
-    el("label", { for: "db-autoplay", title: "When only one move is possible, it plays "
-      + "itself (not right after an undo)" }, auto, " Auto-play forced moves"), help);
+    el("label", { for: "db-autoplay", title: t("When only one move is possible, it plays "
+      + "itself (not right after an undo)") }, auto, " ", t("Auto-play forced moves")), help);
 }
 
 // A move is forced when it is the only legal one; it plays itself, after a short pause so the
@@ -244,8 +263,8 @@ function pressTool(key) {
 
 function onKey(e) {
   if (!current || e.altKey || e.metaKey || e.defaultPrevented) return;
-  const t = e.target;
-  if (t && (t.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName))) return;
+  const target = e.target;
+  if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
   const { s, ctx } = current;
   const key = e.key.toLowerCase();
   if (e.ctrlKey) {
@@ -272,9 +291,11 @@ function onKey(e) {
   } else {
     // say why nothing happened, instead of a silent key
     const need = VALUE_NAME[s.view.needed] || String(s.view.needed);
-    const why = action === "flip" ? "the stock is empty and no redeal is left"
-      : `${action.slice(5)} cannot be played now: the foundation needs ${withArticle(need)}`;
-    ctx.ui.keyNote = { version: s.version, text: `Key ${e.key}: ${why}.` };
+    const text = action === "flip"
+      ? t("Key {key}: the stock is empty and no redeal is left.", { key: e.key })
+      : t("Key {key}: {slot} cannot be played now: the foundation needs {card}.",
+        { key: e.key, slot: action.slice(5), card: withArticle(need) });
+    ctx.ui.keyNote = { version: s.version, text };
     ctx.rerender();
   }
 }
@@ -353,7 +374,7 @@ export async function sidePanels() {
   try {
     body = await stats();
   } catch {
-    body = el("p", { class: "muted" }, "Statistics need a name.");
+    body = el("p", { class: "muted" }, t("Statistics need a name."));
   }
   return [el("section", { class: "panel", id: "stats" }, body)];
 }
@@ -362,11 +383,11 @@ async function stats() {
   const st = await api("GET", "/api/stats/doublets");
   const pct = st.played ? Math.round((100 * st.won) / st.played) : 0;
   return el("div", { class: "stats", "data-testid": "stats" },
-    el("h3", {}, "Your Doublets"),
+    el("h3", {}, t("Your Doublets")),
     el("dl", {},
-      el("dt", {}, "played"), el("dd", {}, String(st.played)),
-      el("dt", {}, "won"), el("dd", {}, `${st.won} (${pct}%)`),
-      el("dt", {}, "current streak"), el("dd", {}, String(st.current_streak)),
-      el("dt", {}, "best streak"), el("dd", {}, String(st.best_streak)),
-      el("dt", {}, "best score"), el("dd", {}, st.best_score === null ? "–" : String(st.best_score))));
+      el("dt", {}, t("played")), el("dd", {}, String(st.played)),
+      el("dt", {}, t("won")), el("dd", {}, t("{won} ({percent}%)", { won: st.won, percent: number(pct) })),
+      el("dt", {}, t("current streak")), el("dd", {}, String(st.current_streak)),
+      el("dt", {}, t("best streak")), el("dd", {}, String(st.best_streak)),
+      el("dt", {}, t("best score")), el("dd", {}, st.best_score === null ? "–" : String(st.best_score))));
 }

@@ -18,6 +18,7 @@
 //   showsAdvice                   true: the board shows ctx.ui.hint / ctx.ui.peek itself
 //   stylesheet                    true: games/<name>.css holds its styles, loaded with it
 import { el } from "../common.js";
+import { say, t } from "../i18n.js";
 
 // the exports above that a game's module may have (a unit test holds each module to them)
 export const HOOKS = ["render", "seatExtra", "sidePanels", "showSeats", "showsAdvice",
@@ -51,8 +52,8 @@ function scalar(value) {
 
 export function scalarText(value) {
   if (value === null || value === undefined) return "–";
-  if (value === true) return "yes";
-  if (value === false) return "no";
+  if (value === true) return t("yes");
+  if (value === false) return t("no");
   return String(value);
 }
 
@@ -61,7 +62,7 @@ export function scalarText(value) {
 export function tree(value, h = el) {
   if (scalar(value)) return h("span", { class: "tree-value" }, scalarText(value));
   if (Array.isArray(value)) {
-    if (!value.length) return h("span", { class: "tree-value muted" }, "none");
+    if (!value.length) return h("span", { class: "tree-value muted" }, t("none"));
     if (value.every(scalar)) {
       return h("span", { class: "tree-value" }, value.map(scalarText).join(", "));
     }
@@ -86,22 +87,22 @@ export function board(s, ctx, h = el) {
   // whose turn, counted from 1 (the raw fields count from 0)
   for (const key of SHOWN_ELSEWHERE) delete rest[key];
   let prompt;
-  if (s.view.result && s.view.result.over) prompt = "The game is over.";
-  else if (buttons.length) prompt = "Your move: choose one.";
+  if (s.view.result && s.view.result.over) prompt = t("The game is over.");
+  else if (buttons.length) prompt = t("Your move: choose one.");
   else if (ctx.readOnly || s.seat === null) prompt = "";
-  else prompt = "Waiting for the others.";
+  else prompt = t("Waiting for the others.");
   return h("div", { class: "generic-board" },
     s.table.seed === null || s.table.seed === undefined ? null
-      : h("h3", { "data-testid": "deal" }, `Deal #${s.table.seed}`),
+      : h("h3", { "data-testid": "deal" }, t("Deal #{number}", { number: s.table.seed })),
     h("p", { class: "hintline", role: "status", "data-testid": "prompt" }, prompt),
     s.last && s.last.action ? h("p", { class: "last-move", "data-testid": "last-move" },
-      `Last move: ${s.last.action}`) : null,
-    buttons.length ? h("div", { class: "moves", role: "group", "aria-label": "your moves" },
+      t("Last move: {action}", { action: s.last.action })) : null,
+    buttons.length ? h("div", { class: "moves", role: "group", "aria-label": t("your moves") },
       buttons.map((b) => h("button", { type: "button", class: `move ${b.hinted ? "hinted" : ""}`,
         "data-action": b.action, "data-key": `move-${b.action}`,
-        onclick: () => ctx.act(b.action) }, b.label))) : null,
+        onclick: () => ctx.act(b.action) }, say(b.label)))) : null,
     h("div", { class: "view-tree", role: "group",
-      "aria-label": "the table, as the game describes it" },
+      "aria-label": t("the table, as the game describes it") },
       tree(rest, h)));
 }
 

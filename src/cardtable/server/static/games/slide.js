@@ -1,6 +1,7 @@
 // Slide: every seat's 4x4 grid, the centre, the reveal / take clicks.
 // Nothing here knows the rules: clickable things come from the server's `legal` list.
 import { el, focusOn } from "../common.js";
+import { t } from "../i18n.js";
 
 // its styles: slide.css
 export const stylesheet = true;
@@ -12,13 +13,26 @@ export const stylesheet = true;
 const COLS = "abcd";
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
 const ARROWS = { left: "→", right: "←", top: "↓", bottom: "↑" };
-const SIDE_WORD = { left: "the left", right: "the right", top: "the top", bottom: "the bottom" };
+// a push's words, one sentence per side (a row from the left or right, a column from the top
+// or bottom): the button's name and its tooltip
+const PUSH = {
+  left: (card, row) => t("push the {card} into row {row} from the left", { card, row }),
+  right: (card, row) => t("push the {card} into row {row} from the right", { card, row }),
+  top: (card, column) => t("push the {card} into column {column} from the top", { card, column }),
+  bottom: (card, column) => t("push the {card} into column {column} from the bottom", { card, column }),
+};
+const PUSH_TITLE = {
+  left: (card) => t("push the {card} in from the left", { card }),
+  right: (card) => t("push the {card} in from the right", { card }),
+  top: (card) => t("push the {card} in from the top", { card }),
+  bottom: (card) => t("push the {card} in from the bottom", { card }),
+};
 
 /** @param {View} view @param {number} seat */
 export function seatExtra(view, seat, over = false) {
-  const parts = [`score ${view.totals[seat]}`];
-  if (view.phase === "reveal" && !over) parts.push(view.chosen[seat] ? "has chosen" : "choosing…");
-  if (view.first === seat) parts.push("first player");
+  const parts = [t("score {n}", { n: view.totals[seat] })];
+  if (view.phase === "reveal" && !over) parts.push(view.chosen[seat] ? t("has chosen") : t("choosing…"));
+  if (view.first === seat) parts.push(t("first player"));
   return parts.join(" · ");
 }
 
@@ -48,7 +62,7 @@ function grid(view, seat, s, ctx, big) {
   const removed = removedCells(view, seat);
   const arrows = big && mine; // only the player's own grid keeps room for push arrows
   const box = el("div", { class: `sgrid ${big ? "" : "small"} ${arrows ? "" : "plain"}`,
-    role: "group", "aria-label": `${ctx.names[seat]}'s grid` });
+    role: "group", "aria-label": t("{name}'s grid", { name: ctx.names[seat] }) });
   const at = (node, r, c) => {
     node.style.gridRow = String(r + 1 + (arrows ? 1 : 0));
     node.style.gridColumn = String(c + 1 + (arrows ? 1 : 0));
@@ -59,19 +73,21 @@ function grid(view, seat, s, ctx, big) {
       const v = view.grids[seat][r][c];
       const name = cellName(r, c);
       if (v === null) {
-        at(el("div", { class: "slot", role: "img", "aria-label": `hole ${name}`, "data-cell": name },
-          ""), r, c);
+        at(el("div", { class: "slot", role: "img", "aria-label": t("hole {cell}", { cell: name }),
+          "data-cell": name }, ""), r, c);
         continue;
       }
       const action = `reveal ${name}`;
       const canReveal = v === "?" && legal.includes(action);
       const isChoice = mine && view.choice === name;
-      const label = v === "?" ? `face-down card ${name}` : `${v}, face up, ${name}`;
+      const label = v === "?" ? t("face-down card {cell}", { cell: name })
+        : t("{card}, face up, {cell}", { card: v, cell: name });
       const cls = [canReveal ? "playable" : "", isChoice ? "choice" : "",
         removed.has(name) ? "removed" : ""].join(" ");
       at(slideCard(v, {
         class: cls, "data-cell": name, "data-key": `cell-${seat}-${name}`,
-        "aria-label": label + (isChoice ? ", your choice" : "") + (removed.has(name) ? ", removed" : ""),
+        "aria-label": [label, isChoice ? t("your choice") : "", removed.has(name) ? t("removed") : ""]
+          .filter(Boolean).join(", "),
         "aria-pressed": isChoice ? "true" : null,
         "data-action": canReveal ? action : null,
         onclick: canReveal ? () => ctx.act(action) : null,
@@ -90,11 +106,11 @@ function grid(view, seat, s, ctx, big) {
     for (const side of ["left", "right", "top", "bottom"]) {
       const action = `take ${picked} ${side}`;
       if (!legal.includes(action)) continue;
-      const line = side === "left" || side === "right" ? `row ${hr + 1}` : `column ${hole[0]}`;
+      const line = side === "left" || side === "right" ? hr + 1 : hole[0];
       const arrow = el("button", {
         type: "button", class: "arrow", "data-action": action, "data-key": `arrow-${side}`,
-        "aria-label": `push the ${picked} into ${line} from ${SIDE_WORD[side]}`,
-        title: `push the ${picked} in from ${SIDE_WORD[side]}`,
+        "aria-label": PUSH[side](picked, line),
+        title: PUSH_TITLE[side](picked),
         onclick: () => { ctx.ui.picked = undefined; ctx.act(action); },
       }, ARROWS[side]);
       arrow.style.gridRow = String(spots[side][0] + 1);
@@ -127,20 +143,21 @@ export function render(root, s, ctx) {
 
   let line;
   const over = view.phase === "over" || !!ctx.over; // ctx.over: the table closed before
-  if (over) line = "The game is over.";
-  else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
+  if (over) line = t("The game is over.");
+  else if (s.table.status === "open") line = t("Waiting for the other players to sit down.");
   else if (view.phase === "reveal") {
-    if (me === null || ctx.readOnly) line = "Everyone chooses a card to reveal.";
-    else if (s.legal.length && !view.chosen[me]) line = "Click one of your face-down cards to reveal it.";
-    else if (view.chosen[me]) line = "You have chosen (click another to change your mind). Waiting for the others…";
-    else line = "Waiting…";
+    if (me === null || ctx.readOnly) line = t("Everyone chooses a card to reveal.");
+    else if (s.legal.length && !view.chosen[me]) line = t("Click one of your face-down cards to reveal it.");
+    else if (view.chosen[me]) {
+      line = t("You have chosen (click another to change your mind). Waiting for the others…");
+    } else line = t("Waiting…");
   } else if (myTurn) {
-    line = ctx.ui.picked === undefined ? "Your turn: click a centre card to take."
-      : `Now click an arrow to push the ${ctx.ui.picked} into your grid.`;
-  } else line = `${ctx.names[view.turn] ?? "…"} takes a card.`;
+    line = ctx.ui.picked === undefined ? t("Your turn: click a centre card to take.")
+      : t("Now click an arrow to push the {card} into your grid.", { card: ctx.ui.picked });
+  } else line = t("{name} takes a card.", { name: ctx.names[view.turn] ?? "…" });
 
-  const centre = el("div", { class: "centre", role: "group", "aria-label": "centre cards" },
-    el("h3", {}, "Centre"),
+  const centre = el("div", { class: "centre", role: "group", "aria-label": t("centre cards") },
+    el("h3", {}, t("Centre")),
     el("div", { class: "cards" },
       view.centre.length ? view.centre.map((v, i) => {
         const actions = s.legal.filter((a) => a.startsWith(`take ${v} `));
@@ -149,7 +166,7 @@ export function render(root, s, ctx) {
           class: `${can ? "playable" : ""} ${ctx.ui.picked === v && can ? "selected" : ""}`,
           "data-centre": String(v), "data-key": `centre-${v}-${i}`,
           "data-actions": can ? actions.join("|") : null,
-          "aria-label": `${v}, face up, in the centre`,
+          "aria-label": t("{card}, face up, in the centre", { card: v }),
           "aria-pressed": can ? String(ctx.ui.picked === v) : null,
           button: true, disabled: can ? null : true,
           onclick: can ? (e) => {
@@ -158,12 +175,14 @@ export function render(root, s, ctx) {
             if (e.detail === 0) focusOn(".arrow"); // keyboard: go on
           } : null,
         });
-      }) : el("span", { class: "muted", style: "color:#cfe3da" }, "empty")));
+      }) : el("span", { class: "muted", style: "color:#cfe3da" }, t("empty"))));
 
   const info = el("div", {},
-    el("h3", {}, `Round ${view.round} of 16`
-      + (view.target ? ` · deal ${view.deal} · target ${view.target}` : "")),
-    el("div", {}, view.first !== null ? `First player: ${ctx.names[view.first]}` : ""),
+    el("h3", {}, view.target
+      ? t("Round {round} of 16 · deal {deal} · target {target}", { round: view.round,
+        deal: view.deal, target: view.target })
+      : t("Round {round} of 16", { round: view.round })),
+    el("div", {}, view.first !== null ? t("First player: {name}", { name: ctx.names[view.first] }) : ""),
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line),
     view.phase === "over" ? null : scoringNote(view, ctx));
 
@@ -172,15 +191,15 @@ export function render(root, s, ctx) {
   // on a phone one grid at a time, chosen by a tab (slide.css): the others' grids are one tap
   // away instead of below the whole page
   if (!order.includes(ctx.ui.gridTab)) ctx.ui.gridTab = order[0];
-  const tabs = el("div", { class: "grid-tabs", role: "tablist", "aria-label": "whose grid" },
+  const tabs = el("div", { class: "grid-tabs", role: "tablist", "aria-label": t("whose grid") },
     order.map((seat) => {
       const current = seat === ctx.ui.gridTab;
       const turn = view.phase === "take" && view.turn === seat;
       return el("button", { type: "button", role: "tab", class: current ? "current" : "",
         "aria-selected": String(current), "data-key": `tab-${seat}`, "data-tab": String(seat),
-        title: seat === me ? "You" : ctx.names[seat],
+        title: seat === me ? t("You") : ctx.names[seat],
         onclick: () => { ctx.ui.gridTab = seat; ctx.rerender(); } },
-      (turn ? "▶ " : "") + (seat === me ? "You" : tabName(s.table, seat, ctx.names)),
+      (turn ? "▶ " : "") + (seat === me ? t("You") : tabName(s.table, seat, ctx.names)),
       el("small", {}, ` ${view.totals[seat]}`));
     }));
   const grids = el("div", { class: "grids tabbed" }, order.map((seat) => {
@@ -188,10 +207,11 @@ export function render(root, s, ctx) {
     const turn = !over && ((view.phase === "take" && view.turn === seat)
       || (view.phase === "reveal" && !view.chosen[seat]));
     const state = view.phase === "reveal" && !over
-      ? (view.chosen[seat] ? "✓ chosen" : "choosing…") : `score ${view.totals[seat]}`;
+      ? (view.chosen[seat] ? t("✓ chosen") : t("choosing…")) : t("score {n}", { n: view.totals[seat] });
     return el("section", { class: `grid-box ${turn ? "turn" : ""}`
       + (seat === ctx.ui.gridTab ? " current" : ""), "data-seat": String(seat) },
-    el("div", { class: "who" }, el("span", {}, ctx.names[seat] + (seat === me ? " (you)" : "")),
+    el("div", { class: "who" }, el("span", {}, seat === me ? t("{name} (you)", { name: ctx.names[seat] })
+      : ctx.names[seat]),
       el("span", { class: "state" }, state)),
     grid(view, seat, s, ctx, big));
   }));
@@ -230,15 +250,16 @@ function markLast(root, last, ctx) {
 /** @param {View} view @param {Context} ctx */
 function scoringNote(view, ctx) {
   const deals = view.target
-    ? ` Deals go on until a total reaches ${view.target}: the lowest total then wins.` : "";
+    ? t("Deals go on until a total reaches {target}: the lowest total then wins.", { target: view.target })
+    : "";
   const note = el("details", { class: "scoring", "data-testid": "scoring",
     open: ctx.ui.scoringOpen || null,
     ontoggle: (e) => { ctx.ui.scoringOpen = e.currentTarget.open; } },
-  el("summary", {}, "How scoring works"),
-  el("p", {}, "After round 16 every card is face up. Each card that touches a card of the same "
+  el("summary", {}, t("How scoring works")),
+  el("p", {}, t("After round 16 every card is face up. Each card that touches a card of the same "
     + "number above, below, left or right is removed: pairs and groups cancel out (corners "
-    + "do not count)."),
-  el("p", {}, "Your score is the sum of the cards left in your grid. The lowest score wins; a "
-    + `tie goes to fewer cards left.${deals}`));
+    + "do not count).")),
+  el("p", {}, t("Your score is the sum of the cards left in your grid. The lowest score wins; a "
+    + "tie goes to fewer cards left."), deals ? ` ${deals}` : ""));
   return note;
 }

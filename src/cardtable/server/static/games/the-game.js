@@ -1,5 +1,6 @@
 // The Game: four piles, the hand, pile signals. Legal plays come from the server's `legal`.
 import { el, focusOn } from "../common.js";
+import { t, tn } from "../i18n.js";
 
 // its styles: the-game.css
 export const stylesheet = true;
@@ -9,18 +10,23 @@ export const stylesheet = true;
 /** @typedef {import("@pages").Context} Context */
 
 const PILES = ["up1", "up2", "down1", "down2"];
-const PILE_TITLE = { up1: "▲ up 1", up2: "▲ up 2", down1: "▼ down 1", down2: "▼ down 2" };
-const PILE_WORDS = { up1: "up 1", up2: "up 2", down1: "down 1", down2: "down 2" };
+// TRANSLATORS: The Game's four piles: two count up from 1, two count down from 100
+const PILE_WORDS = { up1: t("up 1"), up2: t("up 2"), down1: t("down 1"), down2: t("down 2") };
+const PILE_TITLE = { up1: `▲ ${PILE_WORDS.up1}`, up2: `▲ ${PILE_WORDS.up2}`,
+  down1: `▼ ${PILE_WORDS.down1}`, down2: `▼ ${PILE_WORDS.down2}` };
 const SIGNALS = ["avoid", "small", "good"];
-const SIGNAL_TEXT = { avoid: "avoid", small: "small jump", good: "I have good", clear: "clear" };
+// TRANSLATORS: The Game's signals on a pile, as a button says them
+const SIGNAL_NAME = { avoid: t("avoid"), small: t("small"), good: t("good") };
+const SIGNAL_TEXT = { avoid: t("avoid"), small: t("small jump"), good: t("I have good"),
+  clear: t("clear") };
 // what each signal says, in the rule book's words (talk is allowed, numbers are not)
-const SIGNAL_HELP = { avoid: "please don't play on this pile",
-  small: "only a very small jump here, please", good: "I have good cards for this pile" };
+const SIGNAL_HELP = { avoid: t("please don't play on this pile"),
+  small: t("only a very small jump here, please"), good: t("I have good cards for this pile") };
 
 /** @param {View} view @param {number} seat */
 export function seatExtra(view, seat) {
-  const parts = [`${view.hand_sizes[seat]} cards in hand`];
-  if (view.turn === seat && !view.over) parts.push(`played ${view.played_this_turn}`);
+  const parts = [tn("{n} card in hand", "{n} cards in hand", view.hand_sizes[seat])];
+  if (view.turn === seat && !view.over) parts.push(t("played {n}", { n: view.played_this_turn }));
   return parts.join(" · ");
 }
 
@@ -51,41 +57,44 @@ export function render(root, s, ctx) {
     const top = view.piles[pile];
     const sigs = view.signals.flatMap((byPile, seat) => (byPile[pile]
       ? [el("span", { class: `sig ${byPile[pile]}`, "data-signal": `${seat} ${byPile[pile]}` },
-        `${ctx.names[seat]}: ${SIGNAL_TEXT[byPile[pile]]}`)] : []));
+        t("{name}: {signal}", { name: ctx.names[seat], signal: SIGNAL_TEXT[byPile[pile]] }))] : []));
     return el("div", { class: "pile", "data-pile": pile },
       el("div", { class: "pile-name" }, PILE_TITLE[pile]),
       el("button", {
         type: "button", class: `pile-btn ${can ? "target" : ""}`,
         "data-action": can ? action : null, "data-key": `pile-${pile}`,
-        "aria-label": `pile ${PILE_WORDS[pile]}, top ${top}` + (can ? `: play ${picked} here` : ""),
+        "aria-label": can ? t("pile {pile}, top {top}: play {card} here", { pile: PILE_WORDS[pile], top, card: picked })
+          : t("pile {pile}, top {top}", { pile: PILE_WORDS[pile], top }),
         "data-top": String(top),
         disabled: can ? null : true, onclick: can ? () => ctx.act(action) : null,
       }, tgCard(top, { "aria-hidden": "true" })),
-      el("div", { class: "signals", role: "group", "aria-label": `signals on ${PILE_WORDS[pile]}` },
-        sigs));
+      el("div", { class: "signals", role: "group",
+        "aria-label": t("signals on {pile}", { pile: PILE_WORDS[pile] }) }, sigs));
   }));
 
   let line;
   // (alone and stuck, the table stays open for undo: docs/server.md, "A stuck solitaire")
   if (view.over) {
-    line = s.table.status === "running" ? "No move is left: undo to try another way, or deal again."
-      : "The game is over.";
-  } else if (s.table.status === "open") line = "Waiting for the other players to sit down.";
-  else if (me === null) line = `${ctx.names[view.turn]} is playing.`;
-  else if (!myTurn) line = `${ctx.names[view.turn]} is playing. You may signal at any time.`;
-  else if (!plays.length) line = "Nothing in your hand fits a pile. End your turn.";
+    line = s.table.status === "running" ? t("No move is left: undo to try another way, or deal again.")
+      : t("The game is over.");
+  } else if (s.table.status === "open") line = t("Waiting for the other players to sit down.");
+  else if (me === null) line = t("{name} is playing.", { name: ctx.names[view.turn] });
+  else if (!myTurn) line = t("{name} is playing. You may signal at any time.", { name: ctx.names[view.turn] });
+  else if (!plays.length) line = t("Nothing in your hand fits a pile. End your turn.");
   else if (picked === undefined && s.legal.includes("end")) {
-    line = "Your turn: pick a card, then a pile, or end your turn.";
-  } else if (picked === undefined) line = `Your turn: pick a card, then a pile (at least ${view.minimum}).`;
-  else line = `Play the ${picked} on a highlighted pile, or pick another card.`;
+    line = t("Your turn: pick a card, then a pile, or end your turn.");
+  } else if (picked === undefined) {
+    line = t("Your turn: pick a card, then a pile (at least {n}).", { n: view.minimum });
+  } else line = t("Play the {card} on a highlighted pile, or pick another card.", { card: picked });
 
   const info = el("div", { class: "tg-info" },
-    el("span", {}, "Draw pile ", el("b", { "data-testid": "draw-pile" }, String(view.draw_pile))),
-    el("span", {}, "Played this turn ", el("b", {}, `${view.played_this_turn} / min ${view.minimum}`)),
-    el("span", {}, "Cards left ", el("b", {}, String(view.cards_left))),
-    el("span", {}, "Hands ", el("b", {}, view.hand_sizes.map((n, i) => `${ctx.names[i]} ${n}`).join(", "))));
+    el("span", {}, t("Draw pile"), " ", el("b", { "data-testid": "draw-pile" }, String(view.draw_pile))),
+    el("span", {}, t("Played this turn"), " ",
+      el("b", {}, t("{played} / min {minimum}", { played: view.played_this_turn, minimum: view.minimum }))),
+    el("span", {}, t("Cards left"), " ", el("b", {}, String(view.cards_left))),
+    el("span", {}, t("Hands"), " ", el("b", {}, view.hand_sizes.map((n, i) => `${ctx.names[i]} ${n}`).join(", "))));
 
-  const handBox = el("div", { class: "hand", role: "group", "aria-label": "your hand",
+  const handBox = el("div", { class: "hand", role: "group", "aria-label": t("your hand"),
     "data-testid": "hand" },
     hand.map((v) => {
       const actions = plays.filter((a) => a.split(" ")[1] === String(v));
@@ -95,7 +104,8 @@ export function render(root, s, ctx) {
         class: `${can ? "playable" : myTurn ? "unfit" : ""} ${picked === v ? "selected" : ""}`,
         "data-card": String(v), "data-key": `hand-${v}`,
         "data-actions": can ? actions.join("|") : null,
-        "aria-label": `${v}, in your hand` + (can ? "" : ", no pile takes it now"),
+        "aria-label": can ? t("{card}, in your hand", { card: v })
+          : t("{card}, in your hand, no pile takes it now", { card: v }),
         "aria-pressed": can ? String(picked === v) : null,
         disabled: can ? null : true, button: true,
         onclick: can ? (e) => {
@@ -109,11 +119,12 @@ export function render(root, s, ctx) {
 
   // a finished game's replay shows every hand (the server sends each seat's view)
   const allHands = ctx.readOnly && s.seatViews ? el("div", { "data-testid": "all-hands" },
-    el("h3", {}, "Hands"),
+    el("h3", {}, t("Hands")),
     s.seatViews.map((v, i) => el("div", { class: "row" },
       el("span", { class: "hand-owner" }, ctx.names[i]),
-      el("div", { class: "hand", role: "group", "aria-label": `${ctx.names[i]}'s hand` },
-        (v.hand || []).map((c) => tgCard(c, { "aria-label": `${c}, in ${ctx.names[i]}'s hand` })))))) : null;
+      el("div", { class: "hand", role: "group", "aria-label": t("{name}'s hand", { name: ctx.names[i] }) },
+        (v.hand || []).map((c) => tgCard(c, { "aria-label": t("{card}, in {name}'s hand",
+          { card: c, name: ctx.names[i] }) })))))) : null;
 
   const end = s.legal.includes("end");
   root.append(el("div", { class: "tg-board", "data-played": String(view.played_this_turn),
@@ -123,12 +134,12 @@ export function render(root, s, ctx) {
     el("p", { class: "hintline", role: "status", "data-testid": "prompt" }, line),
     allHands,
     me === null ? null : el("div", {},
-      el("h3", {}, "Your hand"),
+      el("h3", {}, t("Your hand")),
       handBox,
       el("div", { class: "row", style: "margin-top:.6rem" },
         el("button", { type: "button", class: "primary", "data-action": end ? "end" : null,
           "data-key": "end", disabled: end ? null : true,
-          onclick: end ? () => ctx.act("end") : null }, "End turn"))),
+          onclick: end ? () => ctx.act("end") : null }, t("End turn")))),
     me === null ? null : signalPanel(s, ctx)));
   markLast(root, s.last, ctx);
 }
@@ -143,29 +154,31 @@ function signalPanel(s, ctx) {
   const offered = (pile) => s.legal.some((a) => a.startsWith(`signal ${pile} `));
   if (!PILES.some(offered)) return null; // the game is over: nothing to say any more
   const legend = el("ul", { class: "sig-legend" }, SIGNALS.map((kind) => el("li",
-    { id: `sig-help-${kind}` }, el("b", {}, kind), `: “${SIGNAL_HELP[kind]}”`)));
+    { id: `sig-help-${kind}` }, t("{signal}: “{meaning}”", { signal: SIGNAL_NAME[kind], meaning: SIGNAL_HELP[kind] }))));
   const buttons = PILES.flatMap((pile) => SIGNALS.map((kind) => {
     const on = mine[pile] === kind;
     const act = `signal ${pile} ${on ? "clear" : kind}`;
     const can = s.legal.includes(act);
     return el("button", { type: "button", class: "sigbtn", "data-action": can ? act : null,
       "data-key": `sig-${pile}-${kind}`, "data-signal-kind": kind,
-      "aria-label": `${kind} on ${PILE_WORDS[pile]}`, "aria-pressed": String(on),
-      "aria-describedby": `sig-help-${kind}`, title: on ? "your signal: press again to take it back" : null,
-      disabled: can ? null : true, onclick: can ? () => ctx.act(act) : null }, kind);
+      "aria-label": t("{signal} on {pile}", { signal: SIGNAL_NAME[kind], pile: PILE_WORDS[pile] }),
+      "aria-pressed": String(on), "aria-describedby": `sig-help-${kind}`,
+      title: on ? t("your signal: press again to take it back") : null,
+      disabled: can ? null : true, onclick: can ? () => ctx.act(act) : null }, SIGNAL_NAME[kind]);
   }));
   const current = roving(buttons, ctx.ui);
-  const bar = el("div", { class: "sig-grid", role: "toolbar", "aria-label": "signals to the table",
+  const bar = el("div", { class: "sig-grid", role: "toolbar", "aria-label": t("signals to the table"),
     onkeydown: (e) => moveAlong(e, buttons),
     onfocusin: (e) => settle(/** @type {HTMLElement} */ (e.target), buttons, ctx.ui) },
-  PILES.map((pile, i) => el("div", { class: "sig-pile", role: "group", "aria-label": `signals on ${PILE_WORDS[pile]}` },
+  PILES.map((pile, i) => el("div", { class: "sig-pile", role: "group",
+    "aria-label": t("signals on {pile}", { pile: PILE_WORDS[pile] }) },
     el("span", { class: "sig-pile-name", "aria-hidden": "true" }, PILE_TITLE[pile]),
     buttons.slice(i * SIGNALS.length, (i + 1) * SIGNALS.length))));
   current.tabIndex = 0;
   return el("section", { class: "tg-signals", "aria-labelledby": "sig-title" },
-    el("h3", { id: "sig-title" }, "Signals"),
-    el("p", { class: "sig-note" }, "Tell the others about a pile, never a number. Press your "
-      + "signal again to take it back."),
+    el("h3", { id: "sig-title" }, t("Signals")),
+    el("p", { class: "sig-note" }, t("Tell the others about a pile, never a number. Press your "
+      + "signal again to take it back.")),
     legend, bar);
 }
 

@@ -74,7 +74,8 @@ async def rules(request: Request, game: str) -> HTMLResponse:
 
     page = rules_html(game, rules_language(request)) if GAME_NAME.match(game) else None
     if page is None:
-        return HTMLResponse(not_found_html(request.url.path), status_code=404)
+        page = not_found_html(request.url.path, request_language(request))
+        return HTMLResponse(page, status_code=404)
     headers = {"cache-control": "no-cache", "vary": "cookie, accept-language"}
     return HTMLResponse(page, headers=headers)
 
