@@ -90,7 +90,12 @@ def write_templates() -> None:
 
 
 def _entries(catalog: Catalog) -> list[tuple[object, ...]]:
-    return [(m.id, m.locations, m.auto_comments, m.flags) for m in catalog if m.id]
+    # (sorted: a template read back lists an entry's places in another order)
+    return sorted(
+        (str(m.id), sorted(m.locations), sorted(m.auto_comments), sorted(m.flags))
+        for m in catalog
+        if m.id
+    )
 
 
 def update() -> None:
