@@ -32,3 +32,20 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         yield b
         b.close()
+
+
+def reader(browser: Any, base: str, lang: str | None, name: str, timeout: float, **kw: Any) -> Any:
+    """A named person's page in its own browser context, reading ``lang`` (the ``lang``
+    cookie the header's switcher sets; None: no cookie); ``kw`` for the context (a
+    ``viewport``, ``bypass_csp``...). Its script errors gather in ``page.js_errors``."""
+    context = browser.new_context(base_url=base, **kw)
+    if lang:
+        host = base.split("//")[1].split(":")[0]
+        context.add_cookies([{"name": "lang", "value": lang, "domain": host, "path": "/"}])
+    context.set_default_timeout(timeout)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    assert page.request.post("/api/me", data={"name": name}).ok
+    return page

@@ -36,6 +36,7 @@ if not AXE.exists():
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
+from browser.conftest import reader  # noqa: E402
 from browser.test_browser import (  # noqa: E402
     TIMEOUT,
     finished_bots_table,
@@ -66,18 +67,8 @@ def server(tmp_path_factory) -> Iterator[str]:
 def person(browser, base: str, lang: str, name: str = "Ada", width: int = 1280, **kw) -> Page:
     """A named person's page in its own context, in ``lang`` (its cookie). The page's
     Content-Security-Policy is bypassed only so that axe's script can be injected."""
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, base_url=base, bypass_csp=True, **kw
-    )
-    host = base.split("//")[1].split(":")[0]
-    context.add_cookies([{"name": "lang", "value": lang, "domain": host, "path": "/"}])
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    assert page.request.post("/api/me", data={"name": name}).ok
-    return page
+    viewport = {"width": width, "height": 900}
+    return reader(browser, base, lang, name, TIMEOUT, viewport=viewport, bypass_csp=True, **kw)
 
 
 def new_table(page: Page, game: str, seed: int | None = None) -> str:

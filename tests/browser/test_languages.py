@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.conftest import reader
 from browser.test_browser import TIMEOUT, finished_bots_table, serving, settled, winning_deal
 from helpers import play_with_greedy
 from server.conftest import Socket
@@ -119,17 +120,9 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 def person(browser, base: str, lang: str | None, width: int = 1280, **kw) -> Page:
     """A named person's page in its own context, reading ``lang`` (its cookie; None: none)."""
-    context = browser.new_context(viewport={"width": width, "height": 900}, base_url=base, **kw)
-    if lang:
-        host = base.split("//")[1].split(":")[0]
-        context.add_cookies([{"name": "lang", "value": lang, "domain": host, "path": "/"}])
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    assert page.request.post("/api/me", data={"name": NAME}).ok
-    return page
+    return reader(
+        browser, base, lang, NAME, TIMEOUT, viewport={"width": width, "height": 900}, **kw
+    )
 
 
 def new_table(page: Page, game: str, seed: int | None = None) -> str:
