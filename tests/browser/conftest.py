@@ -19,6 +19,12 @@ ARGS = [
 ]
 
 
+#: how long an ``expect`` waits for the page (Playwright's default is 5 s): a replay's step or
+#: a table's end is drawn after a request that a loaded CI machine (the suite in parallel on
+#: two cores) sometimes answers in more than 5 s
+EXPECT_TIMEOUT = 15_000
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
@@ -26,7 +32,9 @@ def browser() -> Iterator[Any]:
             "browser tests need Debian's Chromium at /usr/bin/chromium "
             "(apt-get install chromium); no browser is downloaded"
         )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT)
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
