@@ -112,7 +112,8 @@ def test_table_tools_are_declared_per_player_count():
 
     assert typing.get_args(Tool) == TOOLS
     assert games.get("doublets").tools_for(1) == TOOLS
-    assert games.get("the-game").tools_for(1) == ("undo", "redo", "restart", "new_deal")
+    # The Game alone peeks too: its solver answers "can this still be won?" with every card
+    assert games.get("the-game").tools_for(1) == ("undo", "redo", "peek", "restart", "new_deal")
     for name in games.names():
         for players in range(max(2, games.get(name).min_players), games.get(name).max_players + 1):
             assert games.get(name).tools_for(players) == ()

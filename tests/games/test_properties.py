@@ -64,6 +64,22 @@ def test_cards_conserved_and_views_hide_hidden_cards(case):
     check_cards(state)
 
 
+@SETTINGS
+@given(game_cases)
+def test_a_redraw_depends_on_the_view_alone(case):
+    """Two states a seat cannot tell apart redraw alike for the same random numbers: what a
+    seat's samples hold (a bot's, a game review's) never depends on the truth it cannot see."""
+    (name, n), seed, rng = case
+    for step, (state, _seat, _action) in enumerate(random_game(name, n, seed, rng)):
+        if step % 9 == 0:
+            for seat in [None, *range(state.players)]:
+                twin = state.redraw_hidden(seat, rng)  # the seat cannot tell them apart
+                k = rng.getrandbits(32)
+                mine = state.redraw_hidden(seat, random.Random(k))
+                theirs = twin.redraw_hidden(seat, random.Random(k))
+                assert mine.snapshot() == theirs.snapshot(), (name, step, seat)
+
+
 def test_hidden_check_would_catch_a_leak():
     """The view comparison above is not vacuous: the truth differs between the twins."""
     rng = random.Random(1)

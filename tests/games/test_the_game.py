@@ -36,6 +36,7 @@ VIEW_KEYS = {
     "to_act",
     "piles",
     "hand",
+    "played",
     "hand_sizes",
     "draw_pile",
     "turn",
@@ -847,6 +848,9 @@ def check_view_hides_other_hands(state, seat):
     for path, value in lists_in(view):
         if path == ("hand",):
             continue
+        if path == ("played",):  # public: the cards on the piles, every one of them
+            assert value == sorted(c for p in state.piles_played for c in p)
+            continue
         assert path in {
             ("to_act",),
             ("hand_sizes",),
@@ -889,6 +893,8 @@ def test_view_fields_follow_the_game():
     state.act(1, "signal up2 good")
     act_all(state, 0, ["play 10 up1", "play 16 down2"])
     view = state.view(1)
+    # every card on the piles, those the position put under the tops too
+    assert view.pop("played") == sorted(c for p in state.piles_played for c in p)
     assert view == {
         "game": "the-game",
         "seat": 1,

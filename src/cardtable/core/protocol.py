@@ -311,6 +311,15 @@ class Game(ABC):
     #: the bot that watches a person's game to give hints (a spec for ``make_bot`` whose bot
     #: has ``observe(view)`` and ``hint(view, legal) -> (action, reason)``), or None
     advisor: ClassVar[str | None] = None
+    #: the bot that finds a seat's best move in a game review (``cardtable.review``): the
+    #: strongest that decides from its view alone; None: the ``advisor``, else the fallback
+    review_bot: ClassVar[str | None] = None
+    #: how a review scores a position sampled from a seat's view: ``"playout"`` (the game's
+    #: greedy playout for every seat: cheap, for games it plays well), ``"bots:SPEC"`` (every
+    #: seat played by the bot ``SPEC``, ``make_bot``'s spec) or ``"solver"`` (the position
+    #: ``solver`` on the sample: won or lost, for a solitaire whose solver answers in
+    #: milliseconds)
+    review_judge: ClassVar[str] = "playout"
     # A game's solvers and encoding live above the rules (they import them), so the game
     # cannot name them: they are registered by the game's name in entry-point groups
     # (``COMPANIONS``; pyproject.toml for the built-in games) and found through ``companion``.

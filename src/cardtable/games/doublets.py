@@ -126,6 +126,8 @@ class DoubletsGame(Game):
     advisor = "fair"  # the fair bot gives hints from the player's own view
     min_players = 1
     max_players = 1
+    review_bot = "fair"
+    review_judge = "solver"  # a sampled stock is solved in about a millisecond
     better = "high"
     options = ()
 
@@ -554,7 +556,14 @@ class DoubletsState(State):
 
     def redraw_hidden(self, seat: int | None, rng: random.Random) -> DoubletsState:
         other = self.clone()
-        reorder(other.stock, rng)  # only the stock's order is hidden
+        if self.redeals_left < REDEALS:
+            # once the stock has gone round, the player has seen it all in order: the waste,
+            # turned over, is the stock they remember (perfect recall, as the fair bot keeps)
+            return other
+        # only the stock's order is hidden; sorted first so that the redraw depends on what
+        # the player sees, never on the true order (a game review must not change with it)
+        other.stock.sort()
+        reorder(other.stock, rng)
         return other
 
     def clone(self) -> DoubletsState:

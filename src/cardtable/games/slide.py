@@ -239,6 +239,7 @@ class SlideGame(Game):
     result_type = SlideResult
     min_players = 2
     max_players = 6
+    review_bot = "search"
     better = "low"
     #: the words name the cells and cards the action carries (``describe_action``)
     words_need_view = False
@@ -783,7 +784,8 @@ class SlideState(State):
     def redraw_hidden(self, seat: int | None, rng: random.Random) -> SlideState:
         other = self.clone()
         # face-down values, wherever they lie, are unknown to everyone, their owners too
-        values = [v for g in self.grids for v in g if v < 0]
+        # sorted first: the redraw depends on the view alone, not on where the cards truly lie
+        values = sorted(v for g in self.grids for v in g if v < 0)
         reorder(values, rng)
         drawn = iter(values)  # back into the face-down cells, in the same reading order
         other.grids = [[v if v >= 0 else next(drawn) for v in g] for g in self.grids]

@@ -8,6 +8,7 @@ import pytest
 
 from cardtable import games
 from cardtable.bots import make_bot
+from cardtable.bots.the_game.expert import ExpertBot
 from cardtable.core.errors import BadOptions
 from cardtable.sim import play_one
 
@@ -290,5 +291,14 @@ def test_last_draws_search_decides_from_the_view_alone(bot, players, monkeypatch
 
 def test_a_level_is_refused_under_the_bots_own_name():
     for name in ("expert", "team"):
-        with pytest.raises(BadOptions, match=f"the {name} bot has no levels"):
+        with pytest.raises(BadOptions, match=f"the {name} bot's levels are quick, not 'hard'"):
             make_bot(f"{name}:hard", "the-game")
+
+
+def test_the_quick_level_leaves_out_the_sampled_searches():
+    bot = make_bot("expert:quick", "the-game")
+    assert isinstance(bot, ExpertBot)
+    bot.tune_for(3)
+    assert bot.params["samples"] == 0 and bot.params["draw_search"] == 0
+    # a setting given to the bot still wins over its level
+    assert ExpertBot("the-game", level="quick", params={"samples": 3}).given["samples"] == 3

@@ -296,6 +296,10 @@ class ExpertBot:
     name = "expert"  # its name among the bots (``make_bot``)
     defaults: dict[str, Any] = DEFAULTS
     by_players: dict[int, dict[str, Any]] = BY_PLAYERS
+    #: level -> settings over the rest. ``quick``: no sampled search of the last draws and the
+    #: endgame (half the time of a game, a weaker finish): the players of a game review's
+    #: playouts, of which a review needs thousands
+    levels: dict[str, dict[str, Any]] = {"quick": {"samples": 0, "draw_search": 0}}
 
     def __init__(
         self,
@@ -304,11 +308,14 @@ class ExpertBot:
         level: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
-        if level is not None:  # (the team bot's too, under its own name)
-            raise BadOptions(f"the {self.name} bot has no levels")
+        if level is not None and level not in self.levels:  # (the team bot's too)
+            raise BadOptions(
+                f"the {self.name} bot's levels are {', '.join(self.levels)}, not {level!r}"
+            )
         self.game = game
         self.seed = seed
-        self.given = dict(params or {})  # wins over the settings per player count
+        # wins over the settings per player count
+        self.given = {**self.levels.get(level or "", {}), **(params or {})}
         self.params = {**self.defaults, **self.given}
         self._tuned_for: int | None = None  # the player count the settings are for
         self.planner = self.make_planner()
@@ -328,8 +335,12 @@ class ExpertBot:
 
     # -- memory ----------------------------------------------------------------------------
     def observe(self, view: dict) -> None:
-        """Remember played cards: pile tops seen, and own cards that left the hand."""
+        """Remember played cards: the view's list of them (a bot built mid-game, as a game
+        review builds them, knows them all at once), else pile tops seen and own cards that
+        left the hand (a view from before the list)."""
         played = self.played
+        for c in view.get("played", ()):
+            played |= 1 << c
         for p in PILES:
             top = view["piles"][p]
             if 2 <= top <= 99:

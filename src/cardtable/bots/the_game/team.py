@@ -133,7 +133,7 @@ class TeamBot(ExpertBot):
         level: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(game, seed, level, params)  # refuses levels, like the expert
+        super().__init__(game, seed, level, params)  # the expert's levels
         self._wanted_key: Any = None
         self._wanted: dict[str, str] = {}
 
