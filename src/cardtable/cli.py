@@ -512,6 +512,75 @@ def replay(
 
 
 @app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="a finished game's record (JSON)")],
+    seat: Annotated[int | None, typer.Option(help="review only this seat (counted from 1)")] = None,
+    depth: Annotated[
+        str, typer.Option(help="quick, normal or deep: how many positions a move is tried on")
+    ] = "normal",
+    every: Annotated[
+        bool, typer.Option("--all", help="list every decision, not only the marked ones")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the review as JSON")] = False,
+    lang: LangOpt = None,
+) -> None:
+    """Review a finished game: each move judged from what its player could see, the mistakes
+    marked, and (peeking) whether the deal could be won."""
+    from cardtable.paths import load_record
+    from cardtable.review import DEPTHS, NotFinished, review_record
+
+    if depth not in DEPTHS:
+        usage_error(f"the depths are {', '.join(DEPTHS)}, not {depth!r}")
+    try:
+        record = load_record(file)
+        players = games.replay(record).players
+        if seat is not None and not 1 <= seat <= players:
+            usage_error(f"this game's seats are 1 to {players}, not {seat}")
+        seats = None if seat is None else [seat - 1]
+        found = review_record(record, depth=depth, seats=seats)
+    except FileNotFoundError:
+        failure(f"no such file: {file}")
+    except OSError as e:
+        failure(f"cannot read {file}: {e.strerror}")
+    except NotFinished as e:
+        failure(str(e))
+    except CardtableError as e:
+        failure(e.reason)
+    if as_json:
+        console.print_json(json.dumps(found))
+        return
+    print_review(found, record, every, terminal_language(lang))
+
+
+def print_review(
+    found: dict[str, Any], record: dict[str, Any], every: bool, lang: str | None
+) -> None:
+    """The review as lines in the reader's language (English without the tui extra's Babel)."""
+    from cardtable.core.protocol import seat_name
+    from cardtable.review import words
+
+    say: Any = str
+    if importlib.util.find_spec("babel") is not None:
+        from cardtable.i18n.reader import Reader
+
+        say = Reader(lang or from_environment(os.environ))
+    names: list[Any] = [seat_name(s) for s in range(found["players"])]
+    # a record from the server names who sat where (``played_by``: the first player of each)
+    for s, who in enumerate((record.get("played_by") or [])[: len(names)]):
+        if isinstance(who, list) and who and isinstance(who[0], dict) and who[0].get("name"):
+            names[s] = str(who[0]["name"])
+    for entry in found["summary"]:
+        console.print(escape(say(words.summary_line(entry, names[entry["seat"]]))))
+    console.print()
+    for move in found["moves"]:
+        if every or move["mark"]:
+            console.print(escape(say(words.move_line(move, names[move["seat"]]))))
+    if found["verdict"] is not None:
+        console.print()
+        console.print(escape(say(words.verdict_line(found["verdict"], names))))
+
+
+@app.command()
 def rules(
     game: GameArg,
     lang: Annotated[

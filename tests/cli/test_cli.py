@@ -329,3 +329,57 @@ def test_a_game_from_another_package_is_in_the_help_and_the_commands(plugin_game
     rules = cardtable_("rules", plugin_game)
     assert rules.returncode == 1 and rules.stderr.startswith("error: no rules page for fifteen")
     assert "Traceback" not in rules.stderr
+
+
+def _finished_doublets(tmp_path, seed: int = 7):
+    from cardtable.sim import play_one
+
+    state = games.get("doublets").deal(seed)
+    play_one(state, [bots.make_bot("greedy", "doublets")])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state.record()))
+    return path, state
+
+
+def test_review_prints_the_marks_and_the_peeking_verdict(tmp_path):
+    path, state = _finished_doublets(tmp_path)
+    assert not state.result()["won"]
+    out = runner.invoke(app, ["review", str(path)])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Seat 1: accuracy ")
+    assert any(line.startswith("Move ") and "blunder; better: " in line for line in lines)
+    assert lines[-1].startswith("With every card known: the deal was winnable until move ")
+    every = runner.invoke(app, ["review", str(path), "--all"]).stdout
+    assert every.count("\nMove ") > out.stdout.count("\nMove ")
+
+
+def test_review_json_is_the_review(tmp_path):
+    from cardtable.review import review_record
+
+    path, state = _finished_doublets(tmp_path)
+    out = runner.invoke(app, ["review", str(path), "--json", "--depth", "quick"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout) == review_record(state.record(), depth="quick")
+
+
+def test_review_reads_in_the_readers_language(tmp_path):
+    path, _ = _finished_doublets(tmp_path)
+    out = runner.invoke(app, ["review", str(path), "--lang", "cs"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.startswith("Místo 1: přesnost ")
+    assert "hrubá chyba; lepší: " in out.stdout and "Se znalostí všech karet" in out.stdout
+
+
+def test_review_refuses_an_unfinished_game_and_a_wrong_seat(tmp_path):
+    path, state = _finished_doublets(tmp_path)
+    record = state.record()
+    record["actions"] = record["actions"][:10]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(record))
+    out = runner.invoke(app, ["review", str(cut)])
+    assert out.exit_code == 1 and "only a finished game is reviewed" in out.stderr
+    out = runner.invoke(app, ["review", str(path), "--seat", "2"])
+    assert out.exit_code == 2 and "this game's seats are 1 to 1" in out.stderr
+    out = runner.invoke(app, ["review", str(path), "--depth", "forever"])
+    assert out.exit_code == 2

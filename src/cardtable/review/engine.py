@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,9 +95,8 @@ def move_accuracy(drop: float) -> float:
 
 
 class _Reviewer:
-    def __init__(self, game: Game, record: Record, depth: str, budget: float | None) -> None:
+    def __init__(self, game: Game, depth: str, budget: float | None) -> None:
         self.game = game
-        self.record = record
         self.bot = game.review_bot or game.advisor or game.fallback_bot
         self.judge: Judge = judge_for(game)
         self.kind = judge_kind(game)
@@ -172,12 +171,6 @@ class _Reviewer:
         return not self.game.cooperative and state.players > 1
 
 
-def decisions(game: Game, record: Record, seats: set[int]) -> int:
-    """How many of ``seats``' actions are not talk: the review's progress counts these."""
-    talk = game.is_talk
-    return sum(1 for seat, action in record["actions"] if seat in seats and not talk(action))
-
-
 def review_record(
     record: Record,
     *,
@@ -198,18 +191,69 @@ def review_record(
     game = final.game
     if not (final.over or ended):
         raise NotFinished("the game is not over: only a finished game is reviewed")
+    chosen = sorted(set(range(final.players) if seats is None else seats))
+    if not set(chosen) <= set(range(final.players)):
+        raise ValueError(f"the seats of this game are 0 to {final.players - 1}")
+    talk = game.is_talk
+    total = sum(1 for seat, action in record["actions"] if seat in chosen and not talk(action))
+    walk = steps(game, record)
+    review = review_steps(
+        game, walk, chosen, depth=depth, budget=budget, progress=progress, total=total
+    )
+    review["verdict"] = verdict(game, record)
+    return review
+
+
+def steps(game: Game, record: Record) -> Iterator[tuple[State, int, str]]:
+    """``(position before, seat, action)`` for each action of ``record`` (one state, moved
+    on after each: use each position before asking for the next)."""
+    state = game.deal(record["seed"], record["players"], record["options"])
+    for seat, action in record["actions"]:
+        yield state, seat, action
+        state.act(seat, action)
+
+
+def review_steps(
+    game: Game,
+    walk: Iterable[tuple[State, int, str]],
+    seats: list[int],
+    *,
+    depth: str = "normal",
+    budget: float | None = None,
+    progress: Progress | None = None,
+    total: int = 0,
+) -> Review:
+    """The review of the game ``walk`` goes through (``steps``), for ``seats``, with no
+    verdict; ``progress(done, total)`` after each of the seats' actions. It reads each
+    position only through the seats' views and ``redraw_hidden``: positions the seats cannot
+    tell apart give the same review (a test holds it to that)."""
     if depth not in DEPTHS:
         raise ValueError(f"the depths are {', '.join(DEPTHS)}, not {depth!r}")
-    chosen = set(range(final.players) if seats is None else seats)
-    if not chosen <= set(range(final.players)):
-        raise ValueError(f"the seats of this game are 0 to {final.players - 1}")
-    reviewer = _Reviewer(game, record, depth, budget)
-    moves = _walk(reviewer, record, chosen, progress)
+    reviewer = _Reviewer(game, depth, budget)
+    players = 0
+    finders = {s: make_bot(reviewer.bot, game.name, seed=SALT + s) for s in seats}
+    done, moves = 0, []
+    for step, (state, seat, action) in enumerate(walk):
+        players = state.players
+        for s, bot in finders.items():  # each finder remembers what its seat saw, as a player
+            observe = getattr(bot, "observe", None)
+            if observe is not None:
+                observe(state.view(s))
+        if seat not in finders or game.is_talk(action):
+            continue
+        legal = [a for a in state.legal(seat) if not game.is_talk(a)]
+        if len(legal) > 1:
+            reviewer.check_budget()
+            best = finders[seat].choose(state.view(seat), legal)
+            moves.append(reviewer.decision(state, step, seat, action, best))
+        done += 1
+        if progress is not None:
+            progress(done, total)
     return {
         "format": FORMAT,
         "game": game.name,
-        "players": final.players,
-        "seats": sorted(chosen),
+        "players": players,
+        "seats": seats,
         "depth": depth,
         "judge": reviewer.kind,
         "bot": reviewer.bot,
@@ -217,32 +261,9 @@ def review_record(
         "marks": {name: at for name, at in MARKS},
         "better": game.better,
         "moves": moves,
-        "summary": _summary(moves, sorted(chosen)),
-        "verdict": verdict(game, record, budget=None),
+        "summary": _summary(moves, seats),
+        "verdict": None,
     }
-
-
-def _walk(reviewer: _Reviewer, record: Record, seats: set[int], progress: Progress | None) -> list:
-    game = reviewer.game
-    state = game.deal(record["seed"], record["players"], record["options"])
-    finders = {s: make_bot(reviewer.bot, game.name, seed=SALT + s) for s in sorted(seats)}
-    total, done, moves = decisions(game, record, seats), 0, []
-    for step, (seat, action) in enumerate(record["actions"]):
-        if seat in finders and not game.is_talk(action):
-            legal = [a for a in state.legal(seat) if not game.is_talk(a)]
-            if len(legal) > 1:
-                reviewer.check_budget()
-                best = finders[seat].choose(state.view(seat), legal)
-                moves.append(reviewer.decision(state, step, seat, action, best))
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        state.act(seat, action)
-        for s, bot in finders.items():  # each finder remembers what its seat saw, as a player
-            observe = getattr(bot, "observe", None)
-            if observe is not None:
-                observe(state.view(s))
-    return moves
 
 
 def _summary(moves: list[dict], seats: list[int]) -> list[dict]:
