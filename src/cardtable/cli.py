@@ -491,24 +491,50 @@ def terminal_language(lang: str | None) -> str | None:
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a saved record (JSON)")],
+    review: Annotated[
+        bool, typer.Option("--review", help="review the game (a finished one) as it opens")
+    ] = False,
+    review_file: Annotated[
+        Path | None,
+        typer.Option(help="show this review beside the moves (cardtable review --json)"),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
-    """Step through a saved record."""
+    """Step through a saved record, with the game's review beside the moves (r: review)."""
     from cardtable.paths import load_record
 
+    made = None
     try:
         record = load_record(file)
-        games.replay(record)  # refuse a bad record before the screen opens
+        final = games.replay(record)  # refuse a bad record before the screen opens
+        if review and not final.over:
+            failure("the game is not over: only a finished game is reviewed")
     except FileNotFoundError:
         failure(f"no such file: {file}")
     except OSError as e:
         failure(f"cannot read {file}: {e.strerror}")
     except CardtableError as e:
         failure(e.reason)
+    if review_file is not None:
+        made = load_review(review_file, record)
     need_extra("tui", "replay")
     from cardtable.tui import run_replay
 
-    run_replay(record, terminal_language(lang))
+    run_replay(record, terminal_language(lang), review=made, review_now=review)
+
+
+def load_review(path: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """A review saved by ``cardtable review --json``, checked to be of ``record``'s game."""
+    try:
+        made = json.loads(path.read_text())
+    except OSError as e:
+        failure(f"cannot read {path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        failure(f"{path} is not JSON: {e}")
+    fits = isinstance(made, dict) and made.get("game") == record["game"]
+    if not fits or made.get("players") != record["players"] or "moves" not in made:
+        failure(f"{path} is not a review of this game")
+    return made
 
 
 @app.command()

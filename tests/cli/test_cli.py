@@ -383,3 +383,19 @@ def test_review_refuses_an_unfinished_game_and_a_wrong_seat(tmp_path):
     assert out.exit_code == 2 and "this game's seats are 1 to 1" in out.stderr
     out = runner.invoke(app, ["review", str(path), "--depth", "forever"])
     assert out.exit_code == 2
+
+
+def test_replay_refuses_a_review_of_another_game_and_reviewing_an_unfinished_one(tmp_path):
+    path, state = _finished_doublets(tmp_path)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"game": "slide", "players": 2, "moves": []}))
+    out = runner.invoke(app, ["replay", str(path), "--review-file", str(other)])
+    assert out.exit_code == 1 and "is not a review of this game" in out.stderr
+    out = runner.invoke(app, ["replay", str(path), "--review-file", str(tmp_path / "none.json")])
+    assert out.exit_code == 1 and "cannot read" in out.stderr
+    record = state.record()
+    record["actions"] = record["actions"][:10]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(record))
+    out = runner.invoke(app, ["replay", str(cut), "--review"])
+    assert out.exit_code == 1 and "only a finished game is reviewed" in out.stderr

@@ -105,3 +105,61 @@ async def test_a_game_without_a_board_replays_on_the_generic_one(plugin_game: st
         await pilot.pause()  # the board is drawn after the key's handler (a busy machine lags)
         assert shown(app) == games.replay(prefix(record, 0)).view(None)
         assert f"draw pile: {shown(app)['draw_pile']}" in board_text(app)
+
+
+def lost_doublets_record() -> dict:
+    """A Doublets deal the greedy bot loses after the deal was winnable (a blunder in it)."""
+    from cardtable.bots import make_bot
+    from cardtable.sim import play_one
+
+    state = games.get("doublets").deal(7)
+    play_one(state, [make_bot("greedy", "doublets")])
+    assert not state.result()["won"]
+    return state.record()
+
+
+def steps_text(app: ReplayApp) -> str:
+    from textual.widgets import OptionList
+
+    steps = app.query_one("#steps", OptionList)
+    return "\n".join(str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count))
+
+
+async def test_r_reviews_the_game_and_marks_its_moves() -> None:
+    from cardtable.review import review_record
+
+    record = lost_doublets_record()
+    expected = review_record(record)
+    blunder = next(m for m in expected["moves"] if m["mark"] == "blunder")
+    app = ReplayApp(record)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert " ??" not in steps_text(app)
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.review == expected
+        n = blunder["step"] + 1
+        assert f"{n:>3}. seat 1: {blunder['played']} ??" in steps_text(app)
+        review = str(app.query_one("#review", Static).render())
+        assert "Seat 1: accuracy" in review or "seat 1: accuracy" in review
+        assert "With every card known: the deal was winnable until move" in review
+        app.action_go(n)
+        await pilot.pause()
+        assert f"blunder; better: {blunder['best']}" in step_text(app)
+
+
+async def test_a_review_given_is_shown_and_an_unfinished_game_is_not_reviewed() -> None:
+    from cardtable.review import review_record
+
+    record = lost_doublets_record()
+    made = review_record(record, depth="quick")
+    app = ReplayApp(record, review=made, lang="de")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        assert "Genauigkeit" in str(app.query_one("#review", Static).render())
+        assert " ??" in steps_text(app)
+    app = ReplayApp(prefix(record, 30))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.review is None and not app.reviewing

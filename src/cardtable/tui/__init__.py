@@ -46,8 +46,16 @@ def run_play(
     return saved
 
 
-def run_replay(record: dict[str, Any], lang: str | None = None) -> None:
-    """Step through a saved record full screen."""
+def run_replay(
+    record: dict[str, Any],
+    lang: str | None = None,
+    review: dict[str, Any] | None = None,
+    review_now: bool = False,
+) -> None:
+    """Step through a saved record full screen (with its review: given, or made at once)."""
     from cardtable.tui.replay import ReplayApp
 
-    ReplayApp(record, lang=lang or from_environment(os.environ)).run()
+    app = ReplayApp(
+        record, lang=lang or from_environment(os.environ), review=review, review_now=review_now
+    )
+    app.run()
