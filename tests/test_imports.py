@@ -14,12 +14,14 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 #: package (a folder under src/cardtable) -> the packages it must never import
 SERVER_PARTS = {"server/api", "server/storage", "server/tables", "server/cluster", "server/web"}
 NEVER = {
-    "core": {"games", "bots", "solvers", "rl", "server", "tui", "cli", "sim", "i18n"},
-    "games": {"bots", "solvers", "rl", "server", "tui", "cli", "sim", "i18n"},
+    "core": {"games", "bots", "solvers", "rl", "server", "tui", "cli", "sim", "i18n", "review"},
+    "games": {"bots", "solvers", "rl", "server", "tui", "cli", "sim", "i18n", "review"},
     # languages meet the games' words here, for the adapters above (the core never translates)
-    "i18n": {"bots", "solvers", "rl", "server", "tui", "cli", "sim"},
-    "solvers": {"bots", "rl", "server", "tui", "cli"},
-    "bots": {"rl", "server", "tui", "cli"},
+    "i18n": {"bots", "solvers", "rl", "server", "tui", "cli", "sim", "review"},
+    "solvers": {"bots", "rl", "server", "tui", "cli", "review"},
+    "bots": {"rl", "server", "tui", "cli", "review"},
+    # the game review: above the bots and solvers it asks, below the screens that show it
+    "review": {"rl", "server", "tui", "cli", "sim", "i18n"},
     # the server's parts, lowest first (cardtable/server/__init__.py, docs/architecture.md)
     "server/api": SERVER_PARTS - {"server/api"},
     "server/storage": {"server/tables", "server/cluster", "server/web"},

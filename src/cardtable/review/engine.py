@@ -90,7 +90,7 @@ def mark_of(drop: float) -> str | None:
 
 def move_accuracy(drop: float) -> float:
     """A move's accuracy from its drop, as lichess computes it from the drop in win chance
-    (its published fit): 100 for no drop, about 65 for 10 points, 27 for 30."""
+    (its published fit): 100 for no drop, about 64 for 10 points, 25 for 30."""
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * max(drop, 0.0)) - 3.1669))
 
 
