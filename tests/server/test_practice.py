@@ -30,9 +30,7 @@ async def play(sock, actions: list[str]) -> None:
 
 async def finished_doublets(person) -> tuple[str, list[str]]:
     line = doublets_line()
-    table = person.post(
-        "/api/tables", {"game": "doublets", "seats": ["me"], "seed": DOUBLETS.seed}
-    )
+    table = person.post("/api/tables", {"game": "doublets", "seats": ["me"], "seed": DOUBLETS.seed})
     sock = await person.connect(table["id"])
     await sock.until(lambda s: True)
     await play(sock, line)

@@ -13,8 +13,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from cardtable.core.errors import BadRecord, UnknownGame
-from cardtable.core.protocol import Game, State
-from cardtable.core.protocol import companion
+from cardtable.core.protocol import Game, State, companion
 from cardtable.core.protocol import replay as _replay
 from cardtable.core.tutorial import Tutorial
 

@@ -13,8 +13,14 @@ from typing import Any
 from cardtable.core.protocol import Action, State, View, ordinal
 from cardtable.core.tutorial import LEARNER, Tutorial
 from cardtable.core.words import Text, translatable
-from cardtable.games.slide import CELL_INDEX, CELL_NAMES, greedy_reveal, greedy_take, push
-from cardtable.games.slide import unpaired_sum
+from cardtable.games.slide import (
+    CELL_INDEX,
+    CELL_NAMES,
+    greedy_reveal,
+    greedy_take,
+    push,
+    unpaired_sum,
+)
 
 _, _n = translatable("slide")
 
@@ -98,7 +104,10 @@ class SlideTutorial(Tutorial):
                 cell=cell,
             )
         if view["round"] == 16:
-            return _("The last round: your last face-down card, {cell}, is the one to reveal.", cell=cell)
+            return _(
+                "The last round: your last face-down card, {cell}, is the one to reveal.",
+                cell=cell,
+            )
         return _(
             "Round {round}: reveal another face-down card. {cell} leaves the most ways to "
             "push a card in.",

@@ -23,7 +23,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardtable import games
@@ -346,7 +346,11 @@ class TableEngine:
             closes,
             [
                 db.Action(
-                    table_id=table_id, n=n, seat=seat, action=action, version=n + 1,
+                    table_id=table_id,
+                    n=n,
+                    seat=seat,
+                    action=action,
+                    version=n + 1,
                     actor=creator.id,
                 )
                 for n, (seat, action) in enumerate(steps or [])
@@ -570,7 +574,7 @@ class TableEngine:
 
     @staticmethod
     def rating(
-        table: LiveTable, seats: list[Any], result: dict[str, Any]
+        table: LiveTable, seats: list[Any], result: Mapping[str, Any]
     ) -> dict[str, Any] | None:
         """What a finished game changes in the ratings (``rating_of``): nothing at a
         practice table (a replayed deal, a tutorial), whatever its seats."""
