@@ -44,18 +44,20 @@ export function createTutor({ tableId, act, rerender }) {
     }
     clear(words).append(...paragraphs);
     play.disabled = !said.suggest;
+    play.dataset.suggest = said.suggest || ""; // (the move, for tests and the curious)
   }
 
   return {
     node,
     /** the suggested move now, for the board to mark (null: none) */
     get suggest() {
-      return said && shownFor >= 0 ? said.suggest : null;
+      return said && shownFor === askedFor ? said.suggest : null;
     },
     /** a new state: ask the tutor once per table version */
     async update(version) {
       if (version === askedFor) return;
       askedFor = version;
+      play.disabled = true; // the suggestion is of the last position until the answer comes
       try {
         const answer = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/tutor`);
         if (askedFor !== version) return; // a newer state came meanwhile
