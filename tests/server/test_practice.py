@@ -22,6 +22,18 @@ def doublets_line() -> list[str]:
     return out
 
 
+async def tutor_of(person, table_id: str) -> dict:
+    """The tutor's answer, waiting as asked when the tutor is asked too often."""
+    import asyncio
+
+    while True:
+        answer = person.http.get(f"/api/tables/{table_id}/tutor")
+        if answer.status_code != 429:
+            assert answer.status_code == 200, answer.text
+            return answer.json()
+        await asyncio.sleep(answer.json()["retry_after"])
+
+
 async def play(sock, actions: list[str]) -> None:
     for action in actions:
         answer = await sock.act(action)
@@ -128,11 +140,21 @@ async def test_a_deviation_is_explained_and_a_slide_tutorial_is_unrated(people):
         )
         if state["table"]["status"] == "over":
             break
-        tutor = ann.http.get(f"/api/tables/{table['id']}/tutor").json()
+        tutor = await tutor_of(ann, table["id"])
         if tutor["suggest"] is None or tutor["suggest"] not in state["legal"]:
             await sock.recv()  # a newer state is on its way
             continue
         await sock.act(tutor["suggest"])
     await sock.close()
     assert ann.http.get("/api/leaderboard", params={"game": "slide"}).json() == []
-    assert ann.http.get(f"/api/tables/{table['id']}/tutor").json()["done"]
+    assert (await tutor_of(ann, table["id"]))["done"]
+
+
+async def test_the_tutor_refuses_a_flood_with_a_wait(people):
+    ann = people("Ann")
+    table = ann.post("/api/tutorials/the-game")
+    answers = [ann.http.get(f"/api/tables/{table['id']}/tutor") for _ in range(30)]
+    refused = [a for a in answers if a.status_code == 429]
+    assert refused and refused[0].json()["error"] == "rate_limited"
+    assert refused[0].json()["retry_after"] > 0
+    assert all(a.status_code == 200 for a in answers[:20])

@@ -66,6 +66,11 @@ export function createTutor({ tableId, act, rerender }) {
         show();
         rerender();
       } catch (e) {
+        if (e.status === 429 && askedFor === version) { // asked too often: once more, later
+          askedFor = -1;
+          setTimeout(() => { if (askedFor === -1) this.update(version); }, 1500);
+          return;
+        }
         clear(words).append(el("p", { class: "muted" }, e.message));
       }
     },

@@ -105,6 +105,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
                 ("hints", app.state.advice.hints),
                 ("peeks", app.state.advice.peeks),
                 ("chat", hub.chat.rate),
+                ("tutor", limits.tutor),
             ):
                 if limiter is not None:
                     limiter.share(counts, name)

@@ -13,6 +13,7 @@ from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.core.tutorial import Tutorial, coach
 from cardtable.core.words import translatable, wire
+from cardtable.server.api.limits import TooMany
 from cardtable.server.api.messages import (
     HubError,
     PracticeBody,
@@ -112,6 +113,12 @@ async def start_tutorial(request: Request, game: str) -> dict[str, Any]:
 async def tutor(request: Request, table_id: str) -> dict[str, Any]:
     """The tutor's words now, for the learner only (the suggestion reads their cards)."""
     player = deps.me(request)
+    wait = deps.limiters(request).tutor.wait(player.id)
+    if wait:
+        wait = round(wait, 1)
+        raise TooMany(
+            "rate_limited", _("too many questions to the tutor: wait {wait} s", wait=wait), wait
+        )
     table = deps.hub(request).load(table_id)
     if table.practice != "tutorial":
         raise HubError("not_offered", _("this table is not a tutorial"), 403)
