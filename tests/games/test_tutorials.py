@@ -110,6 +110,14 @@ def test_an_equal_move_on_the_twin_pile_is_no_deviation() -> None:
     assert coach(tutorial, game, [(0, f"play {card} {twin}")], "Ann").played is None
 
 
+def test_an_equally_good_reveal_is_no_deviation_and_a_corner_is() -> None:
+    tutorial, game = games.tutorial("slide"), games.get("slide")
+    assert tutorial.suggest(tutorial.deal(game), 0) == "reveal b2"  # an inner cell
+    assert coach(tutorial, game, [(0, "reveal c3")], "Ann").played is None
+    corner = coach(tutorial, game, [(0, "reveal a1")], "Ann")
+    assert corner.played == "Ann chose a1 to reveal" and corner.instead == "reveal b2"
+
+
 def test_the_tutor_reads_only_what_the_learner_may_see() -> None:
     """Two deals that differ only in cards the learner cannot see get the same advice."""
     tutorial, game = games.tutorial("the-game"), games.get("the-game")

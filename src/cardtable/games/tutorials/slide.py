@@ -16,6 +16,7 @@ from cardtable.core.words import Text, translatable
 from cardtable.games.slide import (
     CELL_INDEX,
     CELL_NAMES,
+    PUSHES,
     greedy_reveal,
     greedy_take,
     push,
@@ -23,9 +24,6 @@ from cardtable.games.slide import (
 )
 
 _, _n = translatable("slide")
-
-#: the cell a pushed card lands on, per direction, from the hole's row and column
-ENTRY = {"left": (None, 0), "right": (None, 3), "top": (0, None), "bottom": (3, None)}
 
 
 def flat(view: View, seat: int) -> list[Any]:
@@ -71,6 +69,24 @@ class SlideTutorial(Tutorial):
             value, direction = greedy_take(grid, hole, view["centre"])
             return f"take {value} {direction}"
         return None
+
+    def equivalent(self, view: View, played: Action, suggested: Action) -> bool:
+        """A reveal that leaves as many pushes, or a take that leaves the same sum of
+        unpaired cards, is as good as the suggestion."""
+        a, b = played.split(" "), suggested.split(" ")
+        if a[0] != b[0]:
+            return False
+        if a[0] == "reveal":
+            return len(PUSHES[CELL_INDEX[a[1]]]) == len(PUSHES[CELL_INDEX[b[1]]])
+        return self._left(view, a) == self._left(view, b)
+
+    @staticmethod
+    def _left(view: View, take: list[str]) -> int:
+        """The sum of unpaired face-up cards a take (``["take", value, side]``) leaves."""
+        seat = view["seat"]
+        grid = flat(view, seat)
+        push(grid, CELL_INDEX[view["holes"][seat]], take[2], int(take[1]))
+        return unpaired_sum(grid)
 
     def explain(self, view: View, suggest: Action | None, moves: int) -> list[Text]:
         seat = view["seat"]
