@@ -31,9 +31,11 @@ export function createTutor({ tableId, act, rerender }) {
     if (!said) return;
     const paragraphs = [];
     if (said.played) {
+      // the suggestion in notation, where the sentence puts it
+      const [before, after = ""] = t("The tutor suggested {action}.").split("{action}");
       paragraphs.push(el("p", { class: "tutor-deviation", "data-testid": "tutor-deviation" },
         t("Your move: {what}", { what: say(said.played_msg ?? said.played) }), " ",
-        t("The tutor suggested {action}.", { action: said.instead })));
+        before, el("span", { class: "notation" }, said.instead), after));
     }
     said.text.forEach((english, i) => {
       paragraphs.push(el("p", {}, say(said.text_msg[i] ?? english)));
