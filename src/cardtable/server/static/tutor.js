@@ -34,7 +34,7 @@ export function createTutor({ tableId, act, rerender }) {
       // the suggestion in notation, where the sentence puts it
       const [before, after = ""] = t("The tutor suggested {action}.").split("{action}");
       paragraphs.push(el("p", { class: "tutor-deviation", "data-testid": "tutor-deviation" },
-        t("Your move: {what}", { what: say(said.played_msg ?? said.played) }), " ",
+        t("Your move: {what}.", { what: say(said.played_msg ?? said.played) }), " ",
         before, el("span", { class: "notation" }, said.instead), after));
     }
     said.text.forEach((english, i) => {
