@@ -119,6 +119,7 @@ INFO_KEYS = {
     "clock",
     "your_deadline",
     "created_at",
+    "practice",  # a practice table's kind, null for any other (#27)
 }
 #: only on a table closed before its game's end (#11): how, one word
 ENDED_VALUES = {"abandoned", "resigned", "idle"}
@@ -504,7 +505,10 @@ class MessageCheck:
         ):
             tally.leak(f"a table clock with fields {sorted(clock)}")
         # a solitaire shows its deal number; a shared deal's seed is secret until the end
-        secret = table.players > 1 and table.status != "over"
+        # (a practice table's deal is known to its player: a replayed deal, a tutorial's)
+        secret = table.players > 1 and table.status != "over" and not table.practice
+        if info["practice"] != table.practice:
+            tally.leak("table info: practice is not the table's")
         if secret and info["seed"] is not None:
             tally.leak(f"table info shows the seed of a running {table.game} game")
         if info["options"] != table.options or info["status"] != table.status:

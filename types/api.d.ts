@@ -41,6 +41,7 @@ NameBody: NameBody
 NewTable: NewTable
 Player: Player
 PongMessage: PongMessage
+PracticeBody: PracticeBody
 PresenceMessage: PresenceMessage
 RecoverBody: RecoverBody
 RecoveryAnswer: RecoveryAnswer
@@ -54,6 +55,8 @@ ServerMessage: ServerMessage
 StateMessage: StateMessage
 Stats: Stats
 TableInfo: TableInfo
+TutorAnswer: TutorAnswer
+TutorialInfo: TutorialInfo
 WebsocketSchema: WebsocketSchema
 WinnableAnswer: WinnableAnswer
 Words: Words
@@ -459,6 +462,10 @@ ended?: (("abandoned" | "resigned" | "idle" | "too_long") | null)
  * when the table was created (ISO 8601, UTC): the lobby shows its age
  */
 created_at?: (string | null)
+/**
+ * a practice table: ``practice`` (a finished solitaire played on from a step) or ``tutorial`` (a game's tutorial); never rated nor in the statistics
+ */
+practice?: (("practice" | "tutorial") | null)
 }
 export interface SeatInfo {
 seat: number
@@ -648,6 +655,10 @@ you?: ("seated" | "resigned" | "away")
  */
 your_deadline?: (number | null)
 /**
+ * a practice table (``TableInfo.practice``), else null
+ */
+practice?: (("practice" | "tutorial") | null)
+/**
  * your game played alone has no move left and is held open for undo: yours to undo, or to deal anew (then it counts as lost)
  */
 stuck?: boolean
@@ -696,6 +707,15 @@ export interface PongMessage {
 type: "pong"
 id: (string | null)
 version: number
+}
+/**
+ * A practice table from a finished solitaire's record: its first ``step`` actions.
+ */
+export interface PracticeBody {
+/**
+ * how many actions of the finished game's record to keep
+ */
+step: number
 }
 /**
  * Who is connected changed: one per seat (to everyone), or only the number watching
@@ -838,6 +858,51 @@ won: number
 current_streak: number
 best_streak: number
 best_score: (number | null)
+}
+/**
+ * What the tutor says now at a tutorial table, to its learner (``core/tutorial.py``).
+ */
+export interface TutorAnswer {
+/**
+ * the learner's moves so far (talk not counted)
+ */
+moves: number
+/**
+ * the step's explanation, a paragraph each (English)
+ */
+text: string[]
+/**
+ * the same paragraphs, for the reader's language
+ */
+text_msg: (Words | string)[]
+/**
+ * the move suggested now; null: not yours to move
+ */
+suggest: (string | null)
+/**
+ * your last move in words, when it was not the one suggested
+ */
+played?: (string | null)
+played_msg?: (Words | string | null)
+/**
+ * the move suggested in its place
+ */
+instead?: (string | null)
+/**
+ * the game is over: the tutorial is finished
+ */
+done: boolean
+}
+/**
+ * A game's tutorial, for the lobby's "Learn to play".
+ */
+export interface TutorialInfo {
+game: string
+title: string
+/**
+ * you have played this tutorial to its end
+ */
+done: boolean
 }
 export interface WebsocketSchema {
 /**

@@ -182,6 +182,15 @@ def table(game: str, end: bool) -> Callable[[Page, str], None]:
     return open_table
 
 
+def tutorial(page: Page, base: str) -> None:
+    """A tutorial's table (issue #27): the tutor beside the board, its move marked."""
+    answer = page.request.post("/api/tutorials/the-game", data={})
+    assert answer.ok, answer.text()
+    page.goto(f"/t/{answer.json()['id']}")
+    expect(page.get_by_test_id("tutor-play")).to_be_enabled()
+    expect(page.locator(".suggested").first).to_be_visible()
+
+
 # -- a table in the states that show more: a card picked, a hint, the keys -----------------------
 def slide_push(page: Page, base: str) -> None:
     """Slide at the person's take, a centre card picked: the push arrows show."""
@@ -229,6 +238,7 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "slide-push": slide_push,
     "the-game-picked": the_game_picked,
     "doublets-help": doublets_help,
+    "tutorial": lambda page, base: tutorial(page, base),
 }
 #: the pages of a game's table
 TABLES = [name for name in PAGES if name.startswith(tuple(SEATS))]

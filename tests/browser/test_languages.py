@@ -288,6 +288,16 @@ def game_end(game: str) -> Callable[[Page, str], None]:
     return show
 
 
+def tutorial(page: Page, base: str) -> None:
+    """A tutorial's table after a move other than the suggestion: the tutor's words."""
+    answer = page.request.post("/api/tutorials/slide", data={})
+    assert answer.ok, answer.text()
+    page.goto(f"/t/{answer.json()['id']}")
+    expect(page.get_by_test_id("tutor-play")).to_be_enabled()
+    page.locator('[data-action="reveal a1"]').click()  # (the tutor suggests an inner cell)
+    expect(page.get_by_test_id("tutor-deviation")).to_be_visible()
+
+
 PAGES = {
     "lobby": lobby,
     "the recovery code": recovery_dialog,
@@ -303,6 +313,7 @@ PAGES = {
     "a table waiting for players": open_table,
     "a table with clocks": clocked_table,
     **{f"{game} at its end": game_end(game) for game in SEATS},
+    "a tutorial": tutorial,
 }
 
 

@@ -189,6 +189,7 @@ BODIES: dict[str, Callable[[Cast], Any]] = {
     "POST /api/tables/{table_id}/seats/{seat}/invite": lambda c: {"bot": c.other_bot_name},
     "POST /api/tables/{table_id}/seats/{seat}/bot": lambda c: {"bot": "greedy"},
     "POST /api/tables/{table_id}/chat": lambda c: {"free": False},
+    "POST /api/tables/{table_id}/practice": lambda c: {"step": 0},
 }
 
 

@@ -13,8 +13,9 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from cardtable.core.errors import BadRecord, UnknownGame
-from cardtable.core.protocol import Game, State
+from cardtable.core.protocol import Game, State, companion
 from cardtable.core.protocol import replay as _replay
+from cardtable.core.tutorial import Tutorial
 
 #: the entry-point group through which other packages add games
 ENTRY_POINT_GROUP = "cardtable.games"
@@ -25,6 +26,14 @@ BUILT_IN = {
     "doublets": "cardtable.games.doublets",
     "slide": "cardtable.games.slide",
     "the-game": "cardtable.games.the_game",
+}
+#: the entry-point group through which other packages add a game's tutorial (by its name)
+TUTORIAL_GROUP = "cardtable.tutorials"
+# name -> "module:CLASS" of each built-in game's tutorial (``core/tutorial.py``)
+BUILT_IN_TUTORIALS = {
+    "doublets": "cardtable.games.tutorials.doublets:DoubletsTutorial",
+    "slide": "cardtable.games.tutorials.slide:SlideTutorial",
+    "the-game": "cardtable.games.tutorials.the_game:TheGameTutorial",
 }
 _modules: dict[str, str] | None = None
 _loaded: dict[str, Game] = {}
@@ -64,6 +73,21 @@ def get(name: str) -> Game:
     return _loaded[name]
 
 
+def tutorial(name: str) -> Tutorial | None:
+    """The tutorial of the game called ``name`` (a first game that teaches), or None: a
+    built-in game's own, else the one a package registers by the game's name in the
+    entry-point group ``cardtable.tutorials`` (like a game's solvers: ``companion``)."""
+    get(name)  # UnknownGame for a name that is no game
+    spec = BUILT_IN_TUTORIALS.get(name)
+    if spec is None:
+        found = companion(TUTORIAL_GROUP, name)
+    else:
+        module, _, attribute = spec.partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+    made = found() if isinstance(found, type) else found
+    return made if isinstance(made, Tutorial) and made.game == name else None
+
+
 def replay(record: Any) -> State:
     """The state a record describes, rebuilt action by action through the checked path."""
     if not isinstance(record, dict) or not isinstance(record.get("game"), str):
@@ -75,4 +99,15 @@ def replay(record: Any) -> State:
     return _replay(game, record)
 
 
-__all__ = ["ENTRY_POINT_GROUP", "names", "get", "refresh", "replay", "Game", "State"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "TUTORIAL_GROUP",
+    "names",
+    "get",
+    "refresh",
+    "replay",
+    "tutorial",
+    "Game",
+    "State",
+    "Tutorial",
+]

@@ -324,6 +324,11 @@ class TableInfo(BaseModel):
     created_at: str | None = Field(
         None, description="when the table was created (ISO 8601, UTC): the lobby shows its age"
     )
+    practice: Literal["practice", "tutorial"] | None = Field(
+        None,
+        description="a practice table: ``practice`` (a finished solitaire played on from a "
+        "step) or ``tutorial`` (a game's tutorial); never rated nor in the statistics",
+    )
 
 
 #: a table tool (``protocol.TOOLS``): undo, redo, a hint, "still winnable?" (peeking), the same
@@ -627,6 +632,9 @@ class MyGame(BaseModel):
         description="when your move at this clocked "
         "table is due (seconds since the epoch), else null",
     )
+    practice: Literal["practice", "tutorial"] | None = Field(
+        None, description="a practice table (``TableInfo.practice``), else null"
+    )
     stuck: bool = Field(
         False,
         description="your game played alone has no move left and is "
@@ -762,6 +770,37 @@ class HintAnswer(BaseModel):
     action: str | None
     reason: str | None
     msg: Said | None = Field(None, description="the reason, for the reader's language")
+
+
+class PracticeBody(BaseModel):
+    """A practice table from a finished solitaire's record: its first ``step`` actions."""
+
+    step: int = Field(
+        ge=0, le=10_000, description="how many actions of the finished game's record to keep"
+    )
+
+
+class TutorialInfo(BaseModel):
+    """A game's tutorial, for the lobby's "Learn to play"."""
+
+    game: str
+    title: str
+    done: bool = Field(description="you have played this tutorial to its end")
+
+
+class TutorAnswer(BaseModel):
+    """What the tutor says now at a tutorial table, to its learner (``core/tutorial.py``)."""
+
+    moves: int = Field(description="the learner's moves so far (talk not counted)")
+    text: list[str] = Field(description="the step's explanation, a paragraph each (English)")
+    text_msg: list[Said] = Field(description="the same paragraphs, for the reader's language")
+    suggest: str | None = Field(description="the move suggested now; null: not yours to move")
+    played: str | None = Field(
+        None, description="your last move in words, when it was not the one suggested"
+    )
+    played_msg: Said | None = None
+    instead: str | None = Field(None, description="the move suggested in its place")
+    done: bool = Field(description="the game is over: the tutorial is finished")
 
 
 class WinnableAnswer(BaseModel):

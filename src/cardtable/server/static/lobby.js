@@ -169,6 +169,44 @@ async function playAlone(event) {
   }
 }
 
+// -- learning: each game's tutorial (GET /api/tutorials), a check mark once finished -------
+/** @param {string} game */
+async function startTutorial(game) {
+  if (!(await askName())) return;
+  try {
+    const table = await api("POST", `/api/tutorials/${encodeURIComponent(game)}`);
+    location.href = `/t/${table.id}`;
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+async function renderLearn() {
+  /** @type {import("@api").TutorialInfo[]} */
+  let tutorials;
+  try {
+    tutorials = await api("GET", "/api/tutorials");
+  } catch {
+    return;
+  }
+  const list = clear($("#learn-list"));
+  for (const tutorial of tutorials) {
+    list.append(el("li", { class: "row", "data-tutorial": tutorial.game },
+      el("button", { type: "button", "data-testid": `learn-${tutorial.game}`,
+        onclick: () => startTutorial(tutorial.game) },
+      t("Learn to play {game}", { game: tutorial.title })),
+      tutorial.done ? el("span", { class: "done", "data-testid": `learned-${tutorial.game}` },
+        t("✓ finished")) : null));
+  }
+  $("#learn").classList.toggle("hidden", !tutorials.length);
+  // a rules page's "Learn with the tutorial" comes here with ?learn=GAME: start it
+  const asked = new URLSearchParams(location.search).get("learn");
+  if (asked && tutorials.some((x) => x.game === asked)) {
+    history.replaceState(null, "", "/");
+    await startTutorial(asked);
+  }
+}
+
 // -- the list of tables --------------------------------------------------------------------
 async function join(table) {
   if (!(await askName())) return;
@@ -206,7 +244,8 @@ async function refreshTables() {
     }
     if (!mine) buttons.push(el("a", { class: "button", href: `/t/${row.id}` }, t("Watch")));
     body.append(el("tr", { "data-table": row.id },
-      el("td", {}, el("b", {}, row.title)),
+      el("td", {}, el("b", {}, row.title), row.practice ? el("span", { class: "badge practice",
+        "data-testid": "practice-badge" }, t("Practice")) : null),
       el("td", {}, el("span", { class: `badge ${row.status}` }, statusWord(row.status)),
         row.created_at ? el("span", { class: "muted age", "data-testid": "table-age",
           title: t("created {when}", { when: date(row.created_at) }) }, ` ${ago(row.created_at)}`)
@@ -270,7 +309,9 @@ async function main() {
   renderAlone();
   refreshTables();
   setInterval(refreshTables, 4000);
-  if (!(await getMe())) welcome();
+  const me = await getMe();
+  if (!me) welcome();
+  await renderLearn();
 }
 
 main();

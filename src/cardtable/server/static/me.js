@@ -34,7 +34,7 @@ function unfinishedRow(g) {
   const [label, testid] = g.you === "resigned" ? [t("Watch"), "watch"]
     : g.you === "away" ? [t("Take your seat back"), "take-back"] : [t("Resume"), "resume"];
   return el("tr", { "data-table": g.id, "data-testid": "unfinished-game" },
-    el("td", {}, el("b", {}, g.title)),
+    el("td", {}, el("b", {}, g.title), practiceBadge(g)),
     el("td", {}, withWhom(g)),
     el("td", { class: g.your_turn || g.you === "away" ? "turn"
       : g.you === "resigned" ? "lost" : "muted" }, state),
@@ -61,12 +61,20 @@ function finishedRow(g) {
   const parts = g.verdict_msg && g.verdict_msg.length ? g.verdict_msg.map(say) : null;
   const verdict = parts ? parts.join(" · ") : g.verdict ? say(g.verdict) : t("Game over");
   return el("tr", { "data-table": g.id, "data-testid": "finished-game" },
-    el("td", {}, el("b", {}, g.title)),
+    el("td", {}, el("b", {}, g.title), practiceBadge(g)),
     el("td", {}, withWhom(g)),
     el("td", { class: g.ended ? "verdict lost" : "verdict" }, verdict),
     el("td", {}, g.finished_at ? when(g.finished_at) : ""),
     el("td", {}, el("a", { class: "button", href: `/t/${g.id}/replay`, "data-testid": "replay" },
       t("Replay"))));
+}
+
+// a practice table (a replayed deal, a tutorial): unrated, in no statistics
+/** @param {import("@api").MyGame} g */
+function practiceBadge(g) {
+  if (!g.practice) return null;
+  return el("span", { class: "badge practice", "data-testid": "practice-badge" },
+    g.practice === "tutorial" ? t("Tutorial") : t("Practice"));
 }
 
 function section(title, testid, rows, empty) {

@@ -14,6 +14,7 @@ import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
 import { confirmStep } from "./confirm.js";
 import { say, t, tn } from "./i18n.js";
+import { createTutor, markSuggestion } from "./tutor.js";
 
 /** @typedef {import("@api").StateMessage} StateMessage */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -37,6 +38,8 @@ let game = null; // what the game offers (GET /api/games)
 const chat = createChat({ send: (m) => send(m), tableId });
 // the game log: one live region for the page's life too (log.js)
 const gameLog = liveLog();
+// a tutorial's tutor (tutor.js), made at the first state of a tutorial table
+let tutor = null;
 
 /** @param {TableInfo} table */
 function names(table) {
@@ -322,6 +325,10 @@ function render() {
     const head = clear($("#head"));
     head.append(el("h1", {}, table.title),
       el("span", { class: `badge ${table.status}` }, statusWord(table.status)),
+      // a practice table (a replayed deal, a tutorial): unrated, in no statistics
+      table.practice ? el("span", { class: "badge practice", "data-testid": "practice-badge",
+        title: t("unrated, not counted in your statistics") },
+      table.practice === "tutorial" ? t("Tutorial") : t("Practice")) : "",
       el("span", { class: "status-line", "data-testid": "status" }, line),
       clockBadge(s, n) || "", // (the DOM's append would write a null as "null")
       s.seat === null ? el("span", { class: "muted" }, t("watching")) : "",
@@ -337,12 +344,16 @@ function render() {
     const ctx = { act, ui, names: n, readOnly: false, rerender: render, fresh,
       over: table.status === "over" };
     renderer.render(board, s, ctx);
+    const learner = table.practice === "tutorial" && s.seat !== null;
+    if (learner && !tutor) tutor = createTutor({ tableId, act, rerender: render });
+    if (learner) markSuggestion(board, tutor.suggest);
     const bar = tools(s, ctx);
     if (bar) board.append(bar);
 
     // the side's panels, put in place at the end without moving those that live on (the log
     // and the chat: a live region taken out and put back would be read again, or not at all)
     const side = { nodes: [], append(...nodes) { this.nodes.push(...nodes); } };
+    if (learner) side.append(tutor.node);
     if (table.status === "open") side.append(invitePanel(table));
     if (renderer.showSeats(table)) side.append(seatsPanel(s, botNames));
     const clocks = clockPanel(s, n, join);
@@ -374,6 +385,7 @@ function render() {
     }
   }, $("#board"));
   keepScrolled(document.querySelector("#side .log-list"), ui.logScroll ||= {});
+  if (tutor && table.practice === "tutorial" && s.seat !== null) tutor.update(s.version);
   if (renderer.sidePanels) refreshPanels(s);
 }
 

@@ -170,6 +170,10 @@ class Table(Base):
     #: process lists whose turn it is from the row (My games); null until its holder loads
     #: a table stored before
     to_act: Mapped[list | None] = mapped_column(JSON)
+    #: a practice table (migration 0013): ``practice`` (a finished solitaire's record played
+    #: on from a step) or ``tutorial`` (a game's tutorial); never rated nor counted in a
+    #: player's deal statistics. Null: an ordinary table
+    practice: Mapped[str | None] = mapped_column(String(12))
 
 
 class Seat(Base):
@@ -461,10 +465,20 @@ class Storage(Protocol):
 
     # -- tables
     def new_table(
-        self, table: Table, seats: list[Seat], closes: Mapping[str, Any] | None = None
+        self,
+        table: Table,
+        seats: list[Seat],
+        closes: Mapping[str, Any] | None = None,
+        actions: list[Action] | None = None,
     ) -> None:
         """A new table and its seats; ``closes``: the unfinished table it replaces (a new
-        deal, a restart), closed in the same transaction (``close_table``'s arguments)."""
+        deal, a restart), closed in the same transaction (``close_table``'s arguments);
+        ``actions``: its log's first actions (a practice table's replayed steps), stored in
+        the same transaction too."""
+        ...
+
+    def tutorials_done(self, player_id: str) -> list[str]:
+        """The games whose tutorial the player has played to its end."""
         ...
 
     def table(self, table_id: str) -> Table | None: ...
@@ -765,7 +779,11 @@ class Store:
 
     # -- tables -----------------------------------------------------------------------------
     def new_table(
-        self, table: Table, seats: list[Seat], closes: Mapping[str, Any] | None = None
+        self,
+        table: Table,
+        seats: list[Seat],
+        closes: Mapping[str, Any] | None = None,
+        actions: list[Action] | None = None,
     ) -> None:
         with self.session.begin() as s:
             if closes is not None:
@@ -773,6 +791,9 @@ class Store:
             s.add(table)
             s.flush()
             s.add_all(seats)
+            if actions:
+                s.flush()
+                s.add_all(actions)
         if closes is not None:
             fault_point("replace")
 
@@ -952,6 +973,20 @@ class Store:
         )
         with self.session() as s:
             return list(s.scalars(q))
+
+    def tutorials_done(self, player_id: str) -> list[str]:
+        with self.session() as s:
+            q = (
+                select(Table.game)
+                .where(
+                    Table.created_by == player_id,
+                    Table.status == "over",
+                    Table.practice == "tutorial",
+                    Table.ended.is_(None),
+                )
+                .distinct()
+            )
+            return sorted(s.scalars(q))
 
     def player_tables(self, player_id: str, game: str | None = None) -> list[Table]:
         with self.session() as s:

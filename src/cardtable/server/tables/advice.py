@@ -127,7 +127,8 @@ def solitaire_stats(store: db.Storage, player_id: str, game: str) -> dict[str, A
     finished = [
         (t.finished_at or t.created_at, t.result)
         for t in store.player_tables(player_id, game)
-        if t.status == "over" and t.players == 1 and t.result
+        # a practice table (a replayed deal, a tutorial) counts in no statistics
+        if t.status == "over" and t.players == 1 and t.result and not t.practice
     ]
     finished.sort(key=lambda t: t[0])
     results = [result for _, result in finished if result]

@@ -23,7 +23,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardtable import games
@@ -130,6 +130,7 @@ class TableEngine:
             ended=row.ended,
             resigned=list(row.resigned or []),
             created_at=row.created_at,
+            practice=row.practice,
             bot_accounts=self.store.bot_accounts(
                 [s.player_id for s in seats if s.player_id]
                 + [r["player_id"] for r in row.resigned or []]
@@ -197,7 +198,7 @@ class TableEngine:
         if table.status == "running" and table.state.over and not stuck(table, table.state):
             result = table.state.result()
             self.store.finish(
-                table.id, result, rating_of(table.game, table.seats, result), only_if="running"
+                table.id, result, self.rating(table, table.seats, result), only_if="running"
             )
             table.status = "over"
             log.info("table %s: its log ends the game; marked over", table.id)
@@ -247,12 +248,17 @@ class TableEngine:
         check_bot: Callable[[str, str], None],
         clock: dict[str, Any] | None = None,
         replaces: LiveTable | None = None,
+        practice: str | None = None,
+        steps: list[tuple[int, str]] | None = None,
     ) -> str:
         """Store a new table; its id. ``seats``: "me", "open" (a free seat for a friend) or
         a bot spec, each checked by ``check_bot(spec, game)`` (``CardtableError``);
         ``clock``: the creator's choice (``clock.check_clock``); ``replaces``: the creator's
         unfinished solitaire this one replaces (a new deal, a restart; the caller holds its
-        lock), closed as abandoned in the same transaction."""
+        lock), closed as abandoned in the same transaction. ``practice``: a practice table's
+        kind (``practice`` or ``tutorial``: unrated, not in the statistics), ``steps`` the
+        actions it starts with (a finished game's record prefix, checked here), played by
+        the creator."""
         try:
             rules = games.get(game)
         except CardtableError as e:
@@ -264,7 +270,10 @@ class TableEngine:
         try:
             rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
             _players, options = rules.check_options(len(seats), options)
-            to_act = list(rules.deal(seed, len(seats), options).to_act())
+            start = rules.deal(seed, len(seats), options)
+            for seat, action in steps or []:
+                start.act(seat, action)
+            to_act = list(start.to_act())
             for s in seats:
                 if s not in ("me", "open"):
                     check_bot(s, game)
@@ -328,12 +337,24 @@ class TableEngine:
                 status="running" if full else "open",
                 created_by=creator.id,
                 redo=[],
-                version=0,
                 clock=table_clock,
                 to_act=to_act,
+                practice=practice,
+                version=len(steps or []),
             ),
             rows,
             closes,
+            [
+                db.Action(
+                    table_id=table_id,
+                    n=n,
+                    seat=seat,
+                    action=action,
+                    version=n + 1,
+                    actor=creator.id,
+                )
+                for n, (seat, action) in enumerate(steps or [])
+            ],
         )
         if replaces is not None:
             self.closed(replaces, ended)
@@ -542,17 +563,24 @@ class TableEngine:
             result = lifecycle.with_resignations(result, [r["seat"] for r in table.resigned])
             return {
                 "result": result,
-                "rating": rating_of(
-                    table.game,
-                    lifecycle.rating_seats(table.seats, table.resigned),
-                    result,
-                    table.bot_accounts,
+                "rating": self.rating(
+                    table, lifecycle.rating_seats(table.seats, table.resigned), result
                 ),
             }
         return {
             "result": result,
-            "rating": rating_of(table.game, table.seats, result, table.bot_accounts),
+            "rating": self.rating(table, table.seats, result),
         }
+
+    @staticmethod
+    def rating(
+        table: LiveTable, seats: list[Any], result: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """What a finished game changes in the ratings (``rating_of``): nothing at a
+        practice table (a replayed deal, a tutorial), whatever its seats."""
+        if table.practice:
+            return None
+        return rating_of(table.game, seats, result, table.bot_accounts)
 
     def _too_long(self, table: LiveTable, state: State) -> dict[str, Any]:
         """What the action reaching ``MAX_ACTIONS`` stores with it: the table closed as
@@ -729,12 +757,7 @@ class TableEngine:
         given_up = table.resigned if resigned is None else resigned
         how, result = self._close_of(table, ended, given_up)
         rating = (
-            rating_of(
-                table.game,
-                lifecycle.rating_seats(table.seats, given_up),
-                result,
-                table.bot_accounts,
-            )
+            self.rating(table, lifecycle.rating_seats(table.seats, given_up), result)
             if rated and how
             else None
         )

@@ -437,11 +437,25 @@ class Hub:
         options: dict[str, Any],
         seed: int | None = None,
         clock: dict[str, Any] | None = None,
+        practice: str | None = None,
+        steps: list[tuple[int, str]] | None = None,
     ) -> LiveTable:
         """A new table. ``seats``: "me", "open" (a free seat for a friend) or a bot spec;
-        ``clock``: ``{"mode", "seconds"}`` (clock.py), None for none. With a bus, the
-        caller claims its lease next (``own``): nobody else knows its new id yet."""
-        table_id = self.engine.create(creator, game, seats, options, seed, self.bots.check, clock)
+        ``clock``: ``{"mode", "seconds"}`` (clock.py), None for none; ``practice`` and
+        ``steps``: a practice table and the actions it starts with (``TableEngine.create``).
+        With a bus, the caller claims its lease next (``own``): nobody else knows its new id
+        yet."""
+        table_id = self.engine.create(
+            creator,
+            game,
+            seats,
+            options,
+            seed,
+            self.bots.check,
+            clock,
+            practice=practice,
+            steps=steps,
+        )
         if self.bus is not None:
             self.held.add(table_id)
         table = self.load(table_id)

@@ -238,6 +238,9 @@ class LiveTable:
     #: (version, ``history()``) of a finished table: every connection's info carries it,
     #: and a long game's took 7 ms to build (issue #23)
     history_kept: tuple[int, list[list[dict[str, Any]]]] | None = None
+    #: a practice table's kind (``practice``, ``tutorial``; ``store.Table.practice``): never
+    #: rated nor counted in the statistics; None for an ordinary table
+    practice: str | None = None
 
     @property
     def offers_undo(self) -> bool:
@@ -388,6 +391,7 @@ class LiveTable:
             notices=self.notices[-5:],
             clock=self.clock,
             bot_accounts=self.bot_accounts,
+            practice=self.practice,
         )
         if self.ended:
             info["ended"] = self.ended
@@ -441,6 +445,7 @@ def table_info(
     notices: list[str] | None = None,
     clock: dict[str, Any] | None = None,
     bot_accounts: set[str] | frozenset[str] = frozenset(),
+    practice: str | None = None,
 ) -> dict[str, Any]:
     """The public facts of a table, built in this one place for tables in memory and those
     described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
@@ -450,7 +455,9 @@ def table_info(
 
     The seed only where the game says the deal is public (``Game.deal_is_public``: a
     solitaire's deal number; a shared game's seed would reveal hidden cards until it is
-    over). As decimal text: a shared deal's 128-bit seed is beyond a JavaScript number."""
+    over), and at a practice table (``practice``: a replayed deal or a tutorial's, known to
+    its player anyway). As decimal text: a shared deal's 128-bit seed is beyond a
+    JavaScript number."""
     rules = games.get(game)
     return {
         "id": table_id,
@@ -459,7 +466,9 @@ def table_info(
         "players": players,
         "options": options,
         "status": status,
-        "seed": str(seed) if rules.deal_is_public(players, status == "over") else None,
+        "seed": (
+            str(seed) if practice or rules.deal_is_public(players, status == "over") else None
+        ),
         "creator": created_by == viewer if viewer else False,
         "version": version,
         "can_undo": can_undo,
@@ -483,6 +492,7 @@ def table_info(
         "notices_msg": [wire(n) for n in notices or []],
         "clock": clocks.public(clock, time.time()),
         "your_deadline": your_deadline(clock, seats, viewer),
+        "practice": practice,
     }
 
 

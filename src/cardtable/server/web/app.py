@@ -36,7 +36,15 @@ from cardtable.server.storage import store as db
 from cardtable.server.tables.hub import Hub
 from cardtable.server.web import deps, security, socket
 from cardtable.server.web.replays import Replays
-from cardtable.server.web.routes import bot_accounts, history, pages, people, tables, tools
+from cardtable.server.web.routes import (
+    bot_accounts,
+    history,
+    pages,
+    people,
+    practice,
+    tables,
+    tools,
+)
 from cardtable.server.web.routes.pages import STATIC
 from cardtable.server.web.settings import ServerSettings
 from cardtable.server.web.socket import MAX_WS_FRAME, SIGNED_OUT, close_sockets
@@ -97,6 +105,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
                 ("hints", app.state.advice.hints),
                 ("peeks", app.state.advice.peeks),
                 ("chat", hub.chat.rate),
+                ("tutor", limits.tutor),
             ):
                 if limiter is not None:
                     limiter.share(counts, name)
@@ -169,7 +178,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             {"error": code, "message": str(e.detail)}, status_code=e.status_code, headers=e.headers
         )
 
-    for area in (pages, people, bot_accounts, tables, tools, history, socket):
+    for area in (pages, people, bot_accounts, tables, practice, tools, history, socket):
         app.include_router(area.router)
     return app
 

@@ -23,16 +23,22 @@ RECOVER_BURST = 5
 MAX_BOT_ACCOUNTS = 5
 
 COOKIE = "cardtable_token"
+#: the tutor's answers per person: 20 at once, then 4 a second
+TUTOR = (4.0, 20)
 
 
 @dataclass
 class Limiters:
     """The limits of the people's routes, one set per app (shared between processes with a
-    bus): new players per address, recovery codes, bot accounts per owner."""
+    bus): new players per address, recovery codes, bot accounts per owner, the tutor's
+    answers per person."""
 
     new_players: RateLimiter | None
     recoveries: RateLimiter = field(default_factory=lambda: RateLimiter(1 / 60, RECOVER_BURST))
     bot_accounts: RateLimiter = field(default_factory=lambda: RateLimiter(1 / 60, MAX_BOT_ACCOUNTS))
+    #: the tutor's words per person (a page asks once per new state: a tutorial's table
+    #: replays its game for each answer, so a flood is refused)
+    tutor: RateLimiter = field(default_factory=lambda: RateLimiter(*TUTOR))
 
 
 def limiters(request: Request) -> Limiters:

@@ -66,6 +66,7 @@ def stored_info(
         viewer,
         clock=row.clock,
         bot_accounts=bot_accounts or set(),
+        practice=row.practice,
     )
     if row.ended:
         info["ended"] = row.ended

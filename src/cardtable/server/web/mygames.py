@@ -110,6 +110,7 @@ def unfinished_games(hub: Hub, player: db.Player) -> list[dict[str, Any]]:
                 "created_at": iso(row.created_at),
                 "active_at": iso(row.active_at or row.created_at),
                 "your_deadline": your_deadline(row.clock, seats, player.id),
+                "practice": row.practice,
             }
         )
     unfinished.sort(key=lambda g: not g["your_turn"])  # stable: newest first within each
@@ -171,6 +172,7 @@ def my_games(hub: Hub, player: db.Player, page: int, limit: int) -> dict[str, An
                 "finished_at": iso(row.finished_at),
                 "verdict": verdict(row, mine),
                 "verdict_msg": [wire(x) for x in verdict_parts(row, mine)],
+                "practice": row.practice,
             }
         )
     return {"unfinished": unfinished, "finished": finished, "page": page, "more": more}

@@ -88,8 +88,13 @@ def rules_html(game: str, lang: str = "en") -> str | None:
     body = _markdown().render(text).replace("<pre>", '<pre tabindex="0">')
     say = reader(lang)
     back = escape(say(_("← Back to the lobby")))
+    learn = ""
+    if games.tutorial(game) is not None:  # the lobby starts it (lobby.js, ?learn=GAME)
+        words = escape(say(_("Learn with the tutorial")))
+        learn = f'<p><a href="/?learn={game}" data-testid="learn-link">{words}</a></p>\n'
     return (
         _head(say(_("{game}: rules", game=title)), lang, written_in)
+        + learn
         + f'<article class="panel rules" data-testid="rules">\n{body}</article>\n'
         + f'<p><a href="/">{back}</a></p>\n'
         + _FOOT
