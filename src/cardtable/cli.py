@@ -104,7 +104,7 @@ EXTRA_MODULES = {
         "orjson",
         "pydantic_settings",
     ),
-    "bus": ("redis",),
+    "bus": ("redis", "arq"),
     "botclient": ("httpx", "websockets"),
 }
 
