@@ -12,6 +12,7 @@ over: boolean
 piles: {
 [k: string]: number
 }
+played: number[]
 played_this_turn: number
 players: number
 result?: Result
