@@ -40,8 +40,10 @@ def server(tmp_path_factory):
 def shot(page: Page, name: str) -> None:
     if os.environ.get("CARDTABLE_SCREENSHOTS") == "1":
         SHOTS.mkdir(parents=True, exist_ok=True)
+        page.set_viewport_size({"width": 1280, "height": 1500})
         page.wait_for_timeout(200)
-        page.screenshot(path=str(SHOTS / name), full_page=True)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / name))
 
 
 def doublets_played(base: str) -> tuple[Client, str]:

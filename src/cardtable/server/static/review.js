@@ -150,7 +150,9 @@ function summaryTable(review, names) {
     el("caption", { class: "sr-only" }, t("Accuracy and marks per player")),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")),
       el("th", { scope: "col" }, t("Accuracy")),
-      MARKS.slice().reverse().map((m) => el("th", { scope: "col" }, markWord(m))))),
+      // TRANSLATORS: column headings: how many moves of each player earned each mark
+      el("th", { scope: "col" }, t("Inaccuracies")), el("th", { scope: "col" }, t("Mistakes")),
+      el("th", { scope: "col" }, t("Blunders")))),
     el("tbody", {}, review.summary.map((row) => el("tr", { "data-seat": String(row.seat) },
       el("th", { scope: "row" }, names[row.seat] ?? String(row.seat)),
       el("td", { "data-testid": "accuracy" }, row.accuracy === null ? "–" : pct(row.accuracy)),
@@ -161,7 +163,7 @@ function summaryTable(review, names) {
 // the chart's size in its own units (it scales to the page's width)
 const W = 600;
 const H = 180;
-const PAD = { left: 34, right: 8, top: 10, bottom: 22 };
+const PAD = { left: 48, right: 10, top: 10, bottom: 12 };
 
 /** @param {Review} review @param {number} seat */
 function movesOf(review, seat) {
@@ -322,6 +324,12 @@ export function atStep(review, step, names, go) {
   const parts = [];
   if (played) {
     parts.push(el("span", { "data-testid": "review-move" }, moveWords(played, names)));
+    if (played.score_before !== null && played.score_before !== undefined) {
+      // TRANSLATORS: the game's score (Slide: points, The Game: cards left) expected with the
+      // best move found and after the move played
+      parts.push(" · ", t("expected score {before} → {after}", {
+        before: number(played.score_before), after: number(played.score_after ?? 0) }));
+    }
     if (played.mark && played.best !== played.played) {
       parts.push(" · ", el("span", { "data-testid": "review-better" },
         t("better: {action}", { action: played.best })), " ",
