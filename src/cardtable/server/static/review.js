@@ -325,7 +325,7 @@ export function atStep(review, step, names, go) {
   if (played) {
     parts.push(el("span", { "data-testid": "review-move" }, moveWords(played, names)));
     if (played.score_before !== null && played.score_before !== undefined) {
-      // TRANSLATORS: the game's score (Slide: points, The Game: cards left) expected with the
+      // TRANSLATORS: the game's score (points, or cards left in a cooperative game) expected with the
       // best move found and after the move played
       parts.push(" · ", t("expected score {before} → {after}", {
         before: number(played.score_before), after: number(played.score_after ?? 0) }));
