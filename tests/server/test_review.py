@@ -204,3 +204,34 @@ async def asked_twice(srv: Server) -> None:
     assert follow(ann.http, table_id)[-1]["status"] == "done"
     time.sleep(0.5)
     assert runs_logged(srv, table_id) == 1
+
+
+def test_a_review_over_its_budget_or_its_time_fails_and_its_worker_is_killed(make_server):
+    """The bounds of one review, on the runner itself: past its processor budget the review
+    stops itself; past its wall-clock time its worker process is killed. Either way the row
+    says why, and the next review runs in a new worker."""
+    from cardtable.server.storage.reviews import ReviewStore
+    from cardtable.server.storage.store import make_engine
+    from cardtable.server.tables.reviews import ReviewRunner
+
+    srv = make_server()
+    ann = Client(srv, "Ann")
+    tables = [bots_table(ann, "the-game", ["greedy", "greedy"]) for _ in range(2)]
+    rows = ReviewStore(make_engine(srv.db_url))
+
+    async def run(table_id: str, budget: float, timeout: float) -> ReviewRunner:
+        runner = ReviewRunner(srv.db_url, rows, 1, budget, timeout)
+        rows.ask(table_id, ann.id, "normal", rows.table(table_id).version, 20, 8)
+        try:
+            await runner.run(table_id)
+        finally:
+            await runner.close()
+        return runner
+
+    asyncio.run(run(tables[0], 0.05, 60))
+    spent = rows.get(tables[0])
+    assert spent.status == "failed" and "processor time" in spent.error, spent.error
+    runner = asyncio.run(run(tables[1], 600, 0.5))
+    stuck = rows.get(tables[1])
+    assert stuck.status == "failed" and "longer than 0.5 s" in stuck.error, stuck.error
+    assert runner.pool.killed == 1
