@@ -75,7 +75,7 @@ def ask(client: Client | httpx.Client, table_id: str, depth: str = "quick") -> h
     return http.post(f"/api/tables/{table_id}/review", json={"depth": depth})
 
 
-def follow(http: httpx.Client, table_id: str, timeout: float = 120) -> list[dict]:
+def follow(http: httpx.Client, table_id: str, timeout: float = 300) -> list[dict]:
     """Every answer of ``GET .../review`` until the review is done or failed."""
     seen: list[dict] = []
     deadline = time.monotonic() + timeout
@@ -133,7 +133,7 @@ def test_a_review_cut_by_a_restart_is_made_after_it(make_server):
     srv = make_server(own=True)
     ann = Client(srv, "Ann")
     table_id = bots_table(ann, "the-game", ["greedy", "greedy"])
-    assert ask(ann, table_id, "normal").status_code == 202
+    assert ask(ann, table_id).status_code == 202
     wait_for(lambda: ann.http.get(f"/api/tables/{table_id}/review").json()["status"] == "running")
     srv.restart()
     assert follow(httpx.Client(base_url=srv.base), table_id)[-1]["status"] == "done"
@@ -173,7 +173,7 @@ def test_a_full_queue_is_a_typed_503(make_server):
     ann = Client(srv, "Ann")
     long = bots_table(ann, "the-game", ["greedy", "greedy"])
     short = bots_table(ann, "doublets", ["greedy"])
-    assert ask(ann, long, "normal").status_code == 202
+    assert ask(ann, long).status_code == 202
     busy = ask(ann, short)
     assert busy.status_code == 503, busy.text
     assert busy.json()["error"] == "busy" and busy.json()["retry_after"] > 0
