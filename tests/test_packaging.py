@@ -45,6 +45,7 @@ BLOCKED = (
     "markdown_it",
     "gymnasium",
     "pettingzoo",
+    "arq",
 )
 
 BLOCKER = f'''

@@ -48,6 +48,12 @@ RecoveryAnswer: RecoveryAnswer
 ReplayAction: ReplayAction
 ReplayActor: ReplayActor
 ReplayStep: ReplayStep
+Review: Review
+ReviewAnswer: ReviewAnswer
+ReviewBody: ReviewBody
+ReviewMove: ReviewMove
+ReviewSummary: ReviewSummary
+ReviewVerdict: ReviewVerdict
 SeatClock: SeatClock
 SeatInfo: SeatInfo
 SeatRun: SeatRun
@@ -795,6 +801,115 @@ log_total: number
  * at the game's end, as a table's (``verdict`` null); null before
  */
 ending?: (Ending | null)
+}
+/**
+ * A finished game's review (``cardtable.review.review_record``).
+ */
+export interface Review {
+format: number
+game: string
+players: number
+seats: number[]
+depth: string
+judge: string
+bot: string
+samples: number
+/**
+ * the drop (points) each mark starts at
+ */
+marks: {
+[k: string]: number
+}
+/**
+ * which way the game's score is best: low or high
+ */
+better: string
+moves: ReviewMove[]
+summary: ReviewSummary[]
+verdict: (ReviewVerdict | null)
+[k: string]: unknown
+}
+/**
+ * One decision of a seat, judged from that seat's own view.
+ */
+export interface ReviewMove {
+/**
+ * 0-based index of the action in the record
+ */
+step: number
+seat: number
+played: string
+/**
+ * the best move found (the move played when it was)
+ */
+best: string
+/**
+ * winning chance (points of 100) with the best move
+ */
+before: number
+/**
+ * winning chance (points of 100) after the move played
+ */
+after: number
+drop: number
+mark: (("inaccuracy" | "mistake" | "blunder") | null)
+accuracy: number
+samples: number
+score_before?: (number | null)
+score_after?: (number | null)
+rank_before?: (number | null)
+rank_after?: (number | null)
+}
+export interface ReviewSummary {
+seat: number
+decisions: number
+accuracy: (number | null)
+blunder: number
+mistake: number
+inaccuracy: number
+}
+/**
+ * With every card known (it peeks): could the deal be won, and until when.
+ */
+export interface ReviewVerdict {
+peeking: true
+status: ("won" | "never" | "lost_at" | "undecided")
+step?: (number | null)
+seat?: (number | null)
+played?: (string | null)
+alternative?: (string | null)
+}
+/**
+ * A table's review: where it is, and the review once made.
+ */
+export interface ReviewAnswer {
+/**
+ * none: never asked
+ */
+status: ("none" | "queued" | "running" | "done" | "failed")
+/**
+ * decisions judged so far
+ */
+done?: number
+/**
+ * decisions to judge (0 until the review starts)
+ */
+total?: number
+depth?: (string | null)
+asked_at?: (string | null)
+finished_at?: (string | null)
+/**
+ * processor seconds the review took
+ */
+cpu?: (number | null)
+review?: (Review | null)
+error?: (string | null)
+}
+/**
+ * ``POST /api/tables/{id}/review``: how deep (more samples per decision, more time).
+ */
+export interface ReviewBody {
+depth?: ("quick" | "normal" | "deep")
 }
 /**
  * The table as one connection may see it: its seat's view and legal actions.

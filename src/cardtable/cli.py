@@ -104,7 +104,7 @@ EXTRA_MODULES = {
         "orjson",
         "pydantic_settings",
     ),
-    "bus": ("redis",),
+    "bus": ("redis", "arq"),
     "botclient": ("httpx", "websockets"),
 }
 
@@ -312,6 +312,27 @@ BusOpt = Annotated[
     ),
 ]
 
+ReviewWorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="worker processes per server process that make game reviews, apart from the "
+        'bots\' (docs/server.md, "Game review")' + env("review_workers", 1)
+    ),
+]
+ReviewQueueOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="game reviews queued or running at once over every process; beyond, asking "
+        "for one gets 503 busy" + env("review_queue", 8)
+    ),
+]
+ReviewsPerDayOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="game reviews one player may ask for in 24 hours" + env("reviews_per_day", 20)
+    ),
+]
+
 
 @app.command()
 def serve(
@@ -334,6 +355,9 @@ def serve(
     log_level: LogLevelOpt = None,
     ws: WsOpt = None,
     bus: BusOpt = None,
+    review_workers: ReviewWorkersOpt = None,
+    review_queue: ReviewQueueOpt = None,
+    reviews_per_day: ReviewsPerDayOpt = None,
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     options = dict(locals())  # exactly this command's options

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -88,9 +89,10 @@ def token(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "cardtable_token")
 
 
-def play_to_end(page: Page, base: str, table_id: str, game: str) -> None:
+def play_to_end(page: Page, base: str, table_id: str, game: str, stuck_ok: bool = False) -> None:
     """Play the page's person's seat to the end with the greedy policy, through a websocket
-    of its own (the person's token); the page is opened afterwards."""
+    of its own (the person's token); the page is opened afterwards. ``stuck_ok``: a
+    solitaire left with no move is given up (resigned), which finishes its table."""
     import websockets
 
     url = base.replace("http", "ws") + f"/ws/tables/{table_id}?token={token(page)}"
@@ -98,11 +100,13 @@ def play_to_end(page: Page, base: str, table_id: str, game: str) -> None:
     async def run() -> None:
         async with websockets.connect(url) as ws:
             state = await play_with_greedy(Socket(ws), game, timeout=120)
-            assert state["table"]["status"] == "over", state["table"]
+            assert state["table"]["status"] == "over" or stuck_ok, state["table"]
 
     # (Playwright's synchronous API runs an event loop in this thread)
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, run()).result()
+    if page.request.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert page.request.post(f"/api/tables/{table_id}/resign", data={}).ok
 
 
 # -- the pages: each opens one in ``page`` and waits until it is drawn ------------------------
@@ -163,6 +167,24 @@ def replay(page: Page, base: str) -> None:
     table_id = finished_bots_table(page)
     page.goto(f"/t/{table_id}/replay#move=5")
     expect(page.get_by_test_id("step")).to_contain_text("5")
+
+
+def replay_review(page: Page, base: str) -> None:
+    """A replay with its review: the summary, the chart, the marks, the verdict (a solitaire's
+    "Try again from here" too), at a marked move with its better move drawn."""
+    table_id = new_table(page, "doublets", 4)  # (a deal the greedy play loses: a blunder)
+    play_to_end(page, base, table_id, "doublets", stuck_ok=True)
+    assert page.request.post(f"/api/tables/{table_id}/review", data={"depth": "quick"}).ok
+    deadline = time.monotonic() + 120
+    while page.request.get(f"/api/tables/{table_id}/review").json()["status"] != "done":
+        assert time.monotonic() < deadline, "the review was not made"
+        time.sleep(0.3)
+    page.goto(f"/t/{table_id}/replay")
+    expect(page.get_by_test_id("review-chart")).to_be_visible()
+    page.get_by_test_id("review-chart").locator("circle.blunder").first.click()
+    page.get_by_role("button", name=re.compile("better move|lepší tah")).click()
+    expect(page.locator("#board .better-move")).to_have_count(1)
+    page.get_by_test_id("review-text").locator("summary").click()
 
 
 def table(game: str, end: bool) -> Callable[[Page, str], None]:
@@ -230,6 +252,7 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "leaderboard": leaderboard,
     "rules": rules,
     "replay": replay,
+    "replay-review": replay_review,
     **{
         f"{game}-{when}": table(game, when == "end")
         for game in SEATS

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -249,6 +250,22 @@ def replay(page: Page, base: str) -> None:
     expect(page.locator("#board > *").first).to_be_visible()
 
 
+def replay_review(page: Page, base: str) -> None:
+    """A shared game's replay with its review, at its first marked move (its note, the
+    better move drawn), the chart in words unfolded."""
+    table_id = finished_bots_table(page)
+    assert page.request.post(f"/api/tables/{table_id}/review", data={"depth": "quick"}).ok
+    deadline = time.monotonic() + 120
+    while (answer := page.request.get(f"/api/tables/{table_id}/review").json())["status"] != "done":
+        assert time.monotonic() < deadline, answer
+        time.sleep(0.3)
+    marked = [m for m in answer["review"]["moves"] if m["mark"]]
+    page.goto(f"/t/{table_id}/replay#move={marked[0]['step'] + 1 if marked else 1}")
+    expect(page.get_by_test_id("review-chart")).to_be_visible()
+    expect(page.get_by_test_id("review-note")).not_to_be_empty()
+    page.get_by_test_id("review-text").locator("summary").click()
+
+
 def mid_game(game: str) -> Callable[[Page, str], None]:
     def show(page: Page, base: str) -> None:
         page.goto(f"/t/{new_table(page, game)}")
@@ -307,6 +324,7 @@ PAGES = {
     "leaderboard": leaderboard,
     "rules": rules,
     "replay": replay,
+    "a replay with its review": replay_review,
     "no such page": no_such_page,
     "no such table": no_such_table,
     **{f"{game} mid-game": mid_game(game) for game in SEATS},

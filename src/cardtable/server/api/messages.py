@@ -890,3 +890,88 @@ class ReplayStep(BaseModel):
 class WebsocketSchema(BaseModel):
     client: dict[str, Any] = Field(description="JSON Schema of the messages clients send")
     server: dict[str, Any] = Field(description="JSON Schema of the messages the server sends")
+
+
+# -- game review (docs/server.md, "Game review"; the JSON of cardtable.review) --------------
+ReviewMark = Literal["inaccuracy", "mistake", "blunder"]
+
+
+class ReviewBody(BaseModel):
+    """``POST /api/tables/{id}/review``: how deep (more samples per decision, more time)."""
+
+    depth: Literal["quick", "normal", "deep"] = "normal"
+
+
+class ReviewMove(BaseModel):
+    """One decision of a seat, judged from that seat's own view."""
+
+    step: int = Field(description="0-based index of the action in the record")
+    seat: int
+    played: str
+    best: str = Field(description="the best move found (the move played when it was)")
+    before: float = Field(description="winning chance (points of 100) with the best move")
+    after: float = Field(description="winning chance (points of 100) after the move played")
+    drop: float
+    mark: ReviewMark | None
+    accuracy: float
+    samples: int
+    score_before: float | None = None
+    score_after: float | None = None
+    rank_before: float | None = None
+    rank_after: float | None = None
+
+
+class ReviewSummary(BaseModel):
+    seat: int
+    decisions: int
+    accuracy: float | None
+    blunder: int
+    mistake: int
+    inaccuracy: int
+
+
+class ReviewVerdict(BaseModel):
+    """With every card known (it peeks): could the deal be won, and until when."""
+
+    peeking: Literal[True]
+    status: Literal["won", "never", "lost_at", "undecided"]
+    step: int | None = None
+    seat: int | None = None
+    played: str | None = None
+    alternative: str | None = None
+
+
+class Review(BaseModel):
+    """A finished game's review (``cardtable.review.review_record``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format: int
+    game: str
+    players: int
+    seats: list[int]
+    depth: str
+    judge: str
+    bot: str
+    samples: int
+    marks: dict[str, float] = Field(description="the drop (points) each mark starts at")
+    better: str = Field(description="which way the game's score is best: low or high")
+    moves: list[ReviewMove]
+    summary: list[ReviewSummary]
+    verdict: ReviewVerdict | None
+
+
+class ReviewAnswer(BaseModel):
+    """A table's review: where it is, and the review once made."""
+
+    status: Literal["none", "queued", "running", "done", "failed"] = Field(
+        description="none: never asked"
+    )
+    done: int = Field(0, description="decisions judged so far")
+    total: int = Field(0, description="decisions to judge (0 until the review starts)")
+    depth: str | None = None
+    asked_at: str | None = None
+    finished_at: str | None = None
+    cpu: float | None = Field(None, description="processor seconds the review took")
+    review: Review | None = None
+    error: str | None = None

@@ -2,6 +2,7 @@
 // finished games with result, date and replay, a page at a time (GET /api/my-games).
 import { ago, api, askName, clear, copyText, el, getMe, showMessage, topbar } from "./common.js";
 import { date, say, t, tn } from "./i18n.js";
+import { reviewAsk } from "./review.js";
 
 const PAGE = 20;
 const root = () => document.getElementById("mine");
@@ -66,7 +67,7 @@ function finishedRow(g) {
     el("td", { class: g.ended ? "verdict lost" : "verdict" }, verdict),
     el("td", {}, g.finished_at ? when(g.finished_at) : ""),
     el("td", {}, el("a", { class: "button", href: `/t/${g.id}/replay`, "data-testid": "replay" },
-      t("Replay"))));
+      t("Replay")), " ", reviewAsk(g.id)));
 }
 
 // a practice table (a replayed deal, a tutorial): unrated, in no statistics

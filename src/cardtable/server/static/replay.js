@@ -4,12 +4,15 @@
 // at a time: the page of the current step, fetched when a step leaves the pages already
 // fetched (a long game's whole log would be megabytes); a click on a line goes to the table
 // after that move; autoplay steps on at the chosen speed; the address keeps the step
-// (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move.
+// (/t/<id>/replay#move=17, or ?move=17), so a link shows the same move. A game's review
+// (review.js), once made, shows above the board: its chart leads to the moves, its marks
+// stand in the log, and a marked move's better move is drawn on the board before it.
 import { api, clear, copyText, el, getGames, showMessage, topbar } from "./common.js";
 import { logPanel, scrollToLine } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { botName, playedBy, playedFor, ranksSeats, results, summary } from "./results.js";
 import { say, t } from "./i18n.js";
+import { askReview, atStep, markLog, progressWords, reviewAsk, reviewPanel } from "./review.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (sel) => document.querySelector(sel);
@@ -27,6 +30,8 @@ let wanted = 0; // the step last asked for: older answers are dropped
 let words = []; // the current step's page of the game log: [{n, seat, who, text}]
 let playedByRuns = null; // the record's played_by: per seat, who played from which action
 let timer = null; // autoplay
+/** @type {import("@api").Review | null} */
+let review = null; // the game's review, once made
 
 function label(who) {
   if (who.bot && who.person) return playedFor(who.person, who.name);
@@ -132,6 +137,7 @@ function show(data) {
   side.append(logPanel(words, { current: step - 1, title,
     pick: (k) => { pause(); go(k + 1); } }));
   scrollToLine(side.querySelector(".log-list"), step - 1);
+  if (review) showReviewAt(board, side, n);
   const res = clear($("#results"));
   if (data.view.result) {
     const who = playedBy(table, n);
@@ -139,6 +145,42 @@ function show(data) {
     res.append(results(summary(result, data.ending, table, who, ranksSeats(game, table)), table,
       who, false));
   }
+}
+
+// the review at this step: the marks in the log, the move's note, the better move drawn
+function showReviewAt(board, side, n) {
+  markLog(side.querySelector(".log-list"), review);
+  const { note, better } = atStep(review, step, n, (k) => { pause(); go(k); });
+  $("#review-note").replaceChildren(...note);
+  if (better) renderer.highlight(board, better.action, better.seat);
+}
+
+// the review: shown when made, followed while it is made, else the button that asks for it
+async function loadReview(focus = false) {
+  const box = clear($("#review"));
+  let answer;
+  try {
+    answer = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/review`);
+  } catch {
+    return; // (a table closed before it started has no review to offer)
+  }
+  if (answer.status === "queued" || answer.status === "running") {
+    const status = el("p", { role: "status", "data-testid": "review-progress" });
+    box.append(el("section", { class: "panel review" }, el("h2", {}, t("Game review")), status));
+    answer = await askReview(tableId, (a) => { status.textContent = progressWords(a); }, false)
+      .catch(() => answer);
+  }
+  if (answer.status === "done" && answer.review) {
+    review = answer.review;
+    clear(box).append(reviewPanel(review, { names: names(steps), steps, tableId,
+      go: (k) => { pause(); go(k); }, seat: table.seats.findIndex((s) => s.you) }));
+    await go(step);
+    if (focus) /** @type {HTMLElement} */ ($("#review-title")).focus();
+    return;
+  }
+  clear(box).append(el("section", { class: "panel review" }, el("h2", {}, t("Game review")),
+    answer.status === "failed" ? el("p", {}, progressWords(answer))
+      : el("p", {}, reviewAsk(tableId, { open: () => loadReview(true) }))));
 }
 
 function keys(event) {
@@ -233,6 +275,7 @@ function showDeal(seed) {
 }
 
 async function main() {
+  const wantsReview = location.hash === "#review"; // ("Review this game" elsewhere led here)
   await topbar();
   try {
     table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
@@ -264,6 +307,7 @@ async function main() {
     return;
   }
   await go(wantedStep());
+  await loadReview(wantsReview);
 }
 
 main();

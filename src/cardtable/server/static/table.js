@@ -14,6 +14,7 @@ import { signalControls, signalTurn } from "./signals.js";
 import { createChat } from "./chat.js";
 import { confirmStep } from "./confirm.js";
 import { say, t, tn } from "./i18n.js";
+import { reviewAsk } from "./review.js";
 import { createTutor, markSuggestion } from "./tutor.js";
 
 /** @typedef {import("@api").StateMessage} StateMessage */
@@ -382,6 +383,8 @@ function render() {
       const result = /** @type {import("./results.js").Result | undefined} */ (view.result);
       res.append(results(summary(result, s.ending, table, who, ranksSeats(game, table)), table,
         who));
+      // "Review this game", beside the replay (the same box across redraws: its progress)
+      res.querySelector('[data-testid="replay-link"]')?.after(" ", reviewAsk(table.id));
     }
   }, $("#board"));
   keepScrolled(document.querySelector("#side .log-list"), ui.logScroll ||= {});

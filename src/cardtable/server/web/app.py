@@ -34,6 +34,7 @@ from cardtable.server.cluster.bus import Bus
 from cardtable.server.cluster.tunnel import TableRouter, Tunnel
 from cardtable.server.storage import store as db
 from cardtable.server.tables.hub import Hub
+from cardtable.server.tables.reviews import ReviewQueue, Reviews
 from cardtable.server.web import deps, security, socket
 from cardtable.server.web.replays import Replays
 from cardtable.server.web.routes import (
@@ -42,6 +43,7 @@ from cardtable.server.web.routes import (
     pages,
     people,
     practice,
+    reviews,
     tables,
     tools,
 )
@@ -111,6 +113,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
                     limiter.share(counts, name)
             hub.broadcaster.shared = counts
             counts.start()
+        app.state.reviews = await start_reviews(store, url, settings)
         hub.resume_all()
         if gc_tuning:
             tune_gc()
@@ -121,6 +124,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             await app.state.counts.close()
             await tunnel.close()
             await tunnel.bus.close()  # the others take this process's tables over at once
+        await app.state.reviews.close()
         await hub.close()
         await app.state.advice.close()
         store.close()
@@ -178,9 +182,28 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             {"error": code, "message": str(e.detail)}, status_code=e.status_code, headers=e.headers
         )
 
-    for area in (pages, people, bot_accounts, tables, practice, tools, history, socket):
+    for area in (pages, people, bot_accounts, tables, practice, tools, history, reviews, socket):
         app.include_router(area.router)
     return app
+
+
+async def start_reviews(store: db.Store, url: str, settings: ServerSettings) -> Reviews:
+    """Game reviews: a runner with worker processes of its own, fed by a queue in this
+    process, or with a bus by the job queue on its Redis that every process serves."""
+    from cardtable.server.storage.reviews import ReviewStore
+    from cardtable.server.tables.reviews import REVIEW_TIMEOUT, LocalReviews, ReviewRunner
+
+    rows = ReviewStore(store.engine)
+    runner = ReviewRunner(url, rows, settings.review_workers)
+    queue: ReviewQueue
+    if settings.bus:
+        from cardtable.server.cluster.reviews import ArqReviews
+
+        queue = ArqReviews(settings.bus, runner.run, settings.review_workers, REVIEW_TIMEOUT)
+    else:
+        queue = LocalReviews(runner)
+    await queue.start()
+    return Reviews(rows, queue, runner, settings.reviews_per_day, settings.review_queue)
 
 
 async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:

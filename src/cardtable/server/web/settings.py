@@ -21,6 +21,7 @@ from cardtable.server.tables.botpool import DEFAULT_WORKERS
 from cardtable.server.tables.botrunner import BOT_TIMEOUT, EXTERNAL_NAME
 from cardtable.server.tables.engine import SEAT_GRACE
 from cardtable.server.tables.lifecycle import IDLE_CLOSE
+from cardtable.server.tables.reviews import REVIEW_QUEUE, REVIEW_WORKERS, REVIEWS_PER_DAY
 from cardtable.server.web.security import normalize_origin
 
 #: the environment variables' prefix: ``CARDTABLE_BOT_DELAY`` sets ``bot_delay``
@@ -56,6 +57,10 @@ class ServerSettings(BaseSettings):
     log_level: LogLevel = "info"
     ws: WebSockets = "auto"
     bus: str | None = None
+    #: game reviews (docs/server.md, "Game review")
+    review_workers: int = Field(default=REVIEW_WORKERS, ge=1, le=64)
+    review_queue: int = Field(default=REVIEW_QUEUE, ge=1, le=10_000)
+    reviews_per_day: int = Field(default=REVIEWS_PER_DAY, ge=0, le=10_000)
 
     @field_validator("external_bot", "allowed_origin", mode="before")
     @classmethod

@@ -187,6 +187,16 @@ export function render(root, s, ctx) {
   if (live) scheduleAutoPlay(s, ctx);
 }
 
+// a review's better move on a drawn board: the card it plays, or the stock it flips or redeals
+/** @param {HTMLElement} root @param {string} action */
+export function highlight(root, action) {
+  const [verb, from] = action.split(" ");
+  const node = verb === "play" ? root.querySelector(`[data-slot="${from}"] .card`)
+    : verb === "flip" || verb === "redeal" ? root.querySelector('[data-key="stock"]') : null;
+  if (node) node.classList.add("better-move");
+  return !!node;
+}
+
 // The doubling cycle, the next needed value marked (for screen readers too: the list's
 // current step, and said in words)
 function cycle(needed, over) {

@@ -17,12 +17,15 @@
 //   showSeats(table)              false: no players panel
 //   showsAdvice                   true: the board shows ctx.ui.hint / ctx.ui.peek itself
 //   stylesheet                    true: games/<name>.css holds its styles, loaded with it
+//   highlight(root, action, seat) mark on a drawn board the card, pile or cell that `action`
+//                                 of `seat` would move (a review's better move, on a replay);
+//                                 true if something was marked
 import { el } from "../common.js";
 import { say, t } from "../i18n.js";
 
 // the exports above that a game's module may have (a unit test holds each module to them)
 export const HOOKS = ["render", "seatExtra", "sidePanels", "showSeats", "showsAdvice",
-  "stylesheet"];
+  "stylesheet", "highlight"];
 
 export function seatExtra() {
   return "";
@@ -33,6 +36,14 @@ export function showSeats() {
 }
 
 export const showsAdvice = false;
+
+// a board that names its moves' elements (data-action) has them marked; else nothing
+export function highlight(root, action) {
+  const found = [...root.querySelectorAll("[data-action]")]
+    .filter((node) => /** @type {HTMLElement} */ (node).dataset.action === action);
+  for (const node of found) node.classList.add("better-move");
+  return found.length > 0;
+}
 
 // the buttons' data: one per legal action, labelled by the game (the server's `labels`,
 // Game.move_label) or else with the action itself (the server's notation)

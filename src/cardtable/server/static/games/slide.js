@@ -245,6 +245,20 @@ function markLast(root, last, ctx) {
   }
 }
 
+// a review's better move on a drawn board: the cell `seat` reveals, or the centre card it
+// takes and the hole of its grid the push closes
+/** @param {HTMLElement} root @param {string} action @param {number} seat */
+export function highlight(root, action, seat) {
+  const [verb, what] = action.split(" ");
+  const box = root.querySelector(`.grid-box[data-seat="${seat}"]`);
+  const nodes = verb === "reveal" ? [box && box.querySelector(`[data-cell="${what}"]`)]
+    : verb === "take" ? [root.querySelector(`[data-centre="${what}"]`), box && box.querySelector(".slot")]
+      : [];
+  const found = nodes.filter(Boolean);
+  for (const node of found) node.classList.add("better-move");
+  return found.length > 0;
+}
+
 // how a grid scores, told before the end (it decides what to aim for); open or closed as the
 // person left it, across the page's redraws
 /** @param {View} view @param {Context} ctx */

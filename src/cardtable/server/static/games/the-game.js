@@ -122,8 +122,9 @@ export function render(root, s, ctx) {
     el("h3", {}, t("Hands")),
     s.seatViews.map((v, i) => el("div", { class: "row" },
       el("span", { class: "hand-owner" }, ctx.names[i]),
-      el("div", { class: "hand", role: "group", "aria-label": t("{name}'s hand", { name: ctx.names[i] }) },
-        (v.hand || []).map((c) => tgCard(c, { "aria-label": t("{card}, in {name}'s hand",
+      el("div", { class: "hand", role: "group", "aria-label": t("{name}'s hand", { name: ctx.names[i] }),
+        "data-seat": String(i) },
+        (v.hand || []).map((c) => tgCard(c, { "data-card": String(c), "aria-label": t("{card}, in {name}'s hand",
           { card: c, name: ctx.names[i] }) })))))) : null;
 
   const end = s.legal.includes("end");
@@ -142,6 +143,21 @@ export function render(root, s, ctx) {
           onclick: end ? () => ctx.act("end") : null }, t("End turn")))),
     me === null ? null : signalPanel(s, ctx)));
   markLast(root, s.last, ctx);
+}
+
+// a review's better move on a drawn board: the card in `seat`'s hand (a replay shows every
+// hand) and the pile it goes on; "end" is the seat's hand
+/** @param {HTMLElement} root @param {string} action @param {number} seat */
+export function highlight(root, action, seat) {
+  const [verb, card, pile] = action.split(" ");
+  const hand = root.querySelector(`[data-testid="all-hands"] .hand[data-seat="${seat}"]`)
+    || root.querySelector('[data-testid="hand"]');
+  const nodes = verb === "play"
+    ? [hand && hand.querySelector(`[data-card="${card}"]`), root.querySelector(`[data-pile="${pile}"] .pile-btn`)]
+    : [];
+  const found = nodes.filter(Boolean);
+  for (const node of found) node.classList.add("better-move");
+  return found.length > 0;
 }
 
 // The signals a seat gives, after its hand (the hand is a few Tabs from the top: #24): a
