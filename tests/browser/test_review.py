@@ -191,24 +191,31 @@ def test_my_games_offers_the_review(server, browser):
     page.context.close()
 
 
-def test_try_again_from_the_first_mistake_asks_for_a_practice_table(server, browser):
-    """The practice table itself is another part's (POST /api/tables/{id}/practice): here
-    the page asks for it with the step before the first marked move, and goes there."""
+def test_try_again_from_the_first_mistake_starts_a_practice_table_there(server, browser):
+    """The page asks for a practice table (POST /api/tables/{id}/practice) with the step
+    before the first marked move, and the person plays on from there, at a practice table."""
     ann, table_id = doublets_played(server)
     page = as_person(browser, server, ann)
     review = reviewed(page, table_id)
     first = next(m for m in review["moves"] if m["mark"])
     asked: list[dict] = []
-
-    def practice(route) -> None:
-        asked.append(json.loads(route.request.post_data))
-        route.fulfill(status=200, content_type="application/json", body='{"id": "practice1"}')
-
-    page.route(f"**/api/tables/{table_id}/practice", practice)
+    page.on(
+        "request",
+        lambda r: (
+            asked.append(json.loads(r.post_data or "{}"))
+            if r.url.endswith(f"/api/tables/{table_id}/practice")
+            else None
+        ),
+    )
     page.goto(f"/t/{table_id}/replay")
     button = page.get_by_test_id("review").get_by_role("button", name="Try again from here")
     expect(button).to_be_visible()
     button.click()
-    page.wait_for_url("**/t/practice1")
+    page.wait_for_url(re.compile(r".*/t/(?!" + table_id + r")[^/#?]+$"))
     assert asked == [{"step": first["step"]}]
+    new_id = page.url.rstrip("/").split("/")[-1]
+    info = page.request.get(f"/api/tables/{new_id}").json()
+    assert info["practice"] == "practice" and info["status"] != "over"
+    expect(page.locator("#board")).to_be_visible()
+    assert not page.js_errors
     page.context.close()
