@@ -850,6 +850,7 @@ class ClusterRun(MessageCheck):
                 status="over" if state.over else "running",
                 options=record["options"],
                 players=players,
+                practice=None,  # the cluster run plays ordinary tables
             )
             self.check_message(table, socks[k], message, rng, twins, tally, checked, key)
             tally.views += message.get("type") == "state"

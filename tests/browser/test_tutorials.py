@@ -43,6 +43,8 @@ def suggested(page: Page) -> str:
 def play_suggestion(page: Page) -> None:
     settled(page)
     before = page.evaluate("() => document.body.dataset.version")
+    # the tutor's answer for this position first (a loaded machine makes it wait)
+    expect(page.get_by_test_id("tutor-play")).to_be_enabled(timeout=30_000)
     page.get_by_test_id("tutor-play").click()
     page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
 
@@ -95,7 +97,10 @@ def test_a_finished_tutorial_is_remembered_in_the_lobby(browser, server):
     page.get_by_test_id("learn-link").click()  # the rules page's way in
     page.wait_for_url("**/t/*")
     expect(page.get_by_test_id("tutor")).to_be_visible()
+    either = page.locator("[data-testid=tutor-done], [data-testid=tutor-play]:enabled")
     for _ in range(300):
+        # the tutor's answer to the last move first: the end, or the next suggestion
+        expect(either.first).to_be_visible(timeout=30_000)
         if page.get_by_test_id("tutor-done").count():
             break
         play_suggestion(page)
