@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -101,6 +102,15 @@ Handler = Callable[[dict[str, Any]], None]
 
 def new_id() -> str:
     return secrets.token_hex(6)
+
+
+T = TypeVar("T")
+
+
+async def answer(command: Awaitable[T] | T) -> T:
+    """A Redis command's answer. redis-py 5 (the version arq allows) types the asyncio
+    client's set commands as sync-or-async; they are always awaitables here."""
+    return await command if inspect.isawaitable(command) else command
 
 
 class Bus:
@@ -189,7 +199,7 @@ class Bus:
         sent = time.monotonic()
         await self.redis.set(self.proc_key(self.id), "1", px=int(self.ttl * 1000))
         self.renewed_at = sent
-        await self.redis.sadd(f"{PREFIX}procs", self.id)
+        await answer(self.redis.sadd(f"{PREFIX}procs", self.id))
 
     async def close(self) -> None:
         """Leave the bus: the heartbeat goes at once, so the others take this process's
@@ -326,14 +336,15 @@ class Bus:
 
     async def take_over_dead(self) -> int:
         """Claim the tables of every process whose heartbeat is gone; how many we took."""
-        procs = [str(p) for p in await self.redis.smembers(f"{PREFIX}procs")]
+        procs = [str(p) for p in await answer(self.redis.smembers(f"{PREFIX}procs"))]
         alive = await self.alive_many([p for p in procs if p != self.id])
         taken = 0
         for pid, up in alive.items():
             if up:
                 continue
             while True:
-                found: Any = await self.redis.srandmember(f"{PREFIX}tables:{pid}", TAKEOVER_BATCH)
+                some = self.redis.srandmember(f"{PREFIX}tables:{pid}", TAKEOVER_BATCH)
+                found: Any = await answer(some)
                 ids = [str(t) for t in found or []]
                 if not ids:
                     break
@@ -348,7 +359,7 @@ class Bus:
                             await self.on_take(table_id)
                         except Exception:  # one broken table must not stop the takeover
                             log.exception("taking over table %s", table_id)
-            await self.redis.srem(f"{PREFIX}procs", pid)
+            await answer(self.redis.srem(f"{PREFIX}procs", pid))
             log.info("process %s is gone; its tables are taken over", pid)
         return taken
 
