@@ -344,7 +344,7 @@ def test_cards_and_controls_have_names(server, browser) -> None:
         page.get_by_role("button", name=re.compile(r"^stock, \d+ cards face down"))
     ).to_be_visible()
     foundation = page.get_by_role("img", name=re.compile(r"^foundation: "))
-    expect(foundation).to_have_accessible_name(re.compile(r"(A, ace|\d+) of \w+, 1 cards?$"))
+    expect(foundation).to_have_accessible_name(re.compile(r"([AJQK], \w+|\d+) of \w+, 1 cards?$"))
 
 
 # -- not by colour alone, targets, motion -----------------------------------------------------

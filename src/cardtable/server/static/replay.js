@@ -236,6 +236,7 @@ function play() {
 }
 
 function toggle() {
+  if ($("#play").disabled) return; // (the replay's steps are not known yet)
   if (playing()) pause();
   else play();
 }
@@ -307,6 +308,7 @@ async function main() {
     return;
   }
   await go(wantedStep());
+  $("#play").disabled = false; // a click before the steps were known would stop at once
   await loadReview(wantsReview);
 }
 
