@@ -22,6 +22,19 @@ NEVER = {
     "bots": {"rl", "server", "tui", "cli", "review"},
     # the game review: above the bots and solvers it asks, below the screens that show it
     "review": {"rl", "server", "tui", "cli", "sim", "i18n"},
+    # tournaments' rules: pure, like the games; the server runs them
+    "tournaments": {
+        "games",
+        "bots",
+        "solvers",
+        "rl",
+        "server",
+        "tui",
+        "cli",
+        "sim",
+        "i18n",
+        "review",
+    },
     # the server's parts, lowest first (cardtable/server/__init__.py, docs/architecture.md)
     "server/api": SERVER_PARTS - {"server/api"},
     "server/storage": {"server/tables", "server/cluster", "server/web"},
