@@ -1,5 +1,6 @@
 """The code stays ruff clean and ruff formatted (the configuration is in pyproject.toml)."""
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -77,3 +78,29 @@ def test_adapters_ask_the_game_instead_of_naming_it():
             and id(node) not in docstrings
         ]
     assert not found, "\n".join(found)
+
+
+#: the most lines a function may have: what a reader holds in mind at once (#25)
+LONGEST_FUNCTION = 120
+
+
+def _own_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """A function's lines, less those of the functions defined inside it (each of those is
+    a function of its own, read on its own: a search's nested steps)."""
+    nested: set[int] = set()
+    for child in ast.walk(node):
+        if child is not node and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+            nested |= set(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    assert node.end_lineno is not None
+    return node.end_lineno - node.lineno + 1 - len(nested)
+
+
+def test_no_function_is_longer_than_a_reader_holds_in_mind():
+    long = []
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = _own_lines(node)
+                if lines > LONGEST_FUNCTION:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {lines}")
+    assert not long, "\n".join(long)

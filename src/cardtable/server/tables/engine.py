@@ -259,46 +259,10 @@ class TableEngine:
         kind (``practice`` or ``tutorial``: unrated, not in the statistics), ``steps`` the
         actions it starts with (a finished game's record prefix, checked here), played by
         the creator."""
-        try:
-            rules = games.get(game)
-        except CardtableError as e:
-            raise HubError("bad_request", e.reason) from None
         if not seats:
             seats = ["me"]
-        if seed is None:  # a shared deal from 128 secret bits; a solitaire's deal number
-            seed = new_deal_seed(len(seats))
-        try:
-            rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
-            _players, options = rules.check_options(len(seats), options)
-            start = rules.deal(seed, len(seats), options)
-            for seat, action in steps or []:
-                start.act(seat, action)
-            to_act = list(start.to_act())
-            for s in seats:
-                if s not in ("me", "open"):
-                    check_bot(s, game)
-        except CardtableError as e:
-            raise HubError("bad_request", e.reason) from None
-        # one query on the index tables(created_by, status), not a scan of every live table
-        unfinished, bots_only = self.store.unfinished_tables(creator.id)
-        if replaces is not None and replaces.created_by == creator.id:
-            unfinished -= 1  # closed by this very change
-        if unfinished >= MAX_ACTIVE_TABLES:
-            raise HubError(
-                "too_many_tables",
-                f"you have {unfinished} unfinished tables; finish "
-                f"or leave some first, on My games (/me) (at most "
-                f"{MAX_ACTIVE_TABLES})",
-                429,
-            )
-        if all(s not in ("me", "open") for s in seats) and bots_only >= MAX_BOT_TABLES:
-            raise HubError(
-                "too_many_bot_tables",
-                f"you have {bots_only} unfinished tables "
-                f"played by bots only; take a seat yourself, or wait for one to end "
-                f"(at most {MAX_BOT_TABLES})",
-                429,
-            )
+        seed, options, to_act = self._checked_start(game, seats, options, seed, steps, check_bot)
+        self._check_room(creator, seats, replaces)
         if seats.count("me") > 1:
             raise HubError("bad_request", _("take one seat yourself; leave others open or to bots"))
         table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
@@ -362,6 +326,59 @@ class TableEngine:
             "table %s: %s created by %s, seats %s", table_id, game, creator.id, ", ".join(seats)
         )
         return table_id
+
+    @staticmethod
+    def _checked_start(
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        seed: int | None,
+        steps: list[tuple[int, str]] | None,
+        check_bot: Callable[[str, str], None],
+    ) -> tuple[int, dict[str, Any], list[int]]:
+        """A new table's deal checked against the rules: its seed (a new secret one when
+        None), its options with their defaults, and the seats to act after ``steps``."""
+        try:
+            rules = games.get(game)
+        except CardtableError as e:
+            raise HubError("bad_request", e.reason) from None
+        if seed is None:  # a shared deal from 128 secret bits; a solitaire's deal number
+            seed = new_deal_seed(len(seats))
+        try:
+            rules.deal(seed, len(seats), options)  # an option "seed": BadOptions
+            _players, options = rules.check_options(len(seats), options)
+            start = rules.deal(seed, len(seats), options)
+            for seat, action in steps or []:
+                start.act(seat, action)
+            for s in seats:
+                if s not in ("me", "open"):
+                    check_bot(s, game)
+        except CardtableError as e:
+            raise HubError("bad_request", e.reason) from None
+        return seed, options, list(start.to_act())
+
+    def _check_room(self, creator: db.Player, seats: list[str], replaces: LiveTable | None) -> None:
+        """Refuse a table past the creator's limits of unfinished tables."""
+        # one query on the index tables(created_by, status), not a scan of every live table
+        unfinished, bots_only = self.store.unfinished_tables(creator.id)
+        if replaces is not None and replaces.created_by == creator.id:
+            unfinished -= 1  # closed by this very change
+        if unfinished >= MAX_ACTIVE_TABLES:
+            raise HubError(
+                "too_many_tables",
+                f"you have {unfinished} unfinished tables; finish "
+                f"or leave some first, on My games (/me) (at most "
+                f"{MAX_ACTIVE_TABLES})",
+                429,
+            )
+        if all(s not in ("me", "open") for s in seats) and bots_only >= MAX_BOT_TABLES:
+            raise HubError(
+                "too_many_bot_tables",
+                f"you have {bots_only} unfinished tables "
+                f"played by bots only; take a seat yourself, or wait for one to end "
+                f"(at most {MAX_BOT_TABLES})",
+                429,
+            )
 
     def join(self, table: LiveTable, player: db.Player, seat: int | None) -> tuple[int, bool]:
         """Seat a person (the caller holds the table's lock): (their seat, whether the
