@@ -167,6 +167,7 @@ def test_the_last_person_leaving_to_bots_and_my_games_after_resigning(server, br
     ann.get_by_test_id("leave").click()
     expect(ann.get_by_test_id("results")).to_be_visible()
     assert "the bots share first place, you rank below them" in asked[0], asked
+    assert "Anyone who left before you ranks below you." in asked[0], asked  # Bob: 3rd
     settled(ann)
     expect(ann.get_by_test_id("status")).to_contain_text("Resigned")
     expect(ann.get_by_test_id("verdict")).to_have_text("You came 2nd of 3.")

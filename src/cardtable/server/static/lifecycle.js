@@ -28,11 +28,14 @@ export function leavePanel(s, game, onError) {
   // server does, docs/server.md "Table lifecycle"), the bots sharing first place
   // (a bot account is a player's seat: the game plays on for it)
   const lastPerson = !table.seats.some((x) => x.seat !== s.seat && x.taken && !x.bot);
+  // a seat a bot plays on for a person who left ranks last, not with the bots (#24)
+  const leftBefore = table.seats.some((x) => x.seat !== s.seat && x.person)
+    ? " " + t("Anyone who left before you ranks below you.") : "";
   const leaveWhy = !started ? t("Your seat becomes free for someone else.")
     : alone ? t("The deal is closed and counts as lost.")
       : competitive && lastPerson ? t("Leaving a started game is resigning. Nobody but bots "
         + "would play on, so the game ends now: the bots share first place, you rank below "
-        + "them.")
+        + "them.") + leftBefore
         : competitive ? t("Leaving a started game is resigning: your seat ranks below every "
           + "seat still played, and a bot plays it on for the others.")
           : t("A bot plays your seat on for the others.");
@@ -40,7 +43,7 @@ export function leavePanel(s, game, onError) {
     onclick: go("leave", t("Leave this table? {why}", { why: leaveWhy })) }, t("Leave table"))];
   if (started && !alone) {
     const why = competitive && lastPerson ? t("Nobody but bots would play on, so the game "
-      + "ends now: the bots share first place, you rank below them.")
+      + "ends now: the bots share first place, you rank below them.") + leftBefore
       : competitive ? t("You rank below every seat still played; the others play on against "
         + "a bot.")
       : t("The game ends as lost for the whole table.");
