@@ -12,7 +12,14 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 
 #: package (a folder under src/cardtable) -> the packages it must never import
-SERVER_PARTS = {"server/api", "server/storage", "server/tables", "server/cluster", "server/web"}
+SERVER_PARTS = {
+    "server/api",
+    "server/storage",
+    "server/tables",
+    "server/cluster",
+    "server/tournaments",
+    "server/web",
+}
 #: the adapters at the top: nothing below them imports them, nor one another across
 ADAPTERS = {"cli", "tui", "sim", "rl", "botclient"}
 NEVER = {
@@ -49,9 +56,12 @@ NEVER = {
     "botclient": {"server", "review"} | ADAPTERS - {"botclient"},
     # the server's parts, lowest first (cardtable/server/__init__.py, docs/architecture.md)
     "server/api": SERVER_PARTS - {"server/api"} | ADAPTERS,
-    "server/storage": {"server/tables", "server/cluster", "server/web"} | ADAPTERS,
-    "server/tables": {"server/cluster", "server/web"} | ADAPTERS,
-    "server/cluster": {"server/tables", "server/web"} | ADAPTERS,
+    "server/storage": {"server/tables", "server/cluster", "server/tournaments", "server/web"}
+    | ADAPTERS,
+    "server/tables": {"server/cluster", "server/tournaments", "server/web"} | ADAPTERS,
+    "server/cluster": {"server/tables", "server/tournaments", "server/web"} | ADAPTERS,
+    # tournaments run on the live tables and are served by the web edge
+    "server/tournaments": {"server/cluster", "server/web"} | ADAPTERS,
     "server/web": ADAPTERS,
 }
 

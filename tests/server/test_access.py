@@ -159,6 +159,9 @@ class Cast:
         a bot, running), ``open`` (Slide with a seat for a friend), ``over`` (a Doublets
         game resigned)."""
         owner = self.who["the owner"]
+        if kind == "tournament":
+            made = owner.ok("POST", "/api/tournaments", {"name": "Cup", "game": "slide"})
+            return str(made["id"])
         seats = {
             "alone": ["me"],
             "over": ["me"],
@@ -190,6 +193,7 @@ BODIES: dict[str, Callable[[Cast], Any]] = {
     "POST /api/tables/{table_id}/seats/{seat}/bot": lambda c: {"bot": "greedy"},
     "POST /api/tables/{table_id}/chat": lambda c: {"free": False},
     "POST /api/tables/{table_id}/practice": lambda c: {"step": 0},
+    "POST /api/tournaments": lambda c: {"name": "Cup", "game": "slide"},
 }
 
 
@@ -227,6 +231,7 @@ def path_for(route: str, cast: Cast, table: str | None) -> str:
     path = route.split(" ", 1)[1]
     path = path.replace("{bot_id}", cast.other_bot).replace("{seat}", str(SEAT))
     path = path.replace("{game}", GAME).replace("{path}", "common.js").replace("{code}", "cs")
+    path = path.replace("{tournament_id}", table or "no-tournament")
     return path.replace("{table_id}", table or "no-table")
 
 
@@ -366,6 +371,6 @@ def test_the_table_is_read_as_written() -> None:
     for kind in ("http", "ws"):
         for line in written_table(kind).values():
             assert len(line.answers) == len(WHO), line
-            assert line.table in ("–", "alone", "shared", "open", "over"), line
+            assert line.table in ("–", "alone", "shared", "open", "over", "tournament"), line
             for answer in line.answers:
                 assert re.fullmatch(r"[1-5]\d\d( [a-z_]+)?|error [a-z_]+|[a-z]+", answer), line

@@ -329,6 +329,9 @@ class TableInfo(BaseModel):
         description="a practice table: ``practice`` (a finished solitaire played on from a "
         "step) or ``tutorial`` (a game's tutorial); never rated nor in the statistics",
     )
+    tournament: str | None = Field(
+        None, description="the tournament this table is a game of (GET /api/tournaments/{id})"
+    )
 
 
 #: a table tool (``protocol.TOOLS``): undo, redo, a hint, "still winnable?" (peeking), the same
@@ -975,3 +978,110 @@ class ReviewAnswer(BaseModel):
     cpu: float | None = Field(None, description="processor seconds the review took")
     review: Review | None = None
     error: str | None = None
+
+
+# -- tournaments (docs/tournaments.md) -------------------------------------------------------
+#: the most rounds of a Swiss tournament
+MAX_ROUNDS = 15
+#: the most entrants of a tournament
+MAX_ENTRANTS = 200
+#: tournaments a person may have created that are not over yet
+MAX_OPEN_TOURNAMENTS = 5
+#: the latest start: this many seconds from now (two weeks)
+MAX_START_IN = 14 * 24 * 3600
+
+
+class NewTournament(BaseModel):
+    """A tournament to create: the server runs it by itself from its start."""
+
+    name: str = Field(min_length=1, max_length=60)
+    game: str = Field(max_length=32)
+    format: Literal["swiss"] = Field("swiss", description="Swiss rounds (docs/tournaments.md)")
+    rounds: StrictInt = Field(3, ge=1, le=MAX_ROUNDS)
+    table_size: StrictInt = Field(
+        2, ge=1, le=6, description="the largest table; a round's tables are as even as can be"
+    )
+    starts_in: StrictInt = Field(
+        300, ge=0, le=MAX_START_IN, description="seconds from now to its first round"
+    )
+    clock: ClockChoice | None = Field(None, description="every game's clock")
+    options: dict[str, Any] = Field(default_factory=dict, max_length=8)
+    rated: bool = True
+    invite_only: bool = Field(False, description="entered only with its invite code")
+    min_games: StrictInt = Field(
+        0, ge=0, le=1000, description="finished games an entrant must have played here"
+    )
+    bots: bool = Field(False, description="bot accounts may enter")
+
+
+class EnterBody(BaseModel):
+    invite: str | None = Field(None, max_length=32, description="an invite-only tournament's code")
+
+
+class TournamentEntrant(BaseModel):
+    """One line of the standings."""
+
+    place: int
+    name: str
+    you: bool
+    bot_account: bool
+    withdrawn: bool
+    points: float = Field(description="points by place (docs/tournaments.md), to 3 decimals")
+    buchholz: float
+    wins: int
+    games: int
+    byes: int
+    by_round: list[float | None] = Field(description="per round: its points; null: not played")
+
+
+class TournamentTable(BaseModel):
+    table_id: str
+    players: list[str] = Field(description="the entrants' names, in seat order")
+    places: list[int] | None = Field(description="their places once the game is over")
+    status: Literal["waiting", "open", "running", "over"]
+
+
+class TournamentRound(BaseModel):
+    number: int
+    byes: list[str]
+    tables: list[TournamentTable]
+
+
+class TournamentSummary(BaseModel):
+    """A tournament in a list."""
+
+    id: str
+    name: str
+    game: str
+    title: str
+    format: Literal["swiss"]
+    status: Literal["open", "running", "over"]
+    ended: str | None = Field(None, description="cancelled: too few entrants at its start")
+    starts_at: str = Field(description="ISO 8601, UTC")
+    rounds: int
+    round: int = Field(description="the round being played (0: not started)")
+    entrants: int
+    invite_only: bool
+
+
+class TournamentInfo(TournamentSummary):
+    """A tournament's page: its settings, standings and rounds, and what it holds for you."""
+
+    version: int
+    finished_at: str | None
+    table_size: int
+    clock: ClockChoice | None
+    options: dict[str, Any]
+    rated: bool
+    min_games: int
+    bots: bool
+    creator: bool = Field(description="whether you created it")
+    invite: str | None = Field(None, description="the invite code: only for its creator")
+    entered: bool = Field(description="whether you are an entrant (not withdrawn)")
+    next_table: str | None = Field(description="your table of the round being played, if any")
+    standings: list[TournamentEntrant]
+    round_list: list[TournamentRound]
+
+
+class TournamentList(BaseModel):
+    tournaments: list[TournamentSummary]

@@ -174,6 +174,10 @@ class Table(Base):
     #: on from a step) or ``tutorial`` (a game's tutorial); never rated nor counted in a
     #: player's deal statistics. Null: an ordinary table
     practice: Mapped[str | None] = mapped_column(String(12))
+    #: the tournament the table is a game of (migration 0015), null: none
+    tournament: Mapped[str | None] = mapped_column(String(16))
+    #: True: never rated (an unrated tournament's game); null: rated as its game says
+    unrated: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class Seat(Base):

@@ -24,6 +24,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable import games
@@ -64,6 +65,25 @@ MAX_ACTIONS = 10_000
 #: seconds a person must have been gone before the creator may hand their seat to a bot: a
 #: page reload or a short network drop must not cost anyone their seat (--seat-grace)
 SEAT_GRACE = 60.0
+
+
+@dataclass(frozen=True)
+class PlannedTable:
+    """A tournament's game, chosen before it is stored: its id, the entrants (player ids)
+    in seat order, and the tournament's game settings."""
+
+    table_id: str
+    tournament: str
+    game: str
+    people: list[str]
+    options: dict[str, Any]
+    clock: dict[str, Any] | None
+    unrated: bool
+
+
+def new_table_id() -> str:
+    """A new table's id: 8 characters of a URL, unguessable."""
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
 class TableEngine:
@@ -131,6 +151,8 @@ class TableEngine:
             resigned=list(row.resigned or []),
             created_at=row.created_at,
             practice=row.practice,
+            tournament=row.tournament,
+            unrated=bool(row.unrated),
             bot_accounts=self.store.bot_accounts(
                 [s.player_id for s in seats if s.player_id]
                 + [r["player_id"] for r in row.resigned or []]
@@ -266,7 +288,7 @@ class TableEngine:
         if seats.count("me") > 1:
             raise HubError("bad_request", _("take one seat yourself; leave others open or to bots"))
         table_clock = clocks.check_clock(clock, len(seats), self.min_clock)
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table_id = new_table_id()
         # each bot's name is given here, once: numbered where two share a name
         robots = bot_names([open_seat() if s in ("me", "open") else bot_seat(s, "") for s in seats])
         rows = [
@@ -326,6 +348,40 @@ class TableEngine:
             "table %s: %s created by %s, seats %s", table_id, game, creator.id, ", ".join(seats)
         )
         return table_id
+
+    def create_planned(self, plan: PlannedTable, check_bot: Callable[[str, str], None]) -> str:
+        """Store a tournament's game under its chosen id, the entrants already in their
+        seats: no creator (nobody has a creator's say at it), no limit of the creator's,
+        a secret deal, the tournament's clock."""
+        seats = ["open"] * len(plan.people)
+        seed, options, to_act = self._checked_start(
+            plan.game, seats, plan.options, None, None, check_bot
+        )
+        table_clock = clocks.check_clock(plan.clock, len(seats), self.min_clock)
+        rows = [
+            db.Seat(table_id=plan.table_id, seat=i, player_id=p, bot=None, name=None)
+            for i, p in enumerate(plan.people)
+        ]
+        self.store.new_table(
+            db.Table(
+                id=plan.table_id,
+                game=plan.game,
+                seed=seed,
+                players=len(seats),
+                options=options,
+                status="running",
+                created_by=None,
+                redo=[],
+                clock=table_clock,
+                to_act=to_act,
+                tournament=plan.tournament,
+                unrated=True if plan.unrated else None,
+                version=0,
+            ),
+            rows,
+        )
+        log.info("table %s: %s of tournament %s", plan.table_id, plan.game, plan.tournament)
+        return plan.table_id
 
     @staticmethod
     def _checked_start(
@@ -594,8 +650,9 @@ class TableEngine:
         table: LiveTable, seats: list[Any], result: Mapping[str, Any]
     ) -> dict[str, Any] | None:
         """What a finished game changes in the ratings (``rating_of``): nothing at a
-        practice table (a replayed deal, a tutorial), whatever its seats."""
-        if table.practice:
+        practice table (a replayed deal, a tutorial) or an unrated tournament's game, whatever
+        its seats."""
+        if table.practice or table.unrated:
             return None
         return rating_of(table.game, seats, result, table.bot_accounts)
 

@@ -41,7 +41,7 @@ from cardtable.server.tables.botrunner import BOT_TIMEOUT, BotRunner
 from cardtable.server.tables.broadcast import Broadcaster, state_message
 from cardtable.server.tables.chat import Chat
 from cardtable.server.tables.conn import Conn
-from cardtable.server.tables.engine import SEAT_GRACE, TableEngine
+from cardtable.server.tables.engine import SEAT_GRACE, PlannedTable, TableEngine
 from cardtable.server.tables.live import LiveTable
 
 _, _n = translatable("cardtable")
@@ -459,6 +459,16 @@ class Hub:
         if self.bus is not None:
             self.held.add(table_id)
         table = self.load(table_id)
+        self.bots.schedule(table)
+        return table
+
+    def create_planned(self, plan: PlannedTable) -> LiveTable:
+        """A tournament's game (``TableEngine.create_planned``), held here, its clock
+        started as at any new table."""
+        self.engine.create_planned(plan, self.bots.check)
+        if self.bus is not None:
+            self.held.add(plan.table_id)
+        table = self.load(plan.table_id)
         self.bots.schedule(table)
         return table
 

@@ -241,6 +241,10 @@ class LiveTable:
     #: a practice table's kind (``practice``, ``tutorial``; ``store.Table.practice``): never
     #: rated nor counted in the statistics; None for an ordinary table
     practice: str | None = None
+    #: the tournament whose game this is (``store.Table.tournament``), None for none
+    tournament: str | None = None
+    #: never rated (an unrated tournament's game), whatever the game says
+    unrated: bool = False
 
     @property
     def offers_undo(self) -> bool:
@@ -392,6 +396,7 @@ class LiveTable:
             clock=self.clock,
             bot_accounts=self.bot_accounts,
             practice=self.practice,
+            tournament=self.tournament,
         )
         if self.ended:
             info["ended"] = self.ended
@@ -446,6 +451,7 @@ def table_info(
     clock: dict[str, Any] | None = None,
     bot_accounts: set[str] | frozenset[str] = frozenset(),
     practice: str | None = None,
+    tournament: str | None = None,
 ) -> dict[str, Any]:
     """The public facts of a table, built in this one place for tables in memory and those
     described from their rows (the lobby). ``seats``: ``{"player_id", "bot", "name"}`` each;
@@ -493,6 +499,7 @@ def table_info(
         "clock": clocks.public(clock, time.time()),
         "your_deadline": your_deadline(clock, seats, viewer),
         "practice": practice,
+        "tournament": tournament,
     }
 
 

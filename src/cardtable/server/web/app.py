@@ -33,8 +33,10 @@ from cardtable.server.api.messages import ErrorAnswer, HubError
 from cardtable.server.cluster.bus import Bus
 from cardtable.server.cluster.tunnel import TableRouter, Tunnel
 from cardtable.server.storage import store as db
+from cardtable.server.storage.tournaments import TournamentStore
 from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.reviews import ReviewQueue, Reviews
+from cardtable.server.tournaments.runner import TournamentRunner
 from cardtable.server.web import deps, security, socket
 from cardtable.server.web.replays import Replays
 from cardtable.server.web.routes import (
@@ -46,6 +48,7 @@ from cardtable.server.web.routes import (
     reviews,
     tables,
     tools,
+    tournaments,
 )
 from cardtable.server.web.routes.pages import STATIC
 from cardtable.server.web.settings import ServerSettings
@@ -114,10 +117,14 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             hub.broadcaster.shared = counts
             counts.start()
         app.state.reviews = await start_reviews(store, url, settings)
+        app.state.tournaments = TournamentStore(store.engine)
+        runner = app.state.tournament_runner = TournamentRunner(hub, app.state.tournaments)
         hub.resume_all()
+        runner.start()
         if gc_tuning:
             tune_gc()
         yield
+        await runner.close()
         if tunnel is not None:
             for task in app.state.bus_tasks:
                 task.cancel()
@@ -182,7 +189,18 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             {"error": code, "message": str(e.detail)}, status_code=e.status_code, headers=e.headers
         )
 
-    for area in (pages, people, bot_accounts, tables, practice, tools, history, reviews, socket):
+    for area in (
+        pages,
+        people,
+        bot_accounts,
+        tables,
+        practice,
+        tools,
+        history,
+        reviews,
+        tournaments,
+        socket,
+    ):
         app.include_router(area.router)
     return app
 

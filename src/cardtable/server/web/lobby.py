@@ -67,6 +67,7 @@ def stored_info(
         clock=row.clock,
         bot_accounts=bot_accounts or set(),
         practice=row.practice,
+        tournament=row.tournament,
     )
     if row.ended:
         info["ended"] = row.ended

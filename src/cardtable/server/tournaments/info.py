@@ -1,0 +1,117 @@
+"""What the API and the tournament's page show of a tournament, built from its rows.
+
+Entrants are shown by name, never by player id (a player id is half a credential's worth of
+identity: table infos do not show them either); "you" marks the viewer's own line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from cardtable import games
+from cardtable.server.storage.tournaments import (
+    EntrantRow,
+    RoundRow,
+    RoundTableRow,
+    TournamentRow,
+)
+from cardtable.server.tables.live import iso
+from cardtable.server.tournaments.runner import core_rounds
+from cardtable.tournaments import standings
+
+
+def _number(points: Fraction) -> float:
+    return round(float(points), 3)
+
+
+def summary(row: TournamentRow, entrants: int) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "game": row.game,
+        "title": games.get(row.game).title,
+        "format": row.format,
+        "status": row.status,
+        "ended": row.ended,
+        "starts_at": iso(row.starts_at),
+        "rounds": row.rounds,
+        "round": row.round,
+        "entrants": entrants,
+        "invite_only": row.invite is not None,
+    }
+
+
+def tournament_info(
+    row: TournamentRow,
+    entrants: Sequence[EntrantRow],
+    rounds: Sequence[RoundRow],
+    tables: Sequence[RoundTableRow],
+    names: Mapping[str, str],
+    bot_accounts: set[str],
+    statuses: Mapping[str, str],
+    viewer: str | None,
+) -> dict[str, Any]:
+    """The tournament as ``viewer`` (a player id, or None) sees it; ``statuses``: each
+    round table's table status (a table not created yet is ``waiting``)."""
+    active = [e for e in entrants if e.withdrawn_at is None]
+    withdrawn = {e.player_id for e in entrants if e.withdrawn_at is not None}
+    played = core_rounds(rounds, tables)
+
+    def name(player_id: str) -> str:
+        return names.get(player_id, "?")  # (every entrant has a row)
+
+    lines = [
+        {
+            "place": s.place,
+            "name": name(s.entrant),
+            "you": s.entrant == viewer,
+            "bot_account": s.entrant in bot_accounts,
+            "withdrawn": s.entrant in withdrawn,
+            "points": _number(s.points),
+            "buchholz": _number(s.buchholz),
+            "wins": s.wins,
+            "games": s.games,
+            "byes": s.byes,
+            "by_round": [None if p is None else _number(p) for p in s.by_round],
+        }
+        for s in standings([e.player_id for e in entrants], played)
+    ]
+    current = [t for t in tables if t.round == row.round]
+    mine = [t.table_id for t in current if viewer in t.players and t.ranks is None]
+    return {
+        **summary(row, len(active)),
+        "version": row.version,
+        "finished_at": iso(row.finished_at) if row.finished_at else None,
+        "table_size": row.table_size,
+        "clock": {"mode": row.clock["mode"], "seconds": row.clock["seconds"]}
+        if row.clock
+        else None,
+        "options": dict(row.options or {}),
+        "rated": row.rated,
+        "min_games": row.min_games,
+        "bots": row.bots,
+        "creator": viewer is not None and row.created_by == viewer,
+        "invite": row.invite if viewer is not None and row.created_by == viewer else None,
+        "entered": viewer is not None and any(e.player_id == viewer for e in active),
+        "next_table": mine[0] if mine else None,
+        "standings": lines,
+        "round_list": [
+            {
+                "number": r.round,
+                "byes": [name(b) for b in r.byes],
+                "tables": [
+                    {
+                        "table_id": t.table_id,
+                        "players": [name(p) for p in t.players],
+                        "places": list(t.ranks) if t.ranks is not None else None,
+                        "status": statuses.get(t.table_id, "waiting"),
+                    }
+                    for t in tables
+                    if t.round == r.round
+                ],
+            }
+            for r in rounds
+        ],
+    }

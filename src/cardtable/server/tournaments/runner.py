@@ -1,0 +1,212 @@
+"""The runner: every tick, for each tournament not over that this process holds, one step on.
+
+A step reads the tournament from the database and does what is due: at its start time a
+tournament with too few entrants is cancelled, else its first round is paired; while a round
+runs, its tables that do not exist yet are created (a runner killed between storing a round
+and creating its tables finishes the job), the games that ended have their places recorded
+(a seat whose person left or never came ranks last: ``tournaments.absent_last``); once every
+game of the round is over, the next round is paired, or the tournament ends. Every step
+works from the stored rows only, so any process can take a tournament over at any moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from cardtable import games
+from cardtable.server.storage.store import now
+from cardtable.server.storage.tournaments import (
+    EntrantRow,
+    RoundRow,
+    RoundTableRow,
+    TournamentRow,
+    TournamentStore,
+)
+from cardtable.server.tables.engine import PlannedTable, new_table_id
+from cardtable.server.tables.hub import Hub
+from cardtable.tournaments import Round, Table, absent_last, pair_round, standings
+
+log = logging.getLogger("cardtable.server")
+
+#: seconds between two steps of the runner
+TICK = 1.0
+#: the lease key prefix of a tournament on the bus (a table's id never has a colon)
+LEASE = "tournament:"
+
+
+def core_rounds(rounds: Sequence[RoundRow], tables: Sequence[RoundTableRow]) -> list[Round]:
+    """The stored rounds as the tournaments' rules read them (a game not recorded yet has
+    no places)."""
+    out = []
+    for rnd in rounds:
+        mine = [t for t in tables if t.round == rnd.round]
+        out.append(
+            Round(
+                tuple(
+                    Table(tuple(t.players), tuple(t.ranks) if t.ranks is not None else None)
+                    for t in mine
+                ),
+                tuple(rnd.byes),
+            )
+        )
+    return out
+
+
+def standings_order(entrants: Sequence[EntrantRow], rounds: Sequence[Round]) -> list[str]:
+    """Every entrant (withdrawn ones too) in standings order."""
+    return [s.entrant for s in standings([e.player_id for e in entrants], rounds)]
+
+
+class TournamentRunner:
+    """Runs this process's tournaments (all of them, without a bus) on the hub's loop."""
+
+    def __init__(self, hub: Hub, store: TournamentStore, tick: float = TICK) -> None:
+        self.hub = hub
+        self.store = store
+        self.tick = tick
+        self._task: asyncio.Task[None] | None = None
+        #: tournament id -> a waiter woken when it changed here (the page's socket)
+        self.changed: dict[str, asyncio.Event] = {}
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a broken step must not stop every tournament
+                log.exception("running the tournaments")
+            await asyncio.sleep(self.tick)
+
+    async def step(self, at: dt.datetime | None = None) -> None:
+        """One step of every tournament this process runs."""
+        for row in self.store.not_over():
+            if not await self._holds(row.id):
+                continue
+            try:
+                self.advance(row, at or now())
+            except Exception:
+                log.exception("tournament %s", row.id)
+
+    async def _holds(self, tournament_id: str) -> bool:
+        bus = self.hub.bus
+        if bus is None:
+            return True
+        return await bus.claim(LEASE + tournament_id) == bus.id
+
+    # -- one step of one tournament ----------------------------------------------------
+    def advance(self, row: TournamentRow, at: dt.datetime) -> None:
+        if row.status == "open":
+            if at >= row.starts_at:
+                self._begin(row)
+            return
+        rounds, tables = self.store.rounds(row.id)
+        current = [t for t in tables if t.round == row.round]
+        self._create_missing(row, current)
+        if not self._record_finished(row, current):
+            return
+        if row.round >= row.rounds:
+            self.store.finish(row.id)
+            log.info("tournament %s: over after %d rounds", row.id, row.round)
+        else:
+            self._pair(row, row.round + 1, rounds, tables)
+        self._wake(row.id)
+
+    def _begin(self, row: TournamentRow) -> None:
+        entrants = [e for e in self.store.entrants(row.id) if e.withdrawn_at is None]
+        if len(entrants) < max(2, games.get(row.game).min_players):
+            self.store.finish(row.id, ended="cancelled")
+            log.info("tournament %s: cancelled, %d entrants", row.id, len(entrants))
+        else:
+            self._pair(row, 1, [], [])
+        self._wake(row.id)
+
+    def _pair(
+        self,
+        row: TournamentRow,
+        number: int,
+        rounds: Sequence[RoundRow],
+        tables: Sequence[RoundTableRow],
+    ) -> None:
+        entrants = self.store.entrants(row.id)
+        played = core_rounds(rounds, tables)
+        active = {e.player_id for e in entrants if e.withdrawn_at is None}
+        order = [e for e in standings_order(entrants, played) if e in active]
+        met: dict[str, set[str]] = {e: set() for e in order}
+        for rnd in played:
+            for t in rnd.tables:
+                for p in t.players:
+                    met.setdefault(p, set()).update(q for q in t.players if q != p)
+        had_bye = {b for rnd in played for b in rnd.byes}
+        rules = games.get(row.game)
+        size = min(row.table_size, rules.max_players)
+        pairing = pair_round(order, met, had_bye, size, max(2, rules.min_players))
+        planned = [(new_table_id(), list(t.players)) for t in pairing.round.tables]
+        if not self.store.start_round(row.id, number, pairing.round.byes, planned):
+            return  # paired already (another runner got there first)
+        log.info(
+            "tournament %s: round %d, %d tables, %d byes, %d rematches",
+            row.id,
+            number,
+            len(planned),
+            len(pairing.round.byes),
+            pairing.rematches,
+        )
+        self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
+
+    def _create_missing(self, row: TournamentRow, current: Sequence[RoundTableRow]) -> None:
+        found = self.store.tables_status([t.table_id for t in current])
+        for t in current:
+            if t.table_id in found:
+                continue
+            plan = PlannedTable(
+                table_id=t.table_id,
+                tournament=row.id,
+                game=row.game,
+                people=list(t.players),
+                options=dict(row.options or {}),
+                clock=dict(row.clock) if row.clock else None,
+                unrated=not row.rated,
+            )
+            self.hub.create_planned(plan)
+
+    def _record_finished(self, row: TournamentRow, current: Sequence[RoundTableRow]) -> bool:
+        """Record the places of the round's games that are over; whether all are."""
+        waiting = [t for t in current if t.ranks is None]
+        found = self.store.tables_status([t.table_id for t in waiting])
+        over = True
+        for t in waiting:
+            status, result = found.get(t.table_id, ("missing", None))
+            if status != "over":
+                over = False
+                continue
+            self.store.record(row.id, t.table_id, self._places(t, result))
+            self._wake(row.id)
+        return over
+
+    def _places(self, t: RoundTableRow, result: dict[str, Any] | None) -> list[int]:
+        """The entrants' places at a finished game: its ranks, every seat a bot played on for
+        its person (who left, resigned, ran out of time and never came back) last."""
+        seats = self.hub.store.seats(t.table_id)
+        ranks = list((result or {}).get("ranks") or [1] * len(seats))
+        absent = [s.bot is not None for s in seats]
+        return absent_last(ranks, absent)
+
+    def _wake(self, tournament_id: str) -> None:
+        event = self.changed.get(tournament_id)
+        if event is not None:
+            event.set()

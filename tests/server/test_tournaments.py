@@ -1,0 +1,164 @@
+"""Tournaments on a real server: created, entered, run by the server by itself to their
+standings, with real websocket clients (bot accounts through the reference client)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from fractions import Fraction
+
+import httpx
+import pytest
+import websockets
+
+from cardtable.botclient import BotClient
+from server.conftest import Client
+from server.test_bot_accounts import as_bot, make_bot_account
+
+pytestmark = pytest.mark.asyncio
+
+
+def swiss(person: Client, **settings) -> dict:
+    body = {"name": "Friday Slide", "game": "slide", "rounds": 3, "table_size": 3}
+    return person.post("/api/tournaments", {**body, "starts_in": 3600, **settings})
+
+
+async def until_over(server, tournament_id: str, timeout: float = 240) -> dict:
+    deadline = asyncio.get_running_loop().time() + timeout
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        while True:
+            info = (await http.get(f"/api/tournaments/{tournament_id}")).json()
+            if info["status"] == "over":
+                return info
+            assert asyncio.get_running_loop().time() < deadline, info
+            await asyncio.sleep(0.5)
+
+
+async def test_a_swiss_of_nine_bot_accounts_plays_three_rounds_to_its_standings(server, people):
+    ann, bob = people("Ann"), people("Bob")
+    tokens = [make_bot_account(ann, f"Ann bot {i}")[1] for i in range(5)]
+    tokens += [make_bot_account(bob, f"Bob bot {i}")[1] for i in range(4)]
+    made = swiss(ann, bots=True)
+    for token in tokens:
+        with as_bot(server, token) as bot:
+            assert bot.post(f"/api/tournaments/{made['id']}/enter", json={}).status_code == 200
+    assert ann.http.get(f"/api/tournaments/{made['id']}").json()["entrants"] == 9
+    ann.post(f"/api/tournaments/{made['id']}/start")
+    clients = [
+        BotClient(server.base, t, "greedy", games=3, timeout=30, say=lambda s: None) for t in tokens
+    ]
+    played = await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 240)
+    assert all(len(games) == 3 for games in played)
+    info = await until_over(server, made["id"])
+    assert info["round"] == 3 and [r["number"] for r in info["round_list"]] == [1, 2, 3]
+    table = info["standings"]
+    assert [line["place"] for line in table] == list(range(1, 10))
+    assert all(line["bot_account"] and line["games"] == 3 for line in table)
+    # every table gives half a point a seat: 9 entrants over 3 rounds share 13½
+    total = sum(Fraction(line["points"]).limit_denominator(60) for line in table)
+    assert total == Fraction(27, 2)
+    assert all(a["points"] >= b["points"] for a, b in itertools.pairwise(table))
+    # nine at tables of three over three rounds: nobody need meet anyone twice, and nobody did
+    pairs = [
+        frozenset(p)
+        for rnd in info["round_list"]
+        for t in rnd["tables"]
+        for p in itertools.combinations(t["players"], 2)
+    ]
+    assert len(pairs) == len(set(pairs)) == 27
+    # every game's replay is there, and unrated as the tournament is not
+    for rnd in info["round_list"]:
+        for t in rnd["tables"]:
+            assert t["status"] == "over" and sorted(t["places"])[0] == 1
+            assert ann.http.get(f"/api/tables/{t['table_id']}/replay?step=0").status_code == 200
+
+
+async def test_the_page_follows_a_tournament_over_its_socket(server, people):
+    ann, bob, cy = people("Ann"), people("Bob"), people("Cy")
+    made = swiss(ann, table_size=2, rounds=1)
+    url = f"ws://127.0.0.1:{server.port}/ws/tournaments/{made['id']}?token={bob.token}"
+    async with websockets.connect(url) as ws:
+        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert first["type"] == "tournament" and first["tournament"]["entrants"] == 0
+        bob.post(f"/api/tournaments/{made['id']}/enter")
+        entered = json.loads(await asyncio.wait_for(ws.recv(), 10))["tournament"]
+        assert entered["entered"] and entered["standings"][0]["you"]
+        cy.post(f"/api/tournaments/{made['id']}/enter")
+        ann.post(f"/api/tournaments/{made['id']}/start")
+        while True:  # the round is paired: Bob's next table is named
+            info = json.loads(await asyncio.wait_for(ws.recv(), 10))["tournament"]
+            if info["next_table"]:
+                break
+    table = bob.http.get(f"/api/tables/{info['next_table']}").json()
+    assert table["tournament"] == made["id"] and table["status"] == "running"
+    assert [s["you"] for s in table["seats"]].count(True) == 1
+    assert sorted(s["name"] for s in table["seats"]) == ["Bob", "Cy"]
+
+
+async def test_too_few_entrants_cancel_a_tournament_at_its_start(server, people):
+    ann, bob = people("Ann"), people("Bob")
+    made = swiss(ann)
+    bob.post(f"/api/tournaments/{made['id']}/enter")
+    ann.post(f"/api/tournaments/{made['id']}/start")
+    info = await until_over(server, made["id"], timeout=20)
+    assert info["ended"] == "cancelled" and info["round_list"] == []
+
+
+async def test_entries_are_refused_as_the_organiser_said(server, people):
+    ann, bob = people("Ann"), people("Bob")
+    _bot, token = make_bot_account(bob, "Bobby")
+    people_only = swiss(ann)
+    with as_bot(server, token) as bot:
+        refused = bot.post(f"/api/tournaments/{people_only['id']}/enter", json={})
+    assert refused.status_code == 403 and refused.json()["error"] == "no_bots"
+    private = swiss(ann, invite_only=True)
+    assert private["invite"] and ann.http.get("/api/tournaments").json()["tournaments"] == [
+        {**{k: v for k, v in people_only.items() if k in LISTED}, "entrants": 0}
+    ]
+    wrong = bob.http.post(f"/api/tournaments/{private['id']}/enter", json={"invite": "nope"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "bad_invite"
+    seen = bob.http.get(f"/api/tournaments/{private['id']}").json()
+    assert seen["invite"] is None  # only its creator sees the code
+    bob.post(f"/api/tournaments/{private['id']}/enter", {"invite": private["invite"]})
+    veterans = swiss(ann, min_games=1)
+    few = bob.http.post(f"/api/tournaments/{veterans['id']}/enter", json={})
+    assert few.status_code == 403 and few.json()["error"] == "too_few_games"
+    assert "1 finished game" in few.json()["message"]
+    swiss(ann), swiss(ann)  # five not over: the most one person may have
+    over = ann.http.post("/api/tournaments", json={"name": "x", "game": "slide"})
+    assert over.status_code == 429 and over.json()["error"] == "too_many_tournaments"
+    started = bob.http.post(f"/api/tournaments/{private['id']}/start", json={})
+    assert started.status_code == 403 and started.json()["error"] == "forbidden"
+    gone = bob.http.post(f"/api/tournaments/{veterans['id']}/withdraw", json={})
+    assert gone.status_code == 409 and gone.json()["error"] == "not_entered"
+
+
+async def test_a_tournament_is_only_for_games_against_each_other_at_their_sizes(server, people):
+    ann = people("Ann")
+    for body, code in [
+        ({"game": "the-game"}, "bad_request"),
+        ({"game": "doublets"}, "bad_request"),
+        ({"game": "slide", "table_size": 7}, "bad_request"),
+        ({"game": "slide", "rounds": 16}, "bad_request"),
+        ({"game": "slide", "clock": {"mode": "move", "seconds": 1}}, "bad_clock"),
+        ({"game": "chess"}, "bad_request"),
+    ]:
+        answer = ann.http.post("/api/tournaments", json={"name": "t", **body})
+        assert answer.status_code in (400, 422) and answer.json()["error"] == code, body
+    assert ann.http.get("/api/tournaments/nosuch").json()["error"] == "not_found"
+
+
+LISTED = {
+    "id",
+    "name",
+    "game",
+    "title",
+    "format",
+    "status",
+    "ended",
+    "starts_at",
+    "rounds",
+    "round",
+    "invite_only",
+}
