@@ -19,6 +19,7 @@ ClockChoice: ClockChoice
 ClockInfo: ClockInfo
 Ending: Ending
 EndingWords: EndingWords
+EnterBody: EnterBody
 ErrorAnswer: ErrorAnswer
 ErrorMessage: ErrorMessage
 GameInfo: GameInfo
@@ -39,6 +40,7 @@ MyGame: MyGame
 MyGames: MyGames
 NameBody: NameBody
 NewTable: NewTable
+NewTournament: NewTournament
 Player: Player
 PongMessage: PongMessage
 PracticeBody: PracticeBody
@@ -61,6 +63,12 @@ ServerMessage: ServerMessage
 StateMessage: StateMessage
 Stats: Stats
 TableInfo: TableInfo
+TournamentEntrant: TournamentEntrant
+TournamentInfo: TournamentInfo
+TournamentList: TournamentList
+TournamentRound: TournamentRound
+TournamentSummary: TournamentSummary
+TournamentTable: TournamentTable
 TutorAnswer: TutorAnswer
 TutorialInfo: TutorialInfo
 WebsocketSchema: WebsocketSchema
@@ -303,6 +311,12 @@ columns?: ((Words | string)[] | null)
  */
 table?: ((Words | string)[] | null)
 }
+export interface EnterBody {
+/**
+ * an invite-only tournament's code
+ */
+invite?: (string | null)
+}
 /**
  * Every refusal: an HTTP status 4xx (5xx) with this body.
  */
@@ -472,6 +486,10 @@ created_at?: (string | null)
  * a practice table: ``practice`` (a finished solitaire played on from a step) or ``tutorial`` (a game's tutorial); never rated nor in the statistics
  */
 practice?: (("practice" | "tutorial") | null)
+/**
+ * the tournament this table is a game of (GET /api/tournaments/{id})
+ */
+tournament?: (string | null)
 }
 export interface SeatInfo {
 seat: number
@@ -708,6 +726,46 @@ clock?: (ClockChoice | null)
  * your unfinished game played alone that this new deal replaces: it is closed as abandoned (a loss) first
  */
 replaces?: (string | null)
+}
+/**
+ * A tournament to create: the server runs it by itself from its start.
+ */
+export interface NewTournament {
+name: string
+game: string
+/**
+ * Swiss rounds (docs/tournaments.md)
+ */
+format?: "swiss"
+rounds?: number
+/**
+ * the largest table; a round's tables are as even as can be
+ */
+table_size?: number
+/**
+ * seconds from now to its first round
+ */
+starts_in?: number
+/**
+ * every game's clock
+ */
+clock?: (ClockChoice | null)
+options?: {
+[k: string]: unknown
+}
+rated?: boolean
+/**
+ * entered only with its invite code
+ */
+invite_only?: boolean
+/**
+ * finished games an entrant must have played here
+ */
+min_games?: number
+/**
+ * bot accounts may enter
+ */
+bots?: boolean
 }
 export interface PongMessage {
 type: "pong"
@@ -973,6 +1031,128 @@ won: number
 current_streak: number
 best_streak: number
 best_score: (number | null)
+}
+/**
+ * One line of the standings.
+ */
+export interface TournamentEntrant {
+place: number
+name: string
+you: boolean
+bot_account: boolean
+withdrawn: boolean
+/**
+ * points by place (docs/tournaments.md), to 3 decimals
+ */
+points: number
+buchholz: number
+wins: number
+games: number
+byes: number
+/**
+ * per round: its points; null: not played
+ */
+by_round: (number | null)[]
+}
+/**
+ * A tournament's page: its settings, standings and rounds, and what it holds for you.
+ */
+export interface TournamentInfo {
+id: string
+name: string
+game: string
+title: string
+format: "swiss"
+status: ("open" | "running" | "over")
+/**
+ * cancelled: too few entrants at its start
+ */
+ended?: (string | null)
+/**
+ * ISO 8601, UTC
+ */
+starts_at: string
+rounds: number
+/**
+ * the round being played (0: not started)
+ */
+round: number
+entrants: number
+invite_only: boolean
+version: number
+finished_at: (string | null)
+table_size: number
+clock: (ClockChoice | null)
+options: {
+[k: string]: unknown
+}
+rated: boolean
+min_games: number
+bots: boolean
+/**
+ * whether you created it
+ */
+creator: boolean
+/**
+ * the invite code: only for its creator
+ */
+invite?: (string | null)
+/**
+ * whether you are an entrant (not withdrawn)
+ */
+entered: boolean
+/**
+ * your table of the round being played, if any
+ */
+next_table: (string | null)
+standings: TournamentEntrant[]
+round_list: TournamentRound[]
+}
+export interface TournamentRound {
+number: number
+byes: string[]
+tables: TournamentTable[]
+}
+export interface TournamentTable {
+table_id: string
+/**
+ * the entrants' names, in seat order
+ */
+players: string[]
+/**
+ * their places once the game is over
+ */
+places: (number[] | null)
+status: ("waiting" | "open" | "running" | "over")
+}
+export interface TournamentList {
+tournaments: TournamentSummary[]
+}
+/**
+ * A tournament in a list.
+ */
+export interface TournamentSummary {
+id: string
+name: string
+game: string
+title: string
+format: "swiss"
+status: ("open" | "running" | "over")
+/**
+ * cancelled: too few entrants at its start
+ */
+ended?: (string | null)
+/**
+ * ISO 8601, UTC
+ */
+starts_at: string
+rounds: number
+/**
+ * the round being played (0: not started)
+ */
+round: number
+entrants: number
+invite_only: boolean
 }
 /**
  * What the tutor says now at a tutorial table, to its learner (``core/tutorial.py``).

@@ -351,11 +351,11 @@ def test_the_decision_uses_the_view_only(level):
     assert checked >= 5 and differed >= checked // 2
 
 
-def test_the_time_cap_stops_after_the_sample_that_passes_it():
+def test_the_work_cap_stops_after_the_sample_that_passes_it():
     # a cap already passed stops the search after its first sample, mid-stage: the same
     # choices as a search of one sample, on every decision of a game
     capped, one = SearchBot("slide", 7, "hard"), SearchBot("slide", 7, "hard")
-    capped.cap = -1.0
+    capped.work = -1
     one.samples = one.first_samples = 1
     rng = random.Random(3)
     state = GAME.deal(11, 2)

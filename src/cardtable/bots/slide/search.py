@@ -27,7 +27,6 @@ four).
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from cardtable.core.errors import BadOptions
@@ -320,6 +319,10 @@ def _grid_of(rows: list[list[Any]]) -> list[int]:
     return [0 if c is None else -1 if c == "?" else c for row in rows for c in row]
 
 
+# The search's work is counted in rollouts times (1 + the cards face down when it starts): a
+# rollout plays out every face-down card, and on this project's reference machine one unit
+# took about 0.094 ms (docs/bots.md), so ``hard``'s 8,500 units are about 0.8 s of one core
+# there. A count, not a clock: a slower or busier machine plays the same moves, slower.
 class SearchBot:
     """Determinized Monte Carlo search with greedy rollouts; the level sets the budget."""
 
@@ -327,7 +330,8 @@ class SearchBot:
     #: level -> samples a finalist is tried on, samples in the first halving stage, whether
     #: reveals are searched (else greedy), how rollouts reveal ("greedy": centre first,
     #: "random": a random face-down cell), the bonus a rollout's win adds to its margin, a
-    #: safety cap in CPU seconds per decision, and which rollout seats take by
+    #: safety cap of work per decision (counted, never timed, so that the same seed gives the
+    #: same game on any machine: above), and which rollout seats take by
     #: ``lookahead_take`` ("none", "own": the bot's seat, "all"; default "none": greedy)
     LEVELS: dict[str, dict[str, Any]] = {
         # the old easy: one sample, centre-first reveals in the rollouts and its own
@@ -338,7 +342,7 @@ class SearchBot:
             "reveal": "greedy",
             "own_reveal": "order",
             "bonus": 0.0,
-            "cap": 0.5,
+            "work": 5300,
         },
         # reveals by the outside-first rule, takes searched on 3 samples
         "normal": {
@@ -348,7 +352,7 @@ class SearchBot:
             "reveal": "expect",
             "own_reveal": "expect",
             "bonus": 0.0,
-            "cap": 0.5,
+            "work": 5300,
         },
         # every reveal and take searched, 8 samples each, then halving up to 16 samples: a
         # small first stage drops good reveals (1 sample won about 41 % against search-v1:hard
@@ -364,7 +368,7 @@ class SearchBot:
             "reveal": "expect",
             "own_reveal": "expect",
             "bonus": 0.0,
-            "cap": 0.8,
+            "work": 8500,
             "look": "own",
         },
     }
@@ -383,7 +387,7 @@ class SearchBot:
         self.reveal: str = config["reveal"]
         self.bonus: float = config["bonus"]
         self.own_reveal: str = config.get("own_reveal", "order")
-        self.cap: float = config["cap"]
+        self.work: int = config["work"]
         self.look: str = config.get("look", "none")
 
     def choose(self, view: dict, legal: list[str]) -> str:
@@ -438,7 +442,6 @@ class SearchBot:
 
     def _search(self, view: dict, legal: list[str]) -> int:
         """Successive halving over the legal actions; the index of the best."""
-        start = time.process_time()
         n = view["players"]
         seat = view["seat"]
         grids = self._grids(view)
@@ -503,6 +506,9 @@ class SearchBot:
         candidates = list(range(len(legal)))
         sums = [0.0] * len(legal)
         seen = 0
+        # a rollout's cost grows with the cards still face down (WORK)
+        cost = 1 + sum(1 for grid in grids for c in grid if c < 0)
+        spent = 0
         per_stage = self.first_samples
         while True:
             over = False
@@ -511,10 +517,11 @@ class SearchBot:
                 for i in candidates:
                     sums[i] += evaluate(actions[i], draws, pending, orders)
                 seen += 1
+                spent += cost * len(candidates)
                 # the cap is checked after every sample, not every stage: a first stage of
-                # many candidates could run past it (the longest move was 1.03 s against a
-                # 0.8 s cap); every candidate still has the same samples, so sums compare
-                if time.process_time() - start > self.cap:
+                # many candidates could run past it; every candidate still has the same
+                # samples, so sums compare
+                if spent > self.work:
                     over = True
                     break
             # stable sort: ties keep legal order, so the choice is reproducible

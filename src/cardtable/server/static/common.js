@@ -321,6 +321,7 @@ export async function topbar(skipTo = "main") {
     el("div", { class: "topbar-menu", id: "topbar-menu" },
       el("nav", { "aria-label": t("Main") },
         el("a", { href: "/" }, t("Lobby")),
+        el("a", { href: "/tournaments", "data-testid": "tournaments-link" }, t("Tournaments")),
         el("a", { href: "/leaderboard" }, t("Leaderboard")),
         el("a", { href: "/me", "data-testid": "my-games-link" }, t("My games"))),
       el("div", { class: "who" })));

@@ -4,6 +4,7 @@ import {
   ago, api, askName, clear, el, getGames, getMe, showMessage, statusWord, topbar,
 } from "./common.js";
 import { clockChoice, readClock } from "./clock.js";
+import { tournamentRow } from "./tournaments.js";
 import { date, say, t } from "./i18n.js";
 import { seatName } from "./results.js";
 
@@ -312,6 +313,16 @@ async function main() {
   const me = await getMe();
   if (!me) welcome();
   await renderLearn();
+  await renderTournaments();
+}
+
+// the tournaments to come and under way: the first few, the rest on /tournaments
+async function renderTournaments() {
+  /** @type {import("@api").TournamentList} */
+  const list = await api("GET", "/api/tournaments");
+  const live = list.tournaments.filter((row) => row.status !== "over").slice(0, 5);
+  $("#lobby-tournaments").replaceChildren(...live.map(tournamentRow));
+  $("#tournaments-panel").classList.toggle("hidden", !live.length);
 }
 
 main();

@@ -2,6 +2,7 @@
 // finished games with result, date and replay, a page at a time (GET /api/my-games).
 import { ago, api, askName, clear, copyText, el, getMe, showMessage, topbar } from "./common.js";
 import { date, say, t, tn } from "./i18n.js";
+import { tournamentRow } from "./tournaments.js";
 import { reviewAsk } from "./review.js";
 
 const PAGE = 20;
@@ -217,6 +218,18 @@ async function main() {
   await render();
   const bots = await botsPanel();
   if (bots) root().after(bots);
+  const entered = await tournamentsPanel();
+  if (entered) root().after(entered);
+}
+
+// the tournaments the person entered, newest first (GET /api/me/tournaments)
+async function tournamentsPanel() {
+  /** @type {import("@api").TournamentList} */
+  const list = await api("GET", "/api/me/tournaments");
+  if (!list.tournaments.length) return null;
+  return el("section", { class: "panel", "data-testid": "my-tournaments" },
+    el("h2", {}, t("Your tournaments")),
+    el("table", { class: "list" }, el("tbody", {}, list.tournaments.map(tournamentRow))));
 }
 
 main();

@@ -45,6 +45,8 @@ for route, page in [
     ("/t/{table_id}/replay", "replay.html"),
     ("/leaderboard", "leaderboard.html"),
     ("/me", "me.html"),
+    ("/tournaments", "tournaments.html"),
+    ("/tournaments/{tournament_id}", "tournament.html"),
 ]:
     router.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
 

@@ -1,0 +1,149 @@
+// A tournament's page: its standings, rounds and the reader's next table, followed live over
+// its socket (/ws/tournaments/ID: the tournament again after every change); enter, withdraw,
+// and for its creator: start now and the invite link.
+import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
+import { describeTime } from "./clock.js";
+import { date, number, t } from "./i18n.js";
+import { tournamentStatus } from "./tournaments.js";
+
+const tournamentId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const $ = (s) => document.querySelector(s);
+// an invite link carries its code after the #: it is never sent to the server with the page
+const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+/** @type {import("@api").TournamentInfo | null} */
+let shown = null;
+
+/** @param {import("@api").TournamentInfo} info */
+function facts(info) {
+  const parts = [info.title, t("Swiss, {n} rounds", { n: info.rounds }),
+    t("tables of up to {n}", { n: info.table_size })];
+  if (info.clock) parts.push(t("{time} clock", { time: describeTime(info.clock.seconds) }));
+  parts.push(info.rated ? t("rated") : t("unrated"));
+  if (info.status === "open") parts.push(t("starts {when}", { when: date(info.starts_at) }));
+  if (info.status === "running") {
+    parts.push(t("round {round} of {rounds}", { round: info.round, rounds: info.rounds }));
+  } else parts.push(tournamentStatus(info.status, info.ended ?? null));
+  return parts.join(" · ");
+}
+
+/** @param {string} path @param {object} [body] */
+async function post(path, body) {
+  try {
+    render(await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/${path}`, body));
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+/** @param {import("@api").TournamentInfo} info */
+function actions(info) {
+  const out = [];
+  if (info.status !== "over" && !info.entered) {
+    out.push(el("button", { type: "button", class: "primary", "data-testid": "enter",
+      onclick: () => post("enter", { invite }) }, t("Enter")));
+  }
+  if (info.status !== "over" && info.entered) {
+    out.push(el("button", { type: "button", "data-testid": "withdraw",
+      onclick: () => post("withdraw") }, t("Withdraw")));
+  }
+  if (info.creator && info.status === "open") {
+    out.push(el("button", { type: "button", "data-testid": "start-now",
+      onclick: () => post("start") }, t("Start now")));
+  }
+  if (info.invite) {
+    const link = `${location.origin}/tournaments/${info.id}#invite=${info.invite}`;
+    out.push(el("button", { type: "button", "data-testid": "copy-invite",
+      onclick: (e) => copyText(link, e.currentTarget) }, t("Copy the invite link")));
+  }
+  return out;
+}
+
+/** @param {import("@api").TournamentInfo} info */
+function standings(info) {
+  if (!info.standings.length) return el("p", { class: "muted" }, t("No entrant yet."));
+  const rounds = Array.from({ length: info.round }, (_, i) => i + 1);
+  return el("table", { class: "list" },
+    el("thead", {}, el("tr", {}, ["#", t("player"), t("points"), t("Buchholz"), t("wins"),
+      ...rounds.map((r) => t("R{n}", { n: r }))].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, info.standings.map((s) => el("tr", { class: s.you ? "you" : null,
+      "data-testid": "standing" },
+    el("td", {}, String(s.place)),
+    el("td", {}, s.name, s.bot_account ? [" ", el("span", { class: "badge bot" }, t("bot"))] : "",
+      s.withdrawn ? [" ", el("span", { class: "badge" }, t("withdrawn"))] : "",
+      s.you ? [" ", el("span", { class: "badge" }, t("you"))] : ""),
+    el("td", { "data-testid": "points" }, el("b", {}, number(s.points))),
+    el("td", {}, number(s.buchholz)),
+    el("td", {}, String(s.wins)),
+    rounds.map((r) => el("td", {}, s.by_round[r - 1] === null || s.by_round[r - 1] === undefined
+      ? "–" : number(s.by_round[r - 1])))))));
+}
+
+/** @param {import("@api").TournamentTable} table */
+function tableLine(table) {
+  const who = table.players.map((name, i) => table.places
+    ? t("{place}. {name}", { place: table.places[i], name }) : name).join(", ");
+  const link = table.status === "over"
+    ? el("a", { href: `/t/${table.table_id}/replay` }, t("Replay"))
+    : table.status === "waiting" ? t("being set up")
+      : el("a", { href: `/t/${table.table_id}` }, t("Watch"));
+  return el("li", { "data-testid": "round-table" }, who, " · ", link);
+}
+
+/** @param {import("@api").TournamentInfo} info */
+function rounds(info) {
+  if (!info.round_list.length) {
+    return el("p", { class: "muted" }, info.status === "open"
+      ? t("The first round is paired when the tournament starts.") : t("No round was played."));
+  }
+  return [...info.round_list].reverse().map((r) => el("section", { "data-round": String(r.number) },
+    el("h3", {}, t("Round {n}", { n: r.number })),
+    el("ul", {}, r.tables.map(tableLine)),
+    r.byes.length ? el("p", { class: "muted" }, t("Bye (½ point): {names}",
+      { names: r.byes.join(", ") })) : null));
+}
+
+/** @param {import("@api").TournamentInfo} info */
+function render(info) {
+  if (shown && info.version < shown.version) return; // an older answer, overtaken
+  shown = info;
+  document.title = `${info.name} · cardtable`;
+  $("#title").textContent = info.name;
+  $("#facts").textContent = facts(info);
+  clear($("#actions")).append(...actions(info));
+  const next = clear($("#next"));
+  if (info.next_table) {
+    next.append(t("Your table of round {n} is ready.", { n: info.round }), " ",
+      el("a", { href: `/t/${info.next_table}`, class: "button primary", "data-testid": "play-next" },
+        t("Play")));
+  } else if (info.entered && info.status === "running") {
+    next.append(t("Your game of this round is over: the next round starts when every table is done."));
+  }
+  clear($("#standings")).append(standings(info));
+  clear($("#rounds")).append(...[rounds(info)].flat());
+}
+
+function follow() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/tournaments/${encodeURIComponent(tournamentId)}`);
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "tournament") render(message.tournament);
+    else if (message.type === "error") showMessage(message.message);
+  };
+  ws.onclose = (event) => {
+    if (event.code !== 4404) setTimeout(follow, 2000); // (a restart, a dropped connection)
+  };
+}
+
+async function main() {
+  await topbar();
+  try {
+    render(await api("GET", `/api/tournaments/${encodeURIComponent(tournamentId)}`));
+  } catch (e) {
+    showMessage(e.message);
+    return;
+  }
+  follow();
+}
+
+main();

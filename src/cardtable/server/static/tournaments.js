@@ -1,0 +1,95 @@
+// The tournaments page: the list (GET /api/tournaments) and the form that creates one
+// (POST /api/tournaments); a new tournament's page is opened once it is made.
+import { api, el, getGames, showMessage, topbar } from "./common.js";
+import { clockChoice, readClock } from "./clock.js";
+import { date, number, t } from "./i18n.js";
+
+const $ = (s) => /** @type {HTMLFormElement} */ (document.querySelector(s));
+
+// when it starts: in a few minutes (people gather) up to a week ahead
+const STARTS = [
+  { seconds: 300, label: () => t("in 5 minutes") },
+  { seconds: 900, label: () => t("in 15 minutes") },
+  { seconds: 1800, label: () => t("in 30 minutes") },
+  { seconds: 3600, label: () => t("in an hour") },
+  { seconds: 86400, label: () => t("tomorrow at this time") },
+  { seconds: 7 * 86400, label: () => t("in a week") },
+];
+
+/** @param {string} status @param {string | null} ended */
+export function tournamentStatus(status, ended) {
+  if (status === "open") return t("taking entries");
+  if (status === "running") return t("under way");
+  return ended === "cancelled" ? t("cancelled: too few entrants") : t("over");
+}
+
+/** @param {import("@api").TournamentSummary} row */
+export function tournamentRow(row) {
+  return el("tr", { "data-testid": "tournament-row" },
+    el("td", {}, el("a", { href: `/tournaments/${row.id}` }, row.name)),
+    el("td", {}, row.title),
+    el("td", {}, date(row.starts_at)),
+    el("td", {}, number(row.entrants)),
+    el("td", {}, row.status === "running"
+      ? t("round {round} of {rounds}", { round: row.round, rounds: row.rounds })
+      : tournamentStatus(row.status, row.ended ?? null)));
+}
+
+/** @param {import("@api").GameInfo[]} games */
+function fillForm(games) {
+  const form = $("#new-form");
+  const fit = games.filter((g) => g.max_players >= 2 && !g.cooperative);
+  const game = /** @type {HTMLSelectElement} */ (form.elements.namedItem("game"));
+  const size = /** @type {HTMLSelectElement} */ (form.elements.namedItem("table_size"));
+  game.replaceChildren(...fit.map((g) => el("option", { value: g.name }, g.title)));
+  const sizes = () => {
+    const g = fit.find((x) => x.name === game.value);
+    const low = Math.max(2, g ? g.min_players : 2);
+    const high = g ? g.max_players : 2;
+    size.replaceChildren(...Array.from({ length: high - low + 1 }, (_, i) =>
+      el("option", { value: String(low + i) }, String(low + i))));
+    size.value = String(Math.min(high, Math.max(low, 4)));
+  };
+  game.addEventListener("change", sizes);
+  sizes();
+  const rounds = /** @type {HTMLSelectElement} */ (form.elements.namedItem("rounds"));
+  rounds.replaceChildren(...Array.from({ length: 15 }, (_, i) =>
+    el("option", { value: String(i + 1), selected: i + 1 === 3 }, String(i + 1))));
+  const starts = /** @type {HTMLSelectElement} */ (form.elements.namedItem("starts_in"));
+  starts.replaceChildren(...STARTS.map((s, i) =>
+    el("option", { value: String(s.seconds), selected: i === 1 }, s.label())));
+  $("#clock-slot").replaceWith(clockChoice());
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const value = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+    try {
+      const made = await api("POST", "/api/tournaments", {
+        name: value("name").value, game: game.value, table_size: Number(size.value),
+        rounds: Number(rounds.value), starts_in: Number(starts.value), clock: readClock(),
+        rated: value("rated").checked, invite_only: value("invite_only").checked,
+        bots: value("bots").checked, min_games: Number(value("min_games").value || 0) });
+      location.href = `/tournaments/${made.id}` + (made.invite ? `#invite=${made.invite}` : "");
+    } catch (e) {
+      showMessage(e.message);
+    }
+  });
+}
+
+async function main() {
+  await topbar();
+  try {
+    fillForm(await getGames());
+    /** @type {import("@api").TournamentList} */
+    const list = await api("GET", "/api/tournaments");
+    const body = document.getElementById("tournaments");
+    body.replaceChildren(...list.tournaments.map(tournamentRow));
+    if (!list.tournaments.length) {
+      body.append(el("tr", {}, el("td", { colspan: "5", class: "muted" },
+        t("No tournament yet: create the first."))));
+    }
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+if (document.getElementById("new-form")) main();
