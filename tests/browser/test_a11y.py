@@ -251,6 +251,19 @@ def doublets_help(page: Page, base: str) -> None:
     expect(page.get_by_test_id("keys-help").locator("dl")).to_be_visible()
 
 
+def tournaments(page: Page, base: str) -> None:
+    page.goto("/tournaments")
+    expect(page.get_by_test_id("tournament-game").locator("option").first).to_be_attached()
+
+
+def tournament(page: Page, base: str) -> None:
+    """A finished tournament's page: its standings and its round."""
+    from browser.test_tournaments import finished_tournament
+
+    page.goto(f"/tournaments/{finished_tournament(page, base)}")
+    expect(page.get_by_test_id("round-table")).to_have_count(1)
+
+
 PAGES: dict[str, Callable[[Page, str], None]] = {
     "lobby": lobby,
     "welcome": welcome,
@@ -271,6 +284,8 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "the-game-picked": the_game_picked,
     "doublets-help": doublets_help,
     "tutorial": lambda page, base: tutorial(page, base),
+    "tournaments": tournaments,
+    "tournament": tournament,
 }
 #: the pages of a game's table
 TABLES = [name for name in PAGES if name.startswith(tuple(SEATS))]

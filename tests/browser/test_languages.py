@@ -315,6 +315,19 @@ def tutorial(page: Page, base: str) -> None:
     expect(page.get_by_test_id("tutor-deviation")).to_be_visible()
 
 
+def tournaments(page: Page, base: str) -> None:
+    page.goto("/tournaments")
+    expect(page.get_by_test_id("tournament-game").locator("option").first).to_be_attached()
+
+
+def tournament(page: Page, base: str) -> None:
+    from browser.test_tournaments import finished_tournament
+
+    # (the names people give: the person's own, allowed untranslated)
+    page.goto(f"/tournaments/{finished_tournament(page, base, NAME, NAME)}")
+    expect(page.get_by_test_id("round-table")).to_have_count(1)
+
+
 PAGES = {
     "lobby": lobby,
     "the recovery code": recovery_dialog,
@@ -332,6 +345,8 @@ PAGES = {
     "a table with clocks": clocked_table,
     **{f"{game} at its end": game_end(game) for game in SEATS},
     "a tutorial": tutorial,
+    "tournaments": tournaments,
+    "a tournament over": tournament,
 }
 
 

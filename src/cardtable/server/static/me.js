@@ -229,7 +229,7 @@ async function tournamentsPanel() {
   if (!list.tournaments.length) return null;
   return el("section", { class: "panel", "data-testid": "my-tournaments" },
     el("h2", {}, t("Your tournaments")),
-    el("table", { class: "list" }, el("tbody", {}, list.tournaments.map(tournamentRow))));
+    el("table", { class: "list stacked" }, el("tbody", {}, list.tournaments.map(tournamentRow))));
 }
 
 main();

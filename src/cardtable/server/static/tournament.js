@@ -63,8 +63,9 @@ function standings(info) {
   if (!info.standings.length) return el("p", { class: "muted" }, t("No entrant yet."));
   const rounds = Array.from({ length: info.round }, (_, i) => i + 1);
   return el("table", { class: "list" },
-    el("thead", {}, el("tr", {}, ["#", t("player"), t("points"), t("Buchholz"), t("wins"),
-      ...rounds.map((r) => t("R{n}", { n: r }))].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, ["#", t("player"), t("points")].map((h) =>
+      el("th", { scope: "col" }, h)), [t("Buchholz"), t("wins"), ...rounds.map((r) =>
+      t("R{n}", { n: r }))].map((h) => el("th", { scope: "col", class: "wide-only" }, h)))),
     el("tbody", {}, info.standings.map((s) => el("tr", { class: s.you ? "you" : null,
       "data-testid": "standing" },
     el("td", {}, String(s.place)),
@@ -72,10 +73,10 @@ function standings(info) {
       s.withdrawn ? [" ", el("span", { class: "badge" }, t("withdrawn"))] : "",
       s.you ? [" ", el("span", { class: "badge" }, t("you"))] : ""),
     el("td", { "data-testid": "points" }, el("b", {}, number(s.points))),
-    el("td", {}, number(s.buchholz)),
-    el("td", {}, String(s.wins)),
-    rounds.map((r) => el("td", {}, s.by_round[r - 1] === null || s.by_round[r - 1] === undefined
-      ? "–" : number(s.by_round[r - 1])))))));
+    el("td", { class: "wide-only" }, number(s.buchholz)),
+    el("td", { class: "wide-only" }, String(s.wins)),
+    rounds.map((r) => el("td", { class: "wide-only" }, s.by_round[r - 1] === null
+      || s.by_round[r - 1] === undefined ? "–" : number(s.by_round[r - 1])))))));
 }
 
 /** @param {import("@api").TournamentTable} table */
@@ -95,7 +96,8 @@ function rounds(info) {
     return el("p", { class: "muted" }, info.status === "open"
       ? t("The first round is paired when the tournament starts.") : t("No round was played."));
   }
-  return [...info.round_list].reverse().map((r) => el("section", { "data-round": String(r.number) },
+  return [...info.round_list].reverse().map((r) => el("section", { "data-round": String(r.number),
+    class: "tournament-rounds" },
     el("h3", {}, t("Round {n}", { n: r.number })),
     el("ul", {}, r.tables.map(tableLine)),
     r.byes.length ? el("p", { class: "muted" }, t("Bye (½ point): {names}",
