@@ -21,7 +21,7 @@ import websockets  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from browser.conftest import reader  # noqa: E402
-from browser.test_browser import TIMEOUT, serving  # noqa: E402
+from browser.test_browser import TIMEOUT, screenshot, serving  # noqa: E402
 from helpers import play_with_greedy  # noqa: E402
 from server.conftest import Socket  # noqa: E402
 
@@ -104,6 +104,10 @@ def test_a_person_enters_plays_a_round_and_sees_the_standings(server, browser):
     bob.wait_for_url("**/tournaments/*")
     bob.get_by_test_id("enter").click()
     expect(bob.get_by_test_id("standings").get_by_test_id("standing")).to_have_count(2)
+    bob.goto("/tournaments")
+    expect(bob.get_by_test_id("tournament-row")).to_have_count(1)
+    screenshot(bob, "tournaments.png")
+    bob.go_back()
     # Ann starts it now: the round is paired and each page offers its table, unasked
     ann.get_by_test_id("start-now").click()
     for page in (ann, bob):
@@ -120,6 +124,7 @@ def test_a_person_enters_plays_a_round_and_sees_the_standings(server, browser):
     points = sorted(lines.get_by_test_id("points").all_inner_texts())
     assert points in (["0", "1"], ["0.5", "0.5"]), points
     expect(ann.get_by_test_id("round-table").get_by_role("link", name="Replay")).to_be_visible()
+    screenshot(ann, "tournament.png")
     ann.get_by_test_id("round-table").get_by_role("link", name="Replay").click()
     ann.wait_for_url(f"**/t/{table_id}/replay")
     # and Bob's My games lists it

@@ -3,7 +3,7 @@
 // and for its creator: start now and the invite link.
 import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
 import { describeTime } from "./clock.js";
-import { date, number, t } from "./i18n.js";
+import { date, number, t, tn } from "./i18n.js";
 import { tournamentStatus } from "./tournaments.js";
 
 const tournamentId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -15,7 +15,7 @@ let shown = null;
 
 /** @param {import("@api").TournamentInfo} info */
 function facts(info) {
-  const parts = [info.title, t("Swiss, {n} rounds", { n: info.rounds }),
+  const parts = [info.title, tn("Swiss, {n} round", "Swiss, {n} rounds", info.rounds),
     t("tables of up to {n}", { n: info.table_size })];
   if (info.clock) parts.push(t("{time} clock", { time: describeTime(info.clock.seconds) }));
   parts.push(info.rated ? t("rated") : t("unrated"));
