@@ -734,10 +734,21 @@ export interface NewTournament {
 name: string
 game: string
 /**
- * Swiss rounds (docs/tournaments.md)
+ * Swiss rounds, or an arena of a length (docs/tournaments.md)
  */
-format?: "swiss"
+format?: ("swiss" | "arena")
+/**
+ * a Swiss tournament's
+ */
 rounds?: number
+/**
+ * an arena's length from its start
+ */
+minutes?: number
+/**
+ * an arena's: two first places in a row, then double
+ */
+streaks?: boolean
 /**
  * the largest table; a round's tables are as even as can be
  */
@@ -1053,6 +1064,10 @@ byes: number
  * per round: its points; null: not played
  */
 by_round: (number | null)[]
+/**
+ * an arena's: the next game counts double
+ */
+on_streak?: boolean
 }
 /**
  * A tournament's page: its settings, standings and rounds, and what it holds for you.
@@ -1062,7 +1077,7 @@ id: string
 name: string
 game: string
 title: string
-format: "swiss"
+format: ("swiss" | "arena")
 status: ("open" | "running" | "over")
 /**
  * cancelled: too few entrants at its start
@@ -1072,11 +1087,18 @@ ended?: (string | null)
  * ISO 8601, UTC
  */
 starts_at: string
+/**
+ * a Swiss tournament's rounds (an arena: 0)
+ */
 rounds: number
 /**
- * the round being played (0: not started)
+ * the round being played (0: not started); an arena's: its tables seated in batches so far
  */
 round: number
+/**
+ * an arena's end (ISO 8601, UTC)
+ */
+ends_at?: (string | null)
 entrants: number
 invite_only: boolean
 version: number
@@ -1089,6 +1111,14 @@ options: {
 rated: boolean
 min_games: number
 bots: boolean
+/**
+ * an arena's length
+ */
+minutes?: (number | null)
+/**
+ * an arena's streaks on or off
+ */
+streaks?: (boolean | null)
 /**
  * whether you created it
  */
@@ -1110,6 +1140,10 @@ round_list: TournamentRound[]
 }
 export interface TournamentRound {
 number: number
+/**
+ * when it was paired (ISO 8601, UTC)
+ */
+started_at: string
 byes: string[]
 tables: TournamentTable[]
 }
@@ -1136,7 +1170,7 @@ id: string
 name: string
 game: string
 title: string
-format: "swiss"
+format: ("swiss" | "arena")
 status: ("open" | "running" | "over")
 /**
  * cancelled: too few entrants at its start
@@ -1146,11 +1180,18 @@ ended?: (string | null)
  * ISO 8601, UTC
  */
 starts_at: string
+/**
+ * a Swiss tournament's rounds (an arena: 0)
+ */
 rounds: number
 /**
- * the round being played (0: not started)
+ * the round being played (0: not started); an arena's: its tables seated in batches so far
  */
 round: number
+/**
+ * an arena's end (ISO 8601, UTC)
+ */
+ends_at?: (string | null)
 entrants: number
 invite_only: boolean
 }

@@ -150,6 +150,7 @@ async def test_a_tournament_is_only_for_games_against_each_other_at_their_sizes(
 
 
 LISTED = {
+    "ends_at",
     "id",
     "name",
     "game",
@@ -162,3 +163,57 @@ LISTED = {
     "round",
     "invite_only",
 }
+
+
+async def test_an_arena_of_six_seats_whoever_is_free_until_its_end(server, people):
+    """Six bot accounts, a one-minute arena at tables of two: whoever finishes is seated
+    again at once; once the minute is over no game is seated, the last ones are played out,
+    and the standings add up each one's games with their streaks."""
+    ann, bob = people("Ann"), people("Bob")
+    tokens = [make_bot_account(ann, f"Ann arena {i}")[1] for i in range(3)]
+    tokens += [make_bot_account(bob, f"Bob arena {i}")[1] for i in range(3)]
+    made = ann.post(
+        "/api/tournaments",
+        {
+            "name": "Blitz",
+            "game": "slide",
+            "format": "arena",
+            "minutes": 1,
+            "table_size": 2,
+            "starts_in": 3600,
+            "bots": True,
+        },
+    )
+    assert made["format"] == "arena" and made["minutes"] == 1 and made["rounds"] == 0
+    for token in tokens:
+        with as_bot(server, token) as bot:
+            assert bot.post(f"/api/tournaments/{made['id']}/enter", json={}).status_code == 200
+    ann.post(f"/api/tournaments/{made['id']}/start")
+    clients = [BotClient(server.base, t, "greedy", timeout=30, say=lambda s: None) for t in tokens]
+    playing = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        info = await until_over(server, made["id"], timeout=150)
+    finally:
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
+    games = [t for r in info["round_list"] for t in r["tables"]]
+    assert len(info["round_list"]) > 3 and len(games) > 6, info["round_list"]
+    assert all(t["status"] == "over" and t["places"] is not None for t in games)
+    table = info["standings"]
+    assert sum(line["games"] for line in table) == 2 * len(games)
+    assert all(line["games"] >= 2 for line in table)
+    # each one's points: 1 a win, 0 a loss (½ each for a tie), doubled after two wins in a row
+    for line in table:
+        mine = [t for t in games if line["name"] in t["players"]]
+        run, points = 0, 0.0
+        for t in mine:
+            place = t["places"][t["players"].index(line["name"])]
+            earned = 1.0 if place == 1 and t["places"].count(1) == 1 else 0.5 if place == 1 else 0.0
+            points += earned * (2 if run >= 2 else 1)
+            run = run + 1 if place == 1 else 0
+        assert line["points"] == pytest.approx(points), (line, mine)
+    assert [line["points"] for line in table] == sorted((x["points"] for x in table), reverse=True)
+    # nobody is seated after the end: every game began before it (ISO 8601 in UTC sort as time)
+    assert all(r["started_at"] <= info["ends_at"] for r in info["round_list"])
+    assert info["finished_at"] >= info["ends_at"]

@@ -35,3 +35,20 @@ def test_a_streak_doubles_the_points_until_a_game_is_not_won() -> None:
     games = [(F(1), True), (F(1), True), (F(1), True), (F(1, 2), False), (F(1), True)]
     assert arena_points(games) == [1, 1, 2, 1, 1]
     assert arena_points(games, streaks=False) == [1, 1, 1, F(1, 2), 1]
+
+
+def test_arena_standings_count_streaks_in_the_order_played() -> None:
+    from cardtable.tournaments import Round, Table, arena_standings, on_streak
+
+    rounds = [
+        Round((Table(("a", "b"), (1, 2)),)),
+        Round((Table(("a", "c"), (1, 2)),)),
+        Round((Table(("a", "b"), (1, 2)), Table(("c", "d"), (2, 1)))),
+        Round((Table(("c", "d")),)),  # not over: counts for nothing yet
+    ]
+    table = {s.entrant: s for s in arena_standings(list("abcd"), rounds)}
+    assert table["a"].points == 4 and table["a"].wins == 3 and table["a"].games == 3  # 1+1+2
+    assert table["d"].points == 1 and table["b"].points == 0
+    assert [s.entrant for s in arena_standings(list("abcd"), rounds)] == list("adbc")
+    assert arena_standings(list("abcd"), rounds, streaks=False)[0].points == 3
+    assert on_streak("a", rounds) and not on_streak("d", rounds)

@@ -11,7 +11,7 @@ Below the server that runs tournaments (it imports this; this imports only ``cor
 ``docs/tournaments.md`` is the players' account of the same rules.
 """
 
-from cardtable.tournaments.arena import arena_points, seat_waiting
+from cardtable.tournaments.arena import arena_points, arena_standings, on_streak, seat_waiting
 from cardtable.tournaments.duplicate import Entry, rank_entries
 from cardtable.tournaments.points import BYE_POINTS, absent_last, place_points
 from cardtable.tournaments.standings import Round, Standing, Table, standings
@@ -26,6 +26,8 @@ __all__ = [
     "Table",
     "absent_last",
     "arena_points",
+    "arena_standings",
+    "on_streak",
     "pair_round",
     "place_points",
     "rank_entries",

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from cardtable.tournaments.points import place_points
+from cardtable.tournaments.standings import Round, Standing
 from cardtable.tournaments.swiss import Met, seat_apart, table_sizes
 
 #: how many first places in a row put an entrant on a streak: its next games count double
@@ -49,3 +51,41 @@ def arena_points(games: Sequence[tuple[Fraction, bool]], streaks: bool = True) -
         awarded.append(earned * 2 if streaks and run >= STREAK else earned)
         run = run + 1 if first else 0
     return awarded
+
+
+def arena_standings(
+    entrants: Sequence[str], rounds: Sequence[Round], streaks: bool = True
+) -> list[Standing]:
+    """The arena's standings, best first: points (``arena_points`` over each entrant's
+    finished games, in the order they were seated), then first places, then entry order
+    (an arena has no rounds: ``by_round`` stays empty, and no Buchholz)."""
+    games: dict[str, list[tuple[Fraction, bool]]] = {e: [] for e in entrants}
+    for rnd in rounds:
+        for table in rnd.tables:
+            if table.ranks is None:
+                continue
+            for who, earned, rank in zip(
+                table.players, place_points(table.ranks), table.ranks, strict=True
+            ):
+                games[who].append((earned, rank == 1))
+    rows = []
+    for e in entrants:
+        played = games[e]
+        row = Standing(e, games=len(played), wins=sum(1 for _, first in played if first))
+        row.points = sum(arena_points(played, streaks), Fraction(0))
+        rows.append(row)
+    order = {e: i for i, e in enumerate(entrants)}
+    rows.sort(key=lambda r: (-r.points, -r.wins, order[r.entrant]))
+    for place, row in enumerate(rows, start=1):
+        row.place = place
+    return rows
+
+
+def on_streak(entrant: str, rounds: Sequence[Round]) -> bool:
+    """Whether the entrant's next game counts double: ``STREAK`` first places in a row."""
+    run = 0
+    for rnd in rounds:
+        for table in rnd.tables:
+            if table.ranks is not None and entrant in table.players:
+                run = run + 1 if table.ranks[table.players.index(entrant)] == 1 else 0
+    return run >= STREAK

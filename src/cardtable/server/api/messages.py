@@ -985,6 +985,8 @@ class ReviewAnswer(BaseModel):
 MAX_ROUNDS = 15
 #: the most entrants of a tournament
 MAX_ENTRANTS = 200
+#: the longest arena, in minutes
+MAX_ARENA_MINUTES = 240
 #: tournaments a person may have created that are not over yet
 MAX_OPEN_TOURNAMENTS = 5
 #: the latest start: this many seconds from now (two weeks)
@@ -996,8 +998,14 @@ class NewTournament(BaseModel):
 
     name: str = Field(min_length=1, max_length=60)
     game: str = Field(max_length=32)
-    format: Literal["swiss"] = Field("swiss", description="Swiss rounds (docs/tournaments.md)")
-    rounds: StrictInt = Field(3, ge=1, le=MAX_ROUNDS)
+    format: Literal["swiss", "arena"] = Field(
+        "swiss", description="Swiss rounds, or an arena of a length (docs/tournaments.md)"
+    )
+    rounds: StrictInt = Field(3, ge=1, le=MAX_ROUNDS, description="a Swiss tournament's")
+    minutes: StrictInt = Field(
+        30, ge=1, le=MAX_ARENA_MINUTES, description="an arena's length from its start"
+    )
+    streaks: bool = Field(True, description="an arena's: two first places in a row, then double")
     table_size: StrictInt = Field(
         2, ge=1, le=6, description="the largest table; a round's tables are as even as can be"
     )
@@ -1032,6 +1040,7 @@ class TournamentEntrant(BaseModel):
     games: int
     byes: int
     by_round: list[float | None] = Field(description="per round: its points; null: not played")
+    on_streak: bool = Field(False, description="an arena's: the next game counts double")
 
 
 class TournamentTable(BaseModel):
@@ -1043,6 +1052,7 @@ class TournamentTable(BaseModel):
 
 class TournamentRound(BaseModel):
     number: int
+    started_at: str = Field(description="when it was paired (ISO 8601, UTC)")
     byes: list[str]
     tables: list[TournamentTable]
 
@@ -1054,12 +1064,16 @@ class TournamentSummary(BaseModel):
     name: str
     game: str
     title: str
-    format: Literal["swiss"]
+    format: Literal["swiss", "arena"]
     status: Literal["open", "running", "over"]
     ended: str | None = Field(None, description="cancelled: too few entrants at its start")
     starts_at: str = Field(description="ISO 8601, UTC")
-    rounds: int
-    round: int = Field(description="the round being played (0: not started)")
+    rounds: int = Field(description="a Swiss tournament's rounds (an arena: 0)")
+    round: int = Field(
+        description="the round being played (0: not started); an arena's: its tables seated"
+        " in batches so far"
+    )
+    ends_at: str | None = Field(None, description="an arena's end (ISO 8601, UTC)")
     entrants: int
     invite_only: bool
 
@@ -1075,6 +1089,8 @@ class TournamentInfo(TournamentSummary):
     rated: bool
     min_games: int
     bots: bool
+    minutes: int | None = Field(None, description="an arena's length")
+    streaks: bool | None = Field(None, description="an arena's streaks on or off")
     creator: bool = Field(description="whether you created it")
     invite: str | None = Field(None, description="the invite code: only for its creator")
     entered: bool = Field(description="whether you are an entrant (not withdrawn)")

@@ -15,12 +15,16 @@ let shown = null;
 
 /** @param {import("@api").TournamentInfo} info */
 function facts(info) {
-  const parts = [info.title, tn("Swiss, {n} round", "Swiss, {n} rounds", info.rounds),
-    t("tables of up to {n}", { n: info.table_size })];
+  const arena = info.format === "arena";
+  const parts = [info.title, arena ? t("arena of {time}", { time: describeTime(info.minutes * 60) })
+    : tn("Swiss, {n} round", "Swiss, {n} rounds", info.rounds),
+  t("tables of up to {n}", { n: info.table_size })];
   if (info.clock) parts.push(t("{time} clock", { time: describeTime(info.clock.seconds) }));
   parts.push(info.rated ? t("rated") : t("unrated"));
   if (info.status === "open") parts.push(t("starts {when}", { when: date(info.starts_at) }));
-  if (info.status === "running") {
+  if (info.status === "running" && arena) {
+    parts.push(t("ends {when}", { when: date(info.ends_at) }));
+  } else if (info.status === "running") {
     parts.push(t("round {round} of {rounds}", { round: info.round, rounds: info.rounds }));
   } else parts.push(tournamentStatus(info.status, info.ended ?? null));
   return parts.join(" · ");
@@ -61,20 +65,23 @@ function actions(info) {
 /** @param {import("@api").TournamentInfo} info */
 function standings(info) {
   if (!info.standings.length) return el("p", { class: "muted" }, t("No entrant yet."));
-  const rounds = Array.from({ length: info.round }, (_, i) => i + 1);
+  const rounds = info.format === "arena" ? [] : Array.from({ length: info.round }, (_, i) => i + 1);
   return el("table", { class: "list" },
     el("thead", {}, el("tr", {}, ["#", t("player"), t("points")].map((h) =>
-      el("th", { scope: "col" }, h)), [t("Buchholz"), t("wins"), ...rounds.map((r) =>
+      el("th", { scope: "col" }, h)), [t("Buchholz"), t("wins"), t("games"), ...rounds.map((r) =>
       t("R{n}", { n: r }))].map((h) => el("th", { scope: "col", class: "wide-only" }, h)))),
     el("tbody", {}, info.standings.map((s) => el("tr", { class: s.you ? "you" : null,
       "data-testid": "standing" },
     el("td", {}, String(s.place)),
     el("td", {}, s.name, s.bot_account ? [" ", el("span", { class: "badge bot" }, t("bot"))] : "",
       s.withdrawn ? [" ", el("span", { class: "badge" }, t("withdrawn"))] : "",
-      s.you ? [" ", el("span", { class: "badge" }, t("you"))] : ""),
+      s.you ? [" ", el("span", { class: "badge" }, t("you"))] : "",
+      s.on_streak ? [" ", el("span", { class: "badge streak", "data-testid": "on-streak",
+        title: t("two wins in a row: the next game counts double") }, t("on a streak"))] : ""),
     el("td", { "data-testid": "points" }, el("b", {}, number(s.points))),
     el("td", { class: "wide-only" }, number(s.buchholz)),
     el("td", { class: "wide-only" }, String(s.wins)),
+    el("td", { class: "wide-only" }, String(s.games)),
     rounds.map((r) => el("td", { class: "wide-only" }, s.by_round[r - 1] === null
       || s.by_round[r - 1] === undefined ? "–" : number(s.by_round[r - 1])))))));
 }
@@ -96,9 +103,10 @@ function rounds(info) {
     return el("p", { class: "muted" }, info.status === "open"
       ? t("The first round is paired when the tournament starts.") : t("No round was played."));
   }
+  const arena = info.format === "arena";
   return [...info.round_list].reverse().map((r) => el("section", { "data-round": String(r.number),
     class: "tournament-rounds" },
-    el("h3", {}, t("Round {n}", { n: r.number })),
+    arena ? null : el("h3", {}, t("Round {n}", { n: r.number })),
     el("ul", {}, r.tables.map(tableLine)),
     r.byes.length ? el("p", { class: "muted" }, t("Bye (½ point): {names}",
       { names: r.byes.join(", ") })) : null));
@@ -114,9 +122,12 @@ function render(info) {
   clear($("#actions")).append(...actions(info));
   const next = clear($("#next"));
   if (info.next_table) {
-    next.append(t("Your table of round {n} is ready.", { n: info.round }), " ",
+    next.append(info.format === "arena" ? t("Your next game is ready.")
+      : t("Your table of round {n} is ready.", { n: info.round }), " ",
       el("a", { href: `/t/${info.next_table}`, class: "button primary", "data-testid": "play-next" },
         t("Play")));
+  } else if (info.entered && info.status === "running" && info.format === "arena") {
+    next.append(t("Waiting for opponents: you are seated as soon as they are free."));
   } else if (info.entered && info.status === "running") {
     next.append(t("Your game of this round is over: the next round starts when every table is done."));
   }

@@ -1,7 +1,7 @@
 // The tournaments page: the list (GET /api/tournaments) and the form that creates one
 // (POST /api/tournaments); a new tournament's page is opened once it is made.
 import { api, el, getGames, showMessage, topbar } from "./common.js";
-import { clockChoice, readClock } from "./clock.js";
+import { clockChoice, describeTime, readClock } from "./clock.js";
 import { date, number, t } from "./i18n.js";
 
 const $ = (s) => /** @type {HTMLFormElement} */ (document.querySelector(s));
@@ -15,6 +15,9 @@ const STARTS = [
   { seconds: 86400, label: () => t("tomorrow at this time") },
   { seconds: 7 * 86400, label: () => t("in a week") },
 ];
+
+// an arena's lengths, in minutes
+const ARENA_MINUTES = [10, 20, 30, 45, 60, 90, 120];
 
 /** @param {string} status @param {string | null} ended */
 export function tournamentStatus(status, ended) {
@@ -30,9 +33,11 @@ export function tournamentRow(row) {
     el("td", {}, row.title),
     el("td", {}, date(row.starts_at)),
     el("td", {}, number(row.entrants)),
-    el("td", {}, row.status === "running"
-      ? t("round {round} of {rounds}", { round: row.round, rounds: row.rounds })
-      : tournamentStatus(row.status, row.ended ?? null)));
+    el("td", {}, row.status === "running" && row.format === "arena"
+      ? t("arena until {when}", { when: date(row.ends_at, { timeStyle: "short" }) })
+      : row.status === "running"
+        ? t("round {round} of {rounds}", { round: row.round, rounds: row.rounds })
+        : tournamentStatus(row.status, row.ended ?? null)));
 }
 
 /** @param {import("@api").GameInfo[]} games */
@@ -55,6 +60,17 @@ function fillForm(games) {
   const rounds = /** @type {HTMLSelectElement} */ (form.elements.namedItem("rounds"));
   rounds.replaceChildren(...Array.from({ length: 15 }, (_, i) =>
     el("option", { value: String(i + 1), selected: i + 1 === 3 }, String(i + 1))));
+  const minutes = /** @type {HTMLSelectElement} */ (form.elements.namedItem("minutes"));
+  minutes.replaceChildren(...ARENA_MINUTES.map((m) =>
+    el("option", { value: String(m), selected: m === 30 }, describeTime(m * 60))));
+  const format = /** @type {HTMLSelectElement} */ (form.elements.namedItem("format"));
+  const showFormat = () => {
+    for (const node of form.querySelectorAll("[data-format]")) {
+      /** @type {HTMLElement} */ (node).hidden = node.getAttribute("data-format") !== format.value;
+    }
+  };
+  format.addEventListener("change", showFormat);
+  showFormat();
   const starts = /** @type {HTMLSelectElement} */ (form.elements.namedItem("starts_in"));
   starts.replaceChildren(...STARTS.map((s, i) =>
     el("option", { value: String(s.seconds), selected: i === 1 }, s.label())));
@@ -65,7 +81,8 @@ function fillForm(games) {
     try {
       const made = await api("POST", "/api/tournaments", {
         name: value("name").value, game: game.value, table_size: Number(size.value),
-        rounds: Number(rounds.value), starts_in: Number(starts.value), clock: readClock(),
+        format: format.value, rounds: Number(rounds.value), minutes: Number(minutes.value),
+        streaks: value("streaks").checked, starts_in: Number(starts.value), clock: readClock(),
         rated: value("rated").checked, invite_only: value("invite_only").checked,
         bots: value("bots").checked, min_games: Number(value("min_games").value || 0) });
       location.href = `/tournaments/${made.id}` + (made.invite ? `#invite=${made.invite}` : "");

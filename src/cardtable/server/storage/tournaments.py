@@ -49,14 +49,19 @@ class TournamentRow(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
     game: Mapped[str] = mapped_column(String(32))
-    #: swiss (``cardtable.tournaments.swiss``)
+    #: swiss or arena (``cardtable.tournaments.swiss``, ``.arena``)
     format: Mapped[str] = mapped_column(String(12))
     status: Mapped[str] = mapped_column(String(12))
     created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=now)
     starts_at: Mapped[dt.datetime] = mapped_column(DateTime)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    #: a Swiss tournament's rounds (an arena's: 0)
     rounds: Mapped[int] = mapped_column(Integer)
+    #: an arena's length in minutes from its start (null: a Swiss tournament)
+    minutes: Mapped[int | None] = mapped_column(Integer)
+    #: an arena's streaks: two first places in a row and the next games count double
+    streaks: Mapped[bool | None] = mapped_column(Boolean)
     #: the largest table; a round's tables are as even as can be below it
     table_size: Mapped[int] = mapped_column(Integer)
     #: every game's clock (``tables/clock.py``), null for none
@@ -99,8 +104,9 @@ class RoundRow(Base):
 
 
 class RoundTableRow(Base):
-    """One game of a round: its table (created after this row), the entrants in seat order,
-    and their places once the game is over (no-shows last: ``tournaments.absent_last``)."""
+    """One game of a round (an arena's: of a batch of tables seated together): its table
+    (created after this row), the entrants in seat order, and their places once the game
+    is over (no-shows last: ``tournaments.absent_last``)."""
 
     __tablename__ = "tournament_tables"
     __table_args__ = (Index("ix_tournament_tables_round", "tournament_id", "round"),)
@@ -109,6 +115,11 @@ class RoundTableRow(Base):
     round: Mapped[int] = mapped_column(Integer)
     players: Mapped[list] = mapped_column(JSON)
     ranks: Mapped[list | None] = mapped_column(JSON)
+
+
+def ends_at(row: TournamentRow) -> dt.datetime:
+    """An arena's end: its start and its length."""
+    return row.starts_at + dt.timedelta(minutes=row.minutes or 0)
 
 
 TOURNAMENTS = Base.metadata.tables["tournaments"]
@@ -251,6 +262,18 @@ class TournamentStore:
                 )
             ).all()
         return {r.id: (r.status, r.result) for r in rows}
+
+    def finished_times(self, table_ids: Sequence[str]) -> dict[str, dt.datetime]:
+        """Table id -> when its game ended, for those of ``table_ids`` that are over."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TABLES.c.id, TABLES.c.finished_at).where(
+                    TABLES.c.id.in_(list(table_ids)), TABLES.c.finished_at.is_not(None)
+                )
+            ).all()
+        return {r.id: r.finished_at for r in rows}
 
     # -- changing -------------------------------------------------------------------------
     def create(self, row: TournamentRow) -> None:

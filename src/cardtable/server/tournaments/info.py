@@ -16,10 +16,11 @@ from cardtable.server.storage.tournaments import (
     RoundRow,
     RoundTableRow,
     TournamentRow,
+    ends_at,
 )
 from cardtable.server.tables.live import iso
 from cardtable.server.tournaments.runner import core_rounds
-from cardtable.tournaments import standings
+from cardtable.tournaments import Round, Standing, arena_standings, on_streak, standings
 
 
 def _number(points: Fraction) -> float:
@@ -38,9 +39,17 @@ def summary(row: TournamentRow, entrants: int) -> dict[str, Any]:
         "starts_at": iso(row.starts_at),
         "rounds": row.rounds,
         "round": row.round,
+        "ends_at": iso(ends_at(row)) if row.minutes else None,
         "entrants": entrants,
         "invite_only": row.invite is not None,
     }
+
+
+def ranked(row: TournamentRow, entrants: list[str], played: list[Round]) -> list[Standing]:
+    """The standings as the tournament's format ranks them."""
+    if row.format == "arena":
+        return arena_standings(entrants, played, bool(row.streaks))
+    return standings(entrants, played)
 
 
 def tournament_info(
@@ -75,8 +84,9 @@ def tournament_info(
             "games": s.games,
             "byes": s.byes,
             "by_round": [None if p is None else _number(p) for p in s.by_round],
+            "on_streak": bool(row.streaks) and on_streak(s.entrant, played),
         }
-        for s in standings([e.player_id for e in entrants], played)
+        for s in ranked(row, [e.player_id for e in entrants], played)
     ]
     current = [t for t in tables if t.round == row.round]
     mine = [t.table_id for t in current if viewer in t.players and t.ranks is None]
@@ -92,6 +102,8 @@ def tournament_info(
         "rated": row.rated,
         "min_games": row.min_games,
         "bots": row.bots,
+        "minutes": row.minutes,
+        "streaks": row.streaks,
         "creator": viewer is not None and row.created_by == viewer,
         "invite": row.invite if viewer is not None and row.created_by == viewer else None,
         "entered": viewer is not None and any(e.player_id == viewer for e in active),
@@ -100,6 +112,7 @@ def tournament_info(
         "round_list": [
             {
                 "number": r.round,
+                "started_at": iso(r.started_at),
                 "byes": [name(b) for b in r.byes],
                 "tables": [
                     {

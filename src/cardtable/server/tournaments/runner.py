@@ -26,15 +26,26 @@ from cardtable.server.storage.tournaments import (
     RoundTableRow,
     TournamentRow,
     TournamentStore,
+    ends_at,
 )
 from cardtable.server.tables.engine import PlannedTable, new_table_id
 from cardtable.server.tables.hub import Hub
-from cardtable.tournaments import Round, Table, absent_last, pair_round, standings
+from cardtable.tournaments import (
+    Round,
+    Table,
+    absent_last,
+    arena_standings,
+    pair_round,
+    seat_waiting,
+    standings,
+)
 
 log = logging.getLogger("cardtable.server")
 
 #: seconds between two steps of the runner
 TICK = 1.0
+#: seconds an arena entrant waits for a full table before a smaller one is formed
+ARENA_WAIT = 10.0
 #: the lease key prefix of a tournament on the bus (a table's id never has a colon)
 LEASE = "tournament:"
 
@@ -115,6 +126,9 @@ class TournamentRunner:
                 self._begin(row)
             return
         rounds, tables = self.store.rounds(row.id)
+        if row.format == "arena":
+            self._arena_step(row, at, rounds, tables)
+            return
         current = [t for t in tables if t.round == row.round]
         self._create_missing(row, current)
         if not self._record_finished(row, current):
@@ -131,6 +145,8 @@ class TournamentRunner:
         if len(entrants) < max(2, games.get(row.game).min_players):
             self.store.finish(row.id, ended="cancelled")
             log.info("tournament %s: cancelled, %d entrants", row.id, len(entrants))
+        elif row.format == "arena":
+            self._seat_arena(row, row.starts_at, [], [])
         else:
             self._pair(row, 1, [], [])
         self._wake(row.id)
@@ -167,6 +183,89 @@ class TournamentRunner:
             pairing.rematches,
         )
         self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
+
+    # -- an arena: whoever is free is seated again at once, until its end ---------------
+    def _arena_step(
+        self,
+        row: TournamentRow,
+        at: dt.datetime,
+        rounds: Sequence[RoundRow],
+        tables: Sequence[RoundTableRow],
+    ) -> None:
+        unfinished = [t for t in tables if t.ranks is None]
+        self._create_missing(row, unfinished)
+        all_over = self._record_finished(row, unfinished)
+        if at < ends_at(row):
+            rounds, tables = self.store.rounds(row.id)  # (with the places just recorded)
+            self._seat_arena(row, at, rounds, tables)
+        elif all_over:  # (games seated before the end count when they end)
+            self.store.finish(row.id)
+            log.info("tournament %s: the arena is over after %d batches", row.id, row.round)
+            self._wake(row.id)
+
+    def _seat_arena(
+        self,
+        row: TournamentRow,
+        at: dt.datetime,
+        rounds: Sequence[RoundRow],
+        tables: Sequence[RoundTableRow],
+    ) -> None:
+        """Seat the entrants waiting now (``arena.seat_waiting``): those at no game under way,
+        near in points, away from their last game's players; fewer than a full table sit at
+        a smaller one once one of them has waited ``ARENA_WAIT`` seconds."""
+        entrants = self.store.entrants(row.id)
+        open_ids = [t.table_id for t in tables if t.ranks is None]
+        found = self.store.tables_status(open_ids)
+        busy = {
+            p
+            for t in tables
+            if t.ranks is None and found.get(t.table_id, ("waiting", None))[0] != "over"
+            for p in t.players
+        }
+        since = self._waiting_since(row, tables)
+        waiting = sorted(
+            (e.player_id for e in entrants if e.withdrawn_at is None and e.player_id not in busy),
+            key=lambda p: since.get(p, row.starts_at),
+        )
+        rules = games.get(row.game)
+        least = max(2, rules.min_players)
+        if len(waiting) < least:
+            return
+        played = core_rounds(rounds, tables)
+        everyone = [e.player_id for e in entrants]
+        points = {s.entrant: s.points for s in arena_standings(everyone, played)}
+        last: dict[str, set[str]] = {}
+        for t in tables:  # (in the order seated: the last one stays)
+            for p in t.players:
+                last[p] = set(t.players) - {p}
+        longest = max((at - since.get(p, row.starts_at)).total_seconds() for p in waiting)
+        seated, _waits = seat_waiting(
+            waiting,
+            points,
+            last,
+            min(row.table_size, rules.max_players),
+            least,
+            flush=longest >= ARENA_WAIT,
+        )
+        if not seated:
+            return
+        planned = [(new_table_id(), list(group)) for group in seated]
+        if self.store.start_round(row.id, row.round + 1, [], planned):
+            self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
+            self._wake(row.id)
+
+    def _waiting_since(
+        self, row: TournamentRow, tables: Sequence[RoundTableRow]
+    ) -> dict[str, dt.datetime]:
+        """Since when each entrant who has played waits: the end of their last game."""
+        ended = self.store.finished_times([t.table_id for t in tables])
+        since: dict[str, dt.datetime] = {}
+        for t in tables:
+            when = ended.get(t.table_id)
+            for p in t.players:
+                if when is not None and when >= since.get(p, when):
+                    since[p] = when
+        return since
 
     def _create_missing(self, row: TournamentRow, current: Sequence[RoundTableRow]) -> None:
         found = self.store.tables_status([t.table_id for t in current])

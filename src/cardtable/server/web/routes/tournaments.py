@@ -115,7 +115,9 @@ async def create_tournament(request: Request, body: NewTournament) -> dict[str, 
         created_by=player.id,
         created_at=db.now(),
         starts_at=db.now() + dt.timedelta(seconds=body.starts_in),
-        rounds=body.rounds,
+        rounds=body.rounds if body.format == "swiss" else 0,
+        minutes=body.minutes if body.format == "arena" else None,
+        streaks=body.streaks if body.format == "arena" else None,
         table_size=body.table_size,
         clock=clock,
         options=options,
@@ -142,7 +144,10 @@ def checked_settings(
     if rules.cooperative or rules.max_players < 2:
         raise HubError(
             "bad_request",
-            _("{game} is not played against each other: no Swiss rounds", game=rules.title),
+            _(
+                "{game} is not played against each other: no Swiss rounds nor arena",
+                game=rules.title,
+            ),
         )
     low, high = max(2, rules.min_players), rules.max_players
     if not low <= body.table_size <= high:

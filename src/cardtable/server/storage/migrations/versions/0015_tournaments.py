@@ -1,6 +1,7 @@
 """tournaments: their settings, entrants, rounds and tables (#28)
 
-``tournaments``: a tournament's settings (game, format, rounds, table size, clock, rated, open
+``tournaments``: a tournament's settings (game, format, rounds or an arena's minutes and
+streaks, table size, clock, rated, open
 or by invite, the least number of finished games to enter, bot accounts allowed), its status
 and current round, and a version bumped by every change (its page follows it). Its entrants
 in entry order, each round's byes and each round's tables (the entrants in seat order, their
@@ -34,6 +35,8 @@ def upgrade() -> None:
         sa.Column("starts_at", sa.DateTime(), nullable=False),
         sa.Column("finished_at", sa.DateTime(), nullable=True),
         sa.Column("rounds", sa.Integer(), nullable=False),
+        sa.Column("minutes", sa.Integer(), nullable=True),
+        sa.Column("streaks", sa.Boolean(), nullable=True),
         sa.Column("table_size", sa.Integer(), nullable=False),
         sa.Column("clock", sa.JSON(), nullable=True),
         sa.Column("options", sa.JSON(), nullable=False),
