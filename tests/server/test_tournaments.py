@@ -31,7 +31,7 @@ async def until_over(server, tournament_id: str, timeout: float = 240) -> dict:
             info = (await http.get(f"/api/tournaments/{tournament_id}")).json()
             if info["status"] == "over":
                 return info
-            assert asyncio.get_running_loop().time() < deadline, info
+            assert asyncio.get_running_loop().time() < deadline, (info["status"], info["round_list"])
             await asyncio.sleep(0.5)
 
 
@@ -217,3 +217,91 @@ async def test_an_arena_of_six_seats_whoever_is_free_until_its_end(server, peopl
     # nobody is seated after the end: every game began before it (ISO 8601 in UTC sort as time)
     assert all(r["started_at"] <= info["ends_at"] for r in info["round_list"])
     assert info["finished_at"] >= info["ends_at"]
+
+
+async def finish_alone(client: Client, table_id: str, game: str) -> None:
+    """Play one's solitaire with the greedy policy; one left with no move is resigned."""
+    from helpers import play_with_greedy
+
+    sock = await client.connect(table_id)
+    state = await play_with_greedy(sock, game, timeout=60)
+    await sock.close()
+    assert state["tools"] == [] and state["table"]["seed"] is None  # no undo, no deal number
+    if state["table"]["status"] != "over":
+        client.post(f"/api/tables/{table_id}/resign")
+
+
+async def test_a_duplicate_challenge_deals_every_entry_the_same_secret_deals(server, people):
+    ann, bob, cy = people("Ann"), people("Bob"), people("Cy")
+    made = ann.post(
+        "/api/tournaments",
+        {
+            "name": "Same deals",
+            "game": "doublets",
+            "format": "duplicate",
+            "deals": 2,
+            "table_size": 1,
+            "minutes": 60,
+            "starts_in": 3600,
+        },
+    )
+    assert made["deals"] == 2 and "seeds" not in made
+    for person in (bob, cy):
+        person.post(f"/api/tournaments/{made['id']}/enter")
+    ann.post(f"/api/tournaments/{made['id']}/start")
+
+    async def next_table(person: Client) -> str:
+        for _ in range(100):
+            info = person.http.get(f"/api/tournaments/{made['id']}").json()
+            if info["next_table"]:
+                return str(info["next_table"])
+            await asyncio.sleep(0.2)
+        raise AssertionError(info)
+
+    first = await next_table(bob)
+    for tool in ("undo", "restart"):  # nobody plays a challenge's deal twice, nor takes back
+        refused = bob.http.post(f"/api/tables/{first}/{tool}", json={})
+        assert refused.status_code == 403 and refused.json()["error"] == "not_offered"
+    hint = bob.http.get(f"/api/tables/{first}/hint")
+    assert hint.status_code == 403 and hint.json()["error"] == "not_offered"
+    await finish_alone(bob, first, "doublets")
+    # Bob's deal is over, the challenge is not: nothing of it reaches anyone, Bob included
+    for who in (cy, bob, ann):
+        for path in (
+            f"/api/tables/{first}/record",
+            f"/api/tables/{first}/replay?step=0",
+            f"/api/tables/{first}/review",
+        ):
+            answer = who.http.get(path)
+            assert answer.status_code == 403 and answer.json()["error"] == "challenge_secret"
+        asked = who.http.post(f"/api/tables/{first}/review", json={})
+        assert asked.status_code == 403 and asked.json()["error"] == "challenge_secret"
+        tried = who.http.post(f"/api/tables/{first}/practice", json={"step": 0})
+        assert tried.status_code == 403 and tried.json()["error"] == "challenge_secret"
+    second = await next_table(bob)
+    assert second != first
+    for token in (cy.token, None):  # nobody watches an entry's deal being played
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{second}" + (
+            f"?token={token}" if token else ""
+        )
+        async with websockets.connect(url) as ws:
+            said = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert said["type"] == "error" and said["code"] == "challenge_secret"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd.code == 4403
+    await finish_alone(bob, second, "doublets")
+    cy_tables = [await next_table(cy)]
+    await finish_alone(cy, cy_tables[0], "doublets")
+    cy_tables.append(await next_table(cy))
+    await finish_alone(cy, cy_tables[1], "doublets")
+    info = await until_over(server, made["id"], timeout=30)
+    # over: the deals are public now, and they were the same for both
+    seeds = {}
+    for person, mine in ((bob, [first, second]), (cy, cy_tables)):
+        seeds[person.id] = [person.http.get(f"/api/tables/{t}/record").json()["seed"] for t in mine]
+    assert seeds[bob.id] == seeds[cy.id] and seeds[bob.id][0] != seeds[bob.id][1]
+    lines = info["standings"]
+    assert [line["deals_done"] for line in lines] == [2, 2]
+    assert lines[0]["points"] >= lines[1]["points"]  # Doublets: the most cards on the foundation
+    assert {line["name"] for line in lines} == {"Bob", "Cy"}

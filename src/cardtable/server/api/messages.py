@@ -987,6 +987,10 @@ MAX_ROUNDS = 15
 MAX_ENTRANTS = 200
 #: the longest arena, in minutes
 MAX_ARENA_MINUTES = 240
+#: the longest duplicate challenge (a deal of the day), in minutes
+MAX_CHALLENGE_MINUTES = 24 * 60
+#: the most deals of a duplicate challenge
+MAX_DEALS = 10
 #: tournaments a person may have created that are not over yet
 MAX_OPEN_TOURNAMENTS = 5
 #: the latest start: this many seconds from now (two weeks)
@@ -998,12 +1002,19 @@ class NewTournament(BaseModel):
 
     name: str = Field(min_length=1, max_length=60)
     game: str = Field(max_length=32)
-    format: Literal["swiss", "arena"] = Field(
-        "swiss", description="Swiss rounds, or an arena of a length (docs/tournaments.md)"
+    format: Literal["swiss", "arena", "duplicate"] = Field(
+        "swiss",
+        description="Swiss rounds, an arena of a length, or a duplicate challenge: every "
+        "entry the same secret deals (docs/tournaments.md)",
     )
+    deals: StrictInt = Field(1, ge=1, le=MAX_DEALS, description="a duplicate challenge's")
     rounds: StrictInt = Field(3, ge=1, le=MAX_ROUNDS, description="a Swiss tournament's")
     minutes: StrictInt = Field(
-        30, ge=1, le=MAX_ARENA_MINUTES, description="an arena's length from its start"
+        30,
+        ge=1,
+        le=MAX_CHALLENGE_MINUTES,
+        description="an arena's length from its start (at most 240), a duplicate challenge's "
+        "(at most a day)",
     )
     streaks: bool = Field(True, description="an arena's: two first places in a row, then double")
     table_size: StrictInt = Field(
@@ -1027,7 +1038,8 @@ class EnterBody(BaseModel):
 
 
 class TournamentEntrant(BaseModel):
-    """One line of the standings."""
+    """One line of the standings (a duplicate challenge's: one entry, its members' names
+    joined; ``points`` its total score in the game's own measure, ``by_round`` per deal)."""
 
     place: int
     name: str
@@ -1041,12 +1053,14 @@ class TournamentEntrant(BaseModel):
     byes: int
     by_round: list[float | None] = Field(description="per round: its points; null: not played")
     on_streak: bool = Field(False, description="an arena's: the next game counts double")
+    deals_done: int | None = Field(None, description="a challenge's: the deals finished")
 
 
 class TournamentTable(BaseModel):
     table_id: str
     players: list[str] = Field(description="the entrants' names, in seat order")
     places: list[int] | None = Field(description="their places once the game is over")
+    score: int | None = Field(None, description="a challenge's deal: the game's own score")
     status: Literal["waiting", "open", "running", "over"]
 
 
@@ -1064,7 +1078,7 @@ class TournamentSummary(BaseModel):
     name: str
     game: str
     title: str
-    format: Literal["swiss", "arena"]
+    format: Literal["swiss", "arena", "duplicate"]
     status: Literal["open", "running", "over"]
     ended: str | None = Field(None, description="cancelled: too few entrants at its start")
     starts_at: str = Field(description="ISO 8601, UTC")
@@ -1073,7 +1087,9 @@ class TournamentSummary(BaseModel):
         description="the round being played (0: not started); an arena's: its tables seated"
         " in batches so far"
     )
-    ends_at: str | None = Field(None, description="an arena's end (ISO 8601, UTC)")
+    ends_at: str | None = Field(
+        None, description="an arena's or a duplicate challenge's end (ISO 8601, UTC)"
+    )
     entrants: int
     invite_only: bool
 
@@ -1089,7 +1105,8 @@ class TournamentInfo(TournamentSummary):
     rated: bool
     min_games: int
     bots: bool
-    minutes: int | None = Field(None, description="an arena's length")
+    minutes: int | None = Field(None, description="an arena's or a challenge's length")
+    deals: int | None = Field(None, description="a duplicate challenge's number of deals")
     streaks: bool | None = Field(None, description="an arena's streaks on or off")
     creator: bool = Field(description="whether you created it")
     invite: str | None = Field(None, description="the invite code: only for its creator")

@@ -18,6 +18,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -31,7 +32,11 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
+from cardtable.core.words import translatable
+from cardtable.server.api.messages import HubError
 from cardtable.server.storage.store import SEATS, TABLES, Base, now
+
+_, _n = translatable("cardtable")
 
 #: a tournament's statuses: taking entries, playing its rounds, over (``ended`` says how
 #: if it did not play to its end: ``cancelled`` for too few entrants)
@@ -49,7 +54,7 @@ class TournamentRow(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
     game: Mapped[str] = mapped_column(String(32))
-    #: swiss or arena (``cardtable.tournaments.swiss``, ``.arena``)
+    #: swiss, arena or duplicate (``cardtable.tournaments.swiss``, ``.arena``, ``.duplicate``)
     format: Mapped[str] = mapped_column(String(12))
     status: Mapped[str] = mapped_column(String(12))
     created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
@@ -62,6 +67,10 @@ class TournamentRow(Base):
     minutes: Mapped[int | None] = mapped_column(Integer)
     #: an arena's streaks: two first places in a row and the next games count double
     streaks: Mapped[bool | None] = mapped_column(Boolean)
+    #: a duplicate challenge's number of deals, and their seeds: as secret as the cards they
+    #: deal, never shown before the challenge is over (null: another format)
+    deals: Mapped[int | None] = mapped_column(Integer)
+    seeds: Mapped[list | None] = mapped_column(JSON)
     #: the largest table; a round's tables are as even as can be below it
     table_size: Mapped[int] = mapped_column(Integer)
     #: every game's clock (``tables/clock.py``), null for none
@@ -115,6 +124,10 @@ class RoundTableRow(Base):
     round: Mapped[int] = mapped_column(Integer)
     players: Mapped[list] = mapped_column(JSON)
     ranks: Mapped[list | None] = mapped_column(JSON)
+    #: a duplicate challenge's deal: the game's own score (cards left, cards on the
+    #: foundation) and the seconds it took, once over
+    score: Mapped[int | None] = mapped_column(Integer)
+    seconds: Mapped[float | None] = mapped_column(Float)
 
 
 def ends_at(row: TournamentRow) -> dt.datetime:
@@ -126,6 +139,26 @@ TOURNAMENTS = Base.metadata.tables["tournaments"]
 ENTRANTS = Base.metadata.tables["tournament_entrants"]
 ROUNDS = Base.metadata.tables["tournament_rounds"]
 ROUND_TABLES = Base.metadata.tables["tournament_tables"]
+
+
+def secret_refusal() -> HubError:
+    """The refusal of anything that would show a running duplicate challenge's deal."""
+    return HubError(
+        "challenge_secret",
+        _("this deal is a challenge's: it stays secret until the challenge is over"),
+        403,
+    )
+
+
+def challenge_secret(engine: Engine, table_id: str) -> bool:
+    """Whether ``table_id`` is a game of a duplicate challenge not over yet (one query)."""
+    with engine.connect() as conn:
+        status = conn.execute(
+            select(TOURNAMENTS.c.status)
+            .select_from(TABLES.join(TOURNAMENTS, TOURNAMENTS.c.id == TABLES.c.tournament))
+            .where(TABLES.c.id == table_id, TOURNAMENTS.c.format == "duplicate")
+        ).scalar()
+    return status is not None and status != "over"
 
 
 class EntryRefused(Exception):
@@ -250,6 +283,18 @@ class TournamentStore:
                     .where(SEATS.c.player_id == player_id, TABLES.c.status == "over")
                 ).scalar_one()
             )
+
+    def table_times(self, table_ids: Sequence[str]) -> dict[str, float]:
+        """Table id -> the seconds from its creation to its game's end, for those over."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TABLES.c.id, TABLES.c.created_at, TABLES.c.finished_at).where(
+                    TABLES.c.id.in_(list(table_ids)), TABLES.c.finished_at.is_not(None)
+                )
+            ).all()
+        return {r.id: (r.finished_at - r.created_at).total_seconds() for r in rows}
 
     def tables_status(self, table_ids: Sequence[str]) -> dict[str, tuple[str, dict | None]]:
         """Table id -> (status, result) for those of ``table_ids`` that exist."""
@@ -381,13 +426,21 @@ class TournamentStore:
                 )
         return True
 
-    def record(self, tournament_id: str, table_id: str, ranks: Sequence[int]) -> None:
-        """A round's game is over: its entrants' places."""
+    def record(
+        self,
+        tournament_id: str,
+        table_id: str,
+        ranks: Sequence[int],
+        score: int | None = None,
+        seconds: float | None = None,
+    ) -> None:
+        """A round's game is over: its entrants' places (a challenge's deal: its score and
+        time too)."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(ROUND_TABLES)
                 .where(ROUND_TABLES.c.table_id == table_id, ROUND_TABLES.c.ranks.is_(None))
-                .values(ranks=list(ranks))
+                .values(ranks=list(ranks), score=score, seconds=seconds)
             ).rowcount
             if done:
                 _bump(conn, tournament_id)
@@ -402,6 +455,29 @@ class TournamentStore:
                 .values(starts_at=now(), version=TOURNAMENTS.c.version + 1)
             ).rowcount
         return bool(done)
+
+    def add_tables(
+        self, tournament_id: str, number: int, tables: Sequence[tuple[str, Sequence[str]]]
+    ) -> None:
+        """A duplicate challenge's next deal for some entries (each entry plays its deals
+        one after another, at its own pace): their tables' chosen ids, under deal
+        ``number``."""
+        with self.engine.begin() as conn:
+            for table_id, players in tables:
+                conn.execute(
+                    insert(ROUND_TABLES).values(
+                        table_id=table_id,
+                        tournament_id=tournament_id,
+                        round=number,
+                        players=list(players),
+                    )
+                )
+            _bump(conn, tournament_id)
+
+    def secret(self, table_id: str) -> bool:
+        """Whether the table is a game of a duplicate challenge that is not over: its deal,
+        record, replay and review reach nobody until the challenge ends."""
+        return challenge_secret(self.engine, table_id)
 
     def finish(self, tournament_id: str, ended: str | None = None) -> None:
         with self.engine.begin() as conn:

@@ -79,6 +79,8 @@ class PlannedTable:
     options: dict[str, Any]
     clock: dict[str, Any] | None
     unrated: bool
+    #: the deal (a duplicate challenge's, the same for every entry); None: a new secret one
+    seed: int | None = None
 
 
 def new_table_id() -> str:
@@ -355,7 +357,7 @@ class TableEngine:
         a secret deal, the tournament's clock."""
         seats = ["open"] * len(plan.people)
         seed, options, to_act = self._checked_start(
-            plan.game, seats, plan.options, None, None, check_bot
+            plan.game, seats, plan.options, plan.seed, None, check_bot
         )
         table_clock = clocks.check_clock(plan.clock, len(seats), self.min_clock)
         rows = [

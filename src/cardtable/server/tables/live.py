@@ -255,7 +255,7 @@ class LiveTable:
         """The table tools of the person at ``seat`` now, as their state message lists them
         (``Game.tools_for``; a spectator, None, has none); undo and redo only while the game
         runs (a finished game is history)."""
-        if seat is None:
+        if seat is None or self.tournament is not None:  # (a tournament's game: none)
             return []
         running = self.status == "running"
         return [
@@ -268,6 +268,8 @@ class LiveTable:
         """The player's seat, where the game offers them ``tool`` at this table; else the
         typed refusal ``not_offered`` (403). Whether the tool may be used now (``game_over``)
         is its route's to say."""
+        if self.tournament is not None:  # no undo, hint, peek nor a second try in a tournament
+            return check_tool(self.game, self.players, None, tool)
         return check_tool(self.game, self.players, self.seat_of(player_id), tool)
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -462,7 +464,9 @@ def table_info(
     The seed only where the game says the deal is public (``Game.deal_is_public``: a
     solitaire's deal number; a shared game's seed would reveal hidden cards until it is
     over), and at a practice table (``practice``: a replayed deal or a tutorial's, known to
-    its player anyway). As decimal text: a shared deal's 128-bit seed is beyond a
+    its player anyway); never at a tournament's table (a duplicate challenge deals every
+    entry the same cards: its record shows the seed once the challenge is over). As decimal
+    text: a shared deal's 128-bit seed is beyond a
     JavaScript number."""
     rules = games.get(game)
     return {
@@ -473,7 +477,9 @@ def table_info(
         "options": options,
         "status": status,
         "seed": (
-            str(seed) if practice or rules.deal_is_public(players, status == "over") else None
+            str(seed)
+            if practice or (rules.deal_is_public(players, status == "over") and not tournament)
+            else None
         ),
         "creator": created_by == viewer if viewer else False,
         "version": version,

@@ -32,6 +32,7 @@ from cardtable.core.words import translatable
 from cardtable.server.api.limits import TooMany
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage.reviews import Refused, ReviewRow, ReviewStore, TableFacts
+from cardtable.server.storage.tournaments import challenge_secret, secret_refusal
 from cardtable.server.tables.botpool import BotFailed, BotPool, RemoteBot, WorkerGone
 
 _, _n = translatable("cardtable")
@@ -220,6 +221,8 @@ class Reviews:
             raise HubError("not_found", _("there is no table {table}", table=repr(table_id)), 404)
         if facts.status != "over":
             raise HubError("not_over", _("only a finished game is reviewed: finish it first"), 409)
+        if challenge_secret(self.store.engine, table_id):
+            raise secret_refusal()
         return facts
 
     async def ask(self, table_id: str, player_id: str, depth: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,6 +74,24 @@ def standings_order(entrants: Sequence[EntrantRow], rounds: Sequence[Round]) -> 
     return [s.entrant for s in standings([e.player_id for e in entrants], rounds)]
 
 
+def draw_teams(entrants: Sequence[str], size: int, seeds: Sequence[int]) -> list[list[str]]:
+    """A duplicate challenge's entries: alone (``size`` 1), or teams of ``size`` drawn by lot
+    from the challenge's own secret seed (the last team the rest, if smaller)."""
+    order = list(entrants)
+    if size > 1:
+        random.Random(seeds[0] ^ 0x7EA5).shuffle(order)
+    return [order[i : i + size] for i in range(0, len(order), size)]
+
+
+def entries_of(tables: Sequence[RoundTableRow]) -> dict[tuple[str, ...], list[RoundTableRow]]:
+    """A duplicate challenge's entries (each its team, as seated at its first deal) and
+    their deals' tables, in deal order."""
+    entries: dict[tuple[str, ...], list[RoundTableRow]] = {}
+    for t in sorted(tables, key=lambda t: t.round):
+        entries.setdefault(tuple(t.players), []).append(t)
+    return entries
+
+
 class TournamentRunner:
     """Runs this process's tournaments (all of them, without a bus) on the hub's loop."""
 
@@ -129,6 +148,9 @@ class TournamentRunner:
         if row.format == "arena":
             self._arena_step(row, at, rounds, tables)
             return
+        if row.format == "duplicate":
+            self._duplicate_step(row, at, tables)
+            return
         current = [t for t in tables if t.round == row.round]
         self._create_missing(row, current)
         if not self._record_finished(row, current):
@@ -142,11 +164,19 @@ class TournamentRunner:
 
     def _begin(self, row: TournamentRow) -> None:
         entrants = [e for e in self.store.entrants(row.id) if e.withdrawn_at is None]
-        if len(entrants) < max(2, games.get(row.game).min_players):
+        least = 1 if row.format == "duplicate" else max(2, games.get(row.game).min_players)
+        if len(entrants) < least:
             self.store.finish(row.id, ended="cancelled")
             log.info("tournament %s: cancelled, %d entrants", row.id, len(entrants))
         elif row.format == "arena":
             self._seat_arena(row, row.starts_at, [], [])
+        elif row.format == "duplicate":
+            teams = draw_teams([e.player_id for e in entrants], row.table_size, row.seeds or [0])
+            planned = [(new_table_id(), team) for team in teams]
+            if self.store.start_round(row.id, 1, [], planned):
+                self._create_missing(
+                    row, [RoundTableRow(table_id=t, players=p, round=1) for t, p in planned]
+                )
         else:
             self._pair(row, 1, [], [])
         self._wake(row.id)
@@ -254,6 +284,35 @@ class TournamentRunner:
             self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
             self._wake(row.id)
 
+    # -- a duplicate challenge: each entry its deals in turn, the same for every entry ----
+    def _duplicate_step(
+        self, row: TournamentRow, at: dt.datetime, tables: Sequence[RoundTableRow]
+    ) -> None:
+        unfinished = [t for t in tables if t.ranks is None]
+        self._create_missing(row, unfinished)
+        self._record_finished(row, unfinished)
+        tables = self.store.rounds(row.id)[1]  # (with the deals just recorded)
+        entries = entries_of(tables)
+        done = all(
+            len(mine) >= (row.deals or 1) and mine[-1].ranks is not None
+            for mine in entries.values()
+        )
+        if at >= ends_at(row) or done:
+            self.store.finish(row.id)
+            log.info("tournament %s: the challenge is over", row.id)
+            self._wake(row.id)
+            return
+        due: dict[int, list[tuple[str, list[str]]]] = {}
+        for team, mine in entries.items():
+            if mine[-1].ranks is not None and len(mine) < (row.deals or 1):
+                due.setdefault(len(mine) + 1, []).append((new_table_id(), list(team)))
+        for number, planned in due.items():
+            self.store.add_tables(row.id, number, planned)
+            self._create_missing(
+                row, [RoundTableRow(table_id=t, players=p, round=number) for t, p in planned]
+            )
+            self._wake(row.id)
+
     def _waiting_since(
         self, row: TournamentRow, tables: Sequence[RoundTableRow]
     ) -> dict[str, dt.datetime]:
@@ -280,6 +339,8 @@ class TournamentRunner:
                 options=dict(row.options or {}),
                 clock=dict(row.clock) if row.clock else None,
                 unrated=not row.rated,
+                # a duplicate challenge: every entry the same deal, its seed drawn at creation
+                seed=row.seeds[t.round - 1] if row.seeds else None,
             )
             self.hub.create_planned(plan)
 
@@ -293,7 +354,11 @@ class TournamentRunner:
             if status != "over":
                 over = False
                 continue
-            self.store.record(row.id, t.table_id, self._places(t, result))
+            score = seconds = None
+            if row.format == "duplicate":  # the deal's own score, and the time it took
+                score = int(((result or {}).get("scores") or [0])[0])
+                seconds = self.store.table_times([t.table_id]).get(t.table_id)
+            self.store.record(row.id, t.table_id, self._places(t, result), score, seconds)
             self._wake(row.id)
         return over
 

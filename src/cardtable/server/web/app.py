@@ -118,6 +118,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             counts.start()
         app.state.reviews = await start_reviews(store, url, settings)
         app.state.tournaments = TournamentStore(store.engine)
+        app.state.replays.secret = app.state.tournaments.secret
         runner = app.state.tournament_runner = TournamentRunner(hub, app.state.tournaments)
         hub.resume_all()
         runner.start()

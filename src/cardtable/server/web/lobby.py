@@ -22,11 +22,14 @@ def lobby_tables(
     tables: Mapping[str, LiveTable], store: db.Storage, statuses: list[str], viewer: str | None
 ) -> list[dict[str, Any]]:
     """Infos of the newest multiplayer tables in these statuses, as ``viewer`` sees them;
-    ``tables``: those in memory (the hub's)."""
+    ``tables``: those in memory (the hub's). A tournament's tables are on its page, not
+    here (a duplicate challenge's deal is secret until it is over)."""
     wanted = [s for s in dict.fromkeys(statuses) if s in STATUSES]
     if not wanted:
         return []
-    rows = store.tables(wanted, limit=LOBBY_TABLES, multiplayer=True)
+    rows = [
+        r for r in store.tables(wanted, limit=LOBBY_TABLES, multiplayer=True) if not r.tournament
+    ]
     live = {r.id: tables.get(r.id) for r in rows}
     stored = store.seats_of([r.id for r in rows if live[r.id] is None])
     names = store.names(list({p for seats in stored.values() for p in people_in(seats)}))

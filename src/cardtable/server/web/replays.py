@@ -25,6 +25,7 @@ import dataclasses
 import json
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ from cardtable.core.protocol import State
 from cardtable.core.words import translatable, wire
 from cardtable.server.api.messages import HubError
 from cardtable.server.storage import store as db
+from cardtable.server.storage.tournaments import secret_refusal
 from cardtable.server.tables import gamelog
 from cardtable.server.tables.broadcast import closed_ending, ending_words, seat_names
 from cardtable.server.tables.live import (
@@ -178,6 +180,9 @@ class Replays:
         self._kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self._building: dict[tuple[str, int], asyncio.Future[Replay]] = {}
         self._builds = asyncio.Semaphore(builds)
+        #: whether a tournament's table is a running duplicate challenge's, its deal secret
+        #: (``TournamentStore.secret``, set when the server starts)
+        self.secret: Callable[[str], bool] = lambda table_id: False
 
     async def get(self, hub: Hub, table_id: str) -> Replay:
         """The replay of a finished table (``HubError`` 404 if there is none, 403 while it
@@ -186,18 +191,20 @@ class Replays:
         table = hub.tables.get(table_id)
         if table is not None:
             table.used = time.monotonic()
-            version, status = table.version, table.status
+            version, status, tournament = table.version, table.status, table.tournament
         else:
             row = hub.store.table(table_id)
             if row is None:
                 raise HubError(
                     "not_found", _("there is no table {table}", table=repr(table_id)), 404
                 )
-            version, status = row.version, row.status
+            version, status, tournament = row.version, row.status, row.tournament
         if status != "over":
             raise HubError(
                 "not_over", _("the record of a game is public once the game is over"), 403
             )
+        if tournament is not None and self.secret(table_id):
+            raise secret_refusal()
         key = (table_id, version)  # (a finished solitaire may be undone and played on)
         kept = self._kept.get(key)
         if kept is not None:

@@ -32,6 +32,7 @@ from cardtable.server.api.messages import (
 from cardtable.server.cluster.bus import PREFIX as BUS_PREFIX
 from cardtable.server.cluster.tunnel import CLOSE_MOVED
 from cardtable.server.storage import store as db
+from cardtable.server.storage.tournaments import secret_refusal
 from cardtable.server.tables import gamelog
 from cardtable.server.tables.conn import Conn
 from cardtable.server.tables.hub import Hub
@@ -51,6 +52,8 @@ CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
 #: websocket close code: the credential the socket was opened with ended (a bot account's
 #: token was renewed)
 CLOSE_SIGNED_OUT = 4401
+#: websocket close code: a running duplicate challenge's table has no spectators
+CLOSE_SECRET = 4403
 #: the bus message that tells every process a bot account's token was renewed
 SIGNED_OUT = "signed_out"
 CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
@@ -81,6 +84,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if player is not None and table.clock:  # back after the clock gave the seat away
         await h.reclaim(table, player)
     seat = table.seat_of(player.id) if player else None
+    if seat is None and table.tournament and ws.app.state.tournaments.secret(table_id):
+        refused = secret_refusal()  # a running challenge's deal: no spectators
+        await ws.send_json(error(refused.code, refused.reason))
+        await ws.close(code=CLOSE_SECRET)
+        return
     conn = Conn(seat=seat, player_id=player.id if player else None)
     await gamelog.catch_up(table)  # a long game's log, built between other work
     try:

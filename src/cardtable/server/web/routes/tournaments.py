@@ -18,7 +18,9 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.core.words import translatable
+from cardtable.seeds import SECRET_BITS
 from cardtable.server.api.messages import (
+    MAX_ARENA_MINUTES,
     MAX_ENTRANTS,
     MAX_OPEN_TOURNAMENTS,
     EnterBody,
@@ -116,8 +118,15 @@ async def create_tournament(request: Request, body: NewTournament) -> dict[str, 
         created_at=db.now(),
         starts_at=db.now() + dt.timedelta(seconds=body.starts_in),
         rounds=body.rounds if body.format == "swiss" else 0,
-        minutes=body.minutes if body.format == "arena" else None,
+        minutes=body.minutes if body.format != "swiss" else None,
         streaks=body.streaks if body.format == "arena" else None,
+        deals=body.deals if body.format == "duplicate" else None,
+        # every entry's deals, as secret as the cards: drawn here, shown once it is over;
+        # 128 bits even played alone (a short deal number could be found from the cards
+        # one sees, and the stock read from it)
+        seeds=[secrets.randbits(SECRET_BITS) for _ in range(body.deals)]
+        if body.format == "duplicate"
+        else None,
         table_size=body.table_size,
         clock=clock,
         options=options,
@@ -141,7 +150,16 @@ def checked_settings(
         rules = games.get(body.game)
     except CardtableError as e:
         raise HubError("bad_request", e.reason) from None
-    if rules.cooperative or rules.max_players < 2:
+    duplicate = body.format == "duplicate"
+    if duplicate and not rules.cooperative:
+        raise HubError(
+            "bad_request",
+            _(
+                "{game} is played against each other: a Swiss tournament or an arena",
+                game=rules.title,
+            ),
+        )
+    if not duplicate and (rules.cooperative or rules.max_players < 2):
         raise HubError(
             "bad_request",
             _(
@@ -149,7 +167,10 @@ def checked_settings(
                 game=rules.title,
             ),
         )
-    low, high = max(2, rules.min_players), rules.max_players
+    if body.format == "arena" and body.minutes > MAX_ARENA_MINUTES:
+        raise HubError("bad_request", _("an arena lasts at most {n} minutes", n=MAX_ARENA_MINUTES))
+    low = rules.min_players if duplicate else max(2, rules.min_players)
+    high = rules.max_players
     if not low <= body.table_size <= high:
         raise HubError(
             "bad_request",

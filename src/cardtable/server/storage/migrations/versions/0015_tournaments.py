@@ -1,7 +1,7 @@
 """tournaments: their settings, entrants, rounds and tables (#28)
 
 ``tournaments``: a tournament's settings (game, format, rounds or an arena's minutes and
-streaks, table size, clock, rated, open
+streaks or a duplicate challenge's deals and their secret seeds, table size, clock, rated, open
 or by invite, the least number of finished games to enter, bot accounts allowed), its status
 and current round, and a version bumped by every change (its page follows it). Its entrants
 in entry order, each round's byes and each round's tables (the entrants in seat order, their
@@ -37,6 +37,8 @@ def upgrade() -> None:
         sa.Column("rounds", sa.Integer(), nullable=False),
         sa.Column("minutes", sa.Integer(), nullable=True),
         sa.Column("streaks", sa.Boolean(), nullable=True),
+        sa.Column("deals", sa.Integer(), nullable=True),
+        sa.Column("seeds", sa.JSON(), nullable=True),
         sa.Column("table_size", sa.Integer(), nullable=False),
         sa.Column("clock", sa.JSON(), nullable=True),
         sa.Column("options", sa.JSON(), nullable=False),
@@ -86,6 +88,8 @@ def upgrade() -> None:
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("players", sa.JSON(), nullable=False),
         sa.Column("ranks", sa.JSON(), nullable=True),
+        sa.Column("score", sa.Integer(), nullable=True),
+        sa.Column("seconds", sa.Float(), nullable=True),
     )
     op.create_index("ix_tournament_tables_round", "tournament_tables", ["tournament_id", "round"])
     # nullable columns without constraints: SQLite adds them in place, no table copy
