@@ -734,15 +734,19 @@ export interface NewTournament {
 name: string
 game: string
 /**
- * Swiss rounds, or an arena of a length (docs/tournaments.md)
+ * Swiss rounds, an arena of a length, or a duplicate challenge: every entry the same secret deals (docs/tournaments.md)
  */
-format?: ("swiss" | "arena")
+format?: ("swiss" | "arena" | "duplicate")
+/**
+ * a duplicate challenge's
+ */
+deals?: number
 /**
  * a Swiss tournament's
  */
 rounds?: number
 /**
- * an arena's length from its start
+ * an arena's length from its start (at most 240), a duplicate challenge's (at most a day)
  */
 minutes?: number
 /**
@@ -1044,7 +1048,8 @@ best_streak: number
 best_score: (number | null)
 }
 /**
- * One line of the standings.
+ * One line of the standings (a duplicate challenge's: one entry, its members' names
+ * joined; ``points`` its total score in the game's own measure, ``by_round`` per deal).
  */
 export interface TournamentEntrant {
 place: number
@@ -1068,6 +1073,14 @@ by_round: (number | null)[]
  * an arena's: the next game counts double
  */
 on_streak?: boolean
+/**
+ * a challenge's: the deals finished
+ */
+deals_done?: (number | null)
+/**
+ * a deal of the day's: the days in a row this entrant played it
+ */
+days_in_a_row?: (number | null)
 }
 /**
  * A tournament's page: its settings, standings and rounds, and what it holds for you.
@@ -1077,7 +1090,7 @@ id: string
 name: string
 game: string
 title: string
-format: ("swiss" | "arena")
+format: ("swiss" | "arena" | "duplicate")
 status: ("open" | "running" | "over")
 /**
  * cancelled: too few entrants at its start
@@ -1096,11 +1109,15 @@ rounds: number
  */
 round: number
 /**
- * an arena's end (ISO 8601, UTC)
+ * an arena's or a duplicate challenge's end (ISO 8601, UTC)
  */
 ends_at?: (string | null)
 entrants: number
 invite_only: boolean
+/**
+ * a deal of the day's day (2026-12-04, UTC)
+ */
+daily?: (string | null)
 version: number
 finished_at: (string | null)
 table_size: number
@@ -1112,9 +1129,13 @@ rated: boolean
 min_games: number
 bots: boolean
 /**
- * an arena's length
+ * an arena's or a challenge's length
  */
 minutes?: (number | null)
+/**
+ * a duplicate challenge's number of deals
+ */
+deals?: (number | null)
 /**
  * an arena's streaks on or off
  */
@@ -1157,6 +1178,10 @@ players: string[]
  * their places once the game is over
  */
 places: (number[] | null)
+/**
+ * a challenge's deal: the game's own score
+ */
+score?: (number | null)
 status: ("waiting" | "open" | "running" | "over")
 }
 export interface TournamentList {
@@ -1170,7 +1195,7 @@ id: string
 name: string
 game: string
 title: string
-format: ("swiss" | "arena")
+format: ("swiss" | "arena" | "duplicate")
 status: ("open" | "running" | "over")
 /**
  * cancelled: too few entrants at its start
@@ -1189,11 +1214,15 @@ rounds: number
  */
 round: number
 /**
- * an arena's end (ISO 8601, UTC)
+ * an arena's or a duplicate challenge's end (ISO 8601, UTC)
  */
 ends_at?: (string | null)
 entrants: number
 invite_only: boolean
+/**
+ * a deal of the day's day (2026-12-04, UTC)
+ */
+daily?: (string | null)
 }
 /**
  * What the tutor says now at a tutorial table, to its learner (``core/tutorial.py``).

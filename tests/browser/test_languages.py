@@ -41,6 +41,7 @@ ALLOWED = {
     ".lang-switch": "the languages, each in its own name",
     "[data-testid=not-found] code": "the address asked for",
     ".recovery-code": "a recovery code: letters and digits, not words",
+    "time": "a moment as the reader's language writes it (Intl), not a catalog's words",
 }
 #: text that may stand unmarked anywhere: the site's name, game titles, people's and bots'
 #: names (filled in per run), cells (b2), reserves (r3), card letters (A J Q K) and numbers

@@ -31,7 +31,10 @@ async def until_over(server, tournament_id: str, timeout: float = 240) -> dict:
             info = (await http.get(f"/api/tournaments/{tournament_id}")).json()
             if info["status"] == "over":
                 return info
-            assert asyncio.get_running_loop().time() < deadline, (info["status"], info["round_list"])
+            assert asyncio.get_running_loop().time() < deadline, (
+                info["status"],
+                info["round_list"],
+            )
             await asyncio.sleep(0.5)
 
 
@@ -113,7 +116,8 @@ async def test_entries_are_refused_as_the_organiser_said(server, people):
         refused = bot.post(f"/api/tournaments/{people_only['id']}/enter", json={})
     assert refused.status_code == 403 and refused.json()["error"] == "no_bots"
     private = swiss(ann, invite_only=True)
-    assert private["invite"] and ann.http.get("/api/tournaments").json()["tournaments"] == [
+    listed = ann.http.get("/api/tournaments").json()["tournaments"]
+    assert private["invite"] and [t for t in listed if not t["daily"]] == [
         {**{k: v for k, v in people_only.items() if k in LISTED}, "entrants": 0}
     ]
     wrong = bob.http.post(f"/api/tournaments/{private['id']}/enter", json={"invite": "nope"})
@@ -150,6 +154,7 @@ async def test_a_tournament_is_only_for_games_against_each_other_at_their_sizes(
 
 
 LISTED = {
+    "daily",
     "ends_at",
     "id",
     "name",
@@ -305,3 +310,84 @@ async def test_a_duplicate_challenge_deals_every_entry_the_same_secret_deals(ser
     assert [line["deals_done"] for line in lines] == [2, 2]
     assert lines[0]["points"] >= lines[1]["points"]  # Doublets: the most cards on the foundation
     assert {line["name"] for line in lines} == {"Bob", "Cy"}
+
+
+async def test_the_server_opens_each_days_deal_of_the_day_by_itself(server, people):
+    """Doublets' and The Game's (played alone) deal of the day, open to all from midnight
+    to midnight UTC: a person plays it whenever they come, and it waits for the day's end."""
+    import datetime as dt
+
+    bob = people("Bob")
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    for _ in range(50):
+        listed = bob.http.get("/api/tournaments").json()["tournaments"]
+        daily = {t["game"]: t for t in listed if t["daily"] == today and t["status"] == "running"}
+        if len(daily) == 2:
+            break
+        await asyncio.sleep(0.2)
+    assert set(daily) == {"doublets", "the-game"}, listed
+    day = daily["doublets"]
+    tomorrow = dt.date.fromisoformat(today) + dt.timedelta(days=1)
+    assert day["format"] == "duplicate" and day["ends_at"] == f"{tomorrow}T00:00:00Z"
+    bob.post(f"/api/tournaments/{day['id']}/enter")  # a late entry: it began at midnight
+    for _ in range(50):
+        info = bob.http.get(f"/api/tournaments/{day['id']}").json()
+        if info["next_table"]:
+            break
+        await asyncio.sleep(0.2)
+    await finish_alone(bob, info["next_table"], "doublets")
+    for _ in range(50):
+        info = bob.http.get(f"/api/tournaments/{day['id']}").json()
+        if info["standings"] and info["standings"][0]["deals_done"] == 1:
+            break
+        await asyncio.sleep(0.2)
+    line = info["standings"][0]
+    assert line["you"] and line["days_in_a_row"] == 1 and info["status"] == "running"
+    secret = bob.http.get(f"/api/tables/{info['round_list'][0]['tables'][0]['table_id']}/record")
+    assert secret.json()["error"] == "challenge_secret"  # until the day is over
+    mine = bob.http.get("/api/me/tournaments").json()["tournaments"]
+    assert [t["id"] for t in mine] == [day["id"]]
+
+
+async def test_days_in_a_row_count_the_days_a_person_played_the_deal_of_the_day(tmp_path):
+    import datetime as dt
+
+    from cardtable.server.storage import store as db
+    from cardtable.server.storage.tournaments import TournamentRow, TournamentStore
+    from cardtable.server.tournaments.runner import daily_id
+
+    store = db.Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    bob, _token = store.new_player("Bob")
+    rows = TournamentStore(store.engine)
+    today = dt.date(2026, 12, 4)
+    for back in (0, 1, 2, 4):  # today, the two days before, and one a gap before those
+        day = today - dt.timedelta(days=back)
+        row = TournamentRow(
+            id=daily_id("doublets", day),
+            name="Doublets",
+            game="doublets",
+            format="duplicate",
+            status="running",
+            created_by=None,
+            created_at=db.now(),
+            starts_at=dt.datetime.combine(day, dt.time()),
+            rounds=0,
+            minutes=1440,
+            deals=1,
+            seeds=[1],
+            daily=day.isoformat(),
+            table_size=1,
+            clock=None,
+            options={},
+            rated=False,
+            invite=None,
+            min_games=0,
+            bots=False,
+            round=0,
+            version=0,
+        )
+        assert rows.create(row) and not rows.create(row)  # (a second process: stored once)
+        rows.enter(row.id, bob.id, 10)
+    assert rows.daily_streaks("doublets", today, [bob.id]) == {bob.id: 3}
+    assert rows.daily_streaks("the-game", today, [bob.id]) == {bob.id: 0}
+    store.close()

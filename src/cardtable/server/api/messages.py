@@ -1054,6 +1054,9 @@ class TournamentEntrant(BaseModel):
     by_round: list[float | None] = Field(description="per round: its points; null: not played")
     on_streak: bool = Field(False, description="an arena's: the next game counts double")
     deals_done: int | None = Field(None, description="a challenge's: the deals finished")
+    days_in_a_row: int | None = Field(
+        None, description="a deal of the day's: the days in a row this entrant played it"
+    )
 
 
 class TournamentTable(BaseModel):
@@ -1092,6 +1095,7 @@ class TournamentSummary(BaseModel):
     )
     entrants: int
     invite_only: bool
+    daily: str | None = Field(None, description="a deal of the day's day (2026-12-04, UTC)")
 
 
 class TournamentInfo(TournamentSummary):

@@ -4,7 +4,7 @@
 import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
 import { describeTime } from "./clock.js";
 import { date, number, t, tn } from "./i18n.js";
-import { tournamentStatus } from "./tournaments.js";
+import { tournamentName, tournamentStatus } from "./tournaments.js";
 
 const tournamentId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const $ = (s) => document.querySelector(s);
@@ -16,13 +16,16 @@ let shown = null;
 /** @param {import("@api").TournamentInfo} info */
 function facts(info) {
   const arena = info.format === "arena";
+  const challenge = info.format === "duplicate";
   const parts = [info.title, arena ? t("arena of {time}", { time: describeTime(info.minutes * 60) })
-    : tn("Swiss, {n} round", "Swiss, {n} rounds", info.rounds),
-  t("tables of up to {n}", { n: info.table_size })];
+    : challenge ? tn("duplicate challenge, {n} deal", "duplicate challenge, {n} deals", info.deals)
+      : tn("Swiss, {n} round", "Swiss, {n} rounds", info.rounds),
+  challenge ? (info.table_size > 1 ? t("teams of {n}", { n: info.table_size }) : t("alone"))
+    : t("tables of up to {n}", { n: info.table_size })];
   if (info.clock) parts.push(t("{time} clock", { time: describeTime(info.clock.seconds) }));
   parts.push(info.rated ? t("rated") : t("unrated"));
   if (info.status === "open") parts.push(t("starts {when}", { when: date(info.starts_at) }));
-  if (info.status === "running" && arena) {
+  if (info.status === "running" && (arena || challenge)) {
     parts.push(t("ends {when}", { when: date(info.ends_at) }));
   } else if (info.status === "running") {
     parts.push(t("round {round} of {rounds}", { round: info.round, rounds: info.rounds }));
@@ -65,6 +68,7 @@ function actions(info) {
 /** @param {import("@api").TournamentInfo} info */
 function standings(info) {
   if (!info.standings.length) return el("p", { class: "muted" }, t("No entrant yet."));
+  if (info.format === "duplicate") return challengeStandings(info);
   const rounds = info.format === "arena" ? [] : Array.from({ length: info.round }, (_, i) => i + 1);
   return el("table", { class: "list" },
     el("thead", {}, el("tr", {}, ["#", t("player"), t("points")].map((h) =>
@@ -86,10 +90,31 @@ function standings(info) {
       || s.by_round[r - 1] === undefined ? "–" : number(s.by_round[r - 1])))))));
 }
 
+// a duplicate challenge's entries: the total of the games' own scores, each deal's, the time
+/** @param {import("@api").TournamentInfo} info */
+function challengeStandings(info) {
+  const deals = Array.from({ length: info.deals ?? 1 }, (_, i) => i + 1);
+  return el("table", { class: "list" },
+    el("thead", {}, el("tr", {}, ["#", t("entry"), t("score")].map((h) =>
+      el("th", { scope: "col" }, h)), deals.map((d) => el("th", { scope: "col", class: "wide-only" },
+      t("deal {n}", { n: d }))))),
+    el("tbody", {}, info.standings.map((s) => el("tr", { class: s.you ? "you" : null,
+      "data-testid": "standing" },
+    el("td", {}, String(s.place)),
+    el("td", {}, s.name, s.you ? [" ", el("span", { class: "badge" }, t("you"))] : "",
+      s.days_in_a_row > 1 ? [" ", el("span", { class: "badge streak", "data-testid": "days-in-a-row" },
+        tn("{n} day in a row", "{n} days in a row", s.days_in_a_row))] : ""),
+    el("td", { "data-testid": "points" }, el("b", {}, number(s.points))),
+    deals.map((d) => el("td", { class: "wide-only" }, s.by_round[d - 1] === null
+      || s.by_round[d - 1] === undefined ? "–" : number(s.by_round[d - 1])))))));
+}
+
 /** @param {import("@api").TournamentTable} table */
 function tableLine(table) {
-  const who = table.players.map((name, i) => table.places
-    ? t("{place}. {name}", { place: table.places[i], name }) : name).join(", ");
+  const who = table.score !== null && table.score !== undefined
+    ? t("{names}: {score}", { names: table.players.join(" & "), score: table.score })
+    : table.players.map((name, i) => table.places
+      ? t("{place}. {name}", { place: table.places[i], name }) : name).join(", ");
   const link = table.status === "over"
     ? el("a", { href: `/t/${table.table_id}/replay` }, t("Replay"))
     : table.status === "waiting" ? t("being set up")
@@ -106,7 +131,8 @@ function rounds(info) {
   const arena = info.format === "arena";
   return [...info.round_list].reverse().map((r) => el("section", { "data-round": String(r.number),
     class: "tournament-rounds" },
-    arena ? null : el("h3", {}, t("Round {n}", { n: r.number })),
+    arena ? null : el("h3", {}, info.format === "duplicate" ? t("Deal {n}", { n: r.number })
+      : t("Round {n}", { n: r.number })),
     el("ul", {}, r.tables.map(tableLine)),
     r.byes.length ? el("p", { class: "muted" }, t("Bye (½ point): {names}",
       { names: r.byes.join(", ") })) : null));
@@ -116,16 +142,22 @@ function rounds(info) {
 function render(info) {
   if (shown && info.version < shown.version) return; // an older answer, overtaken
   shown = info;
-  document.title = `${info.name} · cardtable`;
-  $("#title").textContent = info.name;
+  document.title = `${tournamentName(info)} · cardtable`;
+  $("#title").textContent = tournamentName(info);
   $("#facts").textContent = facts(info);
   clear($("#actions")).append(...actions(info));
   const next = clear($("#next"));
   if (info.next_table) {
-    next.append(info.format === "arena" ? t("Your next game is ready.")
+    next.append(info.format === "duplicate" ? t("Your next deal is ready.")
+      : info.format === "arena" ? t("Your next game is ready.")
       : t("Your table of round {n} is ready.", { n: info.round }), " ",
       el("a", { href: `/t/${info.next_table}`, class: "button primary", "data-testid": "play-next" },
         t("Play")));
+  } else if (info.entered && info.status === "running" && info.format === "duplicate") {
+    const mine = info.standings.find((s) => s.you);
+    next.append(mine && mine.deals_done >= (info.deals ?? 1)
+      ? t("You have played every deal: the standings are final when the challenge ends.")
+      : t("Your next deal is being dealt."));
   } else if (info.entered && info.status === "running" && info.format === "arena") {
     next.append(t("Waiting for opponents: you are seated as soon as they are free."));
   } else if (info.entered && info.status === "running") {

@@ -16,8 +16,9 @@ const STARTS = [
   { seconds: 7 * 86400, label: () => t("in a week") },
 ];
 
-// an arena's lengths, in minutes
+// an arena's lengths, in minutes (a duplicate challenge's too, up to a day)
 const ARENA_MINUTES = [10, 20, 30, 45, 60, 90, 120];
+const CHALLENGE_MINUTES = [30, 60, 120, 360, 720, 1440];
 
 /** @param {string} status @param {string | null} ended */
 export function tournamentStatus(status, ended) {
@@ -26,15 +27,22 @@ export function tournamentStatus(status, ended) {
   return ended === "cancelled" ? t("cancelled: too few entrants") : t("over");
 }
 
+/** A tournament's name as the reader reads it: a deal of the day's in their words.
+ * @param {import("@api").TournamentSummary} row */
+export function tournamentName(row) {
+  return row.daily ? t("{game}: deal of the day, {date}", { game: row.title,
+    date: date(`${row.daily}T12:00:00Z`, { dateStyle: "medium" }) }) : row.name;
+}
+
 /** @param {import("@api").TournamentSummary} row */
 export function tournamentRow(row) {
   return el("tr", { "data-testid": "tournament-row" },
-    el("td", {}, el("a", { href: `/tournaments/${row.id}` }, row.name)),
+    el("td", {}, el("a", { href: `/tournaments/${row.id}` }, tournamentName(row))),
     el("td", {}, row.title),
-    el("td", {}, date(row.starts_at)),
+    el("td", {}, el("time", { datetime: row.starts_at }, date(row.starts_at))),
     el("td", {}, number(row.entrants)),
-    el("td", {}, row.status === "running" && row.format === "arena"
-      ? t("arena until {when}", { when: date(row.ends_at, { timeStyle: "short" }) })
+    el("td", {}, row.status === "running" && row.format !== "swiss"
+      ? t("until {when}", { when: date(row.ends_at, { dateStyle: "short", timeStyle: "short" }) })
       : row.status === "running"
         ? t("round {round} of {rounds}", { round: row.round, rounds: row.rounds })
         : tournamentStatus(row.status, row.ended ?? null)));
@@ -43,17 +51,24 @@ export function tournamentRow(row) {
 /** @param {import("@api").GameInfo[]} games */
 function fillForm(games) {
   const form = $("#new-form");
-  const fit = games.filter((g) => g.max_players >= 2 && !g.cooperative);
+  const format = /** @type {HTMLSelectElement} */ (form.elements.namedItem("format"));
+  // Swiss rounds and arenas for the games played against each other, a duplicate challenge
+  // for those played alone or together (their own scores rank the entries)
+  const fits = () => games.filter((g) => (format.value === "duplicate" ? g.cooperative
+    : g.max_players >= 2 && !g.cooperative));
   const game = /** @type {HTMLSelectElement} */ (form.elements.namedItem("game"));
   const size = /** @type {HTMLSelectElement} */ (form.elements.namedItem("table_size"));
-  game.replaceChildren(...fit.map((g) => el("option", { value: g.name }, g.title)));
+  const fillGames = () => game.replaceChildren(...fits().map((g) =>
+    el("option", { value: g.name }, g.title)));
+  fillGames();
   const sizes = () => {
-    const g = fit.find((x) => x.name === game.value);
-    const low = Math.max(2, g ? g.min_players : 2);
+    const g = fits().find((x) => x.name === game.value);
+    const low = format.value === "duplicate" ? (g ? g.min_players : 1)
+      : Math.max(2, g ? g.min_players : 2);
     const high = g ? g.max_players : 2;
     size.replaceChildren(...Array.from({ length: high - low + 1 }, (_, i) =>
       el("option", { value: String(low + i) }, String(low + i))));
-    size.value = String(Math.min(high, Math.max(low, 4)));
+    size.value = String(Math.min(high, Math.max(low, format.value === "duplicate" ? 1 : 4)));
   };
   game.addEventListener("change", sizes);
   sizes();
@@ -61,13 +76,20 @@ function fillForm(games) {
   rounds.replaceChildren(...Array.from({ length: 15 }, (_, i) =>
     el("option", { value: String(i + 1), selected: i + 1 === 3 }, String(i + 1))));
   const minutes = /** @type {HTMLSelectElement} */ (form.elements.namedItem("minutes"));
-  minutes.replaceChildren(...ARENA_MINUTES.map((m) =>
-    el("option", { value: String(m), selected: m === 30 }, describeTime(m * 60))));
-  const format = /** @type {HTMLSelectElement} */ (form.elements.namedItem("format"));
+  const deals = /** @type {HTMLSelectElement} */ (form.elements.namedItem("deals"));
+  deals.replaceChildren(...Array.from({ length: 10 }, (_, i) =>
+    el("option", { value: String(i + 1), selected: i === 2 }, String(i + 1))));
   const showFormat = () => {
     for (const node of form.querySelectorAll("[data-format]")) {
-      /** @type {HTMLElement} */ (node).hidden = node.getAttribute("data-format") !== format.value;
+      /** @type {HTMLElement} */ (node).hidden =
+        !node.getAttribute("data-format").split(" ").includes(format.value);
     }
+    const lengths = format.value === "duplicate" ? CHALLENGE_MINUTES : ARENA_MINUTES;
+    minutes.replaceChildren(...lengths.map((m) =>
+      el("option", { value: String(m), selected: m === (format.value === "duplicate" ? 120 : 30) },
+        describeTime(m * 60))));
+    fillGames();
+    sizes();
   };
   format.addEventListener("change", showFormat);
   showFormat();
@@ -82,6 +104,7 @@ function fillForm(games) {
       const made = await api("POST", "/api/tournaments", {
         name: value("name").value, game: game.value, table_size: Number(size.value),
         format: format.value, rounds: Number(rounds.value), minutes: Number(minutes.value),
+        deals: Number(deals.value),
         streaks: value("streaks").checked, starts_in: Number(starts.value), clock: readClock(),
         rated: value("rated").checked, invite_only: value("invite_only").checked,
         bots: value("bots").checked, min_games: Number(value("min_games").value || 0) });

@@ -30,6 +30,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardtable.core.words import translatable
@@ -71,6 +72,8 @@ class TournamentRow(Base):
     #: deal, never shown before the challenge is over (null: another format)
     deals: Mapped[int | None] = mapped_column(Integer)
     seeds: Mapped[list | None] = mapped_column(JSON)
+    #: a deal of the day's day (``2026-12-04``, UTC), opened by the server itself
+    daily: Mapped[str | None] = mapped_column(String(10))
     #: the largest table; a round's tables are as even as can be below it
     table_size: Mapped[int] = mapped_column(Integer)
     #: every game's clock (``tables/clock.py``), null for none
@@ -321,13 +324,45 @@ class TournamentStore:
         return {r.id: r.finished_at for r in rows}
 
     # -- changing -------------------------------------------------------------------------
-    def create(self, row: TournamentRow) -> None:
-        with self.engine.begin() as conn:
-            values = {c.name: getattr(row, c.name) for c in TOURNAMENTS.columns}
-            values["created_at"] = values["created_at"] or now()
-            values["version"] = values["version"] or 0
-            values["round"] = values["round"] or 0
-            conn.execute(insert(TOURNAMENTS).values(**values))
+    def create(self, row: TournamentRow) -> bool:
+        """Store a new tournament: False if one has its id already (a deal of the day's id
+        is its game's and day's, so two processes opening it store it once)."""
+        values = {c.name: getattr(row, c.name) for c in TOURNAMENTS.columns}
+        values["created_at"] = values["created_at"] or now()
+        values["version"] = values["version"] or 0
+        values["round"] = values["round"] or 0
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(TOURNAMENTS).values(**values))
+        except IntegrityError:
+            return False
+        return True
+
+    def daily_streaks(self, game: str, day: dt.date, player_ids: Sequence[str]) -> dict[str, int]:
+        """Player id -> how many days in a row, up to ``day``, they entered ``game``'s deal
+        of the day (0 for one who did not enter it that day)."""
+        if not player_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ENTRANTS.c.player_id, TOURNAMENTS.c.daily)
+                .join(TOURNAMENTS, TOURNAMENTS.c.id == ENTRANTS.c.tournament_id)
+                .where(
+                    TOURNAMENTS.c.game == game,
+                    TOURNAMENTS.c.daily.is_not(None),
+                    ENTRANTS.c.player_id.in_(list(player_ids)),
+                )
+            ).all()
+        days: dict[str, set[str]] = {}
+        for r in rows:
+            days.setdefault(r.player_id, set()).add(r.daily)
+        streaks = {}
+        for p in player_ids:
+            n = 0
+            while (day - dt.timedelta(days=n)).isoformat() in days.get(p, set()):
+                n += 1
+            streaks[p] = n
+        return streaks
 
     def enter(self, tournament_id: str, player_id: str, most: int) -> bool:
         """Enter the player (again, after a withdrawal): False if already in. Refused

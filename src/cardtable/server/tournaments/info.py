@@ -50,6 +50,7 @@ def summary(row: TournamentRow, entrants: int) -> dict[str, Any]:
         "ends_at": iso(ends_at(row)) if row.minutes else None,
         "entrants": entrants,
         "invite_only": row.invite is not None,
+        "daily": row.daily,
     }
 
 
@@ -60,9 +61,11 @@ def challenge_lines(
     name: Callable[[str], str],
     bot_accounts: set[str],
     viewer: str | None,
+    days_in_a_row: Mapping[str, int],
 ) -> list[dict[str, Any]]:
     """A duplicate challenge's standings: one line per entry (before its start: per
-    entrant), ranked by the games' own scores over the deals, ties by time."""
+    entrant), ranked by the games' own scores over the deals, ties by time; a deal of the
+    day's entrant with the days in a row they played it."""
     teams = entries_of(tables) or {(e.player_id,): [] for e in entrants if not e.withdrawn_at}
     deals = row.deals or 1
     listed = []
@@ -89,6 +92,7 @@ def challenge_lines(
                 "by_round": [None if s is None else float(s) for s in entry.scores],
                 "on_streak": False,
                 "deals_done": entry.finished,
+                "days_in_a_row": days_in_a_row.get(members[0]) if row.daily else None,
             }
         )
     return lines
@@ -139,16 +143,20 @@ def tournament_info(
     bot_accounts: set[str],
     statuses: Mapping[str, str],
     viewer: str | None,
+    days_in_a_row: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The tournament as ``viewer`` (a player id, or None) sees it; ``statuses``: each
-    round table's table status (a table not created yet is ``waiting``)."""
+    round table's table status (a table not created yet is ``waiting``); a deal of the
+    day's ``days_in_a_row`` per entrant."""
     active = [e for e in entrants if e.withdrawn_at is None]
 
     def name(player_id: str) -> str:
         return names.get(player_id, "?")  # (every entrant has a row)
 
     if row.format == "duplicate":
-        lines = challenge_lines(row, entrants, tables, name, bot_accounts, viewer)
+        lines = challenge_lines(
+            row, entrants, tables, name, bot_accounts, viewer, days_in_a_row or {}
+        )
     else:
         lines = ranked_lines(row, entrants, core_rounds(rounds, tables), name, bot_accounts, viewer)
     # a challenge's entries play their deals each at its own pace: any deal of theirs

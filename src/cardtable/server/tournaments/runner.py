@@ -16,10 +16,13 @@ import contextlib
 import datetime as dt
 import logging
 import random
+import re
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
 from cardtable import games
+from cardtable.seeds import SECRET_BITS
 from cardtable.server.storage.store import now
 from cardtable.server.storage.tournaments import (
     EntrantRow,
@@ -74,6 +77,11 @@ def standings_order(entrants: Sequence[EntrantRow], rounds: Sequence[Round]) -> 
     return [s.entrant for s in standings([e.player_id for e in entrants], rounds)]
 
 
+def daily_id(game: str, day: dt.date) -> str:
+    """A deal of the day's id: its day and its game (16 characters at most, as an id)."""
+    return f"d{day:%y%m%d}{re.sub('[^a-z0-9]', '', game)}"[:16]
+
+
 def draw_teams(entrants: Sequence[str], size: int, seeds: Sequence[int]) -> list[list[str]]:
     """A duplicate challenge's entries: alone (``size`` 1), or teams of ``size`` drawn by lot
     from the challenge's own secret seed (the last team the rest, if smaller)."""
@@ -102,6 +110,8 @@ class TournamentRunner:
         self._task: asyncio.Task[None] | None = None
         #: tournament id -> a waiter woken when it changed here (the page's socket)
         self.changed: dict[str, asyncio.Event] = {}
+        #: the (game, day) whose deal of the day this process has opened or found
+        self._opened: set[tuple[str, dt.date]] = set()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop())
@@ -123,7 +133,9 @@ class TournamentRunner:
             await asyncio.sleep(self.tick)
 
     async def step(self, at: dt.datetime | None = None) -> None:
-        """One step of every tournament this process runs."""
+        """One step of every tournament this process runs (and today's deals of the day
+        opened, if no process has yet)."""
+        self.open_daily(at or now())
         for row in self.store.not_over():
             if not await self._holds(row.id):
                 continue
@@ -131,6 +143,44 @@ class TournamentRunner:
                 self.advance(row, at or now())
             except Exception:
                 log.exception("tournament %s", row.id)
+
+    def open_daily(self, at: dt.datetime) -> None:
+        """Today's deal of the day of every game played alone (and cooperatively: its own
+        scores rank it), once: a challenge of one secret deal from midnight to midnight
+        (UTC), open to all, its id its game's and day's so that every process opens the
+        same one."""
+        day = at.date()
+        for name in games.names():
+            rules = games.get(name)
+            if (name, day) in self._opened or not (rules.cooperative and rules.min_players == 1):
+                continue
+            row = TournamentRow(
+                id=daily_id(name, day),
+                name=rules.title,
+                game=name,
+                format="duplicate",
+                status="open",
+                created_by=None,
+                created_at=at,
+                starts_at=dt.datetime.combine(day, dt.time()),
+                rounds=0,
+                minutes=24 * 60,
+                deals=1,
+                seeds=[secrets.randbits(SECRET_BITS)],
+                daily=day.isoformat(),
+                table_size=1,
+                clock=None,
+                options={},
+                rated=False,
+                invite=None,
+                min_games=0,
+                bots=False,
+                round=0,
+                version=0,
+            )
+            if self.store.create(row):
+                log.info("tournament %s: %s's deal of the day %s", row.id, name, day)
+            self._opened.add((name, day))
 
     async def _holds(self, tournament_id: str) -> bool:
         bus = self.hub.bus
@@ -164,7 +214,8 @@ class TournamentRunner:
 
     def _begin(self, row: TournamentRow) -> None:
         entrants = [e for e in self.store.entrants(row.id) if e.withdrawn_at is None]
-        least = 1 if row.format == "duplicate" else max(2, games.get(row.game).min_players)
+        # (a challenge may begin with nobody: entries come until its end)
+        least = 0 if row.format == "duplicate" else max(2, games.get(row.game).min_players)
         if len(entrants) < least:
             self.store.finish(row.id, ended="cancelled")
             log.info("tournament %s: cancelled, %d entrants", row.id, len(entrants))
@@ -293,20 +344,31 @@ class TournamentRunner:
         self._record_finished(row, unfinished)
         tables = self.store.rounds(row.id)[1]  # (with the deals just recorded)
         entries = entries_of(tables)
-        done = all(
-            len(mine) >= (row.deals or 1) and mine[-1].ranks is not None
-            for mine in entries.values()
+        seated = {p for team in entries for p in team}
+        late = [
+            e.player_id
+            for e in self.store.entrants(row.id)
+            if e.withdrawn_at is None and e.player_id not in seated
+        ]
+        deals = row.deals or 1
+        done = not late and all(
+            len(mine) >= deals and mine[-1].ranks is not None for mine in entries.values()
         )
-        if at >= ends_at(row) or done:
+        # it ends at its end; before, once every entry has played every deal (a deal of the
+        # day waits for the day's end: anyone may still come to play it)
+        if at >= ends_at(row) or (done and entries and not row.daily):
             self.store.finish(row.id)
             log.info("tournament %s: the challenge is over", row.id)
             self._wake(row.id)
             return
-        due: dict[int, list[tuple[str, list[str]]]] = {}
+        # a late entry plays alone, from the first deal
+        due: dict[int, list[tuple[str, list[str]]]] = {1: [(new_table_id(), [p]) for p in late]}
         for team, mine in entries.items():
-            if mine[-1].ranks is not None and len(mine) < (row.deals or 1):
+            if mine[-1].ranks is not None and len(mine) < deals:
                 due.setdefault(len(mine) + 1, []).append((new_table_id(), list(team)))
         for number, planned in due.items():
+            if not planned:
+                continue
             self.store.add_tables(row.id, number, planned)
             self._create_missing(
                 row, [RoundTableRow(table_id=t, players=p, round=number) for t, p in planned]

@@ -68,6 +68,9 @@ def info_of(
     rounds, tables = store.rounds(row.id)
     ids = [e.player_id for e in entrants]
     statuses = {k: v[0] for k, v in store.tables_status([t.table_id for t in tables]).items()}
+    streaks = (
+        store.daily_streaks(row.game, dt.date.fromisoformat(row.daily), ids) if row.daily else None
+    )
     return tournament_info(
         row,
         entrants,
@@ -77,6 +80,7 @@ def info_of(
         people.bot_accounts(ids),
         statuses,
         viewer,
+        streaks,
     )
 
 

@@ -1,7 +1,8 @@
 """tournaments: their settings, entrants, rounds and tables (#28)
 
 ``tournaments``: a tournament's settings (game, format, rounds or an arena's minutes and
-streaks or a duplicate challenge's deals and their secret seeds, table size, clock, rated, open
+streaks or a duplicate challenge's deals and their secret seeds, the day of a deal of the
+day, table size, clock, rated, open
 or by invite, the least number of finished games to enter, bot accounts allowed), its status
 and current round, and a version bumped by every change (its page follows it). Its entrants
 in entry order, each round's byes and each round's tables (the entrants in seat order, their
@@ -39,6 +40,7 @@ def upgrade() -> None:
         sa.Column("streaks", sa.Boolean(), nullable=True),
         sa.Column("deals", sa.Integer(), nullable=True),
         sa.Column("seeds", sa.JSON(), nullable=True),
+        sa.Column("daily", sa.String(length=10), nullable=True),
         sa.Column("table_size", sa.Integer(), nullable=False),
         sa.Column("clock", sa.JSON(), nullable=True),
         sa.Column("options", sa.JSON(), nullable=False),
