@@ -1,12 +1,14 @@
-"""The runner: every tick, for each tournament not over that this process holds, one step on.
+"""The runner: every tick, for each tournament not over that this process holds, one step on
+(and today's deals of the day opened, if no process has opened them yet).
 
 A step reads the tournament from the database and does what is due: at its start time a
-tournament with too few entrants is cancelled, else its first round is paired; while a round
-runs, its tables that do not exist yet are created (a runner killed between storing a round
-and creating its tables finishes the job), the games that ended have their places recorded
-(a seat whose person left or never came ranks last: ``tournaments.absent_last``); once every
-game of the round is over, the next round is paired, or the tournament ends. Every step
-works from the stored rows only, so any process can take a tournament over at any moment.
+tournament with too few entrants is cancelled, else it begins; tables that do not exist yet
+are created (a runner killed between storing a round and creating its tables finishes the
+job), and the games that ended have their places recorded (a seat whose person left or never
+came ranks last: ``tournaments.absent_last``). Then, by format: a Swiss round over, the next
+one is paired, or the tournament ends; an arena seats whoever waits until its end; a
+duplicate challenge gives each entry its next deal. Every step works from the stored rows
+only, so any process can take a tournament over at any moment.
 """
 
 from __future__ import annotations
@@ -108,8 +110,6 @@ class TournamentRunner:
         self.store = store
         self.tick = tick
         self._task: asyncio.Task[None] | None = None
-        #: tournament id -> a waiter woken when it changed here (the page's socket)
-        self.changed: dict[str, asyncio.Event] = {}
         #: the (game, day) whose deal of the day this process has opened or found
         self._opened: set[tuple[str, dt.date]] = set()
 
@@ -210,7 +210,6 @@ class TournamentRunner:
             log.info("tournament %s: over after %d rounds", row.id, row.round)
         else:
             self._pair(row, row.round + 1, rounds, tables)
-        self._wake(row.id)
 
     def _begin(self, row: TournamentRow) -> None:
         entrants = [e for e in self.store.entrants(row.id) if e.withdrawn_at is None]
@@ -230,7 +229,6 @@ class TournamentRunner:
                 )
         else:
             self._pair(row, 1, [], [])
-        self._wake(row.id)
 
     def _pair(
         self,
@@ -282,7 +280,6 @@ class TournamentRunner:
         elif all_over:  # (games seated before the end count when they end)
             self.store.finish(row.id)
             log.info("tournament %s: the arena is over after %d batches", row.id, row.round)
-            self._wake(row.id)
 
     def _seat_arena(
         self,
@@ -333,7 +330,6 @@ class TournamentRunner:
         planned = [(new_table_id(), list(group)) for group in seated]
         if self.store.start_round(row.id, row.round + 1, [], planned):
             self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
-            self._wake(row.id)
 
     # -- a duplicate challenge: each entry its deals in turn, the same for every entry ----
     def _duplicate_step(
@@ -359,7 +355,6 @@ class TournamentRunner:
         if at >= ends_at(row) or (done and entries and not row.daily):
             self.store.finish(row.id)
             log.info("tournament %s: the challenge is over", row.id)
-            self._wake(row.id)
             return
         # a late entry plays alone, from the first deal
         due: dict[int, list[tuple[str, list[str]]]] = {1: [(new_table_id(), [p]) for p in late]}
@@ -373,7 +368,6 @@ class TournamentRunner:
             self._create_missing(
                 row, [RoundTableRow(table_id=t, players=p, round=number) for t, p in planned]
             )
-            self._wake(row.id)
 
     def _waiting_since(
         self, row: TournamentRow, tables: Sequence[RoundTableRow]
@@ -421,7 +415,6 @@ class TournamentRunner:
                 score = int(((result or {}).get("scores") or [0])[0])
                 seconds = self.store.table_times([t.table_id]).get(t.table_id)
             self.store.record(row.id, t.table_id, self._places(t, result), score, seconds)
-            self._wake(row.id)
         return over
 
     def _places(self, t: RoundTableRow, result: dict[str, Any] | None) -> list[int]:
@@ -431,8 +424,3 @@ class TournamentRunner:
         ranks = list((result or {}).get("ranks") or [1] * len(seats))
         absent = [s.bot is not None for s in seats]
         return absent_last(ranks, absent)
-
-    def _wake(self, tournament_id: str) -> None:
-        event = self.changed.get(tournament_id)
-        if event is not None:
-            event.set()
