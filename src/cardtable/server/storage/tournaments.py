@@ -287,40 +287,30 @@ class TournamentStore:
                 ).scalar_one()
             )
 
+    def _game_tables(self, table_ids: Sequence[str], *columns: Any, ended: bool) -> list[Any]:
+        """The rows (``id`` and ``columns``) of those of ``table_ids`` that exist, or with
+        ``ended`` of those whose game has ended."""
+        if not table_ids:
+            return []
+        where = [TABLES.c.id.in_(list(table_ids))]
+        if ended:
+            where.append(TABLES.c.finished_at.is_not(None))
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(TABLES.c.id, *columns).where(*where)).all())
+
     def table_times(self, table_ids: Sequence[str]) -> dict[str, float]:
         """Table id -> the seconds from its creation to its game's end, for those over."""
-        if not table_ids:
-            return {}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(TABLES.c.id, TABLES.c.created_at, TABLES.c.finished_at).where(
-                    TABLES.c.id.in_(list(table_ids)), TABLES.c.finished_at.is_not(None)
-                )
-            ).all()
+        rows = self._game_tables(table_ids, TABLES.c.created_at, TABLES.c.finished_at, ended=True)
         return {r.id: (r.finished_at - r.created_at).total_seconds() for r in rows}
 
     def tables_status(self, table_ids: Sequence[str]) -> dict[str, tuple[str, dict | None]]:
         """Table id -> (status, result) for those of ``table_ids`` that exist."""
-        if not table_ids:
-            return {}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(TABLES.c.id, TABLES.c.status, TABLES.c.result).where(
-                    TABLES.c.id.in_(list(table_ids))
-                )
-            ).all()
+        rows = self._game_tables(table_ids, TABLES.c.status, TABLES.c.result, ended=False)
         return {r.id: (r.status, r.result) for r in rows}
 
     def finished_times(self, table_ids: Sequence[str]) -> dict[str, dt.datetime]:
         """Table id -> when its game ended, for those of ``table_ids`` that are over."""
-        if not table_ids:
-            return {}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(TABLES.c.id, TABLES.c.finished_at).where(
-                    TABLES.c.id.in_(list(table_ids)), TABLES.c.finished_at.is_not(None)
-                )
-            ).all()
+        rows = self._game_tables(table_ids, TABLES.c.finished_at, ended=True)
         return {r.id: r.finished_at for r in rows}
 
     # -- changing -------------------------------------------------------------------------

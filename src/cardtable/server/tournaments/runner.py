@@ -224,9 +224,7 @@ class TournamentRunner:
             teams = draw_teams([e.player_id for e in entrants], row.table_size, row.seeds or [0])
             planned = [(new_table_id(), team) for team in teams]
             if self.store.start_round(row.id, 1, [], planned):
-                self._create_missing(
-                    row, [RoundTableRow(table_id=t, players=p, round=1) for t, p in planned]
-                )
+                self._create_planned(row, 1, planned)
         else:
             self._pair(row, 1, [], [])
 
@@ -261,7 +259,7 @@ class TournamentRunner:
             len(pairing.round.byes),
             pairing.rematches,
         )
-        self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
+        self._create_planned(row, number, planned)
 
     # -- an arena: whoever is free is seated again at once, until its end ---------------
     def _arena_step(
@@ -329,7 +327,7 @@ class TournamentRunner:
             return
         planned = [(new_table_id(), list(group)) for group in seated]
         if self.store.start_round(row.id, row.round + 1, [], planned):
-            self._create_missing(row, [RoundTableRow(table_id=t, players=p) for t, p in planned])
+            self._create_planned(row, row.round + 1, planned)
 
     # -- a duplicate challenge: each entry its deals in turn, the same for every entry ----
     def _duplicate_step(
@@ -365,9 +363,7 @@ class TournamentRunner:
             if not planned:
                 continue
             self.store.add_tables(row.id, number, planned)
-            self._create_missing(
-                row, [RoundTableRow(table_id=t, players=p, round=number) for t, p in planned]
-            )
+            self._create_planned(row, number, planned)
 
     def _waiting_since(
         self, row: TournamentRow, tables: Sequence[RoundTableRow]
@@ -381,6 +377,14 @@ class TournamentRunner:
                 if when is not None and when >= since.get(p, when):
                     since[p] = when
         return since
+
+    def _create_planned(
+        self, row: TournamentRow, number: int, planned: Sequence[tuple[str, list[str]]]
+    ) -> None:
+        """Create the game tables just stored for round (or deal) ``number``."""
+        self._create_missing(
+            row, [RoundTableRow(table_id=t, players=p, round=number) for t, p in planned]
+        )
 
     def _create_missing(self, row: TournamentRow, current: Sequence[RoundTableRow]) -> None:
         found = self.store.tables_status([t.table_id for t in current])
