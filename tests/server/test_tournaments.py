@@ -80,6 +80,8 @@ async def test_a_swiss_of_nine_bot_accounts_plays_three_rounds_to_its_standings(
 async def test_the_page_follows_a_tournament_over_its_socket(server, people):
     ann, bob, cy = people("Ann"), people("Bob"), people("Cy")
     made = swiss(ann, table_size=2, rounds=1)
+    # no clock chosen: a move clock all the same (an absent player's seat goes to a bot)
+    assert made["clock"] == {"mode": "move", "seconds": 120}
     url = f"ws://127.0.0.1:{server.port}/ws/tournaments/{made['id']}?token={bob.token}"
     async with websockets.connect(url) as ws:
         first = json.loads(await asyncio.wait_for(ws.recv(), 10))

@@ -96,7 +96,15 @@ function fillForm(games) {
   const starts = /** @type {HTMLSelectElement} */ (form.elements.namedItem("starts_in"));
   starts.replaceChildren(...STARTS.map((s, i) =>
     el("option", { value: String(s.seconds), selected: i === 1 }, s.label())));
-  $("#clock-slot").replaceWith(clockChoice());
+  // a tournament's games always have a clock (the server's default: 2 min a move), so that
+  // nobody holds a round up by never coming; a challenge played alone has none
+  const clock = clockChoice();
+  clock.querySelector("option[value=none]").remove();
+  const mode = /** @type {HTMLSelectElement} */ (clock.querySelector("[name=clock-mode]"));
+  mode.value = "move";
+  mode.dispatchEvent(new Event("change"));
+  clock.dataset.format = "swiss arena";
+  $("#clock-slot").replaceWith(clock);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const value = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
@@ -105,7 +113,8 @@ function fillForm(games) {
         name: value("name").value, game: game.value, table_size: Number(size.value),
         format: format.value, rounds: Number(rounds.value), minutes: Number(minutes.value),
         deals: Number(deals.value),
-        streaks: value("streaks").checked, starts_in: Number(starts.value), clock: readClock(),
+        streaks: value("streaks").checked, starts_in: Number(starts.value),
+        clock: format.value === "duplicate" ? null : readClock(),
         rated: value("rated").checked, invite_only: value("invite_only").checked,
         bots: value("bots").checked, min_games: Number(value("min_games").value || 0) });
       location.href = `/tournaments/${made.id}` + (made.invite ? `#invite=${made.invite}` : "");

@@ -190,6 +190,10 @@ def checked_settings(
     except CardtableError as e:
         raise HubError("bad_request", e.reason) from None
     choice = body.clock.model_dump() if body.clock is not None else None
+    if body.table_size > 1 and (choice is None or choice.get("mode") in (None, "none")):
+        # a tournament's table has no creator to hand an absent seat to a bot: its clock does,
+        # so that nobody holds a round up by never coming (a move clock, unless chosen)
+        choice = {"mode": "move", "seconds": None}
     clock = clocks.check_clock(choice, body.table_size, deps.hub(request).engine.min_clock)
     return options, ({"mode": clock["mode"], "seconds": clock["seconds"]} if clock else None)
 
