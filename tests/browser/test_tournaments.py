@@ -5,6 +5,7 @@ play it, and both see the standings and the round's replay (issue #28)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -133,3 +134,49 @@ def test_a_person_enters_plays_a_round_and_sees_the_standings(server, browser):
     bob.goto("/me")
     expect(bob.get_by_test_id("my-tournaments")).to_contain_text("Friday Slide")
     assert not ann.js_errors and not bob.js_errors
+
+
+def test_a_person_plays_the_deal_of_the_day_from_the_lobby(server, browser):
+    """The server opens Doublets' deal of the day by itself: a person finds it in the lobby,
+    enters, plays its one deal and reads their line of the day's standings."""
+    cy = reader(browser, server, "en", "Cy", TIMEOUT)
+    cy.goto("/")
+    daily = cy.get_by_test_id("lobby-tournaments").get_by_role(
+        "link", name=re.compile(r"^Doublets: deal of the day, ")
+    )
+    expect(daily).to_be_visible(timeout=20_000)
+    daily.click()
+    cy.wait_for_url("**/tournaments/*")
+    expect(cy.locator("#facts")).to_contain_text("duplicate challenge, 1 deal")
+    cy.get_by_test_id("enter").click()
+    expect(cy.get_by_test_id("play-next")).to_be_visible(timeout=20_000)
+    table_id = cy.get_by_test_id("play-next").get_attribute("href").split("/t/")[1]
+    cy.get_by_test_id("play-next").click()
+    cy.wait_for_url(f"**/t/{table_id}")
+    expect(cy.get_by_role("button", name=re.compile(r"^stock, "))).to_be_visible()
+    # no undo, hint, "still winnable?" nor a second try at a challenge's deal (an ordinary
+    # solitaire shows each of these as a [data-tool] button)
+    expect(cy.locator("[data-tool]")).to_have_count(0)
+    play_alone(server, table_id, token(cy))
+    cy.go_back()
+    expect(cy.get_by_test_id("next-table")).to_contain_text("You have played every deal")
+    line = cy.get_by_test_id("standing").filter(has_text="Cy")
+    expect(line).to_contain_text("you")
+    assert not cy.js_errors
+
+
+def play_alone(base: str, table_id: str, player_token: str) -> None:
+    """A solitaire played with the greedy policy through the person's socket; one left with
+    no move is resigned (a challenge's deal has no undo)."""
+    import httpx
+
+    async def run() -> None:
+        url = base.replace("http", "ws") + f"/ws/tables/{table_id}?token={player_token}"
+        async with websockets.connect(url) as ws:
+            await play_with_greedy(Socket(ws), "doublets", timeout=120)
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
+    http = httpx.Client(base_url=base, cookies={"cardtable_token": player_token})
+    if http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        http.post(f"/api/tables/{table_id}/resign", json={}).raise_for_status()
