@@ -393,3 +393,28 @@ async def test_days_in_a_row_count_the_days_a_person_played_the_deal_of_the_day(
     assert rows.daily_streaks("doublets", today, [bob.id]) == {bob.id: 3}
     assert rows.daily_streaks("the-game", today, [bob.id]) == {bob.id: 0}
     store.close()
+
+
+async def test_a_tournament_page_has_a_bounded_number_of_followers(server, people, monkeypatch):
+    from cardtable.server.web.routes import tournaments as routes
+
+    monkeypatch.setattr(routes, "MAX_WATCHERS", 2)
+    ann = people("Ann")
+    made = swiss(ann)
+    url = f"ws://127.0.0.1:{server.port}/ws/tournaments/{made['id']}"
+    async with websockets.connect(url) as one, websockets.connect(url) as two:
+        for ws in (one, two):
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "tournament"
+        async with websockets.connect(url) as three:
+            said = json.loads(await asyncio.wait_for(three.recv(), 10))
+            assert said["type"] == "error" and said["code"] == "too_many_watchers"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(three.recv(), 10)
+            assert closed.value.rcvd.code == 4029
+    for _ in range(20):  # the two went (once the server has seen them go): room again
+        async with websockets.connect(url) as again:
+            said = json.loads(await asyncio.wait_for(again.recv(), 10))
+        if said["type"] == "tournament":
+            break
+        await asyncio.sleep(0.1)
+    assert said["type"] == "tournament", said

@@ -119,6 +119,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
         app.state.reviews = await start_reviews(store, url, settings)
         app.state.tournaments = TournamentStore(store.engine)
         app.state.replays.secret = app.state.tournaments.secret
+        app.state.tournament_watchers, app.state.tournament_versions = {}, {}
         runner = app.state.tournament_runner = TournamentRunner(hub, app.state.tournaments)
         hub.resume_all()
         runner.start()

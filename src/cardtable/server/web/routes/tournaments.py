@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import secrets
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -44,8 +45,10 @@ router = APIRouter()
 
 #: seconds between two looks at a watched tournament's version (its socket)
 WATCH_EVERY = 1.0
-#: websocket close code: no such tournament
-CLOSE_NOT_FOUND = 4404
+#: websocket close codes: no such tournament; too many sockets follow it at this process
+CLOSE_NOT_FOUND, CLOSE_FULL = 4404, 4029
+#: sockets that may follow one tournament at one process (as spectators at a table)
+MAX_WATCHERS = 200
 
 
 def tournaments(request: Request | WebSocket) -> TournamentStore:
@@ -297,24 +300,46 @@ async def tournament_socket(ws: WebSocket, tournament_id: str) -> None:
         await ws.send_json(error(e.code, e.reason))
         await ws.close(code=CLOSE_NOT_FOUND)
         return
+    watchers: dict[str, int] = ws.app.state.tournament_watchers
+    if watchers.get(row.id, 0) >= MAX_WATCHERS:
+        await ws.send_json(error("too_many_watchers", _("too many people follow this page")))
+        await ws.close(code=CLOSE_FULL)
+        return
+    watchers[row.id] = watchers.get(row.id, 0) + 1
     player = people.player_by_token(ws.cookies.get(COOKIE) or ws.query_params.get("token"))
     viewer = player.id if player else None
     reader = asyncio.create_task(_drain(ws))
     try:
         seen = -1
         while not reader.done():
-            row = store.get(row.id) or row
-            if row.version != seen:
-                seen = row.version
+            version = watched_version(ws.app.state, store, row.id)
+            if version != seen:
+                seen = version
+                row = store.get(row.id) or row
                 info = info_of(people, store, row, viewer)
                 await ws.send_json({"type": "tournament", "tournament": info})
             await asyncio.wait({reader}, timeout=WATCH_EVERY)
     except WebSocketDisconnect:
         pass
     finally:
+        watchers[row.id] -= 1
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
             await reader
+
+
+def watched_version(state: Any, store: TournamentStore, tournament_id: str) -> int:
+    """The tournament's version, read at most once a ``WATCH_EVERY`` per process however many
+    sockets follow it (``state.tournament_versions``: id -> (when read, version))."""
+    kept: dict[str, tuple[float, int]] = state.tournament_versions
+    at = time.monotonic()
+    read = kept.get(tournament_id)
+    if read is None or at - read[0] >= WATCH_EVERY * 0.9:
+        row = store.get(tournament_id)
+        read = kept[tournament_id] = (at, row.version if row is not None else -1)
+    if len(kept) > 10_000:  # (forget the tournaments nobody follows any more)
+        kept.clear()
+    return read[1]
 
 
 async def _drain(ws: WebSocket) -> None:
