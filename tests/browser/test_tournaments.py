@@ -180,3 +180,38 @@ def play_alone(base: str, table_id: str, player_token: str) -> None:
     http = httpx.Client(base_url=base, cookies={"cardtable_token": player_token})
     if http.get(f"/api/tables/{table_id}").json()["status"] != "over":
         http.post(f"/api/tables/{table_id}/resign", json={}).raise_for_status()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "game", "facts"),
+    [
+        ("arena", "slide", "arena of 30 min"),
+        ("duplicate", "the-game", "duplicate challenge, 3 deals"),
+    ],
+)
+def test_an_arena_and_a_duplicate_challenge_are_made_from_the_form(
+    server, browser, fmt, game, facts
+):
+    """The form's formats: each shows its own choices (an arena its length and streaks, a
+    challenge its deals, the games played alone or together, players per entry)."""
+    dee = reader(browser, server, "en", "Dee", TIMEOUT)
+    dee.goto("/tournaments")
+    dee.get_by_test_id("tournament-name").fill(f"Dee's {fmt}")
+    dee.select_option("[data-testid=tournament-format]", fmt)
+    expect(dee.get_by_test_id("tournament-rounds")).to_be_hidden()
+    expect(dee.get_by_test_id("tournament-minutes")).to_be_visible()
+    games = dee.locator("[data-testid=tournament-game] option").evaluate_all(
+        "(options) => options.map((o) => o.value)"
+    )
+    assert game in games and ("slide" in games) == (fmt == "arena"), games
+    dee.select_option("[data-testid=tournament-game]", game)
+    if fmt == "duplicate":
+        expect(dee.get_by_test_id("tournament-deals")).to_be_visible()
+        expect(dee.locator("#clock-choice")).to_be_hidden()  # (alone: no clock)
+        dee.select_option("[data-testid=tournament-size]", "1")
+    dee.get_by_test_id("create-tournament").click()
+    dee.wait_for_url("**/tournaments/*")
+    expect(dee.locator("#facts")).to_contain_text(facts)
+    dee.get_by_test_id("enter").click()
+    expect(dee.get_by_test_id("standing")).to_have_count(1)
+    assert not dee.js_errors
