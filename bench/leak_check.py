@@ -120,6 +120,7 @@ INFO_KEYS = {
     "your_deadline",
     "created_at",
     "practice",  # a practice table's kind, null for any other (#27)
+    "tournament",  # the tournament whose game it is, null for any other (#28)
 }
 #: only on a table closed before its game's end (#11): how, one word
 ENDED_VALUES = {"abandoned", "resigned", "idle"}
@@ -509,6 +510,10 @@ class MessageCheck:
         secret = table.players > 1 and table.status != "over" and not table.practice
         if info["practice"] != table.practice:
             tally.leak("table info: practice is not the table's")
+        if info["tournament"] != table.tournament:
+            tally.leak("table info: tournament is not the table's")
+        if table.tournament and info["seed"] is not None:  # (a challenge deals everyone alike)
+            tally.leak("table info shows the seed of a tournament's table")
         if secret and info["seed"] is not None:
             tally.leak(f"table info shows the seed of a running {table.game} game")
         if info["options"] != table.options or info["status"] != table.status:
@@ -851,6 +856,7 @@ class ClusterRun(MessageCheck):
                 options=record["options"],
                 players=players,
                 practice=None,  # the cluster run plays ordinary tables
+                tournament=None,
             )
             self.check_message(table, socks[k], message, rng, twins, tally, checked, key)
             tally.views += message.get("type") == "state"

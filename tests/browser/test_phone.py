@@ -57,8 +57,8 @@ def test_the_game_signals_are_explained_reachable_and_big_enough(server, browser
     the_game_at_my_turn(page)
     # the hand comes before the twelve signal buttons: a few Tabs (20 before #24; one more
     # since the skip link, which itself reaches the hand in two: test_keyboard.py; one for
-    # the top bar's language switcher)
-    assert tabs_to_hand(page) <= 10
+    # the top bar's language switcher, one for its Tournaments link)
+    assert tabs_to_hand(page) <= 11
     signals = page.locator(".tg-signals [data-signal-kind]")
     expect(signals).to_have_count(12)
     # each button is explained: it points to a visible line in the rule book's words

@@ -97,6 +97,7 @@ def test_a_phone_tab_shows_a_bots_seat_whole(server, browser):
     expect(ann.get_by_role("tab", name=re.compile(r"^(▶ )?Bob \(Greedy\)"))).to_be_visible()
     for seat in range(3):  # every tab's words inside it: nothing cut, nothing hidden
         box = ann.locator(f"[data-tab='{seat}']")
+        expect(box).to_be_visible()  # (drawn again by a late state message, maybe)
         assert box.evaluate(
             "b => b.scrollWidth <= b.clientWidth && b.scrollHeight <= b.clientHeight"
         ), seat
