@@ -457,3 +457,13 @@ def test_the_policy_duel_is_seeded_and_scores_whole_grids():
     # the looker changes the play; with no looker both seats are greedy and the deal is fixed
     assert bench.play(7, 4, -1) == bench.play(7, 4, -1)
     assert any(bench.play(seed, 2, 0) != bench.play(seed, 2, -1) for seed in range(5))
+
+
+def test_the_work_bench_reads_the_cap_as_seconds_of_this_machine(capsys, monkeypatch):
+    bench = load_bench("slide_search_work")
+    monkeypatch.setattr(
+        "sys.argv", ["slide_search_work", "--games", "1", "--players", "2", "--level", "easy"]
+    )
+    bench.main()
+    out = capsys.readouterr().out
+    assert "search:easy (cap 5300 units)" in out and "ms a unit" in out and "slowest:" in out
