@@ -153,6 +153,13 @@ async def test_a_tournament_is_only_for_games_against_each_other_at_their_sizes(
         answer = ann.http.post("/api/tournaments", json={"name": "t", **body})
         assert answer.status_code in (400, 422) and answer.json()["error"] == code, body
     assert ann.http.get("/api/tournaments/nosuch").json()["error"] == "not_found"
+    blank = ann.http.post("/api/tournaments", json={"name": "\u0000 \u200b", "game": "slide"})
+    assert blank.status_code == 400 and blank.json()["error"] == "bad_request"
+    tidied = ann.post("/api/tournaments", {"name": "Cup\u0000 \u202e Final", "game": "slide"})
+    assert tidied["name"] == "Cup Final"
+    private = ann.post("/api/tournaments", {"name": "Club", "game": "slide", "invite_only": True})
+    odd = ann.http.post(f"/api/tournaments/{private['id']}/enter", json={"invite": "é\u0000"})
+    assert odd.status_code == 403 and odd.json()["error"] == "bad_invite"
 
 
 LISTED = {

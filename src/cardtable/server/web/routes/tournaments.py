@@ -34,6 +34,7 @@ from cardtable.server.api.messages import (
 from cardtable.server.storage import store as db
 from cardtable.server.storage.tournaments import EntryRefused, TournamentRow, TournamentStore
 from cardtable.server.tables import clock as clocks
+from cardtable.server.tables.chat import tidy
 from cardtable.server.tables.engine import new_table_id
 from cardtable.server.tournaments.info import summary, tournament_info
 from cardtable.server.web import deps
@@ -105,6 +106,10 @@ async def create_tournament(request: Request, body: NewTournament) -> dict[str, 
     if player.bot_owner is not None:
         raise HubError("forbidden", _("a bot account does not organise tournaments"), 403)
     store = tournaments(request)
+    # no control or format characters (PostgreSQL's text cannot hold a NUL), one space a gap
+    name = " ".join(tidy(body.name).split())
+    if not name:
+        raise HubError("bad_request", _("give the tournament a name"))
     options, clock = checked_settings(request, body)
     if store.unfinished_by(player.id) >= MAX_OPEN_TOURNAMENTS:
         raise HubError(
@@ -117,7 +122,7 @@ async def create_tournament(request: Request, body: NewTournament) -> dict[str, 
         )
     row = TournamentRow(
         id=new_table_id(),
-        name=body.name.strip() or body.game,
+        name=name,
         game=body.game,
         format=body.format,
         status="open",
@@ -235,7 +240,10 @@ def check_entry(
 ) -> None:
     if player.bot_owner is not None and not row.bots:
         raise HubError("no_bots", _("this tournament is for people: no bot accounts"), 403)
-    if row.invite is not None and not secrets.compare_digest(row.invite, invite or ""):
+    # (as bytes: a code of other characters than ASCII is a wrong code, not an error)
+    if row.invite is not None and not secrets.compare_digest(
+        row.invite.encode(), (invite or "").encode()
+    ):
         raise HubError("bad_invite", _("this tournament is entered with its invite link"), 403)
     if row.min_games and store.finished_games(player.id) < row.min_games:
         raise HubError(
