@@ -66,7 +66,9 @@ def doublets_played(base: str) -> tuple[Client, str]:
 def reviewed(page: Page, table_id: str) -> dict:
     """The table's review, asked through the page's person and waited for."""
     assert page.request.post(f"/api/tables/{table_id}/review", data={"depth": "quick"}).ok
-    deadline = time.monotonic() + 120
+    # (a quick review takes seconds alone; the whole suite on two cores has seen one take 2 min:
+    # its worker's own limit of 300 s is the bound)
+    deadline = time.monotonic() + 300
     while True:
         answer = page.request.get(f"/api/tables/{table_id}/review").json()
         if answer["status"] in ("done", "failed"):
