@@ -101,10 +101,10 @@ async def test_a_game_without_a_board_replays_on_the_generic_one(plugin_game: st
         text = board_text(app)
         assert text.startswith("Fifteen") and "hand: —" in text  # a spectator holds no hand
         assert "Winner: " in text or "Shared win: " in text
-        await pilot.press("home")
         first = games.replay(prefix(record, 0)).view(None)
-        for _ in range(100):  # the board is drawn after the key's handler (a busy machine lags)
-            await pilot.pause(0.05)
+        for _ in range(50):  # the board is drawn after the key's handler (a busy machine lags;
+            await pilot.press("home")  # a key pressed while the app still starts is lost)
+            await pilot.pause(0.1)
             if shown(app) == first:
                 break
         assert shown(app) == first
