@@ -201,9 +201,7 @@ class TournamentRunner:
         if row.format == "duplicate":
             self._duplicate_step(row, at, tables)
             return
-        current = [t for t in tables if t.round == row.round]
-        self._create_missing(row, current)
-        if not self._record_finished(row, current):
+        if not self._settle(row, [t for t in tables if t.round == row.round]):
             return
         if row.round >= row.rounds:
             self.store.finish(row.id)
@@ -269,9 +267,7 @@ class TournamentRunner:
         rounds: Sequence[RoundRow],
         tables: Sequence[RoundTableRow],
     ) -> None:
-        unfinished = [t for t in tables if t.ranks is None]
-        self._create_missing(row, unfinished)
-        all_over = self._record_finished(row, unfinished)
+        all_over = self._settle(row, [t for t in tables if t.ranks is None])
         if at < ends_at(row):
             rounds, tables = self.store.rounds(row.id)  # (with the places just recorded)
             self._seat_arena(row, at, rounds, tables)
@@ -290,14 +286,8 @@ class TournamentRunner:
         near in points, away from their last game's players; fewer than a full table sit at
         a smaller one once one of them has waited ``ARENA_WAIT`` seconds."""
         entrants = self.store.entrants(row.id)
-        open_ids = [t.table_id for t in tables if t.ranks is None]
-        found = self.store.tables_status(open_ids)
-        busy = {
-            p
-            for t in tables
-            if t.ranks is None and found.get(t.table_id, ("waiting", None))[0] != "over"
-            for p in t.players
-        }
+        # (``tables`` were read after their places were recorded: a game without them runs)
+        busy = {p for t in tables if t.ranks is None for p in t.players}
         since = self._waiting_since(row, tables)
         waiting = sorted(
             (e.player_id for e in entrants if e.withdrawn_at is None and e.player_id not in busy),
@@ -333,9 +323,7 @@ class TournamentRunner:
     def _duplicate_step(
         self, row: TournamentRow, at: dt.datetime, tables: Sequence[RoundTableRow]
     ) -> None:
-        unfinished = [t for t in tables if t.ranks is None]
-        self._create_missing(row, unfinished)
-        self._record_finished(row, unfinished)
+        self._settle(row, [t for t in tables if t.ranks is None])
         tables = self.store.rounds(row.id)[1]  # (with the deals just recorded)
         entries = entries_of(tables)
         seated = {p for team in entries for p in team}
@@ -377,6 +365,12 @@ class TournamentRunner:
                 if when is not None and when >= since.get(p, when):
                     since[p] = when
         return since
+
+    def _settle(self, row: TournamentRow, games_: Sequence[RoundTableRow]) -> bool:
+        """Create those of ``games_`` whose tables are missing and record the places of
+        those over; whether every one is over."""
+        self._create_missing(row, games_)
+        return self._record_finished(row, games_)
 
     def _create_planned(
         self, row: TournamentRow, number: int, planned: Sequence[tuple[str, list[str]]]
