@@ -53,6 +53,7 @@ ReplayStep: ReplayStep
 Review: Review
 ReviewAnswer: ReviewAnswer
 ReviewBody: ReviewBody
+ReviewLabels: ReviewLabels
 ReviewMove: ReviewMove
 ReviewSummary: ReviewSummary
 ReviewVerdict: ReviewVerdict
@@ -932,6 +933,19 @@ score_before?: (number | null)
 score_after?: (number | null)
 rank_before?: (number | null)
 rank_after?: (number | null)
+/**
+ * ``played`` and ``best`` as the game's move buttons read them
+ */
+labels?: (ReviewLabels | null)
+}
+/**
+ * Moves as a game's move buttons label them (``Game.move_label``), for the reader's
+ * language: the notation with the card played.
+ */
+export interface ReviewLabels {
+played?: (Words | string | null)
+best?: (Words | string | null)
+alternative?: (Words | string | null)
 }
 export interface ReviewSummary {
 seat: number
@@ -951,6 +965,11 @@ step?: (number | null)
 seat?: (number | null)
 played?: (string | null)
 alternative?: (string | null)
+/**
+ * why the move played lost the deal (Game.loss_reason), if plain
+ */
+reason?: (Words | string | null)
+labels?: (ReviewLabels | null)
 }
 /**
  * A table's review: where it is, and the review once made.

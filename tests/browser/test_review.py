@@ -123,9 +123,16 @@ def test_review_this_game_from_the_results_panel_to_the_replay(server, browser):
     expect(page.get_by_test_id("step")).to_contain_text(str(marked))
     expect(page.locator("#board .better-move")).to_have_count(1)
     expect(page.locator('#board [data-slot="r2"] .card.better-move')).to_be_visible()
-    # the verdict with every card known, in its own labelled box
+    # the verdict with every card known, in its own labelled box, and why the deal was lost
     verdict = page.get_by_role("region", name="With every card known")
     expect(verdict).to_contain_text("winnable until move")
+    found = page.request.get(f"/api/tables/{table_id}/review").json()["review"]["verdict"]
+    assert found["status"] == "lost_at" and found["reason"], {
+        k: found[k] for k in ("step", "played", "alternative")
+    }
+    expect(verdict.get_by_test_id("verdict-reason")).to_have_text(
+        re.compile(r"^Why: (it refilled reserve|the flip covered|turning the waste)")
+    )
     shot(page, "review-doublets.png")
     assert not page.js_errors
     page.context.close()
@@ -173,10 +180,27 @@ def test_a_shared_games_review_shows_every_seat(server, browser, game):
     expect(panel.get_by_test_id("review-chart").locator("circle")).to_have_count(len(seat1))
     marked = [m for m in review["moves"] if m["mark"]]
     expect(page.get_by_test_id("log-mark")).to_have_count(len(marked))
-    if marked:  # the better move of the first marked move, drawn before it
-        page.goto(f"/t/{table_id}/replay#move={marked[0]['step']}")
-        expect(page.get_by_test_id("review-note").get_by_test_id("review-before")).to_be_visible()
+    assert marked, "two greedy bots make no move the review marks: pin a deal that has one"
+    # the better move of the first marked move, in words and drawn on the board before it
+    page.goto(f"/t/{table_id}/replay#move={marked[0]['step']}")
+    expect(page.get_by_test_id("review-note").get_by_test_id("review-before")).to_be_visible()
+    expect(page.locator("#board .better-move").first).to_be_visible()
     shot(page, f"review-{game}.png")
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_the_replay_page_asks_for_the_review_itself(server, browser):
+    """A finished game never reviewed: its replay page offers "Review this game", follows
+    the review while it is made and shows it there, the page not left."""
+    ann, table_id = doublets_played(server)
+    page = as_person(browser, server, ann)
+    page.goto(f"/t/{table_id}/replay")
+    ask = page.locator("#review").get_by_role("button", name="Review this game")
+    ask.click()
+    expect(page.get_by_test_id("review-summary")).to_contain_text("Ann", timeout=300_000)
+    expect(page.get_by_role("heading", name="Game review")).to_be_focused()
+    assert page.url.split("#")[0].endswith(f"/t/{table_id}/replay")  # (#move=N: its step)
     assert not page.js_errors
     page.context.close()
 

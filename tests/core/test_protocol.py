@@ -245,8 +245,15 @@ def test_each_games_companions_are_found_by_its_name_and_load():
         ("cardtable.encodings", "slide"),
         ("cardtable.encodings", "doublets"),
         ("cardtable.encodings", "the-game"),
+        ("cardtable.loss_reasons", "doublets"),
+        ("cardtable.loss_reasons", "the-game"),
     } <= offered
-    arity = {"cardtable.solvers": 2, "cardtable.deal_solvers": 3, "cardtable.encodings": 2}
+    arity = {
+        "cardtable.solvers": 2,
+        "cardtable.deal_solvers": 3,
+        "cardtable.encodings": 2,
+        "cardtable.loss_reasons": 4,
+    }
     for group, name in offered:
         found = companion(group, name)
         params = [

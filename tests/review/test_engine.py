@@ -78,6 +78,11 @@ def test_doublets_a_broken_solver_line_is_a_blunder_at_that_move():
     assert move["mark"] == "blunder" and move["after"] == 0 and move["before"] == 100
     assert move["best"] != move["played"]
     assert review["verdict"]["status"] == "lost_at" and review["verdict"]["step"] == k
+    # and why, in the game's words: the play pulled a king from the waste into its reserve
+    assert review["verdict"]["reason"]["msg"] == (
+        "it refilled reserve {n} with a king, which froze it for good"
+    )
+    assert move["labels"]["played"]["args"]["action"] == move["played"]  # "play r1 · 7♣"
     # the moves before it were the solver's: none of them is marked
     assert not any(m["mark"] for m in review["moves"] if m["step"] < k)
 
@@ -97,6 +102,9 @@ def test_the_game_a_solver_line_played_then_left_is_marked_there():
     assert move["mark"] is not None, move
     assert move["drop"] >= 10 and move["score_after"] > move["score_before"]
     assert review["verdict"]["status"] == "lost_at" and review["verdict"]["step"] == k
+    # why: the card played left another out of every pile's reach
+    reason = review["verdict"]["reason"]
+    assert reason["msg"].startswith("after it, the {card} could never be played"), reason
 
 
 def test_slide_a_taken_card_that_breaks_a_pair_for_no_gain_is_marked():

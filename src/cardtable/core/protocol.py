@@ -258,11 +258,13 @@ class Tools:
 
 
 #: the entry-point groups of a game's companions, each registered under the game's name: a
-#: position solver (the peek), a deal solver (``cardtable solve``), an encoding (``cardtable.rl``)
+#: position solver (the peek), a deal solver (``cardtable solve``), an encoding (``cardtable.rl``),
+#: and the words for why a move lost a winnable deal (a review's verdict)
 SOLVERS = "cardtable.solvers"
 DEAL_SOLVERS = "cardtable.deal_solvers"
 ENCODINGS = "cardtable.encodings"
-COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS)
+LOSS_REASONS = "cardtable.loss_reasons"
+COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS, LOSS_REASONS)
 
 
 @functools.cache
@@ -373,6 +375,15 @@ class Game(ABC):
         ``seconds``, a winning ``line`` or a ``proof``); registered in
         ``cardtable.deal_solvers``. None: the game has none."""
         return companion(DEAL_SOLVERS, self.name)
+
+    @property
+    def loss_reason(self) -> Callable[[State, int, Action, Action | None], str | None] | None:
+        """**Peeking**: why an action lost a deal that was winnable before it, in words
+        (``Text``), for a review's verdict: called as ``(before, seat, played, alternative)``
+        with the true position before the action and a move that would have kept the deal
+        winnable (or None); None when it has nothing plainer to say than the move itself.
+        Registered in ``cardtable.loss_reasons``. None: the game has none."""
+        return companion(LOSS_REASONS, self.name)
 
     @property
     def encoding(self) -> type | None:

@@ -25,6 +25,7 @@ from typing import Any
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.core.protocol import Game, Record, State
+from cardtable.core.words import wire
 from cardtable.review.judges import SAMPLES, Judge, Outcome, judge_for, judge_kind
 from cardtable.review.verdict import verdict
 
@@ -244,8 +245,11 @@ def review_steps(
         legal = [a for a in state.legal(seat) if not game.is_talk(a)]
         if len(legal) > 1:
             reviewer.check_budget()
-            best = finders[seat].choose(state.view(seat), legal)
-            moves.append(reviewer.decision(state, step, seat, action, best))
+            view = state.view(seat)
+            best = finders[seat].choose(view, legal)
+            move = reviewer.decision(state, step, seat, action, best)
+            move["labels"] = {m: wire(game.move_label(view, move[m])) for m in ("played", "best")}
+            moves.append(move)
         done += 1
         if progress is not None:
             progress(done, total)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.core.protocol import Game, Record, State
+from cardtable.core.words import wire
 
 #: solver nodes per position the verdict asks about (None past it: "undecided")
 VERDICT_BUDGET = 2_000_000
@@ -32,7 +33,8 @@ def verdict(game: Game, record: Record, budget: int | None = VERDICT_BUDGET) -> 
 
     ``status``: ``"won"`` (the game was won), ``"never"`` (the deal could not be won at all),
     ``"lost_at"`` (with ``step``, ``seat``, ``played`` and ``alternative``: the first action
-    after which it could no longer be won, and one that would have kept it winnable) or
+    after which it could no longer be won, and one that would have kept it winnable; and
+    ``reason``, why in words (``Game.loss_reason``, as ``wire`` sends words), or None) or
     ``"undecided"`` (the solver's budget ran out first).
     """
     solver = game.solver
@@ -73,6 +75,13 @@ def verdict(game: Game, record: Record, budget: int | None = VERDICT_BUDGET) -> 
             if solver(trial, budget):
                 alternative = action
                 break
+    explain = game.loss_reason
+    reason = explain(before.clone(), seat, played, alternative) if explain else None
     found: dict[str, Any] = {"peeking": True, "status": "lost_at", "step": lo}
-    found.update(seat=seat, played=played, alternative=alternative)
+    found.update(seat=seat, played=played, alternative=alternative, reason=wire(reason))
+    view = before.view(seat)  # the game is over: nothing it shows is secret any more
+    found["labels"] = {
+        "played": wire(game.move_label(view, played)),
+        "alternative": wire(game.move_label(view, alternative)) if alternative else None,
+    }
     return found

@@ -1,8 +1,9 @@
 """A review in words: the lines the terminal prints and shows beside a replay.
 
 Each function gives a ``Text`` (``core/words.py``) that a reader puts into its language; the
-numbers stay numbers, so each language writes them its own way. Actions stay in the game's
-notation (RULES.md), as the move list of a replay shows them.
+numbers stay numbers, so each language writes them its own way. Actions read as the game's
+move buttons label them (``Game.move_label``: the notation of RULES.md with the card it
+plays), where the review has the labels.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardtable.core.protocol import listing
-from cardtable.core.words import Arg, Text, translatable
+from cardtable.core.words import Arg, Text, translatable, unwire
 
 _, _n = translatable("cardtable")
 
@@ -67,12 +68,19 @@ def summary_line(entry: Mapping[str, Any], who: Arg) -> Text:
     )
 
 
+def label(move: Mapping[str, Any], which: str) -> Arg:
+    """A move of a review's decision or verdict (``played``, ``best``, ``alternative``) as
+    its button reads."""
+    labels = move.get("labels") or {}
+    return unwire(labels[which]) if labels.get(which) else move[which]
+
+
 def move_line(move: Mapping[str, Any], who: Arg) -> Text:
-    """One decision: "Move 23, Ann: play r3 (62 % → 31 %), a blunder; better: flip"."""
+    """One decision: "Move 23, Ann: play r3 · 8♥ (62 % → 31 %), blunder; better: flip"."""
     args = {
         "number": move["step"] + 1,
         "who": who,
-        "played": move["played"],
+        "played": label(move, "played"),
         "before": chance(move["before"]),
         "after": chance(move["after"]),
     }
@@ -83,13 +91,21 @@ def move_line(move: Mapping[str, Any], who: Arg) -> Text:
     return _(
         "Move {number}, {who}: {played} ({before} → {after}), {mark}; better: {best}",
         mark=mark_name(move["mark"]),
-        best=move["best"],
+        best=label(move, "best"),
         **args,
     )
 
 
 def verdict_line(verdict: Mapping[str, Any], names: list[Arg]) -> Text:
-    """The peeking verdict in one sentence, labelled as such."""
+    """The peeking verdict, labelled as such, with why the deal was lost where it says."""
+    line = _verdict_sentence(verdict, names)
+    if verdict.get("reason"):
+        # TRANSLATORS: the verdict of a review, then why the move it names lost the deal
+        return _("{verdict} Why: {reason}.", verdict=line, reason=unwire(verdict["reason"]))
+    return line
+
+
+def _verdict_sentence(verdict: Mapping[str, Any], names: list[Arg]) -> Text:
     status = verdict["status"]
     if status == "won":
         return _("With every card known: the deal was won.")
@@ -100,13 +116,13 @@ def verdict_line(verdict: Mapping[str, Any], names: list[Arg]) -> Text:
     args = {
         "number": verdict["step"] + 1,
         "who": names[verdict["seat"]],
-        "played": verdict["played"],
+        "played": label(verdict, "played"),
     }
     if verdict.get("alternative"):
         return _(
             "With every card known: the deal was winnable until move {number} ({who}: "
             "{played}); {alternative} would have kept it winnable.",
-            alternative=verdict["alternative"],
+            alternative=label(verdict, "alternative"),
             **args,
         )
     return _(

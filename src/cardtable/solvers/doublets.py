@@ -83,13 +83,17 @@ from typing import NamedTuple
 
 from cardtable import games
 from cardtable.core.protocol import State
+from cardtable.core.words import Text, translatable
 from cardtable.games.doublets import (
     KING,
     NEXT,
     NON_KINGS,
     RESERVE_NAMES,
     DoubletsState,
+    card_name,
+    card_symbol,
     rank_name,
+    source_words,
 )
 from cardtable.solvers import Solution
 
@@ -530,6 +534,94 @@ def first_mistake(
     return Mistake(hi, played, alternative, before.redeals_left == 2, rank_name(before.needed))
 
 
+# -- why a move lost a winnable deal (a review's verdict: every card known) -----------------
+_, _n = translatable("doublets")
+
+
+def _is_king(card: int | None) -> bool:
+    return card is not None and card >> 2 == KING
+
+
+def _shown(card: int | None) -> str:
+    return card_symbol(card_name(card)) if card is not None else ""
+
+
+def _card_at(state: DoubletsState, where: str) -> int | None:
+    """The card ``play WHERE`` would play: the waste's top or a reserve's."""
+    if where == "waste":
+        return state.waste[-1] if state.waste else None
+    return state.reserves[RESERVE_NAMES.index(where)]
+
+
+def why_lost(before: State, seat: int, played: str, alternative: str | None = None) -> Text | None:
+    """**Peeking**: why ``played`` lost the deal that ``before`` could still win, when it
+    is plain: a reserve it refilled with a king (frozen for good: AisleRiot players' first
+    lesson), a flip that buried a card the foundation needed, a redeal that spent a pass
+    while a card could still be played. None otherwise: the order of the stock decided it,
+    which the verdict's better move shows."""
+    if not isinstance(before, DoubletsState):
+        raise TypeError(f"this explains Doublets, not {before.game.title}")
+    after = before.clone()
+    after.act(seat, played)
+    for i, (was, now) in enumerate(zip(before.reserves, after.reserves, strict=True)):
+        if _is_king(now) and not _is_king(was):
+            if not any(c is not None and not _is_king(c) for c in after.reserves):
+                # TRANSLATORS: a review's reason why a move lost the deal, every card known
+                return _(
+                    "it refilled reserve {n} with a king, which froze the last free reserve",
+                    n=i + 1,
+                )
+            # TRANSLATORS: a review's reason why a move lost the deal, every card known
+            return _("it refilled reserve {n} with a king, which froze it for good", n=i + 1)
+    if not (alternative and alternative.startswith("play ")):
+        return None
+    source = alternative.split(" ")[-1]
+    card = _card_at(before, source)
+    if card is None:
+        return None
+    if played == "flip" and source == "waste":
+        # TRANSLATORS: a review's reason why a move lost the deal, every card known
+        return _(
+            "the flip covered the {card} on the waste, which the foundation needed",
+            card=_shown(card),
+        )
+    if played == "flip" and source != "waste":
+        return _flip_before_reserve(before, card, int(source[1:]))
+    if played == "redeal":
+        # TRANSLATORS: a review's reason why a move lost the deal, every card known
+        return _(
+            "turning the waste over spent a pass while the {card} from {source} could still go "
+            "on the foundation",
+            card=_shown(card),
+            source=source_words(source),
+        )
+    return None
+
+
+def _flip_before_reserve(before: DoubletsState, card: int, n: int) -> Text | None:
+    """A flip where reserve ``n``'s ``card`` could have been played: that play would have
+    refilled the reserve with the waste's top (or the stock's), which the flip moved away."""
+    if before.waste:
+        # TRANSLATORS: a review's reason why a move lost the deal, every card known
+        return _(
+            "the flip covered the {refill} on the waste; playing the {card} from reserve {n} "
+            "first would have moved it into the reserve",
+            refill=_shown(before.waste[-1]),
+            card=_shown(card),
+            n=n,
+        )
+    if before.stock:
+        # TRANSLATORS: a review's reason why a move lost the deal, every card known
+        return _(
+            "the flip sent the {refill} to the waste; playing the {card} from reserve {n} first "
+            "would have put it into the reserve",
+            refill=_shown(before.stock[-1]),
+            card=_shown(card),
+            n=n,
+        )
+    return None
+
+
 __all__ = [
     "Mistake",
     "Position",
@@ -543,4 +635,5 @@ __all__ = [
     "solve_position",
     "solve_seed",
     "still_winnable",
+    "why_lost",
 ]

@@ -75,7 +75,9 @@ import time
 from typing import Any
 
 from cardtable import games
-from cardtable.games.the_game import PILES, TheGameState
+from cardtable.core.protocol import State
+from cardtable.core.words import Text, translatable
+from cardtable.games.the_game import PILE_WORDS, PILES, TheGameState
 from cardtable.solvers import Solution
 from cardtable.solvers.the_game_endgame import ABOVE, BELOW, cards_of
 
@@ -109,6 +111,11 @@ ACC = [[accepts(p, t) for t in range(101)] for p in range(4)]
 
 
 def dead_card(tops: list[int], live: int) -> bool:
+    """Whether some live card is out of every pile's reach for good (``dead_cards``)."""
+    return bool(dead_cards(tops, live))
+
+
+def dead_cards(tops: list[int], live: int) -> int:
     """The endgame's dead-card bound (``the_game_endgame._dead_card``), in bit operations.
 
     Is some live card out of every pile's reach for good? Relaxed (every live card at hand at
@@ -116,7 +123,8 @@ def dead_card(tops: list[int], live: int) -> bool:
     (ten down each) from its top or from a live card it takes; the lowest such top bounds
     every real line's up piles from below, likewise the highest top of the down piles. A live
     card that no pile takes now and that lies strictly between the two is never played:
-    the game is lost. (Same answer as the endgame's function; a test checks it.)
+    the game is lost. Returns the mask of those cards (0: none; the same answer as the
+    endgame's function, a test checks it).
     """
     lu, hd = min(tops[0], tops[1]), max(tops[2], tops[3])
     fitting = (
@@ -129,7 +137,7 @@ def dead_card(tops: list[int], live: int) -> bool:
     )
     stuck = live & ~fitting
     if not stuck:
-        return False
+        return 0
     # the up piles: close the reachable tops under "ten down onto a live card", then add the
     # live cards above the lowest, until the lowest stops falling
     low = lu
@@ -146,7 +154,7 @@ def dead_card(tops: list[int], live: int) -> bool:
         low = lowest
         reach |= live & ABOVE[low]
     if not stuck & BELOW[low]:
-        return False
+        return 0
     high = hd
     reach = 1 << tops[2] | 1 << tops[3] | live & BELOW[high]
     while True:
@@ -160,7 +168,7 @@ def dead_card(tops: list[int], live: int) -> bool:
             break
         high = highest
         reach |= live & BELOW[high]
-    return bool(stuck & ABOVE[high] & BELOW[low])
+    return stuck & ABOVE[high] & BELOW[low]
 
 
 def _mask(cards: Any) -> int:
@@ -290,7 +298,7 @@ class _Search:
             raise _OutOfBudget
         if played == 0 and hand.bit_count() < minimum:
             return self.lost(key)
-        if self.cuts and dead_card(tops, live):
+        if self.cuts and dead_cards(tops, live):
             self.dead_cuts += 1
             return self.lost(key)
         # the options in order: the plays, "end" among them after the free ones
@@ -419,7 +427,7 @@ def search_from(
     live = s.suffix[0]
     for h in s.hands:
         live |= h
-    if cuts and dead_card(state.tops, live):
+    if cuts and dead_cards(state.tops, live):
         dead = [
             c
             for c in cards_of(live)
@@ -504,10 +512,61 @@ def still_winnable(state: TheGameState, budget: int | None = None) -> bool | Non
     return None if status == "unknown" else status == "won"
 
 
+# -- why a move lost a winnable deal (a review's verdict: every card known) -----------------
+_, _n = translatable("the-game")
+
+
+def _live(state: TheGameState) -> int:
+    """The cards still to be played: every hand's and the draw pile's."""
+    live = _mask(state.draw)
+    for hand in state.hands:
+        live |= _mask(hand)
+    return live
+
+
+def why_lost(before: State, seat: int, played: str, alternative: str | None = None) -> Text | None:
+    """**Peeking**: why ``played`` lost the deal that ``before`` could still win: a card
+    it left out of every pile's reach for good, else the cards still to come that its jump
+    passed over. None when neither is so (an ending of the turn, a jump over nothing)."""
+    if not isinstance(before, TheGameState):
+        raise TypeError(f"this explains The Game, not {before.game.title}")
+    after = before.clone()
+    after.act(seat, played)
+    dead = dead_cards(after.tops, _live(after)) & ~dead_cards(before.tops, _live(before))
+    if dead:
+        card = (dead & -dead).bit_length() - 1
+        # TRANSLATORS: a review's reason why a move lost the deal, every card known
+        return _(
+            "after it, the {card} could never be played: no pile would take it again", card=card
+        )
+    words = played.split(" ")
+    if words[0] != "play" or len(words) != 3 or words[2] not in PILES:
+        return None
+    card, pile = int(words[1]), PILES.index(words[2])
+    top = before.tops[pile]
+    low, high = (top, card) if pile < 2 else (card, top)
+    passed = _live(after) & ABOVE[low] & BELOW[high]
+    if not passed:
+        return None
+    n = passed.bit_count()
+    # TRANSLATORS: a review's reason why a move lost the deal: a jump on a pile over cards
+    # that were still to come (in hands or the draw pile), every card known
+    return _n(
+        "it jumped from {top} to {card} on {pile}, over {n} card still to be played",
+        "it jumped from {top} to {card} on {pile}, over {n} cards still to be played",
+        n,
+        top=top,
+        card=card,
+        pile=PILE_WORDS[words[2]],
+    )
+
+
 __all__ = [
     "Solution",
     "accepts",
     "dead_card",
+    "dead_cards",
+    "why_lost",
     "search_from",
     "solve",
     "solve_seed",

@@ -922,6 +922,18 @@ class ReviewMove(BaseModel):
     score_after: float | None = None
     rank_before: float | None = None
     rank_after: float | None = None
+    labels: ReviewLabels | None = Field(
+        None, description="``played`` and ``best`` as the game's move buttons read them"
+    )
+
+
+class ReviewLabels(BaseModel):
+    """Moves as a game's move buttons label them (``Game.move_label``), for the reader's
+    language: the notation with the card played."""
+
+    played: Said | None = None
+    best: Said | None = None
+    alternative: Said | None = None
 
 
 class ReviewSummary(BaseModel):
@@ -942,6 +954,10 @@ class ReviewVerdict(BaseModel):
     seat: int | None = None
     played: str | None = None
     alternative: str | None = None
+    reason: Said | None = Field(
+        None, description="why the move played lost the deal (Game.loss_reason), if plain"
+    )
+    labels: ReviewLabels | None = None
 
 
 class Review(BaseModel):

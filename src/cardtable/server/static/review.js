@@ -6,7 +6,7 @@
 // marked move (in words, and drawn on the board by the game's renderer: its `highlight`),
 // and the verdict with every card known, in a box of its own.
 import { api, ApiError, el } from "./common.js";
-import { number, t, tn } from "./i18n.js";
+import { number, say, t, tn } from "./i18n.js";
 
 /** @typedef {import("@api").ReviewAnswer} ReviewAnswer */
 /** @typedef {import("@api").Review} Review */
@@ -170,11 +170,22 @@ function movesOf(review, seat) {
   return review.moves.filter((m) => m.seat === seat);
 }
 
+/**
+ * A move of a decision or of the verdict as the game's move buttons label it ("play r3 · 8♥"),
+ * else its notation.
+ * @param {{labels?: import("@api").ReviewLabels | null} & Record<string, any>} m
+ * @param {"played" | "best" | "alternative"} which
+ */
+export function label(m, which) {
+  const words = m.labels && m.labels[which];
+  return words ? say(words) : String(m[which] ?? "");
+}
+
 // a point's words: the move, the chance before and after, its mark
 /** @param {ReviewMove} m @param {string[]} names */
 export function moveWords(m, names) {
   const base = t("Move {n}, {name}: {played}, winning chance {before} → {after}", {
-    n: m.step + 1, name: names[m.seat] ?? String(m.seat), played: m.played,
+    n: m.step + 1, name: names[m.seat] ?? String(m.seat), played: label(m, "played"),
     before: pct(m.before), after: pct(m.after) });
   return m.mark ? `${base} (${markWord(m.mark)})` : base;
 }
@@ -256,7 +267,7 @@ function chartTable(review, seat, how) {
     marked.length ? el("ol", {}, marked.map((m) => el("li", {},
       el("button", { type: "button", class: "linklike", onclick: () => how.go(m.step + 1) },
         moveWords(m, how.names)),
-      m.best !== m.played ? ` · ${t("better: {action}", { action: m.best })}` : "")))
+      m.best !== m.played ? ` · ${t("better: {action}", { action: label(m, "best") })}` : "")))
       : el("p", {}, t("No move was marked.")));
 }
 
@@ -270,19 +281,23 @@ function verdictBox(review, how) {
   else if (v.status === "never") words = t("The deal could not be won, whatever was played.");
   else if (v.status === "undecided") words = t("The solver could not decide it within its budget.");
   else {
-    const args = { n: v.step + 1, name: how.names[v.seat] ?? v.seat, played: v.played,
-      alternative: v.alternative };
+    const args = { n: v.step + 1, name: how.names[v.seat] ?? v.seat, played: label(v, "played"),
+      alternative: label(v, "alternative") };
     words = v.alternative
       ? t("The deal was winnable until move {n}: {name} played {played}; {alternative} would have kept it winnable.", args)
       : t("The deal was winnable until move {n}: {name} played {played}.", args);
     go = el("button", { type: "button", onclick: () => how.go(v.step) },
       t("Go to move {n}", { n: v.step + 1 }));
   }
+  // why the move lost the deal, where the game can say it plainly (Game.loss_reason)
+  const why = v.reason ? el("p", { "data-testid": "verdict-reason" },
+    // TRANSLATORS: a review's verdict: why the move it names lost the deal
+    t("Why: {reason}.", { reason: say(v.reason) })) : null;
   return el("section", { class: "review-verdict", "data-testid": "review-verdict",
     "aria-labelledby": "verdict-title" },
   el("h3", { id: "verdict-title" }, t("With every card known")),
   el("p", { class: "muted" }, t("This verdict peeks at every hidden card, which no player could.")),
-  el("p", {}, words, go ? " " : null, go));
+  el("p", {}, words, go ? " " : null, go), why);
 }
 
 /** The first marked move of a game played alone, whose position may be played again. */
@@ -332,7 +347,7 @@ export function atStep(review, step, names, go) {
     }
     if (played.mark && played.best !== played.played) {
       parts.push(" · ", el("span", { "data-testid": "review-better" },
-        t("better: {action}", { action: played.best })), " ",
+        t("better: {action}", { action: label(played, "best") })), " ",
       el("button", { type: "button", "data-testid": "show-better", onclick: () => go(played.step) },
         t("Show the better move")));
     }
@@ -341,8 +356,8 @@ export function atStep(review, step, names, go) {
     if (parts.length) parts.push(el("br"));
     parts.push(el("span", { "data-testid": "review-before" }, t(
       "Next, {name} plays {played} ({mark}): {best} was better, marked on the board.",
-      { name: names[next.seat] ?? next.seat, played: next.played, mark: markWord(next.mark),
-        best: next.best })));
+      { name: names[next.seat] ?? next.seat, played: label(next, "played"),
+        mark: markWord(next.mark), best: label(next, "best") })));
   }
   return { note: parts, better: next ? { action: next.best, seat: next.seat } : null };
 }
