@@ -48,14 +48,15 @@ class Readiness:
         self.store: Any = None
         self.bus: Any = None
         self._looked = -1e9
-        self._last: str | None = "starting"
+        self._last: str | None = None  # what the last look found wrong
         self._look: asyncio.Task[str | None] | None = None
         self._failing = "database"
 
     @property
     def ready(self) -> bool:
-        """What the last look found (the ``cardtable_ready`` gauge)."""
-        return self._last is None and not self.stopping
+        """Started, not stopping, and the last look found nothing wrong (the
+        ``cardtable_ready`` gauge)."""
+        return self.started and not self.stopping and self._last is None
 
     async def reason(self) -> str | None:
         if self.stopping:

@@ -44,6 +44,7 @@ from cardtable.server.web.deps import COOKIE
 _, _n = translatable("cardtable")
 
 router = APIRouter()
+log = logging.getLogger("cardtable.server")
 
 MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 
@@ -109,6 +110,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     )
     signed_in.add(ws)
     conn.push(h.chat.history(table, conn))  # the chat's last messages, after the table
+    log.debug("table socket opened: %s", "a spectator" if seat is None else f"seat {seat + 1}")
     limit_send_buffer(ws)
     writer = asyncio.create_task(write_loop(ws, conn))
     try:
@@ -142,6 +144,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         pass
     finally:
         signed_in.discard(ws)
+        log.debug("table socket closed")
         await h.disconnect(table, conn)
         if conn.dropped:  # the writer closes with 4008 (or finds the socket gone)
             with contextlib.suppress(Exception):
@@ -262,7 +265,7 @@ async def sign_out(app: FastAPI, player_id: str) -> None:
             if pid != bus.id:
                 await bus.send(pid, {"t": SIGNED_OUT, "player": player_id})
     except Exception:  # noqa: BLE001 - the new token is stored: its owner must still get it
-        logging.getLogger("cardtable.server").warning(
+        log.warning(
             "could not tell the other processes that %s signed out", player_id, exc_info=True
         )
 
