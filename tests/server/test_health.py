@@ -28,7 +28,9 @@ def test_health_and_readiness_answer_and_say_nothing_else(server: Server) -> Non
         assert (ready.status_code, ready.json()) == (200, {"status": "ok"})
         assert ready.headers["cache-control"] == "no-store"
         # a balancer polling many times a second is never refused (no rate limit)
-        answers = [http.get(path).status_code for _ in range(60) for path in ("/healthz", "/readyz")]
+        answers = [
+            http.get(path).status_code for _ in range(60) for path in ("/healthz", "/readyz")
+        ]
         assert set(answers) == {200}
         # neither is part of the public API's description
         paths = http.get("/openapi.json").json()["paths"]

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.conftest import PG, Client, InProcessServer, fresh_pg_database, free_port
+from server.conftest import PG, Client, InProcessServer, free_port, fresh_pg_database
 
 #: the only label names a metric may have (bounded: never a table, a player, an address)
 LABELS = {"game", "status", "code", "bot", "kind", "state", "side", "le", "quantile"}
@@ -75,7 +75,9 @@ async def play(server: InProcessServer) -> tuple[str, list]:
     bot = make_bot("greedy", "slide")
     while acked < 4:
         state = await sock.until(
-            lambda s: s["table"]["status"] == "over" or (s["legal"] and s["seat"] in s["view"]["to_act"])
+            lambda s: (
+                s["table"]["status"] == "over" or (s["legal"] and s["seat"] in s["view"]["to_act"])
+            )
         )
         if state["table"]["status"] == "over":
             break
