@@ -103,6 +103,7 @@ EXTRA_MODULES = {
         "openskill",
         "orjson",
         "pydantic_settings",
+        "prometheus_client",
     ),
     "bus": ("redis", "arq"),
     "botclient": ("httpx", "websockets"),
@@ -293,6 +294,31 @@ LogLevelOpt = Annotated[
         "replaced, errors) or warning" + env("log_level", "info")
     ),
 ]
+LogFormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="the shape of a log line: text, or json (one JSON object a line, with the "
+        "request id, table and player)" + env("log_format", "text")
+    ),
+]
+MetricsPortOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="serve GET /metrics (Prometheus) on this port of --metrics-host, never on the "
+        "public one" + env("metrics_port")
+    ),
+]
+MetricsHostOpt = Annotated[
+    str | None,
+    typer.Option(help="the address --metrics-port listens on" + env("metrics_host", "127.0.0.1")),
+]
+DrainOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="seconds a server told to stop (SIGTERM) goes on serving with /readyz 503 "
+        "stopping, so that a balancer sends it nobody new, before it closes" + env("drain", 0)
+    ),
+]
 WsOpt = Annotated[
     str | None,
     typer.Option(
@@ -353,6 +379,10 @@ def serve(
     new_players_per_minute: NewPlayersPerMinuteOpt = None,
     max_connections: MaxConnectionsOpt = None,
     log_level: LogLevelOpt = None,
+    log_format: LogFormatOpt = None,
+    metrics_port: MetricsPortOpt = None,
+    metrics_host: MetricsHostOpt = None,
+    drain: DrainOpt = None,
     ws: WsOpt = None,
     bus: BusOpt = None,
     review_workers: ReviewWorkersOpt = None,
@@ -361,9 +391,11 @@ def serve(
 ) -> None:
     """Start the web server: play in the browser with friends and bots."""
     options = dict(locals())  # exactly this command's options
-    import uvicorn
+    from cardtable.server.web.observe import GracefulServer
 
-    uvicorn.Server(server_config(server_settings(options))).run()
+    settings = server_settings(options)
+    config = server_config(settings)
+    GracefulServer(config, config.app.state.readiness, settings.drain).run()
 
 
 def server_settings(options: dict[str, Any]) -> Any:
@@ -392,6 +424,7 @@ def server_config(settings: Any, *, in_process: bool = False) -> Any:
     import os
 
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from cardtable.server.api.limits import (
         HEADER_TIMEOUT,
@@ -414,7 +447,7 @@ def server_config(settings: Any, *, in_process: bool = False) -> Any:
         highlight=False,
     )
     if not in_process:
-        configure_logging(settings.log_level)
+        configure_logging(settings.log_level, settings.log_format)
     # every connection is a file: the soft limit (often 1,024) up to the hard one, and new
     # requests refused (503) well before the files run out
     max_connections = settings.max_connections
@@ -431,6 +464,8 @@ def server_config(settings: Any, *, in_process: bool = False) -> Any:
         host=settings.host,
         port=settings.port,
         log_level="warning",
+        # in json, uvicorn's loggers write through the server's own handler (configure_logging)
+        log_config=None if settings.log_format == "json" and not in_process else LOGGING_CONFIG,
         ws=settings.ws,
         ws_per_message_deflate=False,
         ws_max_size=MAX_WS_FRAME,

@@ -57,6 +57,9 @@ class TooMany(Exception):
 def too_many_response(e: TooMany) -> Any:
     from fastapi.responses import JSONResponse
 
+    from cardtable.server.api.metrics import note_refusal
+
+    note_refusal(e.code)
     return JSONResponse(
         {
             "error": e.code,

@@ -44,6 +44,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from cardtable.server.api.metrics import DEAD_PROCESSES, FAILOVERS
+
 log = logging.getLogger("cardtable.server")
 
 HEARTBEAT_TTL = 3.0  # seconds a process stays alive without renewing
@@ -355,11 +357,13 @@ class Bus:
                     )
                     if got:
                         taken += 1
+                        FAILOVERS.inc()
                         try:
                             await self.on_take(table_id)
                         except Exception:  # one broken table must not stop the takeover
                             log.exception("taking over table %s", table_id)
             await answer(self.redis.srem(f"{PREFIX}procs", pid))
+            DEAD_PROCESSES.inc()
             log.info("process %s is gone; its tables are taken over", pid)
         return taken
 

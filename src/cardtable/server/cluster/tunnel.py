@@ -37,6 +37,8 @@ from typing import Any
 
 import orjson
 
+from cardtable.server.api import logs
+from cardtable.server.api.metrics import FORWARDS
 from cardtable.server.cluster.bus import Bus
 from cardtable.server.storage.store import TABLE_ID
 
@@ -189,6 +191,7 @@ class Tunnel:
         scope["app"] = self.app
         scope["state"] = {}
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(HOLDER_BUFFER)
+        FORWARDS.labels("run", scope.get("type", "http")).inc()
 
         async def receive() -> dict[str, Any]:
             return await queue.get()
@@ -197,6 +200,10 @@ class Tunnel:
             await self.bus.send(origin, {"t": "send", "id": sid, "ev": pack(event)})
 
         async def run() -> None:
+            # this task's log lines name the forwarding side's request id, and the table
+            given = next((v for k, v in scope["headers"] if k == logs.HEADER), None)
+            logs.request_id.set(logs.request_id_from(given))
+            logs.table_id.set(table_of(scope.get("path", "")))
             try:
                 await self._run_held(scope, receive, send)
             except asyncio.CancelledError:
@@ -231,6 +238,7 @@ class Tunnel:
         sid = ("websocket-" if websocket else "http-") + self.bus.id + "-" + _token()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(RELAY_BUFFER)
         self.outgoing[sid] = (holder, queue)
+        FORWARDS.labels("sent", scope["type"]).inc()
         me = self.bus.id
         started = accepted = client_gone = False
 

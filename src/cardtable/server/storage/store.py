@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import signal
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -46,6 +47,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from cardtable.paths import private_dir, private_sqlite
+from cardtable.server.api.metrics import COMMIT_ROWS, COMMIT_SECONDS
 from cardtable.server.storage.ratings import new_ratings
 
 
@@ -626,6 +628,8 @@ class Storage(Protocol):
 
     def set_chat_settings(self, table_id: str, free: bool, spectators: bool) -> None: ...
 
+    def ping(self) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -640,6 +644,12 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Reach the database (a new connection if the pooled ones are gone); raises if it
+        cannot (``/readyz``)."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     # -- players ----------------------------------------------------------------------------
     def new_player(self, name: str) -> tuple[Player, str]:
@@ -1271,7 +1281,10 @@ class GroupCommit:
             batch = self.pending[: self.MAX_BATCH]
             del self.pending[: self.MAX_BATCH]
             try:
+                started = time.perf_counter()
                 await asyncio.to_thread(self.store.append_many, [r for r, _ in batch])
+                COMMIT_SECONDS.observe(time.perf_counter() - started)
+                COMMIT_ROWS.inc(len(batch))
                 self.commits += 1
                 results: list[BaseException | None] = [None] * len(batch)
             except Exception:  # noqa: BLE001 - find the bad row: the others are stored

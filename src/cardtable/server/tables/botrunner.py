@@ -16,6 +16,7 @@ import functools
 import logging
 import re
 import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -26,6 +27,7 @@ from cardtable.core.errors import BadOptions
 from cardtable.core.words import translatable
 from cardtable.seeds import new_key
 from cardtable.server.api.messages import NotHolder
+from cardtable.server.api.metrics import note_bot
 from cardtable.server.tables.botpool import DEFAULT_WORKERS, BotPool, RemoteBot
 from cardtable.server.tables.live import LiveTable
 
@@ -173,16 +175,18 @@ class BotRunner:
         bot = table.bots[seat]
         view, legal = table.state.view(seat), table.state.legal(seat)
         version = table.version
+        started = time.perf_counter()
         try:
             # a thinking bot must not stall the other tables
             action = await self.call(bot, "choose", view, legal, table)
+            note_bot(table.game, table.seats[seat]["bot"] or "", time.perf_counter() - started)
         except TimeoutError:
             self.replace(
                 table, seat, _("took over {seconds} s", seconds=format(self.bot_timeout, "g"))
             )
             return
         except Exception as e:  # noqa: BLE001 - any bot failure passes the seat on
-            self.replace(table, seat, "failed", f" ({e})")
+            self.replace(table, seat, "failed", f" ({type(e).__name__})")
             return
         if table.version != version or table.bots.get(seat) is not bot:
             return  # the table moved on while the bot thought: ask again
@@ -192,7 +196,7 @@ class BotRunner:
                 table,
                 seat,
                 "chose an action the rules refuse",
-                f": {action!r}: {answer['message']}",
+                f" ({answer['code']})",
             )
 
     def _turn(self, bot: Any) -> asyncio.Lock:
@@ -250,8 +254,9 @@ class BotRunner:
 
     def replace(self, table: LiveTable, seat: int, why: str, detail: str = "") -> None:
         """The seat's bot gives way to the game's fallback bot. ``why`` goes to every seat
-        in a notice; ``detail`` (the bot's action or error, which may name cards of its
-        hand) only to the log."""
+        in a notice; ``detail`` only to the log, which never holds a hidden card
+        (docs/server.md, "Health, metrics and logs"): the kind of error or the refusal's code,
+        never the bot's action or an error's text (either may name cards of its hand)."""
         if table.status == "over" or seat not in table.bots:  # a finished seat stays as played
             return
         old = table.seats[seat]["bot"]

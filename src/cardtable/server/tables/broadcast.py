@@ -16,6 +16,7 @@ from cardtable import games
 from cardtable.core.words import translatable, wire
 from cardtable.server.api.limits import SharedCounts
 from cardtable.server.api.messages import HubError, StateDict
+from cardtable.server.api.metrics import LastSent
 from cardtable.server.tables import gamelog, lifecycle
 from cardtable.server.tables.conn import Bucket, Conn
 from cardtable.server.tables.live import LiveTable, shown_name
@@ -185,15 +186,25 @@ class Broadcaster:
         #: with several processes: the message counts they share (``SharedCounts``)
         self.shared: SharedCounts | None = None
 
-    def broadcast(self, table: LiveTable) -> None:
-        """Every connection its own state message."""
+    def broadcast(self, table: LiveTable, received: float | None = None) -> None:
+        """Every connection its own state message. ``received``: the change is a person's
+        action read then (``perf_counter``): its latency is observed once the last of these
+        messages is written (``metrics.LastSent``)."""
         seen: dict[Any, Any] = {}
+        queued: list[tuple[Conn, Any]] = []
         for conn in list(table.conns):
             if conn.dropped:
                 table.conns.discard(conn)
             else:
-                conn.push(self.message_for(table, conn, seen))
+                message = self.message_for(table, conn, seen)
+                conn.push(message)
+                if received is not None and not conn.dropped:
+                    queued.append((conn, message))
         table.presence_sent = presence(table)  # every state carried who is connected
+        if received is not None:
+            mark = LastSent(table.game, received, len(queued))
+            for conn, message in queued:
+                conn.marks.append((message, mark))
 
     def connect(self, table: LiveTable, conn: Conn) -> None:
         """Admit a connection and send it the table; the others hear of it in a small

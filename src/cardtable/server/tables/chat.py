@@ -19,6 +19,7 @@ from cardtable.core.protocol import listing
 from cardtable.core.words import translatable, wire
 from cardtable.server.api.limits import RateLimiter
 from cardtable.server.api.messages import HubError, encodable, error
+from cardtable.server.api.metrics import note_refusal
 
 _, _n = translatable("cardtable")
 
@@ -158,6 +159,7 @@ class Chat:
         wait = self.rate.wait(conn.player_id)
         if wait:
             wait = round(max(wait, 0.01), 2)
+            note_refusal("chat_rate_limited")
             return {
                 **error(
                     "chat_rate_limited",

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.server.api.limits import SharedCounts
+from cardtable.server.api.metrics import LastSent
 
 #: limits on what a client controls (docs/server.md lists them)
 OUTBOX = 64  # messages waiting for a slow client before it is dropped
@@ -75,6 +77,13 @@ class Conn:
     #: the table version of the last state it was sent: the next one carries only what the
     #: game log gained or changed since (``gamelog.log_since``); None: the whole log
     log_version: int | None = None
+    #: messages whose writing ends an action's latency (``metrics.LastSent``), in order
+    marks: deque[tuple[Mapping[str, Any], LastSent]] = field(default_factory=deque)
+
+    def written(self, message: Mapping[str, Any]) -> None:
+        """``message`` was written to the socket (the writer says so after each)."""
+        if self.marks and self.marks[0][0] is message:
+            self.marks.popleft()[1].done()
 
     def push(self, message: Mapping[str, Any]) -> None:
         if self.dropped:

@@ -33,6 +33,7 @@ from cardtable import games
 from cardtable.core.errors import CardtableError
 from cardtable.core.words import translatable
 from cardtable.server.api.messages import HubError, NotHolder, StateDict
+from cardtable.server.api.metrics import note_action
 from cardtable.server.storage import store as db
 from cardtable.server.tables import clock as clocks
 from cardtable.server.tables import lifecycle
@@ -601,12 +602,20 @@ class Hub:
         return closed
 
     # -- after every change -----------------------------------------------------------------
-    async def changed(self, table: LiveTable, acted: int | None = None, react: bool = True) -> None:
+    async def changed(
+        self,
+        table: LiveTable,
+        acted: int | None = None,
+        react: bool = True,
+        received: float | None = None,
+    ) -> None:
         """The one way out of every change of a table, once its lock is let go: each
         connection gets its new state; after an action by seat ``acted``, the programs at
         the table hear of it and the talking bots may answer (``react``); a finished game's
-        bots are let go; the next bot move is scheduled and the clock's timer set again."""
-        self.broadcaster.broadcast(table)
+        bots are let go; the next bot move is scheduled and the clock's timer set again.
+        ``received``: when the action's frame was read (``perf_counter``), for its latency
+        (``metrics.ACTION_SECONDS``)."""
+        self.broadcaster.broadcast(table, received)
         if acted is not None:
             self.bots.tell(table)
             if react:
@@ -625,15 +634,19 @@ class Hub:
         version: int | None = None,
         client_id: str | None = None,
         react: bool = True,
+        received: float | None = None,
     ) -> dict[str, Any]:
         """One action for ``seat``; returns the answer for the sender (ack or error).
 
         ``react``: let talking bots answer it (their own talk is not answered again).
+        ``received``: when a person's frame was read (``perf_counter``): its latency is
+        measured up to the last socket its state is written to.
         """
         async with table.lock:
             answer = await self.engine.act(table, seat, action, version, client_id)
+        note_action(table.game, answer)
         if answer["type"] == "ack":
-            await self.changed(table, acted=seat, react=react)
+            await self.changed(table, acted=seat, react=react, received=received)
         return answer
 
     async def _bot_act(

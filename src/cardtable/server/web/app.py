@@ -29,6 +29,7 @@ from cardtable.server.api.limits import (
     TooMany,
     too_many_response,
 )
+from cardtable.server.api.logs import JsonFormatter, RedactingFormatter
 from cardtable.server.api.messages import ErrorAnswer, HubError
 from cardtable.server.cluster.bus import Bus
 from cardtable.server.cluster.tunnel import TableRouter, Tunnel
@@ -37,7 +38,7 @@ from cardtable.server.storage.tournaments import TournamentStore
 from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.reviews import ReviewQueue, Reviews
 from cardtable.server.tournaments.runner import TournamentRunner
-from cardtable.server.web import deps, security, socket
+from cardtable.server.web import deps, observe, security, socket
 from cardtable.server.web.replays import Replays
 from cardtable.server.web.routes import (
     bot_accounts,
@@ -81,9 +82,12 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
     settings = settings or ServerSettings()
     url = settings.db or db.default_url(data_dir())
 
+    readiness = app_readiness = observe.Readiness()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = db.Store(url)
+        readiness.store = store
         hub = Hub(
             store,
             settings.bot_delay,
@@ -123,9 +127,18 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
         runner = app.state.tournament_runner = TournamentRunner(hub, app.state.tournaments)
         hub.resume_all()
         runner.start()
+        metrics = None
+        if settings.metrics_port is not None:
+            metrics = await observe.start_metrics(app, settings.metrics_host, settings.metrics_port)
+        readiness.bus = hub.bus
+        readiness.started = True
         if gc_tuning:
             tune_gc()
         yield
+        # stopping: unready first (GracefulServer already said so when signalled), then the
+        # tables handed over (the bus closed), then everything else closed
+        readiness.stopping = True
+        await observe.stop_metrics(app, metrics)
         await runner.close()
         if tunnel is not None:
             for task in app.state.bus_tasks:
@@ -146,12 +159,15 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
             code: {"model": ErrorAnswer, "description": why} for code, why in ERROR_STATUSES
         },
     )
+    app.state.readiness = app_readiness
     security.install(app, settings.allowed_origin, settings.secure_cookies)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.replays = Replays()  # finished games' replays, built once each (replays.py)
     app.add_middleware(BodyLimit)  # request bodies: at most limits.MAX_BODY bytes
     # outermost: a request about a table another process holds goes there (tunnel.py)
     app.add_middleware(TableRouter)
+    # outermost of all: every request's id, forwarded with it to a table's holder
+    app.add_middleware(observe.RequestId)
     per_minute = settings.new_players_per_minute
     app.state.limiters = limits = deps.Limiters(
         RateLimiter(per_minute / 60, per_minute) if per_minute > 0 else None
@@ -192,6 +208,7 @@ def create_app(settings: ServerSettings | None = None, *, gc_tuning: bool = Fals
         )
 
     for area in (
+        observe,
         pages,
         people,
         bot_accounts,
@@ -257,16 +274,27 @@ async def start_bus(app: FastAPI, hub: Hub, url: str) -> Tunnel:
 LOG_LEVELS = ("debug", "info", "warning")
 
 
-def configure_logging(level: str) -> None:
-    """The server's log lines on stderr, at ``level`` (one of ``LOG_LEVELS``): at info, what
-    an operator needs (tables created and finished, bots replaced or handed seats, errors).
-    uvicorn's own loggers stay at warning: a line per request would drown them."""
+def log_formatter(shape: str = "text") -> logging.Formatter:
+    """``--log-format``: ``text`` (a line of words) or ``json`` (a JSON object a line);
+    both name the request, table and player, and blank anything like a token."""
+    if shape == "json":
+        return JsonFormatter()
+    return RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def configure_logging(level: str, shape: str = "text") -> None:
+    """The server's log lines on stderr, at ``level`` (one of ``LOG_LEVELS``), in ``shape``
+    (``log_formatter``): at info, what an operator needs (tables created and finished, bots
+    replaced or handed seats, errors). uvicorn's own loggers stay at warning (a line per
+    request would drown them); in json, their lines are json too (``server_config`` then
+    leaves uvicorn's logging to this)."""
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger = logging.getLogger("cardtable")
-    logger.addHandler(handler)
-    logger.setLevel(level.upper())
-    logger.propagate = False  # (one line each, whatever else configures the root logger)
+    handler.setFormatter(log_formatter(shape))
+    for name in ("cardtable", "uvicorn") if shape == "json" else ("cardtable",):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.propagate = False  # (one line each, whatever else configures the root logger)
+    logging.getLogger("cardtable").setLevel(level.upper())
 
 
 #: the garbage collector's thresholds while serving (generation 0, 1, 2; Python's are 700, 10,

@@ -27,6 +27,7 @@ from cardtable.server.web.security import normalize_origin
 #: the environment variables' prefix: ``CARDTABLE_BOT_DELAY`` sets ``bot_delay``
 ENV_PREFIX = "CARDTABLE_"
 LogLevel = Literal["debug", "info", "warning"]
+LogFormat = Literal["text", "json"]
 WebSockets = Literal["auto", "websockets", "websockets-sansio", "wsproto"]
 #: a list given in one environment variable: comma-separated (a JSON list also works)
 Listed = Annotated[list[str], NoDecode]
@@ -55,6 +56,12 @@ class ServerSettings(BaseSettings):
     new_players_per_minute: int = Field(default=NEW_PLAYERS_PER_MINUTE, ge=0)
     max_connections: int = Field(default=10_000, ge=1)
     log_level: LogLevel = "info"
+    log_format: LogFormat = "text"
+    #: ``GET /metrics`` on a port of its own (docs/server.md, "Health, metrics and logs")
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    #: seconds a stopping server answers /readyz 503 while it still serves
+    drain: float = Field(default=0, ge=0, le=300)
     ws: WebSockets = "auto"
     bus: str | None = None
     #: game reviews (docs/server.md, "Game review")

@@ -18,6 +18,7 @@ import orjson
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 
 from cardtable.core.words import translatable
+from cardtable.server.api import logs
 from cardtable.server.api.messages import (
     MAX_MESSAGE,
     ActMessage,
@@ -29,6 +30,7 @@ from cardtable.server.api.messages import (
     error,
     parse_client,
 )
+from cardtable.server.api.metrics import note_refusal
 from cardtable.server.cluster.bus import PREFIX as BUS_PREFIX
 from cardtable.server.cluster.tunnel import CLOSE_MOVED
 from cardtable.server.storage import store as db
@@ -42,6 +44,7 @@ from cardtable.server.web.deps import COOKIE
 _, _n = translatable("cardtable")
 
 router = APIRouter()
+log = logging.getLogger("cardtable.server")
 
 MAX_WS_FRAME = 65536  # beyond this the socket itself is closed (1009), not just refused
 
@@ -81,6 +84,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     token = ws.cookies.get(COOKIE) or ws.query_params.get("token")
     player = store.player_by_token(token)
+    if player is not None:
+        logs.player_id.set(player.id)  # (this socket's task: its log lines name the player)
     if player is not None and table.clock:  # back after the clock gave the seat away
         await h.reclaim(table, player)
     seat = table.seat_of(player.id) if player else None
@@ -105,6 +110,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     )
     signed_in.add(ws)
     conn.push(h.chat.history(table, conn))  # the chat's last messages, after the table
+    log.debug("table socket opened: %s", "a spectator" if seat is None else f"seat {seat + 1}")
     limit_send_buffer(ws)
     writer = asyncio.create_task(write_loop(ws, conn))
     try:
@@ -138,6 +144,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         pass
     finally:
         signed_in.discard(ws)
+        log.debug("table socket closed")
         await h.disconnect(table, conn)
         if conn.dropped:  # the writer closes with 4008 (or finds the socket gone)
             with contextlib.suppress(Exception):
@@ -154,6 +161,7 @@ async def handle_message(
 
     Every message, whatever it is, counts against the sender's rate (``Conn.allow``): past
     it the answer is only ``rate_limited``, with ``retry_after`` seconds."""
+    received = time.perf_counter()
     wait = conn.allow(time.monotonic())
     answer: dict[str, Any] | None = None
     message: Any = None
@@ -180,6 +188,7 @@ async def handle_message(
             _("too many messages: wait {wait} s", wait=format(wait, ".2f")),
             client_id,
         )
+        note_refusal("rate_limited")
         return {**answer, "retry_after": wait}
     if answer is not None:
         return answer
@@ -197,7 +206,9 @@ async def handle_message(
     if not isinstance(parsed, ActMessage):  # sync: the client asks for the table as it is now
         return h.message_for(table, conn)
     assert conn.seat is not None  # (refused above)
-    return await h.act(table, conn.seat, parsed.action, parsed.version, client_id)
+    return await h.act(
+        table, conn.seat, parsed.action, parsed.version, client_id, received=received
+    )
 
 
 async def write_loop(ws: WebSocket, conn: Conn) -> None:
@@ -216,6 +227,7 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
             message = await conn.outbox.get()
             if not conn.dropped:
                 await ws.send_text(encode(message))
+                conn.written(message)
     except Exception:  # noqa: BLE001 - the socket is gone; the reader side cleans up
         conn.dropped = True
 
@@ -253,7 +265,7 @@ async def sign_out(app: FastAPI, player_id: str) -> None:
             if pid != bus.id:
                 await bus.send(pid, {"t": SIGNED_OUT, "player": player_id})
     except Exception:  # noqa: BLE001 - the new token is stored: its owner must still get it
-        logging.getLogger("cardtable.server").warning(
+        log.warning(
             "could not tell the other processes that %s signed out", player_id, exc_info=True
         )
 
