@@ -5,6 +5,7 @@ in this browser."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -42,7 +43,7 @@ def test_download_my_games_then_delete_my_identity(server, browser):
         panel.get_by_role("link", name="Download my games").click()
     download = got.value
     assert download.suggested_filename.endswith(".json")
-    games = json.loads(open(download.path(), encoding="utf-8").read())
+    games = json.loads(Path(download.path()).read_text(encoding="utf-8"))
     assert [g["table"] for g in games] == [table_id]
     assert games[0]["record"]["game"] == "doublets" and games[0]["seat"] == 0
     # deleting asks first; keeping it changes nothing
