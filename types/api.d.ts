@@ -17,6 +17,7 @@ ChatSettings: ChatSettings
 ChatSettingsBody: ChatSettingsBody
 ClockChoice: ClockChoice
 ClockInfo: ClockInfo
+DeletedAnswer: DeletedAnswer
 Ending: Ending
 EndingWords: EndingWords
 EnterBody: EnterBody
@@ -270,6 +271,16 @@ deadline: (number | null)
  * a per-game clock's seconds left, while the seat's time does not run
  */
 left: (number | null)
+}
+/**
+ * Your identity is deleted (``DELETE /api/me``; docs/server.md, "Your own data").
+ */
+export interface DeletedAnswer {
+deleted: boolean
+/**
+ * the unfinished tables you sat at, left as you deleted it
+ */
+left: number
 }
 /**
  * The end of the game in words.

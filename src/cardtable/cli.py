@@ -398,6 +398,60 @@ def serve(
     GracefulServer(config, config.app.state.readiness, settings.drain).run()
 
 
+ForceOpt = Annotated[bool, typer.Option("--force", help="replace what is there")]
+
+
+def storage_url(db: str | None, data: Path | None) -> str:
+    """The database ``serve`` would use with these options (and its ``CARDTABLE_*``
+    variables): ``--db``, else the SQLite file in the data folder."""
+    settings = server_settings({"db": db, "data": data})
+    if settings.db:
+        return str(settings.db)
+    from cardtable.paths import data_dir
+
+    folder = Path(settings.data) if settings.data else data_dir()
+    return f"sqlite:///{folder / 'cardtable.sqlite'}"
+
+
+@app.command()
+def backup(
+    path: Annotated[Path, typer.Argument(help="the file to write the copy to")],
+    db: DbOpt = None,
+    data: DataOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Copy the server's SQLite database to PATH, while the server runs (PostgreSQL:
+    pg_dump; docs/server.md, "Backups")."""
+    from cardtable.server.storage import backup as backups
+
+    url = storage_url(db, data)
+    try:
+        revision = backups.backup(url, path, force)
+    except backups.BackupError as e:
+        failure(str(e))
+    console.print(f"backed up {url} to {path} (migration {revision})", highlight=False)
+
+
+@app.command()
+def restore(
+    path: Annotated[Path, typer.Argument(help="a file `cardtable backup` wrote")],
+    db: DbOpt = None,
+    data: DataOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Put a backup in place of the server's SQLite database (its server stopped) and
+    migrate it forward; --force to replace a database that holds tables."""
+    from cardtable.server.storage import backup as backups
+
+    url = storage_url(db, data)
+    try:
+        held, now = backups.restore(path, url, force)
+    except backups.BackupError as e:
+        failure(str(e))
+    moved = f", migrated from {held} to {now}" if held != now else f" (migration {now})"
+    console.print(f"restored {path} to {url}{moved}", highlight=False)
+
+
 def server_settings(options: dict[str, Any]) -> Any:
     """The server's settings (``ServerSettings``) from ``serve``'s options: those given on the
     command line, the rest from ``CARDTABLE_*`` variables, else the defaults; a wrong value

@@ -719,6 +719,13 @@ class MeAnswer(BaseModel):
     recovery: bool | None = Field(None, description="whether the player has a recovery code")
 
 
+class DeletedAnswer(BaseModel):
+    """Your identity is deleted (``DELETE /api/me``; docs/server.md, "Your own data")."""
+
+    deleted: bool
+    left: int = Field(description="the unfinished tables you sat at, left as you deleted it")
+
+
 class BotInfo(BaseModel):
     name: str
     levels: list[str]

@@ -120,3 +120,16 @@ export function number(n) {
 export function date(moment, style = { dateStyle: "medium", timeStyle: "short" }) {
   return new Intl.DateTimeFormat(lang === "en-XA" ? "en" : lang, style).format(new Date(moment));
 }
+
+// the name of a person who deleted their identity, as the server sends it where a plain name
+// goes (server/api/names.py, FORMER_PLAYER: nobody may take it), in the reader's language
+const FORMER_PLAYER = "a former player";
+
+/**
+ * A person's name as a page shows it: a former player's in the reader's language.
+ * @param {string | null | undefined} name
+ * @returns {string}
+ */
+export function personName(name) {
+  return name === FORMER_PLAYER ? t(FORMER_PLAYER, {}, "cardtable") : name ?? "";
+}

@@ -1,7 +1,7 @@
 // The leaderboard: ratings per game, best first (the server's order). The rating people read is
 // `score` (like Elo, from 1500); openskill's μ and σ are behind a detail.
 import { api, el, getGames, showMessage, topbar } from "./common.js";
-import { number, t } from "./i18n.js";
+import { number, personName, t } from "./i18n.js";
 
 async function main() {
   await topbar();
@@ -30,7 +30,7 @@ async function main() {
         el("tbody", {}, rows.map((r, i) => el("tr", {},
           el("td", {}, String(i + 1)),
           // a bot's row says so in a badge of its own (people may not take bots' names)
-          el("td", { "data-bot": String(r.bot) }, r.bot ? r.name.replace(/ bot$/, "") : r.name,
+          el("td", { "data-bot": String(r.bot) }, r.bot ? r.name.replace(/ bot$/, "") : personName(r.name),
             " ", r.bot ? el("span", { class: "badge bot" }, t("bot")) : null),
           el("td", { "data-testid": "score",
             title: t("like an Elo rating: a new player has 1500, and it rises as you win") },

@@ -1,9 +1,10 @@
 // "My games": the person's unfinished tables (theirs to play first) to resume, and their
 // finished games with result, date and replay, a page at a time (GET /api/my-games).
 import { ago, api, askName, clear, copyText, el, getMe, showMessage, topbar } from "./common.js";
-import { date, say, t, tn } from "./i18n.js";
+import { date, personName, say, t, tn } from "./i18n.js";
 import { tournamentRow } from "./tournaments.js";
 import { reviewAsk } from "./review.js";
+import { confirmStep } from "./confirm.js";
 
 const PAGE = 20;
 const root = () => document.getElementById("mine");
@@ -48,7 +49,7 @@ function unfinishedRow(g) {
 // "alone", or whom the game was played with
 /** @param {import("@api").MyGame} g */
 function withWhom(g) {
-  return g.players === 1 ? t("alone") : t("with {names}", { names: g.opponents.join(", ") });
+  return g.players === 1 ? t("alone") : t("with {names}", { names: g.opponents.map(personName).join(", ") });
 }
 
 // "active 5 min ago": one sentence, the time element where the language puts it
@@ -220,6 +221,36 @@ async function main() {
   if (bots) root().after(bots);
   const entered = await tournamentsPanel();
   if (entered) root().after(entered);
+  document.querySelector("main").append(dataPanel());
+}
+
+// "Your data": every finished game's record in one file (GET /api/me/records), and deleting
+// the identity (DELETE /api/me) after a question that names what it does
+function dataPanel() {
+  const remove = async () => {
+    const yes = await confirmStep({
+      title: t("Delete your identity?"),
+      text: t("You leave your unfinished tables, and your name is gone from every game: "
+        + "they show a former player. This browser, your other browsers and your recovery "
+        + "code stop being you. Your finished games stay and still replay. This cannot be undone."),
+      yes: t("Delete my identity"), no: t("Keep it"), testid: "delete-me" });
+    if (!yes) return;
+    try {
+      await api("DELETE", "/api/me");
+    } catch (e) {
+      showMessage(e.message);
+      return;
+    }
+    location.assign("/?deleted=1");
+  };
+  return el("section", { class: "panel", "data-testid": "your-data" },
+    el("h2", {}, t("Your data")),
+    el("p", {}, t("Every finished game of yours, as records in one file (JSON).")),
+    el("div", { class: "row" },
+      el("a", { class: "button", href: "/api/me/records", download: "cardtable-my-games.json",
+        "data-testid": "download-records" }, t("Download my games")),
+      el("button", { type: "button", "data-testid": "delete-identity",
+        onclick: remove }, t("Delete my identity"))));
 }
 
 // the tournaments the person entered, newest first (GET /api/me/tournaments)

@@ -11,7 +11,7 @@ import { api, clear, copyText, el, getGames, showMessage, topbar } from "./commo
 import { logPanel, scrollToLine } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { botName, playedBy, playedFor, ranksSeats, results, summary } from "./results.js";
-import { say, t } from "./i18n.js";
+import { personName, say, t } from "./i18n.js";
 import { askReview, atStep, markLog, progressWords, reviewAsk, reviewPanel } from "./review.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -35,7 +35,7 @@ let review = null; // the game's review, once made
 
 function label(who) {
   if (who.bot && who.person) return playedFor(who.person, who.name);
-  return who.bot ? botName(who.name) : who.name || "?";
+  return who.bot ? botName(who.name) : personName(who.name) || "?";
 }
 
 // who sat at each seat after `n` actions: a seat handed to a bot shows its person until then

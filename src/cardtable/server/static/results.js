@@ -6,7 +6,7 @@
 // before its game's end has no figures: its headline says how it ended (lifecycle.js), and
 // the server's lines say the rest.
 import { el } from "./common.js";
-import { say, t } from "./i18n.js";
+import { personName, say, t } from "./i18n.js";
 
 /** @typedef {import("@api").Ending} Ending */
 /** @typedef {import("@api").TableInfo} TableInfo */
@@ -25,7 +25,7 @@ import { say, t } from "./i18n.js";
 // build the same), so they read in the reader's language
 /** @param {string} person @param {string} bot */
 export const playedFor = (person, bot) =>
-  say({ msg: "{person} — played by {bot}", domain: "cardtable", args: { person, bot } });
+  say({ msg: "{person} — played by {bot}", domain: "cardtable", args: { person: personName(person), bot } });
 /** @param {string} name */
 export const botName = (name) => say({ msg: "{name} (bot)", domain: "cardtable", args: { name } });
 
@@ -35,7 +35,7 @@ export function seatName(seat) {
   if (seat.shown) return say(seat.shown);  // the server's words, in the reader's language
   if (seat.bot && seat.person) return playedFor(seat.person, seat.name);
   if (seat.bot || seat.bot_account) return botName(seat.name);
-  return seat.name || t("open seat");
+  return personName(seat.name) || t("open seat");
 }
 
 // who played each seat of a finished game (seats[i].history from the server; `fallback`
@@ -44,7 +44,7 @@ export function playedBy(table, fallback) {
   return table.seats.map((s, i) => {
     if (!s.history) return fallback[i];
     const labels = s.history.map((h) => (h.bot && h.person ? playedFor(h.person, h.name)
-      : h.bot ? t("{bot} bot", { bot: h.name }) : h.name));
+      : h.bot ? t("{bot} bot", { bot: h.name }) : personName(h.name)));
     // "Ann" then "Ann — played by Greedy" says it once
     return labels.filter((x, k) => !labels[k + 1] || !labels[k + 1].startsWith(`${x} — `))
       // TRANSLATORS: between the players of one seat, in the order they played it
@@ -135,7 +135,7 @@ export function summaryLines(sum, names = []) {
   const fig = figures(sum, names);
   for (const row of fig.rows) {
     const cells = row.cells.map((x, k) => `${fig.columns[k]} ${x}`);
-    lines.push(`${fig.ranked ? `#${row.rank ?? "–"} ` : ""}${row.name}: ${cells.join(", ")}`);
+    lines.push(`${fig.ranked ? `#${row.rank ?? "–"} ` : ""}${personName(row.name)}: ${cells.join(", ")}`);
   }
   for (const [heading, value] of fig.table) lines.push(`${heading}: ${value}`);
   return [...lines, ...closedLines(sum), ...notesOf(sum)];
@@ -159,7 +159,7 @@ function figuresTable(fig, h) {
     h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, fig.rows.map((row) => h("tr", { "data-seat": String(row.seat) },
       fig.ranked ? h("td", {}, row.rank === null ? "–" : String(row.rank)) : null,
-      h("td", { class: "name" }, row.name,
+      h("td", { class: "name" }, personName(row.name),
         row.winner ? h("span", { class: "winner-mark" }, " ★") : null),
       row.cells.map((x) => h("td", {}, String(x)))))));
 }

@@ -3,7 +3,7 @@
 // and for its creator: start now and the invite link.
 import { api, clear, copyText, el, showMessage, topbar } from "./common.js";
 import { describeTime } from "./clock.js";
-import { date, number, t, tn } from "./i18n.js";
+import { date, number, personName, t, tn } from "./i18n.js";
 import { tournamentName, tournamentStatus } from "./tournaments.js";
 
 const tournamentId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -77,7 +77,7 @@ function standings(info) {
     el("tbody", {}, info.standings.map((s) => el("tr", { class: s.you ? "you" : null,
       "data-testid": "standing" },
     el("td", {}, String(s.place)),
-    el("td", {}, s.name, s.bot_account ? [" ", el("span", { class: "badge bot" }, t("bot"))] : "",
+    el("td", {}, personName(s.name), s.bot_account ? [" ", el("span", { class: "badge bot" }, t("bot"))] : "",
       s.withdrawn ? [" ", el("span", { class: "badge" }, t("withdrawn"))] : "",
       s.you ? [" ", el("span", { class: "badge" }, t("you"))] : "",
       s.on_streak ? [" ", el("span", { class: "badge streak", "data-testid": "on-streak",
@@ -101,7 +101,7 @@ function challengeStandings(info) {
     el("tbody", {}, info.standings.map((s) => el("tr", { class: s.you ? "you" : null,
       "data-testid": "standing" },
     el("td", {}, String(s.place)),
-    el("td", {}, s.name, s.you ? [" ", el("span", { class: "badge" }, t("you"))] : "",
+    el("td", {}, personName(s.name), s.you ? [" ", el("span", { class: "badge" }, t("you"))] : "",
       s.days_in_a_row > 1 ? [" ", el("span", { class: "badge streak", "data-testid": "days-in-a-row" },
         tn("{n} day in a row", "{n} days in a row", s.days_in_a_row))] : ""),
     el("td", { "data-testid": "points" }, el("b", {}, number(s.points))),

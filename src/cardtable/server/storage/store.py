@@ -48,6 +48,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from cardtable.paths import private_dir, private_sqlite
 from cardtable.server.api.metrics import COMMIT_ROWS, COMMIT_SECONDS
+from cardtable.server.api.names import FORMER_PLAYER, former_player
 from cardtable.server.storage.ratings import new_ratings
 
 
@@ -124,6 +125,9 @@ class Player(Base):
     plays_with: Mapped[str | None] = mapped_column(String(8))
     #: the language the player chose (``cs``…), null if never (migration 0012)
     language: Mapped[str | None] = mapped_column(String(8))
+    #: when the person deleted their identity (migration 0016): a former player, with no
+    #: name, token or code of their own any more (``Store.forget``); null: a player
+    deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
 
 
 class Table(Base):
@@ -466,7 +470,13 @@ class Storage(Protocol):
     def bot_accounts(self, ids: list[str]) -> set[str]: ...
 
     def names(self, ids: list[str]) -> dict[str, str]:
-        """Player id -> name, for those of ``ids`` that exist."""
+        """Player id -> name, for those of ``ids`` that exist (a former player's:
+        ``former_player()``, in each reader's language)."""
+        ...
+
+    def forget(self, player_id: str) -> list[str]:
+        """The person (and their bot accounts) become former players: no name, no
+        credential, no chat lines; their games stay. The ids forgotten."""
         ...
 
     # -- tables
@@ -788,8 +798,41 @@ class Store:
 
     def names(self, ids: list[str]) -> dict[str, str]:
         with self.session() as s:
-            rows = s.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
-            return {i: n for i, n in rows}
+            q = select(Player.id, Player.name, Player.deleted_at).where(Player.id.in_(ids))
+            return {i: former_player() if gone else n for i, n, gone in s.execute(q)}
+
+    def forget(self, player_id: str) -> list[str]:
+        """A person deletes their identity (``DELETE /api/me``), and their bot accounts go
+        with it, in one transaction: each becomes a former player (no name: "a former
+        player" wherever it showed, on ratings and resigned seats too), every credential
+        ends (the token, other browsers' tokens, the recovery code) and the chat lines they
+        wrote are deleted. Their seats, actions and ratings stay (the games are the other
+        players' too, and replay). The ids forgotten (the person first)."""
+        with self.session.begin() as s:
+            ids = [player_id, *s.scalars(select(Player.id).where(Player.bot_owner == player_id))]
+            for pid in ids:
+                s.execute(
+                    update(Player)
+                    .where(Player.id == pid)
+                    .values(
+                        name=FORMER_PLAYER,
+                        token_hash="forgotten:" + secrets.token_hex(16),  # no token's hash
+                        language=None,
+                        deleted_at=now(),
+                    )
+                )
+            s.execute(delete(PlayerToken).where(PlayerToken.player_id.in_(ids)))
+            s.execute(delete(RecoveryCode).where(RecoveryCode.player_id.in_(ids)))
+            s.execute(delete(ChatLine).where(ChatLine.player_id.in_(ids)))
+            s.execute(update(Rating).where(Rating.subject.in_(ids)).values(name=FORMER_PLAYER))
+            for pid in ids:  # the names kept with resigned seats (few tables have any)
+                like = func.cast(Table.resigned, String).like(f'%"{pid}"%')
+                for row in s.scalars(select(Table).where(Table.resigned.is_not(None), like)):
+                    row.resigned = [
+                        {**r, "name": FORMER_PLAYER} if r.get("player_id") == pid else r
+                        for r in row.resigned or []
+                    ]
+        return ids
 
     # -- tables -----------------------------------------------------------------------------
     def new_table(

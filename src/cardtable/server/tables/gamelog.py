@@ -75,7 +75,8 @@ def who_of(
     if known is not None and (actor, seat) in known:
         return known[actor, seat]
     who = table.who(actor, seat)
-    name = str(who["name"])
+    # (a ``Text`` stays one: a former player's name, read in each reader's language)
+    name = who["name"] if isinstance(who["name"], str) else str(who["name"])
     if who["bot"]:
         # TRANSLATORS: a bot's name in the game log
         name = played_for(who["person"], name) if who["person"] else _("{name} (bot)", name=name)

@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from cardtable import bots, games
+from cardtable.server.api.names import FORMER_PLAYER
 from cardtable.server.tables.botrunner import EXTERNAL
 
 NAME = re.compile(r"^[^\x00-\x1f<>]{1,24}$")
@@ -26,6 +27,8 @@ def reserved_name(name: str, external: dict[str, str] | None = None) -> bool:
     ``ext:NAME``); a spec (``ext:``, ``cmd:``, ``bot:``); and any name whose last word is
     "bot"."""
     text = unicodedata.normalize("NFKC", name).casefold().strip()
+    if re.sub(r"[^a-z]", "", text) == re.sub(r"[^a-z]", "", FORMER_PLAYER):
+        return True  # a deleted identity's name (``DELETE /api/me``): nobody's
     if text.startswith((EXTERNAL, bots.EXTERNAL, "cmd(", "bot:")) or BOT_WORD.search(text):
         return True
     reserved = {b for g in games.names() for b in bots.names(g)}

@@ -262,6 +262,11 @@ class Replays:
         self._keep(key, replay)
         return replay
 
+    def forget_names(self) -> None:
+        """Someone deleted their identity: the replays kept name them, so they are built
+        again when next asked for (a build in progress reads the names it read)."""
+        self._kept.clear()
+
     def _keep(self, key: tuple[str, int], replay: Replay) -> None:
         self._kept[key] = replay
         total = sum(len(r.actions) for r in self._kept.values())

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import StreamingResponse
 
 from cardtable.core.words import translatable
 from cardtable.i18n.languages import LANGUAGES, NAMES
 from cardtable.server.api.limits import TooMany, address_key
 from cardtable.server.api.messages import (
+    DeletedAnswer,
     HubError,
     LanguageAnswer,
     LanguageBody,
@@ -20,7 +22,7 @@ from cardtable.server.api.messages import (
     RecoverBody,
     RecoveryAnswer,
 )
-from cardtable.server.web import deps, security
+from cardtable.server.web import deps, owndata, security
 from cardtable.server.web.deps import COOKIE
 from cardtable.server.web.language import COOKIE as LANGUAGE_COOKIE
 from cardtable.server.web.language import catalog_language, request_language
@@ -179,3 +181,40 @@ async def recover(request: Request, response: Response, body: RecoverBody) -> di
         "player": {"id": player.id, "name": player.name, "bot": player.bot_owner is not None},
         "recovery": True,
     }
+
+
+# -- a person's own data (docs/server.md, "Your own data") --------------------------------
+@router.get(
+    "/api/me/records",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "your finished games' records, newest first, as one JSON list "
+            "(a download; at most owndata.RECORDS_MAX games)",
+            "content": {"application/json": {"schema": {"type": "array"}}},
+        }
+    },
+)
+async def my_records(request: Request) -> StreamingResponse:
+    """Every finished game you played, as a record with its table, date and your seat."""
+    player = deps.me(request)
+    secret = request.app.state.replays.secret
+    return StreamingResponse(
+        owndata.records(deps.store(request), player.id, secret),
+        media_type="application/json",
+        headers={"content-disposition": 'attachment; filename="cardtable-my-games.json"'},
+    )
+
+
+@router.delete("/api/me", response_model=DeletedAnswer)
+async def delete_me(request: Request, response: Response) -> dict[str, Any]:
+    """Delete your identity: you leave your unfinished tables, your name is gone from every
+    game ("a former player"), and this browser, your other browsers and your recovery code
+    stop being you. Your finished games stay, and replay."""
+    player = deps.me(request)
+    if player.bot_owner is not None:
+        raise HubError("forbidden", _("a bot account goes with its owner's identity"), 403)
+    answer = await owndata.delete_identity(deps.hub(request), player)
+    request.app.state.replays.forget_names()
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax")
+    return answer
