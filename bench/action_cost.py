@@ -74,9 +74,11 @@ async def replay_all(
             answer = await handle_message(hub, table, conn, raw)
             assert answer is not None and answer["type"] == "ack", answer
             conn.push(answer)
-            for c in conns:  # what each socket writer sends
+            for c in conns:  # what each socket writer sends, and tells it sent
                 while not c.outbox.empty():
-                    counts["sent"] += len(encode(c.outbox.get_nowait()))
+                    message = c.outbox.get_nowait()
+                    counts["sent"] += len(encode(message))
+                    c.written(message)
             counts["actions"] += 1
 
     start = time.process_time()
