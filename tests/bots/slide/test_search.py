@@ -371,17 +371,45 @@ def test_the_work_cap_stops_after_the_sample_that_passes_it():
     assert decisions > 20
 
 
+def _hard_against_three(seed: int) -> list:
+    state = GAME.deal(seed, 4)
+    play_one(
+        state,
+        [make_bot("search:hard", "slide", 3)]
+        + [make_bot("greedy:random-reveal", "slide", s) for s in range(3)],
+    )
+    return state.actions
+
+
 def test_hard_is_deterministic_for_a_seed_with_four_players():
-    def actions() -> list:
-        state = GAME.deal(6, 4)
-        play_one(
-            state,
-            [make_bot("search:hard", "slide", 3)]
-            + [make_bot("greedy:random-reveal", "slide", s) for s in range(3)],
-        )
+    assert _hard_against_three(6) == _hard_against_three(6)
+
+
+def test_the_same_seed_gives_the_same_moves_under_a_cpu_hog():
+    """The search spends counted work, never seconds (#29): a game's decisions are the same
+    while both cores are kept busy by other processes as on a quiet machine."""
+    import subprocess
+    import sys
+
+    def opening() -> list:  # the first 24 actions: 6 decisions of the search
+        state = GAME.deal(11, 4)
+        bots = [make_bot("search:hard", "slide", 3)] + [
+            make_bot("greedy:random-reveal", "slide", s) for s in range(3)
+        ]
+        while len(state.actions) < 24:
+            seat = state.to_act()[0]
+            state.act(seat, bots[seat].choose(state.view(seat), state.legal(seat)))
         return state.actions
 
-    assert actions() == actions()
+    quiet = opening()
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        busy = opening()
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert busy == quiet
 
 
 # -- the panel ----------------------------------------------------------------------------------
