@@ -373,3 +373,32 @@ async def test_a_game_played_through_nginx_in_front_of_the_unit_s_server(
     assert accepted and float(accepted.group(1)) >= len(end["log"]) // 2
     lines = [json.loads(line) for line in proxied.log.read_text().splitlines() if line.strip()]
     assert any(line.get("request_id") == rid for line in lines)  # the edge's id, logged
+
+
+# -- the guide and its files --------------------------------------------------------------
+GUIDE = ROOT / "docs" / "deploy.md"
+
+
+def test_the_guide_shows_every_deploy_file_as_it_is() -> None:
+    """Each ``<!-- file: deploy/NAME -->`` of docs/deploy.md is followed by that file's
+    text, exactly; every file of deploy/ is shown once."""
+    shown = re.findall(
+        r"^<!-- file: (deploy/\S+) -->\n```\w*\n(.*?)\n```$", GUIDE.read_text(), re.M | re.S
+    )
+    names = [name for name, _ in shown]
+    assert sorted(names) == sorted(f"deploy/{p.name}" for p in DEPLOY.iterdir())
+    for name, text in shown:
+        assert text == (ROOT / name).read_text().rstrip("\n"), f"{name} differs in the guide"
+
+
+def test_prometheus_scrapes_the_metrics_port_of_every_balanced_process() -> None:
+    """Every process the balancer sends to (HOST:800N) is scraped (HOST:910N), and no
+    other target is."""
+    import yaml
+
+    config = yaml.safe_load(deployed("prometheus.yml"))
+    targets = {
+        t for job in config["scrape_configs"] for s in job["static_configs"] for t in s["targets"]
+    }
+    upstreams = re.findall(r"server (10\.[\d.]+):800(\d) ", deployed("nginx-cluster.conf"))
+    assert upstreams and targets == {f"{host}:910{n}" for host, n in upstreams}
