@@ -17,6 +17,7 @@ import shutil
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,7 @@ import websockets
 
 from cardtable.server.cluster.tunnel import table_of
 from helpers import play_with_greedy
-from server.conftest import Socket, free_port
+from server.conftest import Server, Socket, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -402,3 +403,112 @@ def test_prometheus_scrapes_the_metrics_port_of_every_balanced_process() -> None
     }
     upstreams = re.findall(r"server (10\.[\d.]+):800(\d) ", deployed("nginx-cluster.conf"))
     assert upstreams and targets == {f"{host}:910{n}" for host, n in upstreams}
+
+
+# -- the rolling restart script -----------------------------------------------------------
+class Systemd:
+    """Stands in for systemd under deploy/rolling-restart.sh: its ``systemctl`` asks this
+    object (through files in ``folder``) to restart a unit, and waits until it has: SIGTERM,
+    the exit waited for, the process started again on its port, without waiting for it to
+    be ready (the script's own wait is what is tested)."""
+
+    def __init__(self, folder: Path, units: dict[str, Server]) -> None:
+        self.folder, self.units = folder, units
+        self.asked: list[str] = []
+        self.ready_before: list[bool] = []  # each unit asked: was the one before it ready?
+        self.systemctl = folder / "systemctl"
+        self.systemctl.write_text(
+            "#!/bin/sh\n"
+            f'touch "{folder}/asked.$2"\n'
+            f'while [ ! -e "{folder}/done.$2" ]; do sleep 0.05; done\n'
+        )
+        self.systemctl.chmod(0o755)
+
+    def serve(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            for unit, server in self.units.items():
+                if unit in self.asked or not (self.folder / f"asked.{unit}").exists():
+                    continue
+                if self.asked:
+                    self.ready_before.append(ready(self.units[self.asked[-1]]) == 200)
+                self.asked.append(unit)
+                assert server.proc is not None
+                server.proc.terminate()
+                server.proc.wait(30)
+                launch(server)
+                (self.folder / f"done.{unit}").touch()
+            time.sleep(0.05)
+
+
+def ready(server: Server) -> int:
+    try:
+        return httpx.get(server.base + "/readyz", timeout=2).status_code
+    except httpx.HTTPError:
+        return 0
+
+
+def launch(server: Server) -> None:
+    """Start the server's process again, as Server.start does, without waiting for it."""
+    with open(server.data / "server.log", "ab") as log:
+        server.proc = subprocess.Popen(
+            [sys.executable, "-m", "cardtable", "serve", "--port", str(server.port)]
+            + ["--db", server.db_url, *server.args],
+            env=dict(os.environ, CARDTABLE_DATA=str(server.data)),
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+
+
+@pytest.mark.own_process
+@pytest.mark.skipif(shutil.which("curl") is None, reason="no curl")
+def test_the_rolling_restart_script_restarts_one_process_at_a_time(tmp_path: Path) -> None:
+    servers = {}
+    for n in (1, 2):
+        data = tmp_path / f"p{n}"
+        data.mkdir()
+        servers[f"cardtable@{n}"] = Server(
+            f"sqlite:///{data / 'cardtable.sqlite'}", data, ["--drain", "1"]
+        )
+    for server in servers.values():
+        server.start()
+    systemd, stop = Systemd(tmp_path, servers), threading.Event()
+    helper = threading.Thread(target=systemd.serve, args=(stop,), daemon=True)
+    helper.start()
+    try:
+        done = subprocess.run(
+            [str(DEPLOY / "rolling-restart.sh")]
+            + [f"{unit}=127.0.0.1:{s.port}" for unit, s in servers.items()],
+            env=dict(os.environ, SYSTEMCTL=str(systemd.systemctl), READY_WITHIN="30"),
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert systemd.asked == list(servers)
+        assert systemd.ready_before == [True]  # the first was ready before the second went
+        assert all(ready(s) == 200 for s in servers.values())  # the last one waited for
+        assert done.stdout.splitlines()[-1] == "cardtable@2 ready"
+        # a process that never becomes ready stops the restart there
+        for mark in [*tmp_path.glob("asked.*"), *tmp_path.glob("done.*")]:
+            mark.unlink()
+        systemd.asked.clear()
+        servers["cardtable@1"].args = ["--port-that-is-no-option"]  # it cannot start
+        failed = subprocess.run(
+            [
+                str(DEPLOY / "rolling-restart.sh"),
+                f"cardtable@1=127.0.0.1:{servers['cardtable@1'].port}",
+                "cardtable@2=127.0.0.1:1",
+            ],
+            env=dict(os.environ, SYSTEMCTL=str(systemd.systemctl), READY_WITHIN="2"),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert failed.returncode == 1
+        assert "cardtable@1 is not ready" in failed.stderr
+        assert systemd.asked == ["cardtable@1"]  # the next one was never touched
+    finally:
+        stop.set()
+        helper.join(10)
+        for server in servers.values():
+            server.kill()
