@@ -256,7 +256,8 @@ class Proxied:
         with open(self.log, "wb") as err:
             self.procs.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "cardtable", *shlex.split(line)],
+                    # the bot moves at once (a test's game)
+                    [sys.executable, "-m", "cardtable", *shlex.split(line), "--bot-delay", "0"],
                     stdout=subprocess.DEVNULL,
                     stderr=err,
                 )
@@ -305,6 +306,8 @@ class Proxied:
         for proc in self.procs:
             if proc.poll() is None:
                 proc.terminate()
+                time.sleep(0.2)
+                proc.terminate()  # a second SIGTERM ends the drain at once
                 try:
                     proc.wait(15)
                 except subprocess.TimeoutExpired:
