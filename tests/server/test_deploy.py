@@ -28,7 +28,7 @@ import pytest
 import websockets
 
 from cardtable.server.cluster.tunnel import table_of
-from helpers import play_with_greedy
+from helpers import load_bench, play_with_greedy
 from server.conftest import Server, Socket, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -515,3 +515,124 @@ def test_the_rolling_restart_script_restarts_one_process_at_a_time(tmp_path: Pat
         helper.join(10)
         for server in servers.values():
             server.kill()
+
+
+# -- the balancer's config in front of real processes -------------------------------------
+@pytest.mark.own_process
+@need_nginx
+@pytest.mark.skipif(
+    shutil.which("redis-server") is None and not os.environ.get("CARDTABLE_TEST_NEED_REDIS"),
+    reason="no redis-server (apt-get install redis-server)",
+)
+async def test_the_balancer_sends_every_request_of_a_table_to_one_process(
+    tmp_path: Path,
+) -> None:
+    """nginx from nginx-cluster.conf in front of two ``--bus`` processes: every request and
+    socket about one table reaches the same process (nginx's own access log says which),
+    the tables spread over both, and a game is played to its end through the balancer
+    wherever its holder is (forwarded over the bus when the table was made elsewhere)."""
+    redis, bus = load_bench("cluster").start_redis(tmp_path)
+    servers = []
+    for n in (1, 2):
+        (tmp_path / f"p{n}").mkdir()
+        servers.append(
+            Server(f"sqlite:///{tmp_path / 'db.sqlite'}", tmp_path / f"p{n}", ["--bus", bus])
+        )
+    https, nginx = free_port(), None
+    try:
+        for server in servers:
+            server.start()
+        site = re.sub(
+            r"(    server 10\.0\.0\.\d+:\d+ [^\n]*\n)+",
+            "".join(
+                f"    server 127.0.0.1:{s.port} max_fails=2 fail_timeout=10s;\n" for s in servers
+            ),
+            deployed(
+                "nginx-cluster.conf",
+                {
+                    "listen 80;": f"listen 127.0.0.1:{free_port()};",
+                    "listen 443 ssl;": f"listen 127.0.0.1:{https} ssl;",
+                    "    listen [::]:80;\n": "",
+                    "    listen [::]:443 ssl;\n": "",
+                },
+            ),
+            count=1,
+        )
+        assert site.count("server 127.0.0.1:") == 2
+        prefix = nginx_prefix(tmp_path / "nginx", site)
+        conf = (prefix / "nginx.conf").read_text()
+        (prefix / "nginx.conf").write_text(
+            conf.replace(
+                f"  access_log {prefix}/access.log;",
+                f"  log_format routed '$uri $upstream_addr';\n"
+                f"  access_log {prefix}/access.log routed;",
+            )
+        )
+        assert NGINX is not None
+        nginx = subprocess.Popen(
+            [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        origin = f"https://127.0.0.1:{https}"
+        await asyncio.to_thread(wait_ready, origin, nginx)
+        tables, token = await asyncio.to_thread(tables_through, origin, 12)
+        for tid in tables:  # three sockets to each table, each a new connection to nginx
+            for _ in range(3):
+                url = f"wss://127.0.0.1:{https}/ws/tables/{tid}?token={token}"
+                sock = Socket(await websockets.connect(url, ssl=no_verify(), origin=origin))  # type: ignore[arg-type]
+                await sock.until(lambda s: True)
+                await sock.close()
+        sock = Socket(
+            await websockets.connect(
+                f"wss://127.0.0.1:{https}/ws/tables/{tables[0]}?token={token}",
+                ssl=no_verify(),
+                origin=origin,  # type: ignore[arg-type]
+            )
+        )
+        end = await asyncio.wait_for(play_with_greedy(sock, "slide", errors_allowed=True), 120)
+        assert end["table"]["status"] == "over"
+        await sock.close()
+        routes: dict[str, set[str]] = {}
+        for line in (prefix / "access.log").read_text().splitlines():
+            uri, upstream = line.split(" ", 1)
+            routes.setdefault(table_of(uri) or "", set()).add(upstream)
+        for tid in tables:
+            assert len(routes[tid]) == 1, (tid, routes[tid])  # one process per table
+        assert len({next(iter(routes[tid])) for tid in tables}) == 2  # spread over both
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(15)
+        for server in servers:
+            server.kill()
+        redis.terminate()
+        redis.wait()
+
+
+def wait_ready(origin: str, nginx: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if httpx.get(origin + "/readyz", verify=False, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+        time.sleep(0.1)
+
+
+def tables_through(origin: str, n: int) -> tuple[list[str], str]:
+    """``n`` tables (Slide against a bot) made by one person through the balancer, each
+    then read by its own path; their ids and the person's token."""
+    with httpx.Client(base_url=origin, verify=False, timeout=10) as http:
+        assert http.post("/api/me", json={"name": "Ada"}).status_code == 200
+        tables = []
+        for _ in range(n):
+            made = http.post(
+                "/api/tables", json={"game": "slide", "seats": ["me", "greedy"], "options": {}}
+            )
+            assert made.status_code == 200, made.text
+            tables.append(made.json()["id"])
+            assert http.get(f"/api/tables/{tables[-1]}").status_code == 200
+        return tables, http.cookies["cardtable_token"]
