@@ -447,7 +447,20 @@ class SlideGame(Game):
 class _Shown:
     """The parts of a state's views that are shared between them (``SlideState._shown``)."""
 
-    __slots__ = ("seen", "rows", "over", "grids", "deals_of", "deals_len", "deals")
+    __slots__ = (
+        "seen",
+        "rows",
+        "over",
+        "grids",
+        "deals_of",
+        "deals_len",
+        "deals",
+        "pending_of",
+        "chosen",
+        "waiting",
+        "holes_of",
+        "holes",
+    )
 
     def __init__(self) -> None:
         #: per seat, a copy of the grid its rows show (None: none built yet)
@@ -459,6 +472,13 @@ class _Shown:
         self.deals_of: list[dict[str, Any]] | None = None
         self.deals_len = 0
         self.deals: list[dict[str, Any]] = []
+        #: a copy of the seats' pending reveals that ``chosen`` and ``waiting`` (the seats
+        #: still to reveal) show, and of the holes that ``holes`` names
+        self.pending_of: list[int] | None = None
+        self.chosen: list[bool] = []
+        self.waiting: list[int] = []
+        self.holes_of: list[int] | None = None
+        self.holes: list[str | None] = []
 
 
 class SlideState(State):
@@ -775,12 +795,18 @@ class SlideState(State):
         return parts.grids
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        over = self._ended
-        pending = self.pending
+        over, pending, holes, parts = self._ended, self.pending, self.holes, self._shown()
+        if parts.pending_of != pending:  # (unchanged through a take phase)
+            parts.chosen = [p >= 0 for p in pending]
+            parts.waiting = [s for s in range(len(pending)) if pending[s] < 0]
+            parts.pending_of = pending.copy()
+        if parts.holes_of != holes:  # (unchanged through a reveal phase)
+            parts.holes = [_HOLE_NAME[h] for h in holes]
+            parts.holes_of = holes.copy()
         if over:
             to_act: list[int] = []
         elif self.phase == "reveal":
-            to_act = [s for s in range(self.players) if pending[s] < 0]
+            to_act = parts.waiting
         else:
             to_act = [(self.first + self.taken) % self.players]
         view: dict[str, Any] = {
@@ -794,10 +820,10 @@ class SlideState(State):
             "to_act": to_act,
             "turn": to_act[0] if self.phase == "take" and not over else None,
             "grids": self._shown_grids(),
-            "holes": [_HOLE_NAME[h] for h in self.holes],
+            "holes": parts.holes,
             "centre": list(self.centre),
             "revealed": list(self.revealed) if self.revealed else [None] * self.players,
-            "chosen": [p >= 0 for p in pending],
+            "chosen": parts.chosen,
             "choice": None,
             "totals": list(self.totals),
             "deal_results": self._shown_deal_results(),

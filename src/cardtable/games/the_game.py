@@ -612,17 +612,20 @@ class TheGameState(State):
         """Every card played, sorted: a card more is put in place, not sorted again (the
         piles only grow)."""
         piles = self.piles_played
-        sizes = [len(p) for p in piles]
-        if parts.played_of is piles and parts.played_sizes == sizes:
-            return parts.played
-        old = parts.played_sizes
-        if parts.played_of is piles and len(old) == 4 and sum(sizes) == sum(old) + 1:
-            grown = [p for p in range(4) if sizes[p] == old[p] + 1]
-            if len(grown) == 1:
-                played = parts.played.copy()
-                insort(played, piles[grown[0]][-1])
-                parts.played, parts.played_sizes = played, sizes
-                return played
+        sizes = list(map(len, piles))
+        if parts.played_of is piles:
+            old = parts.played_sizes
+            if old == sizes:
+                return parts.played
+            for p in range(len(old)):
+                if sizes[p] == old[p] + 1:  # the one pile that grew, by its top card?
+                    old[p] += 1
+                    if old == sizes:
+                        played = parts.played.copy()
+                        insort(played, piles[p][-1])
+                        parts.played, parts.played_sizes = played, sizes
+                        return played
+                    break
         parts.played = sorted([c for p in piles for c in p])
         parts.played_of, parts.played_sizes = piles, sizes
         return parts.played
@@ -631,7 +634,7 @@ class TheGameState(State):
         mine = seat is not None and 0 <= seat < self.players
         over, hands, draw, options = self._ended, self.hands, self.draw, self.options
         parts = self._shown()
-        sizes = [len(h) for h in hands]
+        sizes = list(map(len, hands))
         u1, u2, d1, d2 = self.tops
         view = {
             "game": "the-game",
