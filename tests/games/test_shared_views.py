@@ -172,8 +172,13 @@ def test_the_bots_never_change_a_view(frozen_views, name, players):
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_the_words_and_encodings_never_change_a_view(frozen_views, name, players):
-    """The game's words (what adapters and logs say), a logbook, the learning encoding."""
+    """The game's words (what adapters and logs say), a logbook, the learning encoding, the
+    terminal's board."""
+    pytest.importorskip("rich")
+    from cardtable.tui.games import board_for
+
     game = games.get(name)
+    board = board_for(game)
     encoding = game.encoding(players, {}) if game.encoding else None
     names = [f"p{s}" for s in range(players)]
     *_, played = random_walk(name, players, 1, 300)  # the one state, played on
@@ -188,6 +193,8 @@ def test_the_words_and_encodings_never_change_a_view(frozen_views, name, players
         if encoding is not None:
             encoding.observe(view)
             encoding.observe(spectator)
+        board.render(view, names)
+        board.render(spectator, names)
         state.act(seat, action)
         logbook.add(game, log, seat, action, names[seat])  # every word of the log's entries
         after = state.view(None)
@@ -195,3 +202,4 @@ def test_the_words_and_encodings_never_change_a_view(frozen_views, name, players
         if game.news_after(action, state.to_act()):
             game.describe_news(after, names)
     game.breakdown(state.view(None))
+    board.result_text(state.view(0), names)
