@@ -419,16 +419,18 @@ class TheGameState(State):
         out = []
         if seat == self.turn:
             u1, u2, d1, d2 = self.tops  # ``fits`` written out: legal() is on every path
+            b1, b2, b3, b4 = u1 - 10, u2 - 10, d1 + 10, d2 + 10  # the backward tricks
+            add = out.append
             for c in self.hands[seat]:
                 texts = _PLAYS_OF[c]
-                if c > u1 or c == u1 - 10:
-                    out.append(texts[0])
-                if c > u2 or c == u2 - 10:
-                    out.append(texts[1])
-                if c < d1 or c == d1 + 10:
-                    out.append(texts[2])
-                if c < d2 or c == d2 + 10:
-                    out.append(texts[3])
+                if c > u1 or c == b1:
+                    add(texts[0])
+                if c > u2 or c == b2:
+                    add(texts[1])
+                if c < d1 or c == b3:
+                    add(texts[2])
+                if c < d2 or c == b4:
+                    add(texts[3])
             if self.played >= self.minimum:
                 out.append(_END)
         mine = self.signals[seat]
