@@ -416,7 +416,7 @@ class TheGameState(State):
     def legal(self, seat: int) -> list[str]:
         if self._ended or not 0 <= seat < self.players:
             return []
-        out = []
+        out: list[str] = []
         if seat == self.turn:
             u1, u2, d1, d2 = self.tops  # ``fits`` written out: legal() is on every path
             b1, b2, b3, b4 = u1 - 10, u2 - 10, d1 + 10, d2 + 10  # the backward tricks
