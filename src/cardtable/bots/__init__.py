@@ -32,7 +32,8 @@ from cardtable.core.errors import BadOptions
 
 
 class Bot(Protocol):
-    """What a table asks of a bot."""
+    """What a table asks of a bot. The view is read-only: its parts may be shared with other
+    views (docs/protocol.md, "Views"), so a bot copies what it changes."""
 
     def choose(self, view: dict, legal: list[str]) -> str: ...
 

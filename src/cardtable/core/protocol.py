@@ -676,7 +676,11 @@ class State(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> View:
-        """A JSON-ready dict of exactly what ``seat`` may know (``None``: a spectator)."""
+        """A JSON-ready dict of exactly what ``seat`` may know (``None``: a spectator).
+
+        Read-only: a new dict each call, but its lists and dicts may be shared with other
+        views until they change (docs/protocol.md, "Views"); copy a part before changing it.
+        """
 
     @abstractmethod
     def result(self) -> Result:

@@ -276,9 +276,54 @@ def _fits(view: View) -> bool:
     return any(card_value(c) == view["needed"] for c in tops if c)
 
 
+def _renamed(
+    cards: list[int], seen: list[int], names: list[str | None]
+) -> tuple[list[int], list[str | None]]:
+    """A copy of ``cards`` and their names, from ``names`` (of the cards ``seen``) when the
+    pile only gained or lost its top card."""
+    n = len(seen)
+    if len(cards) == n + 1 and cards[:n] == seen:
+        return cards.copy(), [*names, _NAMES[cards[-1]]]
+    if len(cards) == n - 1 and cards == seen[:-1]:
+        return cards.copy(), names[:-1]
+    return cards.copy(), list(map(_NAMES.__getitem__, cards))
+
+
+class _Shown:
+    """The parts of a state's views (and legal lists) shared between them
+    (``DoubletsState._shown``): each with a copy of the cards it shows."""
+
+    __slots__ = (
+        "waste_of",
+        "waste",
+        "reserves_of",
+        "reserves",
+        "foundation_of",
+        "foundation",
+        "plays_of",
+        "plays_need",
+        "plays",
+    )
+
+    def __init__(self) -> None:
+        self.waste_of: list[int] = []
+        self.waste: list[str | None] = []
+        self.reserves_of: list[int | None] | None = None
+        self.reserves: list[str | None] = []
+        self.foundation_of: list[int] = []
+        self.foundation: list[str | None] = []
+        #: the reserves' plays in legal(), for these reserves and this needed value
+        self.plays_of: list[int | None] | None = None
+        self.plays_need = 0
+        self.plays: list[str] = []
+
+
 class DoubletsState(State):
     game: ClassVar[DoubletsGame]  # narrower: this game's states
     playout_policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    # the views' shared parts, in a slot: no field of the state (``clone``)
+    __slots__ = ("_parts",)
+    _parts: _Shown
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -319,7 +364,18 @@ class DoubletsState(State):
     def legal(self, seat: int) -> list[str]:
         if self._ended or seat != 0:
             return []
-        out = [_PLAY_TEXT[i] for i in self._playable()]
+        need, waste = self.needed, self.waste
+        out = ["play waste"] if waste and waste[-1] >> 2 == need else []
+        # the reserves' plays change only with a play: remembered with the reserves and need
+        parts = self._shown()
+        if parts.plays_need != need or parts.plays_of != self.reserves:
+            parts.plays = [
+                _PLAY_TEXT[i + 1]
+                for i, c in enumerate(self.reserves)
+                if c is not None and c >> 2 == need
+            ]
+            parts.plays_of, parts.plays_need = self.reserves.copy(), need
+        out += parts.plays
         if self.stock:
             out.append("flip")
         elif self.waste and self.redeals_left:
@@ -500,19 +556,41 @@ class DoubletsState(State):
                 self.actions.append(_REDEAL)
 
     # -- showing ----------------------------------------------------------------------------
+    # A view is a fresh dict, but its lists of card names are built once and shared by every
+    # view until they change: views are read-only (docs/protocol.md, "Views"). Each is
+    # remembered with the cards it names and checked against them; a card more or less on top
+    # of a pile is a new list with one name more or less, not every name again.
+    def _shown(self) -> _Shown:
+        try:
+            return self._parts
+        except AttributeError:
+            self._parts = _Shown()
+            return self._parts
+
     def view(self, seat: int | None) -> dict[str, Any]:
+        parts = self._shown()
+        if parts.reserves_of != self.reserves:
+            parts.reserves = list(map(_NAMES.__getitem__, self.reserves))
+            parts.reserves_of = self.reserves.copy()
+        waste, foundation = self.waste, self.foundation
+        if parts.waste_of != waste:
+            parts.waste_of, parts.waste = _renamed(waste, parts.waste_of, parts.waste)
+        if parts.foundation_of != foundation:
+            parts.foundation_of, parts.foundation = _renamed(
+                foundation, parts.foundation_of, parts.foundation
+            )
         view: dict[str, Any] = {
             "game": "doublets",
             "seat": seat,
             "players": 1,
-            "to_act": list(self.to_act()),
+            "to_act": [] if self._ended else [0],
             "stock": len(self.stock),
-            "waste": list(map(_NAMES.__getitem__, self.waste)),
-            "reserves": list(map(_NAMES.__getitem__, self.reserves)),
-            "foundation": list(map(_NAMES.__getitem__, self.foundation)),
+            "waste": parts.waste,
+            "reserves": parts.reserves,
+            "foundation": parts.foundation,
             "needed": self.needed,
             "redeals_left": self.redeals_left,
-            "score": len(self.foundation),
+            "score": len(foundation),
             "over": self._ended,
         }
         if self._ended:

@@ -120,6 +120,16 @@ _VALUES = {str(v): v for v in range(1, 11)}
 # the hole None, face up its value, face down "?" (or its value once the game is over)
 _SHOW = tuple([None, *range(1, 11), *(["?"] * 10)])
 _SHOW_ALL = tuple([None, *range(1, 11), *range(10, 0, -1)])
+#: a hole's name by its cell, -1 (no hole) naming None
+_HOLE_NAME = (*CELL_NAMES, None)
+#: _TAKES[hole][value]: the take texts of ``value`` at a grid with that hole, in legal()'s order
+_TAKES = tuple(
+    ((), *(tuple(_TAKE_TEXT[(v, d)] for d, _cells in PUSHES[h]) for v in range(1, 11)))
+    for h in range(CELLS)
+)
+#: every well-formed action's text, parsed: what ``_apply`` looks up before it splits words
+_REVEAL_OF = {text: i for i, text in enumerate(_REVEAL_TEXT)}
+_TAKE_OF = {text: vd for vd, text in _TAKE_TEXT.items()}
 
 
 # -- rules helpers: pure functions on a plain list of 16 cells, shared with bots ---------------
@@ -434,9 +444,49 @@ class SlideGame(Game):
         return lines
 
 
+class _Shown:
+    """The parts of a state's views that are shared between them (``SlideState._shown``)."""
+
+    __slots__ = (
+        "seen",
+        "rows",
+        "over",
+        "grids",
+        "deals_of",
+        "deals_len",
+        "deals",
+        "pending_of",
+        "chosen",
+        "waiting",
+        "holes_of",
+        "holes",
+    )
+
+    def __init__(self) -> None:
+        #: per seat, a copy of the grid its rows show (None: none built yet)
+        self.seen: list[list[int] | None] = []
+        self.rows: list[list[list[Any]]] = []
+        self.over: bool | None = None
+        self.grids: list[list[list[Any]]] = []
+        #: the ``deal_results`` list (and its length) that ``deals`` shows
+        self.deals_of: list[dict[str, Any]] | None = None
+        self.deals_len = 0
+        self.deals: list[dict[str, Any]] = []
+        #: a copy of the seats' pending reveals that ``chosen`` and ``waiting`` (the seats
+        #: still to reveal) show, and of the holes that ``holes`` names
+        self.pending_of: list[int] | None = None
+        self.chosen: list[bool] = []
+        self.waiting: list[int] = []
+        self.holes_of: list[int] | None = None
+        self.holes: list[str | None] = []
+
+
 class SlideState(State):
     game: ClassVar[SlideGame]  # narrower: this game's states
     playout_policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    # the views' shared parts, in a slot: no field of the state (``FIELDS``, ``clone``)
+    __slots__ = ("_parts",)
+    _parts: _Shown
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -508,7 +558,7 @@ class SlideState(State):
         if self._ended:
             return ()
         if self.phase == "reveal":
-            return tuple(s for s in range(self.players) if self.pending[s] < 0)
+            return tuple([s for s in range(self.players) if self.pending[s] < 0])
         return ((self.first + self.taken) % self.players,)
 
     def legal(self, seat: int) -> list[str]:
@@ -519,8 +569,11 @@ class SlideState(State):
             return [_REVEAL_TEXT[i] for i in range(CELLS) if grid[i] < 0 and i != mine]
         if seat != (self.first + self.taken) % self.players:
             return []
-        hole = self.holes[seat]
-        return [_TAKE_TEXT[(v, d)] for v in sorted(set(self.centre)) for d, _cells in PUSHES[hole]]
+        takes = _TAKES[self.holes[seat]]
+        out: list[str] = []
+        for v in sorted(set(self.centre)):
+            out += takes[v]
+        return out
 
     def turn(self) -> int | None:
         """The seat to take a centre card, during the take phase."""
@@ -530,6 +583,17 @@ class SlideState(State):
 
     # -- acting -----------------------------------------------------------------------------
     def _apply(self, seat: int, action: str) -> None:
+        # a well-formed text is one dict look-up; the rest are parsed word by word, to say why
+        cell = _REVEAL_OF.get(action)
+        if cell is not None:
+            self._check_reveal(seat, cell)
+            self._reveal(seat, cell)
+            return
+        take = _TAKE_OF.get(action)
+        if take is not None:
+            self._check_take(seat, *take)
+            self._take(seat, *take)
+            return
         words = action.split(" ")
         if len(words) == 2 and words[0] == "reveal":
             cell = CELL_INDEX.get(words[1])
@@ -702,12 +766,49 @@ class SlideState(State):
             self._end_round()
 
     # -- showing ----------------------------------------------------------------------------
-    def _rows(self, grid: list[int], reveal_all: bool) -> list[list[Any]]:
-        cells = list(map((_SHOW_ALL if reveal_all else _SHOW).__getitem__, grid))
-        return [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
+    # A view is a fresh dict, but the parts that change seldom (each seat's rows, the deals'
+    # scoring) are built once and shared by every view until they change: views are read-only
+    # (docs/protocol.md, "Views"). The parts are remembered with the content they show and
+    # checked against it, so a state changed by any means never shows a stale part.
+    def _shown(self) -> _Shown:
+        try:
+            return self._parts
+        except AttributeError:
+            self._parts = _Shown()
+            return self._parts
+
+    def _shown_grids(self) -> list[list[list[Any]]]:
+        """Every seat's rows as a view shows them, rebuilt only for a grid that changed."""
+        parts, grids, over = self._shown(), self.grids, self._ended
+        if parts.over is over and parts.seen == grids:
+            return parts.grids
+        if parts.over is not over or len(parts.seen) != len(grids):
+            parts.seen, parts.rows, parts.over = [None] * len(grids), [[]] * len(grids), over
+        show = _SHOW_ALL if over else _SHOW
+        seen, rows = parts.seen, parts.rows
+        for s, grid in enumerate(grids):
+            if seen[s] != grid:
+                cells = [show[v] for v in grid]
+                rows[s] = [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
+                seen[s] = grid.copy()
+        parts.grids = list(rows)  # a new list: views handed out keep the one they have
+        return parts.grids
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        over = self._ended
+        over, pending, holes, parts = self._ended, self.pending, self.holes, self._shown()
+        if parts.pending_of != pending:  # (unchanged through a take phase)
+            parts.chosen = [p >= 0 for p in pending]
+            parts.waiting = [s for s in range(len(pending)) if pending[s] < 0]
+            parts.pending_of = pending.copy()
+        if parts.holes_of != holes:  # (unchanged through a reveal phase)
+            parts.holes = [_HOLE_NAME[h] for h in holes]
+            parts.holes_of = holes.copy()
+        if over:
+            to_act: list[int] = []
+        elif self.phase == "reveal":
+            to_act = parts.waiting
+        else:
+            to_act = [(self.first + self.taken) % self.players]
         view: dict[str, Any] = {
             "game": "slide",
             "seat": seat,
@@ -716,23 +817,32 @@ class SlideState(State):
             "round": self.round,
             "first": self.first if not over else None,
             "phase": self.phase,
-            "to_act": list(self.to_act()),
-            "turn": self.turn(),
-            "grids": [self._rows(g, over) for g in self.grids],
-            "holes": [CELL_NAMES[h] if h >= 0 else None for h in self.holes],
+            "to_act": to_act,
+            "turn": to_act[0] if self.phase == "take" and not over else None,
+            "grids": self._shown_grids(),
+            "holes": parts.holes,
             "centre": list(self.centre),
             "revealed": list(self.revealed) if self.revealed else [None] * self.players,
-            "chosen": [p >= 0 for p in self.pending],
+            "chosen": parts.chosen,
             "choice": None,
             "totals": list(self.totals),
-            "deal_results": self._deal_results(),
+            "deal_results": self._shown_deal_results(),
             "target": self.options["target"],
         }
-        if seat is not None and 0 <= seat < self.players and self.pending[seat] >= 0:
-            view["choice"] = CELL_NAMES[self.pending[seat]]
+        if seat is not None and 0 <= seat < self.players and pending[seat] >= 0:
+            view["choice"] = CELL_NAMES[pending[seat]]
         if over:
             view["result"] = self.result()
         return view
+
+    def _shown_deal_results(self) -> list[dict[str, Any]]:
+        """The deals' scoring as views show it, shared until a deal is scored (entries of
+        ``deal_results`` are never changed: a new deal appends one)."""
+        parts = self._shown()
+        if parts.deals_of is not self.deal_results or parts.deals_len != len(self.deal_results):
+            parts.deals = self._deal_results()
+            parts.deals_of, parts.deals_len = self.deal_results, len(self.deal_results)
+        return parts.deals
 
     def _deal_results(self) -> list[dict[str, Any]]:
         """A deep copy: what leaves the state must not share lists with it."""

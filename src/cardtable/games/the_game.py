@@ -9,7 +9,7 @@ sorted lists; the draw pile is a list with the top card last.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -33,6 +33,8 @@ _CARD_VALUES = {str(c): c for c in CARDS}
 _END = "end"
 #: card -> its four play texts, in PILES order
 _PLAYS_OF = {c: tuple(_PLAY_TEXT[(c, p)] for p in range(4)) for c in CARDS}
+#: every play's text, parsed: what ``_apply`` looks up before it splits words
+_PLAY_OF = {text: cp for cp, text in _PLAY_TEXT.items()}
 #: (pile, the seat's signal on it) -> the signal moves it may make there, in legal()'s order
 _SIGNAL_MOVES = {
     (pile, current): tuple(
@@ -42,6 +44,8 @@ _SIGNAL_MOVES = {
     for pile in PILES
     for current in (None, *SIGNALS)
 }
+#: the signal moves of a seat with no signal set, in legal()'s order
+_FIRST_SIGNALS = tuple(move for pile in PILES for move in _SIGNAL_MOVES[(pile, None)])
 #: piles as people read them
 PILE_WORDS = {
     # TRANSLATORS: the piles: two going up (from 1) and two going down (from 100)
@@ -354,9 +358,27 @@ class TheGame(Game):
         return TheGameState(seed, players, options)
 
 
+class _Shown:
+    """The parts of a state's views that are shared between them (``TheGameState._shown``)."""
+
+    __slots__ = ("signals_seen", "signals", "played_of", "played_sizes", "played")
+
+    def __init__(self) -> None:
+        #: a copy of the signals ``signals`` shows (None: not built yet)
+        self.signals_seen: list[dict[str, str]] | None = None
+        self.signals: list[dict[str, str]] = []
+        #: the ``piles_played`` list, and its piles' sizes, that ``played`` shows
+        self.played_of: list[list[int]] | None = None
+        self.played_sizes: list[int] = []
+        self.played: list[int] = []
+
+
 class TheGameState(State):
     game: ClassVar[TheGame]  # narrower: this game's states
     playout_policies: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    # the views' shared parts, in a slot: no field of the state (``clone``)
+    __slots__ = ("_parts",)
+    _parts: _Shown
 
     def __init__(self, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(seed, players, options)
@@ -394,47 +416,57 @@ class TheGameState(State):
     def legal(self, seat: int) -> list[str]:
         if self._ended or not 0 <= seat < self.players:
             return []
-        out = []
+        out: list[str] = []
         if seat == self.turn:
             u1, u2, d1, d2 = self.tops  # ``fits`` written out: legal() is on every path
+            b1, b2, b3, b4 = u1 - 10, u2 - 10, d1 + 10, d2 + 10  # the backward tricks
+            add = out.append
             for c in self.hands[seat]:
                 texts = _PLAYS_OF[c]
-                if c > u1 or c == u1 - 10:
-                    out.append(texts[0])
-                if c > u2 or c == u2 - 10:
-                    out.append(texts[1])
-                if c < d1 or c == d1 + 10:
-                    out.append(texts[2])
-                if c < d2 or c == d2 + 10:
-                    out.append(texts[3])
+                if c > u1 or c == b1:
+                    add(texts[0])
+                if c > u2 or c == b2:
+                    add(texts[1])
+                if c < d1 or c == b3:
+                    add(texts[2])
+                if c < d2 or c == b4:
+                    add(texts[3])
             if self.played >= self.minimum:
                 out.append(_END)
         mine = self.signals[seat]
+        if not mine:
+            out += _FIRST_SIGNALS
+            return out
         for pile in PILES:
             out.extend(_SIGNAL_MOVES[(pile, mine.get(pile))])
         return out
 
     # -- acting -----------------------------------------------------------------------------
     def _apply(self, seat: int, action: str) -> None:
-        words = action.split(" ")
-        if words[0] == "signal" and len(words) == 3:
-            self._signal(seat, words[1], words[2])
-        elif words[0] == "play" and len(words) == 3:
-            card = _CARD_VALUES.get(words[1])  # exact ASCII "2".."99" only (not "07", "²", "٣٤")
-            if card is None:
-                raise MalformedAction(
-                    _("{card} is not a card: the cards are 2 to 99", card=repr(words[1]))
-                )
-            if words[2] not in PILES:
-                raise MalformedAction(_not_a_pile(words[2]))
-            pile = PILES.index(words[2])
+        play = _PLAY_OF.get(action)  # a well-formed play is one look-up; the rest word by word
+        if play is not None:
+            card, pile = play
             self._check_turn(seat)
             if card not in self.hands[seat]:
                 raise IllegalAction(_("you do not hold the {card}", card=card))
             top = self.tops[pile]
             if not fits(card, pile, top):
-                raise IllegalAction(_misfit(card, words[2], top, UP[pile]))
+                raise IllegalAction(_misfit(card, PILES[pile], top, UP[pile]))
             self._play(seat, card, pile)
+            return
+        words = action.split(" ")
+        if words[0] == "signal" and len(words) == 3:
+            self._signal(seat, words[1], words[2])
+        elif words[0] == "play" and len(words) == 3:
+            value = _CARD_VALUES.get(words[1])  # exact ASCII "2".."99" only (not "07", "²", "٣٤")
+            if value is None:
+                raise MalformedAction(
+                    _("{card} is not a card: the cards are 2 to 99", card=repr(words[1]))
+                )
+            if words[2] not in PILES:
+                raise MalformedAction(_not_a_pile(words[2]))
+            # (a card and a pile: the text is one of _PLAY_OF's, played above)
+            self._apply(seat, _PLAY_TEXT[(value, PILES.index(words[2]))])
         elif action == "end":
             self._check_turn(seat)
             need = self.minimum
@@ -562,27 +594,69 @@ class TheGameState(State):
                     break
 
     # -- showing ----------------------------------------------------------------------------
+    # A view is a fresh dict, but the parts that change seldom (the signals, the cards played)
+    # are built once and shared by every view until they change: views are read-only
+    # (docs/protocol.md, "Views"). Each is remembered with what it shows and checked against it.
+    def _shown(self) -> _Shown:
+        try:
+            return self._parts
+        except AttributeError:
+            self._parts = _Shown()
+            return self._parts
+
+    def _shown_signals(self, parts: _Shown) -> list[dict[str, str]]:
+        if parts.signals_seen != self.signals:
+            parts.signals = [dict(s) for s in self.signals]
+            parts.signals_seen = [dict(s) for s in self.signals]
+        return parts.signals
+
+    def _shown_played(self, parts: _Shown) -> list[int]:
+        """Every card played, sorted: a card more is put in place, not sorted again (the
+        piles only grow)."""
+        piles = self.piles_played
+        sizes = list(map(len, piles))
+        if parts.played_of is piles:
+            old = parts.played_sizes
+            if old == sizes:
+                return parts.played
+            for p in range(len(old)):
+                if sizes[p] == old[p] + 1:  # the one pile that grew, by its top card?
+                    old[p] += 1
+                    if old == sizes:
+                        played = parts.played.copy()
+                        insort(played, piles[p][-1])
+                        parts.played, parts.played_sizes = played, sizes
+                        return played
+                    break
+        parts.played = sorted([c for p in piles for c in p])
+        parts.played_of, parts.played_sizes = piles, sizes
+        return parts.played
+
     def view(self, seat: int | None) -> dict[str, Any]:
         mine = seat is not None and 0 <= seat < self.players
+        over, hands, draw, options = self._ended, self.hands, self.draw, self.options
+        parts = self._shown()
+        sizes = list(map(len, hands))
+        u1, u2, d1, d2 = self.tops
         view = {
             "game": "the-game",
             "seat": seat,
             "players": self.players,
-            "to_act": list(self.to_act()),
-            "piles": dict(zip(PILES, self.tops, strict=True)),
-            "hand": list(self.hands[seat]) if mine and seat is not None else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "draw_pile": len(self.draw),
-            "turn": None if self._ended else self.turn,
+            "to_act": [] if over else [self.turn],
+            "piles": {"up1": u1, "up2": u2, "down1": d1, "down2": d2},
+            "hand": hands[seat].copy() if mine and seat is not None else None,
+            "hand_sizes": sizes,
+            "draw_pile": len(draw),
+            "turn": None if over else self.turn,
             "played_this_turn": self.played,
-            "minimum": self.minimum,
-            "minimum_empty": self.options["min_after_empty"],
-            "signals": [dict(s) for s in self.signals],
-            "cards_left": self.cards_left(),
-            "played": sorted(c for p in self.piles_played for c in p),
-            "over": self._ended,
+            "minimum": (3 if options["pro"] else 2) if draw else options["min_after_empty"],
+            "minimum_empty": options["min_after_empty"],
+            "signals": self._shown_signals(parts),
+            "cards_left": len(draw) + sum(sizes),
+            "played": self._shown_played(parts),
+            "over": over,
         }
-        if self._ended:
+        if over:
             view["result"] = self.result()
         return view
 
