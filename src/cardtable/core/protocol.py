@@ -259,12 +259,14 @@ class Tools:
 
 #: the entry-point groups of a game's companions, each registered under the game's name: a
 #: position solver (the peek), a deal solver (``cardtable solve``), an encoding (``cardtable.rl``),
-#: and the words for why a move lost a winnable deal (a review's verdict)
+#: the words for why a move lost a winnable deal (a review's verdict), and a vector environment
+#: (``cardtable.rl.make_vector_env``: N games stepped at once on arrays)
 SOLVERS = "cardtable.solvers"
 DEAL_SOLVERS = "cardtable.deal_solvers"
 ENCODINGS = "cardtable.encodings"
 LOSS_REASONS = "cardtable.loss_reasons"
-COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS, LOSS_REASONS)
+VECTOR_ENVS = "cardtable.vector_envs"
+COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS, LOSS_REASONS, VECTOR_ENVS)
 
 
 @functools.cache
@@ -392,6 +394,14 @@ class Game(ABC):
         fixed action space (index <-> notation) and a numeric observation of a view;
         registered in ``cardtable.encodings``. None: the game has no environment."""
         return companion(ENCODINGS, self.name)
+
+    @property
+    def vector_env(self) -> type | None:
+        """A Gymnasium vector environment of many games stepped at once on arrays
+        (``cardtable.rl.make_vector_env``, the ``rl`` extra): a ``gymnasium.vector.VectorEnv``
+        class built as ``(num_envs, players, options)``, playing the games of as many
+        ``CardtableGym``; registered in ``cardtable.vector_envs``. None: the game has none."""
+        return companion(VECTOR_ENVS, self.name)
 
     def offers_undo(self, players: int) -> bool:
         """Whether a table of ``players`` offers undo (and redo)."""

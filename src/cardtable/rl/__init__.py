@@ -1,5 +1,6 @@
 """Environments for learning agents (the ``rl`` extra): PettingZoo AEC and Parallel, and
-Gymnasium, for every game that offers an encoding (``Game.encoding``). docs/rl.md.
+Gymnasium, for every game that offers an encoding (``Game.encoding``), and Gymnasium vector
+environments for the games that offer one (``Game.vector_env``). docs/rl.md.
 
 ```python
 from cardtable.rl import make_env
@@ -26,6 +27,7 @@ _WHERE = {
     "make_env": "cardtable.rl.env",
     "make_gym_env": "cardtable.rl.env",
     "make_parallel_env": "cardtable.rl.env",
+    "make_vector_env": "cardtable.rl.vector",
     "register": "cardtable.rl.env",
 }
 
