@@ -166,3 +166,30 @@ def test_the_mask_never_allows_what_the_rules_refuse(seed, choices):
                 states[i] = games.get("doublets").deal(int(vec.seeds[i]), 1)
             elif mask[i].any():
                 states[i].act(0, ACTIONS[actions[i]])
+
+
+def test_the_same_as_gymnasiums_own_sync_vector_env():
+    """Gymnasium's ``SyncVectorEnv`` over single environments (its seeds ``s + i``, its
+    NEXT_STEP autoreset) agrees too: the seed mapping and the autoreset are Gymnasium's own."""
+    from gymnasium.vector import SyncVectorEnv
+
+    n, rng = 5, random.Random(3)
+    vec = make_vector_env("doublets", n)
+    sync = SyncVectorEnv(
+        [lambda: make_gym_env("doublets")] * n, autoreset_mode=AutoresetMode.NEXT_STEP
+    )
+    obs, info = vec.reset(seed=11)
+    want_obs, want_info = sync.reset(seed=11)
+    assert np.array_equal(obs, want_obs)
+    assert np.array_equal(info["action_mask"], want_info["action_mask"])
+    ended = 0
+    for _ in range(400):
+        actions = _choose(rng, info["action_mask"], 0.005)
+        obs, reward, term, trunc, info = vec.step(actions)
+        want = sync.step(actions)
+        assert np.array_equal(obs, want[0]) and np.array_equal(reward, want[1])
+        assert np.array_equal(term, want[2]) and np.array_equal(trunc, want[3])
+        assert np.array_equal(info["action_mask"], want[4]["action_mask"])
+        ended += int(term.sum())
+    assert ended >= n
+    sync.close()
