@@ -92,6 +92,7 @@ class DoubletsVectorEnv(VectorEnv):
         self.seeds = np.zeros(n, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * n
         self._rows = np.arange(n)
+        self._mask_now = np.zeros((n, len(ACTIONS)), dtype=np.int8)
 
     # -- dealing ------------------------------------------------------------------------------
     def _deal(self, i: int, seed: int) -> None:
@@ -151,7 +152,7 @@ class DoubletsVectorEnv(VectorEnv):
             self._redeal_game(int(i))
         live = ~self.done
         live[fresh] = False
-        legal = self._mask()[self._rows, actions].astype(bool)
+        legal = self._mask_now[self._rows, actions].astype(bool)
         illegal = live & ~legal
         moving = live & legal
         self._flip(np.flatnonzero(moving & (actions == FLIP)))
@@ -236,19 +237,29 @@ class DoubletsVectorEnv(VectorEnv):
         return out
 
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self._mask(), "_action_mask": np.ones(self.num_envs, dtype=bool)}
+        self._mask_now = self._mask()  # what the next step checks its actions against
+        return {
+            "action_mask": self._mask_now.copy(),
+            "_action_mask": np.ones(self.num_envs, dtype=bool),
+        }
 
     def _observe(self) -> np.ndarray:
-        n, rows = self.num_envs, self._rows[:, None]
-        out = np.zeros((n, LAYOUT.size), dtype=np.float32)
-        out[self._rows, _F["needed"].start + self.need - 1] = 1
-        out[rows, _RESERVE_COLS + self.reserves] = 1
+        out = np.zeros((self.num_envs, LAYOUT.size), dtype=np.float32)
         back = self.n_waste[:, None] - 1 - _SLOTS  # the waste from its top card down
-        cards = np.where(back >= 0, self.waste[rows, np.maximum(back, 0)], 0)
-        out[rows, _WASTE_COLS + cards] = 1
+        cards = np.where(back >= 0, np.take_along_axis(self.waste, np.maximum(back, 0), 1), 0)
+        hot = np.concatenate(  # the one-hot fields' 1s, as columns, then as flat indices
+            [
+                (_F["needed"].start - 1 + self.need)[:, None],
+                _RESERVE_COLS + self.reserves,
+                _WASTE_COLS + cards,
+                (_F["redeals_left"].start + self.redeals)[:, None],
+            ],
+            axis=1,
+        )
+        hot += self._rows[:, None] * LAYOUT.size
+        out.reshape(-1)[hot.reshape(-1)] = 1
         out[:, _F["waste_size"].start] = self.n_waste / MAX_WASTE
         out[:, _F["stock"].start] = self.n_stock / MAX_WASTE
-        out[self._rows, _F["redeals_left"].start + self.redeals] = 1
         out[:, _F["foundation"].start] = self.found / NON_KINGS
         unseen = _F["unseen"].start
         out[:, unseen : unseen + KING] = self.counts[:, 1:] / 4
