@@ -247,12 +247,14 @@ def test_each_games_companions_are_found_by_its_name_and_load():
         ("cardtable.encodings", "the-game"),
         ("cardtable.loss_reasons", "doublets"),
         ("cardtable.loss_reasons", "the-game"),
+        ("cardtable.vector_envs", "the-game"),
     } <= offered
     arity = {
         "cardtable.solvers": 2,
         "cardtable.deal_solvers": 3,
         "cardtable.encodings": 2,
         "cardtable.loss_reasons": 4,
+        "cardtable.vector_envs": 1,
     }
     for group, name in offered:
         found = companion(group, name)

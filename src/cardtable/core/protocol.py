@@ -264,7 +264,9 @@ SOLVERS = "cardtable.solvers"
 DEAL_SOLVERS = "cardtable.deal_solvers"
 ENCODINGS = "cardtable.encodings"
 LOSS_REASONS = "cardtable.loss_reasons"
-COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS, LOSS_REASONS)
+#: a game's Gymnasium vector environment (``cardtable.rl.make_vector_env``): N games on arrays
+VECTOR_ENVS = "cardtable.vector_envs"
+COMPANIONS = (SOLVERS, DEAL_SOLVERS, ENCODINGS, LOSS_REASONS, VECTOR_ENVS)
 
 
 @functools.cache

@@ -26,6 +26,7 @@ _WHERE = {
     "make_env": "cardtable.rl.env",
     "make_gym_env": "cardtable.rl.env",
     "make_parallel_env": "cardtable.rl.env",
+    "make_vector_env": "cardtable.rl.env",
     "register": "cardtable.rl.env",
 }
 

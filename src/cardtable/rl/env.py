@@ -38,7 +38,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from cardtable import games
 from cardtable.bots import is_external, lifecycle, make_bot
 from cardtable.bots.external import check_spec
-from cardtable.core.protocol import Action, Game, State
+from cardtable.core.protocol import VECTOR_ENVS, Action, Game, State, companion
 from cardtable.rl.encoding import Encoding, load_encoding
 from cardtable.seeds import bot_seed
 
@@ -594,6 +594,18 @@ def make_gym_env(
     """The Gymnasium environment of one seat of ``game`` (``seat``, ``illegal_reward`` and the
     AEC keywords); ``opponents`` may list the other seats' bots in seat order."""
     return CardtableGym(game, players, options, opponents, **kwargs)
+
+
+def make_vector_env(game: str, num_envs: int, **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """The Gymnasium vector environment of ``game``: ``num_envs`` games stepped at once on
+    arrays, registered in ``cardtable.vector_envs`` (``kwargs`` go to it: ``players``,
+    ``options``, ...); ``ValueError`` for a game without one."""
+    rules = games.get(game)
+    found = companion(VECTOR_ENVS, rules.name)
+    if found is None:
+        raise ValueError(f"{rules.title} offers no vector environment")
+    env: gymnasium.vector.VectorEnv = found(num_envs, **kwargs)
+    return env
 
 
 def register() -> list[str]:
