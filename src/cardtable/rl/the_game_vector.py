@@ -94,7 +94,7 @@ def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray
     (``can_play_run``, for every row at once)? Cards that fit now can all be played, so only
     rows with fewer fitting cards than ``count`` (but some) try each first play, recursively."""
     fit = fits(hand, tops)
-    card_fits: np.ndarray = fit.any(axis=1)
+    card_fits = np.asarray(fit.any(axis=1))
     fitting = card_fits.sum(axis=1)
     ok = (count <= 0) | (fitting >= count)
     todo = np.flatnonzero(~ok & (fitting > 0))
