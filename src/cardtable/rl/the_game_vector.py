@@ -35,9 +35,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from cardtable import games
 from cardtable.core.rng import deal_key
-from cardtable.games.the_game import CARDS, HAND_SIZE, START_TOPS
+from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
 
@@ -62,7 +61,7 @@ def decks(seeds: Sequence[int]) -> np.ndarray:
     the 64-bit key ``random_words(deal_key(...))`` gives it and the cards are sorted by key,
     ties keeping their order (a stable sort), as ``shuffled`` does."""
     data = b"".join(
-        hashlib.shake_256(deal_key("the-game", s).encode()).digest(8 * N_CARDS) for s in seeds
+        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * N_CARDS) for s in seeds
     )
     words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), N_CARDS)
     return np.argsort(words, axis=1, kind="stable") + CARDS[0]
@@ -134,7 +133,7 @@ class TheGameVectorEnv(VectorEnv):
         max_steps: int | None = None,
         illegal_reward: float = -1.0,
     ) -> None:
-        game = games.get("the-game")
+        game = GAME
         count, self.options = game.check_options(players, options or {})
         if count != 1:
             raise ValueError("the vector environment of The Game plays it alone (players=1)")
@@ -169,6 +168,8 @@ class TheGameVectorEnv(VectorEnv):
         self.over = np.ones(n, dtype=bool)
         self._autoreset = np.zeros(n, dtype=bool)
         self._gens: list[np.random.Generator | None] = [None] * n
+        #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
+        self.seeds: list[int] = [0] * n
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         self._dealt = False
 
@@ -178,11 +179,13 @@ class TheGameVectorEnv(VectorEnv):
         ``gymnasium.Env.reset`` does), else the next draw of its generator."""
         if seed is not None:
             self._gens[i] = seeding.np_random(seed)[0]
-            return seed
-        gen = self._gens[i]
-        if gen is None:
-            gen = self._gens[i] = seeding.np_random()[0]
-        return int(gen.integers(_SEED_SPAN))
+        else:
+            gen = self._gens[i]
+            if gen is None:
+                gen = self._gens[i] = seeding.np_random()[0]
+            seed = int(gen.integers(_SEED_SPAN))
+        self.seeds[i] = seed
+        return seed
 
     def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
         deck = decks([self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
