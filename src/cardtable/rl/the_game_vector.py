@@ -240,7 +240,7 @@ class TheGameVectorEnv(VectorEnv):
         fresh = np.flatnonzero(self._autoreset)
         live = ~self._autoreset
         self.steps[live] += 1
-        legal = live & (self._mask[np.arange(n), a] == 1)
+        legal = live & self._allowed(a)
         illegal = live & ~legal
         was_over = self.over.copy()
         self._apply(np.flatnonzero(legal), a)
@@ -345,10 +345,22 @@ class TheGameVectorEnv(VectorEnv):
         mask[~live] = 0
         return mask
 
+    def _allowed(self, a: np.ndarray) -> np.ndarray:
+        """(N,) bools: is action ``a[i]`` one the mask of env ``i`` allows now? (Read from the
+        state, not from the mask handed out, which a caller may write to.)"""
+        rows = np.arange(self.num_envs)
+        card, pile = np.minimum(a // 4, N_CARDS - 1), a % 4
+        play = self.hand[rows, card] & FIT[pile, self.tops[rows, pile], card]
+        end = self.played >= self._minimum(rows)
+        said = self.signals[rows, np.clip((a - SIGNAL0) // 4, 0, 3)]
+        word = (a - SIGNAL0) % 4
+        talk = (self.talked < self.talk_limit) & np.where(word < 3, said != word + 1, said > 0)
+        return ~self.over & np.where(a < PLAYS, play, np.where(a == END, end, talk))
+
     def _info(self) -> dict[str, Any]:
-        self._mask = self._legal()
+        self._mask = self._legal()  # handed out as it is: the steps never read it
         return {
-            "action_mask": self._mask.copy(),
+            "action_mask": self._mask,
             "_action_mask": np.ones(self.num_envs, dtype=bool),
         }
 
