@@ -199,7 +199,8 @@ class TheGameVectorEnv(VectorEnv):
         self.signals[rows] = 0
         self.talked[rows] = 0
         self.steps[rows] = 0
-        self.over[rows] = ~can_run(hand, self.tops[rows], self._minimum(rows))
+        # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
+        self.over[rows] = False
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
@@ -287,10 +288,11 @@ class TheGameVectorEnv(VectorEnv):
             return
         have = self.hand[rows].sum(axis=1)
         take = np.minimum(HAND - have, N_CARDS - self.next[rows])
-        for j in range(HAND):
-            more = take > j
-            sel = rows[more]
-            self.hand[sel, self.deck[sel, self.next[sel] + j] - CARDS[0]] = True
+        step = np.arange(HAND)
+        drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
+        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
+        cards = self.deck[rows[:, None], at]
+        self.hand[np.broadcast_to(rows[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
         self.next[rows] += take
         self.played[rows] = 0
         empty = (have + take) == 0
