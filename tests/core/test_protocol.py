@@ -248,6 +248,7 @@ def test_each_games_companions_are_found_by_its_name_and_load():
         ("cardtable.loss_reasons", "doublets"),
         ("cardtable.loss_reasons", "the-game"),
         ("cardtable.vector_envs", "doublets"),
+        ("cardtable.vector_envs", "the-game"),
     } <= offered
     arity = {
         "cardtable.solvers": 2,

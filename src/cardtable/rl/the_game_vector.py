@@ -1,0 +1,371 @@
+"""The Game alone (one player), N deals at once on numpy arrays: a Gymnasium vector env.
+
+``TheGameVectorEnv(num_envs)`` (or ``make_vector_env("the-game", num_envs)``) plays the same
+games as ``num_envs`` single ``make_gym_env("the-game", players=1)`` environments side by side
+(``gymnasium.vector.SyncVectorEnv``), step for step: the same observations (the encoding's
+layout, ``cardtable.rl.the_game``), rewards, terminations, truncations and masks
+(``infos["action_mask"]``), which ``tests/rl/test_vector_the_game.py`` checks. docs/rl.md,
+"Vector environment".
+
+- **Arrays**: per env a 0/1 hand over the cards 2..99, the shuffled deck and the index of the
+  next card to draw, the four pile tops, the cards played this turn, the seat's signals and its
+  talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them.
+- **Seeds**: ``reset(seed=s)`` deals env ``i`` the deal of seed ``s + i`` (what SyncVectorEnv
+  gives its ``i``-th env); a list gives each env its own (None: drawn). Env ``i`` keeps its own
+  generator, seeded as ``gymnasium.Env.reset`` seeds it, and draws its next deal's seed from it
+  at an autoreset, as the single env does on a reset without a seed.
+- **Autoreset**: ``AutoresetMode.NEXT_STEP`` (Gymnasium's default): the step after an episode
+  ends resets that env (its action is ignored) and returns the new deal's observation with
+  reward 0, not terminated, not truncated.
+- **Deals** are made once per episode in Python, one hash per deal: the game's own deck
+  (``cardtable.core.rng.shuffled`` of ``deal_key``), sorted by its keys for all envs at once.
+- ``infos`` holds ``action_mask`` (int8, ``(N, 409)``) only: the single env's ``legal``
+  notations and ``result`` dicts would cost a Python loop over the envs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from cardtable.core.rng import deal_key
+from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
+from cardtable.rl.encoding import load_encoding
+from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
+
+_SEED_SPAN = 2**63  # as cardtable.rl.env draws a seed for a reset without one
+N_CARDS = len(CARDS)
+HAND = HAND_SIZE[1]
+#: the card of each card index (hand columns), 2..99
+CARD_OF = np.arange(CARDS[0], CARDS[-1] + 1, dtype=np.int64)
+#: the backwards trick per pile: up piles take top - 10, down piles top + 10
+BACK = np.array([-10, -10, 10, 10], dtype=np.int64)
+IS_UP = np.array([True, True, False, False])
+PLAYS = 4 * N_CARDS  # actions 0..391: play card index a // 4 on pile a % 4
+END = PLAYS  # 392
+SIGNAL0 = END + 1  # 393 + 4 pile + word (avoid, small, good, clear)
+N_ACTIONS = SIGNAL0 + 16
+#: a signal's one-hot column in the seat block: pile * 3 + word (1 avoid, 2 small, 3 good) - 1
+SIG_COLS = np.arange(4) * 3 - 1
+
+
+def decks(seeds: Sequence[int]) -> np.ndarray:
+    """The decks (card values, top first) ``TheGameState`` deals for ``seeds``: each card gets
+    the 64-bit key ``random_words(deal_key(...))`` gives it and the cards are sorted by key,
+    ties keeping their order (a stable sort), as ``shuffled`` does."""
+    data = b"".join(
+        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * N_CARDS) for s in seeds
+    )
+    words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), N_CARDS)
+    return np.argsort(words, axis=1, kind="stable") + CARDS[0]
+
+
+def _fit_table() -> np.ndarray:
+    """(4, 101, 98) bools: does card index k go on pile p whose top is t (1..100)?"""
+    card = CARD_OF[None, :]
+    top = np.arange(TOPS + 1)[:, None]
+    table = np.empty((4, TOPS + 1, N_CARDS), dtype=bool)
+    for p in range(4):
+        onward = card > top if IS_UP[p] else card < top
+        table[p] = onward | (card == top + BACK[p])
+    return table
+
+
+FIT = _fit_table()
+PILE = np.arange(4)
+
+
+def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M, 4, 98) bools: card index k of ``hand`` (M, 98) held and fitting pile p of
+    ``tops`` (M, 4), as ``cardtable.games.the_game.fits`` says (one look-up per pile)."""
+    return FIT[PILE, tops] & hand[:, None, :]
+
+
+def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """(M,) bools: can ``count`` cards of ``hand`` be played one after another on ``tops``
+    (``can_play_run``, for every row at once)? Cards that fit now can all be played, so only
+    rows with fewer fitting cards than ``count`` (but some) try each first play, recursively."""
+    fit = fits(hand, tops)
+    card_fits = np.asarray(fit.any(axis=1))
+    fitting = card_fits.sum(axis=1)
+    ok = (count <= 0) | (fitting >= count)
+    todo = np.flatnonzero(~ok & (fitting > 0))
+    if todo.size == 0:
+        return ok
+    h, t, f, cf, rest = hand[todo], tops[todo], fit[todo], card_fits[todo], count[todo] - 1
+    rows = np.arange(todo.size)
+    found = np.zeros(todo.size, dtype=bool)
+    order = np.argsort(~cf, axis=1, kind="stable")  # the fitting cards first
+    for j in range(int(fitting[todo].max())):
+        card = order[:, j]
+        for p in range(4):
+            sel = np.flatnonzero(cf[rows, card] & f[rows, p, card] & ~found)
+            if sel.size == 0:
+                continue
+            h2, t2 = h[sel].copy(), t[sel].copy()
+            h2[np.arange(sel.size), card[sel]] = False
+            t2[:, p] = CARD_OF[card[sel]]
+            found[sel] |= can_run(h2, t2, rest[sel])
+    ok[todo] = found
+    return ok
+
+
+class TheGameVectorEnv(VectorEnv):
+    """``num_envs`` games of The Game for one player (default options, or ``options``), as
+    many ``make_gym_env("the-game", players=1, options=..., talk_limit=...,
+    max_steps=..., illegal_reward=...)`` would play them (module docstring)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int | None = 1,
+        options: Mapping[str, Any] | None = None,
+        talk_limit: int = 2,
+        max_steps: int | None = None,
+        illegal_reward: float = -1.0,
+    ) -> None:
+        game = GAME
+        count, self.options = game.check_options(players, options or {})
+        if count != 1:
+            raise ValueError("the vector environment of The Game plays it alone (players=1)")
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        if talk_limit < 0:
+            raise ValueError("talk_limit must be 0 or more")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError("max_steps must be at least 1 (or None: no limit)")
+        self.encoding = load_encoding(game, 1, self.options)
+        self.num_envs = num_envs
+        self.talk_limit, self.max_steps = talk_limit, max_steps
+        self.illegal_reward = float(illegal_reward)
+        self.metadata = {**self.metadata}
+        self.single_observation_space = spaces.Box(
+            low=0.0, high=self.encoding.layout.high(), dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(len(self.encoding.actions))
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._busy = 3 if self.options["pro"] else 2  # the minimum while the draw pile lasts
+        self._empty = int(self.options["min_after_empty"])
+        n = num_envs
+        self.hand = np.zeros((n, N_CARDS), dtype=bool)
+        self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
+        self.next = np.full(n, N_CARDS, dtype=np.int64)  # the deck's next card to draw
+        self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
+        self.played = np.zeros(n, dtype=np.int64)
+        self.signals = np.zeros((n, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
+        self.talked = np.zeros(n, dtype=np.int64)
+        self.steps = np.zeros(n, dtype=np.int64)
+        self.over = np.ones(n, dtype=bool)
+        self._autoreset = np.zeros(n, dtype=bool)
+        self._gens: list[np.random.Generator | None] = [None] * n
+        #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
+        self.seeds: list[int] = [0] * n
+        self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        self._dealt = False
+
+    # -- deals ------------------------------------------------------------------------------
+    def _seed_of(self, i: int, seed: int | None) -> int:
+        """The deal seed of env ``i``: ``seed`` itself (re-seeding its generator, as
+        ``gymnasium.Env.reset`` does), else the next draw of its generator."""
+        if seed is not None:
+            self._gens[i] = seeding.np_random(seed)[0]
+        else:
+            gen = self._gens[i]
+            if gen is None:
+                gen = self._gens[i] = seeding.np_random()[0]
+            seed = int(gen.integers(_SEED_SPAN))
+        self.seeds[i] = seed
+        return seed
+
+    def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
+        deck = decks([self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
+        self.deck[rows] = deck
+        hand = np.zeros((rows.size, N_CARDS), dtype=bool)
+        np.put_along_axis(hand, deck[:, :HAND] - CARDS[0], True, axis=1)
+        self.hand[rows] = hand
+        self.next[rows] = HAND
+        self.tops[rows] = START_TOPS
+        self.played[rows] = 0
+        self.signals[rows] = 0
+        self.talked[rows] = 0
+        self.steps[rows] = 0
+        # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
+        self.over[rows] = False
+
+    def _minimum(self, rows: np.ndarray) -> np.ndarray:
+        return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every env (seeds: module docstring); ``options`` is accepted as the API asks,
+        the game's options are the constructor's."""
+        n = self.num_envs
+        if seed is None or isinstance(seed, int):
+            seeds: list[int | None] = [None if seed is None else seed + i for i in range(n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(f"give one seed per env ({n}), not {len(seeds)}")
+        self._deal(np.arange(n), seeds)
+        self._autoreset[:] = False
+        self._dealt = True
+        return self._observe(), self._info()
+
+    # -- steps ------------------------------------------------------------------------------
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._dealt:
+            raise RuntimeError("reset the environment first")
+        a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if ((a < 0) | (a >= N_ACTIONS)).any():
+            raise ValueError(f"action indices are 0..{N_ACTIONS - 1}, not {a.tolist()}")
+        n = self.num_envs
+        reward = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        fresh = np.flatnonzero(self._autoreset)
+        live = ~self._autoreset
+        self.steps[live] += 1
+        legal = live & self._allowed(a)
+        illegal = live & ~legal
+        was_over = self.over.copy()
+        self._apply(np.flatnonzero(legal), a)
+        ended = legal & self.over & ~was_over
+        left = self.hand[ended].sum(axis=1) + N_CARDS - self.next[ended]
+        reward[ended] = (N_CARDS - left) / N_CARDS
+        reward[illegal] = self.illegal_reward
+        terminated[ended | illegal] = True
+        if self.max_steps is not None:
+            truncated[:] = legal & ~self.over & (self.steps >= self.max_steps)
+        if fresh.size:
+            self._deal(fresh, [None] * fresh.size)
+        self._autoreset = terminated | truncated
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _apply(self, rows: np.ndarray, a: np.ndarray) -> None:
+        """The legal actions ``a`` of the envs ``rows``: signals, plays, ends."""
+        act = a[rows]
+        talk = act >= SIGNAL0
+        said, rows = rows[talk], rows[~talk]
+        word = (act[talk] - SIGNAL0) % 4
+        self.signals[said, (act[talk] - SIGNAL0) // 4] = np.where(word < 3, word + 1, 0)
+        self.talked[said] += 1
+        self.talked[rows] = 0
+        act = a[rows]
+        ends = rows[act == END]
+        plays, act = rows[act < END], act[act < END]
+        card, pile = act // 4, act % 4
+        self.hand[plays, card] = False
+        self.tops[plays, pile] = CARD_OF[card]
+        self.played[plays] += 1
+        out = ~self.hand[plays].any(axis=1)  # a hand played out ends its turn by itself
+        going = plays[~out]
+        short = self.played[going] < self._minimum(going)
+        check = going[short]
+        stuck = ~fits(self.hand[check], self.tops[check]).any(axis=(1, 2))
+        self.over[check[stuck]] = True  # stuck before the minimum
+        self._end_turn(np.concatenate([ends, plays[out]]))
+
+    def _end_turn(self, rows: np.ndarray) -> None:
+        """Draw back up to the hand size, then the next turn (the same seat): over when the
+        hand is empty (won) or cannot play its minimum."""
+        if rows.size == 0:
+            return
+        have = self.hand[rows].sum(axis=1)
+        take = np.minimum(HAND - have, N_CARDS - self.next[rows])
+        step = np.arange(HAND)
+        drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
+        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
+        cards = self.deck[rows[:, None], at]
+        self.hand[np.broadcast_to(rows[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
+        self.next[rows] += take
+        self.played[rows] = 0
+        empty = (have + take) == 0
+        self.over[rows[empty]] = True  # every card is played: won
+        going = rows[~empty]
+        self.over[going] = ~can_run(self.hand[going], self.tops[going], self._minimum(going))
+
+    # -- what the seat sees -----------------------------------------------------------------
+    def _observe(self) -> np.ndarray:
+        """The encoding's observation of each env's view (``TheGameEncoding.observe``)."""
+        n = self.num_envs
+        out = np.zeros((n, self.encoding.size), dtype=np.float32)
+        rows = np.arange(n)[:, None]
+        tops = self.tops
+        out[rows, _F["piles"].start + np.arange(4) * TOPS + tops - 1] = 1
+        f = _F["tops"].start
+        out[:, f : f + 4] = tops / TOPS
+        f = _F["hand"].start
+        out[:, f : f + N_CARDS] = self.hand
+        size = self.hand.sum(axis=1)
+        draw = N_CARDS - self.next
+        out[:, _F["draw_pile"].start] = draw / N_CARDS
+        out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
+        out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
+        minimum = np.clip(self._minimum(np.arange(n)), 1, MINIMUMS)
+        out[np.arange(n), _F["minimum"].start + minimum - 1] = 1
+        out[:, _F["players"].start] = 1
+        out[:, _F["over"].start] = self.over
+        out[:, _F["seat0.present"].start] = 1
+        out[:, _F["seat0.turn"].start] = ~self.over
+        out[:, _F["seat0.hand_size"].start] = size / MAX_HAND
+        said = self.signals > 0
+        cols = _F["seat0.signals"].start + SIG_COLS + self.signals
+        out[rows.repeat(4, axis=1)[said], cols[said]] = 1
+        return out
+
+    def _legal(self) -> np.ndarray:
+        """(N, 409) int8: the single env's mask, its legal actions (talk while under the
+        talk limit), nothing once over."""
+        n = self.num_envs
+        mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        live = ~self.over
+        plays = mask[:, :PLAYS].reshape(n, N_CARDS, 4)  # a view: action 4 k + p
+        for p in range(4):  # written pile by pile: a transposed copy costs four times more
+            plays[:, :, p] = FIT[p, self.tops[:, p]] & self.hand
+        mask[:, END] = self.played >= self._minimum(np.arange(n))
+        talk = live & (self.talked < self.talk_limit)
+        words = np.arange(1, 4)
+        s = self.signals[:, :, None]
+        signal = np.concatenate([s != words, s > 0], axis=2).reshape(n, 16)
+        mask[:, SIGNAL0:] = signal & talk[:, None]
+        mask[~live] = 0
+        return mask
+
+    def _allowed(self, a: np.ndarray) -> np.ndarray:
+        """(N,) bools: is action ``a[i]`` one the mask of env ``i`` allows now? (Read from the
+        state, not from the mask handed out, which a caller may write to.)"""
+        rows = np.arange(self.num_envs)
+        card, pile = np.minimum(a // 4, N_CARDS - 1), a % 4
+        play = self.hand[rows, card] & FIT[pile, self.tops[rows, pile], card]
+        end = self.played >= self._minimum(rows)
+        said = self.signals[rows, np.clip((a - SIGNAL0) // 4, 0, 3)]
+        word = (a - SIGNAL0) % 4
+        talk = (self.talked < self.talk_limit) & np.where(word < 3, said != word + 1, said > 0)
+        return ~self.over & np.where(a < PLAYS, play, np.where(a == END, end, talk))
+
+    def _info(self) -> dict[str, Any]:
+        self._mask = self._legal()  # handed out as it is: the steps never read it
+        return {
+            "action_mask": self._mask,
+            "_action_mask": np.ones(self.num_envs, dtype=bool),
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (N, 409) (MaskablePPO's hook)."""
+        return self._mask.astype(bool)
