@@ -282,7 +282,8 @@ class FairBot:
         self, view: dict[str, Any], legal: list[str], stock: list[str]
     ) -> tuple[str, bool] | None:
         """The move when the stock is known: ``(action, proved)``, ``proved`` when a winning
-        line is known (then followed); None when every action is proved lost (hopeless)."""
+        line is known (then followed). None when there is one action only (nothing to
+        search), or when every action is proved lost (then ``hopeless``)."""
         pos = position_from_view(view, stock)
         # follow the plan only from the very position it expects (a UI's player may stray)
         if not (self.plan and pos == self.plan_pos and self.plan[0] in legal):
@@ -291,6 +292,8 @@ class FairBot:
             other = next((a for a in legal if a in ("flip", "redeal")), None)
             # the waste first: a reserve play of the same value reaches the same position
             choices = plays[:1] + ([other] if other else [])
+            if len(choices) < 2:
+                return None  # nothing to choose: the next choice searches on from there
             found = self._search(view, stock, pos, choices)
             if found is None:
                 self.hopeless = True
@@ -317,7 +320,7 @@ class FairBot:
             for action in list(open_):
                 after = _after(pos, action)
                 status, moves, nodes, _proof = solve_position(after, share, table=self.table)
-                self.spent += nodes
+                self.spent += min(nodes, share)  # (the node past the share is not searched)
                 if status == "won":
                     slots = _slots_after(view, stock, action)
                     rest = moves_to_actions(slots, after.deck, after.pointer, after.needed, moves)
