@@ -42,7 +42,7 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
     state = games.get("doublets").deal(seed)
     bot = make_bot(spec, "doublets", seed if key is None else bot_seed(key, seed, 0))
     moves = over_half = over_one = most_nodes = 0
-    bot_cpu = slowest = 0.0
+    bot_cpu = slowest = slowest_later = 0.0
     actions, reasons = [], []
     while not state.over:
         legal = state.legal(0)
@@ -55,6 +55,8 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
         cpu = time.process_time() - cpu
         bot_cpu += cpu
         slowest = max(slowest, cpu)
+        if view["redeals_left"] < 2 or not view["stock"]:
+            slowest_later = max(slowest_later, cpu)  # the stock known: the exact search's
         over_half += cpu > 0.5
         over_one += cpu > 1.0
         most_nodes = max(most_nodes, getattr(bot, "spent", 0))  # the move's search nodes
@@ -69,6 +71,7 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
         "moves": moves,
         "cpu_ms": round(1000 * bot_cpu, 3),
         "max_move_ms": round(1000 * slowest, 3),
+        "max_later_move_ms": round(1000 * slowest_later, 3),
         "moves_over_500ms": over_half,
         "moves_over_1s": over_one,
         "max_move_nodes": most_nodes,
@@ -136,6 +139,12 @@ def summary(results: list[dict], label: str) -> None:
                 f"moves over {said}: {sum(r[key] for r in results)}, in {len(slow)} games"
                 f"{': ' + str(slow[:20]) if slow else ''}{' ...' if len(slow) > 20 else ''}"
             )
+    if all("max_later_move_ms" in r for r in results):
+        later = max(results, key=lambda r: r["max_later_move_ms"])
+        print(
+            f"slowest move with the stock known (after the first pass): "
+            f"{later['max_later_move_ms']:.0f} ms (deal {later['seed']})"
+        )
     if all("max_move_nodes" in r for r in results):
         top = max(results, key=lambda r: r["max_move_nodes"])
         print(f"most search nodes in a move: {top['max_move_nodes']} (deal {top['seed']})")
