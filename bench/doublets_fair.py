@@ -4,7 +4,9 @@
     python bench/doublets_fair.py --diagnose 442,509,1000-1010 [--level normal]
 
 Prints games won with the 95 % Wilson interval, the mean CPU milliseconds per game and per
-bot move (the bot's own time, the engine's excluded), and the slowest moves. ``--out`` writes
+bot move (the bot's own time, the engine's excluded), the slowest move, how many moves took
+over 1 s and over 0.5 s of CPU (and in which games), and the most search nodes one move
+spent (the bot's ``spent``). ``--out`` writes
 one JSON line per game as it finishes (seed, won, score, moves, ms), so a run stopped early
 still leaves its games; ``--summary FILE`` prints the table of such a file instead of playing.
 
@@ -39,8 +41,8 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
     wall = time.perf_counter()
     state = games.get("doublets").deal(seed)
     bot = make_bot(spec, "doublets", seed if key is None else bot_seed(key, seed, 0))
-    moves = 0
-    bot_cpu = slowest = 0.0
+    moves = over_half = over_one = most_nodes = 0
+    bot_cpu = slowest = slowest_later = 0.0
     actions, reasons = [], []
     while not state.over:
         legal = state.legal(0)
@@ -53,6 +55,11 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
         cpu = time.process_time() - cpu
         bot_cpu += cpu
         slowest = max(slowest, cpu)
+        if view["redeals_left"] < 2 or not view["stock"]:
+            slowest_later = max(slowest_later, cpu)  # the stock known: the exact search's
+        over_half += cpu > 0.5
+        over_one += cpu > 1.0
+        most_nodes = max(most_nodes, getattr(bot, "spent", 0))  # the move's search nodes
         moves += 1
         state.act(0, action)
         actions.append(action)
@@ -64,6 +71,10 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
         "moves": moves,
         "cpu_ms": round(1000 * bot_cpu, 3),
         "max_move_ms": round(1000 * slowest, 3),
+        "max_later_move_ms": round(1000 * slowest_later, 3),
+        "moves_over_500ms": over_half,
+        "moves_over_1s": over_one,
+        "max_move_nodes": most_nodes,
         "wall_ms": round(1000 * (time.perf_counter() - wall), 3),
     }
     if trace:
@@ -112,12 +123,31 @@ def summary(results: list[dict], label: str) -> None:
         f"{label} over {n} seeds ({seeds[0]}..{seeds[-1]}): won {won} of {n} = "
         f"{100 * won / n:.2f} % (95 % CI {100 * low:.2f} - {100 * high:.2f} %)"
     )
-    worst = max(r["max_move_ms"] for r in results)
+    worst = max(results, key=lambda r: r["max_move_ms"])
     print(
         f"bot CPU: mean {cpu / n:.0f} ms a game, {cpu / moves:.2f} ms a move "
-        f"({moves / n:.0f} moves a game); slowest move {worst:.0f} ms; "
-        f"mean wall {sum(r['wall_ms'] for r in results) / n:.0f} ms a game"
+        f"({moves / n:.0f} moves a game); slowest move {worst['max_move_ms']:.0f} ms "
+        f"(deal {worst['seed']}); mean wall {sum(r['wall_ms'] for r in results) / n:.0f} ms a game"
     )
+    games_ms = sorted(r["cpu_ms"] for r in results)
+    median, p99 = games_ms[n // 2], games_ms[min(n - 1, 99 * n // 100)]
+    print(f"CPU a game: median {median:.0f} ms, p99 {p99:.0f} ms, {cpu / 1000:.0f} s in all")
+    for key, said in (("moves_over_1s", "1 s"), ("moves_over_500ms", "0.5 s")):
+        if all(key in r for r in results):  # (files written before these counts: not shown)
+            slow = [r["seed"] for r in results if r[key]]
+            print(
+                f"moves over {said}: {sum(r[key] for r in results)}, in {len(slow)} games"
+                f"{': ' + str(slow[:20]) if slow else ''}{' ...' if len(slow) > 20 else ''}"
+            )
+    if all("max_later_move_ms" in r for r in results):
+        later = max(results, key=lambda r: r["max_later_move_ms"])
+        print(
+            f"slowest move with the stock known (after the first pass): "
+            f"{later['max_later_move_ms']:.0f} ms (deal {later['seed']})"
+        )
+    if all("max_move_nodes" in r for r in results):
+        top = max(results, key=lambda r: r["max_move_nodes"])
+        print(f"most search nodes in a move: {top['max_move_nodes']} (deal {top['seed']})")
     lost = sorted(r["seed"] for r in results if not r["won"])
     print(f"lost: {lost}")
 

@@ -28,7 +28,9 @@ Depth-first, one of at most two choices at a time:
 - nothing fits: the only sensible moves are flips, so flip straight to the next card of the
   needed value (redealing if need be) as one macro move.
 
-A transposition table is keyed by ``(deck, reserves)``. Two positions with the same key differ
+A transposition table is keyed by ``(deck, reserves, needed)`` (within one deal the needed
+value follows from the other two; it is in the key so that a caller's table, see
+``solve_position``, may outlive a deal). Two positions with the same key differ
 only in pointer and redeals left, and the one with more flips ahead
 (``phi = redeals * (len(deck) + 1) + len(deck) - pointer``) reaches the other by flipping; so
 once a position is proved lost, every position with the same key and no larger ``phi`` is lost
@@ -245,15 +247,24 @@ def position_from_state(state: DoubletsState) -> Position:
 
 
 def solve_position(
-    pos: Position, budget: int | None = None, bound: bool = True
+    pos: Position,
+    budget: int | None = None,
+    bound: bool = True,
+    table: dict[bytes, int] | None = None,
 ) -> tuple[str, list[int], int, str]:
     """Search ``pos``: ``(status, moves, nodes, proof)``. ``moves`` is the search's own line
     (see ``moves_to_actions``); ``budget`` caps the nodes over all rounds. ``bound=False``
-    switches the last-pass bound off (for testing that it never changes an answer)."""
+    switches the last-pass bound off (for testing that it never changes an answer).
+
+    ``table``: the positions proved lost, kept by the caller across searches (a fresh one
+    each call when None). Its entries are facts about positions (the key holds the deck, the
+    reserves and the needed value), so one table may serve any searches, of any positions; a
+    search cut short by its budget still leaves what it proved, and the next one starts from
+    there."""
     if pos.left <= 0:
         return "won", [], 0, ""
     limit = budget if budget is not None else 1 << 62
-    lost: dict[bytes, int] = {}
+    lost: dict[bytes, int] = {} if table is None else table
     table_cap = TABLE_CAP
     bounded = 0  # last-pass positions cut by the bound
     path: list[int] = []
@@ -268,7 +279,9 @@ def solve_position(
         nonlocal nodes, cuts, sub0, sub1, bounded
         n = len(deck)
         phi = r * (n + 1) + n - p
-        key = deck + res.to_bytes(6, "little")  # the deck and the reserves, in one bytes
+        # the deck, the reserves and the needed value (bits 42-45), in one bytes: within one
+        # search the needed value follows from the others, but a caller's table may span deals
+        key = deck + (res | need << 42).to_bytes(6, "little")
         if lost.get(key, -1) >= phi:
             return False
         nodes += 1

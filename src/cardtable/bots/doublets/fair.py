@@ -13,6 +13,14 @@ its slot). Most choices are clear: a few possible stocks screen the default (a w
 many), and when it wins in all of them it is taken; a close call is judged on both actions over
 the same stocks, with more stocks while it stays close; with very few unseen cards every order
 is tried. One move's sampling spends at most ``MOVE_BUDGET`` search nodes.
+
+After the first pass every decision is bounded too, by a count of search nodes, never by a
+clock (so a seed gives the same game on any machine): ``EXACT_BUDGET`` nodes a move, shared
+between the move's (at most two) actions in rounds of rising allowances, a table of the
+positions proved lost kept across the moves of a game (each search goes on from what the
+earlier ones proved). An action proved to win is played and its line followed; one proved
+lost is dropped; when the budget runs out first, the bot flips on (or redeals) unless that is
+proved lost, as in the first pass, and searches again at the next move.
 """
 
 from __future__ import annotations
@@ -51,9 +59,14 @@ FREE_FLIP = {"easy": None, "normal": 15, "hard": None}
 #: search nodes one move may spend on possible stocks (about 1 s of CPU at ~75,000 nodes a
 #: second): past it the call is made on the stocks solved for both actions
 MOVE_BUDGET = {"easy": 0, "normal": 70_000, "hard": 300_000}
-#: search nodes for one possible stock (a choice's estimate), and for the exact line
+#: search nodes for one possible stock (a choice's estimate)
 SAMPLE_BUDGET = 20_000
-EXACT_BUDGET = 3_000_000
+#: search nodes one move after the first pass may spend on the exact line (about 0.5 s of
+#: CPU at the 70,000-90,000 nodes a second measured here): the actions are searched in
+#: rounds, each with ``EXACT_START`` nodes in the first and four times more in each next one
+#: (their share of what is left at most), until one is proved to win or the budget is spent
+EXACT_BUDGET = 40_000
+EXACT_START = 1_000
 #: the same, when every order of the few unseen cards is tried: each is the true one as likely
 #: as not, so an undecided search (taken as a loss) would cost a winnable game
 ORDER_BUDGET = 300_000
@@ -118,6 +131,19 @@ def _after(pos: Position, action: str) -> Position:
     return Position(deck, p, res, r, NEXT[need], left - 1)
 
 
+def _slots_after(view: dict[str, Any], stock: list[str], action: str) -> list[int]:
+    """The reserve values in slot order (0: empty) after ``action``, the stock known (top
+    first): a reserve played refills from the waste top, else the stock top."""
+    slots = [card_value(c) for c in view["reserves"]]
+    if action.startswith("play r"):
+        k = int(action[len("play r") :]) - 1
+        if view["waste"]:
+            slots[k] = card_value(view["waste"][-1])
+        else:
+            slots[k] = card_value(stock[0]) if stock else 0
+    return slots
+
+
 def _value_orders(cards: list[str], most: int) -> list[list[str]] | None:
     """Every distinct order of the values of ``cards`` (one card of each value standing for
     its copies), if there are at most ``most``; else None. Each is as likely as any other."""
@@ -165,7 +191,9 @@ class FairBot:
         self.order: list[str] | None = None  # the whole deck in flip order, once seen
         self.plan: list[str] = []  # the rest of a proved winning line
         self.plan_pos: Position | None = None  # the position the plan's next action expects
-        self.hopeless = False  # the exact search found no win: play on for score
+        self.hopeless = False  # the exact search proved every action lost: play on for score
+        # positions proved lost (``solve_position``'s table), kept across the moves of a game
+        self.table: dict[bytes, int] = {}
 
     # -- memory -------------------------------------------------------------------------------
     def observe(self, view: dict[str, Any]) -> None:
@@ -213,9 +241,15 @@ class FairBot:
         other = next((a for a in legal if a in ("flip", "redeal")), None)
         stock = self.known_stock(view)
         if stock is not None and not self.hopeless:
-            action = self._exact(view, legal, stock)
-            if action is not None:
-                return action, GAME.describe_hint(view, action, _("a winning line is known"))
+            found = self._exact(view, legal, stock)
+            if found is not None:
+                action, proved = found
+                note = (
+                    _("a winning line is known")
+                    if proved
+                    else f"no line proved within the move's {EXACT_BUDGET} search nodes"
+                )
+                return action, GAME.describe_hint(view, action, note)
         if not plays or other is None:
             action = plays[0] if plays else legal[0]
             return action, GAME.describe_hint(view, action, "")
@@ -244,22 +278,58 @@ class FairBot:
             note = ""
         return first, GAME.describe_hint(view, first, note)
 
-    def _exact(self, view: dict[str, Any], legal: list[str], stock: list[str]) -> str | None:
-        """Follow (or find) a proved winning line; None when there is none."""
+    def _exact(
+        self, view: dict[str, Any], legal: list[str], stock: list[str]
+    ) -> tuple[str, bool] | None:
+        """The move when the stock is known: ``(action, proved)``, ``proved`` when a winning
+        line is known (then followed). None when there is one action only (nothing to
+        search), or when every action is proved lost (then ``hopeless``)."""
         pos = position_from_view(view, stock)
         # follow the plan only from the very position it expects (a UI's player may stray)
         if not (self.plan and pos == self.plan_pos and self.plan[0] in legal):
-            status, moves, _nodes, _proof = solve_position(pos, EXACT_BUDGET)
-            if status != "won":
+            self.plan = []
+            plays = [a for a in legal if a.startswith("play")]
+            other = next((a for a in legal if a in ("flip", "redeal")), None)
+            # the waste first: a reserve play of the same value reaches the same position
+            choices = plays[:1] + ([other] if other else [])
+            if len(choices) < 2:
+                return None  # nothing to choose: the next choice searches on from there
+            found = self._search(view, stock, pos, choices)
+            if found is None:
                 self.hopeless = True
                 return None
-            slots = [card_value(c) for c in view["reserves"]]
-            self.plan = moves_to_actions(slots, pos.deck, pos.pointer, pos.needed, moves)
-            if not self.plan or self.plan[0] not in legal:
-                return None
+            if not self.plan:
+                return found, False
         action = self.plan.pop(0)
         self.plan_pos = _after(pos, action)
-        return action
+        return action, True
+
+    def _search(
+        self, view: dict[str, Any], stock: list[str], pos: Position, choices: list[str]
+    ) -> str | None:
+        """Search ``choices`` after ``pos`` within ``EXACT_BUDGET`` nodes, in rounds of
+        rising allowances, each action its share: the first proved to win is returned with its
+        line in ``self.plan``; None if all are proved lost; else, out of budget, the last one
+        not proved lost (the flip or redeal: a play can wait, as in the first pass)."""
+        open_ = list(choices)
+        allowance = EXACT_START
+        while open_:
+            share = min(allowance, (EXACT_BUDGET - self.spent) // len(open_))
+            if share < EXACT_START // 10:
+                break
+            for action in list(open_):
+                after = _after(pos, action)
+                status, moves, nodes, _proof = solve_position(after, share, table=self.table)
+                self.spent += min(nodes, share)  # (the node past the share is not searched)
+                if status == "won":
+                    slots = _slots_after(view, stock, action)
+                    rest = moves_to_actions(slots, after.deck, after.pointer, after.needed, moves)
+                    self.plan = [action, *rest]
+                    return action
+                if status == "lost":
+                    open_.remove(action)
+            allowance *= 4
+        return open_[-1] if open_ else None
 
     def _sampled(self, view: dict[str, Any], first: str, second: str) -> tuple[str, str]:
         """Pick between two actions by solving possible stocks; the first wins ties.
