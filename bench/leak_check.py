@@ -99,7 +99,7 @@ STATE_KEYS = {
     "ending",  # words: check_words
     "tools",
 }  # check_tools
-PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators"}
+PRESENCE_KEYS = {"type", "version", "seat", "connected", "spectators", "hand_over_in"}
 ACK_KEYS = {"type", "id", "version", "action"}
 INFO_KEYS = {
     "id",
@@ -463,10 +463,15 @@ class MessageCheck:
             ):
                 tally.leak(f"a chat message {str(message)[:200]}")
             return
-        if kind == "presence":  # a seat number, a flag and a count: nothing else
-            if set(message) != PRESENCE_KEYS or not all(
-                v is None or type(v) in (int, bool)
-                for v in (message["seat"], message["connected"], message["spectators"])
+        if kind == "presence":  # a seat number, a flag, a count, a countdown: nothing else
+            hand_over = message.get("hand_over_in")
+            if (
+                set(message) != PRESENCE_KEYS
+                or not all(
+                    v is None or type(v) in (int, bool)
+                    for v in (message["seat"], message["connected"], message["spectators"])
+                )
+                or not (hand_over is None or type(hand_over) in (int, float))
             ):
                 tally.leak(f"a presence event {message}")
             return

@@ -148,3 +148,39 @@ def test_the_check_catches_a_log_that_tells_a_secret_reveal(monkeypatch, tmp_pat
     monkeypatch.setattr(logbook, "text_for", lambda entry, viewer: entry.mine)
     tally = leak_check.run_config("slide", 2, 1, 1, str(tmp_path))
     assert any("secret action" in e for e in tally.examples), tally.examples
+
+
+def test_presence_events_pass_with_their_countdown_and_nothing_more():
+    """A presence event (a seat, a flag, a count, the seat's hand-over countdown) is no leak;
+    one carrying anything else is."""
+    from types import SimpleNamespace
+
+    state = games.get("the-game").deal(3, 2)
+    table = SimpleNamespace(state=state, version=1, status="running", options={}, players=2)
+    conn = SimpleNamespace(seat=0)
+    event = {"type": "presence", "version": 1, "seat": 1, "connected": False, "spectators": 2}
+    for countdown in (None, 42.5):
+        tally = leak_check.Tally()
+        leak_check.MessageCheck().check_message(
+            table,
+            conn,
+            {**event, "hand_over_in": countdown},
+            random.Random(1),
+            1,
+            tally,
+            leak_check.Checked(),
+            "k",
+        )
+        assert tally.leaks == 0, tally.examples
+    tally = leak_check.Tally()
+    leak_check.MessageCheck().check_message(
+        table,
+        conn,
+        {**event, "hand_over_in": None, "hand": [7]},
+        random.Random(1),
+        1,
+        tally,
+        leak_check.Checked(),
+        "k",
+    )
+    assert tally.leaks == 1

@@ -42,6 +42,8 @@ POLL = 1.0
 RECONNECT = 0.5
 #: the close code of a socket whose token was renewed (docs/server.md): not to reconnect
 SIGNED_OUT = 4401
+#: seconds a refused poll waits for the sockets to say why (``_why_refused``)
+RENEWAL_WAIT = 2.0
 
 
 class ClientError(Exception):
@@ -130,7 +132,10 @@ class BotClient:
             error = self._playing.pop(task_id).exception()
             if error is not None:
                 self.say(f"table {task_id}: {error}")
-        mine = await self.conn.get("/api/my-games")
+        try:
+            mine = await self.conn.get("/api/my-games")
+        except ClientError as e:
+            raise await self._why_refused(e) from None
         for table in mine["unfinished"]:
             if table["id"] not in self._playing and self._wanted():
                 self._playing[table["id"]] = asyncio.create_task(self._play(table["id"]))
@@ -141,6 +146,19 @@ class BotClient:
                     if answer.status_code == 200:
                         self.say(f"joined table {table['id']} ({self.join})")
                         break
+
+    async def _why_refused(self, refused: ClientError) -> ClientError:
+        """The truer reason when the server stops knowing the token: a renewed token also
+        closes the sockets (4401), which may say so a moment after the poll was refused."""
+        playing = list(self._playing.values())
+        if playing:
+            await asyncio.wait(playing, timeout=RENEWAL_WAIT)
+        for task in playing:
+            if task.done() and not task.cancelled():
+                error = task.exception()
+                if isinstance(error, ClientError):
+                    return error
+        return refused
 
     def _wanted(self) -> bool:
         """Whether another table may start (``games`` counts those playing too)."""
