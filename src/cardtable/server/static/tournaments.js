@@ -92,7 +92,6 @@ function fillForm(games) {
     sizes();
   };
   format.addEventListener("change", showFormat);
-  showFormat();
   const starts = /** @type {HTMLSelectElement} */ (form.elements.namedItem("starts_in"));
   starts.replaceChildren(...STARTS.map((s, i) =>
     el("option", { value: String(s.seconds), selected: i === 1 }, s.label())));
@@ -105,6 +104,8 @@ function fillForm(games) {
   mode.dispatchEvent(new Event("change"));
   clock.dataset.format = "swiss arena";
   $("#clock-slot").replaceWith(clock);
+  // (after the clock is in the form: a format chosen before this script ran hides it too)
+  showFormat();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const value = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
