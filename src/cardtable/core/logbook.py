@@ -47,6 +47,8 @@ class Entry:
     dropped: bool = False
     #: news (``Game.describe_news``), no action of its own: the same words for everyone
     news: bool = False
+    #: each of its words as read (``as_read``), built once: (the words, the dict)
+    read: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass
@@ -173,14 +175,18 @@ def text_for(entry: Entry, viewer: int | None) -> str:
 def as_read(entries: list[Entry], viewer: int | None) -> list[dict[str, Any]]:
     """``entries`` as ``viewer`` reads them, ``{n, seat, who, text, msg}`` each (``news``
     true for news), without the dropped ones: ``text`` in English, ``msg`` the same words
-    for a client to put into its reader's language (``core.words.wire``)."""
-    out = []
-    for e in entries:
-        if e.dropped:
-            continue
-        text = text_for(e, viewer)
-        entry = {"n": e.n, "seat": e.seat, "who": e.who, "text": text, "msg": wire(text)}
-        if e.news:
-            entry["news"] = True
-        out.append(entry)
-    return out
+    for a client to put into its reader's language (``core.words.wire``). Each entry's dict
+    is built once per text and shared by every reader of it: read-only."""
+    return [read_as(e, text_for(e, viewer)) for e in entries if not e.dropped]
+
+
+def read_as(entry: Entry, text: str) -> dict[str, Any]:
+    """``entry`` read in ``text`` (one of its words), built once per text."""
+    for known, read in entry.read:  # (at most its three words; held, so never reused)
+        if known is text:
+            return read
+    read = {"n": entry.n, "seat": entry.seat, "who": entry.who, "text": text, "msg": wire(text)}
+    if entry.news:
+        read["news"] = True
+    entry.read.append((text, read))
+    return read

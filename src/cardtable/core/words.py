@@ -39,6 +39,8 @@ class Text(str):
     args: Mapping[str, Arg]
     plural: str | None
     n: int | None
+    #: ``wire``'s form, once built
+    wired: dict[str, Any]
 
     def __new__(
         cls,
@@ -62,12 +64,32 @@ class Text(str):
 def fill(template: str, args: Mapping[str, Arg], say: Callable[[Arg], str]) -> str:
     """``template`` with each ``{name}`` replaced by ``say(args[name])``; a placeholder with
     no argument stays as it is (a translator's slip shows instead of failing)."""
+    parts = _parsed.get(template)
+    if parts is None:
+        if len(_parsed) >= MAX_PARSED:  # (a stored record's words are templates too)
+            _parsed.clear()
+        parts = _parsed[template] = _parse(template)
+    if len(parts) == 1:  # no placeholder
+        return template
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2 == 0:
+            out.append(part)
+        else:
+            out.append(say(args[part]) if part in args else "{" + part + "}")
+    return "".join(out)
 
-    def one(match: re.Match[str]) -> str:
-        name = match.group(1)
-        return say(args[name]) if name in args else match.group(0)
 
-    return PLACEHOLDER.sub(one, template)
+def _parse(template: str) -> tuple[str, ...]:
+    """``template`` cut at its placeholders: text, name, text, name, ..., text."""
+    return tuple(PLACEHOLDER.split(template))
+
+
+#: templates already cut at their placeholders (``fill`` runs for every word a state sends:
+#: a regular expression per call was most of a move button's label). Templates are the
+#: source's and the catalogs' strings, so the cache is bounded by them.
+_parsed: dict[str, tuple[str, ...]] = {}
+MAX_PARSED = 4096
 
 
 class Say(Protocol):
@@ -94,14 +116,18 @@ def translatable(domain: str) -> tuple[Say, SayCount]:
 def wire(value: Arg) -> Any:
     """``value`` as JSON a client puts into words: a ``Text`` as ``{"msg", "domain", "args"}``
     (with ``"plural"`` and ``"n"`` for a count), its arguments likewise; anything else as
-    it is."""
+    it is. A ``Text``'s is built once and shared (a label or a log line goes to every
+    connection): read-only, as the ``Text`` is."""
     if not isinstance(value, Text):
         return value
-    out: dict[str, Any] = {"msg": value.msgid, "domain": value.domain}
-    if value.args:
-        out["args"] = {k: wire(v) for k, v in value.args.items()}
-    if value.plural is not None:
-        out["plural"], out["n"] = value.plural, value.n
+    out: dict[str, Any] | None = value.__dict__.get("wired")
+    if out is None:
+        out = {"msg": value.msgid, "domain": value.domain}
+        if value.args:
+            out["args"] = {k: wire(v) for k, v in value.args.items()}
+        if value.plural is not None:
+            out["plural"], out["n"] = value.plural, value.n
+        value.wired = out
     return out
 
 

@@ -8,6 +8,7 @@ sorted lists; the draw pile is a list with the top card last.
 
 from __future__ import annotations
 
+import functools
 import random
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter
@@ -281,15 +282,12 @@ class TheGame(Game):
     def move_label(self, view: View, action: str) -> str:
         if action == _END:
             return _("end the turn")
+        play = _PLAY_OF.get(action)  # (a state message labels every legal play)
+        if play is not None:
+            return _play_label(action, view["piles"][PILES[play[1]]])
         words = action.split(" ")
         if words[0] == "play" and len(words) == 3 and words[2] in view["piles"]:
-            card, top = int(words[1]), view["piles"][words[2]]
-            gap = card - top if words[2].startswith("up") else top - card
-            if gap == -10:
-                # TRANSLATORS: a move button: the action (notation), the pile's top card
-                return _("{action} · on {top} (10 back)", action=action, top=top)
-            # TRANSLATORS: a move button: the action (notation), the pile's top, the jump
-            return _("{action} · on {top} (+{gap})", action=action, top=top, gap=gap)
+            return _play_label(action, view["piles"][words[2]])
         return action
 
     def breakdown(self, view: View) -> Breakdown | None:
@@ -732,3 +730,16 @@ class TheGameState(State):
 
 GAME = TheGame()
 TheGameState.game = GAME
+
+
+@functools.lru_cache(maxsize=4096)
+def _play_label(action: str, top: int) -> str:
+    """A play's move button: the same words for the same card on the same top, built once
+    (every state message labels each legal play; the ``Text`` is read-only)."""
+    _play, card, pile = action.split(" ")
+    gap = int(card) - top if pile.startswith("up") else top - int(card)
+    if gap == -10:
+        # TRANSLATORS: a move button: the action (notation), the pile's top card
+        return _("{action} · on {top} (10 back)", action=action, top=top)
+    # TRANSLATORS: a move button: the action (notation), the pile's top, the jump
+    return _("{action} · on {top} (+{gap})", action=action, top=top, gap=gap)
