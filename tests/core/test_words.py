@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pickle
 
-from cardtable.core.words import Text, fill, translatable, unwire, wire
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable.core.words import PLACEHOLDER, Text, fill, translatable, unwire, wire
 
 _, _n = translatable("slide")
 
@@ -58,3 +61,30 @@ def test_a_copy_through_pickle_keeps_the_source():
 
 def test_a_missing_argument_shows_its_placeholder():
     assert fill("{who} took {card}", {"who": "Ann"}, str) == "Ann took {card}"
+
+
+def _fill_by_pattern(template: str, args: dict[str, object]) -> str:
+    """What ``fill`` does, as its definition says: every placeholder by the pattern."""
+    return PLACEHOLDER.sub(
+        lambda m: str(args[m.group(1)]) if m.group(1) in args else m.group(0), template
+    )
+
+
+@given(
+    st.text(alphabet="{}ab_1 ·:", max_size=24),
+    st.dictionaries(st.sampled_from(["a", "b", "a_1", "ab"]), st.integers(), max_size=3),
+)
+def test_fill_replaces_exactly_what_the_placeholder_pattern_finds(template, args):
+    # (fill parses a template once and uses str.format_map where it reads the same)
+    assert fill(template, args, str) == _fill_by_pattern(template, args)
+    assert fill(template, args, str) == _fill_by_pattern(template, args)  # parsed, again
+
+
+def test_a_text_is_wired_once_and_its_words_stay_its_own():
+    text = _("{who} took {card}", who="Ann", card=7)
+    assert wire(text) is wire(text)
+    assert wire(text) == {
+        "msg": "{who} took {card}",
+        "domain": "slide",
+        "args": {"who": "Ann", "card": 7},
+    }

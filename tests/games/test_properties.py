@@ -189,3 +189,32 @@ def test_fast_playouts_with_options_replay_exactly(name, n, options, policy):
         assert state.over
         check_cards(state)
         assert games.replay(state.record()) == state
+
+
+# -- move labels -----------------------------------------------------------------------------
+def outcome(make, *args):
+    """What ``make(*args)`` gives, or the kind of error it raises."""
+    try:
+        return make(*args)
+    except Exception as e:  # noqa: BLE001 - compared, not handled
+        return type(e)
+
+
+def one_by_one(game, view, actions):
+    return [game.move_label(view, a) for a in actions]
+
+
+@SETTINGS
+@given(game_cases)
+def test_a_games_labels_all_at_once_are_its_labels_one_by_one(case):
+    # (a state message labels every legal action with Game.move_labels)
+    (name, n), seed, rng = case
+    game = games.get(name)
+    odd = ["play 150 up1", "play x down2", "end", "signal up1 good", "flip", "take a1"]
+    for state, _seat, _action in random_game(name, n, seed, rng):
+        for seat in range(state.players):
+            view = state.view(seat)
+            for actions in (state.legal(seat), odd, odd[:1], odd[2:]):
+                assert outcome(game.move_labels, view, actions) == outcome(
+                    one_by_one, game, view, actions
+                )

@@ -432,6 +432,11 @@ class Game(ABC):
         (``play r3 · 8♥``). The default: the action itself."""
         return action
 
+    def move_labels(self, view: View, actions: list[Action]) -> list[str]:
+        """``move_label`` of each of ``actions`` (a state message labels every legal action
+        of its seat: a game may label them all at once, faster, but never differently)."""
+        return [self.move_label(view, a) for a in actions]
+
     def describe_resolved(self, action: Action, seat: int, who: str, view: View) -> str | None:
         """A secret action (``public_action`` None) in words once it resolved, for every
         viewer, its own seat too: ``view`` is the spectator's, right after the simultaneous

@@ -285,10 +285,25 @@ class TheGame(Game):
         play = _PLAY_OF.get(action)  # (a state message labels every legal play)
         if play is not None:
             return _play_label(action, view["piles"][PILES[play[1]]])
+        if not action.startswith("play "):  # a signal: its notation is its label
+            return action
         words = action.split(" ")
-        if words[0] == "play" and len(words) == 3 and words[2] in view["piles"]:
+        if len(words) == 3 and words[2] in view["piles"]:
             return _play_label(action, view["piles"][words[2]])
         return action
+
+    def move_labels(self, view: View, actions: list[str]) -> list[str]:
+        tops = view["piles"]
+        labels: list[str] = []
+        for action in actions:
+            play = _PLAY_OF.get(action)
+            if play is not None:
+                labels.append(_play_label(action, tops[PILES[play[1]]]))
+            elif action == _END or action.startswith("play "):
+                labels.append(self.move_label(view, action))
+            else:
+                labels.append(action)  # a signal: its notation is its label
+        return labels
 
     def breakdown(self, view: View) -> Breakdown | None:
         result = view.get("result")

@@ -95,7 +95,7 @@ def table_words(
     game = games.get(table.game)
     running = table.status == "running"
     ending = None
-    labels = [game.move_label(view, a) for a in legal]
+    labels = game.move_labels(view, legal)
     if table.status == "over":
         names = seat_names(table)
         result = table.state.result()
