@@ -1,16 +1,17 @@
 """Server CPU per action at a table of four, without sockets: the hub's whole path.
 
-    python bench/action_cost.py [--games 30] [--game the-game] [--players 4] [--profile]
+    python bench/action_cost.py [--games 30] [--game the-game] [--players 4] [--spectators 1]
+                                [--profile]
 
 Recorded greedy games are played again through a real ``Hub`` on an SQLite file, all tables
-at once (so the group commit batches them, as on a busy server): each action
-goes in as a client's raw websocket message (``app.handle_message``: parse, rate, check,
-store with group commit, apply), every connection of the table (one per seat and a
-spectator) gets its state message, and each message is encoded to JSON text as the socket
-writer does (``app.encode``). What it leaves out is the websocket frame and the kernel: the
-load bench (bench/load.py) measures those too. Printed: CPU microseconds per action (this
-process's CPU time over the actions, the database's worker thread included), and the bytes
-of state messages sent per action.
+at once (so the group commit batches them, as on a busy server): each action goes in as a
+client's raw websocket message (``app.handle_message``: parse, rate, check, store with group
+commit, apply), every connection of the table (one per seat and ``--spectators`` more) gets
+its state message, and each message is encoded to JSON text as the socket writer does
+(``app.encode``: a message shared by a kind of viewer, once). What it leaves out is the
+websocket frame and the kernel: the load bench (bench/load.py) measures those too. Printed:
+CPU microseconds per action (this process's CPU time over the actions, the database's worker
+thread included), and the bytes of state messages sent per action.
 """
 
 from __future__ import annotations
@@ -38,7 +39,11 @@ def recorded(game: str, players: int, count: int) -> list[tuple[int, list[tuple[
 
 
 async def replay_all(
-    folder: str, game: str, players: int, plays: list[tuple[int, list[tuple[int, str]]]]
+    folder: str,
+    game: str,
+    players: int,
+    plays: list[tuple[int, list[tuple[int, str]]]],
+    spectators: int = 1,
 ) -> tuple[int, int, float]:
     """Every recorded game at its own table, all at once (as a busy server has them: the
     group commit stores many tables' actions in one transaction)."""
@@ -57,7 +62,7 @@ async def replay_all(
         for s in range(1, players):
             await hub.join(table, people[s], s)
         conns = [Conn(seat=s, player_id=people[s].id) for s in range(players)]
-        conns.append(Conn(seat=None, player_id=None))
+        conns.extend(Conn(seat=None, player_id=None) for _ in range(spectators))
         for conn in conns:
             await hub.connect(table, conn)
             while not conn.outbox.empty():
@@ -94,6 +99,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--game", default="the-game")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--spectators", type=int, default=1, help="watching each table")
     parser.add_argument("--profile", action="store_true", help="print a cProfile summary")
     args = parser.parse_args()
     plays = recorded(args.game, args.players, args.games)
@@ -101,11 +107,16 @@ def main() -> None:
         if args.profile:
             profile = cProfile.Profile()
             profile.enable()
-        actions, sent, cpu = asyncio.run(replay_all(folder, args.game, args.players, plays))
+        actions, sent, cpu = asyncio.run(
+            replay_all(folder, args.game, args.players, plays, args.spectators)
+        )
         if args.profile:
             profile.disable()
             pstats.Stats(profile).sort_stats("tottime").print_stats(35)
-    print(f"{args.game}, {args.players} seats + a spectator, {args.games} games, {actions} actions")
+    print(
+        f"{args.game}, {args.players} seats + {args.spectators} watching, {args.games} games, "
+        f"{actions} actions"
+    )
     print(f"{'us/action':>10} {'bytes/action':>13}")
     print(f"{1e6 * cpu / actions:>10.0f} {sent / actions:>13.0f}")
 

@@ -358,9 +358,12 @@ class Game(ABC):
         """The table tools a seated person has at a table of ``players`` (``TOOLS`` order):
         the declared ones (``tools``) that the game can give (a ``hint`` needs an
         ``advisor``, a ``peek`` a ``solver``)."""
-        declared = self.tools.alone if players == 1 else self.tools.shared
-        means = {"hint": self.advisor is not None, "peek": self.solver is not None}
-        return tuple(t for t in TOOLS if t in declared and means.get(t, True))
+        known: dict[int, tuple[str, ...]] = self.__dict__.setdefault("_tools_for", {})
+        if players not in known:  # (asked for every state message: the companions' look-ups)
+            declared = self.tools.alone if players == 1 else self.tools.shared
+            means = {"hint": self.advisor is not None, "peek": self.solver is not None}
+            known[players] = tuple(t for t in TOOLS if t in declared and means.get(t, True))
+        return known[players]
 
     @property
     def solver(self) -> Callable[[State, int | None], bool | None] | None:

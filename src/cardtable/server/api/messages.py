@@ -434,6 +434,14 @@ class StateMessage(BaseModel):
     )
 
 
+class Shared(dict[str, Any]):
+    """A message sent as it is to every connection of one kind (a table's spectators, a
+    person's sockets): built once, encoded once by the first writer that sends it
+    (``socket.encode`` keeps the text here), and never changed once pushed."""
+
+    text: str | None = None
+
+
 class StateDict(TypedDict):
     """A ``StateMessage`` as the server builds it (``broadcast.state_message``), field for
     field: mypy checks it where it is built, and a test holds its keys to the model's."""

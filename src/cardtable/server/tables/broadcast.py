@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from cardtable import games
 from cardtable.core.words import translatable, wire
 from cardtable.server.api.limits import SharedCounts
-from cardtable.server.api.messages import HubError, StateDict
+from cardtable.server.api.messages import HubError, Shared, StateDict
 from cardtable.server.api.metrics import LastSent
 from cardtable.server.tables import gamelog, lifecycle
 from cardtable.server.tables.conn import Bucket, Conn
@@ -38,10 +38,18 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     table tools, nothing more.
 
     ``seen`` caches, during one broadcast, the view and legal actions per seat and the
-    table info (the same for every viewer but for ``creator`` and ``you``).
+    table info (the same for every viewer but for ``creator`` and ``you``), and the whole
+    message per kind of viewer: connections of the same seat and person that were sent the
+    same version before get the very same ``Shared`` message (a table's spectators one
+    message, encoded once, not one each).
     """
     seen = {} if seen is None else seen
     seat = conn.seat
+    kind = ("message", seat, conn.player_id, conn.log_version)
+    shared = seen.get(kind)
+    if shared is not None:
+        conn.log_version = table.version
+        return cast(StateDict, shared)
     pair = seen.get(seat)
     if pair is None:
         running = table.status == "running" and seat is not None
@@ -67,7 +75,7 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     conn.log_version = table.version
     if words["ending"] and table.resigned and not words["ending"]["verdict"]:
         words = {**words, "ending": resigner_ending(table, words["ending"], conn.player_id)}
-    return {
+    message: StateDict = {
         "type": "state",
         "version": table.version,
         "seat": seat,
@@ -84,6 +92,8 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
         "ending": words["ending"],
         "tools": words["tools"],
     }
+    seen[kind] = Shared(message)
+    return cast(StateDict, seen[kind])
 
 
 def table_words(

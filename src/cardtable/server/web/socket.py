@@ -26,6 +26,7 @@ from cardtable.server.api.messages import (
     HubError,
     NotHolder,
     PingMessage,
+    Shared,
     encodable,
     error,
     parse_client,
@@ -234,7 +235,15 @@ async def write_loop(ws: WebSocket, conn: Conn) -> None:
 
 def encode(message: Mapping[str, Any]) -> str:
     """A message as compact JSON text (orjson; the standard library for what it refuses,
-    such as integers beyond 64 bits)."""
+    such as integers beyond 64 bits); a ``Shared`` one once for all its connections."""
+    if isinstance(message, Shared):
+        if message.text is None:
+            message.text = _encode(message)
+        return message.text
+    return _encode(message)
+
+
+def _encode(message: Mapping[str, Any]) -> str:
     try:
         return orjson.dumps(message).decode()
     except TypeError:  # orjson.JSONEncodeError
