@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from itertools import compress
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
@@ -122,6 +123,9 @@ _SHOW = tuple([None, *range(1, 11), *(["?"] * 10)])
 _SHOW_ALL = tuple([None, *range(1, 11), *range(10, 0, -1)])
 #: a hole's name by its cell, -1 (no hole) naming None
 _HOLE_NAME = (*CELL_NAMES, None)
+#: tests of a cell's int in C (``map``): face down, and face up or the hole
+_NEGATIVE = (0).__gt__
+_NOT_NEGATIVE = (-1).__lt__
 #: _TAKES[hole][value]: the take texts of ``value`` at a grid with that hole, in legal()'s order
 _TAKES = tuple(
     ((), *(tuple(_TAKE_TEXT[(v, d)] for d, _cells in PUSHES[h]) for v in range(1, 11)))
@@ -558,7 +562,7 @@ class SlideState(State):
         if self._ended:
             return ()
         if self.phase == "reveal":
-            return tuple([s for s in range(self.players) if self.pending[s] < 0])
+            return tuple(compress(range(self.players), map(_NEGATIVE, self.pending)))
         return ((self.first + self.taken) % self.players,)
 
     def legal(self, seat: int) -> list[str]:
@@ -566,7 +570,10 @@ class SlideState(State):
             return []
         if self.phase == "reveal":
             grid, mine = self.grids[seat], self.pending[seat]
-            return [_REVEAL_TEXT[i] for i in range(CELLS) if grid[i] < 0 and i != mine]
+            reveals = list(compress(_REVEAL_TEXT, map(_NEGATIVE, grid)))  # the face-down cells
+            if mine >= 0 and grid[mine] < 0:  # the chosen cell: not chosen again
+                reveals.remove(_REVEAL_TEXT[mine])
+            return reveals
         if seat != (self.first + self.taken) % self.players:
             return []
         takes = _TAKES[self.holes[seat]]
@@ -788,49 +795,68 @@ class SlideState(State):
         seen, rows = parts.seen, parts.rows
         for s, grid in enumerate(grids):
             if seen[s] != grid:
-                cells = [show[v] for v in grid]
+                cells = list(map(show.__getitem__, grid))
                 rows[s] = [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
                 seen[s] = grid.copy()
         parts.grids = list(rows)  # a new list: views handed out keep the one they have
         return parts.grids
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        over, pending, holes, parts = self._ended, self.pending, self.holes, self._shown()
+        over, pending, holes, n = self._ended, self.pending, self.holes, self.players
+        try:
+            parts = self._parts
+        except AttributeError:
+            parts = self._shown()
         if parts.pending_of != pending:  # (unchanged through a take phase)
-            parts.chosen = [p >= 0 for p in pending]
-            parts.waiting = [s for s in range(len(pending)) if pending[s] < 0]
+            parts.chosen = list(map(_NOT_NEGATIVE, pending))
+            parts.waiting = list(compress(range(n), map(_NEGATIVE, pending)))
             parts.pending_of = pending.copy()
         if parts.holes_of != holes:  # (unchanged through a reveal phase)
-            parts.holes = [_HOLE_NAME[h] for h in holes]
+            parts.holes = list(map(_HOLE_NAME.__getitem__, holes))
             parts.holes_of = holes.copy()
+        phase, turn = self.phase, None
         if over:
             to_act: list[int] = []
-        elif self.phase == "reveal":
+        elif phase == "reveal":
             to_act = parts.waiting
         else:
-            to_act = [(self.first + self.taken) % self.players]
+            turn = (self.first + self.taken) % n
+            to_act = [turn]
+        deals = self.deal_results
+        revealed = self.revealed
         view: dict[str, Any] = {
             "game": "slide",
             "seat": seat,
-            "players": self.players,
+            "players": n,
             "deal": self.deal_no,
             "round": self.round,
             "first": self.first if not over else None,
-            "phase": self.phase,
+            "phase": phase,
             "to_act": to_act,
-            "turn": to_act[0] if self.phase == "take" and not over else None,
-            "grids": self._shown_grids(),
+            "turn": turn,
+            # the shared parts' checks written out where they hold (most views)
+            "grids": (
+                parts.grids
+                if parts.over is over and parts.seen == self.grids
+                else self._shown_grids()
+            ),
             "holes": parts.holes,
-            "centre": list(self.centre),
-            "revealed": list(self.revealed) if self.revealed else [None] * self.players,
+            "centre": self.centre.copy(),
+            "revealed": list(revealed) if revealed else [None] * n,
             "chosen": parts.chosen,
-            "choice": None,
-            "totals": list(self.totals),
-            "deal_results": self._shown_deal_results(),
+            "choice": (
+                CELL_NAMES[pending[seat]]
+                if seat is not None and 0 <= seat < n and pending[seat] >= 0
+                else None
+            ),
+            "totals": self.totals.copy(),
+            "deal_results": (
+                parts.deals
+                if parts.deals_of is deals and parts.deals_len == len(deals)
+                else self._shown_deal_results()
+            ),
             "target": self.options["target"],
         }
-        if seat is not None and 0 <= seat < self.players and pending[seat] >= 0:
-            view["choice"] = CELL_NAMES[pending[seat]]
         if over:
             view["result"] = self.result()
         return view

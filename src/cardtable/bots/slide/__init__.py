@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from cardtable.bots.slide.search import greedy_take_fast
 from cardtable.games import slide
 
 
@@ -28,8 +29,9 @@ def greedy(view: dict, legal: list[str]) -> str:
         down = [i for i, c in enumerate(cells) if c < 0]
         return f"reveal {slide.CELL_NAMES[slide.greedy_reveal(down)]}"
     hole = slide.CELL_INDEX[view["holes"][seat]]
-    value, direction = slide.greedy_take(cells, hole, view["centre"])
-    return f"take {value} {direction}"
+    # slide.greedy_take's choice, each push scored once for every value (the search's own)
+    value, k = greedy_take_fast(cells, hole, sorted(set(view["centre"])))
+    return f"take {value} {slide.PUSHES[hole][k][0]}"
 
 
 def random_reveal(rng: random.Random) -> Callable[[dict, list[str]], str]:
