@@ -46,7 +46,11 @@ class RandomBot:
         self.game = game
         rules = registry.get(game)
         # a game without talk has none to leave out: its legal list is the moves
-        self.talk = _TALK.setdefault(rules, TalkMemo(rules.is_talk)) if rules.has_talk else None
+        self.talk: TalkMemo | None = None
+        if rules.has_talk:
+            if rules not in _TALK:
+                _TALK[rules] = TalkMemo(rules.is_talk)
+            self.talk = _TALK[rules]
         self.rng = random.Random(seed)
 
     def choose(self, view: dict, legal: list[str]) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from itertools import compress
 from typing import Any, ClassVar
 
 from cardtable.core.errors import IllegalAction, MalformedAction, NotYourTurn
@@ -123,9 +122,6 @@ _SHOW = tuple([None, *range(1, 11), *(["?"] * 10)])
 _SHOW_ALL = tuple([None, *range(1, 11), *range(10, 0, -1)])
 #: a hole's name by its cell, -1 (no hole) naming None
 _HOLE_NAME = (*CELL_NAMES, None)
-#: tests of a cell's int in C (``map``): face down, and face up or the hole
-_NEGATIVE = (0).__gt__
-_NOT_NEGATIVE = (-1).__lt__
 #: _TAKES[hole][value]: the take texts of ``value`` at a grid with that hole, in legal()'s order
 _TAKES = tuple(
     ((), *(tuple(_TAKE_TEXT[(v, d)] for d, _cells in PUSHES[h]) for v in range(1, 11)))
@@ -562,7 +558,7 @@ class SlideState(State):
         if self._ended:
             return ()
         if self.phase == "reveal":
-            return tuple(compress(range(self.players), map(_NEGATIVE, self.pending)))
+            return tuple([s for s in range(self.players) if self.pending[s] < 0])
         return ((self.first + self.taken) % self.players,)
 
     def legal(self, seat: int) -> list[str]:
@@ -570,10 +566,7 @@ class SlideState(State):
             return []
         if self.phase == "reveal":
             grid, mine = self.grids[seat], self.pending[seat]
-            reveals = list(compress(_REVEAL_TEXT, map(_NEGATIVE, grid)))  # the face-down cells
-            if mine >= 0 and grid[mine] < 0:  # the chosen cell: not chosen again
-                reveals.remove(_REVEAL_TEXT[mine])
-            return reveals
+            return [_REVEAL_TEXT[i] for i in range(CELLS) if grid[i] < 0 and i != mine]
         if seat != (self.first + self.taken) % self.players:
             return []
         takes = _TAKES[self.holes[seat]]
@@ -795,7 +788,7 @@ class SlideState(State):
         seen, rows = parts.seen, parts.rows
         for s, grid in enumerate(grids):
             if seen[s] != grid:
-                cells = list(map(show.__getitem__, grid))
+                cells = [show[v] for v in grid]
                 rows[s] = [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
                 seen[s] = grid.copy()
         parts.grids = list(rows)  # a new list: views handed out keep the one they have
@@ -808,11 +801,11 @@ class SlideState(State):
         except AttributeError:
             parts = self._shown()
         if parts.pending_of != pending:  # (unchanged through a take phase)
-            parts.chosen = list(map(_NOT_NEGATIVE, pending))
-            parts.waiting = list(compress(range(n), map(_NEGATIVE, pending)))
+            parts.chosen = [p >= 0 for p in pending]
+            parts.waiting = [s for s in range(n) if pending[s] < 0]
             parts.pending_of = pending.copy()
         if parts.holes_of != holes:  # (unchanged through a reveal phase)
-            parts.holes = list(map(_HOLE_NAME.__getitem__, holes))
+            parts.holes = [_HOLE_NAME[h] for h in holes]
             parts.holes_of = holes.copy()
         phase, turn = self.phase, None
         if over:
