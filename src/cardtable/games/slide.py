@@ -132,6 +132,17 @@ _REVEAL_OF = {text: i for i, text in enumerate(_REVEAL_TEXT)}
 _TAKE_OF = {text: vd for vd, text in _TAKE_TEXT.items()}
 
 
+def _rows(g: list[int], show: tuple[Any, ...]) -> list[list[Any]]:
+    """A grid's four rows as a view shows its cells (``show``), written out: twice as fast as
+    a comprehension and four slices."""
+    return [
+        [show[g[0]], show[g[1]], show[g[2]], show[g[3]]],
+        [show[g[4]], show[g[5]], show[g[6]], show[g[7]]],
+        [show[g[8]], show[g[9]], show[g[10]], show[g[11]]],
+        [show[g[12]], show[g[13]], show[g[14]], show[g[15]]],
+    ]
+
+
 # -- rules helpers: pure functions on a plain list of 16 cells, shared with bots ---------------
 def push(grid: list, hole: int, direction: str, card: Any) -> None:
     """Slide ``card`` into ``grid`` (16 cells) from ``direction`` toward ``hole``, in place."""
@@ -788,8 +799,7 @@ class SlideState(State):
         seen, rows = parts.seen, parts.rows
         for s, grid in enumerate(grids):
             if seen[s] != grid:
-                cells = [show[v] for v in grid]
-                rows[s] = [cells[0:4], cells[4:8], cells[8:12], cells[12:16]]
+                rows[s] = _rows(grid, show)
                 seen[s] = grid.copy()
         parts.grids = list(rows)  # a new list: views handed out keep the one they have
         return parts.grids
@@ -801,8 +811,11 @@ class SlideState(State):
         except AttributeError:
             parts = self._shown()
         if parts.pending_of != pending:  # (unchanged through a take phase)
-            parts.chosen = [p >= 0 for p in pending]
-            parts.waiting = [s for s in range(n) if pending[s] < 0]
+            chosen, waiting = parts.chosen, parts.waiting = [], []  # one loop for both
+            for s, cell in enumerate(pending):
+                chosen.append(cell >= 0)
+                if cell < 0:
+                    waiting.append(s)
             parts.pending_of = pending.copy()
         if parts.holes_of != holes:  # (unchanged through a reveal phase)
             parts.holes = [_HOLE_NAME[h] for h in holes]
