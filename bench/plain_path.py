@@ -16,6 +16,10 @@ per game, in CPU microseconds per action:
   spectator's (a state message to every connection), the acting seat's legal, then the act;
   timed around each whole game.
 
+With ``--split``, the loop is also timed with only ``act``, with ``view`` + ``act`` and with
+``legal`` + ``act`` (the best of three each): ``act``, and ``view`` and ``legal`` as the
+differences, without the clock's cost in any of them.
+
 To compare commits, run this file against each one's ``src`` (``PYTHONPATH``): it uses only
 the protocol.
 """
@@ -89,6 +93,38 @@ def together(name: str, players: int, recorded: Recorded, readers: bool) -> floa
     return spent / n / 1000
 
 
+def split(name: str, players: int, recorded: Recorded) -> tuple[float, float, float]:
+    """µs per action of view, legal and act, each the difference of two timed loops."""
+    rules = games.get(name)
+    clock = time.process_time_ns
+
+    def best(calls: str) -> float:
+        spent = n = 0
+        for seed, actions in recorded:
+            state = rules.deal(seed, players)
+            view, legal, act = state.view, state.legal, state.act
+            t0 = clock()
+            if calls == "act":
+                for seat, action in actions:
+                    act(seat, action)
+            elif calls == "view":
+                for seat, action in actions:
+                    view(seat)
+                    act(seat, action)
+            else:
+                for seat, action in actions:
+                    legal(seat)
+                    act(seat, action)
+            spent += clock() - t0
+            n += len(actions)
+        return spent / n / 1000
+
+    act = min(best("act") for _ in range(3))
+    view = min(best("view") for _ in range(3))
+    legal = min(best("legal") for _ in range(3))
+    return view - act, legal - act, act
+
+
 def clock_cost() -> float:
     """µs of an empty span between two readings of the CPU clock."""
     clock = time.process_time_ns
@@ -102,19 +138,25 @@ def clock_cost() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--split", action="store_true", help="view / legal / act within the loop")
     args = parser.parse_args()
     print(
         f"{'game':<10} {'seats':>5} {'view us':>8} {'legal us':>9} {'act us':>7} "
         f"{'sum us':>7} {'clock us':>9} {'loop us':>8} {'readers us':>11} {'actions':>8}"
+        + (f" {'split view / legal / act':>25}" if args.split else "")
     )
     for name, players in CASES:
         recorded = record(name, players, args.games)
         v, lg, a, n = apart(name, players, recorded)
         loop = together(name, players, recorded, readers=False)
         readers = together(name, players, recorded, readers=True)
+        parts = ""
+        if args.split:
+            sv, sl, sa = split(name, players, recorded)
+            parts = f" {f'{sv:.2f} / {sl:.2f} / {sa:.2f}':>25}"
         print(
             f"{name:<10} {players:>5} {v:>8.1f} {lg:>9.1f} {a:>7.1f} {v + lg + a:>7.1f} "
-            f"{clock_cost():>9.2f} {loop:>8.2f} {readers:>11.2f} {n:>8}"
+            f"{clock_cost():>9.2f} {loop:>8.2f} {readers:>11.2f} {n:>8}" + parts
         )
 
 

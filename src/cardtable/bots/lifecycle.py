@@ -105,6 +105,8 @@ class BotSeats:
         bots that ``react`` may answer with talk, which is played (and told) at once. Bots in
         ``quiet`` (busy choosing) are not asked. Returns what was said; ``wrap`` turns a
         bot's failure into ``SeatFailed``."""
+        if not self._reactors and not self._watchers:  # most tables: nobody to ask
+            return []
         self.tell(state, wrap)
         said: list[tuple[int, Action]] = []
         for seat, bot in self._reactors:
@@ -156,8 +158,9 @@ def play_out(state: State, seats: BotSeats) -> None:
     """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``)."""
     try:
         while not state.over:
-            for seat in state.to_act():
-                if state.over or seat not in state.to_act():
+            for k, seat in enumerate(state.to_act()):
+                # the first seat was just asked for; a later one may have been served by now
+                if k and (state.over or seat not in state.to_act()):
                     continue
                 state.act(seat, seats.choose(state, seat))
                 seats.react(state, seat)

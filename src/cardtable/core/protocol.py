@@ -731,7 +731,10 @@ class State(ABC):
             raise MalformedAction(
                 _("an action is a text like those legal() lists, not {action}", action=repr(action))
             )
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+        # (a plain int is the one common case: its type said first, the subclasses after)
+        if (type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))) or (
+            not 0 <= seat < self.players
+        ):
             raise NotYourTurn(
                 _(
                     "there is no seat {seat} at this table of {players}",

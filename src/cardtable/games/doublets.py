@@ -90,8 +90,13 @@ def card_value(name: str) -> int:
     """The value of a card named like ``'QH'`` or ``'10S'``; 0 for None."""
     if not name:
         return 0
-    rank = name[:-1]
-    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
+    # a view's names are found in one look-up (bots read them on every move)
+    return _VALUE_OF.get(name) or _RANK_VALUES.get(name[:-1]) or int(name[:-1])
+
+
+_RANK_VALUES = {"A": 1, "J": 11, "Q": 12, "K": 13}
+#: every card's name -> its value
+_VALUE_OF = {name: card >> 2 for card, name in _NAMES.items() if card is not None and name}
 
 
 class DoubletsResult(Result):
@@ -280,12 +285,17 @@ def _renamed(
     cards: list[int], seen: list[int], names: list[str | None]
 ) -> tuple[list[int], list[str | None]]:
     """A copy of ``cards`` and their names, from ``names`` (of the cards ``seen``) when the
-    pile only gained or lost its top card."""
-    n = len(seen)
-    if len(cards) == n + 1 and cards[:n] == seen:
-        return cards.copy(), [*names, _NAMES[cards[-1]]]
-    if len(cards) == n - 1 and cards == seen[:-1]:
-        return cards.copy(), names[:-1]
+    pile only gained or lost its top card. ``seen`` is the caller's own copy: it is brought
+    in step and checked whole, not sliced."""
+    n = len(cards)
+    if n == len(seen) + 1:
+        seen.append(cards[-1])
+        if seen == cards:
+            return seen, [*names, _NAMES[cards[-1]]]
+    elif n == len(seen) - 1:
+        seen.pop()
+        if seen == cards:
+            return seen, names[:-1]
     return cards.copy(), list(map(_NAMES.__getitem__, cards))
 
 
@@ -367,7 +377,10 @@ class DoubletsState(State):
         need, waste = self.needed, self.waste
         out = ["play waste"] if waste and waste[-1] >> 2 == need else []
         # the reserves' plays change only with a play: remembered with the reserves and need
-        parts = self._shown()
+        try:
+            parts = self._parts
+        except AttributeError:
+            parts = self._shown()
         if parts.plays_need != need or parts.plays_of != self.reserves:
             parts.plays = [
                 _PLAY_TEXT[i + 1]
@@ -568,7 +581,10 @@ class DoubletsState(State):
             return self._parts
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        parts = self._shown()
+        try:
+            parts = self._parts
+        except AttributeError:
+            parts = self._shown()
         if parts.reserves_of != self.reserves:
             parts.reserves = list(map(_NAMES.__getitem__, self.reserves))
             parts.reserves_of = self.reserves.copy()

@@ -459,7 +459,8 @@ class TheGameState(State):
         play = _PLAY_OF.get(action)  # a well-formed play is one look-up; the rest word by word
         if play is not None:
             card, pile = play
-            self._check_turn(seat)
+            if seat != self.turn:
+                self._check_turn(seat)
             if card not in self.hands[seat]:
                 raise IllegalAction(_("you do not hold the {card}", card=card))
             top = self.tops[pile]
@@ -527,17 +528,15 @@ class TheGameState(State):
             self.signals[seat][pile] = signal
 
     def _play(self, seat: int, card: int, pile: int) -> None:
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        hand.remove(card)
         self.tops[pile] = card
         self.piles_played[pile].append(card)
         self.played += 1
-        if not self.hands[seat]:
+        if not hand:
             self._end_turn()  # a hand played out ends its turn by itself
-        elif self.played < self.minimum and not self._has_play(seat):
+        elif self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
             self._ended = True  # stuck before the minimum
-
-    def _has_play(self, seat: int) -> bool:
-        return fitting_cards(self.hands[seat], self.tops, 1) > 0
 
     def _end_turn(self) -> None:
         hand = self.hands[self.turn]
@@ -646,25 +645,31 @@ class TheGameState(State):
         return parts.played
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        mine = seat is not None and 0 <= seat < self.players
         over, hands, draw, options = self._ended, self.hands, self.draw, self.options
-        parts = self._shown()
+        turn = self.turn
+        try:
+            parts = self._parts
+        except AttributeError:
+            parts = self._shown()
         sizes = list(map(len, hands))
         u1, u2, d1, d2 = self.tops
+        empty = options["min_after_empty"]
         view = {
             "game": "the-game",
             "seat": seat,
             "players": self.players,
-            "to_act": [] if over else [self.turn],
+            "to_act": [] if over else [turn],
             "piles": {"up1": u1, "up2": u2, "down1": d1, "down2": d2},
-            "hand": hands[seat].copy() if mine and seat is not None else None,
+            "hand": hands[seat].copy() if seat is not None and 0 <= seat < self.players else None,
             "hand_sizes": sizes,
             "draw_pile": len(draw),
-            "turn": None if over else self.turn,
+            "turn": None if over else turn,
             "played_this_turn": self.played,
-            "minimum": (3 if options["pro"] else 2) if draw else options["min_after_empty"],
-            "minimum_empty": options["min_after_empty"],
-            "signals": self._shown_signals(parts),
+            "minimum": (3 if options["pro"] else 2) if draw else empty,
+            "minimum_empty": empty,
+            "signals": (
+                parts.signals if parts.signals_seen == self.signals else self._shown_signals(parts)
+            ),
             "cards_left": len(draw) + sum(sizes),
             "played": self._shown_played(parts),
             "over": over,

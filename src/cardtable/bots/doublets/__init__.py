@@ -17,7 +17,7 @@ def greedy(view: dict, legal: list[str]) -> str:
     can_flip = view["stock"] > 0 or (bool(view["waste"]) and view["redeals_left"] > 0)
     if top == need:
         return "play waste"
-    values = [doublets.card_value(c) for c in view["reserves"]]
+    values = list(map(doublets.card_value, view["reserves"]))
     if need in values and (top != doublets.KING or not can_flip):
         return f"play r{values.index(need) + 1}"
     if view["stock"]:

@@ -11,25 +11,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import chain
 
+from cardtable.bots.slide.search import REVEAL_ORDER, greedy_take_fast
 from cardtable.games import slide
+
+#: a cell as a view shows it -> as the greedy policy reads it (every value a view holds)
+_CELL_OF: dict[int | str | None, int] = {None: 0, "?": -1, **{v: v for v in range(1, 11)}}
 
 
 def greedy(view: dict, legal: list[str]) -> str:
     """Reveal where the hole leaves most pushes; take where the unpaired sum is lowest."""
     seat = view["seat"]
     # face up: the value; face down: -1 (never equal to a face-up card); hole: 0
-    cells = [
-        c if isinstance(c, int) else 0 if c is None else -1
-        for row in view["grids"][seat]
-        for c in row
-    ]
+    cells = list(map(_CELL_OF.__getitem__, chain.from_iterable(view["grids"][seat])))
     if view["phase"] == "reveal":
-        down = [i for i, c in enumerate(cells) if c < 0]
-        return f"reveal {slide.CELL_NAMES[slide.greedy_reveal(down)]}"
+        # slide.greedy_reveal's choice: the first face-down cell in its order of preference
+        return f"reveal {slide.CELL_NAMES[next(i for i in REVEAL_ORDER if cells[i] < 0)]}"
     hole = slide.CELL_INDEX[view["holes"][seat]]
-    value, direction = slide.greedy_take(cells, hole, view["centre"])
-    return f"take {value} {direction}"
+    # slide.greedy_take's choice, each push scored once for every value (the search's own)
+    value, k = greedy_take_fast(cells, hole, sorted(set(view["centre"])))
+    return f"take {value} {slide.PUSHES[hole][k][0]}"
 
 
 def random_reveal(rng: random.Random) -> Callable[[dict, list[str]], str]:
