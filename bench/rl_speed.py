@@ -21,8 +21,6 @@ import os
 import random
 import time
 
-import numpy as np
-
 from cardtable import games
 from cardtable.rl import make_env
 
@@ -30,16 +28,21 @@ from cardtable.rl import make_env
 def run(game: str, players: int, count: int, seed: int) -> tuple[int, float, float]:
     env = make_env(game, players=players)
     rng = random.Random(seed)
-    encode = env.encoding.observe
+    observer = env.encoding.observer
     spent = [0.0]
 
-    def timed(view):  # the encoding's share of the loop
-        t = time.perf_counter()
-        out = encode(view)
-        spent[0] += time.perf_counter() - t
-        return out
+    def timed_observer():  # the encoding's share of the loop
+        encode = observer()
 
-    env.encoding.observe = timed  # type: ignore[method-assign]
+        def timed(view):
+            t = time.perf_counter()
+            out = encode(view)
+            spent[0] += time.perf_counter() - t
+            return out
+
+        return timed
+
+    env.encoding.observer = timed_observer  # type: ignore[method-assign]
     steps = 0
     started = time.perf_counter()
     for k in range(count):
@@ -49,7 +52,7 @@ def run(game: str, players: int, count: int, seed: int) -> tuple[int, float, flo
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
             steps += 1
     return steps, time.perf_counter() - started, spent[0]
 

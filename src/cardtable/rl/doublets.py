@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.doublets import KING, NON_KINGS, REDEALS, RESERVE_NAMES, RESERVES, card_value
-from cardtable.rl.encoding import Encoding, Layout
+from cardtable.rl.encoding import Encoding, Layout, Observe
 
 #: the longest waste: every card but the 8 dealt face up
 MAX_WASTE = 52 - 8
@@ -47,6 +47,140 @@ def _layout() -> Layout:
 
 LAYOUT = _layout()
 _F = LAYOUT.by_name
+# where each field starts, read once from the layout
+_NEEDED, _RESERVES, _WASTE, _WASTE_SIZE, _STOCK, _REDEALS, _FOUNDATION, _UNSEEN, _OVER = (
+    _F[f].start
+    for f in (
+        "needed",
+        "reserves",
+        "waste",
+        "waste_size",
+        "stock",
+        "redeals_left",
+        "foundation",
+        "unseen",
+        "over",
+    )
+)
+#: one card slot's 14 numbers, by the value it holds (0: no card)
+_SLOT = np.eye(CARD_CODES, dtype=np.float32)
+
+
+class _Values(dict[Any, int]):
+    """A card's value by its name (``card_value``), each name read once."""
+
+    def __missing__(self, name: Any) -> int:
+        value = self[name] = card_value(name)
+        return value
+
+
+_VALUE = _Values()
+
+
+class _Pile:
+    """A list of card names as last seen (a stack: it grows and shrinks at its end), with
+    its values counted; ``update`` says from where it changed."""
+
+    __slots__ = ("names", "counts")
+
+    def __init__(self) -> None:
+        self.names: list[Any] = []
+        self.counts = [0] * (KING + 1)
+
+    def update(self, names: list[Any]) -> int:
+        """Take ``names`` as the pile now; returns how many cards at its start were kept
+        (``len(names)``: nothing changed)."""
+        old = self.names
+        if names == old:
+            return len(names)
+        if len(names) > len(old) and names[: len(old)] == old:
+            kept = len(old)
+        elif len(names) < len(old) and old[: len(names)] == names:
+            kept = len(names)
+        else:
+            kept = 0
+        for name in old[kept:]:
+            self.counts[_VALUE[name]] -= 1
+        for name in names[kept:]:
+            self.counts[_VALUE[name]] += 1
+        self.names = list(names)
+        return kept
+
+
+class _DoubletsObserver:
+    """``DoubletsEncoding.observer()``: the observation kept and rewritten where the view
+    changed. The waste, top card first in the observation, lives in ``stack``: card ``j``
+    from the bottom at slot ``MAX_WASTE - 1 - j``, the slots from ``MAX_WASTE`` on empty, so
+    the observation's waste is the window from ``MAX_WASTE - len(waste)``, and a card flipped
+    or played writes one slot."""
+
+    def __init__(self) -> None:
+        self.out = np.zeros(LAYOUT.size, dtype=np.float32)
+        self.stack = np.tile(_SLOT[0], 2 * MAX_WASTE)
+        self.waste, self.foundation = _Pile(), _Pile()
+        self.out[_WASTE : _WASTE + MAX_WASTE * CARD_CODES] = self.stack[MAX_WASTE * CARD_CODES :]
+        self.reserves: list[Any] = [object()] * RESERVES  # (nothing written yet)
+        self.reserve_counts = [0] * (KING + 1)
+        self.needed = self.redeals = -1
+        self.seen: list[int] = []
+
+    def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
+        out = self.out
+        self.needed = _one_hot(out, _NEEDED - 1, self.needed, view["needed"])
+        self.redeals = _one_hot(out, _REDEALS, self.redeals, view["redeals_left"])
+        self._reserves(view["reserves"])
+        self._waste(view["waste"])
+        foundation = view["foundation"]
+        self.foundation.update(foundation)
+        out[_STOCK] = view["stock"] / MAX_WASTE
+        out[_FOUNDATION] = len(foundation) / NON_KINGS
+        out[_OVER] = bool(view["over"])
+        seen = [
+            a + b + c
+            for a, b, c in zip(
+                self.reserve_counts, self.waste.counts, self.foundation.counts, strict=True
+            )
+        ]
+        if seen != self.seen:
+            for v in range(1, KING + 1):
+                out[_UNSEEN + v - 1] = (4 - seen[v]) / 4
+            self.seen = seen
+        return out.copy()
+
+    def _reserves(self, reserves: list[Any]) -> None:
+        if reserves == self.reserves:
+            return
+        counts = [0] * (KING + 1)
+        for i, name in enumerate(reserves):
+            v = _VALUE[name]  # 0 for an empty reserve
+            counts[v] += 1
+            if name != self.reserves[i]:
+                start = _RESERVES + i * CARD_CODES
+                self.out[start : start + CARD_CODES] = _SLOT[v]
+        self.reserves, self.reserve_counts = list(reserves), counts
+
+    def _waste(self, waste: list[Any]) -> None:
+        if waste == self.waste.names:
+            return
+        kept = self.waste.update(waste)
+        stack = self.stack
+        for j in range(kept, len(waste)):
+            slot = (MAX_WASTE - 1 - j) * CARD_CODES
+            stack[slot : slot + CARD_CODES] = _SLOT[_VALUE[waste[j]]]
+        start = (MAX_WASTE - len(waste)) * CARD_CODES
+        self.out[_WASTE : _WASTE + MAX_WASTE * CARD_CODES] = stack[
+            start : start + MAX_WASTE * CARD_CODES
+        ]
+        self.out[_WASTE_SIZE] = len(waste) / MAX_WASTE
+
+
+def _one_hot(out: np.ndarray, start: int, was: int, now: int) -> int:
+    """Move a one-hot field's 1 from ``start + was`` to ``start + now``; returns ``now``."""
+    if now != was:
+        if was >= 0:
+            out[start + was] = 0
+        out[start + now] = 1
+    return now
 
 
 class DoubletsEncoding(Encoding):
@@ -54,31 +188,10 @@ class DoubletsEncoding(Encoding):
     layout = LAYOUT
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        out = self.empty()
-        out[_F["needed"].start + view["needed"] - 1] = 1
-        seen = [0] * (KING + 1)
-        reserves = _F["reserves"].start
-        for i, name in enumerate(view["reserves"]):
-            v = card_value(name)  # 0 for an empty reserve
-            seen[v] += 1
-            out[reserves + i * CARD_CODES + v] = 1
-        waste = _F["waste"].start
-        top_first = list(reversed(view["waste"]))
-        for i in range(MAX_WASTE):
-            v = card_value(top_first[i]) if i < len(top_first) else 0
-            seen[v] += 1
-            out[waste + i * CARD_CODES + v] = 1
-        for name in view["foundation"]:
-            seen[card_value(name)] += 1
-        out[_F["waste_size"].start] = len(top_first) / MAX_WASTE
-        out[_F["stock"].start] = view["stock"] / MAX_WASTE
-        out[_F["redeals_left"].start + view["redeals_left"]] = 1
-        out[_F["foundation"].start] = len(view["foundation"]) / NON_KINGS
-        unseen = _F["unseen"].start
-        for v in range(1, KING + 1):
-            out[unseen + v - 1] = (4 - seen[v]) / 4
-        out[_F["over"].start] = bool(view["over"])
-        return out
+        return self.observer()(view)
+
+    def observer(self) -> Observe:
+        return _DoubletsObserver()
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # the foundation's share: 1.0 is a won game (48 cards), a typical loss is near 0.1

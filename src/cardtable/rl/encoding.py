@@ -9,13 +9,18 @@ the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from cardtable.core.protocol import Game
+
+#: the masks an encoding keeps, by the list of legal actions (forgotten all at once when full)
+MASKS_KEPT = 4096
+#: a function from a view to its observation (``Encoding.observe``, ``Encoding.observer()``)
+Observe = Callable[[Mapping[str, Any]], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ class Encoding(ABC):
         self.players = players
         self.options = dict(options)
         self._index = {a: i for i, a in enumerate(self.actions)}
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}
 
     @property
     def size(self) -> int:
@@ -95,11 +101,18 @@ class Encoding(ABC):
         return self.actions[int(index)]
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
-        """1 at the index of each action in ``legal``, else 0 (int8)."""
-        out = np.zeros(len(self.actions), dtype=np.int8)
-        for a in legal:
-            out[self._index[a]] = 1
-        return out
+        """1 at the index of each action in ``legal``, else 0 (int8). A list of legal actions
+        seen lately is a table look-up (``MASKS_KEPT`` of them are kept)."""
+        key = tuple(legal)
+        out = self._masks.get(key)
+        if out is None:
+            out = np.zeros(len(self.actions), dtype=np.int8)
+            for a in key:
+                out[self._index[a]] = 1
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            self._masks[key] = out
+        return out.copy()
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
@@ -107,6 +120,15 @@ class Encoding(ABC):
     @abstractmethod
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The numeric observation of a seat's view (float32, ``size`` long, 0..``high``)."""
+
+    def observer(self) -> Observe:
+        """A function that observes the successive views of one table (any seat's, in any
+        order) exactly as ``observe`` does, a fresh array each call. An encoding may make it
+        faster than ``observe``: remember what it wrote for the views before and write only
+        what changed. What it remembers is checked against each view's content, never
+        trusted, so any sequence of views gives ``observe``'s numbers; the environments keep
+        one per table."""
+        return self.observe
 
     @abstractmethod
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
@@ -116,6 +138,24 @@ class Encoding(ABC):
 def relative(seat: int, viewer: int | None, players: int) -> int:
     """A seat counted from the viewer: 0 the viewer, 1 the next seat clockwise, ..."""
     return (seat - (viewer or 0)) % players
+
+
+def from_viewer(
+    kept: np.ndarray, start: int, block: int, viewer: int | None, players: int
+) -> list[np.ndarray]:
+    """The pieces of an observation whose seats' blocks of ``block`` numbers (from ``start``)
+    are counted from the viewer (``relative``: block 0 the viewer's own, block 1 the next seat
+    clockwise, ...), out of ``kept``, the same observation with the blocks in seat order:
+    ``np.concatenate`` of them is the viewer's observation (the pieces are views: they show
+    ``kept`` as it is when joined)."""
+    v = (viewer or 0) % players
+    end = start + players * block
+    return [
+        kept[:start],
+        kept[start + v * block : end],
+        kept[start : start + v * block],
+        kept[end:],
+    ]
 
 
 def place_rewards(ranks: list[int]) -> list[float]:

@@ -107,6 +107,9 @@ class Table:
         self.bot_key = bot_key
         self.state: State | None = None
         self.seats: lifecycle.BotSeats | None = None
+        self.observe = self.encoding.observer()
+        self._waiting: list[int] = []
+        self._legal: dict[int, list[Action]] = {}
 
     # -- the game -----------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -125,7 +128,8 @@ class Table:
         )
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
-        self.step_seats = self.state.to_act()
+        self.observe = self.encoding.observer()
+        self._next_step()
         self.play_bots()
 
     @property
@@ -138,11 +142,21 @@ class Table:
     def over(self) -> bool:
         return self.live.over
 
+    # What the position asks is worked out once per position, as ``take`` changes it: the
+    # seats waiting (kept up to date), each seat's legal actions (worked out when asked).
     def waiting(self) -> list[int]:
-        """The seats of this step that have not chosen yet (all learners once bots have)."""
-        if self.live.over:
-            return []
-        return [s for s in self.step_seats if s not in self.pending]
+        """The seats of this step that have not chosen yet (all learners once bots have).
+        Read it, never change it."""
+        if self.state is None:
+            raise RuntimeError("reset the environment first")
+        return self._waiting
+
+    def _next_step(self) -> None:
+        """A new step begins (the state's ``to_act``): every seat in it waits."""
+        state = self.live
+        self.step_seats = state.to_act()
+        self._waiting = [] if state.over else list(self.step_seats)
+        self._legal = {}
 
     def current(self) -> int | None:
         """The learning seat to act next (the first in seat order), None once over."""
@@ -154,6 +168,16 @@ class Table:
     def legal(self, seat: int) -> list[Action]:
         """What ``seat`` may do now in the environment: its legal actions while it is to
         choose, talk only while under the limit; nothing otherwise."""
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """``legal(seat)``, worked out once per position: read it, never change it."""
+        out = self._legal.get(seat)
+        if out is None:
+            out = self._legal[seat] = self._work_out_legal(seat)
+        return out
+
+    def _work_out_legal(self, seat: int) -> list[Action]:
         if seat not in self.waiting():
             return []
         out = self.live.legal(seat)
@@ -165,19 +189,21 @@ class Table:
     def act(self, seat: int, action: Action) -> None:
         """A learning seat's action (one of ``legal(seat)``), then the bots until a learning
         seat must act again."""
-        if action not in self.legal(seat):
+        if action not in self._legal_now(seat):
             raise ValueError(
                 f"{action!r} is not legal for seat {seat} now "
                 f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
             )
         self.take(seat, action)
-        self.play_bots()
+        if self.opponents:
+            self.play_bots()
 
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
         once, a move buffered until every seat of the step has chosen, then all applied."""
         state, seats = self.live, self.seats
         assert seats is not None
+        self._legal = {}
         if self.game.has_talk and self.game.is_talk(action):
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1
@@ -186,14 +212,16 @@ class Table:
             return
         self.talked[seat] = 0
         self.pending[seat] = action
-        if self.waiting():
+        waiting = [s for s in self.step_seats if s not in self.pending]
+        if waiting:
+            self._waiting = waiting
             return
         for s in self.step_seats:  # every seat of the step has chosen: apply, in seat order
             if s in self.pending and not state.over:
                 state.act(s, self.pending[s])
                 seats.react(state, s)
         self.pending = {}
-        self.step_seats = state.to_act()
+        self._next_step()
         if state.over:
             seats.finish(state)
 
@@ -202,6 +230,8 @@ class Table:
         game is over."""
         state, seats = self.live, self.seats
         assert seats is not None
+        if not self.opponents:
+            return
         said = 0
         while not state.over:
             bots = [s for s in self.waiting() if s in self.opponents]
@@ -226,10 +256,12 @@ class Table:
         return self.encoding.rewards(self.live.result())
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.encoding.observe(self.live.view(seat))
+        """``seat``'s observation: its view, encoded (by the encoding's ``observer``, which
+        rewrites only what changed since the views before)."""
+        return self.observe(self.live.view(seat))
 
     def mask(self, seat: int) -> np.ndarray:
-        return self.encoding.mask(self.legal(seat))
+        return self.encoding.mask(self._legal_now(seat))
 
     def render(self) -> str:
         """The spectator's view as text (what anyone watching may know)."""
@@ -298,6 +330,7 @@ class _MultiAgent(_OnTable):
         enc = self.table.encoding
         self.possible_agents = [agent_name(s) for s in self.table.learners]
         self.seat_of = {agent_name(s): s for s in self.table.learners}
+        self.agent_of = {s: agent_name(s) for s in self.table.learners}
         self.observation_spaces = {
             a: spaces.Dict(
                 {"observation": _observation_space(enc), "action_mask": _mask_space(enc)}
@@ -376,7 +409,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
                 self.truncations[a] = True
         seat = table.current()
         if seat is not None and not any(self.truncations.values()):
-            self.agent_selection = agent_name(seat)
+            self.agent_selection = self.agent_of[seat]
         elif self.agents:
             self.agent_selection = self.agents[0]
 
@@ -390,9 +423,14 @@ class CardtableAEC(_MultiAgent, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.table.act(self.seat_of[agent], self.encoding.action(int(action)))
         self.steps += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
+        # reset and the step before left it) and accumulating them changes nothing
+        over = self.table.over
+        if over:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         self._after_step()
-        self._accumulate_rewards()
+        if over:
+            self._accumulate_rewards()
 
 
 class CardtableParallel(_MultiAgent, ParallelEnv):
@@ -437,7 +475,7 @@ class CardtableParallel(_MultiAgent, ParallelEnv):
         chosen = {a: self.encoding.action(int(actions[a])) for a in acting}
         for a in acting:
             seat = self.seat_of[a]
-            if chosen[a] not in self.table.legal(seat):
+            if chosen[a] not in self.table._legal_now(seat):
                 raise ValueError(f"{chosen[a]!r} is not legal for {a} now")
         for a in acting:
             if not self.table.over:
@@ -534,7 +572,7 @@ class CardtableGym(_OnTable, gymnasium.Env):
             raise RuntimeError("the episode is over: reset the environment")
         notation = self.encoding.action(int(action))
         self.steps += 1
-        if notation not in self.table.legal(self.seat):
+        if notation not in self.table._legal_now(self.seat):
             self._done = True
             info = {**self._info(), "illegal": notation}
             return (

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, Layout, relative
+from cardtable.rl.encoding import Encoding, Layout, Observe, relative
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -60,6 +60,119 @@ def _layout() -> Layout:
 
 LAYOUT = _layout()
 _F = LAYOUT.by_name
+# where each field starts, read once from the layout
+_PILES, _TOPS, _HAND, _DRAW, _LEFT, _PLAYED, _MINIMUM, _PLAYERS, _OVER = (
+    _F[f].start
+    for f in (
+        "piles",
+        "tops",
+        "hand",
+        "draw_pile",
+        "cards_left",
+        "played_this_turn",
+        "minimum",
+        "players",
+        "over",
+    )
+)
+_SEAT = {
+    part: tuple(_F[f"seat{k}.{part}"].start for k in range(MAX_SEATS))
+    for part in ("present", "turn", "hand_size", "signals")
+}
+#: a signal's place in a seat's signals block, by pile and word
+_SIGNAL = {
+    (pile, said): p * len(SIGNALS) + s
+    for p, pile in enumerate(PILES)
+    for s, said in enumerate(SIGNALS)
+}
+
+
+class _Written:
+    """One viewer's observation as last written, and what it showed."""
+
+    def __init__(self, viewer: int | None, n: int) -> None:
+        self.out = np.zeros(LAYOUT.size, dtype=np.float32)
+        self.out[_PLAYERS + n - 1] = 1
+        self.order = [relative(s, viewer, n) for s in range(n)]
+        for k in self.order:
+            self.out[_SEAT["present"][k]] = 1
+        self.tops = [0] * len(PILES)  # (no pile's top written yet)
+        self.hand: list[int] = []
+        self.minimum = self.turn = -1
+        self.sizes: list[int] | None = None
+        self.signals: list[dict[str, str]] = [{} for _ in range(n)]
+
+
+class _TheGameObserver:
+    """``TheGameEncoding.observer()``: each viewer's last observation kept and rewritten
+    where the view changed."""
+
+    def __init__(self) -> None:
+        self.players = 0
+        self.written: dict[int | None, _Written] = {}
+
+    def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
+        n = view["players"]
+        if n != self.players:  # (another table's views: forget everything)
+            self.players, self.written = n, {}
+        w = self.written.get(view["seat"])
+        if w is None:
+            w = self.written[view["seat"]] = _Written(view["seat"], n)
+        out = w.out
+        self._piles(view["piles"], w)
+        hand = view["hand"] or []
+        if hand != w.hand:
+            for c in w.hand:
+                out[_HAND + c - LOW] = 0
+            for c in hand:
+                out[_HAND + c - LOW] = 1
+            w.hand = list(hand)
+        out[_DRAW] = view["draw_pile"] / len(CARDS)
+        out[_LEFT] = view["cards_left"] / len(CARDS)
+        out[_PLAYED] = min(view["played_this_turn"], MAX_HAND) / MAX_HAND
+        minimum = min(max(view["minimum"], 1), MINIMUMS) - 1
+        if minimum != w.minimum:
+            if w.minimum >= 0:
+                out[_MINIMUM + w.minimum] = 0
+            out[_MINIMUM + minimum], w.minimum = 1, minimum
+        out[_OVER] = bool(view["over"])
+        self._seats(view, w)
+        return out.copy()
+
+    def _piles(self, piles: Mapping[str, int], w: _Written) -> None:
+        out, tops = w.out, w.tops
+        for p, name in enumerate(PILES):
+            top = piles[name]
+            if top != tops[p]:
+                if tops[p]:
+                    out[_PILES + p * TOPS + tops[p] - 1] = 0
+                out[_PILES + p * TOPS + top - 1] = 1
+                out[_TOPS + p] = top / TOPS
+                tops[p] = top
+
+    def _seats(self, view: Mapping[str, Any], w: _Written) -> None:
+        out, order = w.out, w.order
+        sizes, signals = view["hand_sizes"], view["signals"]
+        if sizes != w.sizes:
+            for s, k in enumerate(order):
+                out[_SEAT["hand_size"][k]] = sizes[s] / MAX_HAND
+            w.sizes = list(sizes)
+        turn = view["turn"]
+        turn = turn if isinstance(turn, int) and 0 <= turn < len(order) else -1
+        if turn != w.turn:
+            if w.turn >= 0:
+                out[_SEAT["turn"][order[w.turn]]] = 0
+            if turn >= 0:
+                out[_SEAT["turn"][order[turn]]] = 1
+            w.turn = turn
+        if signals != w.signals:
+            for s, k in enumerate(order):
+                if signals[s] != w.signals[s]:
+                    start = _SEAT["signals"][k]
+                    out[start : start + len(PILES) * len(SIGNALS)] = 0
+                    for pile, said in signals[s].items():
+                        out[start + _SIGNAL[pile, said]] = 1
+            w.signals = [dict(said) for said in signals]
 
 
 class TheGameEncoding(Encoding):
@@ -67,31 +180,10 @@ class TheGameEncoding(Encoding):
     layout = LAYOUT
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        out = self.empty()
-        n, viewer = view["players"], view["seat"]
-        piles, tops = _F["piles"].start, _F["tops"].start
-        for p, name in enumerate(PILES):
-            top = view["piles"][name]
-            out[piles + p * TOPS + top - 1] = 1
-            out[tops + p] = top / TOPS
-        hand = _F["hand"].start
-        for c in view["hand"] or ():
-            out[hand + c - LOW] = 1
-        out[_F["draw_pile"].start] = view["draw_pile"] / len(CARDS)
-        out[_F["cards_left"].start] = view["cards_left"] / len(CARDS)
-        out[_F["played_this_turn"].start] = min(view["played_this_turn"], MAX_HAND) / MAX_HAND
-        out[_F["minimum"].start + min(max(view["minimum"], 1), MINIMUMS) - 1] = 1
-        out[_F["players"].start + n - 1] = 1
-        out[_F["over"].start] = bool(view["over"])
-        for seat in range(n):
-            k = relative(seat, viewer, n)
-            out[_F[f"seat{k}.present"].start] = 1
-            out[_F[f"seat{k}.turn"].start] = view["turn"] == seat
-            out[_F[f"seat{k}.hand_size"].start] = view["hand_sizes"][seat] / MAX_HAND
-            signals = _F[f"seat{k}.signals"].start
-            for pile, said in view["signals"][seat].items():
-                out[signals + PILES.index(pile) * len(SIGNALS) + SIGNALS.index(said)] = 1
-        return out
+        return self.observer()(view)
+
+    def observer(self) -> Observe:
+        return _TheGameObserver()
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # cooperative: every seat gets the share of the 98 cards played (1.0 is a win)
