@@ -75,93 +75,98 @@ class _Values(dict[Any, int]):
 
 
 _VALUE = _Values()
+#: a card slot not written yet
+_UNKNOWN = object()
 
 
 class _Pile:
     """A list of card names as last seen (a stack: it grows and shrinks at its end), with
-    its values counted; ``update`` says from where it changed."""
+    its values counted into ``counts``; ``update`` says from where it changed."""
 
     __slots__ = ("names", "counts")
 
-    def __init__(self) -> None:
+    def __init__(self, counts: list[int]) -> None:
         self.names: list[Any] = []
-        self.counts = [0] * (KING + 1)
+        self.counts = counts
 
     def update(self, names: list[Any]) -> int:
-        """Take ``names`` as the pile now; returns how many cards at its start were kept
-        (``len(names)``: nothing changed)."""
+        """Take ``names`` (not the list seen last) as the pile now; returns how many cards at
+        its start were kept."""
         old = self.names
-        if names == old:
-            return len(names)
         if len(names) > len(old) and names[: len(old)] == old:
             kept = len(old)
         elif len(names) < len(old) and old[: len(names)] == names:
             kept = len(names)
         else:
             kept = 0
+        counts = self.counts
         for name in old[kept:]:
-            self.counts[_VALUE[name]] -= 1
+            counts[_VALUE[name]] -= 1
         for name in names[kept:]:
-            self.counts[_VALUE[name]] += 1
-        self.names = list(names)
+            counts[_VALUE[name]] += 1
+        self.names = names
         return kept
 
 
 class _DoubletsObserver:
     """``DoubletsEncoding.observer()``: the observation kept and rewritten where the view
-    changed. The waste, top card first in the observation, lives in ``stack``: card ``j``
-    from the bottom at slot ``MAX_WASTE - 1 - j``, the slots from ``MAX_WASTE`` on empty, so
-    the observation's waste is the window from ``MAX_WASTE - len(waste)``, and a card flipped
-    or played writes one slot."""
+    changed (a part of a view that is the very one of the view before is unchanged: views
+    never change a part they handed out). The waste, top card first in the observation,
+    lives in ``stack``: card ``j`` from the bottom at slot ``MAX_WASTE - 1 - j``, the slots
+    from ``MAX_WASTE`` on empty, so the observation's waste is the window from
+    ``MAX_WASTE - len(waste)``, and a card flipped or played writes one slot."""
 
     def __init__(self) -> None:
         self.out = np.zeros(LAYOUT.size, dtype=np.float32)
         self.stack = np.tile(_SLOT[0], 2 * MAX_WASTE)
-        self.waste, self.foundation = _Pile(), _Pile()
         self.out[_WASTE : _WASTE + MAX_WASTE * CARD_CODES] = self.stack[MAX_WASTE * CARD_CODES :]
-        self.reserves: list[Any] = [object()] * RESERVES  # (nothing written yet)
-        self.reserve_counts = [0] * (KING + 1)
+        #: per value, the cards seen (the reserves, the waste, the foundation); as written
+        self.seen = [0] * (KING + 1)
+        self.unseen = [-1] * (KING + 1)
+        self.waste, self.foundation = _Pile(self.seen), _Pile(self.seen)
+        self.reserves: list[Any] = [_UNKNOWN] * RESERVES
         self.needed = self.redeals = -1
-        self.seen: list[int] = []
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         out = self.out
         self.needed = _one_hot(out, _NEEDED - 1, self.needed, view["needed"])
         self.redeals = _one_hot(out, _REDEALS, self.redeals, view["redeals_left"])
-        self._reserves(view["reserves"])
-        self._waste(view["waste"])
-        foundation = view["foundation"]
-        self.foundation.update(foundation)
+        changed = False
+        reserves, waste, foundation = view["reserves"], view["waste"], view["foundation"]
+        if reserves is not self.reserves and reserves != self.reserves:
+            self._reserves(reserves)
+            changed = True
+        if waste is not self.waste.names and waste != self.waste.names:
+            self._waste(waste)
+            changed = True
+        if foundation is not self.foundation.names and foundation != self.foundation.names:
+            self.foundation.update(foundation)
+            out[_FOUNDATION] = len(foundation) / NON_KINGS
+            changed = True
         out[_STOCK] = view["stock"] / MAX_WASTE
-        out[_FOUNDATION] = len(foundation) / NON_KINGS
         out[_OVER] = bool(view["over"])
-        seen = [
-            a + b + c
-            for a, b, c in zip(
-                self.reserve_counts, self.waste.counts, self.foundation.counts, strict=True
-            )
-        ]
-        if seen != self.seen:
+        if changed:
+            seen, was = self.seen, self.unseen
             for v in range(1, KING + 1):
-                out[_UNSEEN + v - 1] = (4 - seen[v]) / 4
-            self.seen = seen
+                if seen[v] != was[v]:
+                    out[_UNSEEN + v - 1] = (4 - seen[v]) / 4
+                    was[v] = seen[v]
         return out.copy()
 
     def _reserves(self, reserves: list[Any]) -> None:
-        if reserves == self.reserves:
-            return
-        counts = [0] * (KING + 1)
+        seen = self.seen
         for i, name in enumerate(reserves):
-            v = _VALUE[name]  # 0 for an empty reserve
-            counts[v] += 1
-            if name != self.reserves[i]:
+            old = self.reserves[i]
+            if name != old:
+                v = _VALUE[name]  # 0 for an empty reserve
+                if old is not _UNKNOWN:
+                    seen[_VALUE[old]] -= 1
+                seen[v] += 1
                 start = _RESERVES + i * CARD_CODES
                 self.out[start : start + CARD_CODES] = _SLOT[v]
-        self.reserves, self.reserve_counts = list(reserves), counts
+        self.reserves = reserves
 
     def _waste(self, waste: list[Any]) -> None:
-        if waste == self.waste.names:
-            return
         kept = self.waste.update(waste)
         stack = self.stack
         for j in range(kept, len(waste)):

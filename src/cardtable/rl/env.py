@@ -27,7 +27,7 @@ How the protocol's shapes become environment steps:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -76,6 +76,18 @@ def _opponents(spec: Opponents, players: int) -> dict[int, str]:
     return out
 
 
+class _Talk(dict[str, bool]):
+    """``Game.is_talk`` of each action text, asked once."""
+
+    def __init__(self, is_talk: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.is_talk = is_talk
+
+    def __missing__(self, action: str) -> bool:
+        talk = self[action] = self.is_talk(action)
+        return talk
+
+
 class Table:
     """One game as the environments play it: the state, the bots, the buffered choices of a
     simultaneous step and the talk limit. The environments are thin layers over it."""
@@ -108,6 +120,9 @@ class Table:
         self.state: State | None = None
         self.seats: lifecycle.BotSeats | None = None
         self.observe = self.encoding.observer()
+        # asked at every step: read once
+        #: whether an action is talk, asked of the game once per action text (None: no talk)
+        self.talk: _Talk | None = _Talk(self.game.is_talk) if self.game.has_talk else None
         self._waiting: list[int] = []
         self._legal: dict[int, list[Action]] = {}
 
@@ -181,9 +196,9 @@ class Table:
         if seat not in self.waiting():
             return []
         out = self.live.legal(seat)
-        if self.game.has_talk and self.talked[seat] >= self.talk_limit:
-            talk = self.game.is_talk
-            out = [a for a in out if not talk(a)]
+        talk = self.talk
+        if talk is not None and self.talked[seat] >= self.talk_limit:
+            out = [a for a in out if not talk[a]]
         return out
 
     def act(self, seat: int, action: Action) -> None:
@@ -201,25 +216,27 @@ class Table:
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
         once, a move buffered until every seat of the step has chosen, then all applied."""
-        state, seats = self.live, self.seats
+        state, seats, pending = self.live, self.seats, self.pending
         assert seats is not None
         self._legal = {}
-        if self.game.has_talk and self.game.is_talk(action):
+        if self.talk is not None and self.talk[action]:
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1
             state.act(seat, action)
-            seats.react(state, seat)
+            if self.opponents:
+                seats.react(state, seat)
             return
         self.talked[seat] = 0
-        self.pending[seat] = action
-        waiting = [s for s in self.step_seats if s not in self.pending]
+        pending[seat] = action
+        waiting = [s for s in self.step_seats if s not in pending]
         if waiting:
             self._waiting = waiting
             return
         for s in self.step_seats:  # every seat of the step has chosen: apply, in seat order
-            if s in self.pending and not state.over:
-                state.act(s, self.pending[s])
-                seats.react(state, s)
+            if s in pending and not state.over:
+                state.act(s, pending[s])
+                if self.opponents:  # (bots to tell or to react)
+                    seats.react(state, s)
         self.pending = {}
         self._next_step()
         if state.over:
@@ -338,14 +355,18 @@ class _MultiAgent(_OnTable):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(len(enc.actions)) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
+        self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None
 
     def _deal_seed(self, seed: int | None) -> int:
         # a given seed is the deal itself (same seed, same game as ``cardtable``'s deal
-        # numbers); without one the next is drawn from the last seeded generator
+        # numbers); without one the next is drawn from the last seeded generator (made when
+        # first drawn from: a generator costs more than a short game's reset)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng, self._rng_seed = None, seed
             return seed
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._rng_seed)
         return _fresh_seed(self._rng)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -355,8 +376,11 @@ class _MultiAgent(_OnTable):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.seat_of[agent]
-        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
+        table, seat = self.table, self.seat_of[agent]
+        return {
+            "observation": table.observe(table.live.view(seat)),
+            "action_mask": table.encoding.mask(table._legal_now(seat)),
+        }
 
     def render(self) -> str | None:
         return self.table.render() if self.render_mode == "ansi" else None
@@ -397,7 +421,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
 
     def _after_step(self) -> None:
         table = self.table
-        if table.over:  # rewards once, at the end
+        if table.live.over:  # rewards once, at the end
             rewards = table.rewards()
             result = table.live.result()
             for a in self.agents:
@@ -421,11 +445,12 @@ class CardtableAEC(_MultiAgent, AECEnv):
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is done")
         self._cumulative_rewards[agent] = 0.0
-        self.table.act(self.seat_of[agent], self.encoding.action(int(action)))
+        table = self.table
+        table.act(self.seat_of[agent], table.encoding.action(int(action)))
         self.steps += 1
         # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
         # reset and the step before left it) and accumulating them changes nothing
-        over = self.table.over
+        over = table.live.over
         if over:
             self.rewards = dict.fromkeys(self.agents, 0.0)
         self._after_step()

@@ -77,7 +77,7 @@ _CELLS, _CHOSEN, _TURN, _FIRST, _TOTAL = (
 )
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 #: a cell's code as a view shows it: the hole None 0, face down "?" 1, face up v 1 + v
-_CODE = {None: 0, "?": 1, **{v: 1 + v for v in range(1, VALUES + 1)}}
+_CODE: dict[Any, int] = {None: 0, "?": 1, **{v: 1 + v for v in range(1, VALUES + 1)}}
 #: one row's numbers
 _ROW = SIZE * CELL_CODES
 
@@ -175,7 +175,7 @@ class _SlideObserver:
         seats, shown = self.seats, self.shown
         for i, cell in enumerate(row):
             old = was[i]
-            if cell == old and type(cell) is type(old):
+            if cell is old or (cell == old and type(cell) is type(old)):
                 continue
             if old is not _UNKNOWN:
                 seats[start + i * CELL_CODES + _CODE[old]] = 0
@@ -220,8 +220,11 @@ class _SlideObserver:
             for s in range(n):
                 seats[_HEAD + s * _BLOCK + _TOTAL] = totals[s] / 100
             self.totals = totals
-        self.turn = _flag(seats, _TURN, n, self.turn, view["turn"])
-        self.first = _flag(seats, _FIRST, n, self.first, view["first"])
+        turn, first = view["turn"], view["first"]
+        if (-1 if turn is None else turn) != self.turn:
+            self.turn = _flag(seats, _TURN, n, self.turn, turn)
+        if (-1 if first is None else first) != self.first:
+            self.first = _flag(seats, _FIRST, n, self.first, first)
 
 
 def _flag(seats: np.ndarray, at: int, n: int, was: int, seat: Any) -> int:

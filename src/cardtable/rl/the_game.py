@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, Layout, Observe, relative
+from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -75,10 +75,13 @@ _PILES, _TOPS, _HAND, _DRAW, _LEFT, _PLAYED, _MINIMUM, _PLAYERS, _OVER = (
         "over",
     )
 )
-_SEAT = {
-    part: tuple(_F[f"seat{k}.{part}"].start for k in range(MAX_SEATS))
-    for part in ("present", "turn", "hand_size", "signals")
-}
+#: the fields before the seats', then each seat's (present, turn, hand_size, signals)
+_HEAD = _F["seat0.present"].start
+_BLOCK = _F["seat1.present"].start - _HEAD
+_TURN, _HAND_SIZE, _SIGNALS = (
+    _F[f"seat0.{part}"].start - _HEAD for part in ("turn", "hand_size", "signals")
+)
+_SAID = len(PILES) * len(SIGNALS)
 #: a signal's place in a seat's signals block, by pile and word
 _SIGNAL = {
     (pile, said): p * len(SIGNALS) + s
@@ -87,92 +90,101 @@ _SIGNAL = {
 }
 
 
-class _Written:
-    """One viewer's observation as last written, and what it showed."""
-
-    def __init__(self, viewer: int | None, n: int) -> None:
-        self.out = np.zeros(LAYOUT.size, dtype=np.float32)
-        self.out[_PLAYERS + n - 1] = 1
-        self.order = [relative(s, viewer, n) for s in range(n)]
-        for k in self.order:
-            self.out[_SEAT["present"][k]] = 1
-        self.tops = [0] * len(PILES)  # (no pile's top written yet)
-        self.hand: list[int] = []
-        self.minimum = self.turn = -1
-        self.sizes: list[int] | None = None
-        self.signals: list[dict[str, str]] = [{} for _ in range(n)]
-
-
 class _TheGameObserver:
-    """``TheGameEncoding.observer()``: each viewer's last observation kept and rewritten
-    where the view changed."""
+    """``TheGameEncoding.observer()``. Everything but the viewer's hand is the same for every
+    viewer, so it is kept once, the seats in seat order (``kept``), and each viewer's hand
+    on its own; both are rewritten only where the view changed (a part of a view that is the
+    very one of the view before is unchanged: views never change a part they handed out).
+    Each call joins them in one ``concatenate``, the seats counted from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
-        self.written: dict[int | None, _Written] = {}
+
+    def _start(self, n: int) -> None:
+        self.players = n
+        self.kept = np.zeros(LAYOUT.size, dtype=np.float32)
+        self.kept[_PLAYERS + n - 1] = 1
+        self.kept[_HEAD : _HEAD + n * _BLOCK : _BLOCK] = 1  # present
+        self.piles: Mapping[str, int] = {}
+        self.tops = [0] * len(PILES)  # (no pile's top written yet)
+        self.minimum = self.turn = -1
+        self.sizes: list[int] | None = None
+        self.signals: list[dict[str, str]] = [{} for _ in range(n)]
+        #: per viewer: its hand as last written, its hand's numbers, the pieces to join
+        self.hands: dict[int | None, tuple[list[int], np.ndarray, list[np.ndarray]]] = {}
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
-        if n != self.players:  # (another table's views: forget everything)
-            self.players, self.written = n, {}
-        w = self.written.get(view["seat"])
-        if w is None:
-            w = self.written[view["seat"]] = _Written(view["seat"], n)
-        out = w.out
-        self._piles(view["piles"], w)
-        hand = view["hand"] or []
-        if hand != w.hand:
-            for c in w.hand:
-                out[_HAND + c - LOW] = 0
-            for c in hand:
-                out[_HAND + c - LOW] = 1
-            w.hand = list(hand)
-        out[_DRAW] = view["draw_pile"] / len(CARDS)
-        out[_LEFT] = view["cards_left"] / len(CARDS)
-        out[_PLAYED] = min(view["played_this_turn"], MAX_HAND) / MAX_HAND
+        if n != self.players:  # (another table's views: start again)
+            self._start(n)
+        kept = self.kept
+        if view["piles"] != self.piles:
+            self._piles(view["piles"])
+        kept[_DRAW] = view["draw_pile"] / len(CARDS)
+        kept[_LEFT] = view["cards_left"] / len(CARDS)
+        kept[_PLAYED] = min(view["played_this_turn"], MAX_HAND) / MAX_HAND
         minimum = min(max(view["minimum"], 1), MINIMUMS) - 1
-        if minimum != w.minimum:
-            if w.minimum >= 0:
-                out[_MINIMUM + w.minimum] = 0
-            out[_MINIMUM + minimum], w.minimum = 1, minimum
-        out[_OVER] = bool(view["over"])
-        self._seats(view, w)
-        return out.copy()
+        if minimum != self.minimum:
+            if self.minimum >= 0:
+                kept[_MINIMUM + self.minimum] = 0
+            kept[_MINIMUM + minimum], self.minimum = 1, minimum
+        kept[_OVER] = bool(view["over"])
+        self._seats(view)
+        return np.concatenate(self._hand(view["seat"], view["hand"] or []))
 
-    def _piles(self, piles: Mapping[str, int], w: _Written) -> None:
-        out, tops = w.out, w.tops
+    def _piles(self, piles: Mapping[str, int]) -> None:
+        kept, tops = self.kept, self.tops
         for p, name in enumerate(PILES):
             top = piles[name]
             if top != tops[p]:
                 if tops[p]:
-                    out[_PILES + p * TOPS + tops[p] - 1] = 0
-                out[_PILES + p * TOPS + top - 1] = 1
-                out[_TOPS + p] = top / TOPS
+                    kept[_PILES + p * TOPS + tops[p] - 1] = 0
+                kept[_PILES + p * TOPS + top - 1] = 1
+                kept[_TOPS + p] = top / TOPS
                 tops[p] = top
+        self.piles = piles
 
-    def _seats(self, view: Mapping[str, Any], w: _Written) -> None:
-        out, order = w.out, w.order
+    def _hand(self, viewer: int | None, hand: list[int]) -> list[np.ndarray]:
+        """The pieces of ``viewer``'s observation, its hand rewritten if it changed."""
+        known = self.hands.get(viewer)
+        if known is None:
+            block = np.zeros(len(CARDS), dtype=np.float32)
+            pieces = from_viewer(self.kept, _HEAD, _BLOCK, viewer, self.players)
+            pieces[:1] = [self.kept[:_HAND], block, self.kept[_HAND + len(CARDS) : _HEAD]]
+            known = ([], block, pieces)
+        was, block, pieces = known
+        if hand != was:
+            for c in was:
+                block[c - LOW] = 0
+            for c in hand:
+                block[c - LOW] = 1
+            known = (hand, block, pieces)
+        self.hands[viewer] = known
+        return pieces
+
+    def _seats(self, view: Mapping[str, Any]) -> None:
+        kept, n = self.kept, self.players
         sizes, signals = view["hand_sizes"], view["signals"]
-        if sizes != w.sizes:
-            for s, k in enumerate(order):
-                out[_SEAT["hand_size"][k]] = sizes[s] / MAX_HAND
-            w.sizes = list(sizes)
+        if sizes != self.sizes:
+            for s in range(n):
+                kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
+            self.sizes = sizes
         turn = view["turn"]
-        turn = turn if isinstance(turn, int) and 0 <= turn < len(order) else -1
-        if turn != w.turn:
-            if w.turn >= 0:
-                out[_SEAT["turn"][order[w.turn]]] = 0
+        turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
+        if turn != self.turn:
+            if self.turn >= 0:
+                kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
             if turn >= 0:
-                out[_SEAT["turn"][order[turn]]] = 1
-            w.turn = turn
-        if signals != w.signals:
-            for s, k in enumerate(order):
-                if signals[s] != w.signals[s]:
-                    start = _SEAT["signals"][k]
-                    out[start : start + len(PILES) * len(SIGNALS)] = 0
+                kept[_HEAD + turn * _BLOCK + _TURN] = 1
+            self.turn = turn
+        if signals is not self.signals and signals != self.signals:
+            for s in range(n):
+                if signals[s] != self.signals[s]:
+                    start = _HEAD + s * _BLOCK + _SIGNALS
+                    kept[start : start + _SAID] = 0
                     for pile, said in signals[s].items():
-                        out[start + _SIGNAL[pile, said]] = 1
-            w.signals = [dict(said) for said in signals]
+                        kept[start + _SIGNAL[pile, said]] = 1
+            self.signals = signals
 
 
 class TheGameEncoding(Encoding):
