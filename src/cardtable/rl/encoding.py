@@ -8,6 +8,7 @@ the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -80,7 +81,7 @@ class Encoding(ABC):
         self.players = players
         self.options = dict(options)
         self._index = {a: i for i, a in enumerate(self.actions)}
-        self._masks: dict[tuple[str, ...], np.ndarray] = {}
+        self._masks: dict[tuple[str, ...], bytes] = {}
 
     @property
     def size(self) -> int:
@@ -104,15 +105,15 @@ class Encoding(ABC):
         """1 at the index of each action in ``legal``, else 0 (int8). A list of legal actions
         seen lately is a table look-up (``MASKS_KEPT`` of them are kept)."""
         key = tuple(legal)
-        out = self._masks.get(key)
-        if out is None:
-            out = np.zeros(len(self.actions), dtype=np.int8)
+        found = self._masks.get(key)
+        if found is None:
+            hot, index = bytearray(len(self.actions)), self._index
             for a in key:
-                out[self._index[a]] = 1
+                hot[index[a]] = 1
             if len(self._masks) >= MASKS_KEPT:
                 self._masks.clear()
-            self._masks[key] = out
-        return out.copy()
+            found = self._masks[key] = bytes(hot)
+        return np.frombuffer(bytearray(found), dtype=np.int8)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
@@ -140,22 +141,18 @@ def relative(seat: int, viewer: int | None, players: int) -> int:
     return (seat - (viewer or 0)) % players
 
 
-def from_viewer(
-    kept: np.ndarray, start: int, block: int, viewer: int | None, players: int
-) -> list[np.ndarray]:
-    """The pieces of an observation whose seats' blocks of ``block`` numbers (from ``start``)
-    are counted from the viewer (``relative``: block 0 the viewer's own, block 1 the next seat
-    clockwise, ...), out of ``kept``, the same observation with the blocks in seat order:
-    ``np.concatenate`` of them is the viewer's observation (the pieces are views: they show
-    ``kept`` as it is when joined)."""
+@functools.cache
+def viewer_order(size: int, start: int, block: int, viewer: int | None, players: int) -> np.ndarray:
+    """Where each number of a viewer's observation lies in the same observation kept with the
+    seats' blocks (``block`` numbers each, from ``start``) in seat order: ``kept.take(order)``
+    is the viewer's, its blocks counted from the viewer (``relative``: block 0 the viewer's
+    own, block 1 the next seat clockwise, ...)."""
     v = (viewer or 0) % players
+    order = np.arange(size)
     end = start + players * block
-    return [
-        kept[:start],
-        kept[start + v * block : end],
-        kept[start : start + v * block],
-        kept[end:],
-    ]
+    order[start:end] = np.roll(order[start:end], -v * block)
+    order.flags.writeable = False  # (one per layout and viewer, shared)
+    return order
 
 
 def place_rewards(ranks: list[int]) -> list[float]:

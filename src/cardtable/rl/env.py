@@ -227,6 +227,14 @@ class Table:
                 seats.react(state, seat)
             return
         self.talked[seat] = 0
+        if len(self.step_seats) == 1:  # (the one seat of the step: at once)
+            state.act(seat, action)
+            if self.opponents:  # (bots to tell or to react)
+                seats.react(state, seat)
+            self._next_step()
+            if state.over:
+                seats.finish(state)
+            return
         pending[seat] = action
         waiting = [s for s in self.step_seats if s not in pending]
         if waiting:
@@ -235,7 +243,7 @@ class Table:
         for s in self.step_seats:  # every seat of the step has chosen: apply, in seat order
             if s in pending and not state.over:
                 state.act(s, pending[s])
-                if self.opponents:  # (bots to tell or to react)
+                if self.opponents:
                     seats.react(state, s)
         self.pending = {}
         self._next_step()
@@ -420,7 +428,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
         self._after_step()
 
     def _after_step(self) -> None:
-        table = self.table
+        table, cut = self.table, False
         if table.live.over:  # rewards once, at the end
             rewards = table.rewards()
             result = table.live.result()
@@ -429,10 +437,11 @@ class CardtableAEC(_MultiAgent, AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"result": result}
         elif self.max_steps is not None and self.steps >= self.max_steps:
-            for a in self.agents:
+            for a in self.agents:  # (and every step after: steps only grow)
                 self.truncations[a] = True
-        seat = table.current()
-        if seat is not None and not any(self.truncations.values()):
+            cut = True
+        seat = None if cut else table.current()
+        if seat is not None:
             self.agent_selection = self.agent_of[seat]
         elif self.agents:
             self.agent_selection = self.agents[0]

@@ -24,7 +24,7 @@ from cardtable.games.slide import (
     ROUNDS,
     SIZE,
 )
-from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer, place_rewards
+from cardtable.rl.encoding import Encoding, Layout, Observe, place_rewards, viewer_order
 
 MAX_SEATS = 6
 VALUES = 10
@@ -103,7 +103,7 @@ class _SlideObserver:
     every viewer, so it is kept once, the seats in seat order (``seats``), and rewritten only
     where the view changed (a part of a view that is the very one of the view before is
     unchanged: views never change a part they handed out); each call copies it out in one
-    ``concatenate``, the seats counted from the viewer."""
+    ``take``, the seats counted from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
@@ -115,47 +115,70 @@ class _SlideObserver:
         self.seats[_HEAD : _HEAD + n * _BLOCK : _BLOCK] = 1  # present
         self.grids: list[list[list[Any]]] | None = None
         self.rows: list[list[list[Any]] | None] = [None] * n
-        self.phase = self.turn = self.first = -1
+        self.phase: str | None = None
+        self.round = self.turn = self.first = -1
         self.target: Any = -1
         self.centre: list[int] = []
-        self.chosen: list[bool] | None = None
+        self.chosen: list[Any] = [None] * n  # (nothing written yet)
         self.totals: list[int] | None = None
         #: per value, the cards face up in the grids and the centre; as last written
         self.shown = [0] * (VALUES + 1)
         self.unseen = [-1] * (VALUES + 1)
-        self.pieces: dict[int | None, list[np.ndarray]] = {}
+        self.orders: dict[int | None, np.ndarray] = {}
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
         if n != self.players:  # (another table's views: start again)
             self._start(n)
         seats = self.seats
-        phase = _PHASE_INDEX[view["phase"]]
+        phase = view["phase"]
         if phase != self.phase:
             seats[_PHASE : _PHASE + len(PHASES)] = 0
-            seats[_PHASE + phase], self.phase = 1, phase
-        seats[_ROUND] = view["round"] / ROUNDS
-        target = view["target"]
-        if target != self.target:
-            seats[_TARGET] = target / MAX_TARGET if target is not None else 0.0
-            self.target = target
-        changed = self._grids(view["grids"])
-        changed = self._centre(view["centre"]) or changed
+            seats[_PHASE + _PHASE_INDEX[phase]], self.phase = 1, phase
+        if view["round"] != self.round:
+            self.round = view["round"]
+            seats[_ROUND] = self.round / ROUNDS
+        if view["target"] != self.target:
+            self.target = view["target"]
+            seats[_TARGET] = self.target / MAX_TARGET if self.target is not None else 0.0
+        grids, centre = view["grids"], view["centre"]
+        changed = grids is not self.grids and self._grids(grids)
+        if centre != self.centre:
+            self._centre(centre)
+            changed = True
         if changed:
             self._unseen()
-        self._seats(view)
-        pieces = self.pieces.get(view["seat"])
-        if pieces is None:
-            pieces = self.pieces[view["seat"]] = from_viewer(seats, _HEAD, _BLOCK, view["seat"], n)
-        out = np.concatenate(pieces)
+        chosen = view["chosen"]
+        if chosen is not self.chosen:
+            self._chosen(chosen)
+        if view["totals"] != self.totals:
+            self.totals = view["totals"]
+            for s in range(n):
+                seats[_HEAD + s * _BLOCK + _TOTAL] = self.totals[s] / 100
+        turn, first = view["turn"], view["first"]
+        if (-1 if turn is None else turn) != self.turn:
+            self.turn = _flag(seats, _TURN, n, self.turn, turn)
+        if (-1 if first is None else first) != self.first:
+            self.first = _flag(seats, _FIRST, n, self.first, first)
+        order = self.orders.get(view["seat"])
+        if order is None:
+            order = self.orders[view["seat"]] = viewer_order(
+                LAYOUT.size, _HEAD, _BLOCK, view["seat"], n
+            )
+        out = seats.take(order)
         if view["choice"] is not None:
             out[_CHOICE + CELL_INDEX[view["choice"]]] = 1
         return out
 
+    def _chosen(self, chosen: list[bool]) -> None:
+        was = self.chosen
+        for s, now in enumerate(chosen):
+            if now != was[s]:
+                self.seats[_HEAD + s * _BLOCK + _CHOSEN] = now
+        self.chosen = chosen
+
     def _grids(self, grids: list[list[list[Any]]]) -> bool:
         """Rewrite the cells that changed; whether any did."""
-        if grids is self.grids:
-            return False
         changed = False
         for s, rows in enumerate(grids):
             old = self.rows[s]
@@ -185,22 +208,16 @@ class _SlideObserver:
             if type(cell) is int:
                 shown[cell] += 1
 
-    def _centre(self, centre: list[int]) -> bool:
-        """Count the centre's cards again if it changed; whether it did."""
-        if centre == self.centre:
-            return False
+    def _centre(self, centre: list[int]) -> None:
+        """Count the centre's cards again."""
         seats, shown = self.seats, self.shown
         for v in self.centre:
             seats[_CENTRE + v - 1] = 0
             shown[v] -= 1
-        counts: dict[int, int] = {}
         for v in centre:
-            counts[v] = counts.get(v, 0) + 1
+            seats[_CENTRE + v - 1] = _SHARE[centre.count(v)]
             shown[v] += 1
-        for v, count in counts.items():
-            seats[_CENTRE + v - 1] = _SHARE[count]
         self.centre = centre
-        return True
 
     def _unseen(self) -> None:
         """Per value, the cards not face up anywhere (the values whose count changed)."""
@@ -209,22 +226,6 @@ class _SlideObserver:
             if shown[v] != was[v]:
                 self.seats[_UNSEEN + v - 1] = max(VALUES - shown[v], 0) / VALUES
                 was[v] = shown[v]
-
-    def _seats(self, view: Mapping[str, Any]) -> None:
-        seats, n = self.seats, self.players
-        chosen, totals = view["chosen"], view["totals"]
-        if chosen is not self.chosen and chosen != self.chosen:
-            seats[_HEAD + _CHOSEN : _HEAD + n * _BLOCK : _BLOCK] = chosen
-            self.chosen = chosen
-        if totals != self.totals:
-            for s in range(n):
-                seats[_HEAD + s * _BLOCK + _TOTAL] = totals[s] / 100
-            self.totals = totals
-        turn, first = view["turn"], view["first"]
-        if (-1 if turn is None else turn) != self.turn:
-            self.turn = _flag(seats, _TURN, n, self.turn, turn)
-        if (-1 if first is None else first) != self.first:
-            self.first = _flag(seats, _FIRST, n, self.first, first)
 
 
 def _flag(seats: np.ndarray, at: int, n: int, was: int, seat: Any) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer
+from cardtable.rl.encoding import Encoding, Layout, Observe, viewer_order
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -92,10 +92,10 @@ _SIGNAL = {
 
 class _TheGameObserver:
     """``TheGameEncoding.observer()``. Everything but the viewer's hand is the same for every
-    viewer, so it is kept once, the seats in seat order (``kept``), and each viewer's hand
-    on its own; both are rewritten only where the view changed (a part of a view that is the
-    very one of the view before is unchanged: views never change a part they handed out).
-    Each call joins them in one ``concatenate``, the seats counted from the viewer."""
+    viewer, so it is kept once, the seats in seat order (``kept``), with the hand of the
+    viewer seen last; it is rewritten only where the view changed (a part of a view that is
+    the very one of the view before is unchanged: views never change a part they handed
+    out), and copied out in one ``take``, the seats counted from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
@@ -110,8 +110,9 @@ class _TheGameObserver:
         self.minimum = self.turn = -1
         self.sizes: list[int] | None = None
         self.signals: list[dict[str, str]] = [{} for _ in range(n)]
-        #: per viewer: its hand as last written, its hand's numbers, the pieces to join
-        self.hands: dict[int | None, tuple[list[int], np.ndarray, list[np.ndarray]]] = {}
+        #: the hand written (the last viewer's)
+        self.hand: list[int] = []
+        self.orders: dict[int | None, np.ndarray] = {}
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
@@ -130,7 +131,19 @@ class _TheGameObserver:
             kept[_MINIMUM + minimum], self.minimum = 1, minimum
         kept[_OVER] = bool(view["over"])
         self._seats(view)
-        return np.concatenate(self._hand(view["seat"], view["hand"] or []))
+        hand = view["hand"] or []
+        if hand != self.hand:
+            for c in self.hand:
+                kept[_HAND + c - LOW] = 0
+            for c in hand:
+                kept[_HAND + c - LOW] = 1
+            self.hand = hand
+        order = self.orders.get(view["seat"])
+        if order is None:
+            order = self.orders[view["seat"]] = viewer_order(
+                LAYOUT.size, _HEAD, _BLOCK, view["seat"], n
+            )
+        return kept.take(order)
 
     def _piles(self, piles: Mapping[str, int]) -> None:
         kept, tops = self.kept, self.tops
@@ -143,24 +156,6 @@ class _TheGameObserver:
                 kept[_TOPS + p] = top / TOPS
                 tops[p] = top
         self.piles = piles
-
-    def _hand(self, viewer: int | None, hand: list[int]) -> list[np.ndarray]:
-        """The pieces of ``viewer``'s observation, its hand rewritten if it changed."""
-        known = self.hands.get(viewer)
-        if known is None:
-            block = np.zeros(len(CARDS), dtype=np.float32)
-            pieces = from_viewer(self.kept, _HEAD, _BLOCK, viewer, self.players)
-            pieces[:1] = [self.kept[:_HAND], block, self.kept[_HAND + len(CARDS) : _HEAD]]
-            known = ([], block, pieces)
-        was, block, pieces = known
-        if hand != was:
-            for c in was:
-                block[c - LOW] = 0
-            for c in hand:
-                block[c - LOW] = 1
-            known = (hand, block, pieces)
-        self.hands[viewer] = known
-        return pieces
 
     def _seats(self, view: Mapping[str, Any]) -> None:
         kept, n = self.kept, self.players
