@@ -82,6 +82,7 @@ _TURN, _HAND_SIZE, _SIGNALS = (
     _F[f"seat0.{part}"].start - _HEAD for part in ("turn", "hand_size", "signals")
 )
 _SAID = len(PILES) * len(SIGNALS)
+_CARDS = len(CARDS)
 #: a signal's place in a seat's signals block, by pile and word
 _SIGNAL = {
     (pile, said): p * len(SIGNALS) + s
@@ -121,9 +122,10 @@ class _TheGameObserver:
         kept = self.kept
         if view["piles"] != self.piles:
             self._piles(view["piles"])
-        kept[_DRAW] = view["draw_pile"] / len(CARDS)
-        kept[_LEFT] = view["cards_left"] / len(CARDS)
-        kept[_PLAYED] = min(view["played_this_turn"], MAX_HAND) / MAX_HAND
+        kept[_DRAW] = view["draw_pile"] / _CARDS
+        kept[_LEFT] = view["cards_left"] / _CARDS
+        played = view["played_this_turn"]
+        kept[_PLAYED] = (played if played < MAX_HAND else MAX_HAND) / MAX_HAND
         minimum = min(max(view["minimum"], 1), MINIMUMS) - 1
         if minimum != self.minimum:
             if self.minimum >= 0:
@@ -165,8 +167,8 @@ class _TheGameObserver:
                 kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
             self.sizes = sizes
         turn = view["turn"]
-        turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
-        if turn != self.turn:
+        if (-1 if turn is None else turn) != self.turn:
+            turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
             if self.turn >= 0:
                 kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
             if turn >= 0:
