@@ -8,7 +8,6 @@ the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -141,18 +140,20 @@ def relative(seat: int, viewer: int | None, players: int) -> int:
     return (seat - (viewer or 0)) % players
 
 
-@functools.cache
-def viewer_order(size: int, start: int, block: int, viewer: int | None, players: int) -> np.ndarray:
-    """Where each number of a viewer's observation lies in the same observation kept with the
-    seats' blocks (``block`` numbers each, from ``start``) in seat order: ``kept.take(order)``
-    is the viewer's, its blocks counted from the viewer (``relative``: block 0 the viewer's
-    own, block 1 the next seat clockwise, ...)."""
+def from_viewer(
+    kept: np.ndarray, start: int, block: int, viewer: int | None, players: int
+) -> np.ndarray:
+    """A copy of ``kept``, an observation whose seats' blocks (``block`` numbers each, from
+    ``start``) lie in seat order, with the blocks counted from the viewer instead
+    (``relative``: block 0 the viewer's own, block 1 the next seat clockwise, ...)."""
+    out = kept.copy()
     v = (viewer or 0) % players
-    order = np.arange(size)
-    end = start + players * block
-    order[start:end] = np.roll(order[start:end], -v * block)
-    order.flags.writeable = False  # (one per layout and viewer, shared)
-    return order
+    if v:
+        mid, end = start + v * block, start + players * block
+        cut = end - mid + start
+        out[start:cut] = kept[mid:end]
+        out[cut:end] = kept[start:mid]
+    return out
 
 
 def place_rewards(ranks: list[int]) -> list[float]:

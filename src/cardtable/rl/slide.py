@@ -24,7 +24,7 @@ from cardtable.games.slide import (
     ROUNDS,
     SIZE,
 )
-from cardtable.rl.encoding import Encoding, Layout, Observe, place_rewards, viewer_order
+from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer, place_rewards
 
 MAX_SEATS = 6
 VALUES = 10
@@ -103,7 +103,7 @@ class _SlideObserver:
     every viewer, so it is kept once, the seats in seat order (``seats``), and rewritten only
     where the view changed (a part of a view that is the very one of the view before is
     unchanged: views never change a part they handed out); each call copies it out in one
-    ``take``, the seats counted from the viewer."""
+    copy, the seats counted from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
@@ -124,7 +124,6 @@ class _SlideObserver:
         #: per value, the cards face up in the grids and the centre; as last written
         self.shown = [0] * (VALUES + 1)
         self.unseen = [-1] * (VALUES + 1)
-        self.orders: dict[int | None, np.ndarray] = {}
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
@@ -160,12 +159,7 @@ class _SlideObserver:
             self.turn = _flag(seats, _TURN, n, self.turn, turn)
         if (-1 if first is None else first) != self.first:
             self.first = _flag(seats, _FIRST, n, self.first, first)
-        order = self.orders.get(view["seat"])
-        if order is None:
-            order = self.orders[view["seat"]] = viewer_order(
-                LAYOUT.size, _HEAD, _BLOCK, view["seat"], n
-            )
-        out = seats.take(order)
+        out = from_viewer(seats, _HEAD, _BLOCK, view["seat"], n)
         if view["choice"] is not None:
             out[_CHOICE + CELL_INDEX[view["choice"]]] = 1
         return out

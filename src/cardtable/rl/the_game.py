@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, Layout, Observe, viewer_order
+from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -96,7 +96,7 @@ class _TheGameObserver:
     viewer, so it is kept once, the seats in seat order (``kept``), with the hand of the
     viewer seen last; it is rewritten only where the view changed (a part of a view that is
     the very one of the view before is unchanged: views never change a part they handed
-    out), and copied out in one ``take``, the seats counted from the viewer."""
+    out), and copied out in one copy, the seats counted from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
@@ -113,7 +113,6 @@ class _TheGameObserver:
         self.signals: list[dict[str, str]] = [{} for _ in range(n)]
         #: the hand written (the last viewer's)
         self.hand: list[int] = []
-        self.orders: dict[int | None, np.ndarray] = {}
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
@@ -140,12 +139,7 @@ class _TheGameObserver:
             for c in hand:
                 kept[_HAND + c - LOW] = 1
             self.hand = hand
-        order = self.orders.get(view["seat"])
-        if order is None:
-            order = self.orders[view["seat"]] = viewer_order(
-                LAYOUT.size, _HEAD, _BLOCK, view["seat"], n
-            )
-        return kept.take(order)
+        return from_viewer(kept, _HEAD, _BLOCK, view["seat"], n)
 
     def _piles(self, piles: Mapping[str, int]) -> None:
         kept, tops = self.kept, self.tops
