@@ -80,7 +80,7 @@ class Encoding(ABC):
         self.players = players
         self.options = dict(options)
         self._index = {a: i for i, a in enumerate(self.actions)}
-        self._masks: dict[tuple[str, ...], bytes] = {}
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}
 
     @property
     def size(self) -> int:
@@ -111,8 +111,8 @@ class Encoding(ABC):
                 hot[index[a]] = 1
             if len(self._masks) >= MASKS_KEPT:
                 self._masks.clear()
-            found = self._masks[key] = bytes(hot)
-        return np.frombuffer(bytearray(found), dtype=np.int8)
+            found = self._masks[key] = np.frombuffer(bytes(hot), dtype=np.int8)
+        return found.copy()
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)

@@ -132,7 +132,8 @@ class _SlideObserver:
         seats = self.seats
         phase = view["phase"]
         if phase != self.phase:
-            seats[_PHASE : _PHASE + len(PHASES)] = 0
+            if self.phase is not None:
+                seats[_PHASE + _PHASE_INDEX[self.phase]] = 0
             seats[_PHASE + _PHASE_INDEX[phase]], self.phase = 1, phase
         if view["round"] != self.round:
             self.round = view["round"]
