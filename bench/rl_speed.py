@@ -5,7 +5,8 @@ masked actions, seat by seat, as an agent loop sees it (observe, mask, step).
 
 Printed per table: games, agent steps, steps per second (wall clock of this one process),
 steps per CPU second, and the share of the time spent encoding observations (the
-encoding's ``observer``). One process, one core: run it under ``nice`` on a shared machine
+encoding's ``observer``, timed in a second pass of the same games: the timer's own cost stays
+out of the steps per second). One process, one core: run it under ``nice`` on a shared machine
 and read the figures as a lower bound. The agent picks a random action among those the mask
 allows (``mask.nonzero()``), as cheaply as it can: the agent's own time is not the
 environment's.
@@ -32,7 +33,9 @@ from cardtable import games
 from cardtable.rl import make_env
 
 
-def run(game: str, players: int, count: int, seed: int) -> tuple[int, float, float]:
+def run(game: str, players: int, count: int, seed: int, timed: bool = False) -> tuple[int, float]:
+    """Play ``count`` games: agent steps and seconds (wall clock); with ``timed``, the share
+    of the seconds spent encoding observations instead (the observer wrapped in a timer)."""
     env = make_env(game, players=players)
     rng = random.Random(seed)
     observer = env.encoding.observer
@@ -41,15 +44,16 @@ def run(game: str, players: int, count: int, seed: int) -> tuple[int, float, flo
     def timed_observer():  # the encoding's share of the loop
         encode = observer()
 
-        def timed(view):
+        def observe(view):
             t = time.perf_counter()
             out = encode(view)
             spent[0] += time.perf_counter() - t
             return out
 
-        return timed
+        return observe
 
-    env.encoding.observer = timed_observer  # type: ignore[method-assign]
+    if timed:
+        env.encoding.observer = timed_observer  # type: ignore[method-assign]
     steps = 0
     started = time.perf_counter()
     for k in range(count):
@@ -61,7 +65,8 @@ def run(game: str, players: int, count: int, seed: int) -> tuple[int, float, flo
                 continue
             env.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
             steps += 1
-    return steps, time.perf_counter() - started, spent[0]
+    seconds = time.perf_counter() - started
+    return steps, spent[0] / seconds if timed else seconds
 
 
 #: RLCard's loop, run by ``--rlcard`` in its own interpreter: games, steps, wall s, CPU s
@@ -116,14 +121,15 @@ def main() -> None:
     parser.add_argument("--rlcard", default=None, metavar="PYTHON", help="also RLCard, run there")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    # per row: (steps, wall seconds, CPU seconds, encoding seconds) of each round
+    # per row: (steps, wall seconds, CPU seconds, encoding's share) of each round
     rows: dict[str, list[tuple[int, float, float, float | None]]] = {}
     for _ in range(args.rounds):  # the tables in turn, RLCard's among them, round after round
         for name, players in tables():
             cpu = time.process_time()
-            steps, seconds, encoding = run(name, players, args.games, args.seed)
+            steps, seconds = run(name, players, args.games, args.seed)
             cpu = time.process_time() - cpu
-            rows.setdefault(f"{name} {players}p", []).append((steps, seconds, cpu, encoding))
+            _, share = run(name, players, args.games, args.seed, timed=True)
+            rows.setdefault(f"{name} {players}p", []).append((steps, seconds, cpu, share))
         for name in RLCARD_GAMES if args.rlcard else ():
             steps, wall, cpu = rlcard_run(args.rlcard, name, args.games, args.seed)
             rows.setdefault(f"rlcard {name}", []).append((steps, wall, cpu, None))
@@ -134,7 +140,7 @@ def main() -> None:
     for label, runs in rows.items():
         per_cpu = sorted(steps / cpu for steps, _, cpu, _ in runs)
         wall = statistics.median(steps / seconds for steps, seconds, _, _ in runs)
-        shares = [100 * e / seconds for _, seconds, _, e in runs if e is not None]
+        shares = [100 * share for _, _, _, share in runs if share is not None]
         share = f"{statistics.median(shares):>8.0f} %" if shares else ""
         print(
             f"{label:<20} {args.games:>6} {runs[0][0]:>8} {wall:>9.0f} "
