@@ -175,7 +175,9 @@ class Table:
 
     def current(self) -> int | None:
         """The learning seat to act next (the first in seat order), None once over."""
-        for s in self.waiting():
+        if self.state is None:
+            raise RuntimeError("reset the environment first")
+        for s in self._waiting:
             if s not in self.opponents:
                 return s
         return None
@@ -183,6 +185,8 @@ class Table:
     def legal(self, seat: int) -> list[Action]:
         """What ``seat`` may do now in the environment: its legal actions while it is to
         choose, talk only while under the limit; nothing otherwise."""
+        if self.state is None:
+            raise RuntimeError("reset the environment first")
         return list(self._legal_now(seat))
 
     def _legal_now(self, seat: int) -> list[Action]:
@@ -193,7 +197,7 @@ class Table:
         return out
 
     def _work_out_legal(self, seat: int) -> list[Action]:
-        if seat not in self.waiting():
+        if seat not in self._waiting:
             return []
         out = self.live.legal(seat)
         talk = self.talk
