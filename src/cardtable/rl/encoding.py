@@ -17,8 +17,10 @@ import numpy as np
 
 from cardtable.core.protocol import Game
 
-#: the masks an encoding keeps, by the list of legal actions (forgotten all at once when full)
+#: the masks an encoding keeps, by the list of legal actions (forgotten all at once when full),
+#: for lists of at most ``MASK_KEPT_UP_TO`` actions (longer ones seldom recur: measured, #29)
 MASKS_KEPT = 4096
+MASK_KEPT_UP_TO = 8
 #: a function from a view to its observation (``Encoding.observe``, ``Encoding.observer()``)
 Observe = Callable[[Mapping[str, Any]], np.ndarray]
 
@@ -101,18 +103,24 @@ class Encoding(ABC):
         return self.actions[int(index)]
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
-        """1 at the index of each action in ``legal``, else 0 (int8). A list of legal actions
-        seen lately is a table look-up (``MASKS_KEPT`` of them are kept)."""
+        """1 at the index of each action in ``legal``, else 0 (int8). A short list (up to
+        ``MASK_KEPT_UP_TO`` actions: such lists recur) is looked up in a table of those seen
+        lately (``MASKS_KEPT``); a longer one seldom recurs and is written out."""
         key = tuple(legal)
+        if len(key) > MASK_KEPT_UP_TO:
+            return self._mask(key)
         found = self._masks.get(key)
         if found is None:
-            hot, index = bytearray(len(self.actions)), self._index
-            for a in key:
-                hot[index[a]] = 1
             if len(self._masks) >= MASKS_KEPT:
                 self._masks.clear()
-            found = self._masks[key] = np.frombuffer(bytes(hot), dtype=np.int8)
+            found = self._masks[key] = self._mask(key)
         return found.copy()
+
+    def _mask(self, legal: tuple[str, ...]) -> np.ndarray:
+        hot, index = bytearray(len(self.actions)), self._index
+        for a in legal:
+            hot[index[a]] = 1
+        return np.frombuffer(hot, dtype=np.int8)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
