@@ -93,6 +93,8 @@ def _centre_shares() -> tuple[float, ...]:
 
 
 _SHARE = _centre_shares()
+#: a value's unseen number by how many of its cards are face up (grids and centre)
+_UNSEEN_OF = tuple(max(VALUES - c, 0) / VALUES for c in range(MAX_SEATS * (CELLS + 1) + 1))
 #: a cell not written yet (a row of them: a grid never seen)
 _UNKNOWN = object()
 _UNKNOWN_ROW = [_UNKNOWN] * SIZE
@@ -121,9 +123,9 @@ class _SlideObserver:
         self.centre: list[int] = []
         self.chosen: list[Any] = [None] * n  # (nothing written yet)
         self.totals: list[int] | None = None
-        #: per value, the cards face up in the grids and the centre; as last written
+        #: per value, the cards face up in the grids and the centre
         self.shown = [0] * (VALUES + 1)
-        self.unseen = [-1] * (VALUES + 1)
+        self.seats[_UNSEEN : _UNSEEN + VALUES] = 1  # (none face up yet)
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
@@ -142,12 +144,10 @@ class _SlideObserver:
             self.target = view["target"]
             seats[_TARGET] = self.target / MAX_TARGET if self.target is not None else 0.0
         grids, centre = view["grids"], view["centre"]
-        changed = grids is not self.grids and self._grids(grids)
+        if grids is not self.grids:
+            self._grids(grids)
         if centre != self.centre:
             self._centre(centre)
-            changed = True
-        if changed:
-            self._unseen()
         chosen = view["chosen"]
         if chosen is not self.chosen:
             self._chosen(chosen)
@@ -172,9 +172,8 @@ class _SlideObserver:
                 self.seats[_HEAD + s * _BLOCK + _CHOSEN] = now
         self.chosen = chosen
 
-    def _grids(self, grids: list[list[list[Any]]]) -> bool:
-        """Rewrite the cells that changed; whether any did."""
-        changed = False
+    def _grids(self, grids: list[list[list[Any]]]) -> None:
+        """Rewrite the cells that changed."""
         for s, rows in enumerate(grids):
             old = self.rows[s]
             if rows is old or rows == old:
@@ -184,12 +183,11 @@ class _SlideObserver:
                 was = old[r] if old is not None else _UNKNOWN_ROW
                 if row != was:
                     self._cells(start + r * _ROW, row, was)
-            self.rows[s], changed = rows, True
+            self.rows[s] = rows
         self.grids = grids
-        return changed
 
     def _cells(self, start: int, row: list[Any], was: list[Any]) -> None:
-        """Rewrite the cells of a row that changed (their codes, the face-up counts)."""
+        """Rewrite the cells of a row that changed (their codes, the values face up)."""
         seats, shown = self.seats, self.shown
         for i, cell in enumerate(row):
             old = was[i]
@@ -199,9 +197,11 @@ class _SlideObserver:
                 seats[start + i * CELL_CODES + _CODE[old]] = 0
                 if type(old) is int:
                     shown[old] -= 1
+                    seats[_UNSEEN + old - 1] = _UNSEEN_OF[shown[old]]
             seats[start + i * CELL_CODES + _CODE[cell]] = 1
             if type(cell) is int:
                 shown[cell] += 1
+                seats[_UNSEEN + cell - 1] = _UNSEEN_OF[shown[cell]]
 
     def _centre(self, centre: list[int]) -> None:
         """Count the centre's cards again."""
@@ -209,18 +209,12 @@ class _SlideObserver:
         for v in self.centre:
             seats[_CENTRE + v - 1] = 0
             shown[v] -= 1
+            seats[_UNSEEN + v - 1] = _UNSEEN_OF[shown[v]]
         for v in centre:
             seats[_CENTRE + v - 1] = _SHARE[centre.count(v)]
             shown[v] += 1
+            seats[_UNSEEN + v - 1] = _UNSEEN_OF[shown[v]]
         self.centre = centre
-
-    def _unseen(self) -> None:
-        """Per value, the cards not face up anywhere (the values whose count changed)."""
-        shown, was = self.shown, self.unseen
-        for v in range(1, VALUES + 1):
-            if shown[v] != was[v]:
-                self.seats[_UNSEEN + v - 1] = max(VALUES - shown[v], 0) / VALUES
-                was[v] = shown[v]
 
 
 def _flag(seats: np.ndarray, at: int, n: int, was: int, seat: Any) -> int:
