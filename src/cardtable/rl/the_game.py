@@ -109,7 +109,8 @@ class _TheGameObserver:
         self.piles: Mapping[str, int] = {}
         self.tops = [0] * len(PILES)  # (no pile's top written yet)
         self.minimum = self.turn = -1
-        self.sizes: list[int] | None = None
+        self.counts: tuple[Any, ...] = ()
+        self.sizes = [-1] * n  # (nothing written yet)
         self.signals: list[dict[str, str]] = [{} for _ in range(n)]
         #: the hand written (the last viewer's)
         self.hand: list[int] = []
@@ -121,25 +122,40 @@ class _TheGameObserver:
         kept = self.kept
         if view["piles"] != self.piles:
             self._piles(view["piles"])
-        kept[_DRAW] = view["draw_pile"] / _CARDS
-        kept[_LEFT] = view["cards_left"] / _CARDS
-        played = view["played_this_turn"]
-        kept[_PLAYED] = (played if played < MAX_HAND else MAX_HAND) / MAX_HAND
-        minimum = min(max(view["minimum"], 1), MINIMUMS) - 1
+        counts = (
+            view["draw_pile"],
+            view["cards_left"],
+            view["played_this_turn"],
+            view["minimum"],
+            view["over"],
+        )
+        if counts != self.counts:
+            self._counts(counts)
+        self._seats(view)
+        hand, was = view["hand"] or [], self.hand
+        if hand != was:
+            for c in was:
+                if c not in hand:
+                    kept[_HAND + c - LOW] = 0
+            for c in hand:
+                if c not in was:
+                    kept[_HAND + c - LOW] = 1
+            self.hand = hand
+        return from_viewer(kept, _HEAD, _BLOCK, view["seat"], n)
+
+    def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
+        """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
+        kept = self.kept
+        draw, left, played, minimum, over = self.counts = counts
+        kept[_DRAW] = draw / _CARDS
+        kept[_LEFT] = left / _CARDS
+        kept[_PLAYED] = min(played, MAX_HAND) / MAX_HAND
+        minimum = min(max(minimum, 1), MINIMUMS) - 1
         if minimum != self.minimum:
             if self.minimum >= 0:
                 kept[_MINIMUM + self.minimum] = 0
             kept[_MINIMUM + minimum], self.minimum = 1, minimum
-        kept[_OVER] = bool(view["over"])
-        self._seats(view)
-        hand = view["hand"] or []
-        if hand != self.hand:
-            for c in self.hand:
-                kept[_HAND + c - LOW] = 0
-            for c in hand:
-                kept[_HAND + c - LOW] = 1
-            self.hand = hand
-        return from_viewer(kept, _HEAD, _BLOCK, view["seat"], n)
+        kept[_OVER] = bool(over)
 
     def _piles(self, piles: Mapping[str, int]) -> None:
         kept, tops = self.kept, self.tops
@@ -156,9 +172,11 @@ class _TheGameObserver:
     def _seats(self, view: Mapping[str, Any]) -> None:
         kept, n = self.kept, self.players
         sizes, signals = view["hand_sizes"], view["signals"]
-        if sizes != self.sizes:
+        was = self.sizes
+        if sizes != was:
             for s in range(n):
-                kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
+                if sizes[s] != was[s]:
+                    kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
             self.sizes = sizes
         turn = view["turn"]
         if (-1 if turn is None else turn) != self.turn:
