@@ -8,7 +8,7 @@ steps per CPU second, and the share of the time spent encoding observations (the
 encoding's ``observer``, timed in a second pass of the same games: the timer's own cost stays
 out of the steps per second). One process, one core: run it under ``nice`` on a shared machine
 and read the figures as a lower bound. The agent picks a random action among those the mask
-allows (``mask.nonzero()``), as cheaply as it can: the agent's own time is not the
+allows (``mask.nonzero()``, as a list), as cheaply as it can: the agent's own time is not the
 environment's.
 
 ``--rounds R``: every table (and RLCard's, with ``--rlcard``) played in turn, ``R`` rounds,
@@ -63,7 +63,7 @@ def run(game: str, players: int, count: int, seed: int, timed: bool = False) -> 
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
+            env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
             steps += 1
     seconds = time.perf_counter() - started
     return steps, spent[0] / seconds if timed else seconds
