@@ -106,6 +106,9 @@ class _TheGameObserver:
         self.kept = np.zeros(LAYOUT.size, dtype=np.float32)
         self.kept[_PLAYERS + n - 1] = 1
         self.kept[_HEAD : _HEAD + n * _BLOCK : _BLOCK] = 1  # present
+        #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
+        #: does, in half the time)
+        self.put = self.kept.data.cast("B").cast("f")
         self.piles: Mapping[str, int] = {}
         self.tops = [0] * len(PILES)  # (no pile's top written yet)
         self.minimum = self.turn = -1
@@ -119,7 +122,7 @@ class _TheGameObserver:
         n = view["players"]
         if n != self.players:  # (another table's views: start again)
             self._start(n)
-        kept = self.kept
+        kept = self.put
         if view["piles"] != self.piles:
             self._piles(view["piles"])
         counts = (
@@ -141,11 +144,11 @@ class _TheGameObserver:
                 if c not in was:
                     kept[_HAND + c - LOW] = 1
             self.hand = hand
-        return from_viewer(kept, _HEAD, _BLOCK, view["seat"], n)
+        return from_viewer(self.kept, _HEAD, _BLOCK, view["seat"], n)
 
     def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
         """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
-        kept = self.kept
+        kept = self.put
         draw, left, played, minimum, over = self.counts = counts
         kept[_DRAW] = draw / _CARDS
         kept[_LEFT] = left / _CARDS
@@ -158,7 +161,7 @@ class _TheGameObserver:
         kept[_OVER] = bool(over)
 
     def _piles(self, piles: Mapping[str, int]) -> None:
-        kept, tops = self.kept, self.tops
+        kept, tops = self.put, self.tops
         for p, name in enumerate(PILES):
             top = piles[name]
             if top != tops[p]:
@@ -170,7 +173,7 @@ class _TheGameObserver:
         self.piles = piles
 
     def _seats(self, view: Mapping[str, Any]) -> None:
-        kept, n = self.kept, self.players
+        kept, n = self.put, self.players
         sizes, signals = view["hand_sizes"], view["signals"]
         was = self.sizes
         if sizes != was:
@@ -190,7 +193,7 @@ class _TheGameObserver:
             for s in range(n):
                 if signals[s] != self.signals[s]:
                     start = _HEAD + s * _BLOCK + _SIGNALS
-                    kept[start : start + _SAID] = 0
+                    self.kept[start : start + _SAID] = 0
                     for pile, said in signals[s].items():
                         kept[start + _SIGNAL[pile, said]] = 1
             self.signals = signals
