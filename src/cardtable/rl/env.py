@@ -193,16 +193,14 @@ class Table:
         """``legal(seat)``, worked out once per position: read it, never change it."""
         out = self._legal.get(seat)
         if out is None:
-            out = self._legal[seat] = self._work_out_legal(seat)
-        return out
-
-    def _work_out_legal(self, seat: int) -> list[Action]:
-        if seat not in self._waiting:
-            return []
-        out = self.live.legal(seat)
-        talk = self.talk
-        if talk is not None and self.talked[seat] >= self.talk_limit:
-            out = [a for a in out if not talk[a]]
+            if seat not in self._waiting:
+                out = []
+            else:
+                out = self.live.legal(seat)
+                talk = self.talk
+                if talk is not None and self.talked[seat] >= self.talk_limit:
+                    out = [a for a in out if not talk[a]]
+            self._legal[seat] = out
         return out
 
     def act(self, seat: int, action: Action) -> None:
