@@ -119,8 +119,8 @@ class Table:
         self.bot_key = bot_key
         self.state: State | None = None
         self.seats: lifecycle.BotSeats | None = None
+        #: the encoding's observer of this table's views (a new one each deal)
         self.observe = self.encoding.observer()
-        # asked at every step: read once
         #: whether an action is talk, asked of the game once per action text (None: no talk)
         self.talk: _Talk | None = _Talk(self.game.is_talk) if self.game.has_talk else None
         self._waiting: list[int] = []
