@@ -1,7 +1,8 @@
 """The encodings' observations, fast and incremental since #29, equal the previous plain
 loops number for number (kept below as they were): every game and player count, random
-games, every seat's view (and the spectator's) at every step, through ``observe`` and
-through one ``observer()`` fed the views in turn as an environment feeds it; and the
+games, at every step the views of seats drawn at random (the spectator's too), through
+``observe`` and through one ``observer()`` fed the views in turn as an environment feeds it;
+options that change the play (Slide's several deals, The Game's pro rules); and the
 environments hand out those very observations and the masks of the legal actions."""
 
 from __future__ import annotations
@@ -164,6 +165,30 @@ def test_the_fast_observation_equals_the_previous_one(game, players):
         view = state.view(0)  # the end
         assert same(observe(view), previous(view)) and same(enc.observe(view), previous(view))
     assert views > 100
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("slide", 3, {"target": 120, "start": 2}),
+        ("the-game", 2, {"pro": True}),
+        ("the-game", 4, {"min_after_empty": 2}),
+    ],
+)
+def test_options_that_change_the_play(game, players, options):
+    rules = games.get(game)
+    enc = load_encoding(rules, players, options)
+    rng = random.Random(7)
+    for seed in (1, 2):
+        state, observe = rules.deal(seed, players, options), enc.observer()
+        while True:
+            for seat in range(players):
+                view = state.view(seat)
+                assert same(observe(view), PREVIOUS[game](view)), (seed, len(state.actions))
+            if state.over:
+                break
+            seat = rng.choice(state.to_act())
+            state.act(seat, rng.choice(state.legal(seat)))
 
 
 def test_an_observer_given_views_of_other_tables_still_observes_each_right():
