@@ -168,7 +168,8 @@ class Table:
 
     def _next_step(self) -> None:
         """A new step begins (the state's ``to_act``): every seat in it waits."""
-        state = self.live
+        state = self.state
+        assert state is not None
         self.step_seats = state.to_act()
         self._waiting = [] if state.over else list(self.step_seats)
         self._legal = {}
@@ -196,7 +197,8 @@ class Table:
             if seat not in self._waiting:
                 out = []
             else:
-                out = self.live.legal(seat)
+                assert self.state is not None  # (a seat waits: dealt)
+                out = self.state.legal(seat)
                 talk = self.talk
                 if talk is not None and self.talked[seat] >= self.talk_limit:
                     out = [a for a in out if not talk[a]]
