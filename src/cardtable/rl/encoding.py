@@ -9,13 +9,20 @@ the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from cardtable.core.protocol import Game
+
+#: the masks an encoding keeps, by the list of legal actions (forgotten all at once when full),
+#: for lists of at most ``MASK_KEPT_UP_TO`` actions (longer ones seldom recur: measured, #29)
+MASKS_KEPT = 4096
+MASK_KEPT_UP_TO = 8
+#: a function from a view to its observation (``Encoding.observe``, ``Encoding.observer()``)
+Observe = Callable[[Mapping[str, Any]], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,7 @@ class Encoding(ABC):
         self.players = players
         self.options = dict(options)
         self._index = {a: i for i, a in enumerate(self.actions)}
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}
 
     @property
     def size(self) -> int:
@@ -95,11 +103,24 @@ class Encoding(ABC):
         return self.actions[int(index)]
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
-        """1 at the index of each action in ``legal``, else 0 (int8)."""
-        out = np.zeros(len(self.actions), dtype=np.int8)
+        """1 at the index of each action in ``legal``, else 0 (int8). A short list (up to
+        ``MASK_KEPT_UP_TO`` actions: such lists recur) is looked up in a table of those seen
+        lately (``MASKS_KEPT``); a longer one seldom recurs and is written out."""
+        key = tuple(legal)
+        if len(key) > MASK_KEPT_UP_TO:
+            return self._mask(key)
+        found = self._masks.get(key)
+        if found is None:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            found = self._masks[key] = self._mask(key)
+        return found.copy()
+
+    def _mask(self, legal: tuple[str, ...]) -> np.ndarray:
+        hot, index = bytearray(len(self.actions)), self._index
         for a in legal:
-            out[self._index[a]] = 1
-        return out
+            hot[index[a]] = 1
+        return np.frombuffer(hot, dtype=np.int8)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
@@ -107,6 +128,15 @@ class Encoding(ABC):
     @abstractmethod
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         """The numeric observation of a seat's view (float32, ``size`` long, 0..``high``)."""
+
+    def observer(self) -> Observe:
+        """A function that observes the successive views of one table (any seat's, in any
+        order) exactly as ``observe`` does, a fresh array each call. An encoding may make it
+        faster than ``observe``: remember what it wrote for the views before and write only
+        what changed. What it remembers is checked against each view's content, never
+        trusted, so any sequence of views gives ``observe``'s numbers; the environments keep
+        one per table."""
+        return self.observe
 
     @abstractmethod
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
@@ -116,6 +146,22 @@ class Encoding(ABC):
 def relative(seat: int, viewer: int | None, players: int) -> int:
     """A seat counted from the viewer: 0 the viewer, 1 the next seat clockwise, ..."""
     return (seat - (viewer or 0)) % players
+
+
+def from_viewer(
+    kept: np.ndarray, start: int, block: int, viewer: int | None, players: int
+) -> np.ndarray:
+    """A copy of ``kept``, an observation whose seats' blocks (``block`` numbers each, from
+    ``start``) lie in seat order, with the blocks counted from the viewer instead
+    (``relative``: block 0 the viewer's own, block 1 the next seat clockwise, ...)."""
+    out = kept.copy()
+    v = (viewer or 0) % players
+    if v:
+        mid, end = start + v * block, start + players * block
+        cut = end - mid + start
+        out[start:cut] = kept[mid:end]
+        out[cut:end] = kept[start:mid]
+    return out
 
 
 def place_rewards(ranks: list[int]) -> list[float]:

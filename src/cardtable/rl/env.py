@@ -27,7 +27,7 @@ How the protocol's shapes become environment steps:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -76,6 +76,18 @@ def _opponents(spec: Opponents, players: int) -> dict[int, str]:
     return out
 
 
+class _Talk(dict[str, bool]):
+    """``Game.is_talk`` of each action text, asked once."""
+
+    def __init__(self, is_talk: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.is_talk = is_talk
+
+    def __missing__(self, action: str) -> bool:
+        talk = self[action] = self.is_talk(action)
+        return talk
+
+
 class Table:
     """One game as the environments play it: the state, the bots, the buffered choices of a
     simultaneous step and the talk limit. The environments are thin layers over it."""
@@ -107,6 +119,12 @@ class Table:
         self.bot_key = bot_key
         self.state: State | None = None
         self.seats: lifecycle.BotSeats | None = None
+        #: the encoding's observer of this table's views (a new one each deal)
+        self.observe = self.encoding.observer()
+        #: whether an action is talk, asked of the game once per action text (None: no talk)
+        self.talk: _Talk | None = _Talk(self.game.is_talk) if self.game.has_talk else None
+        self._waiting: list[int] = []
+        self._legal: dict[int, list[Action]] = {}
 
     # -- the game -----------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -125,7 +143,8 @@ class Table:
         )
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
-        self.step_seats = self.state.to_act()
+        self.observe = self.encoding.observer()
+        self._next_step()
         self.play_bots()
 
     @property
@@ -138,15 +157,28 @@ class Table:
     def over(self) -> bool:
         return self.live.over
 
+    # What the position asks is worked out once per position, as ``take`` changes it: the
+    # seats waiting (kept up to date), each seat's legal actions (worked out when asked).
     def waiting(self) -> list[int]:
-        """The seats of this step that have not chosen yet (all learners once bots have)."""
-        if self.live.over:
-            return []
-        return [s for s in self.step_seats if s not in self.pending]
+        """The seats of this step that have not chosen yet (all learners once bots have).
+        Read it, never change it."""
+        if self.state is None:
+            raise RuntimeError("reset the environment first")
+        return self._waiting
+
+    def _next_step(self) -> None:
+        """A new step begins (the state's ``to_act``): every seat in it waits."""
+        state = self.state
+        assert state is not None
+        self.step_seats = state.to_act()
+        self._waiting = [] if state.over else list(self.step_seats)
+        self._legal = {}
 
     def current(self) -> int | None:
         """The learning seat to act next (the first in seat order), None once over."""
-        for s in self.waiting():
+        if self.state is None:
+            raise RuntimeError("reset the environment first")
+        for s in self._waiting:
             if s not in self.opponents:
                 return s
         return None
@@ -154,46 +186,71 @@ class Table:
     def legal(self, seat: int) -> list[Action]:
         """What ``seat`` may do now in the environment: its legal actions while it is to
         choose, talk only while under the limit; nothing otherwise."""
-        if seat not in self.waiting():
-            return []
-        out = self.live.legal(seat)
-        if self.game.has_talk and self.talked[seat] >= self.talk_limit:
-            talk = self.game.is_talk
-            out = [a for a in out if not talk(a)]
+        if self.state is None:
+            raise RuntimeError("reset the environment first")
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """``legal(seat)``, worked out once per position: read it, never change it."""
+        out = self._legal.get(seat)
+        if out is None:
+            if seat not in self._waiting:
+                out = []
+            else:
+                assert self.state is not None  # (a seat waits: dealt)
+                out = self.state.legal(seat)
+                talk = self.talk
+                if talk is not None and self.talked[seat] >= self.talk_limit:
+                    out = [a for a in out if not talk[a]]
+            self._legal[seat] = out
         return out
 
     def act(self, seat: int, action: Action) -> None:
         """A learning seat's action (one of ``legal(seat)``), then the bots until a learning
         seat must act again."""
-        if action not in self.legal(seat):
+        if action not in self._legal_now(seat):
             raise ValueError(
                 f"{action!r} is not legal for seat {seat} now "
                 f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
             )
         self.take(seat, action)
-        self.play_bots()
+        if self.opponents:
+            self.play_bots()
 
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
         once, a move buffered until every seat of the step has chosen, then all applied."""
-        state, seats = self.live, self.seats
+        state, seats, pending = self.live, self.seats, self.pending
         assert seats is not None
-        if self.game.has_talk and self.game.is_talk(action):
+        self._legal = {}
+        if self.talk is not None and self.talk[action]:
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1
             state.act(seat, action)
-            seats.react(state, seat)
+            if self.opponents:
+                seats.react(state, seat)
             return
         self.talked[seat] = 0
-        self.pending[seat] = action
-        if self.waiting():
+        if len(self.step_seats) == 1:  # (the one seat of the step: at once)
+            state.act(seat, action)
+            if self.opponents:  # (bots to tell or to react)
+                seats.react(state, seat)
+            self._next_step()
+            if state.over:
+                seats.finish(state)
+            return
+        pending[seat] = action
+        waiting = [s for s in self.step_seats if s not in pending]
+        if waiting:
+            self._waiting = waiting
             return
         for s in self.step_seats:  # every seat of the step has chosen: apply, in seat order
-            if s in self.pending and not state.over:
-                state.act(s, self.pending[s])
-                seats.react(state, s)
+            if s in pending and not state.over:
+                state.act(s, pending[s])
+                if self.opponents:
+                    seats.react(state, s)
         self.pending = {}
-        self.step_seats = state.to_act()
+        self._next_step()
         if state.over:
             seats.finish(state)
 
@@ -202,6 +259,8 @@ class Table:
         game is over."""
         state, seats = self.live, self.seats
         assert seats is not None
+        if not self.opponents:
+            return
         said = 0
         while not state.over:
             bots = [s for s in self.waiting() if s in self.opponents]
@@ -226,10 +285,12 @@ class Table:
         return self.encoding.rewards(self.live.result())
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.encoding.observe(self.live.view(seat))
+        """``seat``'s observation: its view, encoded (by the encoding's ``observer``, which
+        rewrites only what changed since the views before)."""
+        return self.observe(self.live.view(seat))
 
     def mask(self, seat: int) -> np.ndarray:
-        return self.encoding.mask(self.legal(seat))
+        return self.encoding.mask(self._legal_now(seat))
 
     def render(self) -> str:
         """The spectator's view as text (what anyone watching may know)."""
@@ -298,6 +359,7 @@ class _MultiAgent(_OnTable):
         enc = self.table.encoding
         self.possible_agents = [agent_name(s) for s in self.table.learners]
         self.seat_of = {agent_name(s): s for s in self.table.learners}
+        self.agent_of = {s: agent_name(s) for s in self.table.learners}
         self.observation_spaces = {
             a: spaces.Dict(
                 {"observation": _observation_space(enc), "action_mask": _mask_space(enc)}
@@ -305,14 +367,18 @@ class _MultiAgent(_OnTable):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(len(enc.actions)) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
+        self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None
 
     def _deal_seed(self, seed: int | None) -> int:
         # a given seed is the deal itself (same seed, same game as ``cardtable``'s deal
-        # numbers); without one the next is drawn from the last seeded generator
+        # numbers); without one the next is drawn from the last seeded generator (made when
+        # first drawn from: a generator costs more than a short game's reset)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng, self._rng_seed = None, seed
             return seed
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._rng_seed)
         return _fresh_seed(self._rng)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -322,8 +388,11 @@ class _MultiAgent(_OnTable):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.seat_of[agent]
-        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
+        table, seat = self.table, self.seat_of[agent]
+        return {
+            "observation": table.observe(table.live.view(seat)),
+            "action_mask": table.encoding.mask(table._legal_now(seat)),
+        }
 
     def render(self) -> str | None:
         return self.table.render() if self.render_mode == "ansi" else None
@@ -363,8 +432,8 @@ class CardtableAEC(_MultiAgent, AECEnv):
         self._after_step()
 
     def _after_step(self) -> None:
-        table = self.table
-        if table.over:  # rewards once, at the end
+        table, cut = self.table, False
+        if table.live.over:  # rewards once, at the end
             rewards = table.rewards()
             result = table.live.result()
             for a in self.agents:
@@ -372,11 +441,12 @@ class CardtableAEC(_MultiAgent, AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"result": result}
         elif self.max_steps is not None and self.steps >= self.max_steps:
-            for a in self.agents:
+            for a in self.agents:  # (and every step after: steps only grow)
                 self.truncations[a] = True
-        seat = table.current()
-        if seat is not None and not any(self.truncations.values()):
-            self.agent_selection = agent_name(seat)
+            cut = True
+        seat = None if cut else table.current()
+        if seat is not None:
+            self.agent_selection = self.agent_of[seat]
         elif self.agents:
             self.agent_selection = self.agents[0]
 
@@ -388,11 +458,17 @@ class CardtableAEC(_MultiAgent, AECEnv):
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is done")
         self._cumulative_rewards[agent] = 0.0
-        self.table.act(self.seat_of[agent], self.encoding.action(int(action)))
+        table = self.table
+        table.act(self.seat_of[agent], table.encoding.action(int(action)))
         self.steps += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
+        # reset and the step before left it) and accumulating them changes nothing
+        over = table.live.over
+        if over:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         self._after_step()
-        self._accumulate_rewards()
+        if over:
+            self._accumulate_rewards()
 
 
 class CardtableParallel(_MultiAgent, ParallelEnv):
@@ -437,7 +513,7 @@ class CardtableParallel(_MultiAgent, ParallelEnv):
         chosen = {a: self.encoding.action(int(actions[a])) for a in acting}
         for a in acting:
             seat = self.seat_of[a]
-            if chosen[a] not in self.table.legal(seat):
+            if chosen[a] not in self.table._legal_now(seat):
                 raise ValueError(f"{chosen[a]!r} is not legal for {a} now")
         for a in acting:
             if not self.table.over:
@@ -534,7 +610,7 @@ class CardtableGym(_OnTable, gymnasium.Env):
             raise RuntimeError("the episode is over: reset the environment")
         notation = self.encoding.action(int(action))
         self.steps += 1
-        if notation not in self.table.legal(self.seat):
+        if notation not in self.table._legal_now(self.seat):
             self._done = True
             info = {**self._info(), "illegal": notation}
             return (

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, Layout, relative
+from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -60,6 +60,143 @@ def _layout() -> Layout:
 
 LAYOUT = _layout()
 _F = LAYOUT.by_name
+# where each field starts, read once from the layout
+_PILES, _TOPS, _HAND, _DRAW, _LEFT, _PLAYED, _MINIMUM, _PLAYERS, _OVER = (
+    _F[f].start
+    for f in (
+        "piles",
+        "tops",
+        "hand",
+        "draw_pile",
+        "cards_left",
+        "played_this_turn",
+        "minimum",
+        "players",
+        "over",
+    )
+)
+#: the fields before the seats', then each seat's (present, turn, hand_size, signals)
+_HEAD = _F["seat0.present"].start
+_BLOCK = _F["seat1.present"].start - _HEAD
+_TURN, _HAND_SIZE, _SIGNALS = (
+    _F[f"seat0.{part}"].start - _HEAD for part in ("turn", "hand_size", "signals")
+)
+_SAID = len(PILES) * len(SIGNALS)
+_CARDS = len(CARDS)
+#: a signal's place in a seat's signals block, by pile and word
+_SIGNAL = {
+    (pile, said): p * len(SIGNALS) + s
+    for p, pile in enumerate(PILES)
+    for s, said in enumerate(SIGNALS)
+}
+
+
+class _TheGameObserver:
+    """``TheGameEncoding.observer()``. Everything but the viewer's hand is the same for every
+    viewer, so it is kept once, the seats in seat order (``kept``), with the hand of the
+    viewer seen last; it is rewritten only where the view changed (a part of a view that is
+    the very one of the view before is unchanged: views never change a part they handed
+    out), and copied out in one copy, the seats counted from the viewer."""
+
+    def __init__(self) -> None:
+        self.players = 0
+
+    def _start(self, n: int) -> None:
+        self.players = n
+        self.kept = np.zeros(LAYOUT.size, dtype=np.float32)
+        self.kept[_PLAYERS + n - 1] = 1
+        self.kept[_HEAD : _HEAD + n * _BLOCK : _BLOCK] = 1  # present
+        #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
+        #: does, in half the time)
+        self.put = self.kept.data.cast("B").cast("f")
+        self.piles: Mapping[str, int] = {}
+        self.tops = [0] * len(PILES)  # (no pile's top written yet)
+        self.minimum = self.turn = -1
+        self.counts: tuple[Any, ...] = ()
+        self.sizes = [-1] * n  # (nothing written yet)
+        self.signals: list[dict[str, str]] = [{} for _ in range(n)]
+        #: the hand written (the last viewer's)
+        self.hand: list[int] = []
+
+    def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
+        n = view["players"]
+        if n != self.players:  # (another table's views: start again)
+            self._start(n)
+        kept = self.put
+        if view["piles"] != self.piles:
+            self._piles(view["piles"])
+        counts = (
+            view["draw_pile"],
+            view["cards_left"],
+            view["played_this_turn"],
+            view["minimum"],
+            view["over"],
+        )
+        if counts != self.counts:
+            self._counts(counts)
+        self._seats(view)
+        hand, was = view["hand"] or [], self.hand
+        if hand != was:
+            for c in was:
+                if c not in hand:
+                    kept[_HAND + c - LOW] = 0
+            for c in hand:
+                if c not in was:
+                    kept[_HAND + c - LOW] = 1
+            self.hand = hand
+        return from_viewer(self.kept, _HEAD, _BLOCK, view["seat"], n)
+
+    def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
+        """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
+        kept = self.put
+        draw, left, played, minimum, over = self.counts = counts
+        kept[_DRAW] = draw / _CARDS
+        kept[_LEFT] = left / _CARDS
+        kept[_PLAYED] = min(played, MAX_HAND) / MAX_HAND
+        minimum = min(max(minimum, 1), MINIMUMS) - 1
+        if minimum != self.minimum:
+            if self.minimum >= 0:
+                kept[_MINIMUM + self.minimum] = 0
+            kept[_MINIMUM + minimum], self.minimum = 1, minimum
+        kept[_OVER] = bool(over)
+
+    def _piles(self, piles: Mapping[str, int]) -> None:
+        kept, tops = self.put, self.tops
+        for p, name in enumerate(PILES):
+            top = piles[name]
+            if top != tops[p]:
+                if tops[p]:
+                    kept[_PILES + p * TOPS + tops[p] - 1] = 0
+                kept[_PILES + p * TOPS + top - 1] = 1
+                kept[_TOPS + p] = top / TOPS
+                tops[p] = top
+        self.piles = piles
+
+    def _seats(self, view: Mapping[str, Any]) -> None:
+        kept, n = self.put, self.players
+        sizes, signals = view["hand_sizes"], view["signals"]
+        was = self.sizes
+        if sizes != was:
+            for s in range(n):
+                if sizes[s] != was[s]:
+                    kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
+            self.sizes = sizes
+        turn = view["turn"]
+        if (-1 if turn is None else turn) != self.turn:
+            turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
+            if self.turn >= 0:
+                kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
+            if turn >= 0:
+                kept[_HEAD + turn * _BLOCK + _TURN] = 1
+            self.turn = turn
+        if signals is not self.signals and signals != self.signals:
+            for s in range(n):
+                if signals[s] != self.signals[s]:
+                    start = _HEAD + s * _BLOCK + _SIGNALS
+                    self.kept[start : start + _SAID] = 0
+                    for pile, said in signals[s].items():
+                        kept[start + _SIGNAL[pile, said]] = 1
+            self.signals = signals
 
 
 class TheGameEncoding(Encoding):
@@ -67,31 +204,10 @@ class TheGameEncoding(Encoding):
     layout = LAYOUT
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        out = self.empty()
-        n, viewer = view["players"], view["seat"]
-        piles, tops = _F["piles"].start, _F["tops"].start
-        for p, name in enumerate(PILES):
-            top = view["piles"][name]
-            out[piles + p * TOPS + top - 1] = 1
-            out[tops + p] = top / TOPS
-        hand = _F["hand"].start
-        for c in view["hand"] or ():
-            out[hand + c - LOW] = 1
-        out[_F["draw_pile"].start] = view["draw_pile"] / len(CARDS)
-        out[_F["cards_left"].start] = view["cards_left"] / len(CARDS)
-        out[_F["played_this_turn"].start] = min(view["played_this_turn"], MAX_HAND) / MAX_HAND
-        out[_F["minimum"].start + min(max(view["minimum"], 1), MINIMUMS) - 1] = 1
-        out[_F["players"].start + n - 1] = 1
-        out[_F["over"].start] = bool(view["over"])
-        for seat in range(n):
-            k = relative(seat, viewer, n)
-            out[_F[f"seat{k}.present"].start] = 1
-            out[_F[f"seat{k}.turn"].start] = view["turn"] == seat
-            out[_F[f"seat{k}.hand_size"].start] = view["hand_sizes"][seat] / MAX_HAND
-            signals = _F[f"seat{k}.signals"].start
-            for pile, said in view["signals"][seat].items():
-                out[signals + PILES.index(pile) * len(SIGNALS) + SIGNALS.index(said)] = 1
-        return out
+        return self.observer()(view)
+
+    def observer(self) -> Observe:
+        return _TheGameObserver()
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # cooperative: every seat gets the share of the 98 cards played (1.0 is a win)
