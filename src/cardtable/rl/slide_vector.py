@@ -82,6 +82,19 @@ def _centre_numbers() -> np.ndarray:
 
 
 CENTRE_NUMBERS = _centre_numbers()
+#: a cell's one-hot code by its int + 10 (-10..10): the hole 0, face down 1, face up 1 + value;
+#: once the game is over every card shows its value
+CODE = np.array([1] * VALUES + [0] + [1 + v for v in range(1, VALUES + 1)], dtype=np.int64)
+CODE_OVER = np.array([1 + v for v in range(VALUES, 0, -1)] + [0] + list(CODE[VALUES + 1 :]))
+
+
+def _cell_columns(players: int) -> np.ndarray:
+    """(viewer, seat * 16 + cell): the first column of that cell's one-hot code in the
+    observation of ``viewer`` (seats counted from the viewer)."""
+    seats = np.arange(players)
+    block = (seats[None, :] - seats[:, None]) % players  # (viewer, seat)
+    first = SEAT0 + BLOCK * block + _F["seat0.cells"].start - SEAT0
+    return (first[:, :, None] + np.arange(CELLS) * CELL_CODES).reshape(players, -1)
 
 
 def deals(seeds: list[int], deal_nos: np.ndarray) -> np.ndarray:
@@ -125,6 +138,10 @@ class SlideVectorEnv(SeatsVectorEnv):
         self.deal_no = np.zeros(n, dtype=np.int64)
         self.totals = np.zeros((n, p), dtype=np.int64)
         self.counts = np.zeros((n, p), dtype=np.int64)
+        #: per value, the cards face up this deal (the centre's and the grids': a card once
+        #: revealed stays face up, so this counts the reveals)
+        self.shown = np.zeros((n, VALUES + 1), dtype=np.int64)
+        self._cells = _cell_columns(p)
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -143,6 +160,7 @@ class SlideVectorEnv(SeatsVectorEnv):
         self.hole[rows] = -1
         self.pending[rows] = -1
         self.centre[rows] = 0
+        self.shown[rows] = 0
         self.phase[rows] = REVEAL
         self.round[rows] = 1
         self.taken[rows] = 0
@@ -192,6 +210,7 @@ class SlideVectorEnv(SeatsVectorEnv):
         for s in range(self.players):
             card = -self.grid[rows, s, cells[:, s]]
             self.centre[rows, card] += 1
+            self.shown[rows, card] += 1
             self.grid[rows, s, cells[:, s]] = 0
         self.hole[rows] = cells
         self.pending[rows] = -1
@@ -263,18 +282,14 @@ class SlideVectorEnv(SeatsVectorEnv):
             out[:, _F["target"].start] = self.target / MAX_TARGET
         f = _F["centre"].start
         out[:, f : f + VALUES] = CENTRE_NUMBERS[self.centre[:, 1:]]
-        # a cell's code: 0 the hole, 1 face down, 1 + value face up (every card once over)
-        grid = self.grid.reshape(n, p * CELLS)
-        up = np.where(over[:, None], np.abs(grid), np.maximum(grid, 0))
-        code = np.where(grid == 0, 0, np.where(up > 0, 1 + up, 1))
-        shown = np.bincount((rows[:, None] * (VALUES + 1) + up).ravel(), minlength=n * (VALUES + 1))
-        shown = shown.reshape(n, VALUES + 1)[:, 1:] + self.centre[:, 1:]
         f = _F["unseen"].start
-        out[:, f : f + VALUES] = np.maximum(VALUES - shown, 0) / VALUES
+        out[:, f : f + VALUES] = np.maximum(VALUES - self.shown[:, 1:], 0) / VALUES
         base = SEAT0 + BLOCK * ((np.arange(p)[None, :] - seat[:, None]) % p)  # (N, P)
         out[rows[:, None], base] = 1
-        cells = (base[:, :, None] + 1 + np.arange(CELLS) * CELL_CODES).reshape(n, p * CELLS)
-        out[rows[:, None], cells + code] = 1
+        code = CODE[self.grid.reshape(n, p * CELLS) + VALUES]
+        ended = np.flatnonzero(over)  # (at the end of a deal every card is face up anyway)
+        code[ended] = CODE_OVER[self.grid[ended].reshape(ended.size, p * CELLS) + VALUES]
+        out[rows[:, None], self._cells[seat] + code] = 1
         taking = np.flatnonzero(self.phase == TAKE)
         turn = self._turn()[taking]
         out[taking, base[taking, turn] + _F["seat0.turn"].start - SEAT0] = 1

@@ -26,7 +26,7 @@ from gymnasium.vector import VectorEnv
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.seats_vector import SeatsVectorEnv
-from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
+from cardtable.rl.the_game import _F, MAX_HAND, MAX_SEATS, MINIMUMS, TOPS
 from cardtable.rl.the_game_vector import (
     CARD_OF,
     END,
@@ -34,7 +34,6 @@ from cardtable.rl.the_game_vector import (
     N_ACTIONS,
     N_CARDS,
     PLAYS,
-    SIG_COLS,
     SIGNAL0,
     TheGameVectorEnv,
     can_run,
@@ -44,6 +43,21 @@ from cardtable.rl.the_game_vector import (
 
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
+SEATS = MAX_SEATS * BLOCK
+#: a seat's signal on a pile (0 none, 1 avoid, 2 small, 3 good) as the observation's one-hot
+SIGNAL_HOT = np.eye(4, dtype=np.float32)[:, 1:]
+
+
+def _signal_moves() -> np.ndarray:
+    """(256, 16) int8: the signal actions a seat may take, by its four signals as one number
+    (``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``): on each pile the words it has not said,
+    and clear once it has said one."""
+    said = (np.arange(256)[:, None] // 4 ** np.arange(4)) % 4  # (256, 4)
+    words = np.concatenate([said[:, :, None] != np.arange(1, 4), said[:, :, None] > 0], axis=2)
+    return words.reshape(256, 16).astype(np.int8)
+
+
+SIGNAL_MOVES = _signal_moves()
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -74,6 +88,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self._empty = int(self.options["min_after_empty"])
         n, p = num_envs, count
         self.hand = np.zeros((n, p, N_CARDS), dtype=bool)
+        self.sizes = np.zeros((n, p), dtype=np.int64)  # cards in each hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
@@ -91,6 +106,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
         np.put_along_axis(hand, dealt, True, axis=2)
         self.hand[rows] = hand
+        self.sizes[rows] = size
         self.next[rows] = p * size
         self.tops[rows] = START_TOPS
         self.turn[rows] = self.options["start"]
@@ -130,9 +146,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         plays, act, who = rows[playing], act[playing], who[playing]
         card, pile = act // 4, act % 4
         self.hand[plays, who, card] = False
+        self.sizes[plays, who] -= 1
         self.tops[plays, pile] = CARD_OF[card]
         self.played[plays] += 1
-        out = ~self.hand[plays, who].any(axis=1)  # a hand played out ends its turn by itself
+        out = self.sizes[plays, who] == 0  # a hand played out ends its turn by itself
         going, who = plays[~out], who[~out]
         short = self.played[going] < self._minimum(going)
         check, who = going[short], who[short]
@@ -146,7 +163,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         if rows.size == 0:
             return
         size, seat = self.hand_size, self.turn[rows]
-        have = self.hand[rows, seat].sum(axis=1)
+        have = self.sizes[rows, seat]
         take = np.minimum(size - have, N_CARDS - self.next[rows])
         step = np.arange(size)
         drawn = step < take[:, None]  # (rows, size): the j-th card drawn from the deck
@@ -155,11 +172,12 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         where = np.broadcast_to(rows[:, None], at.shape)[drawn]
         self.hand[where, np.broadcast_to(seat[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
         self.next[rows] += take
+        self.sizes[rows, seat] += take
         self.played[rows] = 0
         # the next seat holding cards, the same seat last
         p = self.players
         after = (seat[:, None] + np.arange(1, p + 1)) % p
-        holding = self.hand[rows[:, None], after].any(axis=2)
+        holding = self.sizes[rows[:, None], after] > 0
         empty = ~holding.any(axis=1)
         self.over[rows[empty]] = True  # every card is played: won
         rows, after, holding = rows[~empty], after[~empty], holding[~empty]
@@ -169,7 +187,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
-        left = self.hand[rows].sum(axis=(1, 2)) + N_CARDS - self.next[rows]
+        left = self.sizes[rows].sum(axis=1) + N_CARDS - self.next[rows]
         share = (N_CARDS - left) / N_CARDS
         return np.repeat(share[:, None], self.players, axis=1)
 
@@ -184,9 +202,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
             plays[:, :, p] = FIT[p, self.tops[:, p]] & hand
         mask[:, END] = acting & (self.played >= self._minimum(rows))
         talk = acting & (self.talked < self.talk_limit)
-        s = self.signals[rows, seat][:, :, None]
-        signal = np.concatenate([s != np.arange(1, 4), s > 0], axis=2).reshape(n, 16)
-        mask[:, SIGNAL0:] = signal & talk[:, None]
+        said = self.signals[rows, seat] @ 4 ** np.arange(4)
+        mask[:, SIGNAL0:] = SIGNAL_MOVES[said] * talk[:, None]
         return mask
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
@@ -200,7 +217,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out[:, f : f + 4] = tops / TOPS
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self.hand[rows, seat]
-        sizes = self.hand.sum(axis=2)  # (N, P)
+        sizes = self.sizes
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + sizes.sum(axis=1)) / N_CARDS
@@ -209,15 +226,14 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out[rows, _F["minimum"].start + minimum - 1] = 1
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
-        base = SEAT0 + BLOCK * ((np.arange(p)[None, :] - seat[:, None]) % p)  # (N, P)
-        out[rows[:, None], base] = 1
-        going = np.flatnonzero(~self.over)
-        turn = self.turn[going]
-        out[going, base[going, turn] + 1] = 1
-        out[rows[:, None], base + 2] = sizes / MAX_HAND
-        said = self.signals > 0  # (N, P, 4)
-        cols = base[:, :, None] + 3 + SIG_COLS + self.signals
-        out[np.broadcast_to(rows[:, None, None], said.shape)[said], cols[said]] = 1
+        # block K is the seat K places after the viewer: the seats in that order
+        order = (seat[:, None] + np.arange(p)) % p  # (N, P)
+        blocks = out[:, SEAT0 : SEAT0 + SEATS].reshape(n, MAX_SEATS, BLOCK)[:, :p]
+        blocks[:, :, 0] = 1
+        blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
+        blocks[:, :, 2] = sizes[rows[:, None], order] / MAX_HAND
+        said = self.signals[rows[:, None], order]  # (N, P, 4)
+        blocks[:, :, 3:] = SIGNAL_HOT[said].reshape(n, p, BLOCK - 3)
         return out
 
 
