@@ -36,6 +36,8 @@ from cardtable.rl.encoding import Encoding
 
 #: seeds drawn for a reset without one, as ``cardtable.rl.env`` draws them
 SEED_SPAN = 2**63
+#: seeds drawn at once from an env's generator
+AHEAD = 64
 
 
 class SeatsVectorEnv(VectorEnv):
@@ -71,6 +73,7 @@ class SeatsVectorEnv(VectorEnv):
         self.steps = np.zeros(n, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
         self._gens: list[np.random.Generator | None] = [None] * n
+        self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         #: each env's deal seed this episode (``game.deal(seed, players, options)`` deals it)
         self.seeds: list[int] = [0] * n
         self._mask = np.zeros((n, len(encoding.actions)), dtype=np.int8)
@@ -112,13 +115,22 @@ class SeatsVectorEnv(VectorEnv):
         ``CardtableAEC.reset(seed)`` does), else the next draw of its generator."""
         if seed is not None:
             self._gens[i] = np.random.default_rng(seed)
+            self._ahead[i] = []
         else:
+            seed = self._draw(i)
+        self.seeds[i] = seed
+        return seed
+
+    def _draw(self, i: int) -> int:
+        """The next seed of env ``i``'s generator. Drawn 64 at a time: a generator gives the
+        same 64-bit numbers in one call of ``integers(span, size=k)`` as in k calls."""
+        ahead = self._ahead[i]
+        if not ahead:
             gen = self._gens[i]
             if gen is None:
                 gen = self._gens[i] = np.random.default_rng()
-            seed = int(gen.integers(SEED_SPAN))
-        self.seeds[i] = seed
-        return seed
+            ahead += gen.integers(SEED_SPAN, size=AHEAD).tolist()[::-1]
+        return int(ahead.pop())
 
     def _deal_rows(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
         self._deal(rows, [self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])

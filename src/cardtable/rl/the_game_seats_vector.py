@@ -39,6 +39,7 @@ from cardtable.rl.the_game_vector import (
     can_run,
     decks,
     fits,
+    write_plays,
 )
 
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
@@ -197,9 +198,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
         hand = self.hand[rows, seat] & acting[:, None]
-        plays = mask[:, :PLAYS].reshape(n, N_CARDS, 4)  # a view: action 4 k + p
-        for p in range(4):  # written pile by pile: a transposed copy costs four times more
-            plays[:, :, p] = FIT[p, self.tops[:, p]] & hand
+        write_plays(mask, hand, self.tops)
         mask[:, END] = acting & (self.played >= self._minimum(rows))
         talk = acting & (self.talked < self.talk_limit)
         said = self.signals[rows, seat] @ 4 ** np.arange(4)

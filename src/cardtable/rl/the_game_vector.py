@@ -82,6 +82,28 @@ FIT = _fit_table()
 PILE = np.arange(4)
 
 
+def _pair_table(first: int) -> np.ndarray:
+    """(101, 101, 98) uint16: for the tops of piles ``first`` and ``first + 1``, per card index
+    the two bytes of its plays there (the mask's actions 4 k + first and 4 k + first + 1),
+    built byte by byte so that it reads the same on any byte order."""
+    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 2), dtype=np.uint8)
+    out[:, :, :, 0] = FIT[first][:, None, :]
+    out[:, :, :, 1] = FIT[first + 1][None, :, :]
+    return out.view(np.uint16)[..., 0]
+
+
+#: the plays on the up piles by their two tops, and on the down piles
+UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
+
+
+def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
+    """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
+    action 4 k + p), two piles a look-up."""
+    pairs = mask[:, :PLAYS].view(np.uint16).reshape(len(mask), N_CARDS, 2)
+    np.multiply(UP_PAIR[tops[:, 0], tops[:, 1]], hand, out=pairs[:, :, 0])
+    np.multiply(DOWN_PAIR[tops[:, 2], tops[:, 3]], hand, out=pairs[:, :, 1])
+
+
 def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 4, 98) bools: card index k of ``hand`` (M, 98) held and fitting pile p of
     ``tops`` (M, 4), as ``cardtable.games.the_game.fits`` says (one look-up per pile)."""
@@ -168,6 +190,7 @@ class TheGameVectorEnv(VectorEnv):
         self.over = np.ones(n, dtype=bool)
         self._autoreset = np.zeros(n, dtype=bool)
         self._gens: list[np.random.Generator | None] = [None] * n
+        self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
         self.seeds: list[int] = [0] * n
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
@@ -179,11 +202,15 @@ class TheGameVectorEnv(VectorEnv):
         ``gymnasium.Env.reset`` does), else the next draw of its generator."""
         if seed is not None:
             self._gens[i] = seeding.np_random(seed)[0]
+            self._ahead[i] = []
         else:
-            gen = self._gens[i]
-            if gen is None:
-                gen = self._gens[i] = seeding.np_random()[0]
-            seed = int(gen.integers(_SEED_SPAN))
+            ahead = self._ahead[i]
+            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
+                gen = self._gens[i]
+                if gen is None:
+                    gen = self._gens[i] = seeding.np_random()[0]
+                ahead += gen.integers(_SEED_SPAN, size=64).tolist()[::-1]
+            seed = int(ahead.pop())
         self.seeds[i] = seed
         return seed
 
@@ -335,9 +362,7 @@ class TheGameVectorEnv(VectorEnv):
         n = self.num_envs
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         live = ~self.over
-        plays = mask[:, :PLAYS].reshape(n, N_CARDS, 4)  # a view: action 4 k + p
-        for p in range(4):  # written pile by pile: a transposed copy costs four times more
-            plays[:, :, p] = FIT[p, self.tops[:, p]] & self.hand
+        write_plays(mask, self.hand, self.tops)
         mask[:, END] = self.played >= self._minimum(np.arange(n))
         talk = live & (self.talked < self.talk_limit)
         words = np.arange(1, 4)
