@@ -92,4 +92,6 @@ def _equal(got: tuple, want: tuple, when: str) -> None:
         g, w = np.asarray(g), np.asarray(w)
         if not np.array_equal(g, w.astype(g.dtype)):
             rows = sorted({int(r) for r in np.argwhere(g != w)[:, 0]}) if g.shape == w.shape else []
-            raise AssertionError(f"{name} differs at {when} (envs {rows}, shapes {g.shape} {w.shape})")
+            raise AssertionError(
+                f"{name} differs at {when} (envs {rows}, shapes {g.shape} {w.shape})"
+            )

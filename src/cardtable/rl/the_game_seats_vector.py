@@ -35,30 +35,19 @@ from cardtable.rl.the_game_vector import (
     N_CARDS,
     PLAYS,
     SIGNAL0,
+    SIGNAL_CODE,
+    SIGNAL_HOT,
+    SIGNAL_MOVES,
     TheGameVectorEnv,
     can_run,
     decks,
-    fits,
+    fit_any,
     write_plays,
 )
 
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 SEATS = MAX_SEATS * BLOCK
-#: a seat's signal on a pile (0 none, 1 avoid, 2 small, 3 good) as the observation's one-hot
-SIGNAL_HOT = np.eye(4, dtype=np.float32)[:, 1:]
-
-
-def _signal_moves() -> np.ndarray:
-    """(256, 16) int8: the signal actions a seat may take, by its four signals as one number
-    (``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``): on each pile the words it has not said,
-    and clear once it has said one."""
-    said = (np.arange(256)[:, None] // 4 ** np.arange(4)) % 4  # (256, 4)
-    words = np.concatenate([said[:, :, None] != np.arange(1, 4), said[:, :, None] > 0], axis=2)
-    return words.reshape(256, 16).astype(np.int8)
-
-
-SIGNAL_MOVES = _signal_moves()
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -154,7 +143,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         going, who = plays[~out], who[~out]
         short = self.played[going] < self._minimum(going)
         check, who = going[short], who[short]
-        stuck = ~fits(self.hand[check, who], self.tops[check]).any(axis=(1, 2))
+        stuck = ~fit_any(self.hand[check, who], self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -171,7 +160,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
         cards = self.deck[rows[:, None], at]
         where = np.broadcast_to(rows[:, None], at.shape)[drawn]
-        self.hand[where, np.broadcast_to(seat[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
+        self.hand[
+            where, np.broadcast_to(seat[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]
+        ] = True
         self.next[rows] += take
         self.sizes[rows, seat] += take
         self.played[rows] = 0
@@ -201,7 +192,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         write_plays(mask, hand, self.tops)
         mask[:, END] = acting & (self.played >= self._minimum(rows))
         talk = acting & (self.talked < self.talk_limit)
-        said = self.signals[rows, seat] @ 4 ** np.arange(4)
+        said = self.signals[rows, seat] @ SIGNAL_CODE
         mask[:, SIGNAL0:] = SIGNAL_MOVES[said] * talk[:, None]
         return mask
 

@@ -52,8 +52,21 @@ PLAYS = 4 * N_CARDS  # actions 0..391: play card index a // 4 on pile a % 4
 END = PLAYS  # 392
 SIGNAL0 = END + 1  # 393 + 4 pile + word (avoid, small, good, clear)
 N_ACTIONS = SIGNAL0 + 16
-#: a signal's one-hot column in the seat block: pile * 3 + word (1 avoid, 2 small, 3 good) - 1
-SIG_COLS = np.arange(4) * 3 - 1
+#: a seat's signal on a pile (0 none, 1 avoid, 2 small, 3 good) as the observation's one-hot
+SIGNAL_HOT = np.eye(4, dtype=np.float32)[:, 1:]
+#: a seat's four signals as one number, ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
+SIGNAL_CODE = 4 ** np.arange(4)
+
+
+def _signal_moves() -> np.ndarray:
+    """(256, 16) int8: the signal actions a seat may take, by its signals as one number
+    (``SIGNAL_CODE``): on each pile the words it has not said, and clear once it said one."""
+    said = (np.arange(256)[:, None] // SIGNAL_CODE) % 4  # (256, 4)
+    words = np.concatenate([said[:, :, None] != np.arange(1, 4), said[:, :, None] > 0], axis=2)
+    return words.reshape(256, 16).astype(np.int8)
+
+
+SIGNAL_MOVES = _signal_moves()
 
 
 def decks(seeds: Sequence[int]) -> np.ndarray:
@@ -110,22 +123,35 @@ def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     return FIT[PILE, tops] & hand[:, None, :]
 
 
+def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M,) how many cards of ``hand`` (M, 98) fit some pile of ``tops`` (M, 4)."""
+    either = UP_PAIR[tops[:, 0], tops[:, 1]] | DOWN_PAIR[tops[:, 2], tops[:, 3]]
+    held = (either != 0) & hand
+    return held.view(np.uint8).sum(axis=1, dtype=np.uint8)  # (at most 98: a byte holds it)
+
+
+def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M,) bools: does some card of ``hand`` (M, 98) fit some pile of ``tops`` (M, 4)?"""
+    either = UP_PAIR[tops[:, 0], tops[:, 1]] | DOWN_PAIR[tops[:, 2], tops[:, 3]]
+    return np.asarray(((either != 0) & hand).any(axis=1))
+
+
 def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
     """(M,) bools: can ``count`` cards of ``hand`` be played one after another on ``tops``
     (``can_play_run``, for every row at once)? Cards that fit now can all be played, so only
     rows with fewer fitting cards than ``count`` (but some) try each first play, recursively."""
-    fit = fits(hand, tops)
-    card_fits = np.asarray(fit.any(axis=1))
-    fitting = card_fits.sum(axis=1)
-    ok = (count <= 0) | (fitting >= count)
-    todo = np.flatnonzero(~ok & (fitting > 0))
+    fit_count = fitting(hand, tops)
+    ok = (count <= 0) | (fit_count >= count)
+    todo = np.flatnonzero(~ok & (fit_count > 0))
     if todo.size == 0:
         return ok
-    h, t, f, cf, rest = hand[todo], tops[todo], fit[todo], card_fits[todo], count[todo] - 1
+    h, t, rest = hand[todo], tops[todo], count[todo] - 1
+    f = fits(h, t)
+    cf = f.any(axis=1)
     rows = np.arange(todo.size)
     found = np.zeros(todo.size, dtype=bool)
     order = np.argsort(~cf, axis=1, kind="stable")  # the fitting cards first
-    for j in range(int(fitting[todo].max())):
+    for j in range(int(fit_count[todo].max())):
         card = order[:, j]
         for p in range(4):
             sel = np.flatnonzero(cf[rows, card] & f[rows, p, card] & ~found)
@@ -180,6 +206,7 @@ class TheGameVectorEnv(VectorEnv):
         self._empty = int(self.options["min_after_empty"])
         n = num_envs
         self.hand = np.zeros((n, N_CARDS), dtype=bool)
+        self.size = np.zeros(n, dtype=np.int64)  # cards in the hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)  # the deck's next card to draw
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
@@ -220,6 +247,7 @@ class TheGameVectorEnv(VectorEnv):
         hand = np.zeros((rows.size, N_CARDS), dtype=bool)
         np.put_along_axis(hand, deck[:, :HAND] - CARDS[0], True, axis=1)
         self.hand[rows] = hand
+        self.size[rows] = HAND
         self.next[rows] = HAND
         self.tops[rows] = START_TOPS
         self.played[rows] = 0
@@ -273,7 +301,7 @@ class TheGameVectorEnv(VectorEnv):
         was_over = self.over.copy()
         self._apply(np.flatnonzero(legal), a)
         ended = legal & self.over & ~was_over
-        left = self.hand[ended].sum(axis=1) + N_CARDS - self.next[ended]
+        left = self.size[ended] + N_CARDS - self.next[ended]
         reward[ended] = (N_CARDS - left) / N_CARDS
         reward[illegal] = self.illegal_reward
         terminated[ended | illegal] = True
@@ -298,13 +326,14 @@ class TheGameVectorEnv(VectorEnv):
         plays, act = rows[act < END], act[act < END]
         card, pile = act // 4, act % 4
         self.hand[plays, card] = False
+        self.size[plays] -= 1
         self.tops[plays, pile] = CARD_OF[card]
         self.played[plays] += 1
-        out = ~self.hand[plays].any(axis=1)  # a hand played out ends its turn by itself
+        out = self.size[plays] == 0  # a hand played out ends its turn by itself
         going = plays[~out]
         short = self.played[going] < self._minimum(going)
         check = going[short]
-        stuck = ~fits(self.hand[check], self.tops[check]).any(axis=(1, 2))
+        stuck = ~fit_any(self.hand[check], self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -313,7 +342,7 @@ class TheGameVectorEnv(VectorEnv):
         hand is empty (won) or cannot play its minimum."""
         if rows.size == 0:
             return
-        have = self.hand[rows].sum(axis=1)
+        have = self.size[rows]
         take = np.minimum(HAND - have, N_CARDS - self.next[rows])
         step = np.arange(HAND)
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
@@ -321,6 +350,7 @@ class TheGameVectorEnv(VectorEnv):
         cards = self.deck[rows[:, None], at]
         self.hand[np.broadcast_to(rows[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
         self.next[rows] += take
+        self.size[rows] += take
         self.played[rows] = 0
         empty = (have + take) == 0
         self.over[rows[empty]] = True  # every card is played: won
@@ -339,7 +369,7 @@ class TheGameVectorEnv(VectorEnv):
         out[:, f : f + 4] = tops / TOPS
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self.hand
-        size = self.hand.sum(axis=1)
+        size = self.size
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
@@ -351,9 +381,8 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["seat0.present"].start] = 1
         out[:, _F["seat0.turn"].start] = ~self.over
         out[:, _F["seat0.hand_size"].start] = size / MAX_HAND
-        said = self.signals > 0
-        cols = _F["seat0.signals"].start + SIG_COLS + self.signals
-        out[rows.repeat(4, axis=1)[said], cols[said]] = 1
+        f = _F["seat0.signals"].start
+        out[:, f : f + 12] = SIGNAL_HOT[self.signals].reshape(n, 12)
         return out
 
     def _legal(self) -> np.ndarray:
@@ -365,10 +394,7 @@ class TheGameVectorEnv(VectorEnv):
         write_plays(mask, self.hand, self.tops)
         mask[:, END] = self.played >= self._minimum(np.arange(n))
         talk = live & (self.talked < self.talk_limit)
-        words = np.arange(1, 4)
-        s = self.signals[:, :, None]
-        signal = np.concatenate([s != words, s > 0], axis=2).reshape(n, 16)
-        mask[:, SIGNAL0:] = signal & talk[:, None]
+        mask[:, SIGNAL0:] = SIGNAL_MOVES[self.signals @ SIGNAL_CODE] * talk[:, None]
         mask[~live] = 0
         return mask
 
