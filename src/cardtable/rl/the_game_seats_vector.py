@@ -85,6 +85,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.turn = np.zeros(n, dtype=np.int64)
         self.played = np.zeros(n, dtype=np.int64)
         self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
+        self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
         self.talked = np.zeros(n, dtype=np.int64)
 
     # -- deals ------------------------------------------------------------------------------
@@ -102,6 +103,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.turn[rows] = self.options["start"]
         self.played[rows] = 0
         self.signals[rows] = 0
+        self.said[rows] = 0
         self.talked[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
@@ -128,6 +130,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         talk = act >= SIGNAL0
         said, word = rows[talk], (act[talk] - SIGNAL0) % 4
         self.signals[said, who[talk], (act[talk] - SIGNAL0) // 4] = np.where(word < 3, word + 1, 0)
+        self.said[said, who[talk]] = self.signals[said, who[talk]] @ SIGNAL_CODE
         self.talked[said] += 1
         rows, act, who = rows[~talk], act[~talk], who[~talk]
         self.talked[rows] = 0
@@ -192,7 +195,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         write_plays(mask, hand, self.tops)
         mask[:, END] = acting & (self.played >= self._minimum(rows))
         talk = acting & (self.talked < self.talk_limit)
-        said = self.signals[rows, seat] @ SIGNAL_CODE
+        said = self.said[rows, seat]
         mask[:, SIGNAL0:] = SIGNAL_MOVES[said] * talk[:, None]
         return mask
 
@@ -222,8 +225,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         blocks[:, :, 0] = 1
         blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
         blocks[:, :, 2] = sizes[rows[:, None], order] / MAX_HAND
-        said = self.signals[rows[:, None], order]  # (N, P, 4)
-        blocks[:, :, 3:] = SIGNAL_HOT[said].reshape(n, p, BLOCK - 3)
+        blocks[:, :, 3:] = SIGNAL_HOT[self.said[rows[:, None], order]]
         return out
 
 

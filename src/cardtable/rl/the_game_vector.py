@@ -36,7 +36,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.core.rng import deal_key
-from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
+from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
 
@@ -52,10 +52,12 @@ PLAYS = 4 * N_CARDS  # actions 0..391: play card index a // 4 on pile a % 4
 END = PLAYS  # 392
 SIGNAL0 = END + 1  # 393 + 4 pile + word (avoid, small, good, clear)
 N_ACTIONS = SIGNAL0 + 16
-#: a seat's signal on a pile (0 none, 1 avoid, 2 small, 3 good) as the observation's one-hot
-SIGNAL_HOT = np.eye(4, dtype=np.float32)[:, 1:]
-#: a seat's four signals as one number, ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
+#: a seat's four signals (0 none, 1 avoid, 2 small, 3 good) as one number,
+#: ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
 SIGNAL_CODE = 4 ** np.arange(4)
+#: (256, 12) float32: a seat's signals, by that number, as the observation's one-hots
+SIGNAL_HOT = np.eye(4, dtype=np.float32)[:, 1:][(np.arange(256)[:, None] // SIGNAL_CODE) % 4]
+SIGNAL_HOT = SIGNAL_HOT.reshape(256, 12)
 
 
 def _signal_moves() -> np.ndarray:
@@ -139,29 +141,13 @@ def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
 def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
     """(M,) bools: can ``count`` cards of ``hand`` be played one after another on ``tops``
     (``can_play_run``, for every row at once)? Cards that fit now can all be played, so only
-    rows with fewer fitting cards than ``count`` (but some) try each first play, recursively."""
+    the few rows with fewer fitting cards than ``count`` (but some) search, each with the
+    rules' own ``can_play_run``."""
     fit_count = fitting(hand, tops)
     ok = (count <= 0) | (fit_count >= count)
-    todo = np.flatnonzero(~ok & (fit_count > 0))
-    if todo.size == 0:
-        return ok
-    h, t, rest = hand[todo], tops[todo], count[todo] - 1
-    f = fits(h, t)
-    cf = f.any(axis=1)
-    rows = np.arange(todo.size)
-    found = np.zeros(todo.size, dtype=bool)
-    order = np.argsort(~cf, axis=1, kind="stable")  # the fitting cards first
-    for j in range(int(fit_count[todo].max())):
-        card = order[:, j]
-        for p in range(4):
-            sel = np.flatnonzero(cf[rows, card] & f[rows, p, card] & ~found)
-            if sel.size == 0:
-                continue
-            h2, t2 = h[sel].copy(), t[sel].copy()
-            h2[np.arange(sel.size), card[sel]] = False
-            t2[:, p] = CARD_OF[card[sel]]
-            found[sel] |= can_run(h2, t2, rest[sel])
-    ok[todo] = found
+    for i in np.flatnonzero(~ok & (fit_count > 0)).tolist():
+        cards = (np.flatnonzero(hand[i]) + CARDS[0]).tolist()
+        ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
     return ok
 
 
@@ -212,6 +198,7 @@ class TheGameVectorEnv(VectorEnv):
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
         self.played = np.zeros(n, dtype=np.int64)
         self.signals = np.zeros((n, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
+        self.said = np.zeros(n, dtype=np.int64)  # the signals as one number (SIGNAL_CODE)
         self.talked = np.zeros(n, dtype=np.int64)
         self.steps = np.zeros(n, dtype=np.int64)
         self.over = np.ones(n, dtype=bool)
@@ -252,6 +239,7 @@ class TheGameVectorEnv(VectorEnv):
         self.tops[rows] = START_TOPS
         self.played[rows] = 0
         self.signals[rows] = 0
+        self.said[rows] = 0
         self.talked[rows] = 0
         self.steps[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
@@ -319,6 +307,7 @@ class TheGameVectorEnv(VectorEnv):
         said, rows = rows[talk], rows[~talk]
         word = (act[talk] - SIGNAL0) % 4
         self.signals[said, (act[talk] - SIGNAL0) // 4] = np.where(word < 3, word + 1, 0)
+        self.said[said] = self.signals[said] @ SIGNAL_CODE
         self.talked[said] += 1
         self.talked[rows] = 0
         act = a[rows]
@@ -382,7 +371,7 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["seat0.turn"].start] = ~self.over
         out[:, _F["seat0.hand_size"].start] = size / MAX_HAND
         f = _F["seat0.signals"].start
-        out[:, f : f + 12] = SIGNAL_HOT[self.signals].reshape(n, 12)
+        out[:, f : f + 12] = SIGNAL_HOT[self.said]
         return out
 
     def _legal(self) -> np.ndarray:
@@ -394,7 +383,7 @@ class TheGameVectorEnv(VectorEnv):
         write_plays(mask, self.hand, self.tops)
         mask[:, END] = self.played >= self._minimum(np.arange(n))
         talk = live & (self.talked < self.talk_limit)
-        mask[:, SIGNAL0:] = SIGNAL_MOVES[self.signals @ SIGNAL_CODE] * talk[:, None]
+        mask[:, SIGNAL0:] = SIGNAL_MOVES[self.said] * talk[:, None]
         mask[~live] = 0
         return mask
 
