@@ -126,26 +126,42 @@ def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
 
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M,) how many cards of ``hand`` (M, 98) fit some pile of ``tops`` (M, 4)."""
+    """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
     either = UP_PAIR[tops[:, 0], tops[:, 1]] | DOWN_PAIR[tops[:, 2], tops[:, 3]]
-    held = (either != 0) & hand
-    return held.view(np.uint8).sum(axis=1, dtype=np.uint8)  # (at most 98: a byte holds it)
+    return (either != 0) & hand
 
 
 def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M,) bools: does some card of ``hand`` (M, 98) fit some pile of ``tops`` (M, 4)?"""
-    either = UP_PAIR[tops[:, 0], tops[:, 1]] | DOWN_PAIR[tops[:, 2], tops[:, 3]]
-    return np.asarray(((either != 0) & hand).any(axis=1))
+    return np.asarray(fitting(hand, tops).any(axis=1))
+
+
+def _second_play(hand: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """(M,) bools: with ``card`` (M,) the only card of ``hand`` that fits, can a second card
+    follow it? Only the pile it goes on changes, so another card must fit that pile then."""
+    rest = hand.copy()
+    rest[np.arange(len(hand)), card] = False
+    ok = np.zeros(len(hand), dtype=bool)
+    for p in range(4):
+        follows = (FIT[p, CARD_OF[card]] & rest).any(axis=1)
+        ok |= FIT[p, tops[:, p], card] & follows
+    return ok
 
 
 def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
     """(M,) bools: can ``count`` cards of ``hand`` be played one after another on ``tops``
-    (``can_play_run``, for every row at once)? Cards that fit now can all be played, so only
-    the few rows with fewer fitting cards than ``count`` (but some) search, each with the
-    rules' own ``can_play_run``."""
-    fit_count = fitting(hand, tops)
+    (``can_play_run``, for every row at once)? Cards that fit now can all be played; of the
+    rows with fewer fitting cards than ``count`` (but some), those with one fitting card and
+    two to play look for a second card on arrays, the few others search with the rules' own
+    ``can_play_run``."""
+    fit = fitting(hand, tops)
+    fit_count = fit.view(np.uint8).sum(axis=1, dtype=np.uint8)  # (at most 98: a byte holds it)
     ok = (count <= 0) | (fit_count >= count)
-    for i in np.flatnonzero(~ok & (fit_count > 0)).tolist():
+    short = ~ok & (fit_count > 0)
+    two = np.flatnonzero(short & (count == 2) & (fit_count == 1))
+    if two.size:
+        ok[two] = _second_play(hand[two], tops[two], np.argmax(fit[two], axis=1))
+    for i in np.flatnonzero(short & ~((count == 2) & (fit_count == 1))).tolist():
         cards = (np.flatnonzero(hand[i]) + CARDS[0]).tolist()
         ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
     return ok
