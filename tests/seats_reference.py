@@ -59,10 +59,11 @@ class Tables:
         return tuple(np.stack([r[k] for r in rows]) for k in range(6))
 
 
-def same_games(vec, tables: Tables, seed: int, steps: int, wild: float) -> int:
+def same_games(vec, tables: Tables, seed: int, steps: int, wild: float, choose=None) -> int:
     """Step ``vec`` and ``tables`` with the same random actions (legal ones; with probability
-    ``wild`` any action, mostly illegal) and demand equal observations, masks, seats, rewards,
-    terminations and truncations at every step; returns the episodes ended."""
+    ``wild`` any action, mostly illegal; ``choose(env, mask, rng)``, if given, picks the legal
+    ones, e.g. a bot's) and demand equal observations, masks, seats, rewards, terminations
+    and truncations at every step; returns the episodes ended."""
     rng = np.random.default_rng(seed)
     obs, info = vec.reset(seed=seed)
     want = tables.reset(seed)
@@ -75,8 +76,8 @@ def same_games(vec, tables: Tables, seed: int, steps: int, wild: float) -> int:
             [
                 rng.integers(actions_n)
                 if rng.random() < wild or not m.any()
-                else rng.choice(np.flatnonzero(m))
-                for m in mask
+                else (choose(env, m, rng) if choose else rng.choice(np.flatnonzero(m)))
+                for env, m in zip(tables.envs, mask, strict=True)
             ]
         )
         obs, rewards, term, trunc, info = vec.step(actions)
