@@ -14,13 +14,13 @@ import pytest  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from seats_reference import Tables, same_games  # noqa: E402
 
 from cardtable import games  # noqa: E402
 from cardtable.rl import make_vector_env  # noqa: E402
 from cardtable.rl.encoding import place_rewards  # noqa: E402
 from cardtable.rl.slide import ACTIONS  # noqa: E402
 from cardtable.rl.slide_vector import SlideVectorEnv, deals  # noqa: E402
+from seats_reference import Tables, same_games  # noqa: E402
 
 GAME = games.get("slide")
 

@@ -14,7 +14,6 @@ import pytest  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from seats_reference import Tables, same_games  # noqa: E402
 
 from cardtable import games  # noqa: E402
 from cardtable.games.the_game import can_play_run, greedy_play  # noqa: E402
@@ -22,6 +21,7 @@ from cardtable.rl import make_vector_env  # noqa: E402
 from cardtable.rl.the_game import ACTIONS  # noqa: E402
 from cardtable.rl.the_game_seats_vector import TheGameSeatsVectorEnv  # noqa: E402
 from cardtable.rl.the_game_vector import TheGameVectorEnv, can_run  # noqa: E402
+from seats_reference import Tables, same_games  # noqa: E402
 
 GAME = games.get("the-game")
 
@@ -36,7 +36,7 @@ def _mostly_greedy(env, mask, rng) -> int:
     state = env.state
     play = greedy_play(state.hands[state.turn], list(state.tops), state.played, state.minimum)
     action = ACTIONS.index(
-        "end" if play is None else f"play {play[0]} {'up1 up2 down1 down2'.split()[play[1]]}"
+        "end" if play is None else f"play {play[0]} {['up1', 'up2', 'down1', 'down2'][play[1]]}"
     )
     return action if mask[action] else int(rng.choice(legal))
 
