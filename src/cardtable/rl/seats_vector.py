@@ -17,8 +17,10 @@ Game of 2-5) share: every seat is the learner, and a vector step is one step of 
   ``np.random.default_rng(s + i)``, as ``CardtableAEC.reset()`` draws it;
 - ``AutoresetMode.NEXT_STEP``: the step after a game ends deals it again, its action ignored.
 
-A game's class fills in the rules on arrays: the deal, the seat to act, the check and the
-effect of actions, the observation and mask of a seat, the rewards at the end.
+A game's class fills in the rules on arrays: the deal, the seat to act, the effect of legal
+actions, the observation and mask of a seat, the rewards at the end. An action is checked
+against the mask of the seat to act computed after the last step (its own copy: the one
+handed out may be written to), which the tests compare with the rules' legal actions.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class SeatsVectorEnv(VectorEnv):
         #: each env's deal seed this episode (``game.deal(seed, players, options)`` deals it)
         self.seeds: list[int] = [0] * n
         self._mask = np.zeros((n, len(encoding.actions)), dtype=np.int8)
+        self._allowed = np.zeros((n, len(encoding.actions)), dtype=bool)
         self._seat = np.zeros(n, dtype=np.int64)
         self._dealt = False
 
@@ -88,10 +91,6 @@ class SeatsVectorEnv(VectorEnv):
     @abstractmethod
     def _actor(self) -> np.ndarray:
         """(N,) the seat to act in each env (any seat where the game is over)."""
-
-    @abstractmethod
-    def _allowed(self, seat: np.ndarray, a: np.ndarray) -> np.ndarray:
-        """(N,) bools: is ``a[i]`` legal for ``seat[i]``, the seat to act, read from the state."""
 
     @abstractmethod
     def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
@@ -171,7 +170,9 @@ class SeatsVectorEnv(VectorEnv):
             )
         live = ~self._autoreset
         seat = self._actor()
-        ok = live & self._allowed(seat, a)
+        # the mask of the seat to act, as computed from the state after the last step (a
+        # private copy: the one handed out may have been written to)
+        ok = live & self._allowed[self.rows, a]
         illegal = live & ~ok
         self.steps[ok] += 1
         self._apply(np.flatnonzero(ok), seat, a)
@@ -197,6 +198,7 @@ class SeatsVectorEnv(VectorEnv):
     def _show(self, seat: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
         """The observation of ``seat`` in each env, and the infos: its mask and the seat."""
         self._mask = self._legal(seat)  # handed out as it is: the steps never read it
+        self._allowed = self._mask.view(bool).copy()
         self._seat = seat
         every = np.ones(self.num_envs, dtype=bool)
         infos = {"action_mask": self._mask, "_action_mask": every, "seat": seat, "_seat": every}

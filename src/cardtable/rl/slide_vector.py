@@ -175,16 +175,6 @@ class SlideVectorEnv(SeatsVectorEnv):
         waiting = np.argmax(self.pending < 0, axis=1)
         return np.where(self.phase == REVEAL, waiting, self._turn())
 
-    def _allowed(self, seat: np.ndarray, a: np.ndarray) -> np.ndarray:
-        rows = self.rows
-        cell = np.minimum(a, CELLS - 1)
-        reveal = (self.phase == REVEAL) & (self.grid[rows, seat, cell] < 0)
-        take = a - TAKE0
-        value, d = np.clip(take // 4 + 1, 1, VALUES), take % 4
-        hole = self.hole[rows, seat]
-        takes = (self.phase == TAKE) & (self.centre[rows, value] > 0) & PUSH_OK[hole, d]
-        return np.where(a < TAKE0, reveal, takes)
-
     def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
         act, who = a[rows], seat[rows]
         reveal = act < TAKE0

@@ -30,10 +30,8 @@ from cardtable.rl.the_game import _F, MAX_HAND, MAX_SEATS, MINIMUMS, TOPS
 from cardtable.rl.the_game_vector import (
     CARD_OF,
     END,
-    FIT,
     N_ACTIONS,
     N_CARDS,
-    PLAYS,
     SIGNAL0,
     SIGNAL_CODE,
     SIGNAL_HOT,
@@ -114,16 +112,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     # -- the rules --------------------------------------------------------------------------
     def _actor(self) -> np.ndarray:
         return self.turn
-
-    def _allowed(self, seat: np.ndarray, a: np.ndarray) -> np.ndarray:
-        rows = self.rows
-        card, pile = np.minimum(a // 4, N_CARDS - 1), a % 4
-        play = self.hand[rows, seat, card] & FIT[pile, self.tops[rows, pile], card]
-        end = self.played >= self._minimum(rows)
-        said = self.signals[rows, seat, np.clip((a - SIGNAL0) // 4, 0, 3)]
-        word = (a - SIGNAL0) % 4
-        talk = (self.talked < self.talk_limit) & np.where(word < 3, said != word + 1, said > 0)
-        return ~self.over & np.where(a < PLAYS, play, np.where(a == END, end, talk))
 
     def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
         act, who = a[rows], seat[rows]
