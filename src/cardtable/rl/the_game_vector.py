@@ -98,25 +98,32 @@ PILE = np.arange(4)
 
 
 def _pair_table(first: int) -> np.ndarray:
-    """(101, 101, 98) uint16: for the tops of piles ``first`` and ``first + 1``, per card index
+    """(101 * 101, 98) uint16: for the tops of piles ``first`` and ``first + 1``, per card index
     the two bytes of its plays there (the mask's actions 4 k + first and 4 k + first + 1),
     built byte by byte so that it reads the same on any byte order."""
     out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 2), dtype=np.uint8)
     out[:, :, :, 0] = FIT[first][:, None, :]
     out[:, :, :, 1] = FIT[first + 1][None, :, :]
-    return out.view(np.uint16)[..., 0]
+    return out.view(np.uint16)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
 
 
-#: the plays on the up piles by their two tops, and on the down piles
+#: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
 UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
+
+
+def _pairs(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(M, 98) uint16 twice: the rows of ``UP_PAIR`` and ``DOWN_PAIR`` for ``tops`` (M, 4)."""
+    up = np.take(UP_PAIR, tops[:, 0] * (TOPS + 1) + tops[:, 1], axis=0)
+    return up, np.take(DOWN_PAIR, tops[:, 2] * (TOPS + 1) + tops[:, 3], axis=0)
 
 
 def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
     """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
     action 4 k + p), two piles a look-up."""
     pairs = mask[:, :PLAYS].view(np.uint16).reshape(len(mask), N_CARDS, 2)
-    np.multiply(UP_PAIR[tops[:, 0], tops[:, 1]], hand, out=pairs[:, :, 0])
-    np.multiply(DOWN_PAIR[tops[:, 2], tops[:, 3]], hand, out=pairs[:, :, 1])
+    up, down = _pairs(tops)
+    np.multiply(up, hand, out=pairs[:, :, 0])
+    np.multiply(down, hand, out=pairs[:, :, 1])
 
 
 def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
@@ -127,8 +134,8 @@ def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    either = UP_PAIR[tops[:, 0], tops[:, 1]] | DOWN_PAIR[tops[:, 2], tops[:, 3]]
-    return (either != 0) & hand
+    up, down = _pairs(tops)
+    return ((up | down) != 0) & hand
 
 
 def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
