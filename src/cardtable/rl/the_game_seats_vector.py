@@ -106,6 +106,11 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
 
+    def _hands(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """(M, 98) the hands of ``seat[k]`` in env ``rows[k]`` (a copy)."""
+        p = self.players
+        return np.take(self.hand.reshape(-1, N_CARDS), rows * p + seat, axis=0)
+
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
 
@@ -134,7 +139,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         going, who = plays[~out], who[~out]
         short = self.played[going] < self._minimum(going)
         check, who = going[short], who[short]
-        stuck = ~fit_any(self.hand[check, who], self.tops[check])
+        stuck = ~fit_any(self._hands(check, who), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -166,7 +171,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         rows, after, holding = rows[~empty], after[~empty], holding[~empty]
         turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
         self.turn[rows] = turn
-        self.over[rows] = ~can_run(self.hand[rows, turn], self.tops[rows], self._minimum(rows))
+        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self._minimum(rows))
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
@@ -179,7 +184,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         n, rows = self.num_envs, self.rows
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
-        hand = self.hand[rows, seat] & acting[:, None]
+        hand = self._hands(rows, seat) & acting[:, None]
         write_plays(mask, hand, self.tops)
         mask[:, END] = acting & (self.played >= self._minimum(rows))
         talk = acting & (self.talked < self.talk_limit)
@@ -197,7 +202,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         f = _F["tops"].start
         out[:, f : f + 4] = tops / TOPS
         f = _F["hand"].start
-        out[:, f : f + N_CARDS] = self.hand[rows, seat]
+        out[:, f : f + N_CARDS] = self._hands(rows, seat)
         sizes = self.sizes
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
