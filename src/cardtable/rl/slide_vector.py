@@ -176,6 +176,8 @@ class SlideVectorEnv(SeatsVectorEnv):
         return np.where(self.phase == REVEAL, waiting, self._turn())
 
     def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
+        """A reveal is buffered in ``pending`` (the last seat's applies them all); a take
+        pushes the card into the seat's grid from its side, toward the hole."""
         act, who = a[rows], seat[rows]
         reveal = act < TAKE0
         chose = rows[reveal]
