@@ -84,6 +84,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.played = np.zeros(n, dtype=np.int64)
         self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
         self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
+        #: per viewer, the seats in the order of the observation's blocks (from the viewer)
+        self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         self.talked = np.zeros(n, dtype=np.int64)
 
     # -- deals ------------------------------------------------------------------------------
@@ -213,12 +215,12 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
-        order = (seat[:, None] + np.arange(p)) % p  # (N, P)
+        order = self._orders[seat]  # (N, P)
         blocks = out[:, SEAT0 : SEAT0 + SEATS].reshape(n, MAX_SEATS, BLOCK)[:, :p]
         blocks[:, :, 0] = 1
         blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
-        blocks[:, :, 2] = sizes[rows[:, None], order] / MAX_HAND
-        blocks[:, :, 3:] = SIGNAL_HOT[self.said[rows[:, None], order]]
+        blocks[:, :, 2] = np.take_along_axis(sizes, order, axis=1) / MAX_HAND
+        blocks[:, :, 3:] = np.take(SIGNAL_HOT, np.take_along_axis(self.said, order, axis=1), axis=0)
         return out
 
 
