@@ -9,7 +9,8 @@ layout, ``cardtable.rl.the_game``), rewards, terminations, truncations and masks
 
 - **Arrays**: per env a 0/1 hand over the cards 2..99, the shuffled deck and the index of the
   next card to draw, the four pile tops, the cards played this turn, the seat's signals and its
-  talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them.
+  talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them
+  (but over the rare hands that ``can_run`` leaves to the rules' own search).
 - **Seeds**: ``reset(seed=s)`` deals env ``i`` the deal of seed ``s + i`` (what SyncVectorEnv
   gives its ``i``-th env); a list gives each env its own (None: drawn). Env ``i`` keeps its own
   generator, seeded as ``gymnasium.Env.reset`` seeds it, and draws its next deal's seed from it
@@ -56,8 +57,8 @@ N_ACTIONS = SIGNAL0 + 16
 #: ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
 SIGNAL_CODE = 4 ** np.arange(4)
 #: (256, 12) float32: a seat's signals, by that number, as the observation's one-hots
-SIGNAL_HOT = np.eye(4, dtype=np.float32)[:, 1:][(np.arange(256)[:, None] // SIGNAL_CODE) % 4]
-SIGNAL_HOT = SIGNAL_HOT.reshape(256, 12)
+SIGNAL_HOT = np.eye(4, dtype=np.float32)[(np.arange(256)[:, None] // SIGNAL_CODE) % 4, 1:]
+SIGNAL_HOT = np.ascontiguousarray(SIGNAL_HOT.reshape(256, 12))
 
 
 def _signal_moves() -> np.ndarray:
@@ -94,7 +95,6 @@ def _fit_table() -> np.ndarray:
 
 
 FIT = _fit_table()
-PILE = np.arange(4)
 
 
 def _pair_table(first: int) -> np.ndarray:
@@ -124,12 +124,6 @@ def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
     up, down = _pairs(tops)
     np.multiply(up, hand, out=pairs[:, :, 0])
     np.multiply(down, hand, out=pairs[:, :, 1])
-
-
-def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M, 4, 98) bools: card index k of ``hand`` (M, 98) held and fitting pile p of
-    ``tops`` (M, 4), as ``cardtable.games.the_game.fits`` says (one look-up per pile)."""
-    return FIT[PILE, tops] & hand[:, None, :]
 
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
