@@ -124,8 +124,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         act, who = a[rows], seat[rows]
         talk = act >= SIGNAL0
         said, word = rows[talk], (act[talk] - SIGNAL0) % 4
-        self.signals[said, who[talk], (act[talk] - SIGNAL0) // 4] = np.where(word < 3, word + 1, 0)
-        self.said[said, who[talk]] = self.signals[said, who[talk]] @ SIGNAL_CODE
+        pile, new, who_said = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0), who[talk]
+        self.said[said, who_said] += (new - self.signals[said, who_said, pile]) * SIGNAL_CODE[pile]
+        self.signals[said, who_said, pile] = new
         self.talked[said] += 1
         rows, act, who = rows[~talk], act[~talk], who[~talk]
         self.talked[rows] = 0

@@ -323,8 +323,9 @@ class TheGameVectorEnv(VectorEnv):
         talk = act >= SIGNAL0
         said, rows = rows[talk], rows[~talk]
         word = (act[talk] - SIGNAL0) % 4
-        self.signals[said, (act[talk] - SIGNAL0) // 4] = np.where(word < 3, word + 1, 0)
-        self.said[said] = self.signals[said] @ SIGNAL_CODE
+        pile, new = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0)
+        self.said[said] += (new - self.signals[said, pile]) * SIGNAL_CODE[pile]
+        self.signals[said, pile] = new
         self.talked[said] += 1
         self.talked[rows] = 0
         act = a[rows]
