@@ -399,11 +399,13 @@ class Game(ABC):
         return companion(ENCODINGS, self.name)
 
     @property
-    def vector_env(self) -> type | None:
+    def vector_env(self) -> Callable[..., Any] | None:
         """A Gymnasium vector environment of many games stepped at once on arrays
         (``cardtable.rl.make_vector_env``, the ``rl`` extra): a ``gymnasium.vector.VectorEnv``
-        class built as ``(num_envs, players, options)``, playing the games of as many
-        ``CardtableGym``; registered in ``cardtable.vector_envs``. None: the game has none."""
+        class (or a function that picks one by the player count) built as ``(num_envs,
+        players, options)``, playing the games of as many ``CardtableGym`` (one player) or of
+        as many all-learner ``CardtableAEC`` stepped in order (several: self-play);
+        registered in ``cardtable.vector_envs``. None: the game has none."""
         return companion(VECTOR_ENVS, self.name)
 
     def offers_undo(self, players: int) -> bool:

@@ -9,7 +9,8 @@ layout, ``cardtable.rl.the_game``), rewards, terminations, truncations and masks
 
 - **Arrays**: per env a 0/1 hand over the cards 2..99, the shuffled deck and the index of the
   next card to draw, the four pile tops, the cards played this turn, the seat's signals and its
-  talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them.
+  talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them
+  (but over the rare hands that ``can_run`` leaves to the rules' own search).
 - **Seeds**: ``reset(seed=s)`` deals env ``i`` the deal of seed ``s + i`` (what SyncVectorEnv
   gives its ``i``-th env); a list gives each env its own (None: drawn). Env ``i`` keeps its own
   generator, seeded as ``gymnasium.Env.reset`` seeds it, and draws its next deal's seed from it
@@ -36,7 +37,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.core.rng import deal_key
-from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
+from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
 
@@ -52,8 +53,23 @@ PLAYS = 4 * N_CARDS  # actions 0..391: play card index a // 4 on pile a % 4
 END = PLAYS  # 392
 SIGNAL0 = END + 1  # 393 + 4 pile + word (avoid, small, good, clear)
 N_ACTIONS = SIGNAL0 + 16
-#: a signal's one-hot column in the seat block: pile * 3 + word (1 avoid, 2 small, 3 good) - 1
-SIG_COLS = np.arange(4) * 3 - 1
+#: a seat's four signals (0 none, 1 avoid, 2 small, 3 good) as one number,
+#: ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
+SIGNAL_CODE = 4 ** np.arange(4)
+#: (256, 12) float32: a seat's signals, by that number, as the observation's one-hots
+SIGNAL_HOT = np.eye(4, dtype=np.float32)[(np.arange(256)[:, None] // SIGNAL_CODE) % 4, 1:]
+SIGNAL_HOT = np.ascontiguousarray(SIGNAL_HOT.reshape(256, 12))
+
+
+def _signal_moves() -> np.ndarray:
+    """(256, 16) int8: the signal actions a seat may take, by its signals as one number
+    (``SIGNAL_CODE``): on each pile the words it has not said, and clear once it said one."""
+    said = (np.arange(256)[:, None] // SIGNAL_CODE) % 4  # (256, 4)
+    words = np.concatenate([said[:, :, None] != np.arange(1, 4), said[:, :, None] > 0], axis=2)
+    return words.reshape(256, 16).astype(np.int8)
+
+
+SIGNAL_MOVES = _signal_moves()
 
 
 def decks(seeds: Sequence[int]) -> np.ndarray:
@@ -79,41 +95,76 @@ def _fit_table() -> np.ndarray:
 
 
 FIT = _fit_table()
-PILE = np.arange(4)
 
 
-def fits(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M, 4, 98) bools: card index k of ``hand`` (M, 98) held and fitting pile p of
-    ``tops`` (M, 4), as ``cardtable.games.the_game.fits`` says (one look-up per pile)."""
-    return FIT[PILE, tops] & hand[:, None, :]
+def _pair_table(first: int) -> np.ndarray:
+    """(101 * 101, 98) uint16: for the tops of piles ``first`` and ``first + 1``, per card index
+    the two bytes of its plays there (the mask's actions 4 k + first and 4 k + first + 1),
+    built byte by byte so that it reads the same on any byte order."""
+    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 2), dtype=np.uint8)
+    out[:, :, :, 0] = FIT[first][:, None, :]
+    out[:, :, :, 1] = FIT[first + 1][None, :, :]
+    return out.view(np.uint16)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
+
+
+#: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
+UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
+
+
+def _pairs(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(M, 98) uint16 twice: the rows of ``UP_PAIR`` and ``DOWN_PAIR`` for ``tops`` (M, 4)."""
+    up = np.take(UP_PAIR, tops[:, 0] * (TOPS + 1) + tops[:, 1], axis=0)
+    return up, np.take(DOWN_PAIR, tops[:, 2] * (TOPS + 1) + tops[:, 3], axis=0)
+
+
+def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
+    """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
+    action 4 k + p), two piles a look-up."""
+    pairs = mask[:, :PLAYS].view(np.uint16).reshape(len(mask), N_CARDS, 2)
+    up, down = _pairs(tops)
+    np.multiply(up, hand, out=pairs[:, :, 0])
+    np.multiply(down, hand, out=pairs[:, :, 1])
+
+
+def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
+    up, down = _pairs(tops)
+    return ((up | down) != 0) & hand
+
+
+def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M,) bools: does some card of ``hand`` (M, 98) fit some pile of ``tops`` (M, 4)?"""
+    return np.asarray(fitting(hand, tops).any(axis=1))
+
+
+def _second_play(hand: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """(M,) bools: with ``card`` (M,) the only card of ``hand`` that fits, can a second card
+    follow it? Only the pile it goes on changes, so another card must fit that pile then."""
+    rest = hand.copy()
+    rest[np.arange(len(hand)), card] = False
+    ok = np.zeros(len(hand), dtype=bool)
+    for p in range(4):
+        follows = (FIT[p, CARD_OF[card]] & rest).any(axis=1)
+        ok |= FIT[p, tops[:, p], card] & follows
+    return ok
 
 
 def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
     """(M,) bools: can ``count`` cards of ``hand`` be played one after another on ``tops``
-    (``can_play_run``, for every row at once)? Cards that fit now can all be played, so only
-    rows with fewer fitting cards than ``count`` (but some) try each first play, recursively."""
-    fit = fits(hand, tops)
-    card_fits = np.asarray(fit.any(axis=1))
-    fitting = card_fits.sum(axis=1)
-    ok = (count <= 0) | (fitting >= count)
-    todo = np.flatnonzero(~ok & (fitting > 0))
-    if todo.size == 0:
-        return ok
-    h, t, f, cf, rest = hand[todo], tops[todo], fit[todo], card_fits[todo], count[todo] - 1
-    rows = np.arange(todo.size)
-    found = np.zeros(todo.size, dtype=bool)
-    order = np.argsort(~cf, axis=1, kind="stable")  # the fitting cards first
-    for j in range(int(fitting[todo].max())):
-        card = order[:, j]
-        for p in range(4):
-            sel = np.flatnonzero(cf[rows, card] & f[rows, p, card] & ~found)
-            if sel.size == 0:
-                continue
-            h2, t2 = h[sel].copy(), t[sel].copy()
-            h2[np.arange(sel.size), card[sel]] = False
-            t2[:, p] = CARD_OF[card[sel]]
-            found[sel] |= can_run(h2, t2, rest[sel])
-    ok[todo] = found
+    (``can_play_run``, for every row at once)? Cards that fit now can all be played; of the
+    rows with fewer fitting cards than ``count`` (but some), those with one fitting card and
+    two to play look for a second card on arrays, the few others search with the rules' own
+    ``can_play_run``."""
+    fit = fitting(hand, tops)
+    fit_count = fit.view(np.uint8).sum(axis=1, dtype=np.uint8)  # (at most 98: a byte holds it)
+    ok = (count <= 0) | (fit_count >= count)
+    short = ~ok & (fit_count > 0)
+    two = np.flatnonzero(short & (count == 2) & (fit_count == 1))
+    if two.size:
+        ok[two] = _second_play(hand[two], tops[two], np.argmax(fit[two], axis=1))
+    for i in np.flatnonzero(short & ~((count == 2) & (fit_count == 1))).tolist():
+        cards = (np.flatnonzero(hand[i]) + CARDS[0]).tolist()
+        ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
     return ok
 
 
@@ -158,16 +209,19 @@ class TheGameVectorEnv(VectorEnv):
         self._empty = int(self.options["min_after_empty"])
         n = num_envs
         self.hand = np.zeros((n, N_CARDS), dtype=bool)
+        self.size = np.zeros(n, dtype=np.int64)  # cards in the hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)  # the deck's next card to draw
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
         self.played = np.zeros(n, dtype=np.int64)
         self.signals = np.zeros((n, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
+        self.said = np.zeros(n, dtype=np.int64)  # the signals as one number (SIGNAL_CODE)
         self.talked = np.zeros(n, dtype=np.int64)
         self.steps = np.zeros(n, dtype=np.int64)
         self.over = np.ones(n, dtype=bool)
         self._autoreset = np.zeros(n, dtype=bool)
         self._gens: list[np.random.Generator | None] = [None] * n
+        self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
         self.seeds: list[int] = [0] * n
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
@@ -179,11 +233,15 @@ class TheGameVectorEnv(VectorEnv):
         ``gymnasium.Env.reset`` does), else the next draw of its generator."""
         if seed is not None:
             self._gens[i] = seeding.np_random(seed)[0]
+            self._ahead[i] = []
         else:
-            gen = self._gens[i]
-            if gen is None:
-                gen = self._gens[i] = seeding.np_random()[0]
-            seed = int(gen.integers(_SEED_SPAN))
+            ahead = self._ahead[i]
+            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
+                gen = self._gens[i]
+                if gen is None:
+                    gen = self._gens[i] = seeding.np_random()[0]
+                ahead += gen.integers(_SEED_SPAN, size=64).tolist()[::-1]
+            seed = int(ahead.pop())
         self.seeds[i] = seed
         return seed
 
@@ -193,10 +251,12 @@ class TheGameVectorEnv(VectorEnv):
         hand = np.zeros((rows.size, N_CARDS), dtype=bool)
         np.put_along_axis(hand, deck[:, :HAND] - CARDS[0], True, axis=1)
         self.hand[rows] = hand
+        self.size[rows] = HAND
         self.next[rows] = HAND
         self.tops[rows] = START_TOPS
         self.played[rows] = 0
         self.signals[rows] = 0
+        self.said[rows] = 0
         self.talked[rows] = 0
         self.steps[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
@@ -246,7 +306,7 @@ class TheGameVectorEnv(VectorEnv):
         was_over = self.over.copy()
         self._apply(np.flatnonzero(legal), a)
         ended = legal & self.over & ~was_over
-        left = self.hand[ended].sum(axis=1) + N_CARDS - self.next[ended]
+        left = self.size[ended] + N_CARDS - self.next[ended]
         reward[ended] = (N_CARDS - left) / N_CARDS
         reward[illegal] = self.illegal_reward
         terminated[ended | illegal] = True
@@ -263,7 +323,9 @@ class TheGameVectorEnv(VectorEnv):
         talk = act >= SIGNAL0
         said, rows = rows[talk], rows[~talk]
         word = (act[talk] - SIGNAL0) % 4
-        self.signals[said, (act[talk] - SIGNAL0) // 4] = np.where(word < 3, word + 1, 0)
+        pile, new = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0)
+        self.said[said] += (new - self.signals[said, pile]) * SIGNAL_CODE[pile]
+        self.signals[said, pile] = new
         self.talked[said] += 1
         self.talked[rows] = 0
         act = a[rows]
@@ -271,13 +333,14 @@ class TheGameVectorEnv(VectorEnv):
         plays, act = rows[act < END], act[act < END]
         card, pile = act // 4, act % 4
         self.hand[plays, card] = False
+        self.size[plays] -= 1
         self.tops[plays, pile] = CARD_OF[card]
         self.played[plays] += 1
-        out = ~self.hand[plays].any(axis=1)  # a hand played out ends its turn by itself
+        out = self.size[plays] == 0  # a hand played out ends its turn by itself
         going = plays[~out]
         short = self.played[going] < self._minimum(going)
         check = going[short]
-        stuck = ~fits(self.hand[check], self.tops[check]).any(axis=(1, 2))
+        stuck = ~fit_any(self.hand[check], self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -286,7 +349,7 @@ class TheGameVectorEnv(VectorEnv):
         hand is empty (won) or cannot play its minimum."""
         if rows.size == 0:
             return
-        have = self.hand[rows].sum(axis=1)
+        have = self.size[rows]
         take = np.minimum(HAND - have, N_CARDS - self.next[rows])
         step = np.arange(HAND)
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
@@ -294,6 +357,7 @@ class TheGameVectorEnv(VectorEnv):
         cards = self.deck[rows[:, None], at]
         self.hand[np.broadcast_to(rows[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
         self.next[rows] += take
+        self.size[rows] += take
         self.played[rows] = 0
         empty = (have + take) == 0
         self.over[rows[empty]] = True  # every card is played: won
@@ -312,7 +376,7 @@ class TheGameVectorEnv(VectorEnv):
         out[:, f : f + 4] = tops / TOPS
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self.hand
-        size = self.hand.sum(axis=1)
+        size = self.size
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
@@ -324,9 +388,8 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["seat0.present"].start] = 1
         out[:, _F["seat0.turn"].start] = ~self.over
         out[:, _F["seat0.hand_size"].start] = size / MAX_HAND
-        said = self.signals > 0
-        cols = _F["seat0.signals"].start + SIG_COLS + self.signals
-        out[rows.repeat(4, axis=1)[said], cols[said]] = 1
+        f = _F["seat0.signals"].start
+        out[:, f : f + 12] = SIGNAL_HOT[self.said]
         return out
 
     def _legal(self) -> np.ndarray:
@@ -335,15 +398,10 @@ class TheGameVectorEnv(VectorEnv):
         n = self.num_envs
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         live = ~self.over
-        plays = mask[:, :PLAYS].reshape(n, N_CARDS, 4)  # a view: action 4 k + p
-        for p in range(4):  # written pile by pile: a transposed copy costs four times more
-            plays[:, :, p] = FIT[p, self.tops[:, p]] & self.hand
+        write_plays(mask, self.hand, self.tops)
         mask[:, END] = self.played >= self._minimum(np.arange(n))
         talk = live & (self.talked < self.talk_limit)
-        words = np.arange(1, 4)
-        s = self.signals[:, :, None]
-        signal = np.concatenate([s != words, s > 0], axis=2).reshape(n, 16)
-        mask[:, SIGNAL0:] = signal & talk[:, None]
+        mask[:, SIGNAL0:] = SIGNAL_MOVES[self.said] * talk[:, None]
         mask[~live] = 0
         return mask
 

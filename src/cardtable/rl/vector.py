@@ -1,10 +1,12 @@
 """Vector environments: N games of one game stepped at once on arrays (Gymnasium's vector API).
 
 A game offers one as a companion (``Game.vector_env``, entry-point group
-``cardtable.vector_envs``): a ``gymnasium.vector.VectorEnv`` class built as
-``(num_envs, players, options, **keywords)`` that plays the same games as ``num_envs``
-``CardtableGym`` for the same seeds and actions. Nothing here names a game (docs/rl.md,
-"Vector environment").
+``cardtable.vector_envs``): a ``gymnasium.vector.VectorEnv`` class (or a function picking one
+by the player count) built as ``(num_envs, players, options, **keywords)`` that plays the same
+games as ``num_envs`` ``CardtableGym`` (one player), or as ``num_envs`` all-learner
+``CardtableAEC`` stepped in order (several seats: self-play, ``cardtable.rl.seats_vector``),
+for the same seeds and actions. Nothing here names a game (docs/rl.md, "Vector
+environment").
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ def make_vector_env(
     **kwargs: Any,
 ) -> VectorEnv:
     """``num_envs`` games of ``game`` in the vector environment it offers (``max_steps``,
-    ``illegal_reward`` as keywords, as ``CardtableGym`` takes them); ``ValueError`` for a game
-    without one."""
+    ``illegal_reward`` and the like as keywords, as the single environments take them);
+    ``ValueError`` for a game without one."""
     rules = games.get(game) if isinstance(game, str) else game
-    cls = rules.vector_env
-    if cls is None:
+    build = rules.vector_env
+    if build is None:
         raise ValueError(f"{rules.title} offers no vector environment")
-    env: VectorEnv = cls(num_envs, players, options, **kwargs)
+    env: VectorEnv = build(num_envs, players, options, **kwargs)
     return env

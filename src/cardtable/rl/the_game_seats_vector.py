@@ -1,0 +1,239 @@
+"""The Game of 2-5 seats as a Gymnasium vector environment: N tables stepped at once on arrays.
+
+Every seat is a learner (self-play): a vector step is one step of N ``CardtableAEC("the-game")``
+stepped in order (``cardtable.rl.seats_vector``), the observation and mask those of the seat
+to act (``infos["seat"]``), rewards per seat ``(N, P)`` (the same share of the 98 cards for
+every seat: the game is cooperative). ``tests/rl/test_the_game_seats_vector.py`` compares it
+with N AEC environments step by step. One player is ``cardtable.rl.the_game_vector``'s
+``TheGameVectorEnv``; ``vector_env`` (the game's entry point in ``cardtable.vector_envs``)
+builds the one that fits the player count. docs/rl.md, "Vector environment".
+
+Per env, as ``TheGameState`` keeps it: ``hand[i, s]``, seat s's 0/1 hand over the cards
+2..99; the shuffled deck and the index of its next card; the four tops; the seat whose turn it
+is and the cards it played this turn; every seat's signals; the talk count of the seat to act
+(a seat talks on its own turn only, and its count restarts at each of its moves, so one count
+per table is the AEC's count of that seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import VectorEnv
+
+from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
+from cardtable.rl.encoding import load_encoding
+from cardtable.rl.seats_vector import SeatsVectorEnv
+from cardtable.rl.the_game import _F, MAX_HAND, MAX_SEATS, MINIMUMS, TOPS
+from cardtable.rl.the_game_vector import (
+    CARD_OF,
+    END,
+    N_ACTIONS,
+    N_CARDS,
+    SIGNAL0,
+    SIGNAL_CODE,
+    SIGNAL_HOT,
+    SIGNAL_MOVES,
+    TheGameVectorEnv,
+    can_run,
+    decks,
+    fit_any,
+    write_plays,
+)
+
+BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
+SEAT0 = _F["seat0.present"].start
+SEATS = MAX_SEATS * BLOCK
+
+
+class TheGameSeatsVectorEnv(SeatsVectorEnv):
+    """``num_envs`` tables of The Game for ``players`` seats (2..5), every seat a learner, as
+    N ``make_env("the-game", players, options, talk_limit=..., max_steps=...)`` stepped in
+    order (module docstring); ``illegal_reward`` for an action the mask refuses."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int | None = 2,
+        options: Mapping[str, Any] | None = None,
+        talk_limit: int = 2,
+        max_steps: int | None = None,
+        illegal_reward: float = -1.0,
+    ) -> None:
+        count, self.options = GAME.check_options(players, options or {})
+        if count < 2:
+            raise ValueError("for one player, TheGameVectorEnv (players=1)")
+        if talk_limit < 0:
+            raise ValueError("talk_limit must be 0 or more")
+        super().__init__(
+            num_envs, count, load_encoding(GAME, count, self.options), max_steps, illegal_reward
+        )
+        self.talk_limit = talk_limit
+        self.hand_size = HAND_SIZE[count]
+        self._busy = 3 if self.options["pro"] else 2  # the minimum while the draw pile lasts
+        self._empty = int(self.options["min_after_empty"])
+        n, p = num_envs, count
+        self.hand = np.zeros((n, p, N_CARDS), dtype=bool)
+        self.sizes = np.zeros((n, p), dtype=np.int64)  # cards in each hand
+        self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
+        self.next = np.full(n, N_CARDS, dtype=np.int64)
+        self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.played = np.zeros(n, dtype=np.int64)
+        self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
+        self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
+        #: per viewer, the seats in the order of the observation's blocks (from the viewer)
+        self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
+        self.talked = np.zeros(n, dtype=np.int64)
+
+    # -- deals ------------------------------------------------------------------------------
+    def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
+        p, size = self.players, self.hand_size
+        deck = decks(seeds)
+        self.deck[rows] = deck
+        hand = np.zeros((rows.size, p, N_CARDS), dtype=bool)
+        dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
+        np.put_along_axis(hand, dealt, True, axis=2)
+        self.hand[rows] = hand
+        self.sizes[rows] = size
+        self.next[rows] = p * size
+        self.tops[rows] = START_TOPS
+        self.turn[rows] = self.options["start"]
+        self.played[rows] = 0
+        self.signals[rows] = 0
+        self.said[rows] = 0
+        self.talked[rows] = 0
+        # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
+        self.over[rows] = False
+
+    def _hands(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """(M, 98) the hands of ``seat[k]`` in env ``rows[k]`` (a copy)."""
+        p = self.players
+        return np.take(self.hand.reshape(-1, N_CARDS), rows * p + seat, axis=0)
+
+    def _minimum(self, rows: np.ndarray) -> np.ndarray:
+        return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
+
+    # -- the rules --------------------------------------------------------------------------
+    def _actor(self) -> np.ndarray:
+        return self.turn
+
+    def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
+        act, who = a[rows], seat[rows]
+        talk = act >= SIGNAL0
+        said, word = rows[talk], (act[talk] - SIGNAL0) % 4
+        pile, new, who_said = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0), who[talk]
+        self.said[said, who_said] += (new - self.signals[said, who_said, pile]) * SIGNAL_CODE[pile]
+        self.signals[said, who_said, pile] = new
+        self.talked[said] += 1
+        rows, act, who = rows[~talk], act[~talk], who[~talk]
+        self.talked[rows] = 0
+        ends = rows[act == END]
+        playing = act < END
+        plays, act, who = rows[playing], act[playing], who[playing]
+        card, pile = act // 4, act % 4
+        self.hand[plays, who, card] = False
+        self.sizes[plays, who] -= 1
+        self.tops[plays, pile] = CARD_OF[card]
+        self.played[plays] += 1
+        out = self.sizes[plays, who] == 0  # a hand played out ends its turn by itself
+        going, who = plays[~out], who[~out]
+        short = self.played[going] < self._minimum(going)
+        check, who = going[short], who[short]
+        stuck = ~fit_any(self._hands(check, who), self.tops[check])
+        self.over[check[stuck]] = True  # stuck before the minimum
+        self._end_turn(np.concatenate([ends, plays[out]]))
+
+    def _end_turn(self, rows: np.ndarray) -> None:
+        """Draw back up to the hand size, then the next seat holding cards: over when none
+        does (won) or when it cannot play its minimum."""
+        if rows.size == 0:
+            return
+        size, seat = self.hand_size, self.turn[rows]
+        have = self.sizes[rows, seat]
+        take = np.minimum(size - have, N_CARDS - self.next[rows])
+        step = np.arange(size)
+        drawn = step < take[:, None]  # (rows, size): the j-th card drawn from the deck
+        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
+        cards = self.deck[rows[:, None], at]
+        where = np.broadcast_to(rows[:, None], at.shape)[drawn]
+        self.hand[
+            where, np.broadcast_to(seat[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]
+        ] = True
+        self.next[rows] += take
+        self.sizes[rows, seat] += take
+        self.played[rows] = 0
+        # the next seat holding cards, the same seat last
+        p = self.players
+        after = (seat[:, None] + np.arange(1, p + 1)) % p
+        holding = self.sizes[rows[:, None], after] > 0
+        empty = ~holding.any(axis=1)
+        self.over[rows[empty]] = True  # every card is played: won
+        rows, after, holding = rows[~empty], after[~empty], holding[~empty]
+        turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
+        self.turn[rows] = turn
+        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self._minimum(rows))
+
+    def _rewards(self, rows: np.ndarray) -> np.ndarray:
+        """The share of the 98 cards played, every seat the same."""
+        left = self.sizes[rows].sum(axis=1) + N_CARDS - self.next[rows]
+        share = (N_CARDS - left) / N_CARDS
+        return np.repeat(share[:, None], self.players, axis=1)
+
+    # -- what a seat sees -------------------------------------------------------------------
+    def _legal(self, seat: np.ndarray) -> np.ndarray:
+        n, rows = self.num_envs, self.rows
+        mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        acting = ~self.over & (self.turn == seat)
+        hand = self._hands(rows, seat) & acting[:, None]
+        write_plays(mask, hand, self.tops)
+        mask[:, END] = acting & (self.played >= self._minimum(rows))
+        talk = acting & (self.talked < self.talk_limit)
+        said = self.said[rows, seat]
+        mask[:, SIGNAL0:] = SIGNAL_MOVES[said] * talk[:, None]
+        return mask
+
+    def _observe(self, seat: np.ndarray) -> np.ndarray:
+        """``TheGameEncoding.observe`` of each env's view for ``seat``: its own hand, every
+        seat's hand size and signals."""
+        n, p, rows = self.num_envs, self.players, self.rows
+        out = np.zeros((n, self.encoding.size), dtype=np.float32)
+        tops = self.tops
+        out[rows[:, None], _F["piles"].start + np.arange(4) * TOPS + tops - 1] = 1
+        f = _F["tops"].start
+        out[:, f : f + 4] = tops / TOPS
+        f = _F["hand"].start
+        out[:, f : f + N_CARDS] = self._hands(rows, seat)
+        sizes = self.sizes
+        draw = N_CARDS - self.next
+        out[:, _F["draw_pile"].start] = draw / N_CARDS
+        out[:, _F["cards_left"].start] = (draw + sizes.sum(axis=1)) / N_CARDS
+        out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
+        minimum = np.clip(self._minimum(rows), 1, MINIMUMS)
+        out[rows, _F["minimum"].start + minimum - 1] = 1
+        out[:, _F["players"].start + p - 1] = 1
+        out[:, _F["over"].start] = self.over
+        # block K is the seat K places after the viewer: the seats in that order
+        order = self._orders[seat]  # (N, P)
+        blocks = out[:, SEAT0 : SEAT0 + SEATS].reshape(n, MAX_SEATS, BLOCK)[:, :p]
+        blocks[:, :, 0] = 1
+        blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
+        blocks[:, :, 2] = np.take_along_axis(sizes, order, axis=1) / MAX_HAND
+        blocks[:, :, 3:] = np.take(SIGNAL_HOT, np.take_along_axis(self.said, order, axis=1), axis=0)
+        return out
+
+
+def vector_env(
+    num_envs: int,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> VectorEnv:
+    """The Game's vector environment for the player count: ``TheGameVectorEnv`` alone (the
+    games of ``CardtableGym``), ``TheGameSeatsVectorEnv`` for 2-5 seats (of ``CardtableAEC``)."""
+    count, _ = GAME.check_options(players, options or {})
+    if count == 1:
+        return TheGameVectorEnv(num_envs, count, options, **kwargs)
+    return TheGameSeatsVectorEnv(num_envs, count, options, **kwargs)
