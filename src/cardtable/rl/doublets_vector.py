@@ -35,6 +35,7 @@ from gymnasium.vector.utils import batch_space
 
 from cardtable.games.doublets import GAME, KING, NEXT, NON_KINGS, RESERVES, DoubletsState
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
+from cardtable.rl.vector import reset_seeds
 
 #: seeds drawn for a reset without one, as ``CardtableGym`` draws them
 _SEED_SPAN = 2**63
@@ -124,15 +125,7 @@ class DoubletsVectorEnv(VectorEnv):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"give one seed per game ({self.num_envs}), not {len(seeds)}")
-        for i, s in enumerate(seeds):
+        for i, s in enumerate(reset_seeds(seed, self.num_envs)):
             if s is None:
                 self._redeal_game(i)
             else:  # as ``CardtableGym.reset(seed=s)``: the deal is s, the generator seeded by s

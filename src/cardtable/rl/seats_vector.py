@@ -35,6 +35,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.rl.encoding import Encoding
+from cardtable.rl.vector import reset_seeds
 
 #: seeds drawn for a reset without one, as ``cardtable.rl.env`` draws them
 SEED_SPAN = 2**63
@@ -144,12 +145,7 @@ class SeatsVectorEnv(VectorEnv):
         """Deal every env: ``seed + i`` for env ``i``, or a list of one seed per env (None:
         drawn). ``options`` is accepted as the API asks; the game's are the constructor's."""
         n = self.num_envs
-        if seed is None or isinstance(seed, int):
-            seeds: list[int | None] = [None if seed is None else seed + i for i in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"give one seed per env ({n}), not {len(seeds)}")
+        seeds = reset_seeds(seed, n)
         self._deal_rows(self.rows, seeds)
         self._autoreset[:] = False
         self._dealt = True

@@ -40,6 +40,7 @@ from cardtable.core.rng import deal_key
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
+from cardtable.rl.vector import reset_seeds
 
 _SEED_SPAN = 2**63  # as cardtable.rl.env draws a seed for a reset without one
 N_CARDS = len(CARDS)
@@ -274,12 +275,7 @@ class TheGameVectorEnv(VectorEnv):
         """Deal every env (seeds: module docstring); ``options`` is accepted as the API asks,
         the game's options are the constructor's."""
         n = self.num_envs
-        if seed is None or isinstance(seed, int):
-            seeds: list[int | None] = [None if seed is None else seed + i for i in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"give one seed per env ({n}), not {len(seeds)}")
+        seeds = reset_seeds(seed, n)
         self._deal(np.arange(n), seeds)
         self._autoreset[:] = False
         self._dealt = True

@@ -11,7 +11,7 @@ environment").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gymnasium.vector import VectorEnv
@@ -36,3 +36,15 @@ def make_vector_env(
         raise ValueError(f"{rules.title} offers no vector environment")
     env: VectorEnv = build(num_envs, players, options, **kwargs)
     return env
+
+
+def reset_seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
+    """The seed of each of ``n`` games for ``reset(seed=...)``: ``seed + i`` for game ``i``
+    (Gymnasium's convention for vector seeds), a list of one seed per game as it is, or None
+    for each (each game draws its own)."""
+    if seed is None or isinstance(seed, int):
+        return [None if seed is None else seed + i for i in range(n)]
+    seeds = list(seed)
+    if len(seeds) != n:
+        raise ValueError(f"give one seed per game ({n}), not {len(seeds)}")
+    return seeds
