@@ -1,7 +1,7 @@
 """Server CPU per action at a table of four, without sockets: the hub's whole path.
 
     python bench/action_cost.py [--games 30] [--game the-game] [--players 4] [--spectators 1]
-                                [--profile]
+                                [--profile] [--setup-only]
 
 Recorded greedy games are played again through a real ``Hub`` on an SQLite file, all tables
 at once (so the group commit batches them, as on a busy server): each action goes in as a
@@ -12,6 +12,10 @@ its state message, and each message is encoded to JSON text as the socket writer
 websocket frame and the kernel: the load bench (bench/load.py) measures those too. Printed:
 CPU microseconds per action (this process's CPU time over the actions, the database's worker
 thread included), and the bytes of state messages sent per action.
+
+Instructions do not depend on the machine's load: under ``valgrind --tool=callgrind`` a run
+less the same run with ``--setup-only`` (the games recorded and every table made and
+connected, no action played) is the replay's count (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -101,8 +105,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--spectators", type=int, default=1, help="watching each table")
     parser.add_argument("--profile", action="store_true", help="print a cProfile summary")
+    parser.add_argument(
+        "--setup-only", action="store_true", help="record and seat every game, play no action"
+    )
     args = parser.parse_args()
     plays = recorded(args.game, args.players, args.games)
+    if args.setup_only:
+        plays = [(seed, []) for seed, _moves in plays]
     with tempfile.TemporaryDirectory() as folder:
         if args.profile:
             profile = cProfile.Profile()
@@ -118,7 +127,7 @@ def main() -> None:
         f"{actions} actions"
     )
     print(f"{'us/action':>10} {'bytes/action':>13}")
-    print(f"{1e6 * cpu / actions:>10.0f} {sent / actions:>13.0f}")
+    print(f"{1e6 * cpu / max(actions, 1):>10.0f} {sent / max(actions, 1):>13.0f}")
 
 
 if __name__ == "__main__":
