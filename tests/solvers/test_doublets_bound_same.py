@@ -141,7 +141,7 @@ def test_the_kept_halves_give_the_same_answers_on_real_last_passes() -> None:
     # of them (as a search keeps them), and kept small (as the cap clears them)
     rng = random.Random(29)
     needs: dict[tuple[bytes, int, int, int], solver._Needs] = {}
-    stocks: dict[bytes, tuple[bytes, ...]] = {}
+    stocks: dict[bytes, tuple[int, tuple[bytes, ...]]] = {}
     seen = lost = 0
     for seed in range(1, 121):
         state = GAME.deal(seed)
@@ -163,7 +163,7 @@ def test_the_cap_clears_the_kept_halves(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(solver, "BOUND_CACHE_CAP", 3)
     rng = random.Random(4)
     needs: dict[tuple[bytes, int, int, int], solver._Needs] = {}
-    stocks: dict[bytes, tuple[bytes, ...]] = {}
+    stocks: dict[bytes, tuple[int, tuple[bytes, ...]]] = {}
     for _ in range(300):
         need = rng.randint(1, 12)
         cards = needed_run(need, 30) + [KING] * 4

@@ -107,7 +107,7 @@ WIDEN_SECOND_PASS = 30
 #: positions kept in the transposition table; over it, the older half is dropped
 TABLE_CAP = 400_000
 #: entries kept in each of the last-pass bound's two caches (a search's own); over it, cleared
-BOUND_CACHE_CAP = 20_000
+BOUND_CACHE_CAP = 40_000
 
 # move codes of the search's line: a positive number is that many flips
 _WASTE, _RESERVE, _REDEAL = -1, -2, -3
@@ -188,11 +188,29 @@ def last_pass_possible(deck: bytes, pointer: int, reserves: int, need: int, left
 #: bytes (kept by the thousand, they give the garbage collector nothing to scan): the plays
 #: by which the stock must have given up a copy, in play order, as triples ``play, value,
 #: which copy in the stock (from 0)`` (up to the last play at which a card below is due);
-#: how many copies of each value the stock must hold, as pairs ``value, copies``; the waste
-#: cards to check, as pairs ``depth, the last play that can take it off``, in that play's
-#: order; and True when no stock can do (lost)
-_Needs = tuple[bytes, bytes, bytes, bool]
-_HOPELESS: _Needs = (b"", b"", b"", True)
+#: how many copies of each value the stock must hold, in one int, a byte a value (byte v:
+#: value v; see ``_BYTE_TOPS``); the waste cards to check, as pairs ``depth, the last play
+#: that can take it off``, in that play's order; and True when no stock can do (lost)
+_Needs = tuple[bytes, int, bytes, bool]
+_HOPELESS: _Needs = (b"", 0, b"", True)
+#: the top bit of each value's byte in an int of counts: ``(have | TOPS) - want`` keeps a
+#: byte's top bit iff that byte of ``have`` is at least ``want``'s (counts up to 127: a byte
+#: never borrows from the next)
+_BYTE_TOPS = sum(128 << (8 * v) for v in range(KING + 1))
+
+
+class BoundMemo:
+    """The last-pass bound's saved work (see ``_last_pass_possible``), for searches that
+    share it: each search keeps its own unless it is given one (the fair bot gives one to all
+    the searches of a move, whose decks share the cards it has seen). Only saved work: the
+    answers are the same with or without it, and each half is cleared when it reaches
+    ``BOUND_CACHE_CAP`` entries."""
+
+    __slots__ = ("needs", "stocks")
+
+    def __init__(self) -> None:
+        self.needs: dict[tuple[bytes, int, int, int], _Needs] = {}
+        self.stocks: dict[bytes, tuple[int, tuple[bytes, ...]]] = {}
 
 
 def _last_pass_possible(
@@ -202,7 +220,7 @@ def _last_pass_possible(
     need: int,
     left: int,
     needs: dict[tuple[bytes, int, int, int], _Needs],
-    stocks: dict[bytes, tuple[bytes, ...]],
+    stocks: dict[bytes, tuple[int, tuple[bytes, ...]]],
 ) -> bool:
     """``last_pass_possible``, in two parts that a search meets again and again: what the waste
     asks of the stock (the same waste, reserves and needed value recur under many stocks) and
@@ -227,18 +245,19 @@ def _last_pass_possible(
         # no copy must come from the stock: the waste's depths alone decide
         return not hopeless
     stock = deck[pointer:]
-    where = stocks.get(stock)
-    if where is None:
+    held = stocks.get(stock)
+    if held is None:
         if len(stocks) >= BOUND_CACHE_CAP:
             stocks.clear()
         at: list[list[int]] = [[] for _ in range(KING + 1)]
         for i, v in enumerate(stock, 1):
             at[v].append(i)
-        where = stocks[stock] = tuple(map(bytes, at))  # each value's places, from 1
-    step = iter(copies)
-    for v, n in zip(step, step, strict=True):
-        if len(where[v]) < n:
-            return False  # fewer copies in the stock than the waste and the reserves leave to it
+        # each value's copies counted (a byte a value), and their places (from 1)
+        count = sum(len(places) << (8 * v) for v, places in enumerate(at))
+        held = stocks[stock] = count, tuple(map(bytes, at))
+    count, where = held
+    if ((count | _BYTE_TOPS) - copies) & _BYTE_TOPS != _BYTE_TOPS:
+        return False  # fewer copies in the stock than the waste and the reserves leave to it
     flipped = peak = i = 0  # F so far; the highest x - F(x) before F's last step
     n = len(events)
     step = iter(cards)
@@ -280,32 +299,41 @@ def _waste_needs(waste_part: bytes, reserves: int, need: int, left: int) -> _Nee
             last[v] = due - 12
             waste[v].append(depth)
     until = cards[0] if cards else 0
-    # the plays by which copies are asked, in play order: play t is round (t - 1) // 12 of
-    # the cycle, and the values come in the order of their first play (``_NEEDED_AT``)
-    rounds: list[list[int]] = [[], [], [], [], []]
-    copies: list[int] = []
+    # the plays by which copies are asked, in play order: by round of the cycle (12 plays;
+    # at most 48 plays are left), and in a round by the values' first plays (``_NEEDED_AT``)
+    rounds: list[list[int]] = [[], [], [], []]
+    copies = 0
     for v, shift, times in _NEEDED_AT[need, left]:
         have = (reserves >> shift) & 7
         if have >= len(times):
             continue  # never short
         early = waste[v]
+        if not early:
+            # every copy not in the reserves is in the stock: each time v is needed, one more
+            # (times[k] is play round k of the cycle)
+            copies += (len(times) - have) << (8 * v)
+            for k in range(have, len(times)):
+                t = times[k]
+                if t > until:
+                    break
+                rounds[k] += t, v, k - have
+            continue
         early.reverse()
         ne = len(early)
         ready = taken = 0
         short = -have
-        for t in times:
+        for k, t in enumerate(times):
             short += 1  # copies that only the stock can give by play t (less ``ready``)
             while ready < ne and early[ready] <= t:
                 ready += 1
             if short - ready > taken:
                 taken = short - ready  # the taken-th stock copy must be up by play t
                 if t <= until:
-                    rounds[(t - 1) // 12] += t, v, taken - 1
-        if taken:
-            copies += v, taken
+                    rounds[k] += t, v, taken - 1
+        copies += taken << (8 * v)
     cards.reverse()  # (depth, due) pairs, the soonest due first
-    events = bytes(rounds[0] + rounds[1] + rounds[2] + rounds[3] + rounds[4])
-    return events, bytes(copies), bytes(cards), False
+    events = bytes(rounds[0] + rounds[1] + rounds[2] + rounds[3])
+    return events, copies, bytes(cards), False
 
 
 def pack_reserves(values: Iterable[int]) -> int:
@@ -336,6 +364,7 @@ def solve_position(
     budget: int | None = None,
     bound: bool = True,
     table: dict[bytes, int] | None = None,
+    memo: BoundMemo | None = None,
 ) -> tuple[str, list[int], int, str]:
     """Search ``pos``: ``(status, moves, nodes, proof)``. ``moves`` is the search's own line
     (see ``moves_to_actions``); ``budget`` caps the nodes over all rounds. ``bound=False``
@@ -345,16 +374,16 @@ def solve_position(
     each call when None). Its entries are facts about positions (the key holds the deck, the
     reserves and the needed value), so one table may serve any searches, of any positions; a
     search cut short by its budget still leaves what it proved, and the next one starts from
-    there."""
+    there. ``memo``: the last-pass bound's saved work, shared by the caller's searches (a
+    fresh one each call when None); it saves time only, never changes an answer or a count."""
     if pos.left <= 0:
         return "won", [], 0, ""
     limit = budget if budget is not None else 1 << 62
     lost: dict[bytes, int] = {} if table is None else table
     table_cap = TABLE_CAP
     bounded = 0  # last-pass positions cut by the bound
-    # the bound's two halves, kept for the search (only saved work: cleared when large)
-    needs: dict[tuple[bytes, int, int, int], _Needs] = {}
-    stocks: dict[bytes, tuple[bytes, ...]] = {}
+    memo = BoundMemo() if memo is None else memo
+    needs, stocks = memo.needs, memo.stocks
     possible = _last_pass_possible
     path: list[int] = []
     nodes = 0
@@ -725,6 +754,7 @@ def _flip_before_reserve(before: DoubletsState, card: int, n: int) -> Text | Non
 
 
 __all__ = [
+    "BoundMemo",
     "Mistake",
     "Position",
     "Solution",
