@@ -14,6 +14,11 @@ Bot seeds: the deal's seed by default; with ``--bot-key KEY`` they are derived a
 ``cardtable simulate --bot-key KEY`` derives them (``cardtable.seeds.bot_seed``), so a deal
 lost under ``simulate`` can be replayed and diagnosed here.
 
+``--retime SEEDS`` plays those deals (e.g. the ones a run found with a move over 0.5 s) and
+prints each one's slowest move, then asks a hint (``FairBot.hint``, what the server's and the
+terminal's hint button call) at that very position, of a copy of the bot that watched the game
+(as the server's advisor is), and times it too.
+
 ``--diagnose SEEDS`` plays those deals and, for each one the bot loses that the solver wins,
 replays the bot's game with full knowledge (``solvers.doublets.first_mistake``, a peeking study
 tool) and prints the first move after which the deal could no longer be won, the move played,
@@ -23,12 +28,14 @@ a winning alternative, the pass it was played in, and the bot's own reason for i
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from cardtable import games
 from cardtable.bots import make_bot
+from cardtable.bots.doublets.fair import FairBot
 from cardtable.seeds import bot_seed
 from cardtable.solvers.doublets import first_mistake, solve_seed
 from cardtable.stats import wilson
@@ -80,6 +87,43 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
     if trace:
         out["actions"], out["reasons"] = actions, reasons
     return out
+
+
+def retime(seeds: list[int], spec: str, key: int | None) -> None:
+    """Each deal's slowest move, and a hint at that position (see the module docstring)."""
+    worst_move = worst_hint = 0.0
+    for seed in seeds:
+        record = play((seed, spec, key), trace=True)
+        slowest = record["max_move_ms"]
+        # the same game again up to that move (the bot's moves are the same: no clock in it)
+        state = games.get("doublets").deal(seed)
+        bot = make_bot(spec, "doublets", seed if key is None else bot_seed(key, seed, 0))
+        times = []
+        for action in record["actions"]:
+            view, legal = state.view(0), state.legal(0)
+            cpu = time.process_time()
+            assert bot.choose(view, legal) == action
+            times.append(time.process_time() - cpu)
+            state.act(0, action)
+        at = max(range(len(times)), key=times.__getitem__)
+        state = games.get("doublets").deal(seed)
+        bot = make_bot(spec, "doublets", seed if key is None else bot_seed(key, seed, 0))
+        for action in record["actions"][:at]:
+            bot.choose(state.view(0), state.legal(0))
+            state.act(0, action)
+        advisor = copy.deepcopy(bot)
+        assert isinstance(advisor, FairBot)
+        cpu = time.process_time()
+        hinted, _reason = advisor.hint(state.view(0), state.legal(0))
+        hint_ms = 1000 * (time.process_time() - cpu)
+        again = 1000 * max(times)
+        worst_move, worst_hint = max(worst_move, slowest, again), max(worst_hint, hint_ms)
+        print(
+            f"deal {seed}: slowest move {slowest:.0f} ms (again: move {at + 1}, {again:.0f} ms, "
+            f"{record['max_move_nodes']} nodes at most); the hint there: {hinted!r} in "
+            f"{hint_ms:.0f} ms"
+        )
+    print(f"slowest move {worst_move:.0f} ms; slowest hint {worst_hint:.0f} ms")
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -164,11 +208,19 @@ def main() -> None:
         "--bot-key", type=int, help="derive bot seeds as `cardtable simulate --bot-key` does"
     )
     parser.add_argument(
+        "--retime",
+        metavar="SEEDS",
+        help="e.g. 4282,5831: each deal's slowest move, played twice, and a hint there",
+    )
+    parser.add_argument(
         "--diagnose",
         metavar="SEEDS",
         help="e.g. 442,509,1-100: where each lost winnable deal went wrong",
     )
     args = parser.parse_args()
+    if args.retime:
+        retime(parse_seeds(args.retime), f"fair:{args.level}", args.bot_key)
+        return
     if args.diagnose:
         diagnose(parse_seeds(args.diagnose), f"fair:{args.level}", args.bot_key)
         return

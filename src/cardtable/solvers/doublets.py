@@ -106,6 +106,8 @@ SCHEDULE = (100, 1_000, 10_000, 100_000, _ALL)
 WIDEN_SECOND_PASS = 30
 #: positions kept in the transposition table; over it, the older half is dropped
 TABLE_CAP = 400_000
+#: entries kept in each of the last-pass bound's two caches (a search's own); over it, cleared
+BOUND_CACHE_CAP = 40_000
 
 # move codes of the search's line: a positive number is that many flips
 _WASTE, _RESERVE, _REDEAL = -1, -2, -3
@@ -161,66 +163,177 @@ _FIRST_NEEDED = {
 }
 
 
+#: ``[need, left]``: for each value still needed, in the order of its first play, ``(value,
+#: its bit shift in the packed reserves, the plays at which it is needed, from the next on)``
+_NEEDED_AT = {
+    (need, left): tuple(
+        (v, 3 * v, tuple(range(_FIRST_NEEDED[need][v], left + 1, 12)))
+        for v in sorted(range(1, KING), key=_FIRST_NEEDED[need].__getitem__)
+        if _FIRST_NEEDED[need][v] <= left
+    )
+    for need in range(1, 13)
+    for left in range(NON_KINGS + 1)
+}
+
+
 def last_pass_possible(deck: bytes, pointer: int, reserves: int, need: int, left: int) -> bool:
     """False when a position **with no redeal left** is surely lost: some waste card cannot come
     off the waste (one card per play, top first, after every stock card flipped onto it) by the
     time its value is needed for the last copies. The argument is in the module docstring.
     True says nothing."""
-    first = _FIRST_NEEDED[need]
-    # the waste copies of each value, by the earliest play that can take them off (top first)
-    waste: list[list[int]] = [[] for _ in range(KING)]
-    for i in range(pointer - 1, -1, -1):
-        v = deck[i]
-        if v != KING:
-            waste[v].append(pointer - i)
-    # flips[t]: stock cards that must be flipped by play t (to bring up a needed copy in time)
-    flips = [0] * (left + 2)
-    forced = False
-    for v in range(1, KING):
-        t = first[v]
-        if t > left:
-            continue
-        have = (reserves >> (3 * v)) & 7
-        early = waste[v]
-        k = ready = taken = 0
-        j = pointer - 1
-        while t <= left:
-            k += 1
-            while ready < len(early) and early[ready] <= t:
-                ready += 1
-            short = k - have - ready  # copies that can only come from the stock by play t
-            while taken < short:
-                j = deck.find(v, j + 1)
-                if j < 0:
-                    return False
-                taken += 1
-            if short > 0 and j - pointer + 1 > flips[t]:
-                flips[t] = j - pointer + 1
-                forced = True
-            t += 12
-    if forced:
-        for t in range(1, left + 2):
-            if flips[t] < flips[t - 1]:
-                flips[t] = flips[t - 1]
+    return _last_pass_possible(deck, pointer, reserves, need, left, {}, {})
+
+
+#: what the waste, the reserves and the foundation ask of the stock (``_waste_needs``), as
+#: bytes (kept by the thousand, they give the garbage collector nothing to scan): the plays
+#: by which the stock must have given up a copy, in play order, as triples ``play, value,
+#: which copy in the stock (from 0)`` (up to the last play at which a card below is due);
+#: how many copies of each value the stock must hold, in one int, a byte a value (byte v:
+#: value v; see ``_BYTE_TOPS``); the waste cards to check, as pairs ``depth, the last play
+#: that can take it off``, in that play's order; and True when no stock can do (lost)
+_Needs = tuple[bytes, int, bytes, bool]
+_HOPELESS: _Needs = (b"", 0, b"", True)
+#: the top bit of each value's byte in an int of counts: ``(have | TOPS) - want`` keeps a
+#: byte's top bit iff that byte of ``have`` is at least ``want``'s (counts up to 127: a byte
+#: never borrows from the next)
+_BYTE_TOPS = sum(128 << (8 * v) for v in range(KING + 1))
+
+
+class BoundMemo:
+    """The last-pass bound's saved work (see ``_last_pass_possible``), for searches that
+    share it: each search keeps its own unless it is given one (the fair bot gives one to all
+    the searches of a move, whose decks share the cards it has seen). Only saved work: the
+    answers are the same with or without it, and each half is cleared when it reaches
+    ``BOUND_CACHE_CAP`` entries."""
+
+    __slots__ = ("needs", "stocks")
+
+    def __init__(self) -> None:
+        self.needs: dict[tuple[bytes, int, int, int], _Needs] = {}
+        self.stocks: dict[bytes, tuple[int, tuple[bytes, ...]]] = {}
+
+
+def _last_pass_possible(
+    deck: bytes,
+    pointer: int,
+    reserves: int,
+    need: int,
+    left: int,
+    needs: dict[tuple[bytes, int, int, int], _Needs],
+    stocks: dict[bytes, tuple[int, tuple[bytes, ...]]],
+) -> bool:
+    """``last_pass_possible``, in two parts that a search meets again and again: what the waste
+    asks of the stock (the same waste, reserves and needed value recur under many stocks) and
+    where each value lies in the stock (one stock under many wastes), each kept in its dict
+    (``needs``, ``stocks``: a search's own). The answer is the plain form's (the module
+    docstring's argument; ``tests/solvers`` compares them on every kind of position), only
+    cheaper: this is the search's hot spot.
+
+    Flipping: ``F(x)`` stock cards must be flipped by play ``x`` (a step function of ``x``).
+    A waste card at depth ``d``, due by play ``D``, comes off in time iff some play
+    ``x <= D`` has ``d + F(x) <= x`` (the plain form iterates ``x = d + F(x)`` from ``d``);
+    that is, iff ``x - F(x)`` reaches ``d`` by ``D``, and ``x - F(x)`` peaks just before each
+    step of ``F`` and at ``D``."""
+    key = deck[:pointer], reserves, need, left
+    asked = needs.get(key)
+    if asked is None:
+        if len(needs) >= BOUND_CACHE_CAP:
+            needs.clear()  # only saved work
+        asked = needs[key] = _waste_needs(*key)
+    events, copies, cards, hopeless = asked
+    if not copies:
+        # no copy must come from the stock: the waste's depths alone decide
+        return not hopeless
+    stock = deck[pointer:]
+    held = stocks.get(stock)
+    if held is None:
+        if len(stocks) >= BOUND_CACHE_CAP:
+            stocks.clear()
+        at: list[list[int]] = [[] for _ in range(KING + 1)]
+        for i, v in enumerate(stock, 1):
+            at[v].append(i)
+        # each value's copies counted (a byte a value), and their places (from 1)
+        count = sum(len(places) << (8 * v) for v, places in enumerate(at))
+        held = stocks[stock] = count, tuple(map(bytes, at))
+    count, where = held
+    if ((count | _BYTE_TOPS) - copies) & _BYTE_TOPS != _BYTE_TOPS:
+        return False  # fewer copies in the stock than the waste and the reserves leave to it
+    flipped = peak = i = 0  # F so far; the highest x - F(x) before F's last step
+    n = len(events)
+    step = iter(cards)
+    for depth, due in zip(step, step, strict=True):
+        while i < n and events[i] <= due:
+            f = where[events[i + 1]][events[i + 2]]
+            if f > flipped:
+                if events[i] - 1 - flipped > peak:
+                    peak = events[i] - 1 - flipped
+                flipped = f
+            i += 3
+        if due - flipped < depth and peak < depth:
+            return False  # flipped before it comes off: those come off first, too late
+    return True
+
+
+def _waste_needs(waste_part: bytes, reserves: int, need: int, left: int) -> _Needs:
+    """What a last pass's waste (bottom first), reserves and foundation ask of the stock: see
+    ``_Needs``. The cards to check are only those no other card's check implies (a deeper
+    card due no later)."""
+    pointer = len(waste_part)
+    # the waste, bottom first: the bottom copy serves the last time
     last = list(_LAST_NEEDED[need, left])
-    for i in range(pointer):  # the waste, bottom first: the bottom copy serves the last time
-        v = deck[i]
+    cards: list[int] = []
+    # the waste copies of each value, by the earliest play that can take them off (top first)
+    waste: list[list[int]] = [[] for _ in range(KING + 1)]
+    soonest = left + 1
+    for i, v in enumerate(waste_part):
         if v != KING:
             due = last[v]
             depth = pointer - i  # plays to take it off, if nothing is flipped onto it
             if depth > due:
-                return False
-            if forced:
-                at = depth
-                while True:  # flipped before it comes off: those come off first
-                    later = depth + flips[at if at <= left else left + 1]
-                    if later > due:
-                        return False
-                    if later <= at:
-                        break
-                    at = later
-            last[v] -= 12
-    return True
+                return _HOPELESS
+            if due < soonest:
+                # (a card deeper than this one and due no later is checked: this one passes
+                # whenever that one does)
+                cards += due, depth
+                soonest = due
+            last[v] = due - 12
+            waste[v].append(depth)
+    until = cards[0] if cards else 0
+    # the plays by which copies are asked, in play order: by round of the cycle (12 plays;
+    # at most 48 plays are left), and in a round by the values' first plays (``_NEEDED_AT``)
+    rounds: list[list[int]] = [[], [], [], []]
+    copies = 0
+    for v, shift, times in _NEEDED_AT[need, left]:
+        have = (reserves >> shift) & 7
+        if have >= len(times):
+            continue  # never short
+        early = waste[v]
+        if not early:
+            # every copy not in the reserves is in the stock: each time v is needed, one more
+            # (times[k] is play round k of the cycle)
+            copies += (len(times) - have) << (8 * v)
+            for k in range(have, len(times)):
+                t = times[k]
+                if t > until:
+                    break
+                rounds[k] += t, v, k - have
+            continue
+        early.reverse()
+        ne = len(early)
+        ready = taken = 0
+        short = -have
+        for k, t in enumerate(times):
+            short += 1  # copies that only the stock can give by play t (less ``ready``)
+            while ready < ne and early[ready] <= t:
+                ready += 1
+            if short - ready > taken:
+                taken = short - ready  # the taken-th stock copy must be up by play t
+                if t <= until:
+                    rounds[k] += t, v, taken - 1
+        copies += taken << (8 * v)
+    cards.reverse()  # (depth, due) pairs, the soonest due first
+    events = bytes(rounds[0] + rounds[1] + rounds[2] + rounds[3])
+    return events, copies, bytes(cards), False
 
 
 def pack_reserves(values: Iterable[int]) -> int:
@@ -251,6 +364,7 @@ def solve_position(
     budget: int | None = None,
     bound: bool = True,
     table: dict[bytes, int] | None = None,
+    memo: BoundMemo | None = None,
 ) -> tuple[str, list[int], int, str]:
     """Search ``pos``: ``(status, moves, nodes, proof)``. ``moves`` is the search's own line
     (see ``moves_to_actions``); ``budget`` caps the nodes over all rounds. ``bound=False``
@@ -260,13 +374,17 @@ def solve_position(
     each call when None). Its entries are facts about positions (the key holds the deck, the
     reserves and the needed value), so one table may serve any searches, of any positions; a
     search cut short by its budget still leaves what it proved, and the next one starts from
-    there."""
+    there. ``memo``: the last-pass bound's saved work, shared by the caller's searches (a
+    fresh one each call when None); it saves time only, never changes an answer or a count."""
     if pos.left <= 0:
         return "won", [], 0, ""
     limit = budget if budget is not None else 1 << 62
     lost: dict[bytes, int] = {} if table is None else table
     table_cap = TABLE_CAP
     bounded = 0  # last-pass positions cut by the bound
+    memo = BoundMemo() if memo is None else memo
+    needs, stocks = memo.needs, memo.stocks
+    possible = _last_pass_possible
     path: list[int] = []
     nodes = 0
     cuts = 0
@@ -301,7 +419,7 @@ def solve_position(
         before = cuts
         # the bound is checked where cards were flipped (plays seldom make a line hopeless;
         # skipping the check anywhere only costs pruning, never soundness)
-        if r == 0 and flipped and bound and not last_pass_possible(deck, p, res, need, left):
+        if r == 0 and flipped and bound and not possible(deck, p, res, need, left, needs, stocks):
             bounded += 1
         elif expand(deck, p, res, r, need, left, n):
             return True
@@ -636,6 +754,7 @@ def _flip_before_reserve(before: DoubletsState, card: int, n: int) -> Text | Non
 
 
 __all__ = [
+    "BoundMemo",
     "Mistake",
     "Position",
     "Solution",

@@ -35,7 +35,13 @@ from typing import Any
 from cardtable.core.errors import BadOptions
 from cardtable.core.words import translatable
 from cardtable.games.doublets import GAME, KING, NEXT, NON_KINGS, card_value
-from cardtable.solvers.doublets import Position, moves_to_actions, pack_reserves, solve_position
+from cardtable.solvers.doublets import (
+    BoundMemo,
+    Position,
+    moves_to_actions,
+    pack_reserves,
+    solve_position,
+)
 
 _, _n = translatable("doublets")
 
@@ -184,6 +190,9 @@ class FairBot:
         self.free_flip = FREE_FLIP[level or "normal"]
         self.move_budget = MOVE_BUDGET[level or "normal"]
         self.spent = 0  # search nodes spent on the current move
+        # the move's searches share the last-pass bound's saved work (dropped after the move:
+        # it saves time only, and a bot is pickled between moves)
+        self.memo: BoundMemo | None = None
         self.rng = random.Random(seed)
         self._forget()
 
@@ -235,6 +244,13 @@ class FairBot:
 
     def decide(self, view: dict[str, Any], legal: list[str]) -> tuple[str, str]:
         """``(action, reason)``."""
+        self.memo = BoundMemo()
+        try:
+            return self._decide(view, legal)
+        finally:
+            self.memo = None
+
+    def _decide(self, view: dict[str, Any], legal: list[str]) -> tuple[str, str]:
         self.observe(view)
         self.spent = 0
         plays = [a for a in legal if a.startswith("play")]
@@ -319,7 +335,9 @@ class FairBot:
                 break
             for action in list(open_):
                 after = _after(pos, action)
-                status, moves, nodes, _proof = solve_position(after, share, table=self.table)
+                status, moves, nodes, _proof = solve_position(
+                    after, share, table=self.table, memo=self.memo
+                )
                 self.spent += min(nodes, share)  # (the node past the share is not searched)
                 if status == "won":
                     slots = _slots_after(view, stock, action)
@@ -465,7 +483,7 @@ class FairBot:
         self, view: dict[str, Any], action: str, stock: list[str], budget: int = SAMPLE_BUDGET
     ) -> bool:
         pos = _after(position_from_view(view, stock), action)
-        status, _moves, nodes, _proof = solve_position(pos, budget)
+        status, _moves, nodes, _proof = solve_position(pos, budget, memo=self.memo)
         self.spent += nodes if status != "unknown" else budget
         return status == "won"
 
