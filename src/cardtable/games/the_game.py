@@ -293,17 +293,14 @@ class TheGame(Game):
         return action
 
     def move_labels(self, view: View, actions: list[str]) -> list[str]:
+        # a well-formed play by one look-up here; anything else as ``move_label`` says
         tops = view["piles"]
-        labels: list[str] = []
-        for action in actions:
-            play = _PLAY_OF.get(action)
-            if play is not None:
-                labels.append(_play_label(action, tops[PILES[play[1]]]))
-            elif action == _END or action.startswith("play "):
-                labels.append(self.move_label(view, action))
-            else:
-                labels.append(action)  # a signal: its notation is its label
-        return labels
+        return [
+            self.move_label(view, a)
+            if (play := _PLAY_OF.get(a)) is None
+            else _play_label(a, tops[PILES[play[1]]])
+            for a in actions
+        ]
 
     def breakdown(self, view: View) -> Breakdown | None:
         result = view.get("result")

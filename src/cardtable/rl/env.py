@@ -27,7 +27,7 @@ How the protocol's shapes become environment steps:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -38,6 +38,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from cardtable import games
 from cardtable.bots import is_external, lifecycle, make_bot
 from cardtable.bots.external import check_spec
+from cardtable.bots.random import TalkMemo
 from cardtable.core.protocol import Action, Game, State
 from cardtable.rl.encoding import Encoding, load_encoding
 from cardtable.seeds import bot_seed
@@ -76,18 +77,6 @@ def _opponents(spec: Opponents, players: int) -> dict[int, str]:
     return out
 
 
-class _Talk(dict[str, bool]):
-    """``Game.is_talk`` of each action text, asked once."""
-
-    def __init__(self, is_talk: Callable[[str], bool]) -> None:
-        super().__init__()
-        self.is_talk = is_talk
-
-    def __missing__(self, action: str) -> bool:
-        talk = self[action] = self.is_talk(action)
-        return talk
-
-
 class Table:
     """One game as the environments play it: the state, the bots, the buffered choices of a
     simultaneous step and the talk limit. The environments are thin layers over it."""
@@ -122,7 +111,7 @@ class Table:
         #: the encoding's observer of this table's views (a new one each deal)
         self.observe = self.encoding.observer()
         #: whether an action is talk, asked of the game once per action text (None: no talk)
-        self.talk: _Talk | None = _Talk(self.game.is_talk) if self.game.has_talk else None
+        self.talk: TalkMemo | None = TalkMemo(self.game.is_talk) if self.game.has_talk else None
         self._waiting: list[int] = []
         self._legal: dict[int, list[Action]] = {}
 
