@@ -32,6 +32,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def listens(pid: int, port: int) -> bool | None:
+    """Whether process ``pid`` holds the socket listening on ``port`` (None where ``/proc``
+    cannot tell). A port that ``free_port`` gave may be taken by another test worker's server
+    before ours binds it: ours then exits, and that other server answers our readiness check
+    until its own test ends."""
+    try:
+        table = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    except OSError:
+        return None
+    held = set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False  # the process is gone
+    for fd in fds:
+        try:
+            held.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            continue  # closed while we looked
+    # each line: the local address as HEXIP:HEXPORT, the state (0A: LISTEN), the inode tenth
+    rows = (line.split() for line in table)
+    return any(
+        int(f[1].split(":")[1], 16) == port and f[3] == "0A" and f"socket:[{f[9]}]" in held
+        for f in rows
+    )
+
+
 def fresh_pg_database(url: str) -> str:
     import psycopg
 
@@ -55,12 +82,14 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        self.tries = 0  # ports found taken at start
 
     def start(self) -> None:
         env = dict(os.environ, CARDTABLE_DATA=str(self.data))
         if self.src:
             env["PYTHONPATH"] = self.src
         with open(self.data / "server.log", "ab") as log:
+            logged = log.tell()
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
@@ -81,12 +110,29 @@ class Server:
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
             try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
+                answered = httpx.get(self.base + "/api/games", timeout=1).status_code == 200
             except httpx.HTTPError:
-                time.sleep(0.1)
+                answered = False
+            if answered and listens(self.proc.pid, self.port) is not False:
+                return
+            time.sleep(0.1)
+        if self.proc.poll() is not None and self.port_was_taken(logged):
+            return self.start()
         raise RuntimeError("the server did not start: " + (self.data / "server.log").read_text())
+
+    def port_was_taken(self, logged: int) -> bool:
+        """Whether this start failed on a port another test's server took first (what the
+        log says after its first ``logged`` bytes); if so, the next start takes a new port."""
+        said = (self.data / "server.log").read_bytes()[logged:]
+        if b"address already in use" not in said or self.tries >= 5:
+            return False
+        self.tries += 1
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        return True
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -135,11 +181,14 @@ class InProcessServer(Server):
         self.thread = threading.Thread(
             target=self.uvicorn.run, name=f"server:{self.port}", daemon=True
         )
+        logged = (self.data / "server.log").stat().st_size
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.uvicorn.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
+                if not self.thread.is_alive() and self.port_was_taken(logged):
+                    return self.start()
                 raise RuntimeError(
                     "the server did not start: " + (self.data / "server.log").read_text()
                 )

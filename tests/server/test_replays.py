@@ -319,8 +319,10 @@ async def test_a_long_replay_asked_by_four_clients_keeps_a_ping_short(server: Se
 
         await asyncio.gather(*(one(k) for k in range(4)))
 
-    pings = await pings_while(server.base, server.port, loops)
-    assert max(pings) < 0.25, sorted(pings)[-5:]
+    pings = sorted(await pings_while(server.base, server.port, loops))
+    # a held loop shows in every ping after it, for seconds; one late ping on a loaded
+    # machine (the clients share its two cores) is the scheduler's, not the server's
+    assert pings[int(len(pings) * 0.95)] < 0.25 and pings[-1] < 1, pings[-5:]
 
 
 async def test_a_closed_tables_replay_ends_saying_how_it_closed(people):
