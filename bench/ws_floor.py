@@ -17,6 +17,7 @@ own work costs above the floor.
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import random
@@ -205,6 +206,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'ws':<18} {'tables':>6} {'acts/s':>7} {'ms/act':>7} {'server':>7} {'load':>10}")
     for ws in args.ws or ["websockets-sansio", "websockets", "wsproto"]:
+        if ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
+            print(f"{ws:<18} not installed here (pip install wsproto to compare it)")
+            continue
         r = run_one(ws, args.tables, args.seconds, args.period, args.size, args.client_procs)
         print(
             f"{r['ws']:<18} {r['tables']:>6} {r['actions_per_s']:>7.0f} "
