@@ -1,7 +1,7 @@
 """Load test: many tables of The Game, four real websocket clients each, 1-N server processes.
 
     python bench/load.py --tables 500 [--tables 1000 ...] [--seconds 60] [--period 2]
-                         [--client-procs 2] [--py-spy FILE]
+                         [--client-procs 2] [--py-spy FILE] [--labels]
                          [--server-procs 3 [--db postgresql://...] [--spread]]
 
 For each table count: the tables (four people each, running) are written straight into a fresh
@@ -14,7 +14,9 @@ among them, a table's four clients always in one process) open one websocket per
 table's holder over the bus. Once
 every client is connected, each client acts about every ``--period`` seconds for ``--seconds``:
 the seat to move plays a card (greedy), the others set and clear pile signals (legal at any
-time); then the clients stop acting and keep reading for a few seconds.
+time); then the clients stop acting and keep reading for a few seconds. The clients open their
+sockets as the page of The Game does, with ``labels=0`` (its board names the moves; ``--labels``
+asks for them, as a generic client does).
 
 Figures: for every accepted action the time from sending it to the moment the last of the
 table's four clients has received a state at least that new ("action to last view"), p50, p95,
@@ -250,7 +252,7 @@ async def client_process(spec: dict) -> dict:
         run = TableRun()
         runs.append(run)
         for seat, token in enumerate(tokens):
-            url = f"ws://127.0.0.1:{ports[seat]}/ws/tables/{tid}?token={token}"
+            url = f"ws://127.0.0.1:{ports[seat]}/ws/tables/{tid}?token={token}{spec['query']}"
             tasks.append(
                 asyncio.create_task(
                     client(
@@ -377,6 +379,7 @@ def run_one(
     server_procs: int = 1,
     db: str | None = None,
     spread: bool = False,
+    labels: bool = False,
 ) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         url = fresh_database(tmp, db)
@@ -395,7 +398,12 @@ def run_one(
         try:
             before = sum(rss_kb(p) for p in pids)
             for k in range(procs):
-                spec = {"period": period, "seed": tables * 100 + k, "tables": placed[k::procs]}
+                spec = {
+                    "period": period,
+                    "seed": tables * 100 + k,
+                    "tables": placed[k::procs],
+                    "query": "" if labels else "&labels=0",  # as the page of The Game asks
+                }
                 Path(f"{tmp}/spec{k}.json").write_text(json.dumps(spec))
                 clients.append(
                     subprocess.Popen(
@@ -558,6 +566,11 @@ def main() -> None:
     parser.add_argument(
         "--spread", action="store_true", help="each table's four seats reach different processes"
     )
+    parser.add_argument(
+        "--labels",
+        action="store_true",
+        help="the clients ask for the move labels (the page of The Game does not: labels=0)",
+    )
     args = parser.parse_args()
     print(
         f"{'procs':>5} {'tables':>6} {'conns':>6} {'acts/s':>7} {'ms/act':>7} {'p50 ms':>8} "
@@ -577,6 +590,7 @@ def main() -> None:
             args.server_procs,
             args.db,
             args.spread,
+            args.labels,
         )
         print(
             f"{r['server_procs']:>5} {r['tables']:>6} {r['connections']:>6} "

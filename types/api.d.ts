@@ -1053,7 +1053,7 @@ last: (LastMove | null)
  */
 to_act: number[]
 /**
- * a label per legal action (Game.move_label)
+ * a label per legal action (Game.move_label); empty for a socket opened with labels=0 (a client that names the moves itself)
  */
 labels: string[]
 /**

@@ -66,7 +66,8 @@ class Connection:
 
     def ws_url(self, table_id: str) -> str:
         base = "wss" + self.url[5:] if self.url.startswith("https") else "ws" + self.url[4:]
-        return f"{base}/ws/tables/{table_id}?token={self.token}"
+        # a bot chooses among the actions themselves: no move labels (docs/server.md)
+        return f"{base}/ws/tables/{table_id}?token={self.token}&labels=0"
 
     async def get(self, path: str, **params: Any) -> Any:
         answer = await self.http.get(path, params=params or None)

@@ -292,6 +292,8 @@ def my_turn(page: Page) -> bool:
 
 def test_the_game_two_people(server, browser):
     ann = person(browser, server, "Ann")
+    sockets: list[str] = []
+    ann.on("websocket", lambda ws: sockets.append(ws.url))
     ann.goto("/")
     ann.select_option("[name=game]", "the-game")
     ann.select_option("[name=count]", "2")
@@ -309,6 +311,8 @@ def test_the_game_two_people(server, browser):
     expect(bob.get_by_test_id("hand").locator("[data-card]")).to_have_count(7)
     expect(ann.get_by_test_id("hand").locator("[data-card]")).to_have_count(7)
     expect(ann.locator("[data-seat='1']")).to_contain_text("Bob")
+    # the board names its moves: the page asks the server for no labels (docs/server.md)
+    assert [u for u in sockets if "/ws/tables/" in u][0].endswith("?labels=0")
 
     # a signal while it is not Bob's turn, seen at Ann's page
     click_action(bob, "signal up1 good")

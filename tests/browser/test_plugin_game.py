@@ -32,6 +32,8 @@ def plugin_server(plugin_game, tmp_path):
 
 def test_a_game_without_a_renderer_plays_in_the_browser(plugin_server, browser):
     page = person(browser, plugin_server, "Ann")
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
     page.goto("/")
     page.select_option("[name=game]", "fifteen")
     expect(page.locator("#seat-rows select")).to_have_count(2)
@@ -66,6 +68,8 @@ def test_a_game_without_a_renderer_plays_in_the_browser(plugin_server, browser):
             continue
         wait_change(page, before)
     assert clicks >= 3  # Ann played every card she was dealt or drew
+    # the generic buttons read the server's labels: the page asked for them
+    assert sockets and all("labels=0" not in u for u in sockets)
     results = page.get_by_test_id("results")
     expect(results).to_be_visible()
     # the generic results in the server's words: the player's place, the winners, and every

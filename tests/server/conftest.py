@@ -256,10 +256,14 @@ class Client:
     def new_table(self, game: str, seats: list[str], **options) -> dict:
         return self.post("/api/tables", {"game": game, "seats": seats, "options": options})
 
-    async def connect(self, table_id: str, token: bool = True) -> Socket:
+    async def connect(self, table_id: str, query: str = "", token: bool = True) -> Socket:
+        """A websocket to the table, with the token and ``query`` (e.g. ``labels=0``)."""
         url = f"ws://127.0.0.1:{self.server.port}/ws/tables/{table_id}"
-        if token:
-            url += f"?token={self.token}"
+        asked = [f"token={self.token}"] if token else []
+        if query:
+            asked.append(query)
+        if asked:
+            url += "?" + "&".join(asked)
         return Socket(await websockets.connect(url))
 
 

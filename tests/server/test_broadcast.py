@@ -1,8 +1,9 @@
 """The broadcaster (``server/tables/broadcast.py``): one state message per kind of viewer.
 
-Connections that see the same (the same seat, the same person, sent the same version before)
-get the very same message, encoded once; every other connection its own, and each still
-exactly what ``view(seat)`` allows.
+Connections that see the same (the same seat, the same person, sent the same version before,
+asking for the move labels or not) get the very same message, encoded once; every other
+connection its own, and each still exactly what ``view(seat)`` allows. A socket opened with
+``labels=0`` gets no move labels, and everything else alike.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+import websockets
 
 from cardtable.bots import make_bot
 from cardtable.server.api.messages import Shared
@@ -97,3 +99,44 @@ async def test_a_connection_behind_the_others_gets_the_log_it_lacks(hub):
     assert behind["log_from"] < first["log_from"] == len(table.state.actions) - 1
     assert behind["log"][-1] == first["log"][-1]
     assert all(c.log_version == table.version for c in watchers)
+
+
+def without_labels(message: dict) -> dict:
+    return {k: v for k, v in message.items() if k not in ("labels", "labels_msg")}
+
+
+async def test_a_connection_that_asks_no_labels_gets_none_and_shares_no_message(hub):
+    table, ann, _bob = await table_of_two(hub, seed=5)
+    labelled, bare = Conn(seat=0, player_id=ann.id), Conn(seat=0, player_id=ann.id, labels=False)
+    for conn in (labelled, bare):
+        await hub.connect(table, conn)
+        sent(conn)
+    for _ in range(2):
+        await greedy_move(hub, table)
+        (full,), (short,) = sent(labelled), sent(bare)
+        assert full is not short and short["labels"] == short["labels_msg"] == []
+        assert len(full["labels"]) == len(full["legal"]) == len(full["labels_msg"]) > 0
+        assert without_labels(full) == without_labels(short)
+
+
+async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("the-game", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    labelled, bare = await ann.connect(table["id"]), await ann.connect(table["id"], "labels=0")
+    first = await labelled.until(lambda s: bool(s["legal"]))
+    short = await bare.until(lambda s: s["version"] == first["version"])
+    assert short["labels"] == short["labels_msg"] == [] and len(first["labels"]) > 0
+    assert without_labels(short) == without_labels(first)
+    assert (await labelled.act(first["legal"][0]))["type"] == "ack"
+    after = await labelled.until(lambda s: s["version"] > first["version"])
+    short = await bare.until(lambda s: s["version"] == after["version"])
+    assert short["labels"] == [] and without_labels(short) == without_labels(after)
+    # only 0 or 1: anything else is said, then the socket closes
+    url = f"ws://127.0.0.1:{ann.server.port}/ws/tables/{table['id']}?labels=yes"
+    async with websockets.connect(url) as ws:
+        refused = json.loads(await ws.recv())
+        assert refused["code"] == "bad_request" and "labels" in refused["message"]
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400

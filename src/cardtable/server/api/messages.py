@@ -421,7 +421,10 @@ class StateMessage(BaseModel):
         description="the seats that must act now (empty unless the "
         "table runs): a seat not here is not to play, whatever its legal"
     )
-    labels: list[str] = Field(description="a label per legal action (Game.move_label)")
+    labels: list[str] = Field(
+        description="a label per legal action (Game.move_label); empty for a socket "
+        "opened with labels=0 (a client that names the moves itself)"
+    )
     labels_msg: list[Said] = Field(
         [], description="the labels, for the reader's language (in the same order)"
     )

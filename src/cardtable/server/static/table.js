@@ -50,7 +50,10 @@ function names(table) {
 // -- the socket ----------------------------------------------------------------------------
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+  // a board that names its moves itself needs no labels from the server (docs/server.md)
+  const query = renderer && renderer.labelsMoves ? "?labels=0" : "";
+  ws = new WebSocket(
+    `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`);
   const socket = ws;
   socket.onopen = () => {
     retry = 0;

@@ -45,7 +45,7 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     """
     seen = {} if seen is None else seen
     seat = conn.seat
-    kind = ("message", seat, conn.player_id, conn.log_version)
+    kind = ("message", seat, conn.player_id, conn.log_version, conn.labels)
     shared = seen.get(kind)
     if shared is not None:
         conn.log_version = table.version
@@ -65,9 +65,12 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     words = seen.get(("words", seat))
     if words is None:
         words = seen[("words", seat)] = {
-            **table_words(table, seat, pair[0], pair[1]),
+            **table_words(table, seat, pair[0]),
             "tools": table.tools(seat),
         }
+    labels = seen.get(("labels", seat)) if conn.labels else NO_LABELS
+    if labels is None:
+        labels = seen[("labels", seat)] = move_labels(table, pair[0], pair[1])
     since = conn.log_version
     delta = seen.get(("log", seat, since))
     if delta is None:
@@ -87,8 +90,8 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
         "log": delta[1],
         "last": words["last"],
         "to_act": words["to_act"],
-        "labels": words["labels"],
-        "labels_msg": words["labels_msg"],
+        "labels": labels[0],
+        "labels_msg": labels[1],
         "ending": words["ending"],
         "tools": words["tools"],
     }
@@ -96,16 +99,25 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     return cast(StateDict, seen[kind])
 
 
-def table_words(
-    table: LiveTable, seat: int | None, view: dict[str, Any], legal: list[str]
-) -> dict[str, Any]:
-    """What a state message says in words for ``seat`` (docs/protocol.md) beside the game
-    log (which ``state_message`` adds per connection): the last move, who must act, the
-    labels of its legal actions, and once over the end in words with its own verdict."""
+#: the labels of a connection that asked for none (``Conn.labels``): (labels, labels_msg)
+NO_LABELS: tuple[list[str], list[Any]] = ([], [])
+
+
+def move_labels(
+    table: LiveTable, view: dict[str, Any], legal: list[str]
+) -> tuple[list[str], list[Any]]:
+    """The labels of a seat's legal actions (``Game.move_labels``) and their wire words."""
+    labels = games.get(table.game).move_labels(view, legal)
+    return labels, [wire(label) for label in labels]
+
+
+def table_words(table: LiveTable, seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+    """What a state message says in words for ``seat`` (docs/server.md) beside the game
+    log (which ``state_message`` adds per connection) and the labels (``move_labels``): the
+    last move, who must act, and once over the end in words with its own verdict."""
     game = games.get(table.game)
     running = table.status == "running"
     ending = None
-    labels = game.move_labels(view, legal)
     if table.status == "over":
         names = seat_names(table)
         result = table.state.result()
@@ -122,8 +134,6 @@ def table_words(
     return {
         "last": gamelog.last_for(table, seat),
         "to_act": list(table.state.to_act()) if running else [],
-        "labels": labels,
-        "labels_msg": [wire(label) for label in labels],
         "ending": ending_words(ending) if ending else None,
     }
 

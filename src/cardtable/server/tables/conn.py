@@ -77,6 +77,9 @@ class Conn:
     #: the table version of the last state it was sent: the next one carries only what the
     #: game log gained or changed since (``gamelog.log_since``); None: the whole log
     log_version: int | None = None
+    #: its state messages carry ``labels`` and ``labels_msg`` (the websocket's ``labels=0``
+    #: says no: a board that names its moves itself spares the server building them)
+    labels: bool = True
     #: messages whose writing ends an action's latency (``metrics.LastSent``), in order
     marks: deque[tuple[Mapping[str, Any], LastSent]] = field(default_factory=deque)
 

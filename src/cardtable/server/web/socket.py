@@ -58,6 +58,10 @@ CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
 CLOSE_SIGNED_OUT = 4401
 #: websocket close code: a running duplicate challenge's table has no spectators
 CLOSE_SECRET = 4403
+#: websocket close code: the address's query asked for something there is not (``labels``)
+CLOSE_BAD_REQUEST = 4400
+#: the websocket's ``labels`` query parameter: whether its states carry the move labels
+LABELS_ASKED = {"1": True, "0": False}
 #: the bus message that tells every process a bot account's token was renewed
 SIGNED_OUT = "signed_out"
 CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
@@ -77,6 +81,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     store: db.Storage = ws.app.state.store
     h: Hub = ws.app.state.hub
     await ws.accept()
+    labels = LABELS_ASKED.get(ws.query_params.get("labels", "1"))
+    if labels is None:
+        await ws.send_json(error("bad_request", "labels must be 0 or 1"))
+        await ws.close(code=CLOSE_BAD_REQUEST)
+        return
     try:
         table = h.load(table_id)
     except HubError as e:
@@ -95,7 +104,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.send_json(error(refused.code, refused.reason))
         await ws.close(code=CLOSE_SECRET)
         return
-    conn = Conn(seat=seat, player_id=player.id if player else None)
+    conn = Conn(seat=seat, player_id=player.id if player else None, labels=labels)
     await gamelog.catch_up(table)  # a long game's log, built between other work
     try:
         await h.connect(table, conn)

@@ -9,6 +9,7 @@ import { number, t, tn } from "../i18n.js";
 
 // its styles: doublets.css
 export const stylesheet = true;
+export const labelsMoves = true; // its board names its moves: no labels asked
 
 /** @typedef {import("@views/doublets.view").View} View */
 /** @typedef {import("@pages").Board<View>} Board */

@@ -20,12 +20,14 @@
 //   highlight(root, action, seat) mark on a drawn board the card, pile or cell that `action`
 //                                 of `seat` would move (a review's better move, on a replay);
 //                                 true if something was marked
+//   labelsMoves                   true: the board names its moves itself, so the page asks
+//                                 the server for no labels (s.labels is then empty)
 import { el } from "../common.js";
 import { say, t } from "../i18n.js";
 
 // the exports above that a game's module may have (a unit test holds each module to them)
 export const HOOKS = ["render", "seatExtra", "sidePanels", "showSeats", "showsAdvice",
-  "stylesheet", "highlight"];
+  "stylesheet", "highlight", "labelsMoves"];
 
 export function seatExtra() {
   return "";
@@ -36,6 +38,8 @@ export function showSeats() {
 }
 
 export const showsAdvice = false;
+
+export const labelsMoves = false; // the buttons below read the server's labels
 
 // a board that names its moves' elements (data-action) has them marked; else nothing
 export function highlight(root, action) {

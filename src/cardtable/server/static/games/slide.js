@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 
 // its styles: slide.css
 export const stylesheet = true;
+export const labelsMoves = true; // its board names its moves: no labels asked
 
 /** @typedef {import("@views/slide.view").View} View */
 /** @typedef {import("@pages").Board<View>} Board */

@@ -4,6 +4,7 @@ import { t, tn } from "../i18n.js";
 
 // its styles: the-game.css
 export const stylesheet = true;
+export const labelsMoves = true; // its board names its moves: no labels asked
 
 /** @typedef {import("@views/the-game.view").View} View */
 /** @typedef {import("@pages").Board<View>} Board */
