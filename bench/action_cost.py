@@ -1,7 +1,7 @@
 """Server CPU per action at a table of four, without sockets: the hub's whole path.
 
     python bench/action_cost.py [--games 30] [--game the-game] [--players 4] [--spectators 1]
-                                [--profile] [--setup-only] [--no-labels]
+                                [--profile] [--setup-only] [--no-labels] [--table-changed]
 
 Recorded greedy games are played again through a real ``Hub`` on an SQLite file, all tables
 at once (so the group commit batches them, as on a busy server): each action goes in as a
@@ -49,6 +49,7 @@ async def replay_all(
     plays: list[tuple[int, list[tuple[int, str]]]],
     spectators: int = 1,
     labels: bool = True,
+    table_changed: bool = False,
 ) -> tuple[int, int, float]:
     """Every recorded game at its own table, all at once (as a busy server has them: the
     group commit stores many tables' actions in one transaction)."""
@@ -66,8 +67,9 @@ async def replay_all(
         table = hub.create(people[0], game, ["me"] + ["open"] * (players - 1), {}, seed)
         for s in range(1, players):
             await hub.join(table, people[s], s)
-        conns = [Conn(seat=s, player_id=people[s].id, labels=labels) for s in range(players)]
-        conns.extend(Conn(seat=None, player_id=None, labels=labels) for _ in range(spectators))
+        asks = {"labels": labels, "table_changes_only": table_changed}
+        conns = [Conn(seat=s, player_id=people[s].id, **asks) for s in range(players)]
+        conns.extend(Conn(seat=None, player_id=None, **asks) for _ in range(spectators))
         for conn in conns:
             await hub.connect(table, conn)
             while not conn.outbox.empty():
@@ -114,6 +116,11 @@ def main() -> None:
         action="store_true",
         help="every connection asks for no move labels (labels=0), as the page of The Game",
     )
+    parser.add_argument(
+        "--table-changed",
+        action="store_true",
+        help="every connection asks for the table info only when it changed (table=changed)",
+    )
     args = parser.parse_args()
     plays = recorded(args.game, args.players, args.games)
     if args.setup_only:
@@ -123,7 +130,15 @@ def main() -> None:
             profile = cProfile.Profile()
             profile.enable()
         actions, sent, cpu = asyncio.run(
-            replay_all(folder, args.game, args.players, plays, args.spectators, not args.no_labels)
+            replay_all(
+                folder,
+                args.game,
+                args.players,
+                plays,
+                args.spectators,
+                not args.no_labels,
+                args.table_changed,
+            )
         )
         if args.profile:
             profile.disable()

@@ -15,8 +15,9 @@ table's holder over the bus. Once
 every client is connected, each client acts about every ``--period`` seconds for ``--seconds``:
 the seat to move plays a card (greedy), the others set and clear pile signals (legal at any
 time); then the clients stop acting and keep reading for a few seconds. The clients open their
-sockets as the page of The Game does, with ``labels=0`` (its board names the moves; ``--labels``
-asks for them, as a generic client does).
+sockets as the page of The Game does, with ``table=changed`` (the table info only when it
+changed) and ``labels=0`` (its board names the moves; ``--labels`` asks for them, as a generic
+client does).
 
 Figures: for every accepted action the time from sending it to the moment the last of the
 table's four clients has received a state at least that new ("action to last view"), p50, p95,
@@ -198,6 +199,8 @@ async def client(
                     message = loads(raw)
                     kind = message["type"]
                     if kind == "state":
+                        if "table" not in message and state is not None:  # table=changed
+                            message["table"] = state["table"]
                         state = message
                         run.receipts[seat].append((message["version"], now))
                     elif kind == "ack":
@@ -402,7 +405,8 @@ def run_one(
                     "period": period,
                     "seed": tables * 100 + k,
                     "tables": placed[k::procs],
-                    "query": "" if labels else "&labels=0",  # as the page of The Game asks
+                    # as the page of The Game asks
+                    "query": "&table=changed" + ("" if labels else "&labels=0"),
                 }
                 Path(f"{tmp}/spec{k}.json").write_text(json.dumps(spec))
                 clients.append(

@@ -1024,7 +1024,10 @@ version: number
  * the connection's seat, null for a spectator
  */
 seat: (number | null)
-table: TableInfo
+/**
+ * the table info; left out, on a socket opened with table=changed, when it is what this socket's last state carried (its version then this state's)
+ */
+table?: (TableInfo | null)
 /**
  * the game's view(seat)
  */

@@ -66,8 +66,9 @@ class Connection:
 
     def ws_url(self, table_id: str) -> str:
         base = "wss" + self.url[5:] if self.url.startswith("https") else "ws" + self.url[4:]
-        # a bot chooses among the actions themselves: no move labels (docs/server.md)
-        return f"{base}/ws/tables/{table_id}?token={self.token}&labels=0"
+        # a bot chooses among the actions themselves: no move labels; and the table info
+        # only when it changed (``_seat`` keeps the last): docs/server.md
+        return f"{base}/ws/tables/{table_id}?token={self.token}&labels=0&table=changed"
 
     async def get(self, path: str, **params: Any) -> Any:
         answer = await self.http.get(path, params=params or None)
@@ -192,6 +193,7 @@ class BotClient:
     async def _seat(self, ws: Any, table_id: str, bot: Any) -> tuple[Any, bool]:
         """Play one connection of a table: (the bot, whether the game is over)."""
         asked: int | None = None  # the version the bot last answered
+        table: dict[str, Any] = {}  # the table info last sent (a state leaves it out if the same)
         sent: dict[str, Any] | None = None  # the act sent last, to send again when told
         async for text in ws:
             message = json.loads(text)
@@ -207,10 +209,10 @@ class BotClient:
             if kind != "state":
                 continue
             view, legal, seat = message["view"], message["legal"], message["seat"]
+            table = message.get("table") or table
             if seat is None:  # not (or no longer) seated here
                 return bot, True
             if bot is None:
-                table = message["table"]
                 bot = make_bot(self.spec, table["game"], new_key(), **self._extra(table, seat))
             last = message.get("last")
             if last is not None and can(bot, "event"):
@@ -218,15 +220,15 @@ class BotClient:
             talk: str | None = None
             if last is not None and last["seat"] != seat and can(bot, "react"):
                 # a built-in bot learns of the others' actions through react, and may talk
-                options = [a for a in legal if games.get(message["table"]["game"]).is_talk(a)]
+                options = [a for a in legal if games.get(table["game"]).is_talk(a)]
                 talk = await asyncio.to_thread(bot.react, view, options)
-            if view.get("over") or message["table"]["status"] == "over":
+            if view.get("over") or table["status"] == "over":
                 if can(bot, "finish"):
                     await asyncio.to_thread(bot.finish, view.get("result") or {})
                 self.finished.append(
                     {
                         "table": table_id,
-                        "game": message["table"]["game"],
+                        "game": table["game"],
                         "result": view.get("result"),
                     }
                 )

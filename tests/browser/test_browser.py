@@ -311,8 +311,10 @@ def test_the_game_two_people(server, browser):
     expect(bob.get_by_test_id("hand").locator("[data-card]")).to_have_count(7)
     expect(ann.get_by_test_id("hand").locator("[data-card]")).to_have_count(7)
     expect(ann.locator("[data-seat='1']")).to_contain_text("Bob")
-    # the board names its moves: the page asks the server for no labels (docs/server.md)
-    assert [u for u in sockets if "/ws/tables/" in u][0].endswith("?labels=0")
+    # the board names its moves: the page asks the server for no labels, and for the table
+    # info only when it changed (docs/server.md)
+    url = [u for u in sockets if "/ws/tables/" in u][0]
+    assert url.endswith("?table=changed&labels=0"), url
 
     # a signal while it is not Bob's turn, seen at Ann's page
     click_action(bob, "signal up1 good")

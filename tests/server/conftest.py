@@ -292,6 +292,8 @@ class Socket:
                 [e for e in self.state["log"] if e["n"] < message["log_from"]] if self.state else []
             )
             message = {**message, "log": kept + message["log"]}
+            if "table" not in message and self.state:  # (table=changed) the last, as it was
+                message["table"] = {**self.state["table"], "version": message["version"]}
             self.state = message
             self.states.append(message)
         return message

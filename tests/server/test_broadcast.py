@@ -123,6 +123,7 @@ async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
     ann, bob = people("Ann"), people("Bob")
     table = ann.new_table("the-game", ["me", "open"])
     bob.post(f"/api/tables/{table['id']}/join")
+    await (await bob.connect(table["id"])).recv()  # (no countdown to his seat's hand-over)
     labelled, bare = await ann.connect(table["id"]), await ann.connect(table["id"], "labels=0")
     first = await labelled.until(lambda s: bool(s["legal"]))
     short = await bare.until(lambda s: s["version"] == first["version"])
@@ -140,3 +141,49 @@ async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await ws.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+
+
+def with_table(message: dict, last: dict) -> dict:
+    """A state as a ``table=changed`` client keeps it: without table info, the last one."""
+    if "table" in message:
+        return dict(message)
+    return {**message, "table": {**last["table"], "version": message["version"]}}
+
+
+async def test_the_table_info_goes_to_who_asks_so_only_when_it_changed(hub):
+    table, ann, bob = await table_of_two(hub, seed=9)
+    full, changed = Conn(seat=0, player_id=ann.id), Conn(seat=0, player_id=ann.id)
+    changed.table_changes_only = True
+    for conn in (full, changed):
+        await hub.connect(table, conn)
+    (first,), (kept,) = sent(full), sent(changed)
+    assert "table" in kept and without_labels(kept) == without_labels(first)
+    for _ in range(3):
+        await greedy_move(hub, table)
+        (whole,), (short,) = sent(full), sent(changed)
+        assert "table" not in short and short["version"] == whole["version"]
+        kept = with_table(short, kept)
+        assert kept == whole
+    # Bob's socket opens: his seat reads "connected" in the next state's table info
+    await hub.connect(table, Conn(seat=1, player_id=bob.id))
+    await greedy_move(hub, table)
+    (whole,), (short,) = sent(full), sent(changed)
+    assert short["table"] == whole["table"] and whole["table"]["seats"][1]["connected"]
+
+
+async def test_a_socket_opened_with_table_changed_reads_the_same_game(people):
+    ann, bob = people("Ann"), people("Bob")
+    table = ann.new_table("the-game", ["me", "open"])
+    bob.post(f"/api/tables/{table['id']}/join")
+    await (await bob.connect(table["id"])).recv()  # (no countdown to his seat's hand-over)
+    full, short = await ann.connect(table["id"]), await ann.connect(table["id"], "table=changed")
+    for _ in range(4):
+        state = await full.until(lambda s: bool(s["legal"]) and 0 in s["view"]["to_act"])
+        kept = await short.until(lambda s, v=state["version"]: s["version"] == v)
+        assert kept == state  # (the socket's state keeps the last table info)
+        assert (await full.act(state["legal"][0]))["type"] == "ack"
+    assert any("table" not in m for m in short.messages if m["type"] == "state")
+    url = f"ws://127.0.0.1:{ann.server.port}/ws/tables/{table['id']}?table=some"
+    async with websockets.connect(url) as ws:
+        refused = json.loads(await ws.recv())
+        assert refused["code"] == "bad_request" and "table" in refused["message"]

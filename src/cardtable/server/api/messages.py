@@ -11,7 +11,7 @@ check every sent message against.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import (
     AfterValidator,
@@ -402,7 +402,11 @@ class StateMessage(BaseModel):
     type: Literal["state"]
     version: int
     seat: int | None = Field(description="the connection's seat, null for a spectator")
-    table: TableInfo
+    table: TableInfo | None = Field(
+        None,
+        description="the table info; left out, on a socket opened with table=changed, when "
+        "it is what this socket's last state carried (its version then this state's)",
+    )
     view: dict[str, Any] = Field(description="the game's view(seat)")
     legal: list[str] = Field(description="empty unless the table runs and the seat may act")
     spectators: int
@@ -452,7 +456,7 @@ class StateDict(TypedDict):
     type: Literal["state"]
     version: int
     seat: int | None
-    table: dict[str, Any]
+    table: NotRequired[dict[str, Any]]
     view: dict[str, Any]
     legal: list[str]
     spectators: int

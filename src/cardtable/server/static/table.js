@@ -50,8 +50,9 @@ function names(table) {
 // -- the socket ----------------------------------------------------------------------------
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  // a board that names its moves itself needs no labels from the server (docs/server.md)
-  const query = renderer && renderer.labelsMoves ? "?labels=0" : "";
+  // the table info only when it changed (receive() keeps the last), and no move labels
+  // where the board names its moves itself (docs/server.md)
+  const query = renderer && renderer.labelsMoves ? "?table=changed&labels=0" : "?table=changed";
   ws = new WebSocket(
     `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`);
   const socket = ws;
@@ -114,13 +115,16 @@ setInterval(() => {
 /** @param {import("@api").ServerMessage} msg */
 function receive(msg) {
   if (msg.type === "state") {
+    // no table info: it is the last one, at this version (a socket's first state has it),
+    // its seats stamped already (the countdowns go on)
+    if (msg.table) for (const seat of msg.table.seats) stampHandOver(seat, seat.hand_over_in);
+    else msg.table = { ...last.table, version: msg.version };
     // the game log comes as what changed since this socket's last state (docs/protocol.md):
     // keep the entries before log_from, the rest is new (a first state of a long game has
     // only the last entries: they are counted by n, not by place)
     const kept = msg.log_from > 0 && last && last.log
       ? last.log.filter((e) => e.n < msg.log_from) : [];
     msg.log = kept.concat(msg.log || []);
-    for (const seat of msg.table.seats) stampHandOver(seat, seat.hand_over_in);
     last = msg;
     render();
   } else if (msg.type === "ack") {

@@ -40,15 +40,21 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     ``seen`` caches, during one broadcast, the view and legal actions per seat and the
     table info (the same for every viewer but for ``creator`` and ``you``), and the whole
     message per kind of viewer: connections of the same seat and person that were sent the
-    same version before get the very same ``Shared`` message (a table's spectators one
-    message, encoded once, not one each).
+    same version before, and that ask the same (``Conn.labels``, and with
+    ``Conn.table_changes_only`` the same table info last), get the very same ``Shared``
+    message (a table's spectators one message, encoded once, not one each).
     """
     seen = {} if seen is None else seen
     seat = conn.seat
-    kind = ("message", seat, conn.player_id, conn.log_version, conn.labels)
+    # the table info this connection was last sent, named by its id (kept alive in ``seen``
+    # for the broadcast, so the id names no other)
+    sent = conn.table_sent if conn.table_changes_only else None
+    kind = ("message", seat, conn.player_id, conn.log_version, conn.labels, id(sent))
     shared = seen.get(kind)
     if shared is not None:
         conn.log_version = table.version
+        if conn.table_changes_only:
+            conn.table_sent = seen[("table sent", kind)]
         return cast(StateDict, shared)
     pair = seen.get(seat)
     if pair is None:
@@ -78,11 +84,12 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     conn.log_version = table.version
     if words["ending"] and table.resigned and not words["ending"]["verdict"]:
         words = {**words, "ending": resigner_ending(table, words["ending"], conn.player_id)}
+    info = table.info_as(base, conn.player_id)
     message: StateDict = {
         "type": "state",
         "version": table.version,
         "seat": seat,
-        "table": table.info_as(base, conn.player_id),
+        "table": info,
         "view": pair[0],
         "legal": pair[1],
         "spectators": seen["spectators"],
@@ -95,8 +102,22 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
         "ending": words["ending"],
         "tools": words["tools"],
     }
+    if sent is not None and same_info(info, sent):
+        del message["table"]
+        info = sent
+    seen[("table sent", kind)], seen[("was sent", kind)] = info, sent
+    if conn.table_changes_only:
+        conn.table_sent = info
     seen[kind] = Shared(message)
     return cast(StateDict, seen[kind])
+
+
+def same_info(info: dict[str, Any], sent: dict[str, Any]) -> bool:
+    """Whether table info ``info`` says what ``sent`` said, but for its ``version`` (which
+    the state message carries)."""
+    return len(info) == len(sent) and all(
+        key in sent and sent[key] == value for key, value in info.items() if key != "version"
+    )
 
 
 #: the labels of a connection that asked for none (``Conn.labels``): (labels, labels_msg)

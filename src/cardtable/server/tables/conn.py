@@ -80,6 +80,10 @@ class Conn:
     #: its state messages carry ``labels`` and ``labels_msg`` (the websocket's ``labels=0``
     #: says no: a board that names its moves itself spares the server building them)
     labels: bool = True
+    #: its states carry the table info only when it changed since its last one (the
+    #: websocket's ``table=changed``), ``version`` aside; ``table_sent`` is that last one
+    table_changes_only: bool = False
+    table_sent: dict[str, Any] | None = None
     #: messages whose writing ends an action's latency (``metrics.LastSent``), in order
     marks: deque[tuple[Mapping[str, Any], LastSent]] = field(default_factory=deque)
 

@@ -12,6 +12,7 @@ import math
 import socket
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -58,10 +59,8 @@ CLOSE_NOT_FOUND, CLOSE_TOO_SLOW, CLOSE_FULL = 4404, 4008, 4029
 CLOSE_SIGNED_OUT = 4401
 #: websocket close code: a running duplicate challenge's table has no spectators
 CLOSE_SECRET = 4403
-#: websocket close code: the address's query asked for something there is not (``labels``)
+#: websocket close code: the address's query asked for what there is not (``SocketAsks``)
 CLOSE_BAD_REQUEST = 4400
-#: the websocket's ``labels`` query parameter: whether its states carry the move labels
-LABELS_ASKED = {"1": True, "0": False}
 #: the bus message that tells every process a bot account's token was renewed
 SIGNED_OUT = "signed_out"
 CLOSE_WAIT = 5.0  # seconds a dropped connection's writer gets to send its close frame
@@ -75,15 +74,37 @@ FRESH_STATE_AFTER = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class SocketAsks:
+    """What a table socket's address asks of its state messages (docs/server.md):
+    ``labels=0`` no move labels (a board that names its moves), ``table=changed`` the table
+    info only when it changed since the socket's last state. The defaults are the full
+    states every client has read."""
+
+    labels: bool = True
+    table_changes_only: bool = False
+
+    @classmethod
+    def parse(cls, query: Mapping[str, str]) -> SocketAsks | str:
+        """The socket's asks, or the reason its query cannot be met."""
+        labels = {"1": True, "0": False}.get(query.get("labels", "1"))
+        if labels is None:
+            return "labels must be 0 or 1"
+        table = {"all": False, "changed": True}.get(query.get("table", "all"))
+        if table is None:
+            return "table must be all or changed"
+        return cls(labels=labels, table_changes_only=table)
+
+
 # -- live tables ------------------------------------------------------------------------
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     store: db.Storage = ws.app.state.store
     h: Hub = ws.app.state.hub
     await ws.accept()
-    labels = LABELS_ASKED.get(ws.query_params.get("labels", "1"))
-    if labels is None:
-        await ws.send_json(error("bad_request", "labels must be 0 or 1"))
+    asks = SocketAsks.parse(ws.query_params)
+    if isinstance(asks, str):
+        await ws.send_json(error("bad_request", asks))
         await ws.close(code=CLOSE_BAD_REQUEST)
         return
     try:
@@ -104,7 +125,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.send_json(error(refused.code, refused.reason))
         await ws.close(code=CLOSE_SECRET)
         return
-    conn = Conn(seat=seat, player_id=player.id if player else None, labels=labels)
+    conn = Conn(
+        seat=seat,
+        player_id=player.id if player else None,
+        labels=asks.labels,
+        table_changes_only=asks.table_changes_only,
+    )
     await gamelog.catch_up(table)  # a long game's log, built between other work
     try:
         await h.connect(table, conn)
