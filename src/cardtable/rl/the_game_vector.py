@@ -99,38 +99,38 @@ FIT = _fit_table()
 
 
 def _pair_table(first: int) -> np.ndarray:
-    """(101 * 101, 98) uint16: for the tops of piles ``first`` and ``first + 1``, per card index
-    the two bytes of its plays there (the mask's actions 4 k + first and 4 k + first + 1),
-    built byte by byte so that it reads the same on any byte order."""
-    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 2), dtype=np.uint8)
-    out[:, :, :, 0] = FIT[first][:, None, :]
-    out[:, :, :, 1] = FIT[first + 1][None, :, :]
-    return out.view(np.uint16)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
+    """(101 * 101, 98) uint32: for the tops of piles ``first`` and ``first + 1``, per card index
+    the four bytes of its plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), those two
+    piles' filled in and the others' 0; built byte by byte so that it reads the same on any
+    byte order."""
+    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 4), dtype=np.uint8)
+    out[:, :, :, first] = FIT[first][:, None, :]
+    out[:, :, :, first + 1] = FIT[first + 1][None, :, :]
+    return out.view(np.uint32)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
 
 
 #: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
 UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
 
 
-def _pairs(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(M, 98) uint16 twice: the rows of ``UP_PAIR`` and ``DOWN_PAIR`` for ``tops`` (M, 4)."""
-    up = np.take(UP_PAIR, tops[:, 0] * (TOPS + 1) + tops[:, 1], axis=0)
-    return up, np.take(DOWN_PAIR, tops[:, 2] * (TOPS + 1) + tops[:, 3], axis=0)
+def _plays(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M, 98) uint32: the four bytes of plays of each card of ``hand`` (M, 98) on ``tops``
+    (M, 4), two piles a look-up (0 for a card not in the hand)."""
+    plays = np.take(UP_PAIR, tops[:, 0] * (TOPS + 1) + tops[:, 1], axis=0)
+    plays |= np.take(DOWN_PAIR, tops[:, 2] * (TOPS + 1) + tops[:, 3], axis=0)
+    plays *= hand
+    return plays
 
 
 def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
     """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
-    action 4 k + p), two piles a look-up."""
-    pairs = mask[:, :PLAYS].view(np.uint16).reshape(len(mask), N_CARDS, 2)
-    up, down = _pairs(tops)
-    np.multiply(up, hand, out=pairs[:, :, 0])
-    np.multiply(down, hand, out=pairs[:, :, 1])
+    action 4 k + p), computed on aligned words, then copied in bytes."""
+    mask[:, :PLAYS] = _plays(hand, tops).view(np.int8).reshape(len(mask), PLAYS)
 
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    up, down = _pairs(tops)
-    return ((up | down) != 0) & hand
+    return _plays(hand, tops) != 0
 
 
 def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
@@ -225,7 +225,10 @@ class TheGameVectorEnv(VectorEnv):
         self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
         self.seeds: list[int] = [0] * n
+        self._rows = np.arange(n)
+        self.minimum = np.zeros(n, dtype=np.int64)  # each seat's minimum this turn
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        self._legal_now = self._mask.view(bool)  # the mask's own copy: what a step accepts
         self._dealt = False
 
     # -- deals ------------------------------------------------------------------------------
@@ -279,6 +282,7 @@ class TheGameVectorEnv(VectorEnv):
         self._deal(np.arange(n), seeds)
         self._autoreset[:] = False
         self._dealt = True
+        self.minimum = self._minimum(self._rows)
         return self._observe(), self._info()
 
     # -- steps ------------------------------------------------------------------------------
@@ -297,7 +301,7 @@ class TheGameVectorEnv(VectorEnv):
         fresh = np.flatnonzero(self._autoreset)
         live = ~self._autoreset
         self.steps[live] += 1
-        legal = live & self._allowed(a)
+        legal = live & self._legal_now.reshape(-1)[self._rows * N_ACTIONS + a]
         illegal = live & ~legal
         was_over = self.over.copy()
         self._apply(np.flatnonzero(legal), a)
@@ -311,6 +315,7 @@ class TheGameVectorEnv(VectorEnv):
         if fresh.size:
             self._deal(fresh, [None] * fresh.size)
         self._autoreset = terminated | truncated
+        self.minimum = self._minimum(self._rows)
         return self._observe(), reward, terminated, truncated, self._info()
 
     def _apply(self, rows: np.ndarray, a: np.ndarray) -> None:
@@ -334,7 +339,7 @@ class TheGameVectorEnv(VectorEnv):
         self.played[plays] += 1
         out = self.size[plays] == 0  # a hand played out ends its turn by itself
         going = plays[~out]
-        short = self.played[going] < self._minimum(going)
+        short = self.played[going] < self.minimum[going]
         check = going[short]
         stuck = ~fit_any(self.hand[check], self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
@@ -377,7 +382,7 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
         out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.clip(self._minimum(np.arange(n)), 1, MINIMUMS)
+        minimum = np.clip(self.minimum, 1, MINIMUMS)
         out[np.arange(n), _F["minimum"].start + minimum - 1] = 1
         out[:, _F["players"].start] = 1
         out[:, _F["over"].start] = self.over
@@ -395,26 +400,16 @@ class TheGameVectorEnv(VectorEnv):
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         live = ~self.over
         write_plays(mask, self.hand, self.tops)
-        mask[:, END] = self.played >= self._minimum(np.arange(n))
+        mask[:, END] = self.played >= self.minimum
         talk = live & (self.talked < self.talk_limit)
         mask[:, SIGNAL0:] = SIGNAL_MOVES[self.said] * talk[:, None]
         mask[~live] = 0
         return mask
 
-    def _allowed(self, a: np.ndarray) -> np.ndarray:
-        """(N,) bools: is action ``a[i]`` one the mask of env ``i`` allows now? (Read from the
-        state, not from the mask handed out, which a caller may write to.)"""
-        rows = np.arange(self.num_envs)
-        card, pile = np.minimum(a // 4, N_CARDS - 1), a % 4
-        play = self.hand[rows, card] & FIT[pile, self.tops[rows, pile], card]
-        end = self.played >= self._minimum(rows)
-        said = self.signals[rows, np.clip((a - SIGNAL0) // 4, 0, 3)]
-        word = (a - SIGNAL0) % 4
-        talk = (self.talked < self.talk_limit) & np.where(word < 3, said != word + 1, said > 0)
-        return ~self.over & np.where(a < PLAYS, play, np.where(a == END, end, talk))
-
     def _info(self) -> dict[str, Any]:
-        self._mask = self._legal()  # handed out as it is: the steps never read it
+        # handed out as it is (a caller may write to it); the next step reads its own copy
+        self._mask = self._legal()
+        self._legal_now = self._mask.view(bool).copy()
         return {
             "action_mask": self._mask,
             "_action_mask": np.ones(self.num_envs, dtype=bool),
