@@ -86,6 +86,9 @@ CENTRE_NUMBERS = _centre_numbers()
 #: once the game is over every card shows its value
 CODE = np.array([1] * VALUES + [0] + [1 + v for v in range(1, VALUES + 1)], dtype=np.int64)
 CODE_OVER = np.array([1 + v for v in range(VALUES, 0, -1)] + [0] + list(CODE[VALUES + 1 :]))
+#: the same codes indexed by the cell's int itself (``np.take`` reads -10..-1 from the end)
+CODE_AT = np.roll(CODE, -VALUES)
+CODE_OVER_AT = np.roll(CODE_OVER, -VALUES)
 
 
 def _cell_columns(players: int) -> np.ndarray:
@@ -142,6 +145,9 @@ class SlideVectorEnv(SeatsVectorEnv):
         #: revealed stays face up, so this counts the reveals)
         self.shown = np.zeros((n, VALUES + 1), dtype=np.int64)
         self._cells = _cell_columns(p)
+        #: (viewer, seat): the first column of that seat's block in the viewer's observation
+        self._blocks = SEAT0 + BLOCK * ((np.arange(p)[None, :] - np.arange(p)[:, None]) % p)
+        self._row_starts = self.rows[:, None] * self.encoding.size
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -263,29 +269,36 @@ class SlideVectorEnv(SeatsVectorEnv):
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
         """``SlideEncoding.observe`` of each env's view for ``seat`` (the buffered reveal
-        choices never shown)."""
-        n, p, rows = self.num_envs, self.players, self.rows
-        out = np.zeros((n, self.encoding.size), dtype=np.float32)
-        over = self.over
-        out[rows, _F["phase"].start + self.phase] = 1
-        out[:, _F["round"].start] = self.round / ROUNDS
+        choices never shown). The 1s of the one-hots go in by flat index, one write."""
+        n, p = self.num_envs, self.players
+        size = self.encoding.size
+        out = np.zeros((n, size), dtype=np.float32)
+        flat = out.reshape(-1)
+        starts = self._row_starts  # (N, 1): each row's first flat index
+        base = np.take(self._blocks, seat, axis=0)  # (N, P): each seat's block, by seat
+        base += starts
+        grid = self.grid.reshape(n, p * CELLS)
+        codes = np.take(CODE_AT, grid)
+        ended = np.flatnonzero(self.over)  # (at the end of a deal every card is face up anyway)
+        codes[ended] = np.take(CODE_OVER_AT, grid[ended])
+        hot = np.take(self._cells, seat, axis=0)
+        hot += codes
+        hot += starts
+        flat[hot] = 1
+        flat[base] = 1  # present
+        flat[starts[:, 0] + (_F["phase"].start + self.phase)] = 1
         out[:, _F["players"].start + p - 2] = 1
+        taking = np.flatnonzero(self.phase == TAKE)
+        turn = base[taking, self._turn()[taking]]
+        flat[turn + (_F["seat0.turn"].start - SEAT0)] = 1
+        going = np.flatnonzero(~self.over)
+        flat[base[going, self.first[going]] + (_F["seat0.first"].start - SEAT0)] = 1
+        flat[base + (_F["seat0.total"].start - SEAT0)] = self.totals / 100
+        out[:, _F["round"].start] = self.round / ROUNDS
         if self.target is not None:
             out[:, _F["target"].start] = self.target / MAX_TARGET
         f = _F["centre"].start
-        out[:, f : f + VALUES] = CENTRE_NUMBERS[self.centre[:, 1:]]
+        out[:, f : f + VALUES] = np.take(CENTRE_NUMBERS, self.centre[:, 1:])
         f = _F["unseen"].start
         out[:, f : f + VALUES] = np.maximum(VALUES - self.shown[:, 1:], 0) / VALUES
-        base = SEAT0 + BLOCK * ((np.arange(p)[None, :] - seat[:, None]) % p)  # (N, P)
-        out[rows[:, None], base] = 1
-        code = CODE[self.grid.reshape(n, p * CELLS) + VALUES]
-        ended = np.flatnonzero(over)  # (at the end of a deal every card is face up anyway)
-        code[ended] = CODE_OVER[self.grid[ended].reshape(ended.size, p * CELLS) + VALUES]
-        out[rows[:, None], self._cells[seat] + code] = 1
-        taking = np.flatnonzero(self.phase == TAKE)
-        turn = self._turn()[taking]
-        out[taking, base[taking, turn] + _F["seat0.turn"].start - SEAT0] = 1
-        going = np.flatnonzero(~over)
-        out[going, base[going, self.first[going]] + _F["seat0.first"].start - SEAT0] = 1
-        out[rows[:, None], base + _F["seat0.total"].start - SEAT0] = self.totals / 100
         return out
