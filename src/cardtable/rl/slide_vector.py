@@ -86,9 +86,6 @@ CENTRE_NUMBERS = _centre_numbers()
 #: once the game is over every card shows its value
 CODE = np.array([1] * VALUES + [0] + [1 + v for v in range(1, VALUES + 1)], dtype=np.int64)
 CODE_OVER = np.array([1 + v for v in range(VALUES, 0, -1)] + [0] + list(CODE[VALUES + 1 :]))
-#: the same codes indexed by the cell's int itself (``np.take`` reads -10..-1 from the end)
-CODE_AT = np.roll(CODE, -VALUES)
-CODE_OVER_AT = np.roll(CODE_OVER, -VALUES)
 
 
 def _cell_columns(players: int) -> np.ndarray:
@@ -131,6 +128,9 @@ class SlideVectorEnv(SeatsVectorEnv):
         n, p = num_envs, count
         self.target: int | None = self.options["target"]
         self.grid = np.zeros((n, p, CELLS), dtype=np.int64)
+        #: each cell's one-hot code in the observation (``CODE``: the hole 0, face down 1,
+        #: face up 1 + value), kept beside the grid: a lookup over every cell costs more
+        self.codes = np.zeros((n, p, CELLS), dtype=np.int64)
         self.hole = np.full((n, p), -1, dtype=np.int64)
         self.pending = np.full((n, p), -1, dtype=np.int64)
         self.centre = np.zeros((n, VALUES + 1), dtype=np.int64)
@@ -163,6 +163,7 @@ class SlideVectorEnv(SeatsVectorEnv):
         self.deal_no[rows] += 1
         cards = deals([self.seeds[i] for i in rows], self.deal_no[rows])
         self.grid[rows] = -cards[:, : p * CELLS].reshape(rows.size, p, CELLS)
+        self.codes[rows] = CODE[VALUES - 1]  # all face down
         self.hole[rows] = -1
         self.pending[rows] = -1
         self.centre[rows] = 0
@@ -193,9 +194,11 @@ class SlideVectorEnv(SeatsVectorEnv):
         value, d = take // 4 + 1, take % 4
         self.centre[took, value] -= 1
         hole = self.hole[took, who]
-        grid = np.take_along_axis(self.grid[took, who], PUSH_FROM[hole, d], axis=1)
-        grid[np.arange(took.size), PUSH_ENTRY[hole, d]] = value
-        self.grid[took, who] = grid
+        order, entry = PUSH_FROM[hole, d], PUSH_ENTRY[hole, d]
+        for cells, new in ((self.grid, value), (self.codes, 1 + value)):  # face up
+            pushed = np.take_along_axis(cells[took, who], order, axis=1)
+            pushed[np.arange(took.size), entry] = new
+            cells[took, who] = pushed
         self.hole[took, who] = -1
         self.taken[took] += 1
         self._end_round(took[self.taken[took] == self.players])
@@ -210,6 +213,7 @@ class SlideVectorEnv(SeatsVectorEnv):
             self.centre[rows, card] += 1
             self.shown[rows, card] += 1
             self.grid[rows, s, cells[:, s]] = 0
+            self.codes[rows, s, cells[:, s]] = 0
         self.hole[rows] = cells
         self.pending[rows] = -1
         self.phase[rows] = TAKE
@@ -257,15 +261,18 @@ class SlideVectorEnv(SeatsVectorEnv):
 
     # -- what a seat sees -------------------------------------------------------------------
     def _legal(self, seat: np.ndarray) -> np.ndarray:
-        n, rows = self.num_envs, self.rows
-        mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
-        revealing = (self.phase == REVEAL) & (self.pending[rows, seat] < 0)
-        mask[:, :TAKE0] = (self.grid[rows, seat] < 0) & revealing[:, None]
+        n, p = self.num_envs, self.players
+        at = self.rows * p + seat  # (env, seat) as one index
+        mask = np.empty((n, N_ACTIONS), dtype=bool)
+        revealing = (self.phase == REVEAL) & (self.pending.reshape(-1)[at] < 0)
+        down = np.take(self.codes.reshape(n * p, CELLS), at, axis=0) == CODE[VALUES - 1]
+        np.logical_and(down, revealing[:, None], out=mask[:, :TAKE0])
         taking = (self.phase == TAKE) & (self._turn() == seat)
         values = (self.centre[:, 1:] > 0) & taking[:, None]
-        pushes = PUSH_OK[self.hole[rows, seat]]
-        mask[:, TAKE0:] = (values[:, :, None] & pushes[:, None, :]).reshape(n, -1)
-        return mask
+        pushes = np.take(PUSH_OK, self.hole.reshape(-1)[at], axis=0)
+        takes = mask[:, TAKE0:].reshape(n, VALUES, len(DIRECTIONS))
+        np.logical_and(values[:, :, None], pushes[:, None, :], out=takes)
+        return mask.view(np.int8)
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
         """``SlideEncoding.observe`` of each env's view for ``seat`` (the buffered reveal
@@ -277,12 +284,11 @@ class SlideVectorEnv(SeatsVectorEnv):
         starts = self._row_starts  # (N, 1): each row's first flat index
         base = np.take(self._blocks, seat, axis=0)  # (N, P): each seat's block, by seat
         base += starts
-        grid = self.grid.reshape(n, p * CELLS)
-        codes = np.take(CODE_AT, grid)
-        ended = np.flatnonzero(self.over)  # (at the end of a deal every card is face up anyway)
-        codes[ended] = np.take(CODE_OVER_AT, grid[ended])
         hot = np.take(self._cells, seat, axis=0)
-        hot += codes
+        hot += self.codes.reshape(n, p * CELLS)
+        ended = np.flatnonzero(self.over)  # (at the end of a deal every card is face up anyway)
+        grid = self.grid[ended].reshape(ended.size, p * CELLS)
+        hot[ended] += CODE_OVER[grid + VALUES] - self.codes[ended].reshape(ended.size, p * CELLS)
         hot += starts
         flat[hot] = 1
         flat[base] = 1  # present
