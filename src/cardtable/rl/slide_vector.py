@@ -67,6 +67,9 @@ def _push_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 PUSH_OK, PUSH_FROM, PUSH_ENTRY = _push_tables()
+#: PUSH_OK's four bools of a hole as the four bytes of one word (the mask's takes of one
+#: value), whatever the byte order
+PUSH_WORD = np.ascontiguousarray(PUSH_OK.astype(np.uint8)).view(np.uint32)[:, 0]
 
 
 def _centre_numbers() -> np.ndarray:
@@ -194,11 +197,12 @@ class SlideVectorEnv(SeatsVectorEnv):
         value, d = take // 4 + 1, take % 4
         self.centre[took, value] -= 1
         hole = self.hole[took, who]
-        order, entry = PUSH_FROM[hole, d], PUSH_ENTRY[hole, d]
+        first = (took * self.players + who)[:, None] * CELLS  # each grid's first flat index
+        source, entry = first + PUSH_FROM[hole, d], PUSH_ENTRY[hole, d]
         for cells, new in ((self.grid, value), (self.codes, 1 + value)):  # face up
-            pushed = np.take_along_axis(cells[took, who], order, axis=1)
+            pushed = np.take(cells, source)
             pushed[np.arange(took.size), entry] = new
-            cells[took, who] = pushed
+            cells.reshape(-1)[first + np.arange(CELLS)] = pushed
         self.hole[took, who] = -1
         self.taken[took] += 1
         self._end_round(took[self.taken[took] == self.players])
@@ -268,10 +272,9 @@ class SlideVectorEnv(SeatsVectorEnv):
         down = np.take(self.codes.reshape(n * p, CELLS), at, axis=0) == CODE[VALUES - 1]
         np.logical_and(down, revealing[:, None], out=mask[:, :TAKE0])
         taking = (self.phase == TAKE) & (self._turn() == seat)
-        values = (self.centre[:, 1:] > 0) & taking[:, None]
-        pushes = np.take(PUSH_OK, self.hole.reshape(-1)[at], axis=0)
-        takes = mask[:, TAKE0:].reshape(n, VALUES, len(DIRECTIONS))
-        np.logical_and(values[:, :, None], pushes[:, None, :], out=takes)
+        pushes = np.take(PUSH_WORD, self.hole.reshape(-1)[at]) * taking  # (N,) words
+        takes = mask[:, TAKE0:].view(np.uint32)  # (N, 10): a value's four takes a word
+        np.multiply(self.centre[:, 1:] > 0, pushes[:, None], out=takes)
         return mask.view(np.int8)
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
