@@ -36,6 +36,7 @@ from cardtable.rl.the_game_vector import (
     SIGNAL_CODE,
     SIGNAL_HOT,
     SIGNAL_MOVES,
+    SILENT,
     TheGameVectorEnv,
     can_run,
     decks,
@@ -46,6 +47,8 @@ from cardtable.rl.the_game_vector import (
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 SEATS = MAX_SEATS * BLOCK
+#: each pile's one-hot's column of top 0 (tops 1..100)
+PILE_STARTS = _F["piles"].start - 1 + np.arange(4) * TOPS
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -87,6 +90,14 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         self.talked = np.zeros(n, dtype=np.int64)
+        #: kept where the state changes, not counted a step: each table's minimum this turn
+        #: (the draw pile changes only at a deal and a turn's end), the cards in all hands
+        self.minimum = np.zeros(n, dtype=np.int64)
+        self.held = np.zeros(n, dtype=np.int64)
+        self._seat_rows = self.rows[:, None] * p  # (N, 1): each env's first (env, seat) index
+        self._row_first = self.rows * self.encoding.size  # each env's first flat index
+        #: (N, 4): each env's piles' one-hots' flat index of top 0
+        self._pile_first = self._row_first[:, None] + PILE_STARTS
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -98,7 +109,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         np.put_along_axis(hand, dealt, True, axis=2)
         self.hand[rows] = hand
         self.sizes[rows] = size
+        self.held[rows] = p * size
         self.next[rows] = p * size
+        self.minimum[rows] = self._busy
         self.tops[rows] = START_TOPS
         self.turn[rows] = self.options["start"]
         self.played[rows] = 0
@@ -136,11 +149,12 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         card, pile = act // 4, act % 4
         self.hand[plays, who, card] = False
         self.sizes[plays, who] -= 1
+        self.held[plays] -= 1
         self.tops[plays, pile] = CARD_OF[card]
         self.played[plays] += 1
         out = self.sizes[plays, who] == 0  # a hand played out ends its turn by itself
         going, who = plays[~out], who[~out]
-        short = self.played[going] < self._minimum(going)
+        short = self.played[going] < self.minimum[going]
         check, who = going[short], who[short]
         stuck = ~fit_any(self._hands(check, who), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
@@ -164,6 +178,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         ] = True
         self.next[rows] += take
         self.sizes[rows, seat] += take
+        self.held[rows] += take
+        self.minimum[rows] = self._minimum(rows)
         self.played[rows] = 0
         # the next seat holding cards, the same seat last
         p = self.players
@@ -174,7 +190,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         rows, after, holding = rows[~empty], after[~empty], holding[~empty]
         turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
         self.turn[rows] = turn
-        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self._minimum(rows))
+        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self.minimum[rows])
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
@@ -185,14 +201,15 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     # -- what a seat sees -------------------------------------------------------------------
     def _legal(self, seat: np.ndarray) -> np.ndarray:
         n, rows = self.num_envs, self.rows
-        mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
-        hand = self._hands(rows, seat) & acting[:, None]
+        hand = self._hands(rows, seat)
+        hand &= acting[:, None]
         write_plays(mask, hand, self.tops)
-        mask[:, END] = acting & (self.played >= self._minimum(rows))
+        mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
-        said = self.said[rows, seat]
-        mask[:, SIGNAL0:] = SIGNAL_MOVES[said] * talk[:, None]
+        said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
+        mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, said, axis=0)
         return mask
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
@@ -200,28 +217,28 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         seat's hand size and signals."""
         n, p, rows = self.num_envs, self.players, self.rows
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
-        tops = self.tops
-        out[rows[:, None], _F["piles"].start + np.arange(4) * TOPS + tops - 1] = 1
+        flat = out.reshape(-1)
+        flat[self._pile_first + self.tops] = 1  # the piles' one-hots
         f = _F["tops"].start
-        out[:, f : f + 4] = tops / TOPS
+        out[:, f : f + 4] = self.tops / TOPS
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self._hands(rows, seat)
-        sizes = self.sizes
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
-        out[:, _F["cards_left"].start] = (draw + sizes.sum(axis=1)) / N_CARDS
+        out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS
         out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.clip(self._minimum(rows), 1, MINIMUMS)
-        out[rows, _F["minimum"].start + minimum - 1] = 1
+        minimum = np.clip(self.minimum, 1, MINIMUMS)
+        flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
         order = self._orders[seat]  # (N, P)
+        at = self._seat_rows + order  # those (env, seat) indexes
         blocks = out[:, SEAT0 : SEAT0 + SEATS].reshape(n, MAX_SEATS, BLOCK)[:, :p]
         blocks[:, :, 0] = 1
         blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
-        blocks[:, :, 2] = np.take_along_axis(sizes, order, axis=1) / MAX_HAND
-        blocks[:, :, 3:] = np.take(SIGNAL_HOT, np.take_along_axis(self.said, order, axis=1), axis=0)
+        blocks[:, :, 2] = np.take(self.sizes, at) / MAX_HAND
+        blocks[:, :, 3:] = np.take(SIGNAL_HOT, np.take(self.said, at), axis=0)
         return out
 
 

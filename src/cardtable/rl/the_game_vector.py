@@ -62,12 +62,17 @@ SIGNAL_HOT = np.eye(4, dtype=np.float32)[(np.arange(256)[:, None] // SIGNAL_CODE
 SIGNAL_HOT = np.ascontiguousarray(SIGNAL_HOT.reshape(256, 12))
 
 
+#: the row of ``SIGNAL_MOVES`` of a seat that may not talk now: none
+SILENT = 256
+
+
 def _signal_moves() -> np.ndarray:
-    """(256, 16) int8: the signal actions a seat may take, by its signals as one number
-    (``SIGNAL_CODE``): on each pile the words it has not said, and clear once it said one."""
+    """(257, 16) int8: the signal actions a seat may take, by its signals as one number
+    (``SIGNAL_CODE``): on each pile the words it has not said, and clear once it said one;
+    row ``SILENT`` none."""
     said = (np.arange(256)[:, None] // SIGNAL_CODE) % 4  # (256, 4)
     words = np.concatenate([said[:, :, None] != np.arange(1, 4), said[:, :, None] > 0], axis=2)
-    return words.reshape(256, 16).astype(np.int8)
+    return np.concatenate([words.reshape(256, 16), np.zeros((1, 16), dtype=bool)]).astype(np.int8)
 
 
 SIGNAL_MOVES = _signal_moves()
@@ -402,7 +407,7 @@ class TheGameVectorEnv(VectorEnv):
         write_plays(mask, self.hand, self.tops)
         mask[:, END] = self.played >= self.minimum
         talk = live & (self.talked < self.talk_limit)
-        mask[:, SIGNAL0:] = SIGNAL_MOVES[self.said] * talk[:, None]
+        mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, np.where(talk, self.said, SILENT), axis=0)
         mask[~live] = 0
         return mask
 
