@@ -32,6 +32,7 @@ from cardtable.rl.the_game_vector import (
     END,
     N_ACTIONS,
     N_CARDS,
+    PILE_STARTS,
     SIGNAL0,
     SIGNAL_CODE,
     SIGNAL_HOT,
@@ -47,8 +48,6 @@ from cardtable.rl.the_game_vector import (
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 SEATS = MAX_SEATS * BLOCK
-#: each pile's one-hot's column of top 0 (tops 1..100)
-PILE_STARTS = _F["piles"].start - 1 + np.arange(4) * TOPS
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -171,11 +170,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         step = np.arange(size)
         drawn = step < take[:, None]  # (rows, size): the j-th card drawn from the deck
         at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
-        cards = self.deck[rows[:, None], at]
-        where = np.broadcast_to(rows[:, None], at.shape)[drawn]
-        self.hand[
-            where, np.broadcast_to(seat[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]
-        ] = True
+        cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
+        hand_first = (rows * self.players + seat)[:, None] * N_CARDS - CARDS[0]
+        self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
         self.next[rows] += take
         self.sizes[rows, seat] += take
         self.held[rows] += take

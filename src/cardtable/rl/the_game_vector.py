@@ -57,6 +57,8 @@ N_ACTIONS = SIGNAL0 + 16
 #: a seat's four signals (0 none, 1 avoid, 2 small, 3 good) as one number,
 #: ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
 SIGNAL_CODE = 4 ** np.arange(4)
+#: each pile's one-hot's column of top 0 in the observation (tops 1..100)
+PILE_STARTS = _F["piles"].start - 1 + np.arange(4) * TOPS
 #: (256, 12) float32: a seat's signals, by that number, as the observation's one-hots
 SIGNAL_HOT = np.eye(4, dtype=np.float32)[(np.arange(256)[:, None] // SIGNAL_CODE) % 4, 1:]
 SIGNAL_HOT = np.ascontiguousarray(SIGNAL_HOT.reshape(256, 12))
@@ -231,6 +233,9 @@ class TheGameVectorEnv(VectorEnv):
         #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
         self.seeds: list[int] = [0] * n
         self._rows = np.arange(n)
+        self._row_first = self._rows * self.encoding.size  # each env's first flat index
+        #: (N, 4): each env's piles' one-hots' flat index of top 0
+        self._pile_first = self._row_first[:, None] + PILE_STARTS
         self.minimum = np.zeros(n, dtype=np.int64)  # each seat's minimum this turn
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         self._legal_now = self._mask.view(bool)  # the mask's own copy: what a step accepts
@@ -360,8 +365,8 @@ class TheGameVectorEnv(VectorEnv):
         step = np.arange(HAND)
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
         at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
-        cards = self.deck[rows[:, None], at]
-        self.hand[np.broadcast_to(rows[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
+        cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
+        self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
         self.next[rows] += take
         self.size[rows] += take
         self.played[rows] = 0
@@ -375,9 +380,9 @@ class TheGameVectorEnv(VectorEnv):
         """The encoding's observation of each env's view (``TheGameEncoding.observe``)."""
         n = self.num_envs
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
-        rows = np.arange(n)[:, None]
+        flat = out.reshape(-1)
         tops = self.tops
-        out[rows, _F["piles"].start + np.arange(4) * TOPS + tops - 1] = 1
+        flat[self._pile_first + tops] = 1  # the piles' one-hots
         f = _F["tops"].start
         out[:, f : f + 4] = tops / TOPS
         f = _F["hand"].start
@@ -388,14 +393,14 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
         out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
         minimum = np.clip(self.minimum, 1, MINIMUMS)
-        out[np.arange(n), _F["minimum"].start + minimum - 1] = 1
+        flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
         out[:, _F["players"].start] = 1
         out[:, _F["over"].start] = self.over
         out[:, _F["seat0.present"].start] = 1
         out[:, _F["seat0.turn"].start] = ~self.over
         out[:, _F["seat0.hand_size"].start] = size / MAX_HAND
         f = _F["seat0.signals"].start
-        out[:, f : f + 12] = SIGNAL_HOT[self.said]
+        out[:, f : f + 12] = np.take(SIGNAL_HOT, self.said, axis=0)
         return out
 
     def _legal(self) -> np.ndarray:
