@@ -57,6 +57,10 @@ N_ACTIONS = SIGNAL0 + 16
 #: a seat's four signals (0 none, 1 avoid, 2 small, 3 good) as one number,
 #: ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
 SIGNAL_CODE = 4 ** np.arange(4)
+#: the observation's number of each top (0..100) and of each hand size (0..MAX_HAND): the
+#: float32 of the division, as the encoding writes it, read from a table
+TOP_NUMBER = (np.arange(TOPS + 1) / TOPS).astype(np.float32)
+SIZE_NUMBER = (np.arange(MAX_HAND + 1) / MAX_HAND).astype(np.float32)
 #: each pile's one-hot's column of top 0 in the observation (tops 1..100)
 PILE_STARTS = _F["piles"].start - 1 + np.arange(4) * TOPS
 #: (256, 12) float32: a seat's signals, by that number, as the observation's one-hots
@@ -118,13 +122,21 @@ def _pair_table(first: int) -> np.ndarray:
 
 #: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
 UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
+#: the same as bools: does the card go on one of the two piles (a quarter of the bytes to read)
+UP_FITS, DOWN_FITS = UP_PAIR != 0, DOWN_PAIR != 0
+
+
+def _pair_rows(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the up piles' and the down piles' tables for ``tops`` (M, 4)."""
+    return tops[:, 0] * (TOPS + 1) + tops[:, 1], tops[:, 2] * (TOPS + 1) + tops[:, 3]
 
 
 def _plays(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) uint32: the four bytes of plays of each card of ``hand`` (M, 98) on ``tops``
     (M, 4), two piles a look-up (0 for a card not in the hand)."""
-    plays = np.take(UP_PAIR, tops[:, 0] * (TOPS + 1) + tops[:, 1], axis=0)
-    plays |= np.take(DOWN_PAIR, tops[:, 2] * (TOPS + 1) + tops[:, 3], axis=0)
+    up, down = _pair_rows(tops)
+    plays = np.take(UP_PAIR, up, axis=0)
+    plays |= np.take(DOWN_PAIR, down, axis=0)
     plays *= hand
     return plays
 
@@ -137,7 +149,11 @@ def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    return _plays(hand, tops) != 0
+    up, down = _pair_rows(tops)
+    fits = np.take(UP_FITS, up, axis=0)
+    fits |= np.take(DOWN_FITS, down, axis=0)
+    fits &= hand
+    return fits
 
 
 def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
@@ -384,7 +400,7 @@ class TheGameVectorEnv(VectorEnv):
         tops = self.tops
         flat[self._pile_first + tops] = 1  # the piles' one-hots
         f = _F["tops"].start
-        out[:, f : f + 4] = tops / TOPS
+        out[:, f : f + 4] = np.take(TOP_NUMBER, tops)
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self.hand
         size = self.size
@@ -392,7 +408,7 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
         out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.clip(self.minimum, 1, MINIMUMS)
+        minimum = np.minimum(np.maximum(self.minimum, 1), MINIMUMS)  # (np.clip costs more)
         flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
         out[:, _F["players"].start] = 1
         out[:, _F["over"].start] = self.over
