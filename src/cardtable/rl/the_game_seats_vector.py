@@ -105,10 +105,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         p, size = self.players, self.hand_size
         deck = decks(seeds)
         self.deck[rows] = deck
-        hand = np.zeros((rows.size, p, N_CARDS), dtype=bool)
         dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
-        np.put_along_axis(hand, dealt, True, axis=2)
-        self.hand[rows] = hand
+        hand_first = (rows[:, None] * p + np.arange(p))[:, :, None] * N_CARDS
+        self.hand[rows] = False
+        self.hand.reshape(-1)[hand_first + dealt] = True
         self.sizes[rows] = size
         self.held[rows] = p * size
         self.next[rows] = p * size

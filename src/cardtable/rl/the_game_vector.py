@@ -278,9 +278,8 @@ class TheGameVectorEnv(VectorEnv):
     def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
         deck = decks([self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
         self.deck[rows] = deck
-        hand = np.zeros((rows.size, N_CARDS), dtype=bool)
-        np.put_along_axis(hand, deck[:, :HAND] - CARDS[0], True, axis=1)
-        self.hand[rows] = hand
+        self.hand[rows] = False
+        self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
         self.size[rows] = HAND
         self.next[rows] = HAND
         self.tops[rows] = START_TOPS
