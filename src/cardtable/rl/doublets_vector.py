@@ -47,8 +47,8 @@ from cardtable.games.doublets import (
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
 from cardtable.rl.vector import reset_seeds
 
-#: seeds drawn for a reset without one, as ``CardtableGym`` draws them
-_SEED_SPAN = 2**63
+#: seeds drawn for a reset without one, as ``CardtableGym`` draws them, 64 at a time
+_SEED_SPAN, _AHEAD = 2**63, 64
 FLIP = ACTIONS.index("flip")
 REDEAL = ACTIONS.index("redeal")
 #: value -> the value the foundation takes after it (0 for kings and none)
@@ -158,10 +158,10 @@ class DoubletsVectorEnv(VectorEnv):
         self.steps = np.zeros(n, dtype=np.int64)
         self.seeds = np.zeros(n, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * n
+        self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         self._rows = np.arange(n)
         self._row_starts = self._rows[:, None] * LAYOUT.size
         self._hot = np.zeros((n, _CODES_SIZE), dtype=np.int64)
-        self._plays_now = np.zeros((n, 1 + RESERVES), dtype=bool)
         self._mask_now = np.zeros((n, len(ACTIONS)), dtype=np.int8)
 
     # -- dealing ------------------------------------------------------------------------------
@@ -183,10 +183,13 @@ class DoubletsVectorEnv(VectorEnv):
         """Games ``rows`` dealt again without a seed: the next seed from each one's generator."""
         seeds = []
         for i in rows:
-            rng = self._rngs[i]
-            if rng is None:
-                rng = self._rngs[i] = seeding.np_random(None)[0]
-            seeds.append(int(rng.integers(_SEED_SPAN)))
+            ahead = self._ahead[i]
+            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
+                rng = self._rngs[i]
+                if rng is None:
+                    rng = self._rngs[i] = seeding.np_random(None)[0]
+                ahead += rng.integers(_SEED_SPAN, size=_AHEAD).tolist()[::-1]
+            seeds.append(ahead.pop())
         self._deal(rows, seeds)
 
     def reset(
@@ -200,6 +203,7 @@ class DoubletsVectorEnv(VectorEnv):
                 self._redeal_games([i])
             else:  # as ``CardtableGym.reset(seed=s)``: the deal is s, the generator seeded by s
                 self._rngs[i] = seeding.np_random(s)[0]
+                self._ahead[i] = []
                 self._deal([i], [s])
         self._read()
         return self._observe(), self._infos()
@@ -287,16 +291,13 @@ class DoubletsVectorEnv(VectorEnv):
     def _read(self) -> None:
         """Which of the waste's top and r1..r7 fit the foundation now, and which games are
         over (the position as the mask and the observation read it)."""
-        plays = self._plays_now
-        np.equal(self.wtop, self.need, plays[:, 0])
-        np.equal(self.reserves, self.need[:, None], plays[:, 1:])
-        stock, waste = self.n_stock > 0, self.n_waste > 0
-        stuck = ~stock & (~waste | (self.redeals == 0))
-        self.over = (self.found == NON_KINGS) | (stuck & ~plays.any(axis=1))
         mask = np.empty((self.num_envs, len(ACTIONS)), dtype=bool)
-        mask[:, :FLIP] = plays
-        mask[:, FLIP] = stock
-        mask[:, REDEAL] = ~stock & waste & (self.redeals > 0)
+        np.equal(self.wtop, self.need, mask[:, 0])
+        np.equal(self.reserves, self.need[:, None], mask[:, 1:FLIP])
+        stock = np.greater(self.n_stock, 0, mask[:, FLIP])
+        mask[:, REDEAL] = ~stock & (self.n_waste > 0) & (self.redeals > 0)
+        # stuck: nothing to play, no card to flip, no redeal
+        self.over = (self.found == NON_KINGS) | ~mask.any(axis=1)
         mask &= ~self.over[:, None]
         self._mask_now = mask.view(np.int8)
 
