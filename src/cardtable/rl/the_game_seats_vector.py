@@ -26,7 +26,7 @@ from gymnasium.vector import VectorEnv
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.seats_vector import SeatsVectorEnv
-from cardtable.rl.the_game import _F, MAX_HAND, MAX_SEATS, MINIMUMS
+from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS
 from cardtable.rl.the_game_vector import (
     CARD_OF,
     END,
@@ -49,7 +49,10 @@ from cardtable.rl.the_game_vector import (
 
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
-SEATS = MAX_SEATS * BLOCK
+#: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
+SEAT_BLOCK = np.zeros((len(SIGNAL_HOT), BLOCK), dtype=np.float32)
+SEAT_BLOCK[:, 0] = 1
+SEAT_BLOCK[:, 3:] = SIGNAL_HOT
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -233,11 +236,12 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # block K is the seat K places after the viewer: the seats in that order
         order = self._orders[seat]  # (N, P)
         at = self._seat_rows + order  # those (env, seat) indexes
-        blocks = out[:, SEAT0 : SEAT0 + SEATS].reshape(n, MAX_SEATS, BLOCK)[:, :p]
-        blocks[:, :, 0] = 1
+        # built apart (from a table by the signals: present and the signals' one-hots), then
+        # copied in whole: cheaper than writing a block's columns into the observation
+        blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
         blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
         blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
-        blocks[:, :, 3:] = np.take(SIGNAL_HOT, np.take(self.said, at), axis=0)
+        out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, p * BLOCK)
         return out
 
 
