@@ -138,31 +138,43 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         return self.turn
 
     def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
-        act, who = a[rows], seat[rows]
+        act = a[rows]
+        at = rows * self.players + seat[rows]  # (env, seat) as one index
         talk = act >= SIGNAL0
-        said, word = rows[talk], (act[talk] - SIGNAL0) % 4
-        pile, new, who_said = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0), who[talk]
-        self.said[said, who_said] += (new - self.signals[said, who_said, pile]) * SIGNAL_CODE[pile]
-        self.signals[said, who_said, pile] = new
-        self.talked[said] += 1
-        rows, act, who = rows[~talk], act[~talk], who[~talk]
+        if talk.any():
+            self._talk(rows[talk], at[talk], act[talk] - SIGNAL0)
+            moved = ~talk
+            rows, act, at = rows[moved], act[moved], at[moved]
         self.talked[rows] = 0
-        ends = rows[act == END]
         playing = act < END
-        plays, act, who = rows[playing], act[playing], who[playing]
+        ends = rows[~playing]
+        plays, act, at = rows[playing], act[playing], at[playing]
         card, pile = act // 4, act % 4
-        self.hand[plays, who, card] = False
-        self.sizes[plays, who] -= 1
+        self.hand.reshape(-1)[at * N_CARDS + card] = False
+        sizes = self.sizes.reshape(-1)
+        left = sizes[at] - 1
+        sizes[at] = left
         self.held[plays] -= 1
-        self.tops[plays, pile] = CARD_OF[card]
+        self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
         self.played[plays] += 1
-        out = self.sizes[plays, who] == 0  # a hand played out ends its turn by itself
-        going, who = plays[~out], who[~out]
-        short = self.played[going] < self.minimum[going]
-        check, who = going[short], who[short]
-        stuck = ~fit_any(self._hands(check, who), self.tops[check])
+        out = left == 0  # a hand played out ends its turn by itself
+        going = ~out
+        short = self.played[plays[going]] < self.minimum[plays[going]]
+        check, at = plays[going][short], at[going][short]
+        stuck = ~fit_any(np.take(self.hand.reshape(-1, N_CARDS), at, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
+
+    def _talk(self, rows: np.ndarray, at: np.ndarray, signal: np.ndarray) -> None:
+        """The signals ``signal`` (0..15: 4 pile + word) of the seats ``at`` ((env, seat)
+        indexes) in the envs ``rows``: a word said, or cleared (word 3)."""
+        word, pile = signal % 4, signal // 4
+        new = np.where(word < 3, word + 1, 0)
+        signals = self.signals.reshape(-1)
+        said = signals[at * 4 + pile]
+        self.said.reshape(-1)[at] += (new - said) * SIGNAL_CODE[pile]
+        signals[at * 4 + pile] = new
+        self.talked[rows] += 1
 
     def _end_turn(self, rows: np.ndarray) -> None:
         """Draw back up to the hand size, then the next seat holding cards: over when none
