@@ -24,6 +24,7 @@ ignores that game's action and returns its new deal's observation, reward 0, not
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,12 +34,21 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from cardtable.games.doublets import GAME, KING, NEXT, NON_KINGS, RESERVES, DoubletsState
+from cardtable.core.rng import check_seed, deal_key
+from cardtable.games.doublets import (
+    DECK,
+    GAME,
+    KING,
+    NEXT,
+    NON_KINGS,
+    REDEALS,
+    RESERVES,
+)
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
 from cardtable.rl.vector import reset_seeds
 
-#: seeds drawn for a reset without one, as ``CardtableGym`` draws them
-_SEED_SPAN = 2**63
+#: seeds drawn for a reset without one, as ``CardtableGym`` draws them, 64 at a time
+_SEED_SPAN, _AHEAD = 2**63, 64
 FLIP = ACTIONS.index("flip")
 REDEAL = ACTIONS.index("redeal")
 #: value -> the value the foundation takes after it (0 for kings and none)
@@ -47,8 +57,58 @@ for _v, _n in NEXT.items():
     _NEXT[_v] = _n
 _F = LAYOUT.by_name
 _SLOTS = np.arange(MAX_WASTE)
-_RESERVE_COLS = _F["reserves"].start + np.arange(RESERVES) * CARD_CODES
-_WASTE_COLS = _F["waste"].start + _SLOTS * CARD_CODES
+_DECK_VALUES = np.array(DECK, dtype=np.int64) >> 2
+#: of the 8 cards dealt face up, the foundation's and the reserves'
+_FOUNDATION_SLOT = 6
+_RESERVE_SLOTS = [0, 1, 2, 3, 4, 5, 7]
+_VALUES = np.arange(1, KING + 1)
+#: the columns of ``codes``: the value needed, redeals left, r1..r7, the waste (top last)
+_NEED_AT, _REDEALS_AT, _RESERVES_AT = 0, 1, 2
+_WASTE_AT = _RESERVES_AT + RESERVES
+_CODES_SIZE = _WASTE_AT + MAX_WASTE
+#: (waste size n, column of ``codes``): the observation's column of that column's one-hot's
+#: value 0. The waste's slots count from the top card, so the card at position j of n is in
+#: slot n - 1 - j; a position j >= n, no card (0), stands for the empty slot j
+_HOT_COLUMNS = np.zeros((MAX_WASTE + 1, _CODES_SIZE), dtype=np.int64)
+_HOT_COLUMNS[:, _NEED_AT] = _F["needed"].start - 1  # (needed: values 1..12)
+_HOT_COLUMNS[:, _REDEALS_AT] = _F["redeals_left"].start
+_HOT_COLUMNS[:, _RESERVES_AT:_WASTE_AT] = _F["reserves"].start + np.arange(RESERVES) * CARD_CODES
+_SIZES = np.arange(MAX_WASTE + 1)[:, None]
+_HOT_COLUMNS[:, _WASTE_AT:] = _F["waste"].start + CARD_CODES * np.where(
+    _SIZES > _SLOTS, _SIZES - 1 - _SLOTS, _SLOTS
+)
+#: the observation's numbers from waste_size to unseen (one-hot redeals_left among them,
+#: written after): ``nums`` over ``_DIVISORS``, column by column
+_NUMS = slice(_F["waste_size"].start, _F["unseen"].start + KING)
+_N_WASTE, _N_STOCK = _F["waste_size"].start - _NUMS.start, _F["stock"].start - _NUMS.start
+_FOUND = _F["foundation"].start - _NUMS.start
+_UNSEEN_AT = _F["unseen"].start - _NUMS.start
+_DIVISORS = np.ones(_NUMS.stop - _NUMS.start)
+_DIVISORS[[_N_WASTE, _N_STOCK]] = MAX_WASTE
+_DIVISORS[_FOUND] = NON_KINGS
+_DIVISORS[_UNSEEN_AT:] = 4
+
+
+def deal_values(seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The deals ``DoubletsState`` makes of ``seeds``, by value: the stocks (M, 44), top last,
+    the reserves (M, 7) and the value each foundation needs. The deck is sorted by the 64-bit
+    keys of ``deal_key("doublets", seed)`` (a stable sort, as ``shuffled``); its first 8 cards
+    are the reserves and the foundation, the rest the stock, top first; a king dealt goes to
+    the bottom of the stock and the stock's top card takes its place, as the rules do."""
+    data = b"".join(
+        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * len(DECK)) for s in seeds
+    )
+    words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), len(DECK))
+    deck = _DECK_VALUES[np.argsort(words, axis=1, kind="stable")]
+    slots, stock = deck[:, :8].copy(), deck[:, :7:-1].copy()
+    for k in np.flatnonzero((slots == KING).any(axis=1)).tolist():
+        row_slots, row_stock = slots[k].tolist(), stock[k].tolist()
+        for j in range(8):
+            while row_slots[j] == KING:
+                row_stock.insert(0, row_slots[j])
+                row_slots[j] = row_stock.pop()
+        slots[k], stock[k] = row_slots, row_stock
+    return stock, slots[:, _RESERVE_SLOTS], _NEXT[slots[:, _FOUNDATION_SLOT]]
 
 
 class DoubletsVectorEnv(VectorEnv):
@@ -79,45 +139,58 @@ class DoubletsVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         n = num_envs
         self.stock = np.zeros((n, MAX_WASTE), dtype=np.int8)
-        self.waste = np.zeros((n, MAX_WASTE), dtype=np.int8)
-        self.n_stock = np.zeros(n, dtype=np.int64)
-        self.n_waste = np.zeros(n, dtype=np.int64)
-        self.reserves = np.zeros((n, RESERVES), dtype=np.int8)
-        self.need = np.zeros(n, dtype=np.int64)
-        self.found = np.zeros(n, dtype=np.int64)
-        self.redeals = np.zeros(n, dtype=np.int64)
-        self.counts = np.zeros((n, KING + 1), dtype=np.int64)
+        # the one-hot fields' values, one row a game (columns: ``_CODES``); the views below
+        # name them, and one addition gives every 1 of the observation's one-hots
+        self.codes = np.zeros((n, _CODES_SIZE), dtype=np.int64)
+        self.waste = self.codes[:, _WASTE_AT:]  # top last, 0 after it
+        self.wtop = np.zeros(n, dtype=np.int64)  # the waste's top card (0: none)
+        self.reserves = self.codes[:, _RESERVES_AT : _RESERVES_AT + RESERVES]
+        self.need = self.codes[:, _NEED_AT]
+        self.redeals = self.codes[:, _REDEALS_AT]
+        # the observation's numbers from waste_size on (columns: ``_NUMS``), and their views
+        self.nums = np.zeros((n, len(_DIVISORS)), dtype=np.int64)
+        self.n_waste = self.nums[:, _N_WASTE]
+        self.n_stock = self.nums[:, _N_STOCK]
+        self.found = self.nums[:, _FOUND]
+        self.unseen = self.nums[:, _UNSEEN_AT : _UNSEEN_AT + KING]  # by value - 1
         self.over = np.zeros(n, dtype=bool)
         self.done = np.ones(n, dtype=bool)
         self.steps = np.zeros(n, dtype=np.int64)
         self.seeds = np.zeros(n, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * n
+        self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         self._rows = np.arange(n)
+        self._row_starts = self._rows[:, None] * LAYOUT.size
+        self._hot = np.zeros((n, _CODES_SIZE), dtype=np.int64)
         self._mask_now = np.zeros((n, len(ACTIONS)), dtype=np.int8)
 
     # -- dealing ------------------------------------------------------------------------------
-    def _deal(self, i: int, seed: int) -> None:
-        """Game ``i`` dealt ``seed`` by the rules' own deal (the same cards, once a game)."""
-        state = GAME.deal(seed, 1, {})
-        assert isinstance(state, DoubletsState)
-        stock = [c >> 2 for c in state.stock]
-        self.stock[i] = 0
-        self.stock[i, : len(stock)] = stock
-        self.n_stock[i], self.n_waste[i] = len(stock), 0
-        self.reserves[i] = [0 if c is None else c >> 2 for c in state.reserves]
-        self.need[i], self.found[i] = state.needed, len(state.foundation)
-        self.redeals[i] = state.redeals_left
-        self.counts[i] = np.bincount(stock, minlength=KING + 1)
-        self.over[i] = state.over
-        self.done[i] = state.over
-        self.steps[i], self.seeds[i] = 0, seed
+    def _deal(self, rows: list[int], seeds: list[int]) -> None:
+        """Games ``rows`` dealt ``seeds`` (the rules' cards: ``deal_values``)."""
+        stock, reserves, need = deal_values([check_seed(s) for s in seeds])
+        self.stock[rows] = stock
+        self.n_stock[rows] = MAX_WASTE
+        self.unseen[rows] = (stock[:, :, None] == _VALUES).sum(axis=1)
+        self.waste[rows] = 0
+        self.n_waste[rows] = self.wtop[rows] = 0
+        self.reserves[rows] = reserves
+        self.need[rows], self.found[rows] = need, 1
+        self.redeals[rows] = REDEALS
+        self.over[rows] = self.done[rows] = False
+        self.steps[rows], self.seeds[rows] = 0, seeds
 
-    def _redeal_game(self, i: int) -> None:
-        """Game ``i`` dealt again without a seed: the next seed from its generator."""
-        rng = self._rngs[i]
-        if rng is None:
-            rng = self._rngs[i] = seeding.np_random(None)[0]
-        self._deal(i, int(rng.integers(_SEED_SPAN)))
+    def _redeal_games(self, rows: list[int]) -> None:
+        """Games ``rows`` dealt again without a seed: the next seed from each one's generator."""
+        seeds = []
+        for i in rows:
+            ahead = self._ahead[i]
+            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
+                rng = self._rngs[i]
+                if rng is None:
+                    rng = self._rngs[i] = seeding.np_random(None)[0]
+                ahead += rng.integers(_SEED_SPAN, size=_AHEAD).tolist()[::-1]
+            seeds.append(ahead.pop())
+        self._deal(rows, seeds)
 
     def reset(
         self,
@@ -127,10 +200,12 @@ class DoubletsVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         for i, s in enumerate(reset_seeds(seed, self.num_envs)):
             if s is None:
-                self._redeal_game(i)
+                self._redeal_games([i])
             else:  # as ``CardtableGym.reset(seed=s)``: the deal is s, the generator seeded by s
                 self._rngs[i] = seeding.np_random(s)[0]
-                self._deal(i, s)
+                self._ahead[i] = []
+                self._deal([i], [s])
+        self._read()
         return self._observe(), self._infos()
 
     # -- stepping -----------------------------------------------------------------------------
@@ -140,121 +215,104 @@ class DoubletsVectorEnv(VectorEnv):
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         if ((actions < 0) | (actions >= len(ACTIONS))).any():
             raise ValueError(f"action indices must be in 0..{len(ACTIONS) - 1}")
-        fresh = np.flatnonzero(self.done)  # NEXT_STEP: ended last step, dealt anew now
-        for i in fresh:
-            self._redeal_game(int(i))
+        fresh = np.flatnonzero(self.done).tolist()  # NEXT_STEP: ended last step, dealt anew now
         live = ~self.done
-        live[fresh] = False
-        legal = self._mask_now[self._rows, actions].astype(bool)
-        illegal = live & ~legal
+        if fresh:
+            self._redeal_games(fresh)
+        legal = self._mask_now.reshape(-1)[self._rows * len(ACTIONS) + actions] != 0
         moving = live & legal
-        self._flip(np.flatnonzero(moving & (actions == FLIP)))
+        flip = moving & (actions == FLIP)
+        self._flip(np.flatnonzero(flip))
         self._redeal(np.flatnonzero(moving & (actions == REDEAL)))
         self._play(np.flatnonzero(moving & (actions < FLIP)), actions)
-        self.over = self._finished()
-        self.steps[live] += 1
-        cut = moving & ~self.over
-        if self.max_steps is not None:
-            cut &= self.steps >= self.max_steps
-        else:
-            cut[:] = False
-        rewards = np.where(moving & self.over, self.found / NON_KINGS, 0.0)
+        self.steps += live
+        self._read()
+        ended = moving & self.over
+        rewards = np.where(ended, self.found / NON_KINGS, 0.0)
+        illegal = live & ~legal
         rewards[illegal] = self.illegal_reward
-        terminated = (moving & self.over) | illegal
+        terminated = ended | illegal
+        if self.max_steps is not None:
+            cut = moving & ~self.over & (self.steps >= self.max_steps)
+        else:
+            cut = np.zeros(self.num_envs, dtype=bool)
         self.done = terminated | cut
         return self._observe(), rewards, terminated, cut, self._infos()
 
     def _flip(self, rows: np.ndarray) -> None:
         top = self.n_stock[rows] - 1
         card = self.stock[rows, top]
-        self.waste[rows, self.n_waste[rows]] = card
-        self.n_waste[rows] += 1
+        size = self.n_waste[rows]
+        self.waste[rows, size] = self.wtop[rows] = card
+        self.n_waste[rows] = size + 1
         self.n_stock[rows] = top
-        self.counts[rows, card] -= 1
+        self.unseen[rows, card - 1] -= 1
 
     def _redeal(self, rows: np.ndarray) -> None:
+        if rows.size == 0:
+            return
         # the stock becomes the waste turned over: its bottom card on top
         n = self.n_waste[rows]
         back = n[:, None] - 1 - _SLOTS
-        cards = np.where(back >= 0, self.waste[rows[:, None], np.maximum(back, 0)], 0)
-        self.stock[rows] = cards
-        self.n_stock[rows], self.n_waste[rows] = n, 0
+        self.stock[rows] = np.where(back >= 0, self.waste[rows[:, None], np.maximum(back, 0)], 0)
+        self.unseen[rows] = (self.waste[rows, :, None] == _VALUES).sum(axis=1)
+        self.waste[rows] = 0
+        self.n_stock[rows], self.n_waste[rows], self.wtop[rows] = n, 0, 0
         self.redeals[rows] -= 1
-        onehot = cards[:, :, None] == np.arange(KING + 1)
-        self.counts[rows] = onehot.sum(axis=1)
-        self.counts[rows, 0] = 0
 
     def _play(self, rows: np.ndarray, actions: np.ndarray) -> None:
         source = actions[rows]
         from_waste = source == 0
-        wrows = rows[from_waste]
-        self.n_waste[wrows] -= 1
-        played = np.empty(len(rows), dtype=np.int8)
-        played[from_waste] = self.waste[wrows, self.n_waste[wrows]]
+        self._pop_waste(rows[from_waste])
         rrows, slot = rows[~from_waste], source[~from_waste] - 1
-        played[~from_waste] = self.reserves[rrows, slot]
         # the emptied reserve refills: from the waste, else the stock, else stays empty
         nw, ns = self.n_waste[rrows], self.n_stock[rrows]
         by_waste, by_stock = nw > 0, (nw == 0) & (ns > 0)
-        new = np.zeros(len(rrows), dtype=np.int8)
-        new[by_waste] = self.waste[rrows[by_waste], nw[by_waste] - 1]
-        new[by_stock] = self.stock[rrows[by_stock], ns[by_stock] - 1]
-        self.n_waste[rrows[by_waste]] -= 1
+        new = np.zeros(len(rrows), dtype=np.int64)
+        new[by_waste] = self.wtop[rrows[by_waste]]
+        self._pop_waste(rrows[by_waste])
         srows = rrows[by_stock]
-        self.n_stock[srows] -= 1
-        self.counts[srows, new[by_stock]] -= 1
+        top = ns[by_stock] - 1
+        new[by_stock] = self.stock[srows, top]
+        self.n_stock[srows] = top
+        self.unseen[srows, new[by_stock] - 1] -= 1
         self.reserves[rrows, slot] = new
         self.found[rows] += 1
-        self.need[rows] = _NEXT[played]
+        self.need[rows] = _NEXT[self.need[rows]]  # the card played was the one needed
+
+    def _pop_waste(self, rows: np.ndarray) -> None:
+        size = self.n_waste[rows] - 1
+        self.waste[rows, size] = 0
+        self.n_waste[rows] = size
+        below = self.waste[rows, np.maximum(size - 1, 0)]
+        self.wtop[rows] = np.where(size > 0, below, 0)
 
     # -- reading ------------------------------------------------------------------------------
-    def _waste_top(self) -> np.ndarray:
-        nw = self.n_waste
-        return np.where(nw > 0, self.waste[self._rows, np.maximum(nw - 1, 0)], 0)
-
-    def _plays(self) -> np.ndarray:
-        """(N, 8) bool: which of the waste and r1..r7 fit the foundation now."""
-        need = self.need[:, None]
-        return np.concatenate([self._waste_top()[:, None] == need, self.reserves == need], 1)
-
-    def _finished(self) -> np.ndarray:
-        stuck = (self.n_stock == 0) & ((self.n_waste == 0) | (self.redeals == 0))
-        return (self.found == NON_KINGS) | (stuck & ~self._plays().any(axis=1))
-
-    def _mask(self) -> np.ndarray:
-        out = np.zeros((self.num_envs, len(ACTIONS)), dtype=np.int8)
-        out[:, :FLIP] = self._plays()
-        out[:, FLIP] = self.n_stock > 0
-        out[:, REDEAL] = (self.n_stock == 0) & (self.n_waste > 0) & (self.redeals > 0)
-        out[self.over] = 0
-        return out
+    def _read(self) -> None:
+        """Which of the waste's top and r1..r7 fit the foundation now, and which games are
+        over (the position as the mask and the observation read it)."""
+        mask = np.empty((self.num_envs, len(ACTIONS)), dtype=bool)
+        np.equal(self.wtop, self.need, mask[:, 0])
+        np.equal(self.reserves, self.need[:, None], mask[:, 1:FLIP])
+        stock = np.greater(self.n_stock, 0, mask[:, FLIP])
+        mask[:, REDEAL] = ~stock & (self.n_waste > 0) & (self.redeals > 0)
+        # stuck: nothing to play, no card to flip, no redeal
+        self.over = (self.found == NON_KINGS) | ~mask.any(axis=1)
+        mask &= ~self.over[:, None]
+        self._mask_now = mask.view(np.int8)
 
     def _infos(self) -> dict[str, Any]:
-        self._mask_now = self._mask()  # what the next step checks its actions against
         return {
-            "action_mask": self._mask_now.copy(),
+            "action_mask": self._mask_now.copy(),  # the next step checks against its own
             "_action_mask": np.ones(self.num_envs, dtype=bool),
         }
 
     def _observe(self) -> np.ndarray:
         out = np.zeros((self.num_envs, LAYOUT.size), dtype=np.float32)
-        back = self.n_waste[:, None] - 1 - _SLOTS  # the waste from its top card down
-        cards = np.where(back >= 0, np.take_along_axis(self.waste, np.maximum(back, 0), 1), 0)
-        hot = np.concatenate(  # the one-hot fields' 1s, as columns, then as flat indices
-            [
-                (_F["needed"].start - 1 + self.need)[:, None],
-                _RESERVE_COLS + self.reserves,
-                _WASTE_COLS + cards,
-                (_F["redeals_left"].start + self.redeals)[:, None],
-            ],
-            axis=1,
-        )
-        hot += self._rows[:, None] * LAYOUT.size
-        out.reshape(-1)[hot.reshape(-1)] = 1
-        out[:, _F["waste_size"].start] = self.n_waste / MAX_WASTE
-        out[:, _F["stock"].start] = self.n_stock / MAX_WASTE
-        out[:, _F["foundation"].start] = self.found / NON_KINGS
-        unseen = _F["unseen"].start
-        out[:, unseen : unseen + KING] = self.counts[:, 1:] / 4
+        out[:, _NUMS] = self.nums / _DIVISORS
         out[:, _F["over"].start] = self.over
+        hot = np.take(_HOT_COLUMNS, self.n_waste, axis=0, out=self._hot, mode="clip")
+        hot += self.codes
+        hot += self._row_starts
+        out.reshape(-1)[hot.reshape(-1)] = 1
         return out

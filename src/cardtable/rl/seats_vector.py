@@ -165,10 +165,10 @@ class SeatsVectorEnv(VectorEnv):
                 f"action indices are 0..{len(self.encoding.actions) - 1}, not {a.tolist()}"
             )
         live = ~self._autoreset
-        seat = self._actor()
+        seat = self._seat  # the seat to act where the game goes on (the others': unused)
         # the mask of the seat to act, as computed from the state after the last step (a
         # private copy: the one handed out may have been written to)
-        ok = live & self._allowed[self.rows, a]
+        ok = live & self._allowed.reshape(-1)[self.rows * len(self.encoding.actions) + a]
         illegal = live & ~ok
         self.steps[ok] += 1
         self._apply(np.flatnonzero(ok), seat, a)

@@ -67,6 +67,9 @@ def _push_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 PUSH_OK, PUSH_FROM, PUSH_ENTRY = _push_tables()
+#: PUSH_OK's four bools of a hole as the four bytes of one word (the mask's takes of one
+#: value), whatever the byte order
+PUSH_WORD = np.ascontiguousarray(PUSH_OK.astype(np.uint8)).view(np.uint32)[:, 0]
 
 
 def _centre_numbers() -> np.ndarray:
@@ -128,6 +131,9 @@ class SlideVectorEnv(SeatsVectorEnv):
         n, p = num_envs, count
         self.target: int | None = self.options["target"]
         self.grid = np.zeros((n, p, CELLS), dtype=np.int64)
+        #: each cell's one-hot code in the observation (``CODE``: the hole 0, face down 1,
+        #: face up 1 + value), kept beside the grid: a lookup over every cell costs more
+        self.codes = np.zeros((n, p, CELLS), dtype=np.int64)
         self.hole = np.full((n, p), -1, dtype=np.int64)
         self.pending = np.full((n, p), -1, dtype=np.int64)
         self.centre = np.zeros((n, VALUES + 1), dtype=np.int64)
@@ -142,6 +148,9 @@ class SlideVectorEnv(SeatsVectorEnv):
         #: revealed stays face up, so this counts the reveals)
         self.shown = np.zeros((n, VALUES + 1), dtype=np.int64)
         self._cells = _cell_columns(p)
+        #: (viewer, seat): the first column of that seat's block in the viewer's observation
+        self._blocks = SEAT0 + BLOCK * ((np.arange(p)[None, :] - np.arange(p)[:, None]) % p)
+        self._row_starts = self.rows[:, None] * self.encoding.size
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -157,6 +166,7 @@ class SlideVectorEnv(SeatsVectorEnv):
         self.deal_no[rows] += 1
         cards = deals([self.seeds[i] for i in rows], self.deal_no[rows])
         self.grid[rows] = -cards[:, : p * CELLS].reshape(rows.size, p, CELLS)
+        self.codes[rows] = CODE[VALUES - 1]  # all face down
         self.hole[rows] = -1
         self.pending[rows] = -1
         self.centre[rows] = 0
@@ -187,9 +197,12 @@ class SlideVectorEnv(SeatsVectorEnv):
         value, d = take // 4 + 1, take % 4
         self.centre[took, value] -= 1
         hole = self.hole[took, who]
-        grid = np.take_along_axis(self.grid[took, who], PUSH_FROM[hole, d], axis=1)
-        grid[np.arange(took.size), PUSH_ENTRY[hole, d]] = value
-        self.grid[took, who] = grid
+        first = (took * self.players + who)[:, None] * CELLS  # each grid's first flat index
+        source, entry = first + PUSH_FROM[hole, d], PUSH_ENTRY[hole, d]
+        for cells, new in ((self.grid, value), (self.codes, 1 + value)):  # face up
+            pushed = np.take(cells, source)
+            pushed[np.arange(took.size), entry] = new
+            cells.reshape(-1)[first + np.arange(CELLS)] = pushed
         self.hole[took, who] = -1
         self.taken[took] += 1
         self._end_round(took[self.taken[took] == self.players])
@@ -204,6 +217,7 @@ class SlideVectorEnv(SeatsVectorEnv):
             self.centre[rows, card] += 1
             self.shown[rows, card] += 1
             self.grid[rows, s, cells[:, s]] = 0
+            self.codes[rows, s, cells[:, s]] = 0
         self.hole[rows] = cells
         self.pending[rows] = -1
         self.phase[rows] = TAKE
@@ -251,41 +265,49 @@ class SlideVectorEnv(SeatsVectorEnv):
 
     # -- what a seat sees -------------------------------------------------------------------
     def _legal(self, seat: np.ndarray) -> np.ndarray:
-        n, rows = self.num_envs, self.rows
-        mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
-        revealing = (self.phase == REVEAL) & (self.pending[rows, seat] < 0)
-        mask[:, :TAKE0] = (self.grid[rows, seat] < 0) & revealing[:, None]
+        n, p = self.num_envs, self.players
+        at = self.rows * p + seat  # (env, seat) as one index
+        mask = np.empty((n, N_ACTIONS), dtype=bool)
+        revealing = (self.phase == REVEAL) & (self.pending.reshape(-1)[at] < 0)
+        down = np.take(self.codes.reshape(n * p, CELLS), at, axis=0) == CODE[VALUES - 1]
+        np.logical_and(down, revealing[:, None], out=mask[:, :TAKE0])
         taking = (self.phase == TAKE) & (self._turn() == seat)
-        values = (self.centre[:, 1:] > 0) & taking[:, None]
-        pushes = PUSH_OK[self.hole[rows, seat]]
-        mask[:, TAKE0:] = (values[:, :, None] & pushes[:, None, :]).reshape(n, -1)
-        return mask
+        pushes = np.take(PUSH_WORD, self.hole.reshape(-1)[at]) * taking  # (N,) words
+        takes = mask[:, TAKE0:].view(np.uint32)  # (N, 10): a value's four takes a word
+        np.multiply(self.centre[:, 1:] > 0, pushes[:, None], out=takes)
+        return mask.view(np.int8)
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
         """``SlideEncoding.observe`` of each env's view for ``seat`` (the buffered reveal
-        choices never shown)."""
-        n, p, rows = self.num_envs, self.players, self.rows
-        out = np.zeros((n, self.encoding.size), dtype=np.float32)
-        over = self.over
-        out[rows, _F["phase"].start + self.phase] = 1
-        out[:, _F["round"].start] = self.round / ROUNDS
+        choices never shown). The 1s of the one-hots go in by flat index, one write."""
+        n, p = self.num_envs, self.players
+        size = self.encoding.size
+        out = np.zeros((n, size), dtype=np.float32)
+        flat = out.reshape(-1)
+        starts = self._row_starts  # (N, 1): each row's first flat index
+        base = np.take(self._blocks, seat, axis=0)  # (N, P): each seat's block, by seat
+        base += starts
+        hot = np.take(self._cells, seat, axis=0)
+        hot += self.codes.reshape(n, p * CELLS)
+        ended = np.flatnonzero(self.over)  # (at the end of a deal every card is face up anyway)
+        grid = self.grid[ended].reshape(ended.size, p * CELLS)
+        hot[ended] += CODE_OVER[grid + VALUES] - self.codes[ended].reshape(ended.size, p * CELLS)
+        hot += starts
+        flat[hot] = 1
+        flat[base] = 1  # present
+        flat[starts[:, 0] + (_F["phase"].start + self.phase)] = 1
         out[:, _F["players"].start + p - 2] = 1
+        taking = np.flatnonzero(self.phase == TAKE)
+        turn = base[taking, self._turn()[taking]]
+        flat[turn + (_F["seat0.turn"].start - SEAT0)] = 1
+        going = np.flatnonzero(~self.over)
+        flat[base[going, self.first[going]] + (_F["seat0.first"].start - SEAT0)] = 1
+        flat[base + (_F["seat0.total"].start - SEAT0)] = self.totals / 100
+        out[:, _F["round"].start] = self.round / ROUNDS
         if self.target is not None:
             out[:, _F["target"].start] = self.target / MAX_TARGET
         f = _F["centre"].start
-        out[:, f : f + VALUES] = CENTRE_NUMBERS[self.centre[:, 1:]]
+        out[:, f : f + VALUES] = np.take(CENTRE_NUMBERS, self.centre[:, 1:])
         f = _F["unseen"].start
         out[:, f : f + VALUES] = np.maximum(VALUES - self.shown[:, 1:], 0) / VALUES
-        base = SEAT0 + BLOCK * ((np.arange(p)[None, :] - seat[:, None]) % p)  # (N, P)
-        out[rows[:, None], base] = 1
-        code = CODE[self.grid.reshape(n, p * CELLS) + VALUES]
-        ended = np.flatnonzero(over)  # (at the end of a deal every card is face up anyway)
-        code[ended] = CODE_OVER[self.grid[ended].reshape(ended.size, p * CELLS) + VALUES]
-        out[rows[:, None], self._cells[seat] + code] = 1
-        taking = np.flatnonzero(self.phase == TAKE)
-        turn = self._turn()[taking]
-        out[taking, base[taking, turn] + _F["seat0.turn"].start - SEAT0] = 1
-        going = np.flatnonzero(~over)
-        out[going, base[going, self.first[going]] + _F["seat0.first"].start - SEAT0] = 1
-        out[rows[:, None], base + _F["seat0.total"].start - SEAT0] = self.totals / 100
         return out

@@ -26,16 +26,20 @@ from gymnasium.vector import VectorEnv
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.seats_vector import SeatsVectorEnv
-from cardtable.rl.the_game import _F, MAX_HAND, MAX_SEATS, MINIMUMS, TOPS
+from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS
 from cardtable.rl.the_game_vector import (
     CARD_OF,
     END,
     N_ACTIONS,
     N_CARDS,
+    PILE_STARTS,
     SIGNAL0,
     SIGNAL_CODE,
     SIGNAL_HOT,
     SIGNAL_MOVES,
+    SILENT,
+    SIZE_NUMBER,
+    TOP_NUMBER,
     TheGameVectorEnv,
     can_run,
     decks,
@@ -45,7 +49,10 @@ from cardtable.rl.the_game_vector import (
 
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
-SEATS = MAX_SEATS * BLOCK
+#: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
+SEAT_BLOCK = np.zeros((len(SIGNAL_HOT), BLOCK), dtype=np.float32)
+SEAT_BLOCK[:, 0] = 1
+SEAT_BLOCK[:, 3:] = SIGNAL_HOT
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -87,18 +94,28 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         self.talked = np.zeros(n, dtype=np.int64)
+        #: kept where the state changes, not counted a step: each table's minimum this turn
+        #: (the draw pile changes only at a deal and a turn's end), the cards in all hands
+        self.minimum = np.zeros(n, dtype=np.int64)
+        self.held = np.zeros(n, dtype=np.int64)
+        self._seat_rows = self.rows[:, None] * p  # (N, 1): each env's first (env, seat) index
+        self._row_first = self.rows * self.encoding.size  # each env's first flat index
+        #: (N, 4): each env's piles' one-hots' flat index of top 0
+        self._pile_first = self._row_first[:, None] + PILE_STARTS
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
         p, size = self.players, self.hand_size
         deck = decks(seeds)
         self.deck[rows] = deck
-        hand = np.zeros((rows.size, p, N_CARDS), dtype=bool)
         dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
-        np.put_along_axis(hand, dealt, True, axis=2)
-        self.hand[rows] = hand
+        hand_first = (rows[:, None] * p + np.arange(p))[:, :, None] * N_CARDS
+        self.hand[rows] = False
+        self.hand.reshape(-1)[hand_first + dealt] = True
         self.sizes[rows] = size
+        self.held[rows] = p * size
         self.next[rows] = p * size
+        self.minimum[rows] = self._busy
         self.tops[rows] = START_TOPS
         self.turn[rows] = self.options["start"]
         self.played[rows] = 0
@@ -121,30 +138,43 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         return self.turn
 
     def _apply(self, rows: np.ndarray, seat: np.ndarray, a: np.ndarray) -> None:
-        act, who = a[rows], seat[rows]
+        act = a[rows]
+        at = rows * self.players + seat[rows]  # (env, seat) as one index
         talk = act >= SIGNAL0
-        said, word = rows[talk], (act[talk] - SIGNAL0) % 4
-        pile, new, who_said = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0), who[talk]
-        self.said[said, who_said] += (new - self.signals[said, who_said, pile]) * SIGNAL_CODE[pile]
-        self.signals[said, who_said, pile] = new
-        self.talked[said] += 1
-        rows, act, who = rows[~talk], act[~talk], who[~talk]
+        if talk.any():
+            self._talk(rows[talk], at[talk], act[talk] - SIGNAL0)
+            moved = ~talk
+            rows, act, at = rows[moved], act[moved], at[moved]
         self.talked[rows] = 0
-        ends = rows[act == END]
         playing = act < END
-        plays, act, who = rows[playing], act[playing], who[playing]
+        ends = rows[~playing]
+        plays, act, at = rows[playing], act[playing], at[playing]
         card, pile = act // 4, act % 4
-        self.hand[plays, who, card] = False
-        self.sizes[plays, who] -= 1
-        self.tops[plays, pile] = CARD_OF[card]
+        self.hand.reshape(-1)[at * N_CARDS + card] = False
+        sizes = self.sizes.reshape(-1)
+        left = sizes[at] - 1
+        sizes[at] = left
+        self.held[plays] -= 1
+        self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
         self.played[plays] += 1
-        out = self.sizes[plays, who] == 0  # a hand played out ends its turn by itself
-        going, who = plays[~out], who[~out]
-        short = self.played[going] < self._minimum(going)
-        check, who = going[short], who[short]
-        stuck = ~fit_any(self._hands(check, who), self.tops[check])
+        out = left == 0  # a hand played out ends its turn by itself
+        going = ~out
+        short = self.played[plays[going]] < self.minimum[plays[going]]
+        check, at = plays[going][short], at[going][short]
+        stuck = ~fit_any(np.take(self.hand.reshape(-1, N_CARDS), at, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
+
+    def _talk(self, rows: np.ndarray, at: np.ndarray, signal: np.ndarray) -> None:
+        """The signals ``signal`` (0..15: 4 pile + word) of the seats ``at`` ((env, seat)
+        indexes) in the envs ``rows``: a word said, or cleared (word 3)."""
+        word, pile = signal % 4, signal // 4
+        new = np.where(word < 3, word + 1, 0)
+        signals = self.signals.reshape(-1)
+        said = signals[at * 4 + pile]
+        self.said.reshape(-1)[at] += (new - said) * SIGNAL_CODE[pile]
+        signals[at * 4 + pile] = new
+        self.talked[rows] += 1
 
     def _end_turn(self, rows: np.ndarray) -> None:
         """Draw back up to the hand size, then the next seat holding cards: over when none
@@ -157,13 +187,13 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         step = np.arange(size)
         drawn = step < take[:, None]  # (rows, size): the j-th card drawn from the deck
         at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
-        cards = self.deck[rows[:, None], at]
-        where = np.broadcast_to(rows[:, None], at.shape)[drawn]
-        self.hand[
-            where, np.broadcast_to(seat[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]
-        ] = True
+        cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
+        hand_first = (rows * self.players + seat)[:, None] * N_CARDS - CARDS[0]
+        self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
         self.next[rows] += take
         self.sizes[rows, seat] += take
+        self.held[rows] += take
+        self.minimum[rows] = self._minimum(rows)
         self.played[rows] = 0
         # the next seat holding cards, the same seat last
         p = self.players
@@ -174,7 +204,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         rows, after, holding = rows[~empty], after[~empty], holding[~empty]
         turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
         self.turn[rows] = turn
-        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self._minimum(rows))
+        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self.minimum[rows])
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
@@ -185,14 +215,15 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     # -- what a seat sees -------------------------------------------------------------------
     def _legal(self, seat: np.ndarray) -> np.ndarray:
         n, rows = self.num_envs, self.rows
-        mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
-        hand = self._hands(rows, seat) & acting[:, None]
+        hand = self._hands(rows, seat)
+        hand &= acting[:, None]
         write_plays(mask, hand, self.tops)
-        mask[:, END] = acting & (self.played >= self._minimum(rows))
+        mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
-        said = self.said[rows, seat]
-        mask[:, SIGNAL0:] = SIGNAL_MOVES[said] * talk[:, None]
+        said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
+        mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, said, axis=0)
         return mask
 
     def _observe(self, seat: np.ndarray) -> np.ndarray:
@@ -200,28 +231,29 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         seat's hand size and signals."""
         n, p, rows = self.num_envs, self.players, self.rows
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
-        tops = self.tops
-        out[rows[:, None], _F["piles"].start + np.arange(4) * TOPS + tops - 1] = 1
+        flat = out.reshape(-1)
+        flat[self._pile_first + self.tops] = 1  # the piles' one-hots
         f = _F["tops"].start
-        out[:, f : f + 4] = tops / TOPS
+        out[:, f : f + 4] = np.take(TOP_NUMBER, self.tops)
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self._hands(rows, seat)
-        sizes = self.sizes
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
-        out[:, _F["cards_left"].start] = (draw + sizes.sum(axis=1)) / N_CARDS
+        out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS
         out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.clip(self._minimum(rows), 1, MINIMUMS)
-        out[rows, _F["minimum"].start + minimum - 1] = 1
+        minimum = np.minimum(np.maximum(self.minimum, 1), MINIMUMS)  # (np.clip costs more)
+        flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
         order = self._orders[seat]  # (N, P)
-        blocks = out[:, SEAT0 : SEAT0 + SEATS].reshape(n, MAX_SEATS, BLOCK)[:, :p]
-        blocks[:, :, 0] = 1
+        at = self._seat_rows + order  # those (env, seat) indexes
+        # built apart (from a table by the signals: present and the signals' one-hots), then
+        # copied in whole: cheaper than writing a block's columns into the observation
+        blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
         blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
-        blocks[:, :, 2] = np.take_along_axis(sizes, order, axis=1) / MAX_HAND
-        blocks[:, :, 3:] = np.take(SIGNAL_HOT, np.take_along_axis(self.said, order, axis=1), axis=0)
+        blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
+        out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, p * BLOCK)
         return out
 
 

@@ -57,17 +57,28 @@ N_ACTIONS = SIGNAL0 + 16
 #: a seat's four signals (0 none, 1 avoid, 2 small, 3 good) as one number,
 #: ``s_up1 + 4 s_up2 + 16 s_down1 + 64 s_down2``
 SIGNAL_CODE = 4 ** np.arange(4)
+#: the observation's number of each top (0..100) and of each hand size (0..MAX_HAND): the
+#: float32 of the division, as the encoding writes it, read from a table
+TOP_NUMBER = (np.arange(TOPS + 1) / TOPS).astype(np.float32)
+SIZE_NUMBER = (np.arange(MAX_HAND + 1) / MAX_HAND).astype(np.float32)
+#: each pile's one-hot's column of top 0 in the observation (tops 1..100)
+PILE_STARTS = _F["piles"].start - 1 + np.arange(4) * TOPS
 #: (256, 12) float32: a seat's signals, by that number, as the observation's one-hots
 SIGNAL_HOT = np.eye(4, dtype=np.float32)[(np.arange(256)[:, None] // SIGNAL_CODE) % 4, 1:]
 SIGNAL_HOT = np.ascontiguousarray(SIGNAL_HOT.reshape(256, 12))
 
 
+#: the row of ``SIGNAL_MOVES`` of a seat that may not talk now: none
+SILENT = 256
+
+
 def _signal_moves() -> np.ndarray:
-    """(256, 16) int8: the signal actions a seat may take, by its signals as one number
-    (``SIGNAL_CODE``): on each pile the words it has not said, and clear once it said one."""
+    """(257, 16) int8: the signal actions a seat may take, by its signals as one number
+    (``SIGNAL_CODE``): on each pile the words it has not said, and clear once it said one;
+    row ``SILENT`` none."""
     said = (np.arange(256)[:, None] // SIGNAL_CODE) % 4  # (256, 4)
     words = np.concatenate([said[:, :, None] != np.arange(1, 4), said[:, :, None] > 0], axis=2)
-    return words.reshape(256, 16).astype(np.int8)
+    return np.concatenate([words.reshape(256, 16), np.zeros((1, 16), dtype=bool)]).astype(np.int8)
 
 
 SIGNAL_MOVES = _signal_moves()
@@ -99,38 +110,50 @@ FIT = _fit_table()
 
 
 def _pair_table(first: int) -> np.ndarray:
-    """(101 * 101, 98) uint16: for the tops of piles ``first`` and ``first + 1``, per card index
-    the two bytes of its plays there (the mask's actions 4 k + first and 4 k + first + 1),
-    built byte by byte so that it reads the same on any byte order."""
-    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 2), dtype=np.uint8)
-    out[:, :, :, 0] = FIT[first][:, None, :]
-    out[:, :, :, 1] = FIT[first + 1][None, :, :]
-    return out.view(np.uint16)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
+    """(101 * 101, 98) uint32: for the tops of piles ``first`` and ``first + 1``, per card index
+    the four bytes of its plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), those two
+    piles' filled in and the others' 0; built byte by byte so that it reads the same on any
+    byte order."""
+    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 4), dtype=np.uint8)
+    out[:, :, :, first] = FIT[first][:, None, :]
+    out[:, :, :, first + 1] = FIT[first + 1][None, :, :]
+    return out.view(np.uint32)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
 
 
 #: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
 UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
+#: the same as bools: does the card go on one of the two piles (a quarter of the bytes to read)
+UP_FITS, DOWN_FITS = UP_PAIR != 0, DOWN_PAIR != 0
 
 
-def _pairs(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(M, 98) uint16 twice: the rows of ``UP_PAIR`` and ``DOWN_PAIR`` for ``tops`` (M, 4)."""
-    up = np.take(UP_PAIR, tops[:, 0] * (TOPS + 1) + tops[:, 1], axis=0)
-    return up, np.take(DOWN_PAIR, tops[:, 2] * (TOPS + 1) + tops[:, 3], axis=0)
+def _pair_rows(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the up piles' and the down piles' tables for ``tops`` (M, 4)."""
+    return tops[:, 0] * (TOPS + 1) + tops[:, 1], tops[:, 2] * (TOPS + 1) + tops[:, 3]
+
+
+def _plays(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M, 98) uint32: the four bytes of plays of each card of ``hand`` (M, 98) on ``tops``
+    (M, 4), two piles a look-up (0 for a card not in the hand)."""
+    up, down = _pair_rows(tops)
+    plays = np.take(UP_PAIR, up, axis=0)
+    plays |= np.take(DOWN_PAIR, down, axis=0)
+    plays *= hand
+    return plays
 
 
 def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
     """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
-    action 4 k + p), two piles a look-up."""
-    pairs = mask[:, :PLAYS].view(np.uint16).reshape(len(mask), N_CARDS, 2)
-    up, down = _pairs(tops)
-    np.multiply(up, hand, out=pairs[:, :, 0])
-    np.multiply(down, hand, out=pairs[:, :, 1])
+    action 4 k + p), computed on aligned words, then copied in bytes."""
+    mask[:, :PLAYS] = _plays(hand, tops).view(np.int8).reshape(len(mask), PLAYS)
 
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    up, down = _pairs(tops)
-    return ((up | down) != 0) & hand
+    up, down = _pair_rows(tops)
+    fits = np.take(UP_FITS, up, axis=0)
+    fits |= np.take(DOWN_FITS, down, axis=0)
+    fits &= hand
+    return fits
 
 
 def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
@@ -225,7 +248,13 @@ class TheGameVectorEnv(VectorEnv):
         self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
         #: each env's deal seed, this episode (``game.deal(seed, 1, options)`` is its deal)
         self.seeds: list[int] = [0] * n
+        self._rows = np.arange(n)
+        self._row_first = self._rows * self.encoding.size  # each env's first flat index
+        #: (N, 4): each env's piles' one-hots' flat index of top 0
+        self._pile_first = self._row_first[:, None] + PILE_STARTS
+        self.minimum = np.zeros(n, dtype=np.int64)  # each seat's minimum this turn
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        self._legal_now = self._mask.view(bool)  # the mask's own copy: what a step accepts
         self._dealt = False
 
     # -- deals ------------------------------------------------------------------------------
@@ -249,9 +278,8 @@ class TheGameVectorEnv(VectorEnv):
     def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
         deck = decks([self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
         self.deck[rows] = deck
-        hand = np.zeros((rows.size, N_CARDS), dtype=bool)
-        np.put_along_axis(hand, deck[:, :HAND] - CARDS[0], True, axis=1)
-        self.hand[rows] = hand
+        self.hand[rows] = False
+        self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
         self.size[rows] = HAND
         self.next[rows] = HAND
         self.tops[rows] = START_TOPS
@@ -279,6 +307,7 @@ class TheGameVectorEnv(VectorEnv):
         self._deal(np.arange(n), seeds)
         self._autoreset[:] = False
         self._dealt = True
+        self.minimum = self._minimum(self._rows)
         return self._observe(), self._info()
 
     # -- steps ------------------------------------------------------------------------------
@@ -297,7 +326,7 @@ class TheGameVectorEnv(VectorEnv):
         fresh = np.flatnonzero(self._autoreset)
         live = ~self._autoreset
         self.steps[live] += 1
-        legal = live & self._allowed(a)
+        legal = live & self._legal_now.reshape(-1)[self._rows * N_ACTIONS + a]
         illegal = live & ~legal
         was_over = self.over.copy()
         self._apply(np.flatnonzero(legal), a)
@@ -311,6 +340,7 @@ class TheGameVectorEnv(VectorEnv):
         if fresh.size:
             self._deal(fresh, [None] * fresh.size)
         self._autoreset = terminated | truncated
+        self.minimum = self._minimum(self._rows)
         return self._observe(), reward, terminated, truncated, self._info()
 
     def _apply(self, rows: np.ndarray, a: np.ndarray) -> None:
@@ -334,7 +364,7 @@ class TheGameVectorEnv(VectorEnv):
         self.played[plays] += 1
         out = self.size[plays] == 0  # a hand played out ends its turn by itself
         going = plays[~out]
-        short = self.played[going] < self._minimum(going)
+        short = self.played[going] < self.minimum[going]
         check = going[short]
         stuck = ~fit_any(self.hand[check], self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
@@ -350,8 +380,8 @@ class TheGameVectorEnv(VectorEnv):
         step = np.arange(HAND)
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
         at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
-        cards = self.deck[rows[:, None], at]
-        self.hand[np.broadcast_to(rows[:, None], at.shape)[drawn], cards[drawn] - CARDS[0]] = True
+        cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
+        self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
         self.next[rows] += take
         self.size[rows] += take
         self.played[rows] = 0
@@ -365,11 +395,11 @@ class TheGameVectorEnv(VectorEnv):
         """The encoding's observation of each env's view (``TheGameEncoding.observe``)."""
         n = self.num_envs
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
-        rows = np.arange(n)[:, None]
+        flat = out.reshape(-1)
         tops = self.tops
-        out[rows, _F["piles"].start + np.arange(4) * TOPS + tops - 1] = 1
+        flat[self._pile_first + tops] = 1  # the piles' one-hots
         f = _F["tops"].start
-        out[:, f : f + 4] = tops / TOPS
+        out[:, f : f + 4] = np.take(TOP_NUMBER, tops)
         f = _F["hand"].start
         out[:, f : f + N_CARDS] = self.hand
         size = self.size
@@ -377,15 +407,15 @@ class TheGameVectorEnv(VectorEnv):
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + size) / N_CARDS
         out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.clip(self._minimum(np.arange(n)), 1, MINIMUMS)
-        out[np.arange(n), _F["minimum"].start + minimum - 1] = 1
+        minimum = np.minimum(np.maximum(self.minimum, 1), MINIMUMS)  # (np.clip costs more)
+        flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
         out[:, _F["players"].start] = 1
         out[:, _F["over"].start] = self.over
         out[:, _F["seat0.present"].start] = 1
         out[:, _F["seat0.turn"].start] = ~self.over
         out[:, _F["seat0.hand_size"].start] = size / MAX_HAND
         f = _F["seat0.signals"].start
-        out[:, f : f + 12] = SIGNAL_HOT[self.said]
+        out[:, f : f + 12] = np.take(SIGNAL_HOT, self.said, axis=0)
         return out
 
     def _legal(self) -> np.ndarray:
@@ -395,26 +425,16 @@ class TheGameVectorEnv(VectorEnv):
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         live = ~self.over
         write_plays(mask, self.hand, self.tops)
-        mask[:, END] = self.played >= self._minimum(np.arange(n))
+        mask[:, END] = self.played >= self.minimum
         talk = live & (self.talked < self.talk_limit)
-        mask[:, SIGNAL0:] = SIGNAL_MOVES[self.said] * talk[:, None]
+        mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, np.where(talk, self.said, SILENT), axis=0)
         mask[~live] = 0
         return mask
 
-    def _allowed(self, a: np.ndarray) -> np.ndarray:
-        """(N,) bools: is action ``a[i]`` one the mask of env ``i`` allows now? (Read from the
-        state, not from the mask handed out, which a caller may write to.)"""
-        rows = np.arange(self.num_envs)
-        card, pile = np.minimum(a // 4, N_CARDS - 1), a % 4
-        play = self.hand[rows, card] & FIT[pile, self.tops[rows, pile], card]
-        end = self.played >= self._minimum(rows)
-        said = self.signals[rows, np.clip((a - SIGNAL0) // 4, 0, 3)]
-        word = (a - SIGNAL0) % 4
-        talk = (self.talked < self.talk_limit) & np.where(word < 3, said != word + 1, said > 0)
-        return ~self.over & np.where(a < PLAYS, play, np.where(a == END, end, talk))
-
     def _info(self) -> dict[str, Any]:
-        self._mask = self._legal()  # handed out as it is: the steps never read it
+        # handed out as it is (a caller may write to it); the next step reads its own copy
+        self._mask = self._legal()
+        self._legal_now = self._mask.view(bool).copy()
         return {
             "action_mask": self._mask,
             "_action_mask": np.ones(self.num_envs, dtype=bool),
