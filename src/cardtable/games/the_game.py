@@ -452,6 +452,22 @@ class TheGameState(State):
         return out
 
     # -- acting -----------------------------------------------------------------------------
+    def act(self, seat: int, action: str) -> None:
+        # A play that fits, by the seat in turn, is checked and played here in one piece (the
+        # plain path's common case); anything else goes the base class's way, to be refused
+        # with its reason or applied word by word.
+        play = _PLAY_OF.get(action) if type(action) is str else None
+        if play is None or type(seat) is not int or seat != self.turn or self._ended:
+            return super().act(seat, action)
+        card, pile = play
+        top = self.tops[pile]
+        fitting = (card > top or card == top - 10) if pile < 2 else (card < top or card == top + 10)
+        if not fitting or not 0 <= seat < self.players or card not in self.hands[seat]:
+            return super().act(seat, action)
+        self._play(seat, card, pile)
+        self.actions.append((seat, action))
+        return None
+
     def _apply(self, seat: int, action: str) -> None:
         play = _PLAY_OF.get(action)  # a well-formed play is one look-up; the rest word by word
         if play is not None:
@@ -532,7 +548,8 @@ class TheGameState(State):
         self.played += 1
         if not hand:
             self._end_turn()  # a hand played out ends its turn by itself
-        elif self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
+        # (no minimum is above 3: a third card is past it without asking for it)
+        elif 3 > self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
             self._ended = True  # stuck before the minimum
 
     def _end_turn(self) -> None:
