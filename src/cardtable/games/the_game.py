@@ -63,6 +63,12 @@ SIGNAL_WORDS = {
 }
 
 
+def play_text(card: int, pile: int) -> str:
+    """The action that plays ``card`` on pile number ``pile`` (PILES order): one text per
+    play, made once (the game finds it by one look-up)."""
+    return _PLAY_TEXT[(card, pile)]
+
+
 def fits(card: int, pile: int, top: int) -> bool:
     """May ``card`` go on pile number ``pile`` (PILES order) whose top card is ``top``?"""
     if UP[pile]:
@@ -458,6 +464,8 @@ class TheGameState(State):
         # with its reason or applied word by word.
         play = _PLAY_OF.get(action) if type(action) is str else None
         if play is None or type(seat) is not int or seat != self.turn or self._ended:
+            if action == _END and type(seat) is int and seat == self.turn and not self._ended:
+                return self._act_end(seat)
             return super().act(seat, action)
         card, pile = play
         top = self.tops[pile]
@@ -466,6 +474,14 @@ class TheGameState(State):
             return super().act(seat, action)
         self._play(seat, card, pile)
         self.actions.append((seat, action))
+        return None
+
+    def _act_end(self, seat: int) -> None:
+        """``act`` of "end" by the seat in turn: the turn ended if the minimum is played."""
+        if not 0 <= seat < self.players or self.played < self.minimum:
+            return super().act(seat, _END)  # refused, with the base class's reason
+        self._end_turn()
+        self.actions.append((seat, _END))
         return None
 
     def _apply(self, seat: int, action: str) -> None:
