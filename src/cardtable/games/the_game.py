@@ -652,15 +652,12 @@ class TheGameState(State):
             parts.signals_seen = [dict(s) for s in self.signals]
         return parts.signals
 
-    def _shown_played(self, parts: _Shown) -> list[int]:
-        """Every card played, sorted: a card more is put in place, not sorted again (the
-        piles only grow)."""
+    def _shown_played(self, parts: _Shown, sizes: list[int]) -> list[int]:
+        """Every card played, sorted, for piles of ``sizes`` now (``view`` has found them
+        changed): a card more is put in place, not sorted again (the piles only grow)."""
         piles = self.piles_played
-        sizes = list(map(len, piles))
         if parts.played_of is piles:
             old = parts.played_sizes
-            if old == sizes:
-                return parts.played
             for p in range(len(old)):
                 if sizes[p] == old[p] + 1:  # the one pile that grew, by its top card?
                     old[p] += 1
@@ -683,6 +680,9 @@ class TheGameState(State):
             parts = self._shown()
         sizes = list(map(len, hands))
         u1, u2, d1, d2 = self.tops
+        piles = self.piles_played
+        p1, p2, p3, p4 = piles  # (a list of four sizes is built fastest written out)
+        played_sizes = [len(p1), len(p2), len(p3), len(p4)]
         empty = options["min_after_empty"]
         view = {
             "game": "the-game",
@@ -701,7 +701,11 @@ class TheGameState(State):
                 parts.signals if parts.signals_seen == self.signals else self._shown_signals(parts)
             ),
             "cards_left": len(draw) + sum(sizes),
-            "played": self._shown_played(parts),
+            "played": (
+                parts.played
+                if parts.played_of is piles and parts.played_sizes == played_sizes
+                else self._shown_played(parts, played_sizes)
+            ),
             "over": over,
         }
         if over:
