@@ -24,6 +24,7 @@ imports a bot.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from types import ModuleType
 from typing import Any, Protocol
@@ -68,7 +69,14 @@ def is_external(spec: str) -> bool:
 
 
 def _load(name: str) -> Any:
-    module, _, cls = BUILT_IN[name].partition(":")
+    return _class_at(BUILT_IN[name])
+
+
+@functools.cache
+def _class_at(target: str) -> Any:
+    """The class a "module:Class" text names, found once (a simulation builds a bot per seat
+    and game: the import machinery's look-up cost as much as a random bot's other work)."""
+    module, _, cls = target.partition(":")
     try:
         return getattr(importlib.import_module(module), cls)
     except ModuleNotFoundError:  # a bot listed before its module exists

@@ -89,6 +89,8 @@ class BotSeats:
         # asked after every action: known once, not looked up each time
         self._reactors = [(seat, bot) for seat, bot in self.bots.items() if can(bot, "react")]
         self._watchers = [(seat, bot) for seat, bot in self.bots.items() if can(bot, "event")]
+        #: whether any bot is told of actions or may answer them (``react``)
+        self.listens = bool(self._reactors or self._watchers)
         self._finished = False
 
     def __contains__(self, seat: object) -> bool:
@@ -154,9 +156,23 @@ class BotSeats:
         close_all(self.bots.values())
 
 
+def _play_quietly(state: State, bots: Mapping[int, Bot]) -> None:
+    """``play_out``'s loop at a table where no bot reacts or watches: the same choices, asked
+    without a call per action to ``BotSeats`` (the plain path of simulations)."""
+    view, legal, act, to_act = state.view, state.legal, state.act, state.to_act
+    while not state.over:
+        for k, seat in enumerate(to_act()):
+            # the first seat was just asked for; a later one may have been served by now
+            if k and (state.over or seat not in to_act()):
+                continue
+            act(seat, bots[seat].choose(view(seat), legal(seat)))
+
+
 def play_out(state: State, seats: BotSeats) -> None:
     """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``)."""
     try:
+        if not seats.listens:
+            _play_quietly(state, seats.bots)
         while not state.over:
             for k, seat in enumerate(state.to_act()):
                 # the first seat was just asked for; a later one may have been served by now

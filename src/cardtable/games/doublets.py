@@ -396,6 +396,19 @@ class DoubletsState(State):
         return out
 
     # -- acting -----------------------------------------------------------------------------
+    def act(self, seat: int, action: str) -> None:
+        # A flip from a stock with cards (most of a game's actions) in one piece; anything
+        # else goes the base class's way, to be refused with its reason or applied.
+        stock = self.stock
+        if action != "flip" or type(seat) is not int or seat != 0 or not stock or self._ended:
+            return super().act(seat, action)
+        self.waste.append(stock.pop())
+        # (``_finished`` can only be true with a full foundation or no flip nor redeal left)
+        if len(self.foundation) == NON_KINGS or not (stock or self.redeals_left):
+            self._ended = self._finished()
+        self.actions.append(_FLIP)
+        return None
+
     def _apply(self, seat: int, action: str) -> None:
         if seat != 0:
             raise NotYourTurn(_("Doublets is played alone, by seat 0"))

@@ -593,6 +593,34 @@ class SlideState(State):
         return (self.first + self.taken) % self.players
 
     # -- acting -----------------------------------------------------------------------------
+    def act(self, seat: int, action: str) -> None:
+        # A reveal or a take that the rules allow, by an ordinary seat, in one piece (the
+        # plain path's every action); anything else goes the base class's way, to be refused
+        # with its reason.
+        if type(action) is not str or type(seat) is not int or self._ended:
+            return super().act(seat, action)
+        cell = _REVEAL_OF.get(action)
+        if cell is not None:
+            if not (0 <= seat < self.players and self.phase == "reveal"):
+                return super().act(seat, action)
+            if self.pending[seat] == cell or self.grids[seat][cell] >= 0:
+                return super().act(seat, action)
+            self._reveal(seat, cell)
+        else:
+            take = _TAKE_OF.get(action)
+            if take is None or self.phase != "take" or seat != self._taker():
+                return super().act(seat, action)
+            value, direction = take
+            if value not in self.centre or (self.holes[seat], direction) not in _PATH:
+                return super().act(seat, action)
+            self._take(seat, value, direction)
+        self.actions.append((seat, action))
+        return None
+
+    def _taker(self) -> int:
+        """The seat to take a centre card now, during the take phase."""
+        return (self.first + self.taken) % self.players
+
     def _apply(self, seat: int, action: str) -> None:
         # a well-formed text is one dict look-up; the rest are parsed word by word, to say why
         cell = _REVEAL_OF.get(action)

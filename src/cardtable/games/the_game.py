@@ -63,6 +63,12 @@ SIGNAL_WORDS = {
 }
 
 
+def play_text(card: int, pile: int) -> str:
+    """The action that plays ``card`` on pile number ``pile`` (PILES order): one text per
+    play, made once (the game finds it by one look-up)."""
+    return _PLAY_TEXT[(card, pile)]
+
+
 def fits(card: int, pile: int, top: int) -> bool:
     """May ``card`` go on pile number ``pile`` (PILES order) whose top card is ``top``?"""
     if UP[pile]:
@@ -452,6 +458,32 @@ class TheGameState(State):
         return out
 
     # -- acting -----------------------------------------------------------------------------
+    def act(self, seat: int, action: str) -> None:
+        # A play that fits, by the seat in turn, is checked and played here in one piece (the
+        # plain path's common case); anything else goes the base class's way, to be refused
+        # with its reason or applied word by word.
+        play = _PLAY_OF.get(action) if type(action) is str else None
+        if play is None or type(seat) is not int or seat != self.turn or self._ended:
+            if action == _END and type(seat) is int and seat == self.turn and not self._ended:
+                return self._act_end(seat)
+            return super().act(seat, action)
+        card, pile = play
+        top = self.tops[pile]
+        fitting = (card > top or card == top - 10) if pile < 2 else (card < top or card == top + 10)
+        if not fitting or not 0 <= seat < self.players or card not in self.hands[seat]:
+            return super().act(seat, action)
+        self._play(seat, card, pile)
+        self.actions.append((seat, action))
+        return None
+
+    def _act_end(self, seat: int) -> None:
+        """``act`` of "end" by the seat in turn: the turn ended if the minimum is played."""
+        if not 0 <= seat < self.players or self.played < self.minimum:
+            return super().act(seat, _END)  # refused, with the base class's reason
+        self._end_turn()
+        self.actions.append((seat, _END))
+        return None
+
     def _apply(self, seat: int, action: str) -> None:
         play = _PLAY_OF.get(action)  # a well-formed play is one look-up; the rest word by word
         if play is not None:
@@ -532,7 +564,8 @@ class TheGameState(State):
         self.played += 1
         if not hand:
             self._end_turn()  # a hand played out ends its turn by itself
-        elif self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
+        # (no minimum is above 3: a third card is past it without asking for it)
+        elif 3 > self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
             self._ended = True  # stuck before the minimum
 
     def _end_turn(self) -> None:
@@ -619,15 +652,12 @@ class TheGameState(State):
             parts.signals_seen = [dict(s) for s in self.signals]
         return parts.signals
 
-    def _shown_played(self, parts: _Shown) -> list[int]:
-        """Every card played, sorted: a card more is put in place, not sorted again (the
-        piles only grow)."""
+    def _shown_played(self, parts: _Shown, sizes: list[int]) -> list[int]:
+        """Every card played, sorted, for piles of ``sizes`` now (``view`` has found them
+        changed): a card more is put in place, not sorted again (the piles only grow)."""
         piles = self.piles_played
-        sizes = list(map(len, piles))
         if parts.played_of is piles:
             old = parts.played_sizes
-            if old == sizes:
-                return parts.played
             for p in range(len(old)):
                 if sizes[p] == old[p] + 1:  # the one pile that grew, by its top card?
                     old[p] += 1
@@ -650,6 +680,9 @@ class TheGameState(State):
             parts = self._shown()
         sizes = list(map(len, hands))
         u1, u2, d1, d2 = self.tops
+        piles = self.piles_played
+        p1, p2, p3, p4 = piles  # (a list of four sizes is built fastest written out)
+        played_sizes = [len(p1), len(p2), len(p3), len(p4)]
         empty = options["min_after_empty"]
         view = {
             "game": "the-game",
@@ -668,7 +701,11 @@ class TheGameState(State):
                 parts.signals if parts.signals_seen == self.signals else self._shown_signals(parts)
             ),
             "cards_left": len(draw) + sum(sizes),
-            "played": self._shown_played(parts),
+            "played": (
+                parts.played
+                if parts.played_of is piles and parts.played_sizes == played_sizes
+                else self._shown_played(parts, played_sizes)
+            ),
             "over": over,
         }
         if over:

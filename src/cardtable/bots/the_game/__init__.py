@@ -17,5 +17,4 @@ def greedy(view: dict, legal: list[str]) -> str:
     choice = the_game.greedy_play(view["hand"], tops, view["played_this_turn"], view["minimum"])
     if choice is None:
         return "end"
-    card, pile = choice
-    return f"play {card} {the_game.PILES[pile]}"
+    return the_game.play_text(*choice)
