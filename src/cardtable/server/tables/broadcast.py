@@ -115,9 +115,8 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
 def same_info(info: dict[str, Any], sent: dict[str, Any]) -> bool:
     """Whether table info ``info`` says what ``sent`` said, but for its ``version`` (which
     the state message carries)."""
-    return len(info) == len(sent) and all(
-        key in sent and sent[key] == value for key, value in info.items() if key != "version"
-    )
+    # (one copy and the dictionaries' own comparison: half a loop over the keys' cost)
+    return {**info, "version": sent["version"]} == sent
 
 
 #: the labels of a connection that asked for none (``Conn.labels``): (labels, labels_msg)
