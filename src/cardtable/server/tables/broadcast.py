@@ -45,53 +45,53 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
     message (a table's spectators one message, encoded once, not one each).
     """
     seen = {} if seen is None else seen
-    seat = conn.seat
     # the table info this connection was last sent, named by its id (kept alive in ``seen``
     # for the broadcast, so the id names no other)
     sent = conn.table_sent if conn.table_changes_only else None
-    kind = ("message", seat, conn.player_id, conn.log_version, conn.labels, id(sent))
+    kind = ("message", conn.seat, conn.player_id, conn.log_version, conn.labels, id(sent))
     shared = seen.get(kind)
-    if shared is not None:
-        conn.log_version = table.version
-        if conn.table_changes_only:
-            conn.table_sent = seen[("table sent", kind)]
-        return cast(StateDict, shared)
-    pair = seen.get(seat)
-    if pair is None:
-        running = table.status == "running" and seat is not None
-        # last_legal is what the seat may do now (kept by every change: engine.after_change)
-        pair = seen[seat] = (
-            table.state.view(seat),
-            table.last_legal.get(seat, []) if running and seat is not None else [],
-        )
-    base = seen.get("info")
-    if base is None:
-        base = seen["info"] = table.info(None)
-        seen["spectators"] = spectators(table)
+    if shared is None:
+        shared = seen[kind] = Shared(build_state(table, conn, sent, seen))
+        seen[("table sent", kind)], seen[("was sent", kind)] = shared.get("table", sent), sent
+    conn.log_version = table.version
+    if conn.table_changes_only:
+        conn.table_sent = seen[("table sent", kind)]
+    return cast(StateDict, shared)
+
+
+def build_state(
+    table: LiveTable, conn: Conn, sent: dict[str, Any] | None, seen: dict[Any, Any]
+) -> StateDict:
+    """The state message of ``conn`` (``state_message``), from the parts ``seen`` keeps per
+    seat; without the table info if it is ``sent`` (but for its version)."""
+    seat = conn.seat
+    view, legal = seat_position(table, seat, seen)
     words = seen.get(("words", seat))
     if words is None:
         words = seen[("words", seat)] = {
-            **table_words(table, seat, pair[0]),
+            **table_words(table, seat, view),
             "tools": table.tools(seat),
         }
+    if words["ending"] and table.resigned and not words["ending"]["verdict"]:
+        words = {**words, "ending": resigner_ending(table, words["ending"], conn.player_id)}
     labels = seen.get(("labels", seat)) if conn.labels else NO_LABELS
     if labels is None:
-        labels = seen[("labels", seat)] = move_labels(table, pair[0], pair[1])
+        labels = seen[("labels", seat)] = move_labels(table, view, legal)
     since = conn.log_version
     delta = seen.get(("log", seat, since))
     if delta is None:
         delta = seen[("log", seat, since)] = gamelog.log_since(table, seat, since)
-    conn.log_version = table.version
-    if words["ending"] and table.resigned and not words["ending"]["verdict"]:
-        words = {**words, "ending": resigner_ending(table, words["ending"], conn.player_id)}
-    info = table.info_as(base, conn.player_id)
+    base = seen.get("info")
+    if base is None:
+        base = seen["info"] = table.info(None)
+        seen["spectators"] = spectators(table)
     message: StateDict = {
         "type": "state",
         "version": table.version,
         "seat": seat,
-        "table": info,
-        "view": pair[0],
-        "legal": pair[1],
+        "table": table.info_as(base, conn.player_id),
+        "view": view,
+        "legal": legal,
         "spectators": seen["spectators"],
         "log_from": delta[0],
         "log": delta[1],
@@ -102,14 +102,24 @@ def state_message(table: LiveTable, conn: Conn, seen: dict[Any, Any] | None = No
         "ending": words["ending"],
         "tools": words["tools"],
     }
-    if sent is not None and same_info(info, sent):
+    if sent is not None and same_info(message["table"], sent):
         del message["table"]
-        info = sent
-    seen[("table sent", kind)], seen[("was sent", kind)] = info, sent
-    if conn.table_changes_only:
-        conn.table_sent = info
-    seen[kind] = Shared(message)
-    return cast(StateDict, seen[kind])
+    return message
+
+
+def seat_position(
+    table: LiveTable, seat: int | None, seen: dict[Any, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """The seat's view and legal actions, once per broadcast (``seen``)."""
+    pair = seen.get(seat)
+    if pair is None:
+        running = table.status == "running" and seat is not None
+        # last_legal is what the seat may do now (kept by every change: engine.after_change)
+        pair = seen[seat] = (
+            table.state.view(seat),
+            table.last_legal.get(seat, []) if running and seat is not None else [],
+        )
+    return cast(tuple[dict[str, Any], list[str]], pair)
 
 
 def same_info(info: dict[str, Any], sent: dict[str, Any]) -> bool:
