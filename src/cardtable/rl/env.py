@@ -113,7 +113,13 @@ class Table:
         #: whether an action is talk, asked of the game once per action text (None: no talk)
         self.talk: TalkMemo | None = TalkMemo(self.game.is_talk) if self.game.has_talk else None
         self._waiting: list[int] = []
+        #: the learning seat to act next (the first waiting), None once over
+        self.next_learner: int | None = None
+        #: the state's ``over`` as the last change left it (read once per change)
+        self.ended = False
         self._legal: dict[int, list[Action]] = {}
+        #: each seat's mask of ``_legal_now``, the table's own (handed out as copies)
+        self._masks: dict[int, np.ndarray] = {}
 
     # -- the game -----------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -160,17 +166,27 @@ class Table:
         state = self.state
         assert state is not None
         self.step_seats = state.to_act()
-        self._waiting = [] if state.over else list(self.step_seats)
-        self._legal = {}
+        self.ended = state.over
+        self._wait_for([] if self.ended else list(self.step_seats))
+
+    def _wait_for(self, seats: list[int]) -> None:
+        """The seats of this step still to choose: the position changed."""
+        self._waiting = seats
+        self._legal, self._masks = {}, {}
+        if not self.opponents:
+            self.next_learner = seats[0] if seats else None
+            return
+        self.next_learner = None
+        for s in seats:
+            if s not in self.opponents:
+                self.next_learner = s
+                break
 
     def current(self) -> int | None:
         """The learning seat to act next (the first in seat order), None once over."""
         if self.state is None:
             raise RuntimeError("reset the environment first")
-        for s in self._waiting:
-            if s not in self.opponents:
-                return s
-        return None
+        return self.next_learner
 
     def legal(self, seat: int) -> list[Action]:
         """What ``seat`` may do now in the environment: its legal actions while it is to
@@ -194,30 +210,53 @@ class Table:
             self._legal[seat] = out
         return out
 
+    def _mask_now(self, seat: int) -> np.ndarray:
+        """``mask(seat)``, worked out once per position: read it, never change it."""
+        out = self._masks.get(seat)
+        if out is None:
+            out = self._masks[seat] = self.encoding.kept_mask(self._legal_now(seat))
+        return out
+
     def act(self, seat: int, action: Action) -> None:
         """A learning seat's action (one of ``legal(seat)``), then the bots until a learning
         seat must act again."""
         if action not in self._legal_now(seat):
-            raise ValueError(
-                f"{action!r} is not legal for seat {seat} now "
-                f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
-            )
+            raise self._not_legal(seat, action)
         self.take(seat, action)
         if self.opponents:
             self.play_bots()
+
+    def act_index(self, seat: int, index: int) -> None:
+        """``act`` by the action's index in the encoding's actions, checked by the mask (one
+        look-up, where the notation would be sought in the legal list)."""
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._mask_now(seat)
+        if not (0 <= index < len(mask) and mask[index]):
+            raise self._not_legal(seat, self.encoding.action(index))
+        self.take(seat, self.encoding.actions[index])
+        if self.opponents:
+            self.play_bots()
+
+    def _not_legal(self, seat: int, action: Action) -> ValueError:
+        return ValueError(
+            f"{action!r} is not legal for seat {seat} now "
+            f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
+        )
 
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
         once, a move buffered until every seat of the step has chosen, then all applied."""
         state, seats, pending = self.live, self.seats, self.pending
         assert seats is not None
-        self._legal = {}
         if self.talk is not None and self.talk[action]:
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1
             state.act(seat, action)
             if self.opponents:
                 seats.react(state, seat)
+            self.ended = state.over
+            self._legal, self._masks = {}, {}
             return
         self.talked[seat] = 0
         if len(self.step_seats) == 1:  # (the one seat of the step: at once)
@@ -225,13 +264,13 @@ class Table:
             if self.opponents:  # (bots to tell or to react)
                 seats.react(state, seat)
             self._next_step()
-            if state.over:
+            if self.ended:
                 seats.finish(state)
             return
         pending[seat] = action
         waiting = [s for s in self.step_seats if s not in pending]
         if waiting:
-            self._waiting = waiting
+            self._wait_for(waiting)
             return
         for s in self.step_seats:  # every seat of the step has chosen: apply, in seat order
             if s in pending and not state.over:
@@ -240,7 +279,7 @@ class Table:
                     seats.react(state, s)
         self.pending = {}
         self._next_step()
-        if state.over:
+        if self.ended:
             seats.finish(state)
 
     def play_bots(self) -> None:
@@ -279,7 +318,11 @@ class Table:
         return self.observe(self.live.view(seat))
 
     def mask(self, seat: int) -> np.ndarray:
-        return self.encoding.mask(self._legal_now(seat))
+        """``seat``'s legal actions now as the encoding's mask: a fresh array."""
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._mask_now(seat)
+        return mask.copy()
 
     def render(self) -> str:
         """The spectator's view as text (what anyone watching may know)."""
@@ -378,10 +421,7 @@ class _MultiAgent(_OnTable):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table, seat = self.table, self.seat_of[agent]
-        return {
-            "observation": table.observe(table.live.view(seat)),
-            "action_mask": table.encoding.mask(table._legal_now(seat)),
-        }
+        return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
 
     def render(self) -> str | None:
         return self.table.render() if self.render_mode == "ansi" else None
@@ -422,7 +462,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
 
     def _after_step(self) -> None:
         table, cut = self.table, False
-        if table.live.over:  # rewards once, at the end
+        if table.ended:  # rewards once, at the end
             rewards = table.rewards()
             result = table.live.result()
             for a in self.agents:
@@ -433,7 +473,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
             for a in self.agents:  # (and every step after: steps only grow)
                 self.truncations[a] = True
             cut = True
-        seat = None if cut else table.current()
+        seat = None if cut else table.next_learner
         if seat is not None:
             self.agent_selection = self.agent_of[seat]
         elif self.agents:
@@ -448,11 +488,11 @@ class CardtableAEC(_MultiAgent, AECEnv):
             raise ValueError(f"{agent} must act: None is only for agents whose game is done")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        table.act(self.seat_of[agent], table.encoding.action(int(action)))
+        table.act_index(self.seat_of[agent], int(action))
         self.steps += 1
         # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
         # reset and the step before left it) and accumulating them changes nothing
-        over = table.live.over
+        over = table.ended
         if over:
             self.rewards = dict.fromkeys(self.agents, 0.0)
         self._after_step()
