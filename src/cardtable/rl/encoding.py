@@ -21,6 +21,8 @@ from cardtable.core.protocol import Game
 #: for lists of at most ``MASK_KEPT_UP_TO`` actions (longer ones seldom recur: measured, #29)
 MASKS_KEPT = 4096
 MASK_KEPT_UP_TO = 8
+#: the masks' type, made once (numpy makes it from ``np.int8`` at every call otherwise)
+_INT8 = np.dtype(np.int8)
 #: a function from a view to its observation (``Encoding.observe``, ``Encoding.observer()``)
 Observe = Callable[[Mapping[str, Any]], np.ndarray]
 
@@ -127,7 +129,7 @@ class Encoding(ABC):
         hot, index = bytearray(len(self.actions)), self._index
         for a in legal:
             hot[index[a]] = 1
-        return np.frombuffer(hot, dtype=np.int8)
+        return np.frombuffer(hot, dtype=_INT8)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
