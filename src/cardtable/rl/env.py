@@ -119,8 +119,6 @@ class Table:
         #: the state's ``over`` as the last change left it (read once per change)
         self.ended = False
         self._legal: dict[int, list[Action]] = {}
-        #: each seat's mask of ``_legal_now``, the table's own (handed out as copies)
-        self._masks: dict[int, np.ndarray] = {}
 
     # -- the game -----------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -173,7 +171,7 @@ class Table:
     def _wait_for(self, seats: list[int]) -> None:
         """The seats of this step still to choose: the position changed."""
         self._waiting = seats
-        self._legal, self._masks = {}, {}
+        self._legal = {}
         if not self.opponents:
             self.next_learner = seats[0] if seats else None
             return
@@ -211,39 +209,17 @@ class Table:
             self._legal[seat] = out
         return out
 
-    def _mask_now(self, seat: int) -> np.ndarray:
-        """``mask(seat)``, worked out once per position: read it, never change it."""
-        out = self._masks.get(seat)
-        if out is None:
-            out = self._masks[seat] = self.encoding.kept_mask(self._legal_now(seat))
-        return out
-
     def act(self, seat: int, action: Action) -> None:
         """A learning seat's action (one of ``legal(seat)``), then the bots until a learning
         seat must act again."""
         if action not in self._legal_now(seat):
-            raise self._not_legal(seat, action)
+            raise ValueError(
+                f"{action!r} is not legal for seat {seat} now "
+                f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
+            )
         self.take(seat, action)
         if self.opponents:
             self.play_bots()
-
-    def act_index(self, seat: int, index: int) -> None:
-        """``act`` by the action's index in the encoding's actions, checked by the mask (one
-        look-up, where the notation would be sought in the legal list)."""
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self._mask_now(seat)
-        if not (0 <= index < len(mask) and mask[index]):
-            raise self._not_legal(seat, self.encoding.action(index))
-        self.take(seat, self.encoding.actions[index])
-        if self.opponents:
-            self.play_bots()
-
-    def _not_legal(self, seat: int, action: Action) -> ValueError:
-        return ValueError(
-            f"{action!r} is not legal for seat {seat} now "
-            f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
-        )
 
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
@@ -257,7 +233,7 @@ class Table:
             if self.opponents:
                 seats.react(state, seat)
             self.ended = state.over
-            self._legal, self._masks = {}, {}
+            self._legal = {}
             return
         self.talked[seat] = 0
         if len(self.step_seats) == 1:  # (the one seat of the step: at once)
@@ -319,11 +295,7 @@ class Table:
         return self.observe(self.live.view(seat))
 
     def mask(self, seat: int) -> np.ndarray:
-        """``seat``'s legal actions now as the encoding's mask: a fresh array."""
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self._mask_now(seat)
-        return mask.copy()
+        return self.encoding.mask(self._legal_now(seat))
 
     def render(self) -> str:
         """The spectator's view as text (what anyone watching may know)."""
@@ -423,10 +395,10 @@ class _MultiAgent(_OnTable):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # ``Table.observation`` and ``Table.mask`` written out: this is every step's path
         table, seat = self.table, self.seat_of[agent]
-        mask = table._masks.get(seat)
-        if mask is None:
-            mask = table._mask_now(seat)
-        return {"observation": table.observe(table.live.view(seat)), "action_mask": mask.copy()}
+        return {
+            "observation": table.observe(table.live.view(seat)),
+            "action_mask": table.encoding.mask(table._legal_now(seat)),
+        }
 
     def render(self) -> str | None:
         return self.table.render() if self.render_mode == "ansi" else None
@@ -507,7 +479,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
             raise ValueError(f"{agent} must act: None is only for agents whose game is done")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        table.act_index(self.seat_of[agent], int(action))
+        table.act(self.seat_of[agent], table.encoding.action(int(action)))
         self.steps += 1
         # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
         # reset and the step before left it) and accumulating them changes nothing
