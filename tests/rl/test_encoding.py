@@ -15,7 +15,13 @@ need_rl()
 import numpy as np  # noqa: E402
 
 from cardtable import games  # noqa: E402
-from cardtable.rl.encoding import Encoding, load_encoding, place_rewards  # noqa: E402
+from cardtable.rl.encoding import (  # noqa: E402
+    Encoding,
+    FromViewer,
+    from_viewer,
+    load_encoding,
+    place_rewards,
+)
 
 GAMES = [name for name in games.names() if games.get(name).encoding is not None]
 TABLES = [
@@ -158,3 +164,18 @@ def test_docs_give_each_encoding_its_sizes(game):
             else field.name
         )
         assert f"`{name}`" in page, name
+
+
+@pytest.mark.parametrize("players", [1, 2, 5, 6])
+def test_from_viewer_cut_once_copies_as_from_viewer_does(players):
+    """The pieces follow the kept array's changes; each call is a fresh, writable copy."""
+    kept = np.arange(40 + 6 * 7, dtype=np.float32)
+    turned = FromViewer(kept, 40, 7, players)
+    for change in range(3):
+        kept[change * 11] += 100  # (a change after the pieces were cut)
+        for viewer in [None, *range(players)]:
+            out = turned(viewer)
+            assert out.tobytes() == from_viewer(kept, 40, 7, viewer, players).tobytes()
+            assert out.dtype == kept.dtype and out.flags.writeable
+            out[:] = -1  # the copy is the caller's
+    assert (kept[0], kept[11], kept[22]) == (100, 111, 122)  # (untouched by the copies)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from itertools import filterfalse
 from typing import Any
 
 import gymnasium
@@ -113,6 +114,10 @@ class Table:
         #: whether an action is talk, asked of the game once per action text (None: no talk)
         self.talk: TalkMemo | None = TalkMemo(self.game.is_talk) if self.game.has_talk else None
         self._waiting: list[int] = []
+        #: the learning seat to act next (the first waiting), None once over
+        self.next_learner: int | None = None
+        #: the state's ``over`` as the last change left it (read once per change)
+        self.ended = False
         self._legal: dict[int, list[Action]] = {}
 
     # -- the game -----------------------------------------------------------------------------
@@ -160,17 +165,27 @@ class Table:
         state = self.state
         assert state is not None
         self.step_seats = state.to_act()
-        self._waiting = [] if state.over else list(self.step_seats)
+        self.ended = state.over
+        self._wait_for([] if self.ended else list(self.step_seats))
+
+    def _wait_for(self, seats: list[int]) -> None:
+        """The seats of this step still to choose: the position changed."""
+        self._waiting = seats
         self._legal = {}
+        if not self.opponents:
+            self.next_learner = seats[0] if seats else None
+            return
+        self.next_learner = None
+        for s in seats:
+            if s not in self.opponents:
+                self.next_learner = s
+                break
 
     def current(self) -> int | None:
         """The learning seat to act next (the first in seat order), None once over."""
         if self.state is None:
             raise RuntimeError("reset the environment first")
-        for s in self._waiting:
-            if s not in self.opponents:
-                return s
-        return None
+        return self.next_learner
 
     def legal(self, seat: int) -> list[Action]:
         """What ``seat`` may do now in the environment: its legal actions while it is to
@@ -190,7 +205,7 @@ class Table:
                 out = self.state.legal(seat)
                 talk = self.talk
                 if talk is not None and self.talked[seat] >= self.talk_limit:
-                    out = [a for a in out if not talk[a]]
+                    out = list(filterfalse(talk.__getitem__, out))  # (one call in C)
             self._legal[seat] = out
         return out
 
@@ -211,13 +226,14 @@ class Table:
         once, a move buffered until every seat of the step has chosen, then all applied."""
         state, seats, pending = self.live, self.seats, self.pending
         assert seats is not None
-        self._legal = {}
         if self.talk is not None and self.talk[action]:
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1
             state.act(seat, action)
             if self.opponents:
                 seats.react(state, seat)
+            self.ended = state.over
+            self._legal = {}
             return
         self.talked[seat] = 0
         if len(self.step_seats) == 1:  # (the one seat of the step: at once)
@@ -225,13 +241,13 @@ class Table:
             if self.opponents:  # (bots to tell or to react)
                 seats.react(state, seat)
             self._next_step()
-            if state.over:
+            if self.ended:
                 seats.finish(state)
             return
         pending[seat] = action
         waiting = [s for s in self.step_seats if s not in pending]
         if waiting:
-            self._waiting = waiting
+            self._wait_for(waiting)
             return
         for s in self.step_seats:  # every seat of the step has chosen: apply, in seat order
             if s in pending and not state.over:
@@ -240,7 +256,7 @@ class Table:
                     seats.react(state, s)
         self.pending = {}
         self._next_step()
-        if state.over:
+        if self.ended:
             seats.finish(state)
 
     def play_bots(self) -> None:
@@ -377,6 +393,7 @@ class _MultiAgent(_OnTable):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # ``Table.observation`` and ``Table.mask`` written out: this is every step's path
         table, seat = self.table, self.seat_of[agent]
         return {
             "observation": table.observe(table.live.view(seat)),
@@ -420,9 +437,23 @@ class CardtableAEC(_MultiAgent, AECEnv):
         self.steps = 0
         self._after_step()
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last`` (the agent to act: its observation, cumulative reward,
+        termination, truncation, info), the same, one call shorter on every step's path."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def _after_step(self) -> None:
         table, cut = self.table, False
-        if table.live.over:  # rewards once, at the end
+        if table.ended:  # rewards once, at the end
             rewards = table.rewards()
             result = table.live.result()
             for a in self.agents:
@@ -433,7 +464,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
             for a in self.agents:  # (and every step after: steps only grow)
                 self.truncations[a] = True
             cut = True
-        seat = None if cut else table.current()
+        seat = None if cut else table.next_learner
         if seat is not None:
             self.agent_selection = self.agent_of[seat]
         elif self.agents:
@@ -452,7 +483,7 @@ class CardtableAEC(_MultiAgent, AECEnv):
         self.steps += 1
         # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
         # reset and the step before left it) and accumulating them changes nothing
-        over = table.live.over
+        over = table.ended
         if over:
             self.rewards = dict.fromkeys(self.agents, 0.0)
         self._after_step()

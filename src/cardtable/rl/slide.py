@@ -24,7 +24,7 @@ from cardtable.games.slide import (
     ROUNDS,
     SIZE,
 )
-from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer, place_rewards
+from cardtable.rl.encoding import Encoding, FromViewer, Layout, Observe, place_rewards
 
 MAX_SEATS = 6
 VALUES = 10
@@ -129,6 +129,7 @@ class _SlideObserver:
         #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
         #: does, in half the time)
         self.put = self.seats.data.cast("B").cast("f")
+        self.turned = FromViewer(self.seats, _HEAD, _BLOCK, n)
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
@@ -163,7 +164,7 @@ class _SlideObserver:
             self.turn = _flag(seats, _TURN, n, self.turn, turn)
         if (-1 if first is None else first) != self.first:
             self.first = _flag(seats, _FIRST, n, self.first, first)
-        out = from_viewer(self.seats, _HEAD, _BLOCK, view["seat"], n)
+        out = self.turned(view["seat"])
         if view["choice"] is not None:
             out[_CHOICE + CELL_INDEX[view["choice"]]] = 1
         return out

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, Layout, Observe, from_viewer
+from cardtable.rl.encoding import Encoding, FromViewer, Layout, Observe
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -109,6 +109,7 @@ class _TheGameObserver:
         #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
         #: does, in half the time)
         self.put = self.kept.data.cast("B").cast("f")
+        self.turned = FromViewer(self.kept, _HEAD, _BLOCK, n)
         self.piles: Mapping[str, int] = {}
         self.tops = [0] * len(PILES)  # (no pile's top written yet)
         self.minimum = self.turn = -1
@@ -135,16 +136,13 @@ class _TheGameObserver:
         if counts != self.counts:
             self._counts(counts)
         self._seats(view)
-        hand, was = view["hand"] or [], self.hand
-        if hand != was:
-            for c in was:
-                if c not in hand:
-                    kept[_HAND + c - LOW] = 0
-            for c in hand:
-                if c not in was:
-                    kept[_HAND + c - LOW] = 1
+        hand = view["hand"] or []
+        if hand != self.hand:
+            # only the cards that came or went (found in C), of the eight or so
+            for c in set(self.hand).symmetric_difference(hand):
+                kept[_HAND + c - LOW] = c in hand
             self.hand = hand
-        return from_viewer(self.kept, _HEAD, _BLOCK, view["seat"], n)
+        return self.turned(view["seat"])
 
     def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
         """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
@@ -192,11 +190,18 @@ class _TheGameObserver:
         if signals is not self.signals and signals != self.signals:
             for s in range(n):
                 if signals[s] != self.signals[s]:
-                    start = _HEAD + s * _BLOCK + _SIGNALS
-                    self.kept[start : start + _SAID] = 0
-                    for pile, said in signals[s].items():
-                        kept[start + _SIGNAL[pile, said]] = 1
+                    self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
             self.signals = signals
+
+    def _signals(self, start: int, was: Mapping[str, str], now: Mapping[str, str]) -> None:
+        """Rewrite a seat's signals that changed (most changes are one pile's)."""
+        kept = self.put
+        for pile, said in was.items():
+            if now.get(pile) != said:
+                kept[start + _SIGNAL[pile, said]] = 0
+        for pile, said in now.items():
+            if was.get(pile) != said:
+                kept[start + _SIGNAL[pile, said]] = 1
 
 
 class TheGameEncoding(Encoding):
