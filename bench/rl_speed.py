@@ -94,11 +94,15 @@ def rlcard_run(python: str, name: str, games: int, seed: int) -> tuple[int, floa
     """RLCard's ``name`` played in ``python``: steps, wall seconds, CPU seconds."""
     import subprocess
 
+    # one core, as ours: a numerical library's worker threads would add their CPU time to
+    # RLCard's (its CPU seconds were seen above its wall seconds) and flatter the ratio
+    one_thread = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
     out = subprocess.run(
         [python, "-c", RLCARD_LOOP, name, str(games), str(seed)],
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, **one_thread},
     ).stdout.split()
     return int(out[0]), float(out[1]), float(out[2])
 
