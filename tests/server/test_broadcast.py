@@ -119,12 +119,29 @@ async def test_a_connection_that_asks_no_labels_gets_none_and_shares_no_message(
         assert without_labels(full) == without_labels(short)
 
 
-async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
+async def two_sockets_of_ann(people, query: str):
+    """A running table of The Game with Ann and Bob connected, and Ann's two sockets: one
+    asking nothing, one opened with ``query``: (Ann, the table, the sockets)."""
     ann, bob = people("Ann"), people("Bob")
     table = ann.new_table("the-game", ["me", "open"])
     bob.post(f"/api/tables/{table['id']}/join")
     await (await bob.connect(table["id"])).recv()  # (no countdown to his seat's hand-over)
-    labelled, bare = await ann.connect(table["id"]), await ann.connect(table["id"], "labels=0")
+    return ann, table, await ann.connect(table["id"]), await ann.connect(table["id"], query)
+
+
+async def refused(ann, table, query: str) -> dict:
+    """What a socket opened with ``query`` is told; it is closed then with 4400."""
+    url = f"ws://127.0.0.1:{ann.server.port}/ws/tables/{table['id']}?{query}"
+    async with websockets.connect(url) as ws:
+        said = json.loads(await ws.recv())
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+    return said
+
+
+async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
+    ann, table, labelled, bare = await two_sockets_of_ann(people, "labels=0")
     first = await labelled.until(lambda s: bool(s["legal"]))
     short = await bare.until(lambda s: s["version"] == first["version"])
     assert short["labels"] == short["labels_msg"] == [] and len(first["labels"]) > 0
@@ -133,14 +150,8 @@ async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
     after = await labelled.until(lambda s: s["version"] > first["version"])
     short = await bare.until(lambda s: s["version"] == after["version"])
     assert short["labels"] == [] and without_labels(short) == without_labels(after)
-    # only 0 or 1: anything else is said, then the socket closes
-    url = f"ws://127.0.0.1:{ann.server.port}/ws/tables/{table['id']}?labels=yes"
-    async with websockets.connect(url) as ws:
-        refused = json.loads(await ws.recv())
-        assert refused["code"] == "bad_request" and "labels" in refused["message"]
-        with pytest.raises(websockets.ConnectionClosed) as closed:
-            await ws.recv()
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+    said = await refused(ann, table, "labels=yes")  # only 0 or 1
+    assert said["code"] == "bad_request" and "labels" in said["message"]
 
 
 def with_table(message: dict, last: dict) -> dict:
@@ -172,18 +183,12 @@ async def test_the_table_info_goes_to_who_asks_so_only_when_it_changed(hub):
 
 
 async def test_a_socket_opened_with_table_changed_reads_the_same_game(people):
-    ann, bob = people("Ann"), people("Bob")
-    table = ann.new_table("the-game", ["me", "open"])
-    bob.post(f"/api/tables/{table['id']}/join")
-    await (await bob.connect(table["id"])).recv()  # (no countdown to his seat's hand-over)
-    full, short = await ann.connect(table["id"]), await ann.connect(table["id"], "table=changed")
+    ann, table, full, short = await two_sockets_of_ann(people, "table=changed")
     for _ in range(4):
         state = await full.until(lambda s: bool(s["legal"]) and 0 in s["view"]["to_act"])
         kept = await short.until(lambda s, v=state["version"]: s["version"] == v)
         assert kept == state  # (the socket's state keeps the last table info)
         assert (await full.act(state["legal"][0]))["type"] == "ack"
     assert any("table" not in m for m in short.messages if m["type"] == "state")
-    url = f"ws://127.0.0.1:{ann.server.port}/ws/tables/{table['id']}?table=some"
-    async with websockets.connect(url) as ws:
-        refused = json.loads(await ws.recv())
-        assert refused["code"] == "bad_request" and "table" in refused["message"]
+    said = await refused(ann, table, "table=some")  # only all or changed
+    assert said["code"] == "bad_request" and "table" in said["message"]
