@@ -570,7 +570,7 @@ class SlideState(State):
             return ()
         if self.phase == "reveal":
             return tuple([s for s in range(self.players) if self.pending[s] < 0])
-        return ((self.first + self.taken) % self.players,)
+        return (self._taker(),)
 
     def legal(self, seat: int) -> list[str]:
         if self._ended or not 0 <= seat < self.players:
@@ -578,7 +578,7 @@ class SlideState(State):
         if self.phase == "reveal":
             grid, mine = self.grids[seat], self.pending[seat]
             return [_REVEAL_TEXT[i] for i in range(CELLS) if grid[i] < 0 and i != mine]
-        if seat != (self.first + self.taken) % self.players:
+        if seat != self._taker():
             return []
         takes = _TAKES[self.holes[seat]]
         out: list[str] = []
@@ -590,7 +590,7 @@ class SlideState(State):
         """The seat to take a centre card, during the take phase."""
         if self._ended or self.phase != "take":
             return None
-        return (self.first + self.taken) % self.players
+        return self._taker()
 
     # -- acting -----------------------------------------------------------------------------
     def act(self, seat: int, action: str) -> None:
@@ -685,7 +685,7 @@ class SlideState(State):
     def _check_take(self, seat: int, value: int, direction: str) -> None:
         if self.phase != "take":
             raise NotYourTurn(_("every seat must first choose a card to reveal"))
-        turn = (self.first + self.taken) % self.players
+        turn = self._taker()
         if seat != turn:
             # seats counted from 1, as people count them
             raise NotYourTurn(_("it is seat {seat}'s turn to take a card", seat=turn + 1))
