@@ -121,12 +121,16 @@ async def test_a_connection_that_asks_no_labels_gets_none_and_shares_no_message(
 
 async def two_sockets_of_ann(people, query: str):
     """A running table of The Game with Ann and Bob connected, and Ann's two sockets: one
-    asking nothing, one opened with ``query``: (Ann, the table, the sockets)."""
+    asking nothing, one opened with ``query``: (Ann, the table, the sockets, Bob's)."""
     ann, bob = people("Ann"), people("Bob")
     table = ann.new_table("the-game", ["me", "open"])
     bob.post(f"/api/tables/{table['id']}/join")
-    await (await bob.connect(table["id"])).recv()  # (no countdown to his seat's hand-over)
-    return ann, table, await ann.connect(table["id"]), await ann.connect(table["id"], query)
+    # Bob's socket open all along (the test keeps it): no countdown to his seat's hand-over,
+    # which would change the table info as the time passes
+    bobs = await bob.connect(table["id"])
+    await bobs.recv()
+    asked = await ann.connect(table["id"]), await ann.connect(table["id"], query)
+    return ann, table, *asked, bobs
 
 
 async def refused(ann, table, query: str) -> dict:
@@ -141,7 +145,7 @@ async def refused(ann, table, query: str) -> dict:
 
 
 async def test_a_socket_opened_with_labels_0_gets_states_without_labels(people):
-    ann, table, labelled, bare = await two_sockets_of_ann(people, "labels=0")
+    ann, table, labelled, bare, _bobs = await two_sockets_of_ann(people, "labels=0")
     first = await labelled.until(lambda s: bool(s["legal"]))
     short = await bare.until(lambda s: s["version"] == first["version"])
     assert short["labels"] == short["labels_msg"] == [] and len(first["labels"]) > 0
@@ -190,7 +194,7 @@ async def test_the_table_info_goes_to_who_asks_so_only_when_it_changed(hub):
 
 
 async def test_a_socket_opened_with_table_changed_reads_the_same_game(people):
-    ann, table, full, short = await two_sockets_of_ann(people, "table=changed")
+    ann, table, full, short, _bobs = await two_sockets_of_ann(people, "table=changed")
     for _ in range(4):
         state = await full.until(lambda s: bool(s["legal"]) and 0 in s["view"]["to_act"])
         kept = await short.until(lambda s, v=state["version"]: s["version"] == v)
