@@ -156,30 +156,21 @@ class BotSeats:
         close_all(self.bots.values())
 
 
-def _play_quietly(state: State, bots: Mapping[int, Bot]) -> None:
-    """``play_out``'s loop at a table where no bot reacts or watches: the same choices, asked
-    without a call per action to ``BotSeats`` (the plain path of simulations)."""
-    view, legal, act, to_act = state.view, state.legal, state.act, state.to_act
-    while not state.over:
-        for k, seat in enumerate(to_act()):
-            # the first seat was just asked for; a later one may have been served by now
-            if k and (state.over or seat not in to_act()):
-                continue
-            act(seat, bots[seat].choose(view(seat), legal(seat)))
-
-
 def play_out(state: State, seats: BotSeats) -> None:
     """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``)."""
+    # (looked up once: at a table where no bot reacts or watches, the plain path of
+    # simulations, an action is a choice and nothing more)
+    view, legal, act, to_act = state.view, state.legal, state.act, state.to_act
+    bots, listens = seats.bots, seats.listens
     try:
-        if not seats.listens:
-            _play_quietly(state, seats.bots)
         while not state.over:
-            for k, seat in enumerate(state.to_act()):
+            for k, seat in enumerate(to_act()):
                 # the first seat was just asked for; a later one may have been served by now
-                if k and (state.over or seat not in state.to_act()):
+                if k and (state.over or seat not in to_act()):
                     continue
-                state.act(seat, seats.choose(state, seat))
-                seats.react(state, seat)
+                act(seat, bots[seat].choose(view(seat), legal(seat)))
+                if listens:
+                    seats.react(state, seat)
         seats.finish(state)
     finally:
         seats.close()

@@ -469,6 +469,7 @@ class TheGameState(State):
             return super().act(seat, action)
         card, pile = play
         top = self.tops[pile]
+        # ``fits`` written out, as in ``legal`` (the two rising piles are the first two)
         fitting = (card > top or card == top - 10) if pile < 2 else (card < top or card == top + 10)
         if not fitting or not 0 <= seat < self.players or card not in self.hands[seat]:
             return super().act(seat, action)
