@@ -67,6 +67,8 @@ class Figures:
     resent_acked: int = 0
     refused: Counter = field(default_factory=Counter)  # error code -> count
     kills: int = 0
+    kills_breaking: int = 0  # kills that found a person connected (the others broke nothing)
+    connected: int = 0  # people with an open socket now
     forwarded: int = 0  # connections made through a process that does not hold the table
 
 
@@ -115,8 +117,12 @@ class Person:
                     self.figures.forwarded += forwarded
                     self.figures.reconnects += broken
                     broken = True
-                    if await self._session(ws):
-                        return
+                    self.figures.connected += 1
+                    try:
+                        if await self._session(ws):
+                            return
+                    finally:
+                        self.figures.connected -= 1
             except (
                 OSError,
                 TimeoutError,
@@ -277,6 +283,9 @@ async def killer(
             return
         except TimeoutError:
             pass
+        # a kill while every person waits out a backoff (the last restart is recent) breaks
+        # no socket, so it is counted apart
+        figures.kills_breaking += figures.connected > 0
         await asyncio.to_thread(rng.choice(servers).restart)
         figures.kills += 1
 
@@ -397,6 +406,7 @@ async def run(
         "bot seats": sum(len(t["seats"]) - len(t["people"]) for t in tables),
         "finished": result["finished"],
         "kills": figures.kills,
+        "kills that broke a connection": figures.kills_breaking,
         "reconnects": figures.reconnects,
         "connections forwarded": figures.forwarded,
         "connect attempts refused": figures.failed_connects,

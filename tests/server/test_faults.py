@@ -61,7 +61,9 @@ async def test_sigkill_during_games_loses_no_acknowledged_action(tmp_path: Path)
     assert figures["finished"] == 6, figures
     assert figures["actions lost"] == 0, figures
     assert figures["applied twice"] == 0, figures
-    assert figures["reconnects"] >= figures["kills"]  # people reconnected after each kill
+    # people reconnected after each kill that found them connected (one while all of them
+    # waited out a backoff breaks nothing)
+    assert figures["reconnects"] >= figures["kills that broke a connection"] >= 1, figures
     assert figures["acks"] > 100
 
 
