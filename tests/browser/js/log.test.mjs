@@ -55,6 +55,19 @@ describe("move labels", () => {
     const buttons = generic.moveButtons(["play 2", "draw"], null, ["play 2 · +1", ""]);
     assert.deepEqual(buttons.map((b) => b.label), ["play 2 · +1", "draw"]);
   });
+
+  it("labels in the words the server sent for the reader's language, where it sent them", () => {
+    const words = { msg: "play {card} on {pile}", domain: "x", args: { card: 2, pile: "up" } };
+    // (the English differs here only to tell which one the button shows)
+    const buttons = generic.moveButtons(["play 2", "draw"], null, ["English", "draw"],
+      [words, null]);
+    assert.deepEqual(buttons.map((b) => b.label), [words, "draw"]);
+    const shown = generic.board({ view: {}, legal: ["play 2", "draw"], seat: 0, table: {},
+      labels: ["English", "draw"], labels_msg: [words, null] },
+    { ui: {}, readOnly: false, act: () => {} }, h);
+    const moves = all(shown, (x) => x.tag === "button").map(text);
+    assert.deepEqual(moves, ["play 2 on up", "draw"]);
+  });
 });
 
 describe("the end in words", () => {

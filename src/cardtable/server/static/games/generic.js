@@ -49,10 +49,12 @@ export function highlight(root, action) {
   return found.length > 0;
 }
 
-// the buttons' data: one per legal action, labelled by the game (the server's `labels`,
-// Game.move_label) or else with the action itself (the server's notation)
-export function moveButtons(legal, hint = null, labels = null) {
-  return legal.map((action, i) => ({ action, label: (labels && labels[i]) || action,
+// the buttons' data: one per legal action, labelled by the game in words the reader's
+// language puts together (the server's `labels_msg`), else in its English (`labels`,
+// Game.move_label), else with the action itself (the server's notation)
+export function moveButtons(legal, hint = null, labels = null, labelsMsg = null) {
+  return legal.map((action, i) => ({ action,
+    label: (labelsMsg && labelsMsg[i]) || (labels && labels[i]) || action,
     hinted: hint === action }));
 }
 
@@ -96,7 +98,7 @@ const SHOWN_ELSEWHERE = ["result", "game", "seat", "players", "to_act"];
 
 export function board(s, ctx, h = el) {
   const hint = ctx.ui.hint && ctx.ui.hint.version === s.version ? ctx.ui.hint.action : null;
-  const buttons = ctx.readOnly ? [] : moveButtons(s.legal, hint, s.labels);
+  const buttons = ctx.readOnly ? [] : moveButtons(s.legal, hint, s.labels, s.labels_msg);
   const rest = { ...s.view };
   // the results panel shows the result; the players panel whose view it is, the seats and
   // whose turn, counted from 1 (the raw fields count from 0)
