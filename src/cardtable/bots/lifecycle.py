@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from cardtable.bots import Bot, is_external, make_bot
+from cardtable.bots.lazy import LazyLegal, LazyView, hold_still
 from cardtable.core.protocol import Action, State
 
 
@@ -157,7 +158,11 @@ class BotSeats:
 
 
 def play_out(state: State, seats: BotSeats) -> None:
-    """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``)."""
+    """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``).
+
+    Each bot is handed its view and legal list built by their first read (``bots.lazy``):
+    a bot that reads none of one (the random bot its view, a greedy one its legal list)
+    never pays for it."""
     # (looked up once: at a table where no bot reacts or watches, the plain path of
     # simulations, an action is a choice and nothing more)
     view, legal, act, to_act = state.view, state.legal, state.act, state.to_act
@@ -168,7 +173,10 @@ def play_out(state: State, seats: BotSeats) -> None:
                 # the first seat was just asked for; a later one may have been served by now
                 if k and (state.over or seat not in to_act()):
                     continue
-                act(seat, bots[seat].choose(view(seat), legal(seat)))
+                handed_view, handed_legal = LazyView(view, seat), LazyLegal(legal, seat)
+                action = bots[seat].choose(handed_view, handed_legal)
+                hold_still(handed_view, handed_legal)  # before the state moves on
+                act(seat, action)
                 if listens:
                     seats.react(state, seat)
         seats.finish(state)
