@@ -6,6 +6,7 @@
 - a random bot's plain game builds no view, a greedy bot's no legal list (The Game, Slide);
 - a bot that keeps what it was handed without reading it reads later the version it was
   handed for;
+- a bot that reads its view (legal list) is handed the real one for a while;
 - plain games play the same moves as with real views and legal lists handed over.
 """
 
@@ -22,7 +23,7 @@ import pytest
 
 from cardtable import bots, games
 from cardtable.bots import lifecycle
-from cardtable.bots.lazy import LazyLegal, LazyView
+from cardtable.bots.lazy import EAGER, LazyLegal, LazyView
 from cardtable.sim import play_one
 from helpers import GAME_SEATS, random_game
 
@@ -227,14 +228,18 @@ def test_plain_games_play_the_same_moves_as_with_real_views(name, players, spec)
         assert lazy.actions == real.actions
 
 
-def test_the_bot_loop_hands_lazy_ones():
+def test_the_bot_loop_hands_the_real_one_to_a_bot_that_reads_it():
+    """Lazily until the bot reads it; then the real one ``EAGER`` times, then lazily again."""
     handed: list[tuple[type, type]] = []
 
-    class Looker:
+    class FirstLegal:
         def choose(self, view: Any, legal: Any) -> str:
             handed.append((type(view), type(legal)))
             return legal[0]
 
     state = games.get("doublets").deal(1)
-    lifecycle.play_out(state, lifecycle.BotSeats({0: Looker()}))
-    assert set(handed) == {(LazyView, LazyLegal)}
+    lifecycle.play_out(state, lifecycle.BotSeats({0: FirstLegal()}))
+    assert len(handed) > 2 * (EAGER + 1)
+    assert {view for view, _ in handed} == {LazyView}  # never read
+    every = [LazyLegal] + [list] * EAGER
+    assert [legal for _, legal in handed[: 2 * len(every)]] == every * 2

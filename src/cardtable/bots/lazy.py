@@ -15,19 +15,20 @@ after, so what a bot reads is byte for byte what ``state.view(seat)`` and
   still sort, shuffle or trim its own legal list; ``list(legal)`` is a plain copy.
 
 Both copy, deep-copy and pickle as the dict or list they stand for. They must be read while
-the state is at the version they were handed for: ``hold_still`` builds, before the state
-moves on, any that the bot kept without reading (``lifecycle.play_out`` calls it after each
-choice).
+the state is at the version they were handed for: ``Handout``, which hands them over in
+``lifecycle.play_out``, builds any that the bot kept without reading before the state moves
+on. It hands a bot that reads its view (or legal list) every time the real one instead.
 """
 
 from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Callable, Iterator, Mapping, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence
 from typing import Any, SupportsIndex, overload
 
-from cardtable.core.protocol import Action, View
+from cardtable.bots import BotLegal, BotView
+from cardtable.core.protocol import Action, State, View
 
 
 class LazyView(Mapping[str, Any]):
@@ -208,26 +209,52 @@ class LazyLegal(MutableSequence[Action]):
         self._real().sort(key=key, reverse=reverse)
 
 
-def _count(handed: object) -> int:
-    return sys.getrefcount(handed)
+#: a bot that read the lazy view (or legal list) it was handed is handed the real one this
+#: many times next
+EAGER = 8
 
 
-def _held_by_one_name() -> int:
-    """The references to an object one local name holds, counted in a function it was passed
-    to: what ``hold_still`` counts of a view the bot did not keep."""
-    handed = object()
-    return _count(handed)
+class Handout:
+    """Hands each seat's bot its view and legal list, and asks it to choose.
 
+    Each is handed lazily, except to a bot that read the lazy one it was handed last: that
+    bot is handed the real one (a dict or list, which reads faster than a Mapping built on
+    demand) the next ``EAGER`` times, then a lazy one again, to see whether it still reads
+    it. Lazy or real, what the bot reads is the same."""
 
-_ALONE = _held_by_one_name()
+    __slots__ = ("_view", "_legal", "_eager")
 
+    def __init__(self, state: State, seats: Iterable[int]) -> None:
+        self._view, self._legal = state.view, state.legal
+        #: per seat, how many more times its view and its legal list are handed real
+        self._eager = {seat: [0, 0] for seat in seats}
 
-def hold_still(view: LazyView, legal: LazyLegal) -> None:
-    """Build now, from the version they were handed for, whichever of ``view`` and ``legal``
-    the bot kept without reading it (read later, it would show a later version). The caller
-    holds each by one local name; a bot that kept one (or anything that holds it) adds a
-    reference."""
-    if view._view is None and sys.getrefcount(view) > _ALONE:
-        view._real()
-    if legal._legal is None and sys.getrefcount(legal) > _ALONE:
-        legal._real()
+    def ask(self, bot: Any, seat: int) -> Action:
+        """``bot``'s choice for ``seat``. Whatever it kept of a lazy view or legal list
+        unread is built before returning, while the state is at the version it was for."""
+        eager = self._eager[seat]
+        lazy_view = lazy_legal = None
+        if eager[0]:
+            eager[0] -= 1
+            view: BotView = self._view(seat)
+        else:
+            view = lazy_view = LazyView(self._view, seat)
+            views_held = sys.getrefcount(lazy_view)
+        if eager[1]:
+            eager[1] -= 1
+            legal: BotLegal = self._legal(seat)
+        else:
+            legal = lazy_legal = LazyLegal(self._legal, seat)
+            legals_held = sys.getrefcount(lazy_legal)
+        action: Action = bot.choose(view, legal)
+        if lazy_view is not None:
+            if lazy_view._view is not None:
+                eager[0] = EAGER
+            elif sys.getrefcount(lazy_view) > views_held:  # kept (or something holding it)
+                lazy_view._real()
+        if lazy_legal is not None:
+            if lazy_legal._legal is not None:
+                eager[1] = EAGER
+            elif sys.getrefcount(lazy_legal) > legals_held:
+                lazy_legal._real()
+        return action

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from cardtable.bots import Bot, is_external, make_bot
-from cardtable.bots.lazy import LazyLegal, LazyView, hold_still
+from cardtable.bots.lazy import Handout
 from cardtable.core.protocol import Action, State
 
 
@@ -165,18 +165,16 @@ def play_out(state: State, seats: BotSeats) -> None:
     never pays for it."""
     # (looked up once: at a table where no bot reacts or watches, the plain path of
     # simulations, an action is a choice and nothing more)
-    view, legal, act, to_act = state.view, state.legal, state.act, state.to_act
+    act, to_act = state.act, state.to_act
     bots, listens = seats.bots, seats.listens
+    ask = Handout(state, bots).ask
     try:
         while not state.over:
             for k, seat in enumerate(to_act()):
                 # the first seat was just asked for; a later one may have been served by now
                 if k and (state.over or seat not in to_act()):
                     continue
-                handed_view, handed_legal = LazyView(view, seat), LazyLegal(legal, seat)
-                action = bots[seat].choose(handed_view, handed_legal)
-                hold_still(handed_view, handed_legal)  # before the state moves on
-                act(seat, action)
+                act(seat, ask(bots[seat], seat))
                 if listens:
                     seats.react(state, seat)
         seats.finish(state)
