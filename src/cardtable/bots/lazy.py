@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence
 from typing import Any, SupportsIndex, overload
 
-from cardtable.bots import BotLegal, BotView
+from cardtable.bots import Bot, BotLegal, BotView
 from cardtable.core.protocol import Action, State, View
 
 
@@ -220,41 +220,53 @@ class Handout:
     Each is handed lazily, except to a bot that read the lazy one it was handed last: that
     bot is handed the real one (a dict or list, which reads faster than a Mapping built on
     demand) the next ``EAGER`` times, then a lazy one again, to see whether it still reads
-    it. Lazy or real, what the bot reads is the same."""
+    it. Lazy or real, what the bot reads is the same. A lazy one that the bot neither read
+    nor kept is handed again next time (nobody else can reach it): no new one to make."""
 
-    __slots__ = ("_view", "_legal", "_eager")
+    __slots__ = ("_view", "_legal", "_seats")
 
     def __init__(self, state: State, seats: Iterable[int]) -> None:
         self._view, self._legal = state.view, state.legal
-        #: per seat, how many more times its view and its legal list are handed real
-        self._eager = {seat: [0, 0] for seat in seats}
+        #: per seat: how many more times its view and its legal list are handed real, and
+        #: the lazy view and legal list to hand again (None: make new ones)
+        self._seats: dict[int, list[Any]] = {seat: [0, 0, None, None] for seat in seats}
 
-    def ask(self, bot: Any, seat: int) -> Action:
+    def ask(self, bot: Bot, seat: int) -> Action:
         """``bot``'s choice for ``seat``. Whatever it kept of a lazy view or legal list
         unread is built before returning, while the state is at the version it was for."""
-        eager = self._eager[seat]
-        lazy_view = lazy_legal = None
-        if eager[0]:
-            eager[0] -= 1
+        mine = self._seats[seat]
+        real_view, real_legal, lazy_view, lazy_legal = mine
+        if real_view:
             view: BotView = self._view(seat)
         else:
-            view = lazy_view = LazyView(self._view, seat)
+            if lazy_view is None:
+                lazy_view = LazyView(self._view, seat)
+            view = lazy_view
             views_held = sys.getrefcount(lazy_view)
-        if eager[1]:
-            eager[1] -= 1
+        if real_legal:
             legal: BotLegal = self._legal(seat)
         else:
-            legal = lazy_legal = LazyLegal(self._legal, seat)
+            if lazy_legal is None:
+                lazy_legal = LazyLegal(self._legal, seat)
+            legal = lazy_legal
             legals_held = sys.getrefcount(lazy_legal)
-        action: Action = bot.choose(view, legal)
-        if lazy_view is not None:
-            if lazy_view._view is not None:
-                eager[0] = EAGER
-            elif sys.getrefcount(lazy_view) > views_held:  # kept (or something holding it)
-                lazy_view._real()
-        if lazy_legal is not None:
-            if lazy_legal._legal is not None:
-                eager[1] = EAGER
-            elif sys.getrefcount(lazy_legal) > legals_held:
-                lazy_legal._real()
+        action = bot.choose(view, legal)
+        if real_view:
+            mine[0] = real_view - 1
+        elif lazy_view._view is not None:  # read: most likely read again
+            mine[0], mine[2] = EAGER, None
+        elif sys.getrefcount(lazy_view) > views_held:  # kept (or something holding it)
+            lazy_view._real()
+            mine[2] = None
+        else:
+            mine[2] = lazy_view
+        if real_legal:
+            mine[1] = real_legal - 1
+        elif lazy_legal._legal is not None:
+            mine[1], mine[3] = EAGER, None
+        elif sys.getrefcount(lazy_legal) > legals_held:
+            lazy_legal._real()
+            mine[3] = None
+        else:
+            mine[3] = lazy_legal
         return action
