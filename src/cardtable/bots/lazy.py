@@ -18,6 +18,10 @@ Both copy, deep-copy and pickle as the dict or list they stand for. They must be
 the state is at the version they were handed for: ``Handout``, which hands them over in
 ``lifecycle.play_out``, builds any that the bot kept without reading before the state moves
 on. It hands a bot that reads its view (or legal list) every time the real one instead.
+
+Until it is built, a lazy one holds the state's bound ``view`` (``legal``): a bot still
+decides from its own view only, as it is read through the mapping (in-process code could
+always reach the table by introspection; the contract is that it does not).
 """
 
 from __future__ import annotations
