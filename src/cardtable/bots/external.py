@@ -34,10 +34,10 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable import games as registry
-from cardtable.bots import BotLegal, BotView
 from cardtable.core.errors import BadOptions, BotError
 
 #: the protocol version the table speaks (docs/bot-protocol.md)
@@ -410,7 +410,7 @@ class ExternalBot:
             }
         )
 
-    def _greet_from(self, view: BotView) -> None:
+    def _greet_from(self, view: Mapping[str, Any]) -> None:
         if not self._greeted:
             self._hello(int(view.get("players", 1)), view.get("seat"))
 
@@ -454,7 +454,7 @@ class ExternalBot:
             raise self._fail(f"the answer is longer than {MAX_LINE} characters", line[1])
         return str(line).rstrip("\r\n")
 
-    def choose(self, view: BotView, legal: BotLegal) -> str:
+    def choose(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
         """Send the act message; return the program's action, or raise ``BotError``."""
         if self._closed:
             raise BotError(self.name, "the bot was closed")
@@ -485,7 +485,7 @@ class ExternalBot:
             self._send(message)
         return action
 
-    def _ask(self, message: dict[str, Any], legal: BotLegal) -> str:
+    def _ask(self, message: dict[str, Any], legal: Sequence[str]) -> str:
         self._send(message)
         deadline = time.monotonic() + self.timeout
         while True:
@@ -496,7 +496,7 @@ class ExternalBot:
             if not self._take_hello(text):
                 return self._check(text, legal)
 
-    def event(self, actor: int, action: str | None, view: BotView) -> None:
+    def event(self, actor: int, action: str | None, view: Mapping[str, Any]) -> None:
         """Tell the program what happened at the table: ``actor`` did ``action`` (None while
         it stays secret from this seat), and this seat's view now. No answer is expected."""
         if self._closed:
@@ -509,7 +509,7 @@ class ExternalBot:
                 return
         self._send(message)
 
-    def _check(self, text: str, legal: BotLegal) -> str:
+    def _check(self, text: str, legal: Sequence[str]) -> str:
         try:
             answer = json.loads(text)
         except ValueError:
