@@ -66,6 +66,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -270,8 +271,11 @@ class CheckedBot:
             if hasattr(inner, hook):
                 setattr(self, hook, getattr(self, "_" + hook))
 
-    def _audit(self, view: dict, legal: list[str], talk_only: bool) -> None:
+    def _audit(self, view: Mapping[str, Any], legal: Sequence[str], talk_only: bool) -> None:
         state, seat = self.state, self.seat
+        # (the bot loop hands a Mapping and a sequence built by their first read, bots.lazy:
+        # their plain copies are what the bot reads, and what the JSON encoder takes)
+        view, legal = dict(view), list(legal)
         # play_one asks one bot at a time, before each action: every viewer, every step
         key = check_all_views(state, self.rng, self.twins, self.tally, self.checked)
         self.tally.bot_inputs += 1

@@ -26,17 +26,25 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, Protocol
 
 from cardtable.core.errors import BadOptions
 
+#: what a bot is handed: its seat's view, read-only (a dict, or from the bot loop a
+#: ``Mapping`` built by its first read, ``bots.lazy``), and its legal actions (the bot's own
+#: list, or a sequence built by its first read)
+BotView = Mapping[str, Any]
+BotLegal = Sequence[str]
+
 
 class Bot(Protocol):
     """What a table asks of a bot. The view is read-only: its parts may be shared with other
-    views (docs/protocol.md, "Views"), so a bot copies what it changes."""
+    views (docs/protocol.md, "Views"), so a bot copies what it changes. The bot loop builds
+    neither the view nor the legal list until the bot reads it."""
 
-    def choose(self, view: dict, legal: list[str]) -> str: ...
+    def choose(self, view: BotView, legal: BotLegal) -> str: ...
 
 
 # name -> "module:Class"; each class has ``games`` (tuple of names, or None for every game),
@@ -129,4 +137,4 @@ def make_bot(spec: str, game: str, seed: int = 0, **kwargs: Any) -> Bot:
     return cls(game, seed, level or None)
 
 
-__all__ = ["Bot", "is_external", "is_research", "make_bot", "names"]
+__all__ = ["Bot", "BotLegal", "BotView", "is_external", "is_research", "make_bot", "names"]

@@ -34,6 +34,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable import games as registry
@@ -409,7 +410,7 @@ class ExternalBot:
             }
         )
 
-    def _greet_from(self, view: dict) -> None:
+    def _greet_from(self, view: Mapping[str, Any]) -> None:
         if not self._greeted:
             self._hello(int(view.get("players", 1)), view.get("seat"))
 
@@ -453,7 +454,7 @@ class ExternalBot:
             raise self._fail(f"the answer is longer than {MAX_LINE} characters", line[1])
         return str(line).rstrip("\r\n")
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
         """Send the act message; return the program's action, or raise ``BotError``."""
         if self._closed:
             raise BotError(self.name, "the bot was closed")
@@ -468,8 +469,10 @@ class ExternalBot:
                     "type": "act",
                     "game": self.game,
                     "seat": seat,
-                    "view": view,
-                    "legal": legal,
+                    # (the bot loop hands a Mapping and a sequence, built when read:
+                    # the JSON encoder takes only a dict and a list)
+                    "view": dict(view),
+                    "legal": list(legal),
                     "time_left": self.timeout,
                 },
                 legal,
@@ -482,7 +485,7 @@ class ExternalBot:
             self._send(message)
         return action
 
-    def _ask(self, message: dict[str, Any], legal: list[str]) -> str:
+    def _ask(self, message: dict[str, Any], legal: Sequence[str]) -> str:
         self._send(message)
         deadline = time.monotonic() + self.timeout
         while True:
@@ -493,7 +496,7 @@ class ExternalBot:
             if not self._take_hello(text):
                 return self._check(text, legal)
 
-    def event(self, actor: int, action: str | None, view: dict) -> None:
+    def event(self, actor: int, action: str | None, view: Mapping[str, Any]) -> None:
         """Tell the program what happened at the table: ``actor`` did ``action`` (None while
         it stays secret from this seat), and this seat's view now. No answer is expected."""
         if self._closed:
@@ -506,7 +509,7 @@ class ExternalBot:
                 return
         self._send(message)
 
-    def _check(self, text: str, legal: list[str]) -> str:
+    def _check(self, text: str, legal: Sequence[str]) -> str:
         try:
             answer = json.loads(text)
         except ValueError:

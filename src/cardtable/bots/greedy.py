@@ -15,17 +15,17 @@ import random
 from collections.abc import Callable
 
 from cardtable import games as registry
-from cardtable.bots import game_bots
+from cardtable.bots import BotLegal, BotView, game_bots
 from cardtable.core.errors import BadOptions
 
 #: a greedy policy: the action to take, from a seat's view and its legal actions
-Policy = Callable[[dict, list[str]], str]
+Policy = Callable[[BotView, BotLegal], str]
 
 
 def first_move(is_talk: Callable[[str], bool]) -> Policy:
     """The policy of a game without its own: the first legal move that is not talk."""
 
-    def choose(view: dict, legal: list[str]) -> str:
+    def choose(view: BotView, legal: BotLegal) -> str:
         for action in legal:
             if not is_talk(action):
                 return action
@@ -55,5 +55,5 @@ class GreedyBot:
             return
         self._policy = getattr(own, "greedy", None) or first_move(registry.get(game).is_talk)
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
         return self._policy(view, legal)

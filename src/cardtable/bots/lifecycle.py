@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from cardtable.bots import Bot, is_external, make_bot
+from cardtable.bots.lazy import Handout
 from cardtable.core.protocol import Action, State
 
 
@@ -157,18 +158,23 @@ class BotSeats:
 
 
 def play_out(state: State, seats: BotSeats) -> None:
-    """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``)."""
+    """Play ``state`` to the end with a bot in every seat to act (``sim.play_one``).
+
+    Each bot is handed its view and legal list built by their first read (``bots.lazy``):
+    a bot that reads none of one (the random bot its view, a greedy one its legal list)
+    never pays for it."""
     # (looked up once: at a table where no bot reacts or watches, the plain path of
     # simulations, an action is a choice and nothing more)
-    view, legal, act, to_act = state.view, state.legal, state.act, state.to_act
+    act, to_act = state.act, state.to_act
     bots, listens = seats.bots, seats.listens
+    ask = Handout(state, bots).ask
     try:
         while not state.over:
             for k, seat in enumerate(to_act()):
                 # the first seat was just asked for; a later one may have been served by now
                 if k and (state.over or seat not in to_act()):
                     continue
-                act(seat, bots[seat].choose(view(seat), legal(seat)))
+                act(seat, ask(bots[seat], seat))
                 if listens:
                     seats.react(state, seat)
         seats.finish(state)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from itertools import filterfalse
 
 from cardtable import games as registry
+from cardtable.bots import BotLegal, BotView
 from cardtable.core.errors import BadOptions
 from cardtable.core.protocol import Game
 
@@ -53,9 +54,11 @@ class RandomBot:
             self.talk = _TALK[rules]
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
+        # (the view is never read: the bot loop then never builds it, bots.lazy)
         talk = self.talk
         moves = (list(filterfalse(talk.__getitem__, legal)) or legal) if talk is not None else legal
-        if not moves:
+        count = len(moves)
+        if not count:
             raise ValueError("the bot was asked to act with no legal action")
-        return moves[int(self.rng.random() * len(moves))]
+        return moves[int(self.rng.random() * count)]

@@ -139,7 +139,7 @@ class DoubletsGame(Game):
     def _deal(self, seed: int, players: int, options: dict[str, Any]) -> DoubletsState:
         return DoubletsState(seed, players, options)
 
-    def _card_played(self, view: View | None, action: str) -> str | None:
+    def _card_played(self, view: Mapping[str, Any] | None, action: str) -> str | None:
         """The card a ``play`` takes, named from the view before it (``8♥``)."""
         if view is None:
             return None
@@ -203,7 +203,7 @@ class DoubletsGame(Game):
             )
         ]
 
-    def describe_hint(self, view: View, action: str | None, note: str = "") -> str:
+    def describe_hint(self, view: Mapping[str, Any], action: str | None, note: str = "") -> str:
         """ "Turn the next stock card: nothing on the table fits the foundation (needs a 6);
         12 cards left in the stock"; "Play the 8♥ from reserve 3: the foundation needs an
         8"."""
@@ -275,7 +275,7 @@ class DoubletsGame(Game):
         ]
 
 
-def _fits(view: View) -> bool:
+def _fits(view: Mapping[str, Any]) -> bool:
     """Whether a card of the view fits the foundation now (the waste's top or a reserve)."""
     tops = [*view["reserves"], *view["waste"][-1:]]
     return any(card_value(c) == view["needed"] for c in tops if c)

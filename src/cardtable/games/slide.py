@@ -997,7 +997,7 @@ SlideState.game = GAME
 
 
 # -- search support: a concrete state consistent with one seat's view -------------------------
-def sample_state(view: dict[str, Any], rng: random.Random) -> SlideState:
+def sample_state(view: Mapping[str, Any], rng: random.Random) -> SlideState:
     """A full state that ``view`` could have come from, the unknowns drawn with ``rng``.
 
     Uses the view alone. Face-down values are drawn from the cards nobody has seen (the deck

@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.games import doublets
 
 
-def greedy(view: dict, legal: list[str]) -> str:
+def greedy(view: BotView, legal: BotLegal) -> str:
     """Play when possible (waste first); never pull a king into a reserve while a flip can wait."""
     need = view["needed"]
     top = doublets.card_value(view["waste"][-1]) if view["waste"] else 0

@@ -32,6 +32,7 @@ from itertools import permutations
 from math import factorial
 from typing import Any
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.core.errors import BadOptions
 from cardtable.core.words import translatable
 from cardtable.games.doublets import GAME, KING, NEXT, NON_KINGS, card_value
@@ -78,7 +79,7 @@ EXACT_START = 1_000
 ORDER_BUDGET = 300_000
 
 
-def position_from_view(view: dict[str, Any], stock: list[str]) -> Position:
+def position_from_view(view: BotView, stock: list[str]) -> Position:
     """The solver's position from a view and a stock order (``stock``: card names, top first;
     known, remembered or guessed). Reads nothing but its arguments."""
     waste = [card_value(c) for c in view["waste"]]
@@ -94,7 +95,7 @@ def position_from_view(view: dict[str, Any], stock: list[str]) -> Position:
     )
 
 
-def legal_from_view(view: dict[str, Any]) -> list[str]:
+def legal_from_view(view: BotView) -> list[str]:
     """The legal actions, worked out from a view (the engine's order)."""
     if view.get("over"):
         return []
@@ -110,7 +111,7 @@ def legal_from_view(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def unseen_cards(view: dict[str, Any]) -> list[str]:
+def unseen_cards(view: BotView) -> list[str]:
     """Every card not face up in the view: the stock's cards, in no known order."""
     ranks = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
     shown = set(view["waste"]) | set(view["foundation"]) | {c for c in view["reserves"] if c}
@@ -137,7 +138,7 @@ def _after(pos: Position, action: str) -> Position:
     return Position(deck, p, res, r, NEXT[need], left - 1)
 
 
-def _slots_after(view: dict[str, Any], stock: list[str], action: str) -> list[int]:
+def _slots_after(view: BotView, stock: list[str], action: str) -> list[int]:
     """The reserve values in slot order (0: empty) after ``action``, the stock known (top
     first): a reserve played refills from the waste top, else the stock top."""
     slots = [card_value(c) for c in view["reserves"]]
@@ -205,7 +206,7 @@ class FairBot:
         self.table: dict[bytes, int] = {}
 
     # -- memory -------------------------------------------------------------------------------
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: BotView) -> None:
         """Remember what this view shows (called by ``choose``; a UI may call it too)."""
         # a fresh deal (views carry no deal number: the seed would name the whole stock)
         # (both redeals left: a first pass with no play, redealt, looks the same otherwise)
@@ -220,7 +221,7 @@ class FairBot:
             # the stock is gone through: the waste is the whole deck in flip order
             self.order = list(view["waste"])
 
-    def known_stock(self, view: dict[str, Any]) -> list[str] | None:
+    def known_stock(self, view: BotView) -> list[str] | None:
         """The stock, top first, if it is known from memory; else None."""
         if view["stock"] == 0:
             return []
@@ -232,17 +233,17 @@ class FairBot:
         return stock if len(stock) == view["stock"] else None
 
     # -- deciding -----------------------------------------------------------------------------
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
         return self.decide(view, legal)[0]
 
     def finish(self, result: dict[str, Any]) -> None:
         self._forget()
 
-    def hint(self, view: dict[str, Any], legal: list[str] | None = None) -> tuple[str, str]:
+    def hint(self, view: BotView, legal: BotLegal | None = None) -> tuple[str, str]:
         """The bot's move with a one-line reason, for a UI's hint button."""
         return self.decide(view, legal if legal is not None else legal_from_view(view))
 
-    def decide(self, view: dict[str, Any], legal: list[str]) -> tuple[str, str]:
+    def decide(self, view: BotView, legal: BotLegal) -> tuple[str, str]:
         """``(action, reason)``."""
         self.memo = BoundMemo()
         try:
@@ -250,7 +251,7 @@ class FairBot:
         finally:
             self.memo = None
 
-    def _decide(self, view: dict[str, Any], legal: list[str]) -> tuple[str, str]:
+    def _decide(self, view: BotView, legal: BotLegal) -> tuple[str, str]:
         self.observe(view)
         self.spent = 0
         plays = [a for a in legal if a.startswith("play")]
@@ -294,9 +295,7 @@ class FairBot:
             note = ""
         return first, GAME.describe_hint(view, first, note)
 
-    def _exact(
-        self, view: dict[str, Any], legal: list[str], stock: list[str]
-    ) -> tuple[str, bool] | None:
+    def _exact(self, view: BotView, legal: BotLegal, stock: list[str]) -> tuple[str, bool] | None:
         """The move when the stock is known: ``(action, proved)``, ``proved`` when a winning
         line is known (then followed). None when there is one action only (nothing to
         search), or when every action is proved lost (then ``hopeless``)."""
@@ -321,7 +320,7 @@ class FairBot:
         return action, True
 
     def _search(
-        self, view: dict[str, Any], stock: list[str], pos: Position, choices: list[str]
+        self, view: BotView, stock: list[str], pos: Position, choices: list[str]
     ) -> str | None:
         """Search ``choices`` after ``pos`` within ``EXACT_BUDGET`` nodes, in rounds of
         rising allowances, each action its share: the first proved to win is returned with its
@@ -349,7 +348,7 @@ class FairBot:
             allowance *= 4
         return open_[-1] if open_ else None
 
-    def _sampled(self, view: dict[str, Any], first: str, second: str) -> tuple[str, str]:
+    def _sampled(self, view: BotView, first: str, second: str) -> tuple[str, str]:
         """Pick between two actions by solving possible stocks; the first wins ties.
 
         Both actions are judged on the SAME possible stocks (common random numbers), so only
@@ -480,7 +479,7 @@ class FairBot:
         )
 
     def _wins(
-        self, view: dict[str, Any], action: str, stock: list[str], budget: int = SAMPLE_BUDGET
+        self, view: BotView, action: str, stock: list[str], budget: int = SAMPLE_BUDGET
     ) -> bool:
         pos = _after(position_from_view(view, stock), action)
         status, _moves, nodes, _proof = solve_position(pos, budget, memo=self.memo)
@@ -488,7 +487,7 @@ class FairBot:
         return status == "won"
 
 
-def hint(view: dict[str, Any], bot: FairBot | None = None) -> tuple[str, str]:
+def hint(view: BotView, bot: FairBot | None = None) -> tuple[str, str]:
     """The fair bot's move for ``view`` with a one-line reason. Pass the bot that has watched
     the game so far (it remembers the flipped cards); a fresh one knows only this view."""
     return (bot or FairBot("doublets")).hint(view)

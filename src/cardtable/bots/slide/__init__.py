@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from itertools import chain
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.bots.slide.search import REVEAL_ORDER, greedy_take_fast
 from cardtable.games import slide
 
@@ -20,7 +21,7 @@ from cardtable.games import slide
 _CELL_OF: dict[int | str | None, int] = {None: 0, "?": -1, **{v: v for v in range(1, 11)}}
 
 
-def greedy(view: dict, legal: list[str]) -> str:
+def greedy(view: BotView, legal: BotLegal) -> str:
     """Reveal where the hole leaves most pushes; take where the unpaired sum is lowest."""
     seat = view["seat"]
     # face up: the value; face down: -1 (never equal to a face-up card); hole: 0
@@ -34,14 +35,14 @@ def greedy(view: dict, legal: list[str]) -> str:
     return f"take {value} {slide.PUSHES[hole][k][0]}"
 
 
-def random_reveal(rng: random.Random) -> Callable[[dict, list[str]], str]:
+def random_reveal(rng: random.Random) -> Callable[[BotView, BotLegal], str]:
     """Reveal a uniformly random face-down cell (drawn with ``rng``); take like ``greedy``.
 
     Frozen as an opponent of the evaluation panel (bench/slide_bots.py): revealing at random
     beats the centre-first reveal of ``greedy`` by about 71 to 29 with two players.
     """
 
-    def choose(view: dict, legal: list[str]) -> str:
+    def choose(view: BotView, legal: BotLegal) -> str:
         if view["phase"] != "reveal":
             return greedy(view, legal)
         down = [
@@ -55,6 +56,6 @@ def random_reveal(rng: random.Random) -> Callable[[dict, list[str]], str]:
 
 
 #: level -> a policy built from the bot's seeded rng (``greedy:random-reveal``)
-GREEDY_LEVELS: dict[str, Callable[[random.Random], Callable[[dict, list[str]], str]]] = {
+GREEDY_LEVELS: dict[str, Callable[[random.Random], Callable[[BotView, BotLegal], str]]] = {
     "random-reveal": random_reveal,
 }

@@ -15,6 +15,7 @@ full knowledge takes this search").
 
 from __future__ import annotations
 
+from cardtable.bots import BotView
 from cardtable.bots.slide.search import SearchBot
 from cardtable.games.slide import SlideState
 
@@ -27,8 +28,8 @@ class SlideOracle(SearchBot):
         self.state = state  # read at every decision: the game moves it on
         self.samples = self.first_samples = 1
 
-    def _grids(self, view: dict) -> list[list[int]]:
+    def _grids(self, view: BotView) -> list[list[int]]:
         return [grid.copy() for grid in self.state.grids]  # face down: -value
 
-    def _sample(self, view: dict) -> tuple[None, list[int], None]:
+    def _sample(self, view: BotView) -> tuple[None, list[int], None]:
         return None, list(self.state.pending), None

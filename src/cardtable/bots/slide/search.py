@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.core.errors import BadOptions
 from cardtable.games import slide
 
@@ -136,7 +137,7 @@ def take_scores(grid: list[int], hole: int) -> list[int]:
     return best
 
 
-def unseen_counts(view: dict) -> list[int]:
+def unseen_counts(view: BotView) -> list[int]:
     """Per value 1..10 (index 0 unused): how many cards of it no face-up card shows."""
     counts = [10] * 11
     for rows in view["grids"]:
@@ -390,7 +391,7 @@ class SearchBot:
         self.work: int = config["work"]
         self.look: str = config.get("look", "none")
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
         if len(legal) == 1:
             return legal[0]
         if view["phase"] == "reveal" and not self.search_reveals:
@@ -413,13 +414,13 @@ class SearchBot:
                 return choices[self._search(view, choices)]
         return legal[self._search(view, legal)]
 
-    def _grids(self, view: dict) -> list[list[int]]:
+    def _grids(self, view: BotView) -> list[list[int]]:
         """Every seat's grid as the rollouts keep it (face down: -1, hole: 0)."""
         return [_grid_of(rows) for rows in view["grids"]]
 
     def _sample(
         self,
-        view: dict,
+        view: BotView,
     ) -> tuple[list[list[int]] | None, list[int], list[tuple[int, ...]] | None]:
         """One sample: per seat the values its reveals will show, every pending reveal, and
         per seat the order in which the rollouts reveal its cells."""
@@ -440,7 +441,7 @@ class SearchBot:
             orders = [OUTSIDE_ORDER if self.reveal == "outside" else REVEAL_ORDER] * view["players"]
         return draws, state.pending, orders
 
-    def _search(self, view: dict, legal: list[str]) -> int:
+    def _search(self, view: BotView, legal: BotLegal) -> int:
         """Successive halving over the legal actions; the index of the best."""
         n = view["players"]
         seat = view["seat"]

@@ -33,6 +33,7 @@ import random
 import time
 from typing import Any
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.core.errors import BadOptions
 from cardtable.games import slide
 
@@ -178,7 +179,7 @@ class SearchBot:
         self.search_reveals: bool = config["search_reveals"]
         self.cap: float = config["cap"]
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
         if len(legal) == 1:
             return legal[0]
         if view["phase"] == "reveal" and not self.search_reveals:
@@ -189,14 +190,14 @@ class SearchBot:
                 return f"reveal {pick}"
         return legal[self._search(view, legal)]
 
-    def _sample(self, view: dict) -> tuple[list[list[int]], list[int]]:
+    def _sample(self, view: BotView) -> tuple[list[list[int]], list[int]]:
         """One sample: per seat the values its reveals will show, and every pending reveal."""
         state = slide.sample_state(view, self.rng)
         # the sampler draws face-down values at random, so cell order is a random order
         draws = [[-v for v in grid if v < 0] for grid in state.grids]
         return draws, state.pending
 
-    def _search(self, view: dict, legal: list[str]) -> int:
+    def _search(self, view: BotView, legal: BotLegal) -> int:
         """Successive halving over the legal actions; the index of the best."""
         start = time.process_time()
         n = view["players"]

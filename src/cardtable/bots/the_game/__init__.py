@@ -8,10 +8,11 @@
 
 from __future__ import annotations
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.games import the_game
 
 
-def greedy(view: dict, legal: list[str]) -> str:
+def greedy(view: BotView, legal: BotLegal) -> str:
     """Smallest jumps first, every backwards trick; extra cards only for tricks and jumps of 1."""
     tops = [view["piles"][p] for p in the_game.PILES]
     choice = the_game.greedy_play(view["hand"], tops, view["played_this_turn"], view["minimum"])

@@ -33,6 +33,7 @@ import random
 from bisect import bisect_left, bisect_right
 from typing import Any
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.core.errors import BadOptions
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES
 from cardtable.solvers.the_game import winnable_after
@@ -334,7 +335,7 @@ class ExpertBot:
         return TurnPlanner(self.params)
 
     # -- memory ----------------------------------------------------------------------------
-    def observe(self, view: dict) -> None:
+    def observe(self, view: BotView) -> None:
         """Remember played cards: the view's list of them (a bot built mid-game, as a game
         review builds them, knows them all at once), else pile tops seen and own cards that
         left the hand (a view from before the list)."""
@@ -354,7 +355,7 @@ class ExpertBot:
         self._hand = list(hand)
         self.played = played
 
-    def live(self, view: dict) -> int:
+    def live(self, view: BotView) -> int:
         """Cards still to be played: all minus those known played (own hand included)."""
         live = ALL_CARDS & ~self.played
         for c in view["hand"]:
@@ -362,14 +363,14 @@ class ExpertBot:
         return live
 
     # -- deciding --------------------------------------------------------------------------
-    def plan_key(self, view: dict) -> Any:
+    def plan_key(self, view: BotView) -> Any:
         return (
             tuple(view["piles"][p] for p in PILES),
             tuple(view["hand"]),
             view["played_this_turn"],
         )
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
         self.observe(view)
         key = self.plan_key(view)
         if key != self._plan_key:
@@ -416,7 +417,7 @@ class ExpertBot:
         self.params.update({**self.defaults, **self.by_players.get(players, {}), **self.given})
         self._tuned_for = players
 
-    def endgame_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
+    def endgame_plan(self, view: BotView, tops: list[int]) -> list[tuple[int, int]] | None:
         """This turn's plays of a winning line once every hand is known, else None.
 
         Every hand is known when the draw pile is empty and at most one other seat holds
@@ -461,7 +462,7 @@ class ExpertBot:
         return plan
 
     def sampled_plan(
-        self, view: dict, tops: list[int], others: list[int]
+        self, view: BotView, tops: list[int], others: list[int]
     ) -> list[tuple[int, int]] | None:
         """This action, from the endgame searched on sampled splits of the unseen cards, else
         None (the usual plan).
@@ -534,7 +535,7 @@ class ExpertBot:
         self._sampled = ((deal, key), plan)
         return plan
 
-    def draw_plan(self, view: dict, tops: list[int]) -> list[tuple[int, int]] | None:
+    def draw_plan(self, view: BotView, tops: list[int]) -> list[tuple[int, int]] | None:
         """This action, from the rest of the game searched on sampled deals of the unseen
         cards (the other hands and the draw order), else None (the usual plan).
 
@@ -591,7 +592,7 @@ class ExpertBot:
         return [best] if best is not None else []
 
     def sample_deals(
-        self, view: dict, mine: int, out: int, others: list[int], count: int
+        self, view: BotView, mine: int, out: int, others: list[int], count: int
     ) -> list[tuple[list[int], list[int]]]:
         """``count`` deals of the unseen cards ``out``, uniformly at random: to the seats
         ``others`` at their hand sizes (a bit mask per seat, ours ``mine``), and the rest as
@@ -615,23 +616,23 @@ class ExpertBot:
         return samples
 
     def sample_splits(
-        self, view: dict, mine: int, out: int, others: list[int], count: int
+        self, view: BotView, mine: int, out: int, others: list[int], count: int
     ) -> list[list[int]]:
         """``count`` deals of the unseen cards ``out`` to the seats ``others`` at their hand
         sizes (the draw pile is empty), uniformly at random: each a bit mask per seat."""
         return [hands for hands, _ in self.sample_deals(view, mine, out, others, count)]
 
-    def expect_key(self, view: dict, base: Any) -> Any:
+    def expect_key(self, view: BotView, base: Any) -> Any:
         """The plan key of the next view if only our play changes it."""
         return base
 
-    def _fallback(self, legal: list[str]) -> str:
+    def _fallback(self, legal: BotLegal) -> str:
         plays = [a for a in legal if a.startswith("play ")]
         if plays:
             return plays[0]
         return "end" if "end" in legal else legal[0]
 
-    def react(self, view: dict, legal: list[str]) -> str | None:
+    def react(self, view: BotView, legal: BotLegal) -> str | None:
         """Say nothing; only watch the table to remember the cards played."""
         self.observe(view)
         return None

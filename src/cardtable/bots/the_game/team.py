@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.bots import BotLegal, BotView
 from cardtable.bots.the_game.expert import BY_PLAYERS, DEFAULTS, ExpertBot, TurnPlanner
 from cardtable.games.the_game import PILES
 from cardtable.solvers.the_game_endgame import cards_of
@@ -141,7 +142,7 @@ class TeamBot(ExpertBot):
         return SignalPlanner(self.params)
 
     # -- reading ---------------------------------------------------------------------------
-    def _partner_signals(self, view: dict) -> tuple[tuple[str, ...], ...]:
+    def _partner_signals(self, view: BotView) -> tuple[tuple[str, ...], ...]:
         me = view["seat"]
         per_pile = []
         for p in PILES:
@@ -152,7 +153,7 @@ class TeamBot(ExpertBot):
             )
         return tuple(per_pile)
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: BotView, legal: BotLegal) -> str:
         self.observe(view)
         assert isinstance(self.planner, SignalPlanner)
         # The plan is made with the signals standing when the turn starts: the changes during
@@ -167,7 +168,7 @@ class TeamBot(ExpertBot):
         return action
 
     # -- saying ----------------------------------------------------------------------------
-    def wanted_signals(self, view: dict) -> dict[str, str]:
+    def wanted_signals(self, view: BotView) -> dict[str, str]:
         """What this seat needs now, per pile, from its hand and the live cards."""
         hand = view["hand"] or []
         if not hand:
@@ -181,7 +182,7 @@ class TeamBot(ExpertBot):
         return out
 
     def sample_deals(
-        self, view: dict, mine: int, out: int, others: list[int], count: int
+        self, view: BotView, mine: int, out: int, others: list[int], count: int
     ) -> list[tuple[list[int], list[int]]]:
         """Deals of the unseen cards that agree best with the partners' signals (for the
         sampled endgame and the search of the last draws).
@@ -209,7 +210,7 @@ class TeamBot(ExpertBot):
         ranked = sorted(range(len(pool)), key=lambda i: -score(pool[i][0]))
         return [pool[i] for i in ranked[:count]]
 
-    def _signal_change(self, view: dict, legal: list[str]) -> str | None:
+    def _signal_change(self, view: BotView, legal: BotLegal) -> str | None:
         """One signal to set or clear so ours match our needs (avoid first), or None."""
         if view.get("over"):
             return None
@@ -228,6 +229,6 @@ class TeamBot(ExpertBot):
                 return action
         return None
 
-    def react(self, view: dict, legal: list[str]) -> str | None:
+    def react(self, view: BotView, legal: BotLegal) -> str | None:
         self.observe(view)
         return self._signal_change(view, legal)
