@@ -238,6 +238,9 @@ class Handout:
     def ask(self, bot: Bot, seat: int) -> Action:
         """``bot``'s choice for ``seat``. Whatever it kept of a lazy view or legal list
         unread is built before returning, while the state is at the version it was for."""
+        # (the view's steps and the legal list's are written out side by side: a method per
+        # kind measured 4.7k instructions more an action of Doublets, a quarter of a random
+        # bot's game)
         mine = self._seats[seat]
         real_view, real_legal, lazy_view, lazy_legal = mine
         if real_view:
