@@ -470,13 +470,14 @@ class TheGameState(State):
         hand = self.hands[seat]
         # a signal changes no play: the plays of the position before are kept, checked by
         # what they are made of (the seat, its hand, the tops, whether it may end)
-        key = (seat, self.played >= self.minimum, *self.tops, *hand)
+        may_end = self.played >= self.minimum
+        key = (seat, may_end, *self.tops, *hand)
         try:
             parts = self._parts
         except AttributeError:
             parts = self._shown()
         if key != parts.plays_key:
-            parts.plays_key, parts.plays = key, self._plays(hand, key[1])
+            parts.plays_key, parts.plays = key, self._plays(hand, may_end)
         out = parts.plays.copy()
         out += tail
         return out

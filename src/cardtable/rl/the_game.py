@@ -10,12 +10,13 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
+from cardtable.core.protocol import State
+from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS, TheGameState
 from cardtable.rl.encoding import Encoding, FromViewer, Layout, Observe
 
 MAX_SEATS = 5
@@ -135,7 +136,7 @@ class _TheGameObserver:
         )
         if counts != self.counts:
             self._counts(counts)
-        self._seats(view)
+        self._seats(view["hand_sizes"], view["turn"], view["signals"])
         hand = view["hand"] or []
         if hand != self.hand:
             # only the cards that came or went (found in C), of the eight or so
@@ -170,16 +171,14 @@ class _TheGameObserver:
                 tops[p] = top
         self.piles = piles
 
-    def _seats(self, view: Mapping[str, Any]) -> None:
+    def _seats(self, sizes: list[int], turn: int | None, signals: list[dict[str, str]]) -> None:
         kept, n = self.put, self.players
-        sizes, signals = view["hand_sizes"], view["signals"]
         was = self.sizes
         if sizes != was:
             for s in range(n):
                 if sizes[s] != was[s]:
                     kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
             self.sizes = sizes
-        turn = view["turn"]
         if (-1 if turn is None else turn) != self.turn:
             turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
             if self.turn >= 0:
@@ -191,7 +190,11 @@ class _TheGameObserver:
             for s in range(n):
                 if signals[s] != self.signals[s]:
                     self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
-            self.signals = signals
+            self.signals = self._kept_signals(signals)
+
+    def _kept_signals(self, signals: list[dict[str, str]]) -> list[dict[str, str]]:
+        """The signals remembered as written: a view's own (views never change them)."""
+        return signals
 
     def _signals(self, start: int, was: Mapping[str, str], now: Mapping[str, str]) -> None:
         """Rewrite a seat's signals that changed (most changes are one pile's)."""
@@ -204,6 +207,50 @@ class _TheGameObserver:
                 kept[start + _SIGNAL[pile, said]] = 1
 
 
+class _TheGameStateObserver(_TheGameObserver):
+    """``TheGameEncoding.state_observer(state)``: the observer of ``state``'s views read from
+    the state itself, the very numbers of ``observer()(state.view(seat))`` without building
+    the view. It reads only what that view shows (the seat's own hand, the public rest), as
+    ``TheGameState.view`` reads it; the state's lists change in place, so what is remembered
+    of them is a copy."""
+
+    def __init__(self, state: TheGameState) -> None:
+        super().__init__()
+        self.state = state
+        self._start(state.players)
+
+    def __call__(self, seat: int) -> np.ndarray:  # type: ignore[override]
+        state, kept = self.state, self.put
+        if state.tops != self.tops:
+            self._tops(state.tops)
+        hands, draw, over = state.hands, len(state.draw), state.over
+        sizes = list(map(len, hands))
+        counts = (draw, draw + sum(sizes), state.played, state.minimum, over)
+        if counts != self.counts:
+            self._counts(counts)
+        self._seats(sizes, None if over else state.turn, state.signals)
+        hand = hands[seat]
+        if hand != self.hand:
+            for c in set(self.hand).symmetric_difference(hand):
+                kept[_HAND + c - LOW] = c in hand
+            self.hand = hand.copy()
+        return self.turned(seat)
+
+    def _tops(self, now: list[int]) -> None:
+        kept, tops = self.put, self.tops
+        for p in range(len(PILES)):
+            top = now[p]
+            if top != tops[p]:
+                if tops[p]:
+                    kept[_PILES + p * TOPS + tops[p] - 1] = 0
+                kept[_PILES + p * TOPS + top - 1] = 1
+                kept[_TOPS + p] = top / TOPS
+                tops[p] = top
+
+    def _kept_signals(self, signals: list[dict[str, str]]) -> list[dict[str, str]]:
+        return [dict(s) for s in signals]  # (the state's own change in place)
+
+
 class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
@@ -213,6 +260,11 @@ class TheGameEncoding(Encoding):
 
     def observer(self) -> Observe:
         return _TheGameObserver()
+
+    def state_observer(self, state: State) -> Callable[[int], np.ndarray] | None:
+        if type(state) is not TheGameState:  # (a state of its own kind: by its views)
+            return None
+        return _TheGameStateObserver(state)
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # cooperative: every seat gets the share of the 98 cards played (1.0 is a win)
