@@ -131,7 +131,7 @@ class Encoding(ABC):
         hot, index = bytearray(len(self.actions)), self._index
         for a in legal:
             hot[index[a]] = 1
-        return np.frombuffer(hot, dtype=_INT8)
+        return np.frombuffer(hot, _INT8)  # (the type as a keyword costs half as much again)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
@@ -206,7 +206,7 @@ class FromViewer:
         v = (viewer or 0) % self.players
         if not v:
             return self.kept.copy()
-        return np.frombuffer(_JOIN(self.pieces[v]), dtype=self.dtype)
+        return np.frombuffer(_JOIN(self.pieces[v]), self.dtype)  # (positional: cheaper)
 
 
 def place_rewards(ranks: list[int]) -> list[float]:

@@ -10,14 +10,14 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
 from cardtable.core.protocol import State
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS, TheGameState
-from cardtable.rl.encoding import Encoding, FromViewer, Layout, Observe
+from cardtable.rl.encoding import _INT8, MASKS_KEPT, Encoding, FromViewer, Layout, Observe
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -251,9 +251,38 @@ class _TheGameStateObserver(_TheGameObserver):
         return [dict(s) for s in signals]  # (the state's own change in place)
 
 
+#: a seat's signal moves, last in its legal list: three a pile whatever its signals, the
+#: first on up1 ("small" when its signal there is "avoid")
+_TAIL = 3 * len(PILES)
+_TAIL_HEADS = ("signal up1 avoid", "signal up1 small")
+
+
 class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        #: the masks of a seat's signal moves, by the moves
+        self._tails: dict[tuple[str, ...], bytes] = {}
+
+    def _mask(self, legal: Iterable[str]) -> np.ndarray:
+        """A legal list ends with the seat's twelve signal moves (of a few hundred kinds): their
+        mask is kept, and the plays before them are written on a copy of it."""
+        if type(legal) is not list:
+            legal = list(legal)
+        if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
+            return super()._mask(legal)
+        tail = tuple(legal[-_TAIL:])
+        said = self._tails.get(tail)
+        if said is None:
+            if len(self._tails) >= MASKS_KEPT:
+                self._tails.clear()
+            said = self._tails[tail] = super()._mask(tail).tobytes()
+        hot, index = bytearray(said), self._index
+        for a in legal[:-_TAIL]:
+            hot[index[a]] = 1
+        return np.frombuffer(hot, _INT8)  # (the type as a keyword costs half as much again)
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         return self.observer()(view)
