@@ -172,29 +172,31 @@ class _TheGameObserver:
         self.piles = piles
 
     def _seats(self, sizes: list[int], turn: int | None, signals: list[dict[str, str]]) -> None:
-        kept, n = self.put, self.players
-        was = self.sizes
-        if sizes != was:
-            for s in range(n):
-                if sizes[s] != was[s]:
-                    kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
-            self.sizes = sizes
+        if sizes != self.sizes:
+            self._sizes(sizes)
         if (-1 if turn is None else turn) != self.turn:
-            turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
-            if self.turn >= 0:
-                kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
-            if turn >= 0:
-                kept[_HEAD + turn * _BLOCK + _TURN] = 1
-            self.turn = turn
+            self._turn(turn)
         if signals is not self.signals and signals != self.signals:
-            for s in range(n):
+            for s in range(self.players):
                 if signals[s] != self.signals[s]:
                     self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
-            self.signals = self._kept_signals(signals)
+            self.signals = signals  # (a view's own: views never change them)
 
-    def _kept_signals(self, signals: list[dict[str, str]]) -> list[dict[str, str]]:
-        """The signals remembered as written: a view's own (views never change them)."""
-        return signals
+    def _sizes(self, sizes: list[int]) -> None:
+        kept, was = self.put, self.sizes
+        for s in range(self.players):
+            if sizes[s] != was[s]:
+                kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
+        self.sizes = sizes
+
+    def _turn(self, turn: int | None) -> None:
+        kept = self.put
+        turn = turn if isinstance(turn, int) and 0 <= turn < self.players else -1
+        if self.turn >= 0:
+            kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
+        if turn >= 0:
+            kept[_HEAD + turn * _BLOCK + _TURN] = 1
+        self.turn = turn
 
     def _signals(self, start: int, was: Mapping[str, str], now: Mapping[str, str]) -> None:
         """Rewrite a seat's signals that changed (most changes are one pile's)."""
@@ -218,6 +220,7 @@ class _TheGameStateObserver(_TheGameObserver):
         super().__init__()
         self.state = state
         self._start(state.players)
+        self.made_of: tuple[Any, ...] = ()
 
     def __call__(self, seat: int) -> np.ndarray:  # type: ignore[override]
         state, kept = self.state, self.put
@@ -225,16 +228,33 @@ class _TheGameStateObserver(_TheGameObserver):
             self._tops(state.tops)
         hands, draw, over = state.hands, len(state.draw), state.over
         sizes = list(map(len, hands))
-        counts = (draw, draw + sum(sizes), state.played, state.minimum, over)
-        if counts != self.counts:
-            self._counts(counts)
-        self._seats(sizes, None if over else state.turn, state.signals)
+        # what the counts are made of (the minimum follows the draw pile)
+        made_of = (draw, sum(sizes), state.played, over)
+        if made_of != self.made_of:
+            self.made_of = made_of
+            self._counts((draw, draw + made_of[1], made_of[2], state.minimum, over))
+        if sizes != self.sizes:
+            self._sizes(sizes)
+        turn = -1 if over else state.turn
+        if turn != self.turn:
+            self._turn(turn)
+        if state.signals != self.signals:
+            self._state_signals(state.signals)
         hand = hands[seat]
         if hand != self.hand:
             for c in set(self.hand).symmetric_difference(hand):
                 kept[_HAND + c - LOW] = c in hand
             self.hand = hand.copy()
         return self.turned(seat)
+
+    def _state_signals(self, signals: list[dict[str, str]]) -> None:
+        """The seats' signals that changed, each remembered as a copy (the state's own
+        change in place)."""
+        was = self.signals
+        for s in range(self.players):
+            if signals[s] != was[s]:
+                self._signals(_HEAD + s * _BLOCK + _SIGNALS, was[s], signals[s])
+                was[s] = dict(signals[s])
 
     def _tops(self, now: list[int]) -> None:
         kept, tops = self.put, self.tops
@@ -246,9 +266,6 @@ class _TheGameStateObserver(_TheGameObserver):
                 kept[_PILES + p * TOPS + top - 1] = 1
                 kept[_TOPS + p] = top / TOPS
                 tops[p] = top
-
-    def _kept_signals(self, signals: list[dict[str, str]]) -> list[dict[str, str]]:
-        return [dict(s) for s in signals]  # (the state's own change in place)
 
 
 #: a seat's signal moves, last in its legal list: three a pile whatever its signals, the
