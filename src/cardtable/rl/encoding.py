@@ -25,6 +25,9 @@ MASKS_KEPT = 4096
 MASK_KEPT_UP_TO = 8
 #: the masks' type, made once (numpy makes it from ``np.int8`` at every call otherwise)
 _INT8 = np.dtype(np.int8)
+#: the legal lists ``mask`` takes as they are (a tuple of types, made once: ``list | tuple``
+#: would be made at every call)
+_SEQUENCES = (list, tuple)
 #: a function from a view to its observation (``Encoding.observe``, ``Encoding.observer()``)
 Observe = Callable[[Mapping[str, Any]], np.ndarray]
 
@@ -108,7 +111,7 @@ class Encoding(ABC):
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
         """1 at the index of each action in ``legal``, else 0 (int8): a fresh array."""
-        key = legal if isinstance(legal, list | tuple) else tuple(legal)
+        key = legal if type(legal) in _SEQUENCES else tuple(legal)
         if len(key) > MASK_KEPT_UP_TO:
             return self._mask(key)
         return self.kept_mask(key).copy()

@@ -228,8 +228,8 @@ class Table:
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
         once, a move buffered until every seat of the step has chosen, then all applied."""
-        state, seats, pending = self.live, self.seats, self.pending
-        assert seats is not None
+        state, seats, pending = self.state, self.seats, self.pending
+        assert state is not None and seats is not None  # (a seat chose: dealt)
         if self.talk is not None and self.talk[action]:
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1
