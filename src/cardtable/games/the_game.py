@@ -464,7 +464,11 @@ class TheGameState(State):
         if self._ended or not 0 <= seat < self.players:
             return []
         mine = self.signals[seat]
-        tail = _signal_moves(tuple(mine.items())) if mine else _FIRST_SIGNALS
+        if mine:
+            said = tuple(mine.items())
+            tail = _SIGNAL_TAILS.get(said) or _signal_moves(said)
+        else:
+            tail = _FIRST_SIGNALS
         if seat != self.turn:
             return list(tail)
         hand = self.hands[seat]
