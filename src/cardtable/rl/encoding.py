@@ -111,7 +111,7 @@ class Encoding(ABC):
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
         """1 at the index of each action in ``legal``, else 0 (int8): a fresh array."""
-        key = legal if type(legal) in _SEQUENCES else tuple(legal)
+        key = legal if isinstance(legal, _SEQUENCES) else tuple(legal)
         if len(key) > MASK_KEPT_UP_TO:
             return self._mask(key)
         return self.kept_mask(key).copy()

@@ -272,16 +272,13 @@ class _TheGameStateObserver(_TheGameObserver):
 #: first on up1 ("small" when its signal there is "avoid")
 _TAIL = 3 * len(PILES)
 _TAIL_HEADS = ("signal up1 avoid", "signal up1 small")
+#: the masks of a seat's signal moves, by the moves (the same for every table: shared)
+_TAIL_MASKS: dict[tuple[str, ...], bytes] = {}
 
 
 class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
-
-    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
-        super().__init__(players, options)
-        #: the masks of a seat's signal moves, by the moves
-        self._tails: dict[tuple[str, ...], bytes] = {}
 
     def _mask(self, legal: Iterable[str]) -> np.ndarray:
         """A legal list ends with the seat's twelve signal moves (of a few hundred kinds): their
@@ -291,11 +288,11 @@ class TheGameEncoding(Encoding):
         if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
             return super()._mask(legal)
         tail = tuple(legal[-_TAIL:])
-        said = self._tails.get(tail)
+        said = _TAIL_MASKS.get(tail)
         if said is None:
-            if len(self._tails) >= MASKS_KEPT:
-                self._tails.clear()
-            said = self._tails[tail] = super()._mask(tail).tobytes()
+            if len(_TAIL_MASKS) >= MASKS_KEPT:
+                _TAIL_MASKS.clear()
+            said = _TAIL_MASKS[tail] = super()._mask(tail).tobytes()
         hot, index = bytearray(said), self._index
         for a in legal[:-_TAIL]:
             hot[index[a]] = 1
