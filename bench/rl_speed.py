@@ -5,11 +5,11 @@ masked actions, seat by seat, as an agent loop sees it (observe, mask, step).
 
 Printed per table: games, agent steps, steps per second (wall clock of this one process),
 steps per CPU second, and the share of the time spent encoding observations (the
-encoding's ``observer`` or ``state_observer``, timed in a second pass of the same games: the
-timer's own cost stays out of the steps per second). One process, one core: run it under
-``nice`` on a shared machine and read the figures as a lower bound. The agent picks a random
-action among those the mask allows (``mask.nonzero()``, as a list), as cheaply as it can: the
-agent's own time is not the environment's.
+encoding's ``observer``, timed in a second pass of the same games: the timer's own cost stays
+out of the steps per second). One process, one core: run it under ``nice`` on a shared machine
+and read the figures as a lower bound. The agent picks a random action among those the mask
+allows (``mask.nonzero()``, as a list), as cheaply as it can: the agent's own time is not the
+environment's.
 
 ``--rounds R``: every table (and RLCard's, with ``--rlcard``) played in turn, ``R`` rounds,
 so that a neighbour's load falls on all alike; the median per CPU second is printed, with
@@ -38,25 +38,22 @@ def run(game: str, players: int, count: int, seed: int, timed: bool = False) -> 
     of the seconds spent encoding observations instead (the observer wrapped in a timer)."""
     env = make_env(game, players=players)
     rng = random.Random(seed)
-    observer, state_observer = env.encoding.observer, env.encoding.state_observer
+    observer = env.encoding.observer
     spent = [0.0]
 
-    def clocked(encode):  # the encoding's share of the loop
-        def observe(seen):
+    def timed_observer():  # the encoding's share of the loop
+        encode = observer()
+
+        def observe(view):
             t = time.perf_counter()
-            out = encode(seen)
+            out = encode(view)
             spent[0] += time.perf_counter() - t
             return out
 
         return observe
 
-    def timed_state_observer(state):  # its observer of the state (no view), if any, alike
-        encode = state_observer(state)
-        return None if encode is None else clocked(encode)
-
     if timed:
-        env.encoding.observer = lambda: clocked(observer())  # type: ignore[method-assign]
-        env.encoding.state_observer = timed_state_observer  # type: ignore[method-assign]
+        env.encoding.observer = timed_observer  # type: ignore[method-assign]
     steps = 0
     started = time.perf_counter()
     for k in range(count):

@@ -1,8 +1,7 @@
 """The encodings' observations, fast and incremental since #29, equal the previous plain
 loops number for number (kept below as they were): every game and player count, random
 games, at every step the views of seats drawn at random (the spectator's too), through
-``observe``, through one ``observer()`` fed the views in turn as an environment feeds it and
-through the encoding's ``state_observer`` of the state, if it has one;
+``observe`` and through one ``observer()`` fed the views in turn as an environment feeds it;
 options that change the play (Slide's several deals, The Game's pro rules); and the
 environments hand out those very observations and the masks of the legal actions."""
 
@@ -154,9 +153,7 @@ def test_the_fast_observation_equals_the_previous_one(game, players):
     views = 0
     for seed in range(1, 7):
         observe = enc.observer()  # one per table, any seat's views in turn
-        by_state = None  # the encoding's state observer, if any: one per deal, seats in turn
         for state, _seat, _action in random_game(game, players, seed, rng):
-            by_state = by_state or enc.state_observer(state)
             seats = [*range(players), None]
             rng.shuffle(seats)
             for seat in seats[: rng.randint(1, len(seats))]:
@@ -164,12 +161,9 @@ def test_the_fast_observation_equals_the_previous_one(game, players):
                 old = previous(view)
                 assert same(observe(view), old), (seed, seat, len(state.actions))
                 assert same(enc.observe(view), old), (seed, seat, len(state.actions))
-                if by_state is not None and seat is not None:
-                    assert same(by_state(seat), old), (seed, seat, len(state.actions))
                 views += 1
         view = state.view(0)  # the end
         assert same(observe(view), previous(view)) and same(enc.observe(view), previous(view))
-        assert by_state is None or same(by_state(0), previous(view))
     assert views > 100
 
 
@@ -187,13 +181,10 @@ def test_options_that_change_the_play(game, players, options):
     rng = random.Random(7)
     for seed in (1, 2):
         state, observe = rules.deal(seed, players, options), enc.observer()
-        by_state = enc.state_observer(state)
         while True:
             for seat in range(players):
                 view = state.view(seat)
                 assert same(observe(view), PREVIOUS[game](view)), (seed, len(state.actions))
-                if by_state is not None:
-                    assert same(by_state(seat), PREVIOUS[game](view)), (seed, len(state.actions))
             if state.over:
                 break
             seat = rng.choice(state.to_act())

@@ -3,9 +3,7 @@
 A game names its encoding as a capability (``Game.encoding = "module:Class"``); the
 environments (``cardtable.rl.env``) build it for a player count and options and never name a
 game. An encoding reads **views only** (``state.view(seat)``): an observation can hold nothing
-the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards. (An encoding
-may add a ``state_observer`` that reads the state where the view would, for speed: its
-numbers are held to the views' by the tests.)
+the seat may not know, which ``tests/rl`` checks by redrawing the hidden cards.
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from cardtable.core.protocol import Game, State
+from cardtable.core.protocol import Game
 
 #: the masks an encoding keeps, by the list of legal actions (forgotten all at once when full),
 #: for lists of at most ``MASK_KEPT_UP_TO`` actions (longer ones seldom recur: measured, #29)
@@ -151,14 +149,6 @@ class Encoding(ABC):
         trusted, so any sequence of views gives ``observe``'s numbers; the environments keep
         one per table."""
         return self.observe
-
-    def state_observer(self, state: State) -> Callable[[int], np.ndarray] | None:
-        """Optional, for the environments' every step: a function from a seat to the numbers
-        ``observer()`` gives for ``state.view(seat)``, read from ``state`` as it changes
-        without building the view (which can cost as much as the observation). It must read
-        only what that view shows; ``tests/rl`` holds its numbers to the views'. None (the
-        default): the environments observe the views."""
-        return None
 
     @abstractmethod
     def rewards(self, result: Mapping[str, Any]) -> list[float]:

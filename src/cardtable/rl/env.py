@@ -27,7 +27,7 @@ How the protocol's shapes become environment steps:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import filterfalse
 from typing import Any
 
@@ -111,9 +111,6 @@ class Table:
         self.seats: lifecycle.BotSeats | None = None
         #: the encoding's observer of this table's views (a new one each deal)
         self.observe = self.encoding.observer()
-        #: a seat's observation now: the encoding's ``state_observer`` of the deal, if it
-        #: offers one (no view built), else its observer of the seat's view
-        self.observe_seat: Callable[[int], np.ndarray] = self._observe_view
         #: whether an action is talk, asked of the game once per action text (None: no talk)
         self.talk: TalkMemo | None = TalkMemo(self.game.is_talk) if self.game.has_talk else None
         self._waiting: list[int] = []
@@ -141,7 +138,6 @@ class Table:
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
         self.observe = self.encoding.observer()
-        self.observe_seat = self.encoding.state_observer(self.state) or self._observe_view
         self._next_step()
         self.play_bots()
 
@@ -295,13 +291,7 @@ class Table:
 
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s observation: its view, encoded (by the encoding's ``observer``, which
-        rewrites only what changed since the views before, or read from the state by its
-        ``state_observer``)."""
-        if self.state is None:
-            raise RuntimeError("reset the environment first")
-        return self.observe_seat(seat)
-
-    def _observe_view(self, seat: int) -> np.ndarray:
+        rewrites only what changed since the views before)."""
         return self.observe(self.live.view(seat))
 
     def mask(self, seat: int) -> np.ndarray:
@@ -406,7 +396,7 @@ class _MultiAgent(_OnTable):
         # ``Table.observation`` and ``Table.mask`` written out: this is every step's path
         table, seat = self.table, self.seat_of[agent]
         return {
-            "observation": table.observe_seat(seat),
+            "observation": table.observe(table.live.view(seat)),
             "action_mask": table.encoding.mask(table._legal_now(seat)),
         }
 

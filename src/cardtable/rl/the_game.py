@@ -10,13 +10,12 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
-from cardtable.core.protocol import State
-from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS, TheGameState
+from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
 from cardtable.rl.encoding import _INT8, MASKS_KEPT, Encoding, FromViewer, Layout, Observe
 
 MAX_SEATS = 5
@@ -209,65 +208,6 @@ class _TheGameObserver:
                 kept[start + _SIGNAL[pile, said]] = 1
 
 
-class _TheGameStateObserver(_TheGameObserver):
-    """``TheGameEncoding.state_observer(state)``: the observer of ``state``'s views read from
-    the state itself, the very numbers of ``observer()(state.view(seat))`` without building
-    the view. It reads only what that view shows (the seat's own hand, the public rest), as
-    ``TheGameState.view`` reads it; the state's lists change in place, so what is remembered
-    of them is a copy."""
-
-    def __init__(self, state: TheGameState) -> None:
-        super().__init__()
-        self.state = state
-        self._start(state.players)
-        self.made_of: tuple[Any, ...] = ()
-
-    def __call__(self, seat: int) -> np.ndarray:  # type: ignore[override]
-        state, kept = self.state, self.put
-        if state.tops != self.tops:
-            self._tops(state.tops)
-        hands, draw, over = state.hands, len(state.draw), state.over
-        sizes = list(map(len, hands))
-        # what the counts are made of (the minimum follows the draw pile)
-        made_of = (draw, sum(sizes), state.played, over)
-        if made_of != self.made_of:
-            self.made_of = made_of
-            self._counts((draw, draw + made_of[1], made_of[2], state.minimum, over))
-        if sizes != self.sizes:
-            self._sizes(sizes)
-        turn = -1 if over else state.turn
-        if turn != self.turn:
-            self._turn(turn)
-        if state.signals != self.signals:
-            self._state_signals(state.signals)
-        hand = hands[seat]
-        if hand != self.hand:
-            for c in set(self.hand).symmetric_difference(hand):
-                kept[_HAND + c - LOW] = c in hand
-            self.hand = hand.copy()
-        return self.turned(seat)
-
-    def _state_signals(self, signals: list[dict[str, str]]) -> None:
-        """The seats' signals that changed, each remembered as a copy (the state's own
-        change in place)."""
-        was = self.signals
-        for s in range(self.players):
-            if signals[s] != was[s]:
-                self._signals(_HEAD + s * _BLOCK + _SIGNALS, was[s], signals[s])
-                was[s] = dict(signals[s])
-
-    def _tops(self, now: list[int]) -> None:
-        kept, tops = self.put, self.tops
-        for p in range(len(PILES)):
-            top = now[p]
-            if top != tops[p]:
-                if tops[p]:
-                    kept[_PILES + p * TOPS + tops[p] - 1] = 0
-                kept[_PILES + p * TOPS + top - 1] = 1
-                kept[_TOPS + p] = top / TOPS
-                tops[p] = top
-
-
 #: a seat's signal moves, last in its legal list: three a pile whatever its signals, the
 #: first on up1 ("small" when its signal there is "avoid")
 _TAIL = 3 * len(PILES)
@@ -303,11 +243,6 @@ class TheGameEncoding(Encoding):
 
     def observer(self) -> Observe:
         return _TheGameObserver()
-
-    def state_observer(self, state: State) -> Callable[[int], np.ndarray] | None:
-        if type(state) is not TheGameState:  # (a state of its own kind: by its views)
-            return None
-        return _TheGameStateObserver(state)
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # cooperative: every seat gets the share of the 98 cards played (1.0 is a win)
