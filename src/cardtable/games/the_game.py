@@ -403,6 +403,8 @@ class _Shown:
         "played_of",
         "played_sizes",
         "played",
+        "tops",
+        "piles",
         "plays_key",
         "plays",
     )
@@ -415,6 +417,9 @@ class _Shown:
         self.played_of: list[list[int]] | None = None
         self.played_sizes: list[int] = []
         self.played: list[int] = []
+        #: the tops (a copy) that the ``piles`` mapping shows
+        self.tops: list[int] = []
+        self.piles: dict[str, int] = {}
         #: ``legal``'s plays (and "end") of the seat in turn, and what they were made of
         self.plays_key: tuple[Any, ...] = ()
         self.plays: list[str] = []
@@ -703,8 +708,8 @@ class TheGameState(State):
                     break
 
     # -- showing ----------------------------------------------------------------------------
-    # A view is a fresh dict, but the parts that change seldom (the signals, the cards played)
-    # are built once and shared by every view until they change: views are read-only
+    # A view is a fresh dict, but the parts that change seldom (the piles, the signals, the cards
+    # played) are built once and shared by every view until they change: views are read-only
     # (docs/protocol.md, "Views"). Each is remembered with what it shows and checked against it.
     def _shown(self) -> _Shown:
         try:
@@ -746,7 +751,10 @@ class TheGameState(State):
         except AttributeError:
             parts = self._shown()
         sizes = list(map(len, hands))
-        u1, u2, d1, d2 = self.tops
+        tops = self.tops
+        if tops != parts.tops:  # (a signal, an end of turn: the same piles, shared)
+            u1, u2, d1, d2 = parts.tops = tops.copy()
+            parts.piles = {"up1": u1, "up2": u2, "down1": d1, "down2": d2}
         piles = self.piles_played
         p1, p2, p3, p4 = piles  # (a list of four sizes is built fastest written out)
         played_sizes = [len(p1), len(p2), len(p3), len(p4)]
@@ -756,7 +764,7 @@ class TheGameState(State):
             "seat": seat,
             "players": self.players,
             "to_act": [] if over else [turn],
-            "piles": {"up1": u1, "up2": u2, "down1": d1, "down2": d2},
+            "piles": parts.piles,
             "hand": hands[seat].copy() if seat is not None and 0 <= seat < self.players else None,
             "hand_sizes": sizes,
             "draw_pile": len(draw),

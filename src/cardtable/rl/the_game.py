@@ -124,8 +124,9 @@ class _TheGameObserver:
         if n != self.players:  # (another table's views: start again)
             self._start(n)
         kept = self.put
-        if view["piles"] != self.piles:
-            self._piles(view["piles"])
+        piles = view["piles"]
+        if piles is not self.piles and piles != self.piles:  # (views share unchanged parts)
+            self._piles(piles)
         counts = (
             view["draw_pile"],
             view["cards_left"],
