@@ -109,7 +109,8 @@ class Table:
         self.bot_key = bot_key
         self.state: State | None = None
         self.seats: lifecycle.BotSeats | None = None
-        #: the encoding's observer of this table's views (a new one each deal)
+        #: the encoding's observer of this table's views, kept from deal to deal: it checks
+        #: what it remembers against each view, a new deal's too (and a fresh one costs more)
         self.observe = self.encoding.observer()
         #: whether an action is talk, asked of the game once per action text (None: no talk)
         self.talk: TalkMemo | None = TalkMemo(self.game.is_talk) if self.game.has_talk else None
@@ -137,7 +138,6 @@ class Table:
         )
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
-        self.observe = self.encoding.observer()
         self._next_step()
         self.play_bots()
 
