@@ -45,8 +45,27 @@ _SIGNAL_MOVES = {
     for pile in PILES
     for current in (None, *SIGNALS)
 }
+#: every signal move's text, parsed (pile, word; "clear" included): ``act``'s one look-up
+_SIGNAL_OF = {
+    f"signal {pile} {word}": (pile, word) for pile in PILES for word in (*SIGNALS, "clear")
+}
 #: the signal moves of a seat with no signal set, in legal()'s order
 _FIRST_SIGNALS = tuple(move for pile in PILES for move in _SIGNAL_MOVES[(pile, None)])
+#: a seat's signal moves by its signals (``tuple(signals.items())``), made when first met
+_SIGNAL_TAILS: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
+
+
+def _signal_moves(said: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The signal moves, in legal()'s order, of a seat whose signals are ``said`` (a few
+    thousand orders of them at most: kept once made)."""
+    moves = _SIGNAL_TAILS.get(said)
+    if moves is None:
+        mine = dict(said)
+        moves = tuple(m for pile in PILES for m in _SIGNAL_MOVES[(pile, mine.get(pile))])
+        _SIGNAL_TAILS[said] = moves
+    return moves
+
+
 #: piles as people read them
 PILE_WORDS = {
     # TRANSLATORS: the piles: two going up (from 1) and two going down (from 100)
@@ -375,9 +394,20 @@ class TheGame(Game):
 
 
 class _Shown:
-    """The parts of a state's views that are shared between them (``TheGameState._shown``)."""
+    """The parts of a state's views (and its legal plays) shared between calls
+    (``TheGameState._shown``)."""
 
-    __slots__ = ("signals_seen", "signals", "played_of", "played_sizes", "played")
+    __slots__ = (
+        "signals_seen",
+        "signals",
+        "played_of",
+        "played_sizes",
+        "played",
+        "tops",
+        "piles",
+        "plays_key",
+        "plays",
+    )
 
     def __init__(self) -> None:
         #: a copy of the signals ``signals`` shows (None: not built yet)
@@ -387,6 +417,12 @@ class _Shown:
         self.played_of: list[list[int]] | None = None
         self.played_sizes: list[int] = []
         self.played: list[int] = []
+        #: the tops (a copy) that the ``piles`` mapping shows
+        self.tops: list[int] = []
+        self.piles: dict[str, int] = {}
+        #: ``legal``'s plays (and "end") of the seat in turn, and what they were made of
+        self.plays_key: tuple[Any, ...] = ()
+        self.plays: list[str] = []
 
 
 class TheGameState(State):
@@ -432,29 +468,47 @@ class TheGameState(State):
     def legal(self, seat: int) -> list[str]:
         if self._ended or not 0 <= seat < self.players:
             return []
-        out: list[str] = []
-        if seat == self.turn:
-            u1, u2, d1, d2 = self.tops  # ``fits`` written out: legal() is on every path
-            b1, b2, b3, b4 = u1 - 10, u2 - 10, d1 + 10, d2 + 10  # the backward tricks
-            add = out.append
-            for c in self.hands[seat]:
-                texts = _PLAYS_OF[c]
-                if c > u1 or c == b1:
-                    add(texts[0])
-                if c > u2 or c == b2:
-                    add(texts[1])
-                if c < d1 or c == b3:
-                    add(texts[2])
-                if c < d2 or c == b4:
-                    add(texts[3])
-            if self.played >= self.minimum:
-                out.append(_END)
         mine = self.signals[seat]
-        if not mine:
-            out += _FIRST_SIGNALS
-            return out
-        for pile in PILES:
-            out.extend(_SIGNAL_MOVES[(pile, mine.get(pile))])
+        if mine:
+            said = tuple(mine.items())
+            tail = _SIGNAL_TAILS.get(said) or _signal_moves(said)
+        else:
+            tail = _FIRST_SIGNALS
+        if seat != self.turn:
+            return list(tail)
+        hand = self.hands[seat]
+        # a signal changes no play: the plays of the position before are kept, checked by
+        # what they are made of (the seat, its hand, the tops, whether it may end)
+        may_end = self.played >= self.minimum
+        key = (seat, may_end, *self.tops, *hand)
+        try:
+            parts = self._parts
+        except AttributeError:
+            parts = self._shown()
+        if key != parts.plays_key:
+            parts.plays_key, parts.plays = key, self._plays(hand, may_end)
+        out = parts.plays.copy()
+        out += tail
+        return out
+
+    def _plays(self, hand: list[int], may_end: bool) -> list[str]:
+        """The plays of ``hand`` on the piles now, then "end" if the turn ``may_end``."""
+        out: list[str] = []
+        u1, u2, d1, d2 = self.tops  # ``fits`` written out: legal() is on every path
+        b1, b2, b3, b4 = u1 - 10, u2 - 10, d1 + 10, d2 + 10  # the backward tricks
+        add = out.append
+        for c in hand:
+            texts = _PLAYS_OF[c]
+            if c > u1 or c == b1:
+                add(texts[0])
+            if c > u2 or c == b2:
+                add(texts[1])
+            if c < d1 or c == b3:
+                add(texts[2])
+            if c < d2 or c == b4:
+                add(texts[3])
+        if may_end:
+            add(_END)
         return out
 
     # -- acting -----------------------------------------------------------------------------
@@ -466,6 +520,9 @@ class TheGameState(State):
         if play is None or type(seat) is not int or seat != self.turn or self._ended:
             if action == _END and type(seat) is int and seat == self.turn and not self._ended:
                 return self._act_end(seat)
+            signal = _SIGNAL_OF.get(action) if type(action) is str else None
+            if signal is not None and type(seat) is int and not self._ended:
+                return self._act_signal(seat, action, *signal)
             return super().act(seat, action)
         card, pile = play
         top = self.tops[pile]
@@ -474,6 +531,20 @@ class TheGameState(State):
         if not fitting or not 0 <= seat < self.players or card not in self.hands[seat]:
             return super().act(seat, action)
         self._play(seat, card, pile)
+        self.actions.append((seat, action))
+        return None
+
+    def _act_signal(self, seat: int, action: str, pile: str, word: str) -> None:
+        """``act`` of a well-formed signal (about half of a random agent's actions): set or
+        cleared here; one that changes nothing goes the base class's way, to be refused."""
+        mine = self.signals[seat] if 0 <= seat < self.players else None
+        current = None if mine is None else mine.get(pile)
+        if mine is None or word == current or (word == "clear" and current is None):
+            return super().act(seat, action)
+        if word == "clear":
+            del mine[pile]
+        else:
+            mine[pile] = word
         self.actions.append((seat, action))
         return None
 
@@ -637,8 +708,8 @@ class TheGameState(State):
                     break
 
     # -- showing ----------------------------------------------------------------------------
-    # A view is a fresh dict, but the parts that change seldom (the signals, the cards played)
-    # are built once and shared by every view until they change: views are read-only
+    # A view is a fresh dict, but the parts that change seldom (the piles, the signals, the cards
+    # played) are built once and shared by every view until they change: views are read-only
     # (docs/protocol.md, "Views"). Each is remembered with what it shows and checked against it.
     def _shown(self) -> _Shown:
         try:
@@ -680,7 +751,10 @@ class TheGameState(State):
         except AttributeError:
             parts = self._shown()
         sizes = list(map(len, hands))
-        u1, u2, d1, d2 = self.tops
+        tops = self.tops
+        if tops != parts.tops:  # (a signal, an end of turn: the same piles, shared)
+            u1, u2, d1, d2 = parts.tops = tops.copy()
+            parts.piles = {"up1": u1, "up2": u2, "down1": d1, "down2": d2}
         piles = self.piles_played
         p1, p2, p3, p4 = piles  # (a list of four sizes is built fastest written out)
         played_sizes = [len(p1), len(p2), len(p3), len(p4)]
@@ -690,7 +764,7 @@ class TheGameState(State):
             "seat": seat,
             "players": self.players,
             "to_act": [] if over else [turn],
-            "piles": {"up1": u1, "up2": u2, "down1": d1, "down2": d2},
+            "piles": parts.piles,
             "hand": hands[seat].copy() if seat is not None and 0 <= seat < self.players else None,
             "hand_sizes": sizes,
             "draw_pile": len(draw),

@@ -23,6 +23,9 @@ MASKS_KEPT = 4096
 MASK_KEPT_UP_TO = 8
 #: the masks' type, made once (numpy makes it from ``np.int8`` at every call otherwise)
 _INT8 = np.dtype(np.int8)
+#: the legal lists ``mask`` takes as they are (a tuple of types, made once: ``list | tuple``
+#: would be made at every call)
+_SEQUENCES = (list, tuple)
 #: a function from a view to its observation (``Encoding.observe``, ``Encoding.observer()``)
 Observe = Callable[[Mapping[str, Any]], np.ndarray]
 
@@ -106,7 +109,7 @@ class Encoding(ABC):
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
         """1 at the index of each action in ``legal``, else 0 (int8): a fresh array."""
-        key = legal if isinstance(legal, list | tuple) else tuple(legal)
+        key = legal if isinstance(legal, _SEQUENCES) else tuple(legal)
         if len(key) > MASK_KEPT_UP_TO:
             return self._mask(key)
         return self.kept_mask(key).copy()
@@ -129,7 +132,7 @@ class Encoding(ABC):
         hot, index = bytearray(len(self.actions)), self._index
         for a in legal:
             hot[index[a]] = 1
-        return np.frombuffer(hot, dtype=_INT8)
+        return np.frombuffer(hot, _INT8)  # (the type by position: a keyword is parsed each call)
 
     def empty(self) -> np.ndarray:
         return np.zeros(self.layout.size, dtype=np.float32)
@@ -196,7 +199,7 @@ class FromViewer:
         v = (viewer or 0) % self.players
         if not v:
             return self.kept.copy()
-        return np.frombuffer(_JOIN(self.pieces[v]), dtype=self.dtype)
+        return np.frombuffer(_JOIN(self.pieces[v]), self.dtype)  # (by position, as above)
 
 
 def place_rewards(ranks: list[int]) -> list[float]:

@@ -109,7 +109,8 @@ class Table:
         self.bot_key = bot_key
         self.state: State | None = None
         self.seats: lifecycle.BotSeats | None = None
-        #: the encoding's observer of this table's views (a new one each deal)
+        #: the encoding's observer of this table's views, kept from deal to deal: it checks
+        #: what it remembers against each view, a new deal's too (and a fresh one costs more)
         self.observe = self.encoding.observer()
         #: whether an action is talk, asked of the game once per action text (None: no talk)
         self.talk: TalkMemo | None = TalkMemo(self.game.is_talk) if self.game.has_talk else None
@@ -137,7 +138,6 @@ class Table:
         )
         self.pending: dict[int, Action] = {}
         self.talked = [0] * self.players
-        self.observe = self.encoding.observer()
         self._next_step()
         self.play_bots()
 
@@ -224,8 +224,8 @@ class Table:
     def take(self, seat: int, action: Action) -> None:
         """Record ``seat``'s choice (checked by the caller) without running the bots: talk at
         once, a move buffered until every seat of the step has chosen, then all applied."""
-        state, seats, pending = self.live, self.seats, self.pending
-        assert seats is not None
+        state, seats, pending = self.state, self.seats, self.pending
+        assert state is not None and seats is not None  # (a seat chose: dealt)
         if self.talk is not None and self.talk[action]:
             # talk changes no turn: said at once, seen by all, the seat still to choose
             self.talked[seat] += 1

@@ -10,13 +10,13 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import Encoding, FromViewer, Layout, Observe
+from cardtable.rl.encoding import _INT8, MASKS_KEPT, Encoding, FromViewer, Layout, Observe
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -124,8 +124,9 @@ class _TheGameObserver:
         if n != self.players:  # (another table's views: start again)
             self._start(n)
         kept = self.put
-        if view["piles"] != self.piles:
-            self._piles(view["piles"])
+        piles = view["piles"]
+        if piles is not self.piles and piles != self.piles:  # (views share unchanged parts)
+            self._piles(piles)
         counts = (
             view["draw_pile"],
             view["cards_left"],
@@ -135,7 +136,7 @@ class _TheGameObserver:
         )
         if counts != self.counts:
             self._counts(counts)
-        self._seats(view)
+        self._seats(view["hand_sizes"], view["turn"], view["signals"])
         hand = view["hand"] or []
         if hand != self.hand:
             # only the cards that came or went (found in C), of the eight or so
@@ -170,28 +171,32 @@ class _TheGameObserver:
                 tops[p] = top
         self.piles = piles
 
-    def _seats(self, view: Mapping[str, Any]) -> None:
-        kept, n = self.put, self.players
-        sizes, signals = view["hand_sizes"], view["signals"]
-        was = self.sizes
-        if sizes != was:
-            for s in range(n):
-                if sizes[s] != was[s]:
-                    kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
-            self.sizes = sizes
-        turn = view["turn"]
+    def _seats(self, sizes: list[int], turn: int | None, signals: list[dict[str, str]]) -> None:
+        if sizes != self.sizes:
+            self._sizes(sizes)
         if (-1 if turn is None else turn) != self.turn:
-            turn = turn if isinstance(turn, int) and 0 <= turn < n else -1
-            if self.turn >= 0:
-                kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
-            if turn >= 0:
-                kept[_HEAD + turn * _BLOCK + _TURN] = 1
-            self.turn = turn
+            self._turn(turn)
         if signals is not self.signals and signals != self.signals:
-            for s in range(n):
+            for s in range(self.players):
                 if signals[s] != self.signals[s]:
                     self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
-            self.signals = signals
+            self.signals = signals  # (a view's own: views never change them)
+
+    def _sizes(self, sizes: list[int]) -> None:
+        kept, was = self.put, self.sizes
+        for s in range(self.players):
+            if sizes[s] != was[s]:
+                kept[_HEAD + s * _BLOCK + _HAND_SIZE] = sizes[s] / MAX_HAND
+        self.sizes = sizes
+
+    def _turn(self, turn: int | None) -> None:
+        kept = self.put
+        turn = turn if isinstance(turn, int) and 0 <= turn < self.players else -1
+        if self.turn >= 0:
+            kept[_HEAD + self.turn * _BLOCK + _TURN] = 0
+        if turn >= 0:
+            kept[_HEAD + turn * _BLOCK + _TURN] = 1
+        self.turn = turn
 
     def _signals(self, start: int, was: Mapping[str, str], now: Mapping[str, str]) -> None:
         """Rewrite a seat's signals that changed (most changes are one pile's)."""
@@ -204,9 +209,35 @@ class _TheGameObserver:
                 kept[start + _SIGNAL[pile, said]] = 1
 
 
+#: a seat's signal moves, last in its legal list: three a pile whatever its signals, the
+#: first on up1 ("small" when its signal there is "avoid")
+_TAIL = 3 * len(PILES)
+_TAIL_HEADS = ("signal up1 avoid", "signal up1 small")
+#: the masks of a seat's signal moves, by the moves (the same for every table: shared)
+_TAIL_MASKS: dict[tuple[str, ...], bytes] = {}
+
+
 class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
+
+    def _mask(self, legal: Iterable[str]) -> np.ndarray:
+        """A legal list ends with the seat's twelve signal moves (of a few hundred kinds): their
+        mask is kept, and the plays before them are written on a copy of it."""
+        if type(legal) is not list:
+            legal = list(legal)
+        if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
+            return super()._mask(legal)
+        tail = tuple(legal[-_TAIL:])
+        said = _TAIL_MASKS.get(tail)
+        if said is None:
+            if len(_TAIL_MASKS) >= MASKS_KEPT:
+                _TAIL_MASKS.clear()
+            said = _TAIL_MASKS[tail] = super()._mask(tail).tobytes()
+        hot, index = bytearray(said), self._index
+        for a in legal[:-_TAIL]:
+            hot[index[a]] = 1
+        return np.frombuffer(hot, _INT8)  # (the type by position: a keyword is parsed each call)
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         return self.observer()(view)
