@@ -636,6 +636,10 @@ class HubRun(MessageCheck):
             table.status == "over" or held_open
         ):
             tally.leak("websocket: the hub's game is not the engine's game")
+        if held_open:  # a solitaire with no move left: given up, as its player would leave it
+            # (held open, it would count against the player's unfinished tables, at most 30)
+            await hub.leave(table, self.people[0])
+            self.drain(table, conns, rng, twins, tally, checked)
         for conn in conns:
             await hub.disconnect(table, conn)
         self.drain(table, conns, rng, twins, tally, checked)
