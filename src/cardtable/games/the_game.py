@@ -536,15 +536,13 @@ class TheGameState(State):
 
     def _act_signal(self, seat: int, action: str, pile: str, word: str) -> None:
         """``act`` of a well-formed signal (about half of a random agent's actions): set or
-        cleared here; one that changes nothing goes the base class's way, to be refused."""
+        cleared by ``_signal``; one that changes nothing goes the base class's way, to be
+        refused with its reason."""
         mine = self.signals[seat] if 0 <= seat < self.players else None
         current = None if mine is None else mine.get(pile)
         if mine is None or word == current or (word == "clear" and current is None):
             return super().act(seat, action)
-        if word == "clear":
-            del mine[pile]
-        else:
-            mine[pile] = word
+        self._signal(seat, pile, word)
         self.actions.append((seat, action))
         return None
 
