@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import httpx
 import websockets
@@ -248,7 +249,7 @@ def attack_bots(src: Path, folder: Path, bot_tables: int, seconds: float) -> lis
 
 def write_live_tables(db: Path, count: int) -> None:
     """``count`` running tables of The Game with four people each, straight into SQLite."""
-    from sqlalchemy import insert
+    from sqlalchemy import Table, insert
 
     sys.path.insert(0, str(SRC))
     from cardtable.server.storage import store as dbm
@@ -283,9 +284,9 @@ def write_live_tables(db: Path, count: int) -> None:
             }
         )
     with store.engine.begin() as conn:
-        conn.execute(insert(dbm.Player.__table__), players)
-        conn.execute(insert(dbm.Table.__table__), rows)
-        conn.execute(insert(dbm.Seat.__table__), seats)
+        conn.execute(insert(cast(Table, dbm.Player.__table__)), players)
+        conn.execute(insert(cast(Table, dbm.Table.__table__)), rows)
+        conn.execute(insert(cast(Table, dbm.Seat.__table__)), seats)
     store.close()
 
 

@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 SEATS = 4
 DRAIN = 5.0  # seconds the clients go on reading after they stop acting
@@ -84,7 +84,7 @@ def cpu_seconds(pid: int) -> float:
 
 def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
     """``tables`` running tables of The Game with four people; per table [id, 4 tokens]."""
-    from sqlalchemy import insert
+    from sqlalchemy import Table, insert
 
     from cardtable.server.storage import store as db
 
@@ -123,9 +123,9 @@ def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
         )
         out.append([tid, *tokens])
     with store.engine.begin() as conn:
-        conn.execute(insert(db.Player.__table__), players)
-        conn.execute(insert(db.Table.__table__), rows)
-        conn.execute(insert(db.Seat.__table__), seats)
+        conn.execute(insert(cast(Table, db.Player.__table__)), players)
+        conn.execute(insert(cast(Table, db.Table.__table__)), rows)
+        conn.execute(insert(cast(Table, db.Seat.__table__)), seats)
     store.close()
     return out
 
