@@ -130,9 +130,9 @@ class Player:
     async def play(self, seconds: float) -> None:
         """Play greedy (Doublets: the first legal action) whenever this seat is to act, until
         the game ends or time runs out."""
-        from cardtable.bots import make_bot
+        from cardtable.bots import Bot, make_bot
 
-        bots: dict[str, object] = {}
+        bots: dict[str, Bot] = {}
         async with websockets.connect(self.url, max_size=2**22) as ws:
             stop = time.monotonic() + seconds
             state: dict | None = None
@@ -295,6 +295,7 @@ def attack_create_and_restart(src: Path, folder: Path, live: int, seconds: float
     write_live_tables(db, live)
     server = Server(src, db)
     started = server.start()
+    assert server.proc is not None  # started
     rows = [
         {
             "attack": f"restart, {live:,} running tables",
