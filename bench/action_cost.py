@@ -38,7 +38,7 @@ def recorded(game: str, players: int, count: int) -> list[tuple[int, list[tuple[
     for seed in range(1, count + 1):
         state = games.get(game).deal(seed, players)
         play_one(state, [make_bot("greedy", game, seed * 16 + s) for s in range(players)])
-        out.append((seed, [tuple(a) for a in state.actions]))
+        out.append((seed, [(seat, action) for seat, action in state.actions]))
     return out
 
 
@@ -67,9 +67,14 @@ async def replay_all(
         table = hub.create(people[0], game, ["me"] + ["open"] * (players - 1), {}, seed)
         for s in range(1, players):
             await hub.join(table, people[s], s)
-        asks = {"labels": labels, "table_changes_only": table_changed}
-        conns = [Conn(seat=s, player_id=people[s].id, **asks) for s in range(players)]
-        conns.extend(Conn(seat=None, player_id=None, **asks) for _ in range(spectators))
+        conns = [
+            Conn(seat=s, player_id=people[s].id, labels=labels, table_changes_only=table_changed)
+            for s in range(players)
+        ]
+        conns.extend(
+            Conn(seat=None, player_id=None, labels=labels, table_changes_only=table_changed)
+            for _ in range(spectators)
+        )
         for conn in conns:
             await hub.connect(table, conn)
             while not conn.outbox.empty():

@@ -298,6 +298,7 @@ def check(url: str, tables: list[dict], figures: Figures) -> dict:
         finished = 0
         for t in tables:
             row = store.table(t["id"])
+            assert row is not None, f"table {t['id']} is not stored"  # set_up created it
             finished += row.status == "over"
             for a in store.actions(t["id"]):
                 if a.client_id:

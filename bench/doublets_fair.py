@@ -32,10 +32,12 @@ import copy
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.bots.doublets.fair import FairBot
+from cardtable.games.doublets import DoubletsState
 from cardtable.seeds import bot_seed
 from cardtable.solvers.doublets import first_mistake, solve_seed
 from cardtable.stats import wilson
@@ -47,6 +49,7 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
     seed, spec, key = args if len(args) == 3 else (*args, None)
     wall = time.perf_counter()
     state = games.get("doublets").deal(seed)
+    assert isinstance(state, DoubletsState)
     bot = make_bot(spec, "doublets", seed if key is None else bot_seed(key, seed, 0))
     moves = over_half = over_one = most_nodes = 0
     bot_cpu = slowest = slowest_later = 0.0
@@ -71,7 +74,7 @@ def play(args: tuple[int, str] | tuple[int, str, int | None], trace: bool = Fals
         state.act(0, action)
         actions.append(action)
         reasons.append(reason)
-    out = {
+    out: dict[str, Any] = {
         "seed": seed,
         "won": state.won,
         "score": len(state.foundation),
@@ -145,7 +148,9 @@ def diagnose(seeds: list[int], spec: str, key: int | None) -> None:
         if not solve_seed(seed).won:
             print(f"deal {seed}: lost, and the solver proves it cannot be won")
             continue
-        found = first_mistake(games.get("doublets").deal(seed), record["actions"])
+        start = games.get("doublets").deal(seed)
+        assert isinstance(start, DoubletsState)
+        found = first_mistake(start, record["actions"])
         assert found is not None  # a winnable deal the bot lost has a first losing move
         why = record["reasons"][found.move - 1]
         print(

@@ -714,7 +714,7 @@ class WsCluster:
         self.engine = make_engine(cluster.url)
         self.people = [[self.person() for _ in range(2)] for _ in range(self.SETS)]
         self.tables: dict[tuple[int, str], str] = {}
-        self.socks: dict[tuple[str, int | None], WsSocket] = {}
+        self.socks: dict[tuple[str, str | None], WsSocket] = {}
 
     def close(self) -> None:
         for sock in self.socks.values():
@@ -833,6 +833,7 @@ class WsCluster:
             assert answer is not None, "the socket closed"
             if answer.get("retry_after"):
                 await asyncio.sleep(answer["retry_after"])
+            assert sock.state is not None  # (as state: a socket's state is never unset)
             while answer["type"] == "ack" and sock.state["version"] < answer["version"]:
                 await asyncio.sleep(0.005)
 

@@ -110,7 +110,7 @@ class Person:
         self.http = httpx.AsyncClient(
             base_url=base, timeout=30, headers={"x-cardtable-token": token}
         )
-        self.ws = None
+        self.ws: websockets.ClientConnection | None = None
         self.state: dict | None = None
         self.n = 0
 
@@ -136,6 +136,7 @@ class Person:
 
     async def until(self, check) -> dict:
         while self.state is None or not check(self.state):
+            assert self.ws is not None  # solitaire connected it
             message = json.loads(await self.ws.recv())
             if message["type"] == "state":
                 self.state = message
@@ -143,6 +144,7 @@ class Person:
 
     async def act(self, action: str) -> tuple[dict, float]:
         """Send an action; the answer (ack or error) and the seconds it took."""
+        assert self.ws is not None and self.state is not None  # at a table (solitaire)
         self.n += 1
         cid = f"b{self.n}"
         sent = time.perf_counter()
@@ -187,6 +189,7 @@ async def victim_loop(
 ) -> None:
     while not stop.is_set():
         tick = time.perf_counter()
+        assert victim.state is not None  # at a table (solitaire)
         legal = victim.state["legal"]
         if not legal:  # the game is over: another
             await victim.solitaire()

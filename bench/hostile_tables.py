@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import httpx
 import websockets
@@ -129,9 +130,9 @@ class Player:
     async def play(self, seconds: float) -> None:
         """Play greedy (Doublets: the first legal action) whenever this seat is to act, until
         the game ends or time runs out."""
-        from cardtable.bots import make_bot
+        from cardtable.bots import Bot, make_bot
 
-        bots: dict[str, object] = {}
+        bots: dict[str, Bot] = {}
         async with websockets.connect(self.url, max_size=2**22) as ws:
             stop = time.monotonic() + seconds
             state: dict | None = None
@@ -248,7 +249,7 @@ def attack_bots(src: Path, folder: Path, bot_tables: int, seconds: float) -> lis
 
 def write_live_tables(db: Path, count: int) -> None:
     """``count`` running tables of The Game with four people each, straight into SQLite."""
-    from sqlalchemy import insert
+    from sqlalchemy import Table, insert
 
     sys.path.insert(0, str(SRC))
     from cardtable.server.storage import store as dbm
@@ -283,9 +284,9 @@ def write_live_tables(db: Path, count: int) -> None:
             }
         )
     with store.engine.begin() as conn:
-        conn.execute(insert(dbm.Player.__table__), players)
-        conn.execute(insert(dbm.Table.__table__), rows)
-        conn.execute(insert(dbm.Seat.__table__), seats)
+        conn.execute(insert(cast(Table, dbm.Player.__table__)), players)
+        conn.execute(insert(cast(Table, dbm.Table.__table__)), rows)
+        conn.execute(insert(cast(Table, dbm.Seat.__table__)), seats)
     store.close()
 
 
@@ -294,6 +295,7 @@ def attack_create_and_restart(src: Path, folder: Path, live: int, seconds: float
     write_live_tables(db, live)
     server = Server(src, db)
     started = server.start()
+    assert server.proc is not None  # started
     rows = [
         {
             "attack": f"restart, {live:,} running tables",

@@ -75,6 +75,7 @@ async def read_all(
             kind = message["type"]
             tally.received[kind if kind != "error" else message["code"]] += 1
             if answered is not None and kind in ("pong", "ack", "error"):
+                assert answers is not None  # given with answered
                 answers[0] += 1
                 answered.set()
 
@@ -117,7 +118,7 @@ async def spectate(url: str, crowd: int, tally: Tally, stop) -> None:
                 return_exceptions=True,
             )
             for ws in batch:
-                if isinstance(ws, Exception):
+                if isinstance(ws, BaseException):
                     tally.drops += 1
                     continue
                 tally.sent += 1  # a connection made

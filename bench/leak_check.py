@@ -804,7 +804,7 @@ class ClusterRun(MessageCheck):
                 await asyncio.to_thread(
                     self.refused, table_id, tally, f"after {len(versions) - 1} actions"
                 )
-            sock = next(
+            mover = next(
                 (
                     s
                     for s in seated
@@ -812,14 +812,15 @@ class ClusterRun(MessageCheck):
                 ),
                 None,
             )
-            if sock is None:
+            if mover is None:
                 tally.leak(f"{name}: the game is running and no seat may act")
                 return versions
-            view, legal = sock.state["view"], sock.state["legal"]  # type: ignore[index]
+            assert mover.state is not None and mover.seat is not None  # as next() chose it
+            view, legal = mover.state["view"], mover.state["legal"]
             tally.bot_inputs += 1
-            answer = await sock.act(
-                people[sock.seat].choose(view, legal),
-                version,  # type: ignore[index]
+            answer = await mover.act(
+                people[mover.seat].choose(view, legal),
+                version,
                 f"c-{len(versions)}",
             )
             if answer["type"] != "ack":

@@ -46,12 +46,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 SEATS = 4
 DRAIN = 5.0  # seconds the clients go on reading after they stop acting
 
+loads: Callable[[str | bytes], Any]
 try:
     import orjson
 
@@ -84,7 +86,7 @@ def cpu_seconds(pid: int) -> float:
 
 def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
     """``tables`` running tables of The Game with four people; per table [id, 4 tokens]."""
-    from sqlalchemy import insert
+    from sqlalchemy import Table, insert
 
     from cardtable.server.storage import store as db
 
@@ -123,9 +125,9 @@ def make_database(url: str, tables: int, seed: int) -> list[list[str]]:
         )
         out.append([tid, *tokens])
     with store.engine.begin() as conn:
-        conn.execute(insert(db.Player.__table__), players)
-        conn.execute(insert(db.Table.__table__), rows)
-        conn.execute(insert(db.Seat.__table__), seats)
+        conn.execute(insert(cast(Table, db.Player.__table__)), players)
+        conn.execute(insert(cast(Table, db.Table.__table__)), rows)
+        conn.execute(insert(cast(Table, db.Seat.__table__)), seats)
     store.close()
     return out
 
@@ -247,7 +249,8 @@ async def client_process(spec: dict) -> dict:
     """Connect every seat of the given tables, say ``ready``, act from the ``go`` line on."""
     runs, tasks = [], []
     stats: dict = {"acks": 0, "refused_ok": 0, "errors": {}}
-    go, times, connected = asyncio.Event(), {}, [0]
+    go, connected = asyncio.Event(), [0]
+    times: dict[str, float] = {}
     rng = random.Random(spec["seed"])
     sem = asyncio.Semaphore(64)  # handshakes at once
 
@@ -425,6 +428,7 @@ def run_one(
                 )
             connected = 0
             for c in clients:
+                assert c.stdout is not None  # stdout=PIPE
                 line = c.stdout.readline().split()
                 connected += int(line[1]) if line and line[0] == "ready" else 0
             setup = time.monotonic() - t_setup
@@ -432,6 +436,7 @@ def run_one(
             start = time.monotonic() + 1.0
             stop = start + seconds
             for c in clients:
+                assert c.stdin is not None  # stdin=PIPE
                 c.stdin.write(f"go {start} {stop}\n")
                 c.stdin.flush()
             load0 = os.getloadavg()

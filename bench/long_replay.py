@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import httpx
 import websockets
@@ -87,7 +88,7 @@ def long_game(game: str, actions: int) -> tuple[dict, list[tuple[int, str]], dic
 
 def make_database(url: str, game: str, actions: int) -> tuple[str, int]:
     """Write one finished table of ``game`` into a new database: its id and length."""
-    from sqlalchemy import insert
+    from sqlalchemy import Table, insert
 
     from cardtable.server.storage import store as db
 
@@ -123,10 +124,10 @@ def make_database(url: str, game: str, actions: int) -> tuple[str, int]:
         for n, (seat, action) in enumerate(log)
     ]
     with store.engine.begin() as conn:
-        conn.execute(insert(db.Player.__table__), [maker])
-        conn.execute(insert(db.Table.__table__), [table])
-        conn.execute(insert(db.Seat.__table__), seats)
-        conn.execute(insert(db.Action.__table__), rows)
+        conn.execute(insert(cast(Table, db.Player.__table__)), [maker])
+        conn.execute(insert(cast(Table, db.Table.__table__)), [table])
+        conn.execute(insert(cast(Table, db.Seat.__table__)), seats)
+        conn.execute(insert(cast(Table, db.Action.__table__)), rows)
     store.close()
     return "long1", len(log)
 

@@ -140,11 +140,11 @@ def main() -> None:
         per_cpu = sorted(steps / cpu for steps, _, cpu, _ in runs)
         wall = statistics.median(steps / seconds for steps, seconds, _, _ in runs)
         shares = [100 * share for _, _, _, share in runs if share is not None]
-        share = f"{statistics.median(shares):>8.0f} %" if shares else ""
+        share_text = f"{statistics.median(shares):>8.0f} %" if shares else ""
         print(
             f"{label:<20} {args.games:>6} {runs[0][0]:>8} {wall:>9.0f} "
             f"{statistics.median(per_cpu):>9.0f} {f'({per_cpu[0]:.0f}-{per_cpu[-1]:.0f})':>15} "
-            f"{share:>9}"
+            f"{share_text:>9}"
         )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -39,6 +39,7 @@ from cardtable import games
 from cardtable.bots import make_bot
 from cardtable.bots.slide.oracle import SlideOracle
 from cardtable.bots.slide.search import SearchBot
+from cardtable.games.slide import SlideState
 from cardtable.sim import play_one
 from cardtable.stats import wilson
 
@@ -75,6 +76,7 @@ def play(task: tuple[int, int, str, str, int]) -> dict[str, Any]:
     seat = index % players
     seat_bots: list[Any] = [make_bot(opponent, "slide", deal_seed * 16 + s) for s in range(players)]
     state = games.get("slide").deal(deal_seed, players)
+    assert isinstance(state, SlideState)
     if bot == ORACLE:  # peeks: a study of the search with every card known, never a player
         timed = Timed(SlideOracle(state, deal_seed * 16 + seat))
     else:
@@ -292,12 +294,12 @@ def matrix(entries: list[dict[str, Any]]) -> None:
     for bot in bots:
         out = []
         for p, o in columns:
-            e = cells.get((bot, p, o))
+            cell = cells.get((bot, p, o))
             out.append(
                 ""
-                if e is None
-                else f"{100 * e['wins'] / e['games']:.1f} {ci(e['wins'], e['games'])}"
-                f" n={e['games']}"
+                if cell is None
+                else f"{100 * cell['wins'] / cell['games']:.1f} {ci(cell['wins'], cell['games'])}"
+                f" n={cell['games']}"
             )
         print(f"| {bot} | " + " | ".join(out) + " |")
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.bots import make_bot
+from cardtable.games.the_game import TheGameState
 from cardtable.sim import play_one
 from cardtable.stats import wilson
 
@@ -72,6 +73,7 @@ def play_chunk(task: tuple[str, int, list[int]]) -> list[tuple[int, int, int, fl
     out = []
     for seed in seeds:
         state = rules.deal(seed, players)
+        assert isinstance(state, TheGameState)
         seat_bots = [_Timed(make_bot(bot, "the-game", seed * 16 + s)) for s in range(players)]
         play_one(state, seat_bots)
         out.append(
@@ -233,7 +235,7 @@ def main() -> None:
             else:
                 rows = play(bot, players, args.games, args.first, args.jobs)
             saved[name] = rows
-            r = run(rows, bot, players, solved.get(players))  # type: ignore[arg-type]
+            r = run(rows, bot, players, solved.get(players))
             low, high = r["ci95"]
             cell = ""
             if r["share"] is not None:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from websockets.typing import Origin
 
 sys.path.insert(0, str(Path(__file__).parent))
 from chaos import ServerProcess  # noqa: E402
@@ -41,7 +42,7 @@ async def socket_attack(srv: ServerProcess, token: str, evil: str) -> tuple[str,
     url = f"ws://127.0.0.1:{srv.port}/ws/tables/{table['id']}"
     try:
         ws = await websockets.connect(
-            url, origin=evil, additional_headers={"cookie": f"cardtable_token={token}"}
+            url, origin=Origin(evil), additional_headers={"cookie": f"cardtable_token={token}"}
         )
     except websockets.exceptions.InvalidStatus as e:
         code = json.loads(e.response.body or b"{}").get("error")

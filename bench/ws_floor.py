@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 SEATS = 4
 DRAIN = 3.0
@@ -53,7 +54,11 @@ def make_app(size: int):
 
     app = FastAPI()
     tables: dict[str, set[WebSocket]] = {}
-    payload = {"type": "state", "view": {"pad": "x" * max(0, size - 40)}, "version": 0}
+    payload: dict[str, Any] = {
+        "type": "state",
+        "view": {"pad": "x" * max(0, size - 40)},
+        "version": 0,
+    }
 
     @app.websocket("/ws/{table}")
     async def play(ws: WebSocket, table: str) -> None:
