@@ -171,7 +171,9 @@ class Player:
                 if game == "doublets":
                     action = state["legal"][0]
                 else:
-                    bot = bots.setdefault(game, make_bot("greedy", game))
+                    bot = bots.get(game)
+                    if bot is None:  # one bot per game, not one built (and dropped) per move
+                        bot = bots[game] = make_bot("greedy", game)
                     action = bot.choose(state["view"], state["legal"])
                 n += 1
                 pending, sent = str(n), time.monotonic()
