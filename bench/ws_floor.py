@@ -1,7 +1,7 @@
 """The floor under the server's CPU per action: a bare websocket fan-out on the same stack.
 
     python bench/ws_floor.py [--tables 500] [--seconds 30] [--period 2] [--size 2700]
-                             [--ws websockets --ws wsproto ...]
+                             [--ws websockets --ws wsproto ...] [--outboxes]
 
 A FastAPI app under uvicorn (cardtable's stack, uvicorn's websocket implementation chosen by
 ``--ws``) with one websocket route and nothing behind it: tables of four sockets; a message a
@@ -13,6 +13,11 @@ own) act about every ``--period`` seconds, as ``bench/load.py``'s do. Printed pe
 implementation: actions per second, the server's CPU per action (ms) and its CPU use. Read
 ``bench/load.py``'s ms per action beside it, in the same run: the ratio is what cardtable's
 own work costs above the floor.
+
+``--outboxes`` sends as cardtable's connections do (``server/web/socket.py``): each socket's
+messages go into a bounded queue that a writer task of its own drains, and the reader gives
+the event loop a turn after each message it handles. The difference to the direct floor is
+what that design costs an action.
 """
 
 import argparse
@@ -46,7 +51,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 # -- the server: nothing but the sockets ------------------------------------------------------
-def make_app(size: int):
+def make_app(size: int, outboxes: bool):
     # (FastAPI reads the route's annotation: WebSocket must be a real class here, so this
     # module does without ``from __future__ import annotations``)
     import orjson
@@ -54,37 +59,55 @@ def make_app(size: int):
 
     app = FastAPI()
     tables: dict[str, set[WebSocket]] = {}
+    queues: dict[str, dict[WebSocket, asyncio.Queue[dict[str, Any]]]] = {}
     payload: dict[str, Any] = {
         "type": "state",
         "view": {"pad": "x" * max(0, size - 40)},
         "version": 0,
     }
 
+    async def write(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:
+        while True:
+            await ws.send_text(orjson.dumps(await outbox.get()).decode())
+
     @app.websocket("/ws/{table}")
     async def play(ws: WebSocket, table: str) -> None:
         await ws.accept()
         sockets = tables.setdefault(table, set())
         sockets.add(ws)
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(64)
+        queues.setdefault(table, {})[ws] = outbox
+        writer = asyncio.create_task(write(ws, outbox)) if outboxes else None
         try:
             while True:
                 message = orjson.loads(await ws.receive_text())
-                await ws.send_text(orjson.dumps({"type": "ack", "id": message["id"]}).decode())
+                ack = {"type": "ack", "id": message["id"]}
                 payload["version"] += 1
+                if outboxes:  # each its own message, as each connection gets its own state
+                    outbox.put_nowait(ack)
+                    for box in list(queues[table].values()):
+                        box.put_nowait(dict(payload))
+                    await asyncio.sleep(0)
+                    continue
+                await ws.send_text(orjson.dumps(ack).decode())
                 for other in list(sockets):  # a state per connection, each encoded
                     await other.send_text(orjson.dumps(payload).decode())
         except WebSocketDisconnect:
             pass
         finally:
             sockets.discard(ws)
+            queues[table].pop(ws, None)
+            if writer is not None:
+                writer.cancel()
 
     return app
 
 
-def serve(port: int, ws: str, size: int) -> None:
+def serve(port: int, ws: str, size: int, outboxes: bool) -> None:
     import uvicorn
 
     uvicorn.run(
-        make_app(size),
+        make_app(size, outboxes),
         host="127.0.0.1",
         port=port,
         ws=ws,
@@ -135,10 +158,12 @@ async def clients(spec: dict) -> dict:
     return counts
 
 
-def run_one(ws: str, tables: int, seconds: float, period: float, size: int, procs: int) -> dict:
+def run_one(
+    ws: str, tables: int, seconds: float, period: float, size: int, procs: int, outboxes: bool
+) -> dict:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port), ws, str(size)],
+        [sys.executable, __file__, "--serve", str(port), ws, str(size), str(int(outboxes))],
     )
     try:
         for _ in range(200):
@@ -185,6 +210,7 @@ def run_one(ws: str, tables: int, seconds: float, period: float, size: int, proc
         server.wait(10)
     return {
         "ws": ws,
+        "sends": "outboxes" if outboxes else "direct",
         "tables": tables,
         "actions_per_s": acks / seconds,
         "ms_per_action": 1000 * cpu / max(acks, 1),
@@ -194,8 +220,8 @@ def run_one(ws: str, tables: int, seconds: float, period: float, size: int, proc
 
 
 def main() -> None:
-    if len(sys.argv) == 5 and sys.argv[1] == "--serve":
-        serve(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+    if len(sys.argv) == 6 and sys.argv[1] == "--serve":
+        serve(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1")
         return
     if len(sys.argv) == 4 and sys.argv[1] == "--client":
         spec = json.loads(Path(sys.argv[2]).read_text())
@@ -208,15 +234,25 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=2700, help="bytes of each state message")
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument("--ws", action="append", default=None, help="uvicorn's --ws (repeatable)")
+    parser.add_argument(
+        "--outboxes",
+        action="store_true",
+        help="each socket's messages through its own queue and writer task, as cardtable's",
+    )
     args = parser.parse_args()
-    print(f"{'ws':<18} {'tables':>6} {'acts/s':>7} {'ms/act':>7} {'server':>7} {'load':>10}")
+    print(
+        f"{'ws':<18} {'sends':<9} {'tables':>6} {'acts/s':>7} {'ms/act':>7} {'server':>7} "
+        f"{'load':>10}"
+    )
     for ws in args.ws or ["websockets-sansio", "websockets", "wsproto"]:
         if ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
             print(f"{ws:<18} not installed here (pip install wsproto to compare it)")
             continue
-        r = run_one(ws, args.tables, args.seconds, args.period, args.size, args.client_procs)
+        r = run_one(
+            ws, args.tables, args.seconds, args.period, args.size, args.client_procs, args.outboxes
+        )
         print(
-            f"{r['ws']:<18} {r['tables']:>6} {r['actions_per_s']:>7.0f} "
+            f"{r['ws']:<18} {r['sends']:<9} {r['tables']:>6} {r['actions_per_s']:>7.0f} "
             f"{r['ms_per_action']:>7.3f} {r['server_cpu']:>6.0%} "
             f"{r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}",
             flush=True,
