@@ -136,7 +136,16 @@ class _TheGameObserver:
         )
         if counts != self.counts:
             self._counts(counts)
-        self._seats(view["hand_sizes"], view["turn"], view["signals"])
+        # (each seat's hand size, turn and signals; a call to ``_seats`` written out)
+        sizes = view["hand_sizes"]
+        if sizes != self.sizes:
+            self._sizes(sizes)
+        turn = view["turn"]
+        if (-1 if turn is None else turn) != self.turn:
+            self._turn(turn)
+        signals = view["signals"]
+        if signals is not self.signals and signals != self.signals:
+            self._all_signals(signals)
         hand = view["hand"] or []
         if hand != self.hand:
             # only the cards that came or went (found in C), of the eight or so
@@ -171,16 +180,11 @@ class _TheGameObserver:
                 tops[p] = top
         self.piles = piles
 
-    def _seats(self, sizes: list[int], turn: int | None, signals: list[dict[str, str]]) -> None:
-        if sizes != self.sizes:
-            self._sizes(sizes)
-        if (-1 if turn is None else turn) != self.turn:
-            self._turn(turn)
-        if signals is not self.signals and signals != self.signals:
-            for s in range(self.players):
-                if signals[s] != self.signals[s]:
-                    self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
-            self.signals = signals  # (a view's own: views never change them)
+    def _all_signals(self, signals: list[dict[str, str]]) -> None:
+        for s in range(self.players):
+            if signals[s] != self.signals[s]:
+                self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
+        self.signals = signals  # (a view's own: views never change them)
 
     def _sizes(self, sizes: list[int]) -> None:
         kept, was = self.put, self.sizes
