@@ -493,7 +493,9 @@ class TheGameState(State):
         hand = self.hands[seat]
         # a signal changes no play: the plays of the position before are kept, checked by
         # what they are made of (the seat, its hand, the tops, whether it may end)
-        may_end = self.played >= self.minimum
+        options = self.options  # (``self.minimum`` written out: a property's call fewer)
+        need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
+        may_end = self.played >= need
         key = (seat, may_end, *self.tops, *hand)
         if key != parts.plays_key:
             parts.plays_key, parts.plays = key, self._plays(hand, may_end)
