@@ -407,6 +407,7 @@ class _Shown:
         "piles",
         "plays_key",
         "plays",
+        "tails",
     )
 
     def __init__(self) -> None:
@@ -423,6 +424,8 @@ class _Shown:
         #: ``legal``'s plays (and "end") of the seat in turn, and what they were made of
         self.plays_key: tuple[Any, ...] = ()
         self.plays: list[str] = []
+        #: ``legal``'s signal moves by seat, with the signals (a copy) they were made for
+        self.tails: dict[int, tuple[dict[str, str], tuple[str, ...]]] = {}
 
 
 class TheGameState(State):
@@ -468,10 +471,21 @@ class TheGameState(State):
     def legal(self, seat: int) -> list[str]:
         if self._ended or not 0 <= seat < self.players:
             return []
+        try:
+            parts = self._parts
+        except AttributeError:
+            parts = self._shown()
         mine = self.signals[seat]
         if mine:
-            said = tuple(mine.items())
-            tail = _SIGNAL_TAILS.get(said) or _signal_moves(said)
+            # the seat's signal moves of the last call while its signals are the same (a
+            # comparison of two small dicts costs less than a look-up by their items)
+            known = parts.tails.get(seat)
+            if known is not None and known[0] == mine:
+                tail = known[1]
+            else:
+                said = tuple(mine.items())
+                tail = _SIGNAL_TAILS.get(said) or _signal_moves(said)
+                parts.tails[seat] = (dict(mine), tail)
         else:
             tail = _FIRST_SIGNALS
         if seat != self.turn:
@@ -479,12 +493,10 @@ class TheGameState(State):
         hand = self.hands[seat]
         # a signal changes no play: the plays of the position before are kept, checked by
         # what they are made of (the seat, its hand, the tops, whether it may end)
-        may_end = self.played >= self.minimum
+        options = self.options  # (``self.minimum`` written out: a property's call fewer)
+        need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
+        may_end = self.played >= need
         key = (seat, may_end, *self.tops, *hand)
-        try:
-            parts = self._parts
-        except AttributeError:
-            parts = self._shown()
         if key != parts.plays_key:
             parts.plays_key, parts.plays = key, self._plays(hand, may_end)
         out = parts.plays.copy()
@@ -717,9 +729,18 @@ class TheGameState(State):
             return self._parts
 
     def _shown_signals(self, parts: _Shown) -> list[dict[str, str]]:
-        if parts.signals_seen != self.signals:
-            parts.signals = [dict(s) for s in self.signals]
-            parts.signals_seen = [dict(s) for s in self.signals]
+        seen, signals = parts.signals_seen, self.signals
+        if seen is None or len(seen) != len(signals):
+            parts.signals = [dict(s) for s in signals]
+            parts.signals_seen = [dict(s) for s in signals]
+        elif seen != signals:
+            # a new list, as views hold the old one; the seats whose signals are the same
+            # keep their dicts (shown already: never changed), the others' are copied
+            shown = parts.signals.copy()
+            for s, mine in enumerate(signals):
+                if seen[s] != mine:
+                    seen[s], shown[s] = dict(mine), dict(mine)
+            parts.signals = shown
         return parts.signals
 
     def _shown_played(self, parts: _Shown, sizes: list[int]) -> list[int]:

@@ -165,8 +165,14 @@ class Table:
         state = self.state
         assert state is not None
         self.step_seats = state.to_act()
-        self.ended = state.over
-        self._wait_for([] if self.ended else list(self.step_seats))
+        self.ended = over = state.over
+        seats = [] if over else list(self.step_seats)
+        if self.opponents:
+            self._wait_for(seats)
+            return
+        # ``_wait_for`` without bots, written out: this is every step's path
+        self._waiting, self._legal = seats, {}
+        self.next_learner = seats[0] if seats else None
 
     def _wait_for(self, seats: list[int]) -> None:
         """The seats of this step still to choose: the position changed."""
@@ -212,7 +218,8 @@ class Table:
     def act(self, seat: int, action: Action) -> None:
         """A learning seat's action (one of ``legal(seat)``), then the bots until a learning
         seat must act again."""
-        if action not in self._legal_now(seat):
+        legal = self._legal.get(seat)  # (``_legal_now``, its look-up written out)
+        if action not in (self._legal_now(seat) if legal is None else legal):
             raise ValueError(
                 f"{action!r} is not legal for seat {seat} now "
                 f"(legal: {', '.join(self.legal(seat)) or 'nothing'})"
@@ -393,11 +400,16 @@ class _MultiAgent(_OnTable):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        # ``Table.observation`` and ``Table.mask`` written out: this is every step's path
+        # ``Table.observation`` and ``Table.mask`` written out (``live`` and ``_legal_now``'s
+        # look-up too: one Python call fewer each): this is every step's path
         table, seat = self.table, self.seat_of[agent]
+        state = table.state
+        if state is None:
+            raise RuntimeError("reset the environment first")
+        legal = table._legal.get(seat)
         return {
-            "observation": table.observe(table.live.view(seat)),
-            "action_mask": table.encoding.mask(table._legal_now(seat)),
+            "observation": table.observe(state.view(seat)),
+            "action_mask": table.encoding.mask(table._legal_now(seat) if legal is None else legal),
         }
 
     def render(self) -> str | None:
@@ -479,16 +491,25 @@ class CardtableAEC(_MultiAgent, AECEnv):
             raise ValueError(f"{agent} must act: None is only for agents whose game is done")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        table.act(self.seat_of[agent], table.encoding.action(int(action)))
+        actions, index = table.encoding.actions, int(action)
+        # ``Encoding.action`` written out (it raises for an index outside the space)
+        notation = actions[index] if 0 <= index < len(actions) else table.encoding.action(index)
+        table.act(self.seat_of[agent], notation)
         self.steps += 1
         # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
         # reset and the step before left it) and accumulating them changes nothing
-        over = table.ended
-        if over:
+        if table.ended:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._after_step()
-        if over:
+            self._after_step()
             self._accumulate_rewards()
+        elif self.max_steps is None:  # ``_after_step`` of a game going on, written out
+            seat = table.next_learner
+            if seat is not None:
+                self.agent_selection = self.agent_of[seat]
+            elif self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self._after_step()
 
 
 class CardtableParallel(_MultiAgent, ParallelEnv):

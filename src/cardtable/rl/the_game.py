@@ -16,7 +16,15 @@ from typing import Any
 import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
-from cardtable.rl.encoding import _INT8, MASKS_KEPT, Encoding, FromViewer, Layout, Observe
+from cardtable.rl.encoding import (
+    _INT8,
+    MASK_KEPT_UP_TO,
+    MASKS_KEPT,
+    Encoding,
+    FromViewer,
+    Layout,
+    Observe,
+)
 
 MAX_SEATS = 5
 MAX_HAND = max(HAND_SIZE.values())
@@ -136,7 +144,16 @@ class _TheGameObserver:
         )
         if counts != self.counts:
             self._counts(counts)
-        self._seats(view["hand_sizes"], view["turn"], view["signals"])
+        # (each seat's hand size, turn and signals; a call to ``_seats`` written out)
+        sizes = view["hand_sizes"]
+        if sizes != self.sizes:
+            self._sizes(sizes)
+        turn = view["turn"]
+        if (-1 if turn is None else turn) != self.turn:
+            self._turn(turn)
+        signals = view["signals"]
+        if signals is not self.signals and signals != self.signals:
+            self._all_signals(signals)
         hand = view["hand"] or []
         if hand != self.hand:
             # only the cards that came or went (found in C), of the eight or so
@@ -151,8 +168,10 @@ class _TheGameObserver:
         draw, left, played, minimum, over = self.counts = counts
         kept[_DRAW] = draw / _CARDS
         kept[_LEFT] = left / _CARDS
-        kept[_PLAYED] = min(played, MAX_HAND) / MAX_HAND
-        minimum = min(max(minimum, 1), MINIMUMS) - 1
+        # (``min(played, MAX_HAND)`` and ``min(max(minimum, 1), MINIMUMS) - 1`` written out:
+        # two calls of builtins fewer on most steps)
+        kept[_PLAYED] = (played if played < MAX_HAND else MAX_HAND) / MAX_HAND
+        minimum = 0 if minimum <= 1 else (minimum if minimum < MINIMUMS else MINIMUMS) - 1
         if minimum != self.minimum:
             if self.minimum >= 0:
                 kept[_MINIMUM + self.minimum] = 0
@@ -171,16 +190,14 @@ class _TheGameObserver:
                 tops[p] = top
         self.piles = piles
 
-    def _seats(self, sizes: list[int], turn: int | None, signals: list[dict[str, str]]) -> None:
-        if sizes != self.sizes:
-            self._sizes(sizes)
-        if (-1 if turn is None else turn) != self.turn:
-            self._turn(turn)
-        if signals is not self.signals and signals != self.signals:
-            for s in range(self.players):
-                if signals[s] != self.signals[s]:
-                    self._signals(_HEAD + s * _BLOCK + _SIGNALS, self.signals[s], signals[s])
-            self.signals = signals  # (a view's own: views never change them)
+    def _all_signals(self, signals: list[dict[str, str]]) -> None:
+        was = self.signals
+        for s in range(self.players):
+            now = signals[s]
+            # (a seat whose signals did not change keeps its dict from view to view)
+            if now is not was[s] and now != was[s]:
+                self._signals(_HEAD + s * _BLOCK + _SIGNALS, was[s], now)
+        self.signals = signals  # (a view's own: views never change them)
 
     def _sizes(self, sizes: list[int]) -> None:
         kept, was = self.put, self.sizes
@@ -221,11 +238,12 @@ class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
 
-    def _mask(self, legal: Iterable[str]) -> np.ndarray:
+    def mask(self, legal: Iterable[str]) -> np.ndarray:
         """A legal list ends with the seat's twelve signal moves (of a few hundred kinds): their
-        mask is kept, and the plays before them are written on a copy of it."""
-        if type(legal) is not list:
-            legal = list(legal)
+        mask is kept, and the plays before them are written on a copy of it. (Here, not in
+        ``_mask``, for a long list: one Python call fewer on every step's path.)"""
+        if type(legal) is not list or len(legal) <= MASK_KEPT_UP_TO:
+            return super().mask(legal)  # (short lists: the masks kept; others: as a list)
         if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
             return super()._mask(legal)
         tail = tuple(legal[-_TAIL:])
@@ -238,6 +256,14 @@ class TheGameEncoding(Encoding):
         for a in legal[:-_TAIL]:
             hot[index[a]] = 1
         return np.frombuffer(hot, _INT8)  # (the type by position: a keyword is parsed each call)
+
+    def _mask(self, legal: Iterable[str]) -> np.ndarray:
+        # (``mask`` and ``kept_mask`` come here: a long list goes the way of ``mask`` above)
+        if type(legal) is not list:
+            legal = list(legal)
+        if len(legal) > MASK_KEPT_UP_TO:
+            return self.mask(legal)
+        return super()._mask(legal)
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
         return self.observer()(view)
