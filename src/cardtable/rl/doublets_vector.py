@@ -34,7 +34,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from cardtable.core.rng import check_seed, deal_key
+from cardtable.core.rng import check_seed
 from cardtable.games.doublets import (
     DECK,
     GAME,
@@ -45,10 +45,10 @@ from cardtable.games.doublets import (
     RESERVES,
 )
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
-from cardtable.rl.vector import reset_seeds
+from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
 
-#: seeds drawn for a reset without one, as ``CardtableGym`` draws them, 64 at a time
-_SEED_SPAN, _AHEAD = 2**63, 64
+#: ``deal_key(GAME.name, seed)`` is this and the seed
+_DEAL_PREFIX = deal_prefix(GAME.name)
 FLIP = ACTIONS.index("flip")
 REDEAL = ACTIONS.index("redeal")
 #: value -> the value the foundation takes after it (0 for kings and none)
@@ -95,9 +95,8 @@ def deal_values(seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     keys of ``deal_key("doublets", seed)`` (a stable sort, as ``shuffled``); its first 8 cards
     are the reserves and the foundation, the rest the stock, top first; a king dealt goes to
     the bottom of the stock and the stock's top card takes its place, as the rules do."""
-    data = b"".join(
-        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * len(DECK)) for s in seeds
-    )
+    shake, size = hashlib.shake_256, 8 * len(DECK)
+    data = b"".join([shake((_DEAL_PREFIX + str(s)).encode()).digest(size) for s in seeds])
     words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), len(DECK))
     deck = _DECK_VALUES[np.argsort(words, axis=1, kind="stable")]
     slots, stock = deck[:, :8].copy(), deck[:, :7:-1].copy()
@@ -159,6 +158,7 @@ class DoubletsVectorEnv(VectorEnv):
         self.seeds = np.zeros(n, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * n
         self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
+        self._seed_list = [0] * n  # (next_seeds writes them; ``seeds`` holds them)
         self._rows = np.arange(n)
         self._row_starts = self._rows[:, None] * LAYOUT.size
         self._hot = np.zeros((n, _CODES_SIZE), dtype=np.int64)
@@ -181,16 +181,7 @@ class DoubletsVectorEnv(VectorEnv):
 
     def _redeal_games(self, rows: list[int]) -> None:
         """Games ``rows`` dealt again without a seed: the next seed from each one's generator."""
-        seeds = []
-        for i in rows:
-            ahead = self._ahead[i]
-            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
-                rng = self._rngs[i]
-                if rng is None:
-                    rng = self._rngs[i] = seeding.np_random(None)[0]
-                ahead += rng.integers(_SEED_SPAN, size=_AHEAD).tolist()[::-1]
-            seeds.append(ahead.pop())
-        self._deal(rows, seeds)
+        self._deal(rows, next_seeds(rows, self._rngs, self._ahead, self._seed_list))
 
     def reset(
         self,

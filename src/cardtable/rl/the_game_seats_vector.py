@@ -102,6 +102,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self._row_first = self.rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
+        self._seen = np.zeros((n, N_CARDS), dtype=bool)  # the hands of the seats seen last
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -217,9 +218,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         n, rows = self.num_envs, self.rows
         mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
-        hand = self._hands(rows, seat)
-        hand &= acting[:, None]
-        write_plays(mask, hand, self.tops)
+        # the viewer's hand, kept for ``_observe`` (called next, for the same seats)
+        self._seen = self._hands(rows, seat)
+        write_plays(mask, self._seen & acting[:, None], self.tops)
         mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
         said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
@@ -229,14 +230,14 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     def _observe(self, seat: np.ndarray) -> np.ndarray:
         """``TheGameEncoding.observe`` of each env's view for ``seat``: its own hand, every
         seat's hand size and signals."""
-        n, p, rows = self.num_envs, self.players, self.rows
+        n, p = self.num_envs, self.players
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         flat[self._pile_first + self.tops] = 1  # the piles' one-hots
         f = _F["tops"].start
         out[:, f : f + 4] = np.take(TOP_NUMBER, self.tops)
         f = _F["hand"].start
-        out[:, f : f + N_CARDS] = self._hands(rows, seat)
+        out[:, f : f + N_CARDS] = self._seen  # (``_legal``'s, for these seats)
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS
@@ -246,13 +247,16 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
-        order = self._orders[seat]  # (N, P)
+        order = np.take(self._orders, seat, axis=0)  # (N, P) (np.take: a fifth of [])
         at = self._seat_rows + order  # those (env, seat) indexes
         # built apart (from a table by the signals: present and the signals' one-hots), then
         # copied in whole: cheaper than writing a block's columns into the observation
         blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
-        blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
         blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
+        # the turn: one 1 a live table, in the block of the seat to act (a flat write)
+        live = np.flatnonzero(~self.over)
+        turn = (self.turn[live] - seat[live]) % p
+        blocks.reshape(-1)[(live * p + turn) * BLOCK + 1] = 1
         out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, p * BLOCK)
         return out
 

@@ -36,13 +36,13 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from cardtable.core.rng import deal_key
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
-from cardtable.rl.vector import reset_seeds
+from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
 
-_SEED_SPAN = 2**63  # as cardtable.rl.env draws a seed for a reset without one
+#: ``deal_key(GAME.name, seed)`` is this and the seed
+_DEAL_PREFIX = deal_prefix(GAME.name)
 N_CARDS = len(CARDS)
 HAND = HAND_SIZE[1]
 #: the card of each card index (hand columns), 2..99
@@ -88,9 +88,8 @@ def decks(seeds: Sequence[int]) -> np.ndarray:
     """The decks (card values, top first) ``TheGameState`` deals for ``seeds``: each card gets
     the 64-bit key ``random_words(deal_key(...))`` gives it and the cards are sorted by key,
     ties keeping their order (a stable sort), as ``shuffled`` does."""
-    data = b"".join(
-        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * N_CARDS) for s in seeds
-    )
+    shake, size = hashlib.shake_256, 8 * N_CARDS
+    data = b"".join([shake((_DEAL_PREFIX + str(s)).encode()).digest(size) for s in seeds])
     words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), N_CARDS)
     return np.argsort(words, axis=1, kind="stable") + CARDS[0]
 
@@ -109,34 +108,27 @@ def _fit_table() -> np.ndarray:
 FIT = _fit_table()
 
 
-def _pair_table(first: int) -> np.ndarray:
-    """(101 * 101, 98) uint32: for the tops of piles ``first`` and ``first + 1``, per card index
-    the four bytes of its plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), those two
-    piles' filled in and the others' 0; built byte by byte so that it reads the same on any
-    byte order."""
-    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 4), dtype=np.uint8)
-    out[:, :, :, first] = FIT[first][:, None, :]
-    out[:, :, :, first + 1] = FIT[first + 1][None, :, :]
-    return out.view(np.uint32)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
+def _pile_table(p: int) -> np.ndarray:
+    """(101, 98) uint32: for the top of pile ``p``, per card index the four bytes of its plays
+    on piles 0..3 (the mask's actions 4 k .. 4 k + 3), pile ``p``'s filled in and the others'
+    0; built byte by byte so that it reads the same on any byte order."""
+    out = np.zeros((TOPS + 1, N_CARDS, 4), dtype=np.uint8)
+    out[:, :, p] = FIT[p]
+    return np.ascontiguousarray(out.view(np.uint32)[..., 0])
 
 
-#: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
-UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
-#: the same as bools: does the card go on one of the two piles (a quarter of the bytes to read)
-UP_FITS, DOWN_FITS = UP_PAIR != 0, DOWN_PAIR != 0
-
-
-def _pair_rows(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of the up piles' and the down piles' tables for ``tops`` (M, 4)."""
-    return tops[:, 0] * (TOPS + 1) + tops[:, 1], tops[:, 2] * (TOPS + 1) + tops[:, 3]
+#: the plays on each pile by its top. One table a pile (40 kB each) and four look-ups, not one
+#: table per two piles (4 MB each) and two: a step's look-ups of a few MB's tables missed the
+#: caches, and cost twice as much
+PILE_PLAYS = [_pile_table(p) for p in range(4)]
 
 
 def _plays(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) uint32: the four bytes of plays of each card of ``hand`` (M, 98) on ``tops``
-    (M, 4), two piles a look-up (0 for a card not in the hand)."""
-    up, down = _pair_rows(tops)
-    plays = np.take(UP_PAIR, up, axis=0)
-    plays |= np.take(DOWN_PAIR, down, axis=0)
+    (M, 4), a look-up a pile (0 for a card not in the hand)."""
+    plays = np.take(PILE_PLAYS[0], tops[:, 0], axis=0)
+    for p in range(1, 4):
+        plays |= np.take(PILE_PLAYS[p], tops[:, p], axis=0)
     plays *= hand
     return plays
 
@@ -149,9 +141,9 @@ def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    up, down = _pair_rows(tops)
-    fits = np.take(UP_FITS, up, axis=0)
-    fits |= np.take(DOWN_FITS, down, axis=0)
+    fits = np.take(FIT[0], tops[:, 0], axis=0)
+    for p in range(1, 4):
+        fits |= np.take(FIT[p], tops[:, p], axis=0)
     fits &= hand
     return fits
 
@@ -258,25 +250,23 @@ class TheGameVectorEnv(VectorEnv):
         self._dealt = False
 
     # -- deals ------------------------------------------------------------------------------
-    def _seed_of(self, i: int, seed: int | None) -> int:
-        """The deal seed of env ``i``: ``seed`` itself (re-seeding its generator, as
-        ``gymnasium.Env.reset`` does), else the next draw of its generator."""
-        if seed is not None:
-            self._gens[i] = seeding.np_random(seed)[0]
-            self._ahead[i] = []
-        else:
-            ahead = self._ahead[i]
-            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
-                gen = self._gens[i]
-                if gen is None:
-                    gen = self._gens[i] = seeding.np_random()[0]
-                ahead += gen.integers(_SEED_SPAN, size=64).tolist()[::-1]
-            seed = int(ahead.pop())
-        self.seeds[i] = seed
-        return seed
-
     def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
-        deck = decks([self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
+        """Deal the envs ``rows`` ``seeds``: a seed re-seeds the env's generator (as
+        ``gymnasium.Env.reset`` does), None deals the next draw of its generator."""
+        gens, ahead, dealt = self._gens, self._ahead, []
+        for i, s in zip(rows.tolist(), seeds, strict=True):
+            if s is None:
+                s = next_seeds([i], gens, ahead, self.seeds)[0]
+            else:
+                gens[i] = seeding.np_random(s)[0]
+                ahead[i] = []
+                self.seeds[i] = s
+            dealt.append(s)
+        self._put(rows, dealt)
+
+    def _put(self, rows: np.ndarray, seeds: list[int]) -> None:
+        """The deals of ``seeds`` into the envs ``rows``."""
+        deck = decks(seeds)
         self.deck[rows] = deck
         self.hand[rows] = False
         self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
@@ -337,8 +327,8 @@ class TheGameVectorEnv(VectorEnv):
         terminated[ended | illegal] = True
         if self.max_steps is not None:
             truncated[:] = legal & ~self.over & (self.steps >= self.max_steps)
-        if fresh.size:
-            self._deal(fresh, [None] * fresh.size)
+        if fresh.size:  # dealt again without a seed: the next of each one's generator
+            self._put(fresh, next_seeds(fresh, self._gens, self._ahead, self.seeds))
         self._autoreset = terminated | truncated
         self.minimum = self._minimum(self._rows)
         return self._observe(), reward, terminated, truncated, self._info()
