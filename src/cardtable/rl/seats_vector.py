@@ -160,14 +160,16 @@ class SeatsVectorEnv(VectorEnv):
         # private copy: the one handed out may have been written to)
         ok = live & self._allowed.reshape(-1)[self.rows * len(self.encoding.actions) + a]
         illegal = live & ~ok
-        self.steps[ok] += 1
+        self.steps += ok  # (a bool adds 0 or 1: cheaper than a masked write)
         self._apply(np.flatnonzero(ok), seat, a)
         ended = ok & self.over
         rewards = np.zeros((n, self.players), dtype=np.float64)
         done = np.flatnonzero(ended)
         if done.size:
             rewards[done] = self._rewards(done)
-        rewards[illegal, seat[illegal]] = self.illegal_reward
+        bad = np.flatnonzero(illegal)
+        if bad.size:
+            rewards[bad, seat[bad]] = self.illegal_reward
         terminated = ended | illegal
         truncated = np.zeros(n, dtype=bool)
         if self.max_steps is not None:

@@ -93,6 +93,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
+        #: per seat, the seats after it in turn order, itself last
+        self._after = (np.arange(p)[:, None] + np.arange(1, p + 1)) % p
         self.talked = np.zeros(n, dtype=np.int64)
         #: kept where the state changes, not counted a step: each table's minimum this turn
         #: (the draw pile changes only at a deal and a turn's end), the cards in all hands
@@ -149,19 +151,20 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.talked[rows] = 0
         playing = act < END
         ends = rows[~playing]
-        plays, act, at = rows[playing], act[playing], at[playing]
-        card, pile = act // 4, act % 4
+        k = np.flatnonzero(playing)  # (indexes once: a bool mask is counted at each use)
+        plays, act, at = rows[k], act[k], at[k]
+        card, pile = act >> 2, act & 3
         self.hand.reshape(-1)[at * N_CARDS + card] = False
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
         self.held[plays] -= 1
         self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
-        self.played[plays] += 1
+        played = self.played[plays] + 1
+        self.played[plays] = played
         out = left == 0  # a hand played out ends its turn by itself
-        going = ~out
-        short = self.played[plays[going]] < self.minimum[plays[going]]
-        check, at = plays[going][short], at[going][short]
+        short = np.flatnonzero(~out & (played < self.minimum[plays]))
+        check, at = plays[short], at[short]
         stuck = ~fit_any(np.take(self.hand.reshape(-1, N_CARDS), at, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
@@ -182,27 +185,31 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         does (won) or when it cannot play its minimum."""
         if rows.size == 0:
             return
-        size, seat = self.hand_size, self.turn[rows]
-        have = self.sizes[rows, seat]
-        take = np.minimum(size - have, N_CARDS - self.next[rows])
+        p, size, seat = self.players, self.hand_size, self.turn[rows]
+        at = rows * p + seat  # (env, seat) as one index
+        sizes = self.sizes.reshape(-1)
+        have, old = sizes[at], self.next[rows]
+        take = np.minimum(size - have, N_CARDS - old)
         step = np.arange(size)
         drawn = step < take[:, None]  # (rows, size): the j-th card drawn from the deck
-        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
-        cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
-        hand_first = (rows * self.players + seat)[:, None] * N_CARDS - CARDS[0]
+        cards = np.take(
+            self.deck, rows[:, None] * N_CARDS + np.minimum(old[:, None] + step, N_CARDS - 1)
+        )
+        hand_first = at[:, None] * N_CARDS - CARDS[0]
         self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
-        self.next[rows] += take
-        self.sizes[rows, seat] += take
+        new = old + take
+        self.next[rows] = new
+        sizes[at] = have + take
         self.held[rows] += take
-        self.minimum[rows] = self._minimum(rows)
+        self.minimum[rows] = np.where(new < N_CARDS, self._busy, self._empty)
         self.played[rows] = 0
         # the next seat holding cards, the same seat last
-        p = self.players
-        after = (seat[:, None] + np.arange(1, p + 1)) % p
-        holding = self.sizes[rows[:, None], after] > 0
+        after = np.take(self._after, seat, axis=0)  # (rows, P)
+        holding = sizes[(rows * p)[:, None] + after] > 0
         empty = ~holding.any(axis=1)
         self.over[rows[empty]] = True  # every card is played: won
-        rows, after, holding = rows[~empty], after[~empty], holding[~empty]
+        if empty.any():
+            rows, after, holding = rows[~empty], after[~empty], holding[~empty]
         turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
         self.turn[rows] = turn
         self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self.minimum[rows])

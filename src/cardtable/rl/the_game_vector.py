@@ -106,6 +106,7 @@ def _fit_table() -> np.ndarray:
 
 
 FIT = _fit_table()
+_PILE_ROWS = np.arange(4)[:, None]
 
 
 def _pile_table(p: int) -> np.ndarray:
@@ -158,11 +159,10 @@ def _second_play(hand: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.nda
     follow it? Only the pile it goes on changes, so another card must fit that pile then."""
     rest = hand.copy()
     rest[np.arange(len(hand)), card] = False
-    ok = np.zeros(len(hand), dtype=bool)
-    for p in range(4):
-        follows = (FIT[p, CARD_OF[card]] & rest).any(axis=1)
-        ok |= FIT[p, tops[:, p], card] & follows
-    return ok
+    # all four piles at once: (4, M) does the card go on pile p, and would another follow it
+    follows = (np.take(FIT, CARD_OF[card], axis=1) & rest).any(axis=2)
+    goes = FIT[_PILE_ROWS, tops.T, card]
+    return np.asarray((goes & follows).any(axis=0))
 
 
 def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -315,7 +315,7 @@ class TheGameVectorEnv(VectorEnv):
         truncated = np.zeros(n, dtype=bool)
         fresh = np.flatnonzero(self._autoreset)
         live = ~self._autoreset
-        self.steps[live] += 1
+        self.steps += live  # (a bool adds 0 or 1: cheaper than a masked write)
         legal = live & self._legal_now.reshape(-1)[self._rows * N_ACTIONS + a]
         illegal = live & ~legal
         was_over = self.over.copy()
@@ -337,26 +337,28 @@ class TheGameVectorEnv(VectorEnv):
         """The legal actions ``a`` of the envs ``rows``: signals, plays, ends."""
         act = a[rows]
         talk = act >= SIGNAL0
-        said, rows = rows[talk], rows[~talk]
-        word = (act[talk] - SIGNAL0) % 4
-        pile, new = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0)
-        self.said[said] += (new - self.signals[said, pile]) * SIGNAL_CODE[pile]
-        self.signals[said, pile] = new
-        self.talked[said] += 1
+        if talk.any():
+            said, rows = rows[talk], rows[~talk]
+            word = (act[talk] - SIGNAL0) % 4
+            pile, new = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0)
+            self.said[said] += (new - self.signals[said, pile]) * SIGNAL_CODE[pile]
+            self.signals[said, pile] = new
+            self.talked[said] += 1
         self.talked[rows] = 0
         act = a[rows]
         ends = rows[act == END]
-        plays, act = rows[act < END], act[act < END]
-        card, pile = act // 4, act % 4
-        self.hand[plays, card] = False
-        self.size[plays] -= 1
-        self.tops[plays, pile] = CARD_OF[card]
-        self.played[plays] += 1
-        out = self.size[plays] == 0  # a hand played out ends its turn by itself
-        going = plays[~out]
-        short = self.played[going] < self.minimum[going]
-        check = going[short]
-        stuck = ~fit_any(self.hand[check], self.tops[check])
+        k = np.flatnonzero(act < END)  # (indexes once: a bool mask is counted at each use)
+        plays, act = rows[k], act[k]
+        card, pile = act >> 2, act & 3
+        self.hand.reshape(-1)[plays * N_CARDS + card] = False
+        left = self.size[plays] - 1
+        self.size[plays] = left
+        self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
+        played = self.played[plays] + 1
+        self.played[plays] = played
+        out = left == 0  # a hand played out ends its turn by itself
+        check = plays[np.flatnonzero(~out & (played < self.minimum[plays]))]
+        stuck = ~fit_any(np.take(self.hand, check, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -365,20 +367,22 @@ class TheGameVectorEnv(VectorEnv):
         hand is empty (won) or cannot play its minimum."""
         if rows.size == 0:
             return
-        have = self.size[rows]
-        take = np.minimum(HAND - have, N_CARDS - self.next[rows])
+        have, old = self.size[rows], self.next[rows]
+        take = np.minimum(HAND - have, N_CARDS - old)
         step = np.arange(HAND)
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
-        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
+        at = np.minimum(old[:, None] + step, N_CARDS - 1)
         cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
         self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
-        self.next[rows] += take
-        self.size[rows] += take
+        new, size = old + take, have + take
+        self.next[rows] = new
+        self.size[rows] = size
         self.played[rows] = 0
-        empty = (have + take) == 0
+        empty = size == 0
         self.over[rows[empty]] = True  # every card is played: won
         going = rows[~empty]
-        self.over[going] = ~can_run(self.hand[going], self.tops[going], self._minimum(going))
+        minimum = np.where(new[~empty] < N_CARDS, self._busy, self._empty)
+        self.over[going] = ~can_run(np.take(self.hand, going, axis=0), self.tops[going], minimum)
 
     # -- what the seat sees -----------------------------------------------------------------
     def _observe(self) -> np.ndarray:
