@@ -32,6 +32,7 @@ from cardtable.rl.the_game_vector import (
     END,
     N_ACTIONS,
     N_CARDS,
+    PAD,
     PILE_STARTS,
     SIGNAL0,
     SIGNAL_CODE,
@@ -44,9 +45,12 @@ from cardtable.rl.the_game_vector import (
     can_run,
     decks,
     fit_any,
-    write_plays,
+    write_slot_plays,
 )
 
+# the observation's hand is written by its slots, a PAD slot on the column after the hand
+if _F["draw_pile"].start != _F["hand"].start + N_CARDS:
+    raise ImportError("The Game's layout no longer has draw_pile right after the hand")
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 #: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
@@ -84,6 +88,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         n, p = num_envs, count
         self.hand = np.zeros((n, p, N_CARDS), dtype=bool)
         self.sizes = np.zeros((n, p), dtype=np.int64)  # cards in each hand
+        #: the same hands as card indexes, ``sizes`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns)
+        self.slots = np.full((n, p, self.hand_size), PAD, dtype=np.int64)
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
@@ -104,7 +111,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self._row_first = self.rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
-        self._seen = np.zeros((n, N_CARDS), dtype=bool)  # the hands of the seats seen last
+        self._hand_first = self._row_first[:, None] + _F["hand"].start  # (N, 1)
+        #: the slots of the seats seen last (``_legal``'s, for ``_observe`` of the same seats)
+        self._seen = np.full((n, self.hand_size), PAD, dtype=np.int64)
+        self._seen_seat: np.ndarray | None = None
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -115,6 +125,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         hand_first = (rows[:, None] * p + np.arange(p))[:, :, None] * N_CARDS
         self.hand[rows] = False
         self.hand.reshape(-1)[hand_first + dealt] = True
+        self.slots[rows] = dealt
         self.sizes[rows] = size
         self.held[rows] = p * size
         self.next[rows] = p * size
@@ -132,6 +143,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         """(M, 98) the hands of ``seat[k]`` in env ``rows[k]`` (a copy)."""
         p = self.players
         return np.take(self.hand.reshape(-1, N_CARDS), rows * p + seat, axis=0)
+
+    def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
+        return np.take(self.slots.reshape(-1, self.hand_size), rows * self.players + seat, axis=0)
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
@@ -158,6 +173,14 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
+        # the card's slot takes the last card's, the last slot PAD
+        slots, width = self.slots.reshape(-1), self.hand_size
+        first = at * width
+        held = np.take(self.slots.reshape(-1, width), at, axis=0)
+        where = first + np.argmax(held == card[:, None], axis=1)
+        last = first + left
+        slots[where] = slots[last]
+        slots[last] = PAD
         self.held[plays] -= 1
         self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
         played = self.played[plays] + 1
@@ -197,6 +220,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         )
         hand_first = at[:, None] * N_CARDS - CARDS[0]
         self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
+        self.slots.reshape(-1)[(at[:, None] * size + have[:, None] + step)[drawn]] = (
+            cards[drawn] - CARDS[0]
+        )
         new = old + take
         self.next[rows] = new
         sizes[at] = have + take
@@ -225,9 +251,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         n, rows = self.num_envs, self.rows
         mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
-        # the viewer's hand, kept for ``_observe`` (called next, for the same seats)
-        self._seen = self._hands(rows, seat)
-        write_plays(mask, self._seen & acting[:, None], self.tops)
+        # the viewer's slots, kept for ``_observe`` (called next, for the same seats)
+        self._seen = self._slots(rows, seat)
+        self._seen_seat = seat
+        write_slot_plays(mask, np.where(acting[:, None], self._seen, PAD), self.tops)
         mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
         said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
@@ -243,8 +270,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         flat[self._pile_first + self.tops] = 1  # the piles' one-hots
         f = _F["tops"].start
         out[:, f : f + 4] = np.take(TOP_NUMBER, self.tops)
-        f = _F["hand"].start
-        out[:, f : f + N_CARDS] = self._seen  # (``_legal``'s, for these seats)
+        seen = self._seen if self._seen_seat is seat else self._slots(self.rows, seat)
+        # the hand's 1s by flat index; a PAD slot's 1 falls on draw_pile, the column after the
+        # hand, written next
+        flat[self._hand_first + seen] = 1
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS

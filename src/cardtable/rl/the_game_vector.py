@@ -47,6 +47,9 @@ N_CARDS = len(CARDS)
 HAND = HAND_SIZE[1]
 #: the card of each card index (hand columns), 2..99
 CARD_OF = np.arange(CARDS[0], CARDS[-1] + 1, dtype=np.int64)
+# the observation's hand is written by its slots, a PAD slot on the column after the hand
+if _F["draw_pile"].start != _F["hand"].start + N_CARDS:
+    raise ImportError("The Game's layout no longer has draw_pile right after the hand")
 #: the backwards trick per pile: up piles take top - 10, down piles top + 10
 BACK = np.array([-10, -10, 10, 10], dtype=np.int64)
 IS_UP = np.array([True, True, False, False])
@@ -109,35 +112,39 @@ FIT = _fit_table()
 _PILE_ROWS = np.arange(4)[:, None]
 
 
+#: a hand's slot that holds no card (``slots``: a hand's cards as indexes, the rest PAD)
+PAD = N_CARDS
+
+
 def _pile_table(p: int) -> np.ndarray:
-    """(101, 98) uint32: for the top of pile ``p``, per card index the four bytes of its plays
-    on piles 0..3 (the mask's actions 4 k .. 4 k + 3), pile ``p``'s filled in and the others'
-    0; built byte by byte so that it reads the same on any byte order."""
-    out = np.zeros((TOPS + 1, N_CARDS, 4), dtype=np.uint8)
-    out[:, :, p] = FIT[p]
-    return np.ascontiguousarray(out.view(np.uint32)[..., 0])
+    """(101 * 99,) uint32: at ``top * 99 + k``, for pile ``p`` topped by ``top``, the four
+    bytes of card index k's plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), pile
+    ``p``'s filled in and the others' 0, and 0 for k = PAD; built byte by byte so that it
+    reads the same on any byte order."""
+    out = np.zeros((TOPS + 1, N_CARDS + 1, 4), dtype=np.uint8)
+    out[:, :N_CARDS, p] = FIT[p]
+    return np.ascontiguousarray(out.view(np.uint32)[..., 0]).reshape(-1)
 
 
-#: the plays on each pile by its top. One table a pile (40 kB each) and four look-ups, not one
-#: table per two piles (4 MB each) and two: a step's look-ups of a few MB's tables missed the
-#: caches, and cost twice as much
-PILE_PLAYS = [_pile_table(p) for p in range(4)]
+#: the plays on each pile by its top. One table a pile (40 kB each) read for a hand's few
+#: cards: the earlier tables by two piles' tops (4 MB each) read for all 98 cards missed the
+#: caches
+_SLOT_PLAYS = [_pile_table(p) for p in range(4)]
 
 
-def _plays(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M, 98) uint32: the four bytes of plays of each card of ``hand`` (M, 98) on ``tops``
-    (M, 4), a look-up a pile (0 for a card not in the hand)."""
-    plays = np.take(PILE_PLAYS[0], tops[:, 0], axis=0)
+def write_slot_plays(mask: np.ndarray, slots: np.ndarray, tops: np.ndarray) -> None:
+    """Write the plays of the hands given by their slots (M, k) (card indexes, PAD for none)
+    on ``tops`` (M, 4) into ``mask[:, :392]`` (int8, action 4 k + p): four bytes a card (its
+    plays on piles 0..3) looked up for the few cards of a row, put in their places of a row
+    of aligned words, then copied in bytes (looking up all 98 cards' words and multiplying
+    them by a 0/1 hand read and wrote ten times the bytes)."""
+    m, w = len(mask), N_CARDS + 1
+    plays = np.take(_SLOT_PLAYS[0], tops[:, :1] * w + slots)
     for p in range(1, 4):
-        plays |= np.take(PILE_PLAYS[p], tops[:, p], axis=0)
-    plays *= hand
-    return plays
-
-
-def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
-    """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
-    action 4 k + p), computed on aligned words, then copied in bytes."""
-    mask[:, :PLAYS] = _plays(hand, tops).view(np.int8).reshape(len(mask), PLAYS)
+        plays |= np.take(_SLOT_PLAYS[p], tops[:, p : p + 1] * w + slots)
+    words = np.zeros((m, w), dtype=np.uint32)  # (column PAD takes the empty slots' 0s)
+    words.reshape(-1)[(np.arange(m) * w)[:, None] + slots] = plays
+    mask[:, :PLAYS] = words[:, :N_CARDS].view(np.int8).reshape(m, PLAYS)
 
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
@@ -225,6 +232,9 @@ class TheGameVectorEnv(VectorEnv):
         self._empty = int(self.options["min_after_empty"])
         n = num_envs
         self.hand = np.zeros((n, N_CARDS), dtype=bool)
+        #: the same hand as card indexes, ``size`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns)
+        self.slots = np.full((n, HAND), PAD, dtype=np.int64)
         self.size = np.zeros(n, dtype=np.int64)  # cards in the hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)  # the deck's next card to draw
@@ -244,6 +254,7 @@ class TheGameVectorEnv(VectorEnv):
         self._row_first = self._rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
+        self._hand_first = self._row_first[:, None] + _F["hand"].start  # (N, 1)
         self.minimum = np.zeros(n, dtype=np.int64)  # each seat's minimum this turn
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         self._legal_now = self._mask.view(bool)  # the mask's own copy: what a step accepts
@@ -271,6 +282,7 @@ class TheGameVectorEnv(VectorEnv):
         self.deck[rows] = deck
         self.hand[rows] = False
         self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
+        self.slots[rows] = deck[:, :HAND] - CARDS[0]
         self.size[rows] = HAND
         self.next[rows] = HAND
         self.tops[rows] = START_TOPS
@@ -354,6 +366,12 @@ class TheGameVectorEnv(VectorEnv):
         self.hand.reshape(-1)[plays * N_CARDS + card] = False
         left = self.size[plays] - 1
         self.size[plays] = left
+        # the card's slot takes the last card's, the last slot PAD
+        slots, first = self.slots.reshape(-1), plays * HAND
+        where = first + np.argmax(np.take(self.slots, plays, axis=0) == card[:, None], axis=1)
+        last = first + left
+        slots[where] = slots[last]
+        slots[last] = PAD
         self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
         played = self.played[plays] + 1
         self.played[plays] = played
@@ -375,6 +393,9 @@ class TheGameVectorEnv(VectorEnv):
         at = np.minimum(old[:, None] + step, N_CARDS - 1)
         cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
         self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
+        self.slots.reshape(-1)[(rows[:, None] * HAND + have[:, None] + step)[drawn]] = (
+            cards[drawn] - CARDS[0]
+        )
         new, size = old + take, have + take
         self.next[rows] = new
         self.size[rows] = size
@@ -394,8 +415,9 @@ class TheGameVectorEnv(VectorEnv):
         flat[self._pile_first + tops] = 1  # the piles' one-hots
         f = _F["tops"].start
         out[:, f : f + 4] = np.take(TOP_NUMBER, tops)
-        f = _F["hand"].start
-        out[:, f : f + N_CARDS] = self.hand
+        # the hand's 1s by flat index; a PAD slot's 1 falls on draw_pile, the column after the
+        # hand, written next
+        flat[self._hand_first + self.slots] = 1
         size = self.size
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
@@ -418,7 +440,7 @@ class TheGameVectorEnv(VectorEnv):
         n = self.num_envs
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         live = ~self.over
-        write_plays(mask, self.hand, self.tops)
+        write_slot_plays(mask, self.slots, self.tops)
         mask[:, END] = self.played >= self.minimum
         talk = live & (self.talked < self.talk_limit)
         mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, np.where(talk, self.said, SILENT), axis=0)
