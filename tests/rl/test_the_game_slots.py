@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardtable.games.the_game import can_play_run
 from cardtable.rl import make_vector_env
-from cardtable.rl.the_game_vector import PAD
+from cardtable.rl.the_game_vector import PAD, slot_can_run
 
 
 @pytest.mark.parametrize("players", [1, 2, 5])
@@ -26,3 +27,30 @@ def test_slots_hold_the_hand(players: int) -> None:
                 held = slots[i, s][slots[i, s] != PAD]
                 assert sorted(held.tolist()) == np.flatnonzero(hand[i, s]).tolist()
                 assert (slots[i, s][len(held) :] == PAD).all()
+
+
+def test_slot_can_run_is_the_rules_can_play_run() -> None:
+    """``slot_can_run`` (hands as slots) against the rules' own search, on random hands
+    (slots in random order), tops and counts, most of them short of fitting cards."""
+    rng = np.random.default_rng(4)
+    m, width = 4000, 8
+    slots = np.full((m, width), PAD, dtype=np.int64)
+    for i in range(m):
+        cards = rng.choice(98, rng.integers(1, width + 1), replace=False)
+        slots[i, : len(cards)] = cards
+    tops = np.stack(
+        [
+            rng.integers(40, 101, m),
+            rng.integers(40, 101, m),
+            rng.integers(1, 60, m),
+            rng.integers(1, 60, m),
+        ],
+        axis=1,
+    )
+    count = rng.integers(0, 4, m)
+    want = [
+        can_play_run(sorted((s[s != PAD] + 2).tolist()), tops[i].tolist(), int(count[i]))
+        for i, s in enumerate(slots)
+    ]
+    assert slot_can_run(slots, tops, count).tolist() == want
+    assert 0.2 < np.mean(want) < 0.95  # both answers well represented

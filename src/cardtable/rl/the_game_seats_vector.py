@@ -42,9 +42,9 @@ from cardtable.rl.the_game_vector import (
     SIZE_NUMBER,
     TOP_NUMBER,
     TheGameVectorEnv,
-    can_run,
     decks,
-    fit_any,
+    slot_can_run,
+    slot_fit_any,
     write_slot_plays,
 )
 
@@ -139,11 +139,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
 
-    def _hands(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-        """(M, 98) the hands of ``seat[k]`` in env ``rows[k]`` (a copy)."""
-        p = self.players
-        return np.take(self.hand.reshape(-1, N_CARDS), rows * p + seat, axis=0)
-
     def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
         return np.take(self.slots.reshape(-1, self.hand_size), rows * self.players + seat, axis=0)
@@ -188,7 +183,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out = left == 0  # a hand played out ends its turn by itself
         short = np.flatnonzero(~out & (played < self.minimum[plays]))
         check, at = plays[short], at[short]
-        stuck = ~fit_any(np.take(self.hand.reshape(-1, N_CARDS), at, axis=0), self.tops[check])
+        stuck = ~slot_fit_any(np.take(self.slots.reshape(-1, width), at, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -238,7 +233,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
             rows, after, holding = rows[~empty], after[~empty], holding[~empty]
         turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
         self.turn[rows] = turn
-        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self.minimum[rows])
+        self.over[rows] = ~slot_can_run(
+            self._slots(rows, turn), self.tops[rows], self.minimum[rows]
+        )
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""

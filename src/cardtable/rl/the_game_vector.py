@@ -147,6 +147,62 @@ def write_slot_plays(mask: np.ndarray, slots: np.ndarray, tops: np.ndarray) -> N
     mask[:, :PLAYS] = words[:, :N_CARDS].view(np.int8).reshape(m, PLAYS)
 
 
+#: (4, 101 * 99) bools: at ``[p, top * 99 + k]``, does card index k go on pile p topped by
+#: ``top`` (False for k = PAD)
+_SLOT_FITS = np.stack([t != 0 for t in _SLOT_PLAYS])
+
+
+def slot_fitting(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M, k) bools: which cards of the hands given by their slots (M, k) fit some pile of
+    ``tops`` (M, 4) (False for PAD)."""
+    w = N_CARDS + 1
+    fits = np.take(_SLOT_FITS[0], tops[:, :1] * w + slots)
+    for p in range(1, 4):
+        fits |= np.take(_SLOT_FITS[p], tops[:, p : p + 1] * w + slots)
+    return fits
+
+
+def slot_fit_any(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M,) bools: does some card of the hands ``slots`` (M, k) fit some pile of ``tops``?"""
+    return np.asarray(slot_fitting(slots, tops).any(axis=1))
+
+
+def _slot_second_play(slots: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """(M,) bools: with ``card`` (M,) the only card of the hands ``slots`` that fits, can a
+    second card follow it? Only the pile it goes on changes, so another card must fit that
+    pile then."""
+    rest = np.where(slots == card[:, None], PAD, slots)
+    # all four piles at once: (4, M) does the card go on pile p, and would another follow it
+    follows = np.take(_SLOT_FITS, CARD_OF[card][:, None] * (N_CARDS + 1) + rest, axis=1)
+    goes = FIT[_PILE_ROWS, tops.T, card]
+    return np.asarray((goes & follows.any(axis=2)).any(axis=0))
+
+
+def slot_can_run(slots: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """(M,) bools: can ``count`` cards of the hands ``slots`` (M, k) be played one after
+    another on ``tops`` (``can_play_run``, for every row at once)? Cards that fit now can all
+    be played; of the rows with fewer fitting cards than ``count`` (but some), those with one
+    fitting card and two to play look for a second card on arrays, the few others search
+    with the rules' own ``can_play_run``."""
+    fit = slot_fitting(slots, tops)
+    fit_count = fit.sum(axis=1)
+    ok = (count <= 0) | (fit_count >= count)
+    short = ~ok & (fit_count > 0)
+    one = short & (count == 2) & (fit_count == 1)
+    two = np.flatnonzero(one)
+    if two.size:
+        held = slots[two]
+        card = held[np.arange(two.size), np.argmax(fit[two], axis=1)]
+        ok[two] = _slot_second_play(held, tops[two], card)
+    for i in np.flatnonzero(short & ~one).tolist():
+        cards = sorted((slots[i][slots[i] != PAD] + CARDS[0]).tolist())
+        ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
+    return ok
+
+
+# the same on 0/1 hands over the 98 cards (M, 98)
+
+
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
     fits = np.take(FIT[0], tops[:, 0], axis=0)
@@ -377,7 +433,7 @@ class TheGameVectorEnv(VectorEnv):
         self.played[plays] = played
         out = left == 0  # a hand played out ends its turn by itself
         check = plays[np.flatnonzero(~out & (played < self.minimum[plays]))]
-        stuck = ~fit_any(np.take(self.hand, check, axis=0), self.tops[check])
+        stuck = ~slot_fit_any(np.take(self.slots, check, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -404,7 +460,9 @@ class TheGameVectorEnv(VectorEnv):
         self.over[rows[empty]] = True  # every card is played: won
         going = rows[~empty]
         minimum = np.where(new[~empty] < N_CARDS, self._busy, self._empty)
-        self.over[going] = ~can_run(np.take(self.hand, going, axis=0), self.tops[going], minimum)
+        self.over[going] = ~slot_can_run(
+            np.take(self.slots, going, axis=0), self.tops[going], minimum
+        )
 
     # -- what the seat sees -----------------------------------------------------------------
     def _observe(self) -> np.ndarray:
