@@ -8,7 +8,7 @@ import pytest
 
 from cardtable.games.the_game import can_play_run
 from cardtable.rl import make_vector_env
-from cardtable.rl.the_game_vector import PAD, slot_can_run
+from cardtable.rl.the_game_vector import PAD, key_order, slot_can_run
 
 
 @pytest.mark.parametrize("players", [1, 2, 5])
@@ -54,3 +54,17 @@ def test_slot_can_run_is_the_rules_can_play_run() -> None:
     ]
     assert slot_can_run(slots, tops, count).tolist() == want
     assert 0.2 < np.mean(want) < 0.95  # both answers well represented
+
+
+def test_key_order_is_the_stable_argsort() -> None:
+    """``key_order`` (a sort of keys carrying their index in their low bits) against the
+    stable argsort, on random keys and on keys made to tie, wholly or in all but the low
+    bits (the rows it hands to the stable argsort)."""
+    rng = np.random.default_rng(6)
+    words = rng.integers(0, 2**64, (200, 98), dtype=np.uint64)
+    words[1, 5] = words[1, 60]  # a whole tie
+    words[2, 7] = words[2, 3] ^ np.uint64(1)  # equal but for the low bits, either order
+    words[3, 9] = words[3, 40] | np.uint64(127)
+    words[4, :] = words[4, 0] & ~np.uint64(127)  # all tie in their high bits
+    words[4, ::2] |= np.uint64(5)
+    assert np.array_equal(key_order(words), np.argsort(words, axis=1, kind="stable"))

@@ -87,6 +87,27 @@ def _signal_moves() -> np.ndarray:
 SIGNAL_MOVES = _signal_moves()
 
 
+#: the low bits of a key that hold the card's index in the packed sort of ``decks``
+_INDEX_BITS = 7
+_INDEX = np.arange(N_CARDS, dtype=np.uint64)
+
+
+def key_order(words: np.ndarray) -> np.ndarray:
+    """(M, k) the stable ``argsort`` of each row of 64-bit keys ``words`` (M, k < 128), made
+    as a plain sort of the keys with their low 7 bits replaced by the index (the sorted keys
+    then carry the order): a third cheaper than a stable argsort. Exact: only keys equal in
+    their other 57 bits could sort otherwise, and a row with two such (about one deal in
+    10**14) is sorted by the stable argsort instead."""
+    low = np.uint64((1 << _INDEX_BITS) - 1)
+    packed = (words & ~low) | _INDEX[: words.shape[1]]
+    packed.sort(axis=1)
+    order = (packed & low).astype(np.int64)
+    high = packed >> np.uint64(_INDEX_BITS)
+    for i in np.flatnonzero((high[:, 1:] == high[:, :-1]).any(axis=1)).tolist():
+        order[i] = np.argsort(words[i], kind="stable")
+    return order
+
+
 def decks(seeds: Sequence[int]) -> np.ndarray:
     """The decks (card values, top first) ``TheGameState`` deals for ``seeds``: each card gets
     the 64-bit key ``random_words(deal_key(...))`` gives it and the cards are sorted by key,
@@ -94,7 +115,7 @@ def decks(seeds: Sequence[int]) -> np.ndarray:
     shake, size = hashlib.shake_256, 8 * N_CARDS
     data = b"".join([shake((_DEAL_PREFIX + str(s)).encode()).digest(size) for s in seeds])
     words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), N_CARDS)
-    return np.argsort(words, axis=1, kind="stable") + CARDS[0]
+    return key_order(words) + CARDS[0]
 
 
 def _fit_table() -> np.ndarray:
