@@ -44,3 +44,13 @@ def test_reuse_hands_out_an_array_only_when_let_go() -> None:
     del third
     fourth = reuse.zeros()
     assert fourth.base is not row.base and not np.shares_memory(fourth, row)
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_actions_out_of_range_raise(game: str, players: int) -> None:
+    env = make_vector_env(game, 4, players)
+    env.reset(seed=1)
+    n = env.single_action_space.n
+    for bad in (-1, n, -(2**62)):
+        with pytest.raises(ValueError, match="action indices"):
+            env.step(np.array([0, bad, 0, 0]))

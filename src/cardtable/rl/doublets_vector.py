@@ -213,7 +213,7 @@ class DoubletsVectorEnv(VectorEnv):
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((actions < 0) | (actions >= len(ACTIONS))).any():
+        if (actions.view(np.uint64) >= len(ACTIONS)).any():  # (a negative one: huge)
             raise ValueError(f"action indices must be in 0..{len(ACTIONS) - 1}")
         fresh = np.flatnonzero(self.done).tolist()  # NEXT_STEP: ended last step, dealt anew now
         live = ~self.done

@@ -152,7 +152,7 @@ class SeatsVectorEnv(VectorEnv):
             raise RuntimeError("reset the environment first")
         n = self.num_envs
         a = np.asarray(actions, dtype=np.int64).reshape(n)
-        if ((a < 0) | (a >= len(self.encoding.actions))).any():
+        if (a.view(np.uint64) >= len(self.encoding.actions)).any():  # (a negative one: huge)
             raise ValueError(
                 f"action indices are 0..{len(self.encoding.actions) - 1}, not {a.tolist()}"
             )

@@ -397,7 +397,7 @@ class TheGameVectorEnv(VectorEnv):
         if not self._dealt:
             raise RuntimeError("reset the environment first")
         a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((a < 0) | (a >= N_ACTIONS)).any():
+        if (a.view(np.uint64) >= N_ACTIONS).any():  # (a negative one: huge)
             raise ValueError(f"action indices are 0..{N_ACTIONS - 1}, not {a.tolist()}")
         n = self.num_envs
         reward = np.zeros(n, dtype=np.float64)
