@@ -45,7 +45,7 @@ from cardtable.games.doublets import (
     RESERVES,
 )
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
-from cardtable.rl.vector import Reuse, deal_prefix, next_seeds, reset_seeds
+from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
 
 #: ``deal_key(GAME.name, seed)`` is this and the seed
 _DEAL_PREFIX = deal_prefix(GAME.name)
@@ -171,7 +171,6 @@ class DoubletsVectorEnv(VectorEnv):
         self._row_starts = self._rows[:, None] * LAYOUT.size
         self._hot = np.zeros((n, _CODES_SIZE), dtype=np.int64)
         self._mask_now = np.zeros((n, len(ACTIONS)), dtype=np.int8)
-        self._obs = Reuse((n, LAYOUT.size), np.float32)  # the observations' arrays
 
     # -- dealing ------------------------------------------------------------------------------
     def _deal(self, rows: list[int], seeds: list[int]) -> None:
@@ -308,7 +307,7 @@ class DoubletsVectorEnv(VectorEnv):
         }
 
     def _observe(self) -> np.ndarray:
-        out = self._obs.zeros()
+        out = np.zeros((self.num_envs, LAYOUT.size), dtype=np.float32)
         out[:, _NUMS] = self.nums / _DIVISORS
         out[:, _F["over"].start] = self.over
         hot = np.take(_HOT_COLUMNS, self.n_waste, axis=0, out=self._hot, mode="clip")

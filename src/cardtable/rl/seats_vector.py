@@ -35,7 +35,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.rl.encoding import Encoding
-from cardtable.rl.vector import Reuse, next_seeds, reset_seeds
+from cardtable.rl.vector import next_seeds, reset_seeds
 
 
 class SeatsVectorEnv(VectorEnv):
@@ -77,8 +77,6 @@ class SeatsVectorEnv(VectorEnv):
         self._mask = np.zeros((n, len(encoding.actions)), dtype=np.int8)
         self._allowed = np.zeros((n, len(encoding.actions)), dtype=bool)
         self._seat = np.zeros(n, dtype=np.int64)
-        #: the observations' arrays (a game's ``_observe`` may take its zeros from here)
-        self._obs = Reuse((n, encoding.size), np.float32)
         self._dealt = False
 
     # -- what a game fills in ---------------------------------------------------------------

@@ -262,7 +262,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         """``TheGameEncoding.observe`` of each env's view for ``seat``: its own hand, every
         seat's hand size and signals."""
         n, p = self.num_envs, self.players
-        out = self._obs.zeros()
+        out = np.zeros((n, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         flat[self._pile_first + self.tops] = 1  # the piles' one-hots
         f = _F["tops"].start

@@ -39,7 +39,7 @@ from gymnasium.vector.utils import batch_space
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
-from cardtable.rl.vector import Reuse, deal_prefix, next_seeds, reset_seeds
+from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
 
 #: ``deal_key(GAME.name, seed)`` is this and the seed
 _DEAL_PREFIX = deal_prefix(GAME.name)
@@ -335,7 +335,6 @@ class TheGameVectorEnv(VectorEnv):
         self.minimum = np.zeros(n, dtype=np.int64)  # each seat's minimum this turn
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         self._legal_now = self._mask.view(bool)  # the mask's own copy: what a step accepts
-        self._obs = Reuse((n, self.encoding.size), np.float32)  # the observations' arrays
         self._dealt = False
 
     # -- deals ------------------------------------------------------------------------------
@@ -488,7 +487,7 @@ class TheGameVectorEnv(VectorEnv):
     # -- what the seat sees -----------------------------------------------------------------
     def _observe(self) -> np.ndarray:
         """The encoding's observation of each env's view (``TheGameEncoding.observe``)."""
-        out = self._obs.zeros()
+        out = np.zeros((self.num_envs, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         tops = self.tops
         flat[self._pile_first + tops] = 1  # the piles' one-hots

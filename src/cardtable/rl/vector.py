@@ -11,7 +11,6 @@ environment").
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -90,32 +89,3 @@ def deal_prefix(game: str) -> str:
     if not key.endswith("/0"):
         raise AssertionError(f"deal_key no longer ends with the seed: {key!r}")
     return key[:-1]
-
-
-class Reuse:
-    """Zeroed arrays of one shape and dtype for a step's observations, re-using one the caller
-    has let go of: a fresh array of a few MB a step came (as glibc's malloc serves it) from
-    fresh pages, whose page faults cost as much system time as the rest of a Doublets step.
-    An array is reused only when nothing refers to it but this keeper (its reference count:
-    any view or other holder of it counts), so no observation handed out ever changes."""
-
-    #: references to a kept array nobody else holds: the list, the loop's name, the argument
-    #: of ``sys.getrefcount``
-    _FREE = 3
-
-    def __init__(self, shape: tuple[int, ...], dtype: type, keep: int = 3) -> None:
-        self.shape, self.dtype, self.keep = shape, dtype, keep
-        self._kept: list[np.ndarray] = []
-        self._counts = hasattr(sys, "getrefcount")  # (CPython's; elsewhere always fresh)
-
-    def zeros(self) -> np.ndarray:
-        """An array of zeros that nobody else holds."""
-        if self._counts:
-            for kept in self._kept:
-                if sys.getrefcount(kept) == self._FREE:
-                    kept.fill(0)
-                    return kept
-        out: np.ndarray = np.zeros(self.shape, dtype=self.dtype)
-        if self._counts and len(self._kept) < self.keep:
-            self._kept.append(out)
-        return out
