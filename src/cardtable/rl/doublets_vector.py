@@ -34,7 +34,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from cardtable.core.rng import check_seed, deal_key
+from cardtable.core.rng import check_seed
 from cardtable.games.doublets import (
     DECK,
     GAME,
@@ -45,10 +45,10 @@ from cardtable.games.doublets import (
     RESERVES,
 )
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
-from cardtable.rl.vector import reset_seeds
+from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
 
-#: seeds drawn for a reset without one, as ``CardtableGym`` draws them, 64 at a time
-_SEED_SPAN, _AHEAD = 2**63, 64
+#: ``deal_key(GAME.name, seed)`` is this and the seed
+_DEAL_PREFIX = deal_prefix(GAME.name)
 FLIP = ACTIONS.index("flip")
 REDEAL = ACTIONS.index("redeal")
 #: value -> the value the foundation takes after it (0 for kings and none)
@@ -61,7 +61,6 @@ _DECK_VALUES = np.array(DECK, dtype=np.int64) >> 2
 #: of the 8 cards dealt face up, the foundation's and the reserves'
 _FOUNDATION_SLOT = 6
 _RESERVE_SLOTS = [0, 1, 2, 3, 4, 5, 7]
-_VALUES = np.arange(1, KING + 1)
 #: the columns of ``codes``: the value needed, redeals left, r1..r7, the waste (top last)
 _NEED_AT, _REDEALS_AT, _RESERVES_AT = 0, 1, 2
 _WASTE_AT = _RESERVES_AT + RESERVES
@@ -95,9 +94,8 @@ def deal_values(seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     keys of ``deal_key("doublets", seed)`` (a stable sort, as ``shuffled``); its first 8 cards
     are the reserves and the foundation, the rest the stock, top first; a king dealt goes to
     the bottom of the stock and the stock's top card takes its place, as the rules do."""
-    data = b"".join(
-        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * len(DECK)) for s in seeds
-    )
+    shake, size = hashlib.shake_256, 8 * len(DECK)
+    data = b"".join([shake((_DEAL_PREFIX + str(s)).encode()).digest(size) for s in seeds])
     words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), len(DECK))
     deck = _DECK_VALUES[np.argsort(words, axis=1, kind="stable")]
     slots, stock = deck[:, :8].copy(), deck[:, :7:-1].copy()
@@ -109,6 +107,15 @@ def deal_values(seeds: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 row_slots[j] = row_stock.pop()
         slots[k], stock[k] = row_slots, row_stock
     return stock, slots[:, _RESERVE_SLOTS], _NEXT[slots[:, _FOUNDATION_SLOT]]
+
+
+def _value_counts(cards: np.ndarray) -> np.ndarray:
+    """(M, 13): how many cards of each value 1..13 each row of ``cards`` (M, k) holds (0: no
+    card), one ``bincount`` over all rows (a comparison with every value cost five times as
+    much)."""
+    m = len(cards)
+    where = (np.arange(m)[:, None] * (KING + 1) + cards).reshape(-1)
+    return np.bincount(where, minlength=m * (KING + 1)).reshape(m, KING + 1)[:, 1:]
 
 
 class DoubletsVectorEnv(VectorEnv):
@@ -159,6 +166,7 @@ class DoubletsVectorEnv(VectorEnv):
         self.seeds = np.zeros(n, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * n
         self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
+        self._seed_list = [0] * n  # (next_seeds writes them; ``seeds`` holds them)
         self._rows = np.arange(n)
         self._row_starts = self._rows[:, None] * LAYOUT.size
         self._hot = np.zeros((n, _CODES_SIZE), dtype=np.int64)
@@ -170,7 +178,7 @@ class DoubletsVectorEnv(VectorEnv):
         stock, reserves, need = deal_values([check_seed(s) for s in seeds])
         self.stock[rows] = stock
         self.n_stock[rows] = MAX_WASTE
-        self.unseen[rows] = (stock[:, :, None] == _VALUES).sum(axis=1)
+        self.unseen[rows] = _value_counts(stock)
         self.waste[rows] = 0
         self.n_waste[rows] = self.wtop[rows] = 0
         self.reserves[rows] = reserves
@@ -181,16 +189,7 @@ class DoubletsVectorEnv(VectorEnv):
 
     def _redeal_games(self, rows: list[int]) -> None:
         """Games ``rows`` dealt again without a seed: the next seed from each one's generator."""
-        seeds = []
-        for i in rows:
-            ahead = self._ahead[i]
-            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
-                rng = self._rngs[i]
-                if rng is None:
-                    rng = self._rngs[i] = seeding.np_random(None)[0]
-                ahead += rng.integers(_SEED_SPAN, size=_AHEAD).tolist()[::-1]
-            seeds.append(ahead.pop())
-        self._deal(rows, seeds)
+        self._deal(rows, next_seeds(rows, self._rngs, self._ahead, self._seed_list))
 
     def reset(
         self,
@@ -213,7 +212,7 @@ class DoubletsVectorEnv(VectorEnv):
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((actions < 0) | (actions >= len(ACTIONS))).any():
+        if (actions.view(np.uint64) >= len(ACTIONS)).any():  # (a negative one: huge)
             raise ValueError(f"action indices must be in 0..{len(ACTIONS) - 1}")
         fresh = np.flatnonzero(self.done).tolist()  # NEXT_STEP: ended last step, dealt anew now
         live = ~self.done
@@ -255,7 +254,7 @@ class DoubletsVectorEnv(VectorEnv):
         n = self.n_waste[rows]
         back = n[:, None] - 1 - _SLOTS
         self.stock[rows] = np.where(back >= 0, self.waste[rows[:, None], np.maximum(back, 0)], 0)
-        self.unseen[rows] = (self.waste[rows, :, None] == _VALUES).sum(axis=1)
+        self.unseen[rows] = _value_counts(self.waste[rows])
         self.waste[rows] = 0
         self.n_stock[rows], self.n_waste[rows], self.wtop[rows] = n, 0, 0
         self.redeals[rows] -= 1

@@ -35,12 +35,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.rl.encoding import Encoding
-from cardtable.rl.vector import reset_seeds
-
-#: seeds drawn for a reset without one, as ``cardtable.rl.env`` draws them
-SEED_SPAN = 2**63
-#: seeds drawn at once from an env's generator
-AHEAD = 64
+from cardtable.rl.vector import next_seeds, reset_seeds
 
 
 class SeatsVectorEnv(VectorEnv):
@@ -110,30 +105,25 @@ class SeatsVectorEnv(VectorEnv):
         """(len(rows), players) float64: the encoding's rewards of the finished envs ``rows``."""
 
     # -- seeds and resets -------------------------------------------------------------------
-    def _seed_of(self, i: int, seed: int | None) -> int:
-        """Env ``i``'s deal seed: ``seed`` itself (re-seeding its generator, as
-        ``CardtableAEC.reset(seed)`` does), else the next draw of its generator."""
-        if seed is not None:
-            self._gens[i] = np.random.default_rng(seed)
-            self._ahead[i] = []
-        else:
-            seed = self._draw(i)
-        self.seeds[i] = seed
-        return seed
-
-    def _draw(self, i: int) -> int:
-        """The next seed of env ``i``'s generator. Drawn 64 at a time: a generator gives the
-        same 64-bit numbers in one call of ``integers(span, size=k)`` as in k calls."""
-        ahead = self._ahead[i]
-        if not ahead:
-            gen = self._gens[i]
-            if gen is None:
-                gen = self._gens[i] = np.random.default_rng()
-            ahead += gen.integers(SEED_SPAN, size=AHEAD).tolist()[::-1]
-        return int(ahead.pop())
-
     def _deal_rows(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
-        self._deal(rows, [self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
+        """Deal the envs ``rows`` ``seeds`` (each re-seeding its generator, as
+        ``CardtableAEC.reset(seed)`` does), None the next draw of its generator."""
+        dealt = []
+        for i, s in zip(rows.tolist(), seeds, strict=True):
+            if s is None:
+                s = next_seeds([i], self._gens, self._ahead, self.seeds)[0]
+            else:
+                self._gens[i] = np.random.default_rng(s)
+                self._ahead[i] = []
+                self.seeds[i] = s
+            dealt.append(s)
+        self._deal(rows, dealt)
+        self.steps[rows] = 0
+
+    def _redeal_rows(self, rows: np.ndarray) -> None:
+        """Deal the envs ``rows`` again without a seed (the autoreset): the next of each one's
+        generator, in one loop."""
+        self._deal(rows, next_seeds(rows, self._gens, self._ahead, self.seeds))
         self.steps[rows] = 0
 
     def reset(
@@ -160,7 +150,7 @@ class SeatsVectorEnv(VectorEnv):
             raise RuntimeError("reset the environment first")
         n = self.num_envs
         a = np.asarray(actions, dtype=np.int64).reshape(n)
-        if ((a < 0) | (a >= len(self.encoding.actions))).any():
+        if (a.view(np.uint64) >= len(self.encoding.actions)).any():  # (a negative one: huge)
             raise ValueError(
                 f"action indices are 0..{len(self.encoding.actions) - 1}, not {a.tolist()}"
             )
@@ -170,21 +160,23 @@ class SeatsVectorEnv(VectorEnv):
         # private copy: the one handed out may have been written to)
         ok = live & self._allowed.reshape(-1)[self.rows * len(self.encoding.actions) + a]
         illegal = live & ~ok
-        self.steps[ok] += 1
+        self.steps += ok  # (a bool adds 0 or 1: cheaper than a masked write)
         self._apply(np.flatnonzero(ok), seat, a)
         ended = ok & self.over
         rewards = np.zeros((n, self.players), dtype=np.float64)
         done = np.flatnonzero(ended)
         if done.size:
             rewards[done] = self._rewards(done)
-        rewards[illegal, seat[illegal]] = self.illegal_reward
+        bad = np.flatnonzero(illegal)
+        if bad.size:
+            rewards[bad, seat[bad]] = self.illegal_reward
         terminated = ended | illegal
         truncated = np.zeros(n, dtype=bool)
         if self.max_steps is not None:
             truncated = ok & ~self.over & (self.steps >= self.max_steps)
         fresh = np.flatnonzero(~live)
         if fresh.size:
-            self._deal_rows(fresh, [None] * fresh.size)
+            self._redeal_rows(fresh)
         self._autoreset = terminated | truncated
         # the AEC's agent_selection: the seat to act, seat 0 once over or truncated
         seat = np.where(self.over | truncated, 0, self._actor())

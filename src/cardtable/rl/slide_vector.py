@@ -281,8 +281,7 @@ class SlideVectorEnv(SeatsVectorEnv):
         """``SlideEncoding.observe`` of each env's view for ``seat`` (the buffered reveal
         choices never shown). The 1s of the one-hots go in by flat index, one write."""
         n, p = self.num_envs, self.players
-        size = self.encoding.size
-        out = np.zeros((n, size), dtype=np.float32)
+        out = np.zeros((n, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         starts = self._row_starts  # (N, 1): each row's first flat index
         base = np.take(self._blocks, seat, axis=0)  # (N, P): each seat's block, by seat

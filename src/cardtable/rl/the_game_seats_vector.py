@@ -32,6 +32,7 @@ from cardtable.rl.the_game_vector import (
     END,
     N_ACTIONS,
     N_CARDS,
+    PAD,
     PILE_STARTS,
     SIGNAL0,
     SIGNAL_CODE,
@@ -41,12 +42,15 @@ from cardtable.rl.the_game_vector import (
     SIZE_NUMBER,
     TOP_NUMBER,
     TheGameVectorEnv,
-    can_run,
     decks,
-    fit_any,
-    write_plays,
+    slot_can_run,
+    slot_fit_any,
+    write_slot_plays,
 )
 
+# the observation's hand is written by its slots, a PAD slot on the column after the hand
+if _F["draw_pile"].start != _F["hand"].start + N_CARDS:
+    raise ImportError("The Game's layout no longer has draw_pile right after the hand")
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 #: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
@@ -84,6 +88,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         n, p = num_envs, count
         self.hand = np.zeros((n, p, N_CARDS), dtype=bool)
         self.sizes = np.zeros((n, p), dtype=np.int64)  # cards in each hand
+        #: the same hands as card indexes, ``sizes`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns)
+        self.slots = np.full((n, p, self.hand_size), PAD, dtype=np.int64)
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
@@ -93,6 +100,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
+        #: per seat, the seats after it in turn order, itself last
+        self._after = (np.arange(p)[:, None] + np.arange(1, p + 1)) % p
         self.talked = np.zeros(n, dtype=np.int64)
         #: kept where the state changes, not counted a step: each table's minimum this turn
         #: (the draw pile changes only at a deal and a turn's end), the cards in all hands
@@ -102,6 +111,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self._row_first = self.rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
+        self._hand_first = self._row_first[:, None] + _F["hand"].start  # (N, 1)
+        #: the slots of the seats seen last (``_legal``'s, for ``_observe`` of the same seats)
+        self._seen = np.full((n, self.hand_size), PAD, dtype=np.int64)
+        self._seen_seat: np.ndarray | None = None
 
     # -- deals ------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray, seeds: list[int]) -> None:
@@ -112,6 +125,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         hand_first = (rows[:, None] * p + np.arange(p))[:, :, None] * N_CARDS
         self.hand[rows] = False
         self.hand.reshape(-1)[hand_first + dealt] = True
+        self.slots[rows] = dealt
         self.sizes[rows] = size
         self.held[rows] = p * size
         self.next[rows] = p * size
@@ -125,10 +139,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
 
-    def _hands(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-        """(M, 98) the hands of ``seat[k]`` in env ``rows[k]`` (a copy)."""
-        p = self.players
-        return np.take(self.hand.reshape(-1, N_CARDS), rows * p + seat, axis=0)
+    def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
+        return np.take(self.slots.reshape(-1, self.hand_size), rows * self.players + seat, axis=0)
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
@@ -148,20 +161,29 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.talked[rows] = 0
         playing = act < END
         ends = rows[~playing]
-        plays, act, at = rows[playing], act[playing], at[playing]
-        card, pile = act // 4, act % 4
+        k = np.flatnonzero(playing)  # (indexes once: a bool mask is counted at each use)
+        plays, act, at = rows[k], act[k], at[k]
+        card, pile = act >> 2, act & 3
         self.hand.reshape(-1)[at * N_CARDS + card] = False
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
+        # the card's slot takes the last card's, the last slot PAD
+        slots, width = self.slots.reshape(-1), self.hand_size
+        first = at * width
+        held = np.take(self.slots.reshape(-1, width), at, axis=0)
+        where = first + np.argmax(held == card[:, None], axis=1)
+        last = first + left
+        slots[where] = slots[last]
+        slots[last] = PAD
         self.held[plays] -= 1
         self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
-        self.played[plays] += 1
+        played = self.played[plays] + 1
+        self.played[plays] = played
         out = left == 0  # a hand played out ends its turn by itself
-        going = ~out
-        short = self.played[plays[going]] < self.minimum[plays[going]]
-        check, at = plays[going][short], at[going][short]
-        stuck = ~fit_any(np.take(self.hand.reshape(-1, N_CARDS), at, axis=0), self.tops[check])
+        short = np.flatnonzero(~out & (played < self.minimum[plays]))
+        check, at = plays[short], at[short]
+        stuck = ~slot_fit_any(np.take(self.slots.reshape(-1, width), at, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -181,30 +203,39 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         does (won) or when it cannot play its minimum."""
         if rows.size == 0:
             return
-        size, seat = self.hand_size, self.turn[rows]
-        have = self.sizes[rows, seat]
-        take = np.minimum(size - have, N_CARDS - self.next[rows])
+        p, size, seat = self.players, self.hand_size, self.turn[rows]
+        at = rows * p + seat  # (env, seat) as one index
+        sizes = self.sizes.reshape(-1)
+        have, old = sizes[at], self.next[rows]
+        take = np.minimum(size - have, N_CARDS - old)
         step = np.arange(size)
         drawn = step < take[:, None]  # (rows, size): the j-th card drawn from the deck
-        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
-        cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
-        hand_first = (rows * self.players + seat)[:, None] * N_CARDS - CARDS[0]
+        cards = np.take(
+            self.deck, rows[:, None] * N_CARDS + np.minimum(old[:, None] + step, N_CARDS - 1)
+        )
+        hand_first = at[:, None] * N_CARDS - CARDS[0]
         self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
-        self.next[rows] += take
-        self.sizes[rows, seat] += take
+        self.slots.reshape(-1)[(at[:, None] * size + have[:, None] + step)[drawn]] = (
+            cards[drawn] - CARDS[0]
+        )
+        new = old + take
+        self.next[rows] = new
+        sizes[at] = have + take
         self.held[rows] += take
-        self.minimum[rows] = self._minimum(rows)
+        self.minimum[rows] = np.where(new < N_CARDS, self._busy, self._empty)
         self.played[rows] = 0
         # the next seat holding cards, the same seat last
-        p = self.players
-        after = (seat[:, None] + np.arange(1, p + 1)) % p
-        holding = self.sizes[rows[:, None], after] > 0
+        after = np.take(self._after, seat, axis=0)  # (rows, P)
+        holding = sizes[(rows * p)[:, None] + after] > 0
         empty = ~holding.any(axis=1)
         self.over[rows[empty]] = True  # every card is played: won
-        rows, after, holding = rows[~empty], after[~empty], holding[~empty]
+        if empty.any():
+            rows, after, holding = rows[~empty], after[~empty], holding[~empty]
         turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
         self.turn[rows] = turn
-        self.over[rows] = ~can_run(self._hands(rows, turn), self.tops[rows], self.minimum[rows])
+        self.over[rows] = ~slot_can_run(
+            self._slots(rows, turn), self.tops[rows], self.minimum[rows]
+        )
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
@@ -217,9 +248,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         n, rows = self.num_envs, self.rows
         mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
-        hand = self._hands(rows, seat)
-        hand &= acting[:, None]
-        write_plays(mask, hand, self.tops)
+        # the viewer's slots, kept for ``_observe`` (called next, for the same seats)
+        self._seen = self._slots(rows, seat)
+        self._seen_seat = seat
+        write_slot_plays(mask, np.where(acting[:, None], self._seen, PAD), self.tops)
         mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
         said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
@@ -229,14 +261,16 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     def _observe(self, seat: np.ndarray) -> np.ndarray:
         """``TheGameEncoding.observe`` of each env's view for ``seat``: its own hand, every
         seat's hand size and signals."""
-        n, p, rows = self.num_envs, self.players, self.rows
+        n, p = self.num_envs, self.players
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         flat[self._pile_first + self.tops] = 1  # the piles' one-hots
         f = _F["tops"].start
         out[:, f : f + 4] = np.take(TOP_NUMBER, self.tops)
-        f = _F["hand"].start
-        out[:, f : f + N_CARDS] = self._hands(rows, seat)
+        seen = self._seen if self._seen_seat is seat else self._slots(self.rows, seat)
+        # the hand's 1s by flat index; a PAD slot's 1 falls on draw_pile, the column after the
+        # hand, written next
+        flat[self._hand_first + seen] = 1
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
         out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS
@@ -246,13 +280,16 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
-        order = self._orders[seat]  # (N, P)
+        order = np.take(self._orders, seat, axis=0)  # (N, P) (np.take: a fifth of [])
         at = self._seat_rows + order  # those (env, seat) indexes
         # built apart (from a table by the signals: present and the signals' one-hots), then
         # copied in whole: cheaper than writing a block's columns into the observation
         blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
-        blocks[:, :, 1] = (order == self.turn[:, None]) & ~self.over[:, None]
         blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
+        # the turn: one 1 a live table, in the block of the seat to act (a flat write)
+        live = np.flatnonzero(~self.over)
+        turn = (self.turn[live] - seat[live]) % p
+        blocks.reshape(-1)[(live * p + turn) * BLOCK + 1] = 1
         out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, p * BLOCK)
         return out
 

@@ -36,17 +36,20 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from cardtable.core.rng import deal_key
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
-from cardtable.rl.vector import reset_seeds
+from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
 
-_SEED_SPAN = 2**63  # as cardtable.rl.env draws a seed for a reset without one
+#: ``deal_key(GAME.name, seed)`` is this and the seed
+_DEAL_PREFIX = deal_prefix(GAME.name)
 N_CARDS = len(CARDS)
 HAND = HAND_SIZE[1]
 #: the card of each card index (hand columns), 2..99
 CARD_OF = np.arange(CARDS[0], CARDS[-1] + 1, dtype=np.int64)
+# the observation's hand is written by its slots, a PAD slot on the column after the hand
+if _F["draw_pile"].start != _F["hand"].start + N_CARDS:
+    raise ImportError("The Game's layout no longer has draw_pile right after the hand")
 #: the backwards trick per pile: up piles take top - 10, down piles top + 10
 BACK = np.array([-10, -10, 10, 10], dtype=np.int64)
 IS_UP = np.array([True, True, False, False])
@@ -84,15 +87,35 @@ def _signal_moves() -> np.ndarray:
 SIGNAL_MOVES = _signal_moves()
 
 
+#: the low bits of a key that hold the card's index in the packed sort of ``decks``
+_INDEX_BITS = 7
+_INDEX = np.arange(N_CARDS, dtype=np.uint64)
+
+
+def key_order(words: np.ndarray) -> np.ndarray:
+    """(M, k) the stable ``argsort`` of each row of 64-bit keys ``words`` (M, k < 128), made
+    as a plain sort of the keys with their low 7 bits replaced by the index (the sorted keys
+    then carry the order): a third cheaper than a stable argsort. Exact: only keys equal in
+    their other 57 bits could sort otherwise, and a row with two such (about one deal in
+    10**14) is sorted by the stable argsort instead."""
+    low = np.uint64((1 << _INDEX_BITS) - 1)
+    packed = (words & ~low) | _INDEX[: words.shape[1]]
+    packed.sort(axis=1)
+    order = (packed & low).astype(np.int64)
+    high = packed >> np.uint64(_INDEX_BITS)
+    for i in np.flatnonzero((high[:, 1:] == high[:, :-1]).any(axis=1)).tolist():
+        order[i] = np.argsort(words[i], kind="stable")
+    return order
+
+
 def decks(seeds: Sequence[int]) -> np.ndarray:
     """The decks (card values, top first) ``TheGameState`` deals for ``seeds``: each card gets
     the 64-bit key ``random_words(deal_key(...))`` gives it and the cards are sorted by key,
     ties keeping their order (a stable sort), as ``shuffled`` does."""
-    data = b"".join(
-        hashlib.shake_256(deal_key(GAME.name, s).encode()).digest(8 * N_CARDS) for s in seeds
-    )
+    shake, size = hashlib.shake_256, 8 * N_CARDS
+    data = b"".join([shake((_DEAL_PREFIX + str(s)).encode()).digest(size) for s in seeds])
     words = np.frombuffer(data, dtype="<u8").reshape(len(seeds), N_CARDS)
-    return np.argsort(words, axis=1, kind="stable") + CARDS[0]
+    return key_order(words) + CARDS[0]
 
 
 def _fit_table() -> np.ndarray:
@@ -107,51 +130,105 @@ def _fit_table() -> np.ndarray:
 
 
 FIT = _fit_table()
+_PILE_ROWS = np.arange(4)[:, None]
 
 
-def _pair_table(first: int) -> np.ndarray:
-    """(101 * 101, 98) uint32: for the tops of piles ``first`` and ``first + 1``, per card index
-    the four bytes of its plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), those two
-    piles' filled in and the others' 0; built byte by byte so that it reads the same on any
-    byte order."""
-    out = np.zeros((TOPS + 1, TOPS + 1, N_CARDS, 4), dtype=np.uint8)
-    out[:, :, :, first] = FIT[first][:, None, :]
-    out[:, :, :, first + 1] = FIT[first + 1][None, :, :]
-    return out.view(np.uint32)[..., 0].reshape((TOPS + 1) ** 2, N_CARDS)
+#: a hand's slot that holds no card (``slots``: a hand's cards as indexes, the rest PAD)
+PAD = N_CARDS
 
 
-#: the plays on the up piles by their two tops (row ``101 top1 + top2``), and on the down piles
-UP_PAIR, DOWN_PAIR = _pair_table(0), _pair_table(2)
-#: the same as bools: does the card go on one of the two piles (a quarter of the bytes to read)
-UP_FITS, DOWN_FITS = UP_PAIR != 0, DOWN_PAIR != 0
+def _pile_table(p: int) -> np.ndarray:
+    """(101 * 99,) uint32: at ``top * 99 + k``, for pile ``p`` topped by ``top``, the four
+    bytes of card index k's plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), pile
+    ``p``'s filled in and the others' 0, and 0 for k = PAD; built byte by byte so that it
+    reads the same on any byte order."""
+    out = np.zeros((TOPS + 1, N_CARDS + 1, 4), dtype=np.uint8)
+    out[:, :N_CARDS, p] = FIT[p]
+    return np.ascontiguousarray(out.view(np.uint32)[..., 0]).reshape(-1)
 
 
-def _pair_rows(tops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of the up piles' and the down piles' tables for ``tops`` (M, 4)."""
-    return tops[:, 0] * (TOPS + 1) + tops[:, 1], tops[:, 2] * (TOPS + 1) + tops[:, 3]
+#: the plays on each pile by its top. One table a pile (40 kB each) read for a hand's few
+#: cards: the earlier tables by two piles' tops (4 MB each) read for all 98 cards missed the
+#: caches
+_SLOT_PLAYS = [_pile_table(p) for p in range(4)]
 
 
-def _plays(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M, 98) uint32: the four bytes of plays of each card of ``hand`` (M, 98) on ``tops``
-    (M, 4), two piles a look-up (0 for a card not in the hand)."""
-    up, down = _pair_rows(tops)
-    plays = np.take(UP_PAIR, up, axis=0)
-    plays |= np.take(DOWN_PAIR, down, axis=0)
-    plays *= hand
-    return plays
+def write_slot_plays(mask: np.ndarray, slots: np.ndarray, tops: np.ndarray) -> None:
+    """Write the plays of the hands given by their slots (M, k) (card indexes, PAD for none)
+    on ``tops`` (M, 4) into ``mask[:, :392]`` (int8, action 4 k + p): four bytes a card (its
+    plays on piles 0..3) looked up for the few cards of a row, put in their places of a row
+    of aligned words, then copied in bytes (looking up all 98 cards' words and multiplying
+    them by a 0/1 hand read and wrote ten times the bytes)."""
+    m, w = len(mask), N_CARDS + 1
+    plays = np.take(_SLOT_PLAYS[0], tops[:, :1] * w + slots)
+    for p in range(1, 4):
+        plays |= np.take(_SLOT_PLAYS[p], tops[:, p : p + 1] * w + slots)
+    words = np.zeros((m, w), dtype=np.uint32)  # (column PAD takes the empty slots' 0s)
+    words.reshape(-1)[(np.arange(m) * w)[:, None] + slots] = plays
+    mask[:, :PLAYS] = words[:, :N_CARDS].view(np.int8).reshape(m, PLAYS)
 
 
-def write_plays(mask: np.ndarray, hand: np.ndarray, tops: np.ndarray) -> None:
-    """Write the plays of ``hand`` (M, 98) on ``tops`` (M, 4) into ``mask[:, :392]`` (int8,
-    action 4 k + p), computed on aligned words, then copied in bytes."""
-    mask[:, :PLAYS] = _plays(hand, tops).view(np.int8).reshape(len(mask), PLAYS)
+#: (4, 101 * 99) bools: at ``[p, top * 99 + k]``, does card index k go on pile p topped by
+#: ``top`` (False for k = PAD)
+_SLOT_FITS = np.stack([t != 0 for t in _SLOT_PLAYS])
+
+
+def slot_fitting(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M, k) bools: which cards of the hands given by their slots (M, k) fit some pile of
+    ``tops`` (M, 4) (False for PAD)."""
+    w = N_CARDS + 1
+    fits = np.take(_SLOT_FITS[0], tops[:, :1] * w + slots)
+    for p in range(1, 4):
+        fits |= np.take(_SLOT_FITS[p], tops[:, p : p + 1] * w + slots)
+    return fits
+
+
+def slot_fit_any(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(M,) bools: does some card of the hands ``slots`` (M, k) fit some pile of ``tops``?"""
+    return np.asarray(slot_fitting(slots, tops).any(axis=1))
+
+
+def _slot_second_play(slots: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """(M,) bools: with ``card`` (M,) the only card of the hands ``slots`` that fits, can a
+    second card follow it? Only the pile it goes on changes, so another card must fit that
+    pile then."""
+    rest = np.where(slots == card[:, None], PAD, slots)
+    # all four piles at once: (4, M) does the card go on pile p, and would another follow it
+    follows = np.take(_SLOT_FITS, CARD_OF[card][:, None] * (N_CARDS + 1) + rest, axis=1)
+    goes = FIT[_PILE_ROWS, tops.T, card]
+    return np.asarray((goes & follows.any(axis=2)).any(axis=0))
+
+
+def slot_can_run(slots: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """(M,) bools: can ``count`` cards of the hands ``slots`` (M, k) be played one after
+    another on ``tops`` (``can_play_run``, for every row at once)? Cards that fit now can all
+    be played; of the rows with fewer fitting cards than ``count`` (but some), those with one
+    fitting card and two to play look for a second card on arrays, the few others search
+    with the rules' own ``can_play_run``."""
+    fit = slot_fitting(slots, tops)
+    fit_count = fit.sum(axis=1)
+    ok = (count <= 0) | (fit_count >= count)
+    short = ~ok & (fit_count > 0)
+    one = short & (count == 2) & (fit_count == 1)
+    two = np.flatnonzero(one)
+    if two.size:
+        held = slots[two]
+        card = held[np.arange(two.size), np.argmax(fit[two], axis=1)]
+        ok[two] = _slot_second_play(held, tops[two], card)
+    for i in np.flatnonzero(short & ~one).tolist():
+        cards = sorted((slots[i][slots[i] != PAD] + CARDS[0]).tolist())
+        ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
+    return ok
+
+
+# the same on 0/1 hands over the 98 cards (M, 98)
 
 
 def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    up, down = _pair_rows(tops)
-    fits = np.take(UP_FITS, up, axis=0)
-    fits |= np.take(DOWN_FITS, down, axis=0)
+    fits = np.take(FIT[0], tops[:, 0], axis=0)
+    for p in range(1, 4):
+        fits |= np.take(FIT[p], tops[:, p], axis=0)
     fits &= hand
     return fits
 
@@ -166,11 +243,10 @@ def _second_play(hand: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.nda
     follow it? Only the pile it goes on changes, so another card must fit that pile then."""
     rest = hand.copy()
     rest[np.arange(len(hand)), card] = False
-    ok = np.zeros(len(hand), dtype=bool)
-    for p in range(4):
-        follows = (FIT[p, CARD_OF[card]] & rest).any(axis=1)
-        ok |= FIT[p, tops[:, p], card] & follows
-    return ok
+    # all four piles at once: (4, M) does the card go on pile p, and would another follow it
+    follows = (np.take(FIT, CARD_OF[card], axis=1) & rest).any(axis=2)
+    goes = FIT[_PILE_ROWS, tops.T, card]
+    return np.asarray((goes & follows).any(axis=0))
 
 
 def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -233,6 +309,9 @@ class TheGameVectorEnv(VectorEnv):
         self._empty = int(self.options["min_after_empty"])
         n = num_envs
         self.hand = np.zeros((n, N_CARDS), dtype=bool)
+        #: the same hand as card indexes, ``size`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns)
+        self.slots = np.full((n, HAND), PAD, dtype=np.int64)
         self.size = np.zeros(n, dtype=np.int64)  # cards in the hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)  # the deck's next card to draw
@@ -252,34 +331,34 @@ class TheGameVectorEnv(VectorEnv):
         self._row_first = self._rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
+        self._hand_first = self._row_first[:, None] + _F["hand"].start  # (N, 1)
         self.minimum = np.zeros(n, dtype=np.int64)  # each seat's minimum this turn
         self._mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         self._legal_now = self._mask.view(bool)  # the mask's own copy: what a step accepts
         self._dealt = False
 
     # -- deals ------------------------------------------------------------------------------
-    def _seed_of(self, i: int, seed: int | None) -> int:
-        """The deal seed of env ``i``: ``seed`` itself (re-seeding its generator, as
-        ``gymnasium.Env.reset`` does), else the next draw of its generator."""
-        if seed is not None:
-            self._gens[i] = seeding.np_random(seed)[0]
-            self._ahead[i] = []
-        else:
-            ahead = self._ahead[i]
-            if not ahead:  # 64 at once: one call gives the numbers 64 calls would
-                gen = self._gens[i]
-                if gen is None:
-                    gen = self._gens[i] = seeding.np_random()[0]
-                ahead += gen.integers(_SEED_SPAN, size=64).tolist()[::-1]
-            seed = int(ahead.pop())
-        self.seeds[i] = seed
-        return seed
-
     def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
-        deck = decks([self._seed_of(int(i), s) for i, s in zip(rows, seeds, strict=True)])
+        """Deal the envs ``rows`` ``seeds``: a seed re-seeds the env's generator (as
+        ``gymnasium.Env.reset`` does), None deals the next draw of its generator."""
+        gens, ahead, dealt = self._gens, self._ahead, []
+        for i, s in zip(rows.tolist(), seeds, strict=True):
+            if s is None:
+                s = next_seeds([i], gens, ahead, self.seeds)[0]
+            else:
+                gens[i] = seeding.np_random(s)[0]
+                ahead[i] = []
+                self.seeds[i] = s
+            dealt.append(s)
+        self._put(rows, dealt)
+
+    def _put(self, rows: np.ndarray, seeds: list[int]) -> None:
+        """The deals of ``seeds`` into the envs ``rows``."""
+        deck = decks(seeds)
         self.deck[rows] = deck
         self.hand[rows] = False
         self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
+        self.slots[rows] = deck[:, :HAND] - CARDS[0]
         self.size[rows] = HAND
         self.next[rows] = HAND
         self.tops[rows] = START_TOPS
@@ -317,7 +396,7 @@ class TheGameVectorEnv(VectorEnv):
         if not self._dealt:
             raise RuntimeError("reset the environment first")
         a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((a < 0) | (a >= N_ACTIONS)).any():
+        if (a.view(np.uint64) >= N_ACTIONS).any():  # (a negative one: huge)
             raise ValueError(f"action indices are 0..{N_ACTIONS - 1}, not {a.tolist()}")
         n = self.num_envs
         reward = np.zeros(n, dtype=np.float64)
@@ -325,7 +404,7 @@ class TheGameVectorEnv(VectorEnv):
         truncated = np.zeros(n, dtype=bool)
         fresh = np.flatnonzero(self._autoreset)
         live = ~self._autoreset
-        self.steps[live] += 1
+        self.steps += live  # (a bool adds 0 or 1: cheaper than a masked write)
         legal = live & self._legal_now.reshape(-1)[self._rows * N_ACTIONS + a]
         illegal = live & ~legal
         was_over = self.over.copy()
@@ -337,8 +416,8 @@ class TheGameVectorEnv(VectorEnv):
         terminated[ended | illegal] = True
         if self.max_steps is not None:
             truncated[:] = legal & ~self.over & (self.steps >= self.max_steps)
-        if fresh.size:
-            self._deal(fresh, [None] * fresh.size)
+        if fresh.size:  # dealt again without a seed: the next of each one's generator
+            self._put(fresh, next_seeds(fresh, self._gens, self._ahead, self.seeds))
         self._autoreset = terminated | truncated
         self.minimum = self._minimum(self._rows)
         return self._observe(), reward, terminated, truncated, self._info()
@@ -347,26 +426,34 @@ class TheGameVectorEnv(VectorEnv):
         """The legal actions ``a`` of the envs ``rows``: signals, plays, ends."""
         act = a[rows]
         talk = act >= SIGNAL0
-        said, rows = rows[talk], rows[~talk]
-        word = (act[talk] - SIGNAL0) % 4
-        pile, new = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0)
-        self.said[said] += (new - self.signals[said, pile]) * SIGNAL_CODE[pile]
-        self.signals[said, pile] = new
-        self.talked[said] += 1
+        if talk.any():
+            said, rows = rows[talk], rows[~talk]
+            word = (act[talk] - SIGNAL0) % 4
+            pile, new = (act[talk] - SIGNAL0) // 4, np.where(word < 3, word + 1, 0)
+            self.said[said] += (new - self.signals[said, pile]) * SIGNAL_CODE[pile]
+            self.signals[said, pile] = new
+            self.talked[said] += 1
         self.talked[rows] = 0
         act = a[rows]
         ends = rows[act == END]
-        plays, act = rows[act < END], act[act < END]
-        card, pile = act // 4, act % 4
-        self.hand[plays, card] = False
-        self.size[plays] -= 1
-        self.tops[plays, pile] = CARD_OF[card]
-        self.played[plays] += 1
-        out = self.size[plays] == 0  # a hand played out ends its turn by itself
-        going = plays[~out]
-        short = self.played[going] < self.minimum[going]
-        check = going[short]
-        stuck = ~fit_any(self.hand[check], self.tops[check])
+        k = np.flatnonzero(act < END)  # (indexes once: a bool mask is counted at each use)
+        plays, act = rows[k], act[k]
+        card, pile = act >> 2, act & 3
+        self.hand.reshape(-1)[plays * N_CARDS + card] = False
+        left = self.size[plays] - 1
+        self.size[plays] = left
+        # the card's slot takes the last card's, the last slot PAD
+        slots, first = self.slots.reshape(-1), plays * HAND
+        where = first + np.argmax(np.take(self.slots, plays, axis=0) == card[:, None], axis=1)
+        last = first + left
+        slots[where] = slots[last]
+        slots[last] = PAD
+        self.tops.reshape(-1)[plays * 4 + pile] = CARD_OF[card]
+        played = self.played[plays] + 1
+        self.played[plays] = played
+        out = left == 0  # a hand played out ends its turn by itself
+        check = plays[np.flatnonzero(~out & (played < self.minimum[plays]))]
+        stuck = ~slot_fit_any(np.take(self.slots, check, axis=0), self.tops[check])
         self.over[check[stuck]] = True  # stuck before the minimum
         self._end_turn(np.concatenate([ends, plays[out]]))
 
@@ -375,33 +462,40 @@ class TheGameVectorEnv(VectorEnv):
         hand is empty (won) or cannot play its minimum."""
         if rows.size == 0:
             return
-        have = self.size[rows]
-        take = np.minimum(HAND - have, N_CARDS - self.next[rows])
+        have, old = self.size[rows], self.next[rows]
+        take = np.minimum(HAND - have, N_CARDS - old)
         step = np.arange(HAND)
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
-        at = np.minimum(self.next[rows, None] + step, N_CARDS - 1)
+        at = np.minimum(old[:, None] + step, N_CARDS - 1)
         cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
         self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
-        self.next[rows] += take
-        self.size[rows] += take
+        self.slots.reshape(-1)[(rows[:, None] * HAND + have[:, None] + step)[drawn]] = (
+            cards[drawn] - CARDS[0]
+        )
+        new, size = old + take, have + take
+        self.next[rows] = new
+        self.size[rows] = size
         self.played[rows] = 0
-        empty = (have + take) == 0
+        empty = size == 0
         self.over[rows[empty]] = True  # every card is played: won
         going = rows[~empty]
-        self.over[going] = ~can_run(self.hand[going], self.tops[going], self._minimum(going))
+        minimum = np.where(new[~empty] < N_CARDS, self._busy, self._empty)
+        self.over[going] = ~slot_can_run(
+            np.take(self.slots, going, axis=0), self.tops[going], minimum
+        )
 
     # -- what the seat sees -----------------------------------------------------------------
     def _observe(self) -> np.ndarray:
         """The encoding's observation of each env's view (``TheGameEncoding.observe``)."""
-        n = self.num_envs
-        out = np.zeros((n, self.encoding.size), dtype=np.float32)
+        out = np.zeros((self.num_envs, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         tops = self.tops
         flat[self._pile_first + tops] = 1  # the piles' one-hots
         f = _F["tops"].start
         out[:, f : f + 4] = np.take(TOP_NUMBER, tops)
-        f = _F["hand"].start
-        out[:, f : f + N_CARDS] = self.hand
+        # the hand's 1s by flat index; a PAD slot's 1 falls on draw_pile, the column after the
+        # hand, written next
+        flat[self._hand_first + self.slots] = 1
         size = self.size
         draw = N_CARDS - self.next
         out[:, _F["draw_pile"].start] = draw / N_CARDS
@@ -424,7 +518,7 @@ class TheGameVectorEnv(VectorEnv):
         n = self.num_envs
         mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
         live = ~self.over
-        write_plays(mask, self.hand, self.tops)
+        write_slot_plays(mask, self.slots, self.tops)
         mask[:, END] = self.played >= self.minimum
         talk = live & (self.talked < self.talk_limit)
         mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, np.where(talk, self.said, SILENT), axis=0)

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 from gymnasium.vector import VectorEnv
 
 from cardtable import games
 from cardtable.core.protocol import Game
+from cardtable.core.rng import deal_key
 
 
 def make_vector_env(
@@ -48,3 +50,42 @@ def reset_seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | N
     if len(seeds) != n:
         raise ValueError(f"give one seed per game ({n}), not {len(seeds)}")
     return seeds
+
+
+#: seeds drawn for a reset without one, as ``cardtable.rl.env`` draws them
+SEED_SPAN = 2**63
+#: seeds drawn at once from a game's generator
+AHEAD = 64
+
+
+def next_seeds(
+    rows: np.ndarray | list[int],
+    gens: list[np.random.Generator | None],
+    ahead: list[list[int]],
+    seeds: list[int],
+) -> list[int]:
+    """The next seed of the generator of each game of ``rows`` (a game dealt again without a
+    seed), also written to ``seeds``; a game without a generator gets a fresh one. Drawn
+    ``AHEAD`` at a time into ``ahead`` (next last): a generator gives the same 64-bit numbers
+    in one call of ``integers(span, size=k)`` as in k calls. One plain loop over the rows (a
+    step deals a few dozen games: a method call each cost more than the rest)."""
+    out = []
+    for i in rows.tolist() if isinstance(rows, np.ndarray) else rows:
+        left = ahead[i]
+        if not left:
+            gen = gens[i]
+            if gen is None:
+                gen = gens[i] = np.random.default_rng()
+            left += gen.integers(SEED_SPAN, size=AHEAD).tolist()[::-1]
+        seed = left.pop()
+        seeds[i] = seed
+        out.append(seed)
+    return out
+
+
+def deal_prefix(game: str) -> str:
+    """``deal_key(game, seed)`` is this prefix and ``str(seed)`` (built once, not per deal)."""
+    key = deal_key(game, 0)
+    if not key.endswith("/0"):
+        raise AssertionError(f"deal_key no longer ends with the seed: {key!r}")
+    return key[:-1]
