@@ -52,20 +52,10 @@ print("steps", steps)
 def loop(game: str, players: int, first: int, last: int) -> None:
     """``rl_speed.run``'s loop over deals ``first``..``last`` - 1: prints its agent steps."""
     from cardtable.rl import make_env
+    from rl_speed import play
 
     env = make_env(game, players=players)
-    rng = random.Random(1)
-    steps = 0
-    for k in range(first, last):
-        env.reset(seed=k)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
-            steps += 1
-    print("steps", steps)
+    print("steps", play(env, range(first, last), random.Random(1)))
 
 
 def counted(command: list[str], layout: int = 0) -> tuple[int, int]:

@@ -28,6 +28,7 @@ import os
 import random
 import statistics
 import time
+from typing import Any
 
 from cardtable import games
 from cardtable.rl import make_env
@@ -49,10 +50,18 @@ def run(game: str, players: int, count: int, seed: int, timed: bool = False) -> 
 
     if timed:
         env.table.observe = timed_observe
-    steps = 0
     started = time.perf_counter()
-    for k in range(count):
-        env.reset(seed=seed + k)
+    steps = play(env, range(seed, seed + count), rng)
+    seconds = time.perf_counter() - started
+    return steps, spent[0] / seconds if timed else seconds
+
+
+def play(env: Any, seeds: range, rng: random.Random) -> int:
+    """The agent loop: a game of each seed, a random action among the mask's each step; the
+    agent steps played (``rl_instructions.py`` counts the same loop)."""
+    steps = 0
+    for k in seeds:
+        env.reset(seed=k)
         for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
@@ -60,8 +69,7 @@ def run(game: str, players: int, count: int, seed: int, timed: bool = False) -> 
                 continue
             env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
             steps += 1
-    seconds = time.perf_counter() - started
-    return steps, spent[0] / seconds if timed else seconds
+    return steps
 
 
 #: RLCard's loop, run by ``--rlcard`` in its own interpreter: games, steps, wall s, CPU s

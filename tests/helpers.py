@@ -111,3 +111,19 @@ def need_rl() -> None:
         return  # the imports that follow fail loudly if the extra is missing
     for module in ("numpy", "gymnasium", "pettingzoo"):
         pytest.importorskip(module, reason=f"the rl extra ({module}) is not installed")
+
+
+def random_tops(rng, m: int):
+    """``m`` rows of The Game's four pile tops drawn by numpy generator ``rng`` (rising piles
+    40-100, falling ones 1-59: most hands then hold few cards that fit), as an (m, 4) array."""
+    import numpy as np
+
+    return np.stack(
+        [
+            rng.integers(40, 101, m),
+            rng.integers(40, 101, m),
+            rng.integers(1, 60, m),
+            rng.integers(1, 60, m),
+        ],
+        axis=1,
+    )

@@ -5,7 +5,7 @@ environment")."""
 
 from __future__ import annotations
 
-from helpers import need_rl
+from helpers import need_rl, random_tops
 
 need_rl()
 
@@ -92,15 +92,7 @@ def test_can_run_is_the_rules_can_play_run():
     hand = np.zeros((m, 98), dtype=bool)
     for i in range(m):
         hand[i, rng.choice(98, rng.integers(1, 9), replace=False)] = True
-    tops = np.stack(
-        [
-            rng.integers(40, 101, m),
-            rng.integers(40, 101, m),
-            rng.integers(1, 60, m),
-            rng.integers(1, 60, m),
-        ],
-        axis=1,
-    )
+    tops = random_tops(rng, m)
     count = rng.integers(0, 4, m)
     want = [
         can_play_run((np.flatnonzero(hand[i]) + 2).tolist(), tops[i].tolist(), int(count[i]))

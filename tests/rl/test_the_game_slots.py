@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+from helpers import need_rl, random_tops
 
-from cardtable.games.the_game import can_play_run
-from cardtable.rl import make_vector_env
-from cardtable.rl.the_game_vector import PAD, key_order, slot_can_run
+need_rl()
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from cardtable.games.the_game import can_play_run  # noqa: E402
+from cardtable.rl import make_vector_env  # noqa: E402
+from cardtable.rl.the_game_vector import PAD, key_order, slot_can_run  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [1, 2, 5])
@@ -38,15 +42,7 @@ def test_slot_can_run_is_the_rules_can_play_run() -> None:
     for i in range(m):
         cards = rng.choice(98, rng.integers(1, width + 1), replace=False)
         slots[i, : len(cards)] = cards
-    tops = np.stack(
-        [
-            rng.integers(40, 101, m),
-            rng.integers(40, 101, m),
-            rng.integers(1, 60, m),
-            rng.integers(1, 60, m),
-        ],
-        axis=1,
-    )
+    tops = random_tops(rng, m)
     count = rng.integers(0, 4, m)
     want = [
         can_play_run(sorted((s[s != PAD] + 2).tolist()), tops[i].tolist(), int(count[i]))

@@ -3,10 +3,14 @@ later steps; an action index out of range raises."""
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+from helpers import need_rl
 
-from cardtable.rl import make_vector_env
+need_rl()
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from cardtable.rl import make_vector_env  # noqa: E402
 
 TABLES = [("doublets", 1), ("the-game", 1), ("the-game", 3), ("slide", 2)]
 
