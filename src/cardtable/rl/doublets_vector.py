@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -45,7 +44,7 @@ from cardtable.games.doublets import (
     RESERVES,
 )
 from cardtable.rl.doublets import ACTIONS, CARD_CODES, LAYOUT, MAX_WASTE, DoubletsEncoding
-from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
+from cardtable.rl.vector import deal_prefix, deal_seeds, gym_generator, next_seeds, reset_seeds
 
 #: ``deal_key(GAME.name, seed)`` is this and the seed
 _DEAL_PREFIX = deal_prefix(GAME.name)
@@ -166,7 +165,6 @@ class DoubletsVectorEnv(VectorEnv):
         self.seeds = np.zeros(n, dtype=np.int64)
         self._rngs: list[np.random.Generator | None] = [None] * n
         self._ahead: list[list[int]] = [[] for _ in range(n)]  # seeds drawn, next last
-        self._seed_list = [0] * n  # (next_seeds writes them; ``seeds`` holds them)
         self._rows = np.arange(n)
         self._row_starts = self._rows[:, None] * LAYOUT.size
         self._hot = np.zeros((n, _CODES_SIZE), dtype=np.int64)
@@ -189,7 +187,7 @@ class DoubletsVectorEnv(VectorEnv):
 
     def _redeal_games(self, rows: list[int]) -> None:
         """Games ``rows`` dealt again without a seed: the next seed from each one's generator."""
-        self._deal(rows, next_seeds(rows, self._rngs, self._ahead, self._seed_list))
+        self._deal(rows, next_seeds(rows, self._rngs, self._ahead))
 
     def reset(
         self,
@@ -197,13 +195,11 @@ class DoubletsVectorEnv(VectorEnv):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        for i, s in enumerate(reset_seeds(seed, self.num_envs)):
-            if s is None:
-                self._redeal_games([i])
-            else:  # as ``CardtableGym.reset(seed=s)``: the deal is s, the generator seeded by s
-                self._rngs[i] = seeding.np_random(s)[0]
-                self._ahead[i] = []
-                self._deal([i], [s])
+        # as ``CardtableGym.reset(seed=s)``: the deal is s, the generator seeded by s
+        rows = list(range(self.num_envs))
+        asked = reset_seeds(seed, self.num_envs)
+        seeds = deal_seeds(rows, asked, self._rngs, self._ahead, reseed=gym_generator)
+        self._deal(rows, seeds)
         self._read()
         return self._observe(), self._infos()
 

@@ -35,7 +35,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.rl.encoding import Encoding
-from cardtable.rl.vector import next_seeds, reset_seeds
+from cardtable.rl.vector import deal_seeds, next_seeds, reset_seeds
 
 
 class SeatsVectorEnv(VectorEnv):
@@ -108,16 +108,7 @@ class SeatsVectorEnv(VectorEnv):
     def _deal_rows(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
         """Deal the envs ``rows`` ``seeds`` (each re-seeding its generator, as
         ``CardtableAEC.reset(seed)`` does), None the next draw of its generator."""
-        dealt = []
-        for i, s in zip(rows.tolist(), seeds, strict=True):
-            if s is None:
-                s = next_seeds([i], self._gens, self._ahead, self.seeds)[0]
-            else:
-                self._gens[i] = np.random.default_rng(s)
-                self._ahead[i] = []
-                self.seeds[i] = s
-            dealt.append(s)
-        self._deal(rows, dealt)
+        self._deal(rows, deal_seeds(rows.tolist(), seeds, self._gens, self._ahead, self.seeds))
         self.steps[rows] = 0
 
     def _redeal_rows(self, rows: np.ndarray) -> None:

@@ -32,14 +32,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS, can_play_run
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
-from cardtable.rl.vector import deal_prefix, next_seeds, reset_seeds
+from cardtable.rl.vector import deal_prefix, deal_seeds, gym_generator, next_seeds, reset_seeds
 
 #: ``deal_key(GAME.name, seed)`` is this and the seed
 _DEAL_PREFIX = deal_prefix(GAME.name)
@@ -341,15 +340,7 @@ class TheGameVectorEnv(VectorEnv):
     def _deal(self, rows: np.ndarray, seeds: Sequence[int | None]) -> None:
         """Deal the envs ``rows`` ``seeds``: a seed re-seeds the env's generator (as
         ``gymnasium.Env.reset`` does), None deals the next draw of its generator."""
-        gens, ahead, dealt = self._gens, self._ahead, []
-        for i, s in zip(rows.tolist(), seeds, strict=True):
-            if s is None:
-                s = next_seeds([i], gens, ahead, self.seeds)[0]
-            else:
-                gens[i] = seeding.np_random(s)[0]
-                ahead[i] = []
-                self.seeds[i] = s
-            dealt.append(s)
+        dealt = deal_seeds(rows.tolist(), seeds, self._gens, self._ahead, self.seeds, gym_generator)
         self._put(rows, dealt)
 
     def _put(self, rows: np.ndarray, seeds: list[int]) -> None:

@@ -11,10 +11,11 @@ environment").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium.utils import seeding
 from gymnasium.vector import VectorEnv
 
 from cardtable import games
@@ -62,13 +63,13 @@ def next_seeds(
     rows: np.ndarray | list[int],
     gens: list[np.random.Generator | None],
     ahead: list[list[int]],
-    seeds: list[int],
+    seeds: list[int] | None = None,
 ) -> list[int]:
     """The next seed of the generator of each game of ``rows`` (a game dealt again without a
-    seed), also written to ``seeds``; a game without a generator gets a fresh one. Drawn
-    ``AHEAD`` at a time into ``ahead`` (next last): a generator gives the same 64-bit numbers
-    in one call of ``integers(span, size=k)`` as in k calls. One plain loop over the rows (a
-    step deals a few dozen games: a method call each cost more than the rest)."""
+    seed), also written to ``seeds`` if given; a game without a generator gets a fresh one.
+    Drawn ``AHEAD`` at a time into ``ahead`` (next last): a generator gives the same 64-bit
+    numbers in one call of ``integers(span, size=k)`` as in k calls. One plain loop over the
+    rows (a step deals a few dozen games: a method call each cost more than the rest)."""
     out = []
     for i in rows.tolist() if isinstance(rows, np.ndarray) else rows:
         left = ahead[i]
@@ -78,9 +79,34 @@ def next_seeds(
                 gen = gens[i] = np.random.default_rng()
             left += gen.integers(SEED_SPAN, size=AHEAD).tolist()[::-1]
         seed = left.pop()
-        seeds[i] = seed
+        if seeds is not None:
+            seeds[i] = seed
         out.append(seed)
     return out
+
+
+def deal_seeds(
+    rows: list[int],
+    seeds: Sequence[int | None],
+    gens: list[np.random.Generator | None],
+    ahead: list[list[int]],
+    out: list[int] | None = None,
+    reseed: Callable[[int], np.random.Generator] = np.random.default_rng,
+) -> list[int]:
+    """The deal seed of each game of ``rows``: a given seed is dealt and re-seeds the game's
+    generator with ``reseed`` (as the single environment's ``reset(seed)`` does: its
+    refusal of a bad seed too), None deals the next draw of it (``next_seeds``); each also
+    written to ``out`` if given."""
+    dealt = []
+    for i, s in zip(rows, seeds, strict=True):
+        if s is None:
+            s = next_seeds([i], gens, ahead, out)[0]
+        else:
+            gens[i], ahead[i] = reseed(s), []
+            if out is not None:
+                out[i] = s
+        dealt.append(s)
+    return dealt
 
 
 def deal_prefix(game: str) -> str:
@@ -89,3 +115,9 @@ def deal_prefix(game: str) -> str:
     if not key.endswith("/0"):
         raise AssertionError(f"deal_key no longer ends with the seed: {key!r}")
     return key[:-1]
+
+
+def gym_generator(seed: int) -> np.random.Generator:
+    """The generator ``gymnasium.Env.reset(seed)`` makes (the same numbers as
+    ``np.random.default_rng(seed)``; a bad seed refused with gymnasium's error)."""
+    return seeding.np_random(seed)[0]
