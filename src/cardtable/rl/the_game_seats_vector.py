@@ -48,9 +48,7 @@ from cardtable.rl.the_game_vector import (
     write_slot_plays,
 )
 
-# the observation's hand is written by its slots, a PAD slot on the column after the hand
-if _F["draw_pile"].start != _F["hand"].start + N_CARDS:
-    raise ImportError("The Game's layout no longer has draw_pile right after the hand")
+# (the observation's hand is written by its slots: the_game_vector checks the layout for it)
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 #: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
