@@ -75,7 +75,7 @@ def _fill_by_pattern(template: str, args: dict[str, object]) -> str:
     st.dictionaries(st.sampled_from(["a", "b", "a_1", "ab"]), st.integers(), max_size=3),
 )
 def test_fill_replaces_exactly_what_the_placeholder_pattern_finds(template, args):
-    # (fill parses a template once and uses str.format_map where it reads the same)
+    # (fill splits a template once and fills its slots from the cache after)
     assert fill(template, args, str) == _fill_by_pattern(template, args)
     assert fill(template, args, str) == _fill_by_pattern(template, args)  # parsed, again
 

@@ -64,33 +64,26 @@ class Text(str):
 def fill(template: str, args: Mapping[str, Arg], say: Callable[[Arg], str]) -> str:
     """``template`` with each ``{name}`` replaced by ``say(args[name])``; a placeholder with
     no argument stays as it is (a translator's slip shows instead of failing)."""
-    parsed = _parsed.get(template)
-    if parsed is None:
+    parts = _parsed.get(template)
+    if parts is None:
         if len(_parsed) >= MAX_PARSED:  # (a stored record's words are templates too)
             _parsed.clear()
-        parsed = _parsed[template] = _parse(template)
-    names, plain = parsed
-    if not names:
+        parts = _parsed[template] = PLACEHOLDER.split(template)
+    if len(parts) == 1:
         return template
-    said = {n: say(args[n]) if n in args else "{" + n + "}" for n in names}
-    if plain is not None:
-        return plain.format_map(said)
-    parts = PLACEHOLDER.split(template)  # text, name, text, ...: braces of its own
-    return "".join(said[p] if k % 2 else p for k, p in enumerate(parts))
+    # the text between placeholders kept as it is (braces of its own too), each name's
+    # slot filled: a list and a join cost half of ``str.format_map`` and its dict of names
+    out = parts.copy()
+    for k in range(1, len(parts), 2):
+        name = parts[k]
+        out[k] = say(args[name]) if name in args else "{" + name + "}"
+    return "".join(out)
 
 
-def _parse(template: str) -> tuple[tuple[str, ...], str | None]:
-    """``template``'s placeholder names, and the template itself where ``str.format_map``
-    reads it as ``fill`` does (no brace outside a placeholder), else None."""
-    parts = PLACEHOLDER.split(template)
-    plain = not any("{" in p or "}" in p for p in parts[::2])
-    return tuple(dict.fromkeys(parts[1::2])), template if plain else None
-
-
-#: templates already parsed (``fill`` runs for every word a state sends: a regular
-#: expression per call was most of a move button's label). Templates are the source's and
-#: the catalogs' strings, so the cache is bounded by them.
-_parsed: dict[str, tuple[tuple[str, ...], str | None]] = {}
+#: templates already split into text, name, text, ... (``fill`` runs for every word a
+#: state sends: a regular expression per call was most of a move button's label).
+#: Templates are the source's and the catalogs' strings, so the cache is bounded by them.
+_parsed: dict[str, list[str]] = {}
 MAX_PARSED = 4096
 
 
