@@ -1,7 +1,7 @@
 """The floor under the server's CPU per action: a bare websocket fan-out on the same stack.
 
     python bench/ws_floor.py [--tables 500] [--seconds 30] [--period 2] [--size 2700]
-                             [--ws websockets --ws wsproto ...] [--outboxes]
+                             [--ws websockets --ws wsproto ...] [--outboxes] [--ack-in-state]
 
 A FastAPI app under uvicorn (cardtable's stack, uvicorn's websocket implementation chosen by
 ``--ws``) with one websocket route and nothing behind it: tables of four sockets; a message a
@@ -18,6 +18,11 @@ own work costs above the floor.
 messages go into a bounded queue that a writer task of its own drains, and the reader gives
 the event loop a turn after each message it handles. The difference to the direct floor is
 what that design costs an action.
+
+``--ack-in-state`` (with ``--outboxes``) sends no acknowledgement of its own: the actor's
+state carries it (``"ack": id``, first), four frames an action instead of five. With
+``--size`` small (a state carrying only what changed), the two measure at the floor what a
+protocol of folded acknowledgements and delta states could save (docs/performance.md).
 """
 
 import argparse
@@ -51,7 +56,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 # -- the server: nothing but the sockets ------------------------------------------------------
-def make_app(size: int, outboxes: bool):
+def make_app(size: int, sends: str):
     # (FastAPI reads the route's annotation: WebSocket must be a real class here, so this
     # module does without ``from __future__ import annotations``)
     import orjson
@@ -77,6 +82,7 @@ def make_app(size: int, outboxes: bool):
         sockets.add(ws)
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(64)
         queues.setdefault(table, {})[ws] = outbox
+        outboxes, ack_in_state = sends != "direct", sends == "ack-in-state"
         writer = asyncio.create_task(write(ws, outbox)) if outboxes else None
         try:
             while True:
@@ -84,9 +90,11 @@ def make_app(size: int, outboxes: bool):
                 ack = {"type": "ack", "id": message["id"]}
                 payload["version"] += 1
                 if outboxes:  # each its own message, as each connection gets its own state
-                    outbox.put_nowait(ack)
-                    for box in list(queues[table].values()):
-                        box.put_nowait(dict(payload))
+                    if not ack_in_state:
+                        outbox.put_nowait(ack)
+                    for other, box in list(queues[table].items()):
+                        mine = ack_in_state and other is ws
+                        box.put_nowait({"ack": message["id"], **payload} if mine else dict(payload))
                     await asyncio.sleep(0)
                     continue
                 await ws.send_text(orjson.dumps(ack).decode())
@@ -103,11 +111,11 @@ def make_app(size: int, outboxes: bool):
     return app
 
 
-def serve(port: int, ws: str, size: int, outboxes: bool) -> None:
+def serve(port: int, ws: str, size: int, sends: str) -> None:
     import uvicorn
 
     uvicorn.run(
-        make_app(size, outboxes),
+        make_app(size, sends),
         host="127.0.0.1",
         port=port,
         ws=ws,
@@ -159,11 +167,11 @@ async def clients(spec: dict) -> dict:
 
 
 def run_one(
-    ws: str, tables: int, seconds: float, period: float, size: int, procs: int, outboxes: bool
+    ws: str, tables: int, seconds: float, period: float, size: int, procs: int, sends: str
 ) -> dict:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port), ws, str(size), str(int(outboxes))],
+        [sys.executable, __file__, "--serve", str(port), ws, str(size), sends],
     )
     try:
         for _ in range(200):
@@ -210,7 +218,7 @@ def run_one(
         server.wait(10)
     return {
         "ws": ws,
-        "sends": "outboxes" if outboxes else "direct",
+        "sends": sends,
         "tables": tables,
         "actions_per_s": acks / seconds,
         "ms_per_action": 1000 * cpu / max(acks, 1),
@@ -221,7 +229,7 @@ def run_one(
 
 def main() -> None:
     if len(sys.argv) == 6 and sys.argv[1] == "--serve":
-        serve(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1")
+        serve(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5])
         return
     if len(sys.argv) == 4 and sys.argv[1] == "--client":
         spec = json.loads(Path(sys.argv[2]).read_text())
@@ -239,20 +247,25 @@ def main() -> None:
         action="store_true",
         help="each socket's messages through its own queue and writer task, as cardtable's",
     )
+    parser.add_argument(
+        "--ack-in-state",
+        action="store_true",
+        help="with --outboxes: the actor's state carries the acknowledgement (no frame of its own)",
+    )
     args = parser.parse_args()
+    sends = "direct" if not args.outboxes else "ack-in-state" if args.ack_in_state else "outboxes"
+
     print(
-        f"{'ws':<18} {'sends':<9} {'tables':>6} {'acts/s':>7} {'ms/act':>7} {'server':>7} "
+        f"{'ws':<18} {'sends':<12} {'tables':>6} {'acts/s':>7} {'ms/act':>7} {'server':>7} "
         f"{'load':>10}"
     )
     for ws in args.ws or ["websockets-sansio", "websockets", "wsproto"]:
         if ws == "wsproto" and importlib.util.find_spec("wsproto") is None:
             print(f"{ws:<18} not installed here (pip install wsproto to compare it)")
             continue
-        r = run_one(
-            ws, args.tables, args.seconds, args.period, args.size, args.client_procs, args.outboxes
-        )
+        r = run_one(ws, args.tables, args.seconds, args.period, args.size, args.client_procs, sends)
         print(
-            f"{r['ws']:<18} {r['sends']:<9} {r['tables']:>6} {r['actions_per_s']:>7.0f} "
+            f"{r['ws']:<18} {r['sends']:<12} {r['tables']:>6} {r['actions_per_s']:>7.0f} "
             f"{r['ms_per_action']:>7.3f} {r['server_cpu']:>6.0%} "
             f"{r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}",
             flush=True,
