@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from collections.abc import Mapping
@@ -29,7 +30,9 @@ CARDS = tuple(range(2, 100))
 SIGNALS = ("avoid", "small", "good")
 HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 
-_PLAY_TEXT = {(c, p): f"play {c} {PILES[p]}" for c in CARDS for p in range(4)}
+#: every play's text, interned (as the learning environments' action texts are: the same
+#: text is then the same object, and a look-up or a comparison of it an identity check)
+_PLAY_TEXT = {(c, p): sys.intern(f"play {c} {PILES[p]}") for c in CARDS for p in range(4)}
 _CARD_VALUES = {str(c): c for c in CARDS}
 _END = "end"
 #: card -> its four play texts, in PILES order
@@ -39,15 +42,17 @@ _PLAY_OF = {text: cp for cp, text in _PLAY_TEXT.items()}
 #: (pile, the seat's signal on it) -> the signal moves it may make there, in legal()'s order
 _SIGNAL_MOVES = {
     (pile, current): tuple(
-        [f"signal {pile} {s}" for s in SIGNALS if s != current]
-        + ([f"signal {pile} clear"] if current is not None else [])
+        [sys.intern(f"signal {pile} {s}") for s in SIGNALS if s != current]
+        + ([sys.intern(f"signal {pile} clear")] if current is not None else [])
     )
     for pile in PILES
     for current in (None, *SIGNALS)
 }
 #: every signal move's text, parsed (pile, word; "clear" included): ``act``'s one look-up
 _SIGNAL_OF = {
-    f"signal {pile} {word}": (pile, word) for pile in PILES for word in (*SIGNALS, "clear")
+    sys.intern(f"signal {pile} {word}"): (pile, word)
+    for pile in PILES
+    for word in (*SIGNALS, "clear")
 }
 #: the signal moves of a seat with no signal set, in legal()'s order
 _FIRST_SIGNALS = tuple(move for pile in PILES for move in _SIGNAL_MOVES[(pile, None)])

@@ -10,6 +10,7 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
 from cardtable.rl.encoding import (
     _INT8,
+    _JOIN,
     MASK_KEPT_UP_TO,
     MASKS_KEPT,
     Encoding,
@@ -27,6 +29,7 @@ from cardtable.rl.encoding import (
 )
 
 MAX_SEATS = 5
+_F32 = np.dtype(np.float32)
 MAX_HAND = max(HAND_SIZE.values())
 LOW = CARDS[0]
 #: a pile's top is 1..100 (up piles start at 1, down piles at 100)
@@ -34,10 +37,15 @@ TOPS = 100
 MINIMUMS = 3
 SIGNAL_WORDS = (*SIGNALS, "clear")
 
-ACTIONS = (
-    *(f"play {c} {p}" for c in CARDS for p in PILES),
-    "end",
-    *(f"signal {p} {s}" for p in PILES for s in SIGNAL_WORDS),
+#: interned, as the game's own texts are: its legal lists then hold these very objects, and
+#: the step's look-ups and its legality check compare them by identity
+ACTIONS = tuple(
+    sys.intern(a)
+    for a in (
+        *(f"play {c} {p}" for c in CARDS for p in PILES),
+        "end",
+        *(f"signal {p} {s}" for p in PILES for s in SIGNAL_WORDS),
+    )
 )
 
 
@@ -117,7 +125,8 @@ class _TheGameObserver:
         #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
         #: does, in half the time)
         self.put = self.kept.data.cast("B").cast("f")
-        self.turned = FromViewer(self.kept, _HEAD, _BLOCK, n)
+        #: ``FromViewer``'s pieces of each viewer's copy, joined here (a call fewer a step)
+        self.pieces = FromViewer(self.kept, _HEAD, _BLOCK, n).pieces
         self.piles: Mapping[str, int] = {}
         self.tops = [0] * len(PILES)  # (no pile's top written yet)
         self.minimum = self.turn = -1
@@ -160,7 +169,7 @@ class _TheGameObserver:
             for c in set(self.hand).symmetric_difference(hand):
                 kept[_HAND + c - LOW] = c in hand
             self.hand = hand
-        return self.turned(view["seat"])
+        return np.frombuffer(_JOIN(self.pieces[(view["seat"] or 0) % n]), _F32)
 
     def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
         """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
@@ -230,7 +239,10 @@ class _TheGameObserver:
 #: first on up1 ("small" when its signal there is "avoid")
 _TAIL = 3 * len(PILES)
 _TAIL_HEADS = ("signal up1 avoid", "signal up1 small")
-#: the masks of a seat's signal moves, by the moves (the same for every table: shared)
+#: the first signal move's index: every play's (and "end"'s) lies below it
+_SIGNALS_AT = ACTIONS.index("signal up1 avoid")
+#: the signals' part of the mask (from ``_SIGNALS_AT``) of a seat's signal moves, by the
+#: moves (the same for every table: shared); b"" for a tail that is not all signal moves
 _TAIL_MASKS: dict[tuple[str, ...], bytes] = {}
 
 
@@ -238,24 +250,48 @@ class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
 
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        #: the plays (and "end") of the last long legal list, and their part of its mask
+        self._plays: list[str] = []
+        self._head = bytes(_SIGNALS_AT)
+
     def mask(self, legal: Iterable[str]) -> np.ndarray:
-        """A legal list ends with the seat's twelve signal moves (of a few hundred kinds): their
-        mask is kept, and the plays before them are written on a copy of it. (Here, not in
-        ``_mask``, for a long list: one Python call fewer on every step's path.)"""
+        """A legal list ends with the seat's twelve signal moves, whose indices lie above the
+        plays': its mask is the plays' part joined to the signals' part, each kept, the plays'
+        while they are the same (a signal changes none: about half the steps), the signals' by
+        the moves. (Here, not in ``_mask``, for a long list: one Python call fewer on every
+        step's path.)"""
         if type(legal) is not list or len(legal) <= MASK_KEPT_UP_TO:
             return super().mask(legal)  # (short lists: the masks kept; others: as a list)
         if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
             return super()._mask(legal)
+        plays = legal[:-_TAIL]
+        if plays != self._plays and not self._keep_plays(plays):
+            return super()._mask(legal)  # (a signal among the plays: not ``legal``'s shape)
         tail = tuple(legal[-_TAIL:])
         said = _TAIL_MASKS.get(tail)
         if said is None:
             if len(_TAIL_MASKS) >= MASKS_KEPT:
                 _TAIL_MASKS.clear()
-            said = _TAIL_MASKS[tail] = super()._mask(tail).tobytes()
-        hot, index = bytearray(said), self._index
-        for a in legal[:-_TAIL]:
-            hot[index[a]] = 1
-        return np.frombuffer(hot, _INT8)  # (the type by position: a keyword is parsed each call)
+            said = super()._mask(tail).tobytes()
+            said = _TAIL_MASKS[tail] = b"" if any(said[:_SIGNALS_AT]) else said[_SIGNALS_AT:]
+        if not said:
+            return super()._mask(legal)
+        # (one C call joins the parts into the fresh array's memory; the type by position: a
+        # keyword is parsed each call)
+        return np.frombuffer(_JOIN((self._head, said)), _INT8)
+
+    def _keep_plays(self, plays: list[str]) -> bool:
+        """Write and keep the plays' part of the mask; False if one is a signal move."""
+        hot, index = bytearray(_SIGNALS_AT), self._index
+        try:
+            for a in plays:
+                hot[index[a]] = 1
+        except IndexError:
+            return False
+        self._plays, self._head = plays, bytes(hot)
+        return True
 
     def _mask(self, legal: Iterable[str]) -> np.ndarray:
         # (``mask`` and ``kept_mask`` come here: a long list goes the way of ``mask`` above)
@@ -269,7 +305,9 @@ class TheGameEncoding(Encoding):
         return self.observer()(view)
 
     def observer(self) -> Observe:
-        return _TheGameObserver()
+        # (its bound method: Python calls one as a function, an object's ``__call__`` through
+        # a slot, about 0.2 µs more on every step)
+        return _TheGameObserver().__call__
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # cooperative: every seat gets the share of the 98 cards played (1.0 is a win)
