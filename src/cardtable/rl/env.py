@@ -27,7 +27,8 @@ How the protocol's shapes become environment steps:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import filterfalse
 from typing import Any
 
@@ -35,6 +36,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.env import AECIterable
 
 from cardtable import games
 from cardtable.bots import is_external, lifecycle, make_bot
@@ -53,7 +55,9 @@ Opponents = Mapping[int, str] | Sequence[str | None] | None
 
 
 def agent_name(seat: int) -> str:
-    return f"seat_{seat}"
+    # (interned: every dict of the agents then finds a name by identity, whichever of its
+    # copies it is given)
+    return sys.intern(f"seat_{seat}")
 
 
 def _opponents(spec: Opponents, players: int) -> dict[int, str]:
@@ -449,14 +453,33 @@ class CardtableAEC(_MultiAgent, AECEnv):
         self.steps = 0
         self._after_step()
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """PettingZoo's ``agent_iter``, the same, its iterator a generator (resumed in C,
+        where a ``__next__`` method is called through a slot, about 0.2 µs more a step)."""
+        return _AgentIter(self, max_iter)
+
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last`` (the agent to act: its observation, cumulative reward,
-        termination, truncation, info), the same, one call shorter on every step's path."""
+        termination, truncation, info), the same, calls shorter on every step's path."""
         agent = self.agent_selection
+        if observe:  # (``observe`` written out: a Python call fewer)
+            table, seat = self.table, self.seat_of[agent]
+            state = table.state
+            if state is None:
+                raise RuntimeError("reset the environment first")
+            legal = table._legal.get(seat)
+            seen: dict[str, np.ndarray] | None = {
+                "observation": table.observe(state.view(seat)),
+                "action_mask": table.encoding.mask(
+                    table._legal_now(seat) if legal is None else legal
+                ),
+            }
+        else:
+            seen = None
         return (
-            self.observe(agent) if observe else None,
+            seen,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -510,6 +533,17 @@ class CardtableAEC(_MultiAgent, AECEnv):
                 self.agent_selection = self.agents[0]
         else:
             self._after_step()
+
+
+class _AgentIter(AECIterable):
+    """``AECIterable`` whose iterator is a generator: the agent to act while any agent is
+    left, at most ``max_iter`` times."""
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class CardtableParallel(_MultiAgent, ParallelEnv):

@@ -257,19 +257,19 @@ class TheGameEncoding(Encoding):
         self._head = bytes(_SIGNALS_AT)
 
     def mask(self, legal: Iterable[str]) -> np.ndarray:
-        """A legal list ends with the seat's twelve signal moves, whose indices lie above the
-        plays': its mask is the plays' part joined to the signals' part, each kept, the plays'
-        while they are the same (a signal changes none: about half the steps), the signals' by
-        the moves. (Here, not in ``_mask``, for a long list: one Python call fewer on every
-        step's path.)"""
-        if type(legal) is not list or len(legal) <= MASK_KEPT_UP_TO:
-            return super().mask(legal)  # (short lists: the masks kept; others: as a list)
-        if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
-            return super()._mask(legal)
-        plays = legal[:-_TAIL]
+        """A legal list is the plays (and "end"), then, unless the talk limit took them, the
+        seat's twelve signal moves, whose indices lie above the plays': its mask is the plays'
+        part joined to the signals' part, each kept, the plays' while they are the same (a
+        signal changes none: about half the steps), the signals' by the moves. (Here, not in
+        ``_mask``: one Python call fewer on every step's path.)"""
+        if type(legal) is not list:
+            return super().mask(legal)  # (as a list)
+        if len(legal) >= _TAIL and legal[-_TAIL] in _TAIL_HEADS:
+            plays, tail = legal[:-_TAIL], tuple(legal[-_TAIL:])
+        else:
+            plays, tail = legal, ()
         if plays != self._plays and not self._keep_plays(plays):
-            return super()._mask(legal)  # (a signal among the plays: not ``legal``'s shape)
-        tail = tuple(legal[-_TAIL:])
+            return super()._mask(legal)  # (a signal move among the plays: not ``legal``'s shape)
         said = _TAIL_MASKS.get(tail)
         if said is None:
             if len(_TAIL_MASKS) >= MASKS_KEPT:
@@ -290,7 +290,8 @@ class TheGameEncoding(Encoding):
                 hot[index[a]] = 1
         except IndexError:
             return False
-        self._plays, self._head = plays, bytes(hot)
+        # (a copy: the caller may change its list)
+        self._plays, self._head = plays.copy(), bytes(hot)
         return True
 
     def _mask(self, legal: Iterable[str]) -> np.ndarray:
