@@ -410,7 +410,10 @@ class _Shown:
         "played",
         "tops",
         "piles",
-        "plays_key",
+        "plays_seat",
+        "plays_end",
+        "plays_tops",
+        "plays_hand",
         "plays",
         "tails",
     )
@@ -427,7 +430,9 @@ class _Shown:
         self.tops: list[int] = []
         self.piles: dict[str, int] = {}
         #: ``legal``'s plays (and "end") of the seat in turn, and what they were made of
-        self.plays_key: tuple[Any, ...] = ()
+        self.plays_seat, self.plays_end = -1, False
+        self.plays_tops: list[int] = []
+        self.plays_hand: list[int] = []
         self.plays: list[str] = []
         #: ``legal``'s signal moves by seat, with the signals (a copy) they were made for
         self.tails: dict[int, tuple[dict[str, str], tuple[str, ...]]] = {}
@@ -501,9 +506,17 @@ class TheGameState(State):
         options = self.options  # (``self.minimum`` written out: a property's call fewer)
         need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
         may_end = self.played >= need
-        key = (seat, may_end, *self.tops, *hand)
-        if key != parts.plays_key:
-            parts.plays_key, parts.plays = key, self._plays(hand, may_end)
+        tops = self.tops
+        # (each compared as it is: a tuple of them all cost more to build than to compare)
+        if (
+            hand != parts.plays_hand
+            or tops != parts.plays_tops
+            or may_end is not parts.plays_end
+            or seat != parts.plays_seat
+        ):
+            parts.plays_seat, parts.plays_end = seat, may_end
+            parts.plays_tops, parts.plays_hand = tops.copy(), hand.copy()
+            parts.plays = self._plays(hand, may_end)
         out = parts.plays.copy()
         out += tail
         return out
@@ -553,19 +566,24 @@ class TheGameState(State):
 
     def _act_signal(self, seat: int, action: str, pile: str, word: str) -> None:
         """``act`` of a well-formed signal (about half of a random agent's actions): set or
-        cleared by ``_signal``; one that changes nothing goes the base class's way, to be
-        refused with its reason."""
+        cleared here (``_signal``'s change, the pile and the word known good); one that
+        changes nothing goes the base class's way, to be refused with its reason."""
         mine = self.signals[seat] if 0 <= seat < self.players else None
         current = None if mine is None else mine.get(pile)
         if mine is None or word == current or (word == "clear" and current is None):
             return super().act(seat, action)
-        self._signal(seat, pile, word)
+        if word == "clear":
+            del mine[pile]
+        else:
+            mine[pile] = word
         self.actions.append((seat, action))
         return None
 
     def _act_end(self, seat: int) -> None:
         """``act`` of "end" by the seat in turn: the turn ended if the minimum is played."""
-        if not 0 <= seat < self.players or self.played < self.minimum:
+        options = self.options  # (``self.minimum`` written out: a property's call fewer)
+        need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
+        if not 0 <= seat < self.players or self.played < need:
             return super().act(seat, _END)  # refused, with the base class's reason
         self._end_turn()
         self.actions.append((seat, _END))
@@ -652,8 +670,11 @@ class TheGameState(State):
         if not hand:
             self._end_turn()  # a hand played out ends its turn by itself
         # (no minimum is above 3: a third card is past it without asking for it)
-        elif 3 > self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
-            self._ended = True  # stuck before the minimum
+        elif self.played < 3:
+            options = self.options  # (``self.minimum`` written out: a property's call fewer)
+            need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
+            if self.played < need and not fitting_cards(hand, self.tops, 1):
+                self._ended = True  # stuck before the minimum
 
     def _end_turn(self) -> None:
         hand = self.hands[self.turn]

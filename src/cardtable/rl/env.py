@@ -169,7 +169,9 @@ class Table:
         state = self.state
         assert state is not None
         self.step_seats = state.to_act()
-        self.ended = over = state.over
+        # (a seat to act: not over, as the protocol says; ``over`` is a property, a call
+        # through a slot, asked only when no seat is to act)
+        self.ended = over = not self.step_seats and state.over
         seats = [] if over else list(self.step_seats)
         if self.opponents:
             self._wait_for(seats)
@@ -243,7 +245,7 @@ class Table:
             state.act(seat, action)
             if self.opponents:
                 seats.react(state, seat)
-            self.ended = state.over
+            self.ended = not state.to_act() and state.over  # (as ``_next_step`` asks it)
             self._legal = {}
             return
         self.talked[seat] = 0
