@@ -9,6 +9,7 @@ sorted lists; the draw pile is a list with the top card last.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import sys
 from bisect import bisect_left, bisect_right, insort
@@ -56,19 +57,12 @@ _SIGNAL_OF = {
 }
 #: the signal moves of a seat with no signal set, in legal()'s order
 _FIRST_SIGNALS = tuple(move for pile in PILES for move in _SIGNAL_MOVES[(pile, None)])
-#: a seat's signal moves by its signals (``tuple(signals.items())``), made when first met
-_SIGNAL_TAILS: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
-
-
-def _signal_moves(said: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    """The signal moves, in legal()'s order, of a seat whose signals are ``said`` (a few
-    thousand orders of them at most: kept once made)."""
-    moves = _SIGNAL_TAILS.get(said)
-    if moves is None:
-        mine = dict(said)
-        moves = tuple(m for pile in PILES for m in _SIGNAL_MOVES[(pile, mine.get(pile))])
-        _SIGNAL_TAILS[said] = moves
-    return moves
+#: a seat's signal moves, in legal()'s order, by its signal on each pile in PILES order
+#: (None: none): all 256 made at once
+_SIGNAL_TAILS = {
+    said: tuple(m for pile, s in zip(PILES, said, strict=True) for m in _SIGNAL_MOVES[(pile, s)])
+    for said in itertools.product((None, *SIGNALS), repeat=len(PILES))
+}
 
 
 #: piles as people read them
@@ -493,8 +487,7 @@ class TheGameState(State):
             if known is not None and known[0] == mine:
                 tail = known[1]
             else:
-                said = tuple(mine.items())
-                tail = _SIGNAL_TAILS.get(said) or _signal_moves(said)
+                tail = _SIGNAL_TAILS[tuple(map(mine.get, PILES))]  # (the key made in C)
                 parts.tails[seat] = (dict(mine), tail)
         else:
             tail = _FIRST_SIGNALS
