@@ -10,6 +10,7 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -99,20 +100,23 @@ _TURN, _HAND_SIZE, _SIGNALS = (
 )
 _SAID = len(PILES) * len(SIGNALS)
 _CARDS = len(CARDS)
-#: a signal's place in a seat's signals block, by pile and word
-_SIGNAL = {
-    (pile, said): p * len(SIGNALS) + s
-    for p, pile in enumerate(PILES)
-    for s, said in enumerate(SIGNALS)
+#: a seat's signals block as bytes (float32), by its signal on each pile in PILES order
+#: (None: none): a changed seat's block is written in one copy
+_SIGNAL_BLOCKS = {
+    said: np.array([float(s == word) for s in said for word in SIGNALS], dtype=np.float32).tobytes()
+    for said in itertools.product((None, *SIGNALS), repeat=len(PILES))
 }
+#: where the hand's numbers lie in the observation, in bytes
+_HAND_BYTES = slice(4 * _HAND, 4 * (_HAND + _CARDS))
 
 
 class _TheGameObserver:
     """``TheGameEncoding.observer()``. Everything but the viewer's hand is the same for every
-    viewer, so it is kept once, the seats in seat order (``kept``), with the hand of the
-    viewer seen last; it is rewritten only where the view changed (a part of a view that is
-    the very one of the view before is unchanged: views never change a part they handed
-    out), and copied out in one copy, the seats counted from the viewer."""
+    viewer, so it is kept once, the seats in seat order (``kept``), and each viewer's hand
+    apart (a seat's own, so a new viewer rewrites none); both are rewritten only where the
+    view changed (a part of a view that is the very one of the view before is unchanged:
+    views never change a part they handed out), and joined in one copy, the seats counted
+    from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
@@ -124,23 +128,30 @@ class _TheGameObserver:
         self.kept[_HEAD : _HEAD + n * _BLOCK : _BLOCK] = 1  # present
         #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
         #: does, in half the time)
-        self.put = self.kept.data.cast("B").cast("f")
-        #: ``FromViewer``'s pieces of each viewer's copy, joined here (a call fewer a step)
-        self.pieces = FromViewer(self.kept, _HEAD, _BLOCK, n).pieces
+        self.raw = self.kept.data.cast("B")
+        self.put = self.raw.cast("f")
+        #: each viewer's hand (the spectator's last: none), as written, and its numbers
+        self.hands: list[list[int]] = [[] for _ in range(n + 1)]
+        hands = [np.zeros(_CARDS, dtype=np.float32) for _ in range(n + 1)]
+        self.hand_puts = [h.data.cast("B").cast("f") for h in hands]
+        #: the pieces each viewer's copy is joined from (views of the arrays' memory, so they
+        #: follow their changes): ``FromViewer``'s, the viewer's hand put in
+        turned = FromViewer(self.kept, _HEAD, _BLOCK, n).pieces
+        self.pieces = [
+            (first[: _HAND_BYTES.start], h.data.cast("B"), first[_HAND_BYTES.stop :], *rest)
+            for (first, *rest), h in zip([*turned, turned[0]], hands, strict=True)
+        ]
         self.piles: Mapping[str, int] = {}
         self.tops = [0] * len(PILES)  # (no pile's top written yet)
         self.minimum = self.turn = -1
         self.counts: tuple[Any, ...] = ()
         self.sizes = [-1] * n  # (nothing written yet)
         self.signals: list[dict[str, str]] = [{} for _ in range(n)]
-        #: the hand written (the last viewer's)
-        self.hand: list[int] = []
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
         if n != self.players:  # (another table's views: start again)
             self._start(n)
-        kept = self.put
         piles = view["piles"]
         if piles is not self.piles and piles != self.piles:  # (views share unchanged parts)
             self._piles(piles)
@@ -163,13 +174,17 @@ class _TheGameObserver:
         signals = view["signals"]
         if signals is not self.signals and signals != self.signals:
             self._all_signals(signals)
+        seat = view["seat"]
+        v = n if seat is None else seat % n  # (the spectator's hand: none, kept last)
         hand = view["hand"] or []
-        if hand != self.hand:
+        was = self.hands[v]
+        if hand != was:
             # only the cards that came or went (found in C), of the eight or so
-            for c in set(self.hand).symmetric_difference(hand):
-                kept[_HAND + c - LOW] = c in hand
-            self.hand = hand
-        return np.frombuffer(_JOIN(self.pieces[(view["seat"] or 0) % n]), _F32)
+            put = self.hand_puts[v]
+            for c in set(was).symmetric_difference(hand):
+                put[c - LOW] = c in hand
+            self.hands[v] = hand
+        return np.frombuffer(_JOIN(self.pieces[v]), _F32)
 
     def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
         """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
@@ -205,7 +220,8 @@ class _TheGameObserver:
             now = signals[s]
             # (a seat whose signals did not change keeps its dict from view to view)
             if now is not was[s] and now != was[s]:
-                self._signals(_HEAD + s * _BLOCK + _SIGNALS, was[s], now)
+                at = 4 * (_HEAD + s * _BLOCK + _SIGNALS)
+                self.raw[at : at + 4 * _SAID] = _SIGNAL_BLOCKS[tuple(map(now.get, PILES))]
         self.signals = signals  # (a view's own: views never change them)
 
     def _sizes(self, sizes: list[int]) -> None:
@@ -223,16 +239,6 @@ class _TheGameObserver:
         if turn >= 0:
             kept[_HEAD + turn * _BLOCK + _TURN] = 1
         self.turn = turn
-
-    def _signals(self, start: int, was: Mapping[str, str], now: Mapping[str, str]) -> None:
-        """Rewrite a seat's signals that changed (most changes are one pile's)."""
-        kept = self.put
-        for pile, said in was.items():
-            if now.get(pile) != said:
-                kept[start + _SIGNAL[pile, said]] = 0
-        for pile, said in now.items():
-            if was.get(pile) != said:
-                kept[start + _SIGNAL[pile, said]] = 1
 
 
 #: a seat's signal moves, last in its legal list: three a pile whatever its signals, the
