@@ -19,6 +19,7 @@ import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
 from cardtable.rl.encoding import (
+    _F32,
     _INT8,
     _JOIN,
     MASK_KEPT_UP_TO,
@@ -30,7 +31,6 @@ from cardtable.rl.encoding import (
 )
 
 MAX_SEATS = 5
-_F32 = np.dtype(np.float32)
 MAX_HAND = max(HAND_SIZE.values())
 LOW = CARDS[0]
 #: a pile's top is 1..100 (up piles start at 1, down piles at 100)
