@@ -254,7 +254,7 @@ class Table:
             if self.opponents:  # (bots to tell or to react)
                 seats.react(state, seat)
             self._next_step()
-            if self.ended:
+            if self.ended and self.opponents:  # (no bots: none to tell)
                 seats.finish(state)
             return
         pending[seat] = action
@@ -269,7 +269,7 @@ class Table:
                     seats.react(state, s)
         self.pending = {}
         self._next_step()
-        if self.ended:
+        if self.ended and self.opponents:
             seats.finish(state)
 
     def play_bots(self) -> None:
@@ -491,8 +491,8 @@ class CardtableAEC(_MultiAgent, AECEnv):
     def _after_step(self) -> None:
         table, cut = self.table, False
         if table.ended:  # rewards once, at the end
-            rewards = table.rewards()
             result = table.live.result()
+            rewards = table.encoding.rewards(result)  # (``Table.rewards`` of the one result)
             for a in self.agents:
                 self.rewards[a] = float(rewards[self.seat_of[a]])
                 self.terminations[a] = True
@@ -519,7 +519,12 @@ class CardtableAEC(_MultiAgent, AECEnv):
         actions, index = table.encoding.actions, int(action)
         # ``Encoding.action`` written out (it raises for an index outside the space)
         notation = actions[index] if 0 <= index < len(actions) else table.encoding.action(index)
-        table.act(self.seat_of[agent], notation)
+        seat = self.seat_of[agent]
+        legal = table._legal.get(seat)  # (``Table.act`` without bots written out: a call fewer)
+        if table.opponents or notation not in (table._legal_now(seat) if legal is None else legal):
+            table.act(seat, notation)  # (refused there with its reason; or bots to play after)
+        else:
+            table.take(seat, notation)
         self.steps += 1
         # rewards come at the end only: until then ``rewards`` holds 0 for every agent (as
         # reset and the step before left it) and accumulating them changes nothing
@@ -528,9 +533,9 @@ class CardtableAEC(_MultiAgent, AECEnv):
             self._after_step()
             self._accumulate_rewards()
         elif self.max_steps is None:  # ``_after_step`` of a game going on, written out
-            seat = table.next_learner
-            if seat is not None:
-                self.agent_selection = self.agent_of[seat]
+            after = table.next_learner
+            if after is not None:
+                self.agent_selection = self.agent_of[after]
             elif self.agents:
                 self.agent_selection = self.agents[0]
         else:
