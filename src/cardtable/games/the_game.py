@@ -755,11 +755,12 @@ class TheGameState(State):
             parts.signals_seen = [dict(s) for s in signals]
         elif seen != signals:
             # a new list, as views hold the old one; the seats whose signals are the same
-            # keep their dicts (shown already: never changed), the others' are copied
+            # keep their dicts (shown already: never changed), the others' are copied (one
+            # copy both shown and remembered: neither is ever changed)
             shown = parts.signals.copy()
             for s, mine in enumerate(signals):
                 if seen[s] != mine:
-                    seen[s], shown[s] = dict(mine), dict(mine)
+                    seen[s] = shown[s] = dict(mine)
             parts.signals = shown
         return parts.signals
 
