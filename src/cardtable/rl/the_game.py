@@ -130,8 +130,10 @@ class _TheGameObserver:
         #: does, in half the time)
         self.raw = self.kept.data.cast("B")
         self.put = self.raw.cast("f")
-        #: each viewer's hand (the spectator's last: none), as written, and its numbers
+        #: each viewer's hand (the spectator's last: none) as written, as a set too, and its
+        #: numbers
         self.hands: list[list[int]] = [[] for _ in range(n + 1)]
+        self.hand_sets: list[set[int]] = [set() for _ in range(n + 1)]
         hands = [np.zeros(_CARDS, dtype=np.float32) for _ in range(n + 1)]
         self.hand_puts = [h.data.cast("B").cast("f") for h in hands]
         #: the pieces each viewer's copy is joined from (views of the arrays' memory, so they
@@ -177,13 +179,13 @@ class _TheGameObserver:
         seat = view["seat"]
         v = n if seat is None else seat % n  # (the spectator's hand: none, kept last)
         hand = view["hand"] or []
-        was = self.hands[v]
-        if hand != was:
-            # only the cards that came or went (found in C), of the eight or so
-            put = self.hand_puts[v]
-            for c in set(was).symmetric_difference(hand):
-                put[c - LOW] = c in hand
-            self.hands[v] = hand
+        if hand != self.hands[v]:
+            # only the cards that came or went (found in C, the set of the hand written kept),
+            # of the eight or so
+            put, now = self.hand_puts[v], set(hand)
+            for c in now ^ self.hand_sets[v]:
+                put[c - LOW] = c in now
+            self.hands[v], self.hand_sets[v] = hand, now
         return np.frombuffer(_JOIN(self.pieces[v]), _F32)
 
     def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
