@@ -274,6 +274,8 @@ class TheGameEncoding(Encoding):
         ``_mask``: one Python call fewer on every step's path.)"""
         if type(legal) is not list:
             return super().mask(legal)  # (as a list)
+        if not legal:  # (a seat not to act, every seat once over: the plays kept stay)
+            return np.zeros(len(ACTIONS), _INT8)
         if len(legal) >= _TAIL and legal[-_TAIL] in _TAIL_HEADS:
             plays, tail = legal[:-_TAIL], tuple(legal[-_TAIL:])
         else:
