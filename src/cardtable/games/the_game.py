@@ -546,7 +546,8 @@ class TheGameState(State):
                 return self._act_end(seat)
             signal = _SIGNAL_OF.get(action) if type(action) is str else None
             if signal is not None and type(seat) is int and not self._ended:
-                return self._act_signal(seat, action, *signal)
+                on, word = signal  # (not ``*signal``: a call with a star is not inlined)
+                return self._act_signal(seat, action, on, word)
             return super().act(seat, action)
         card, pile = play
         top = self.tops[pile]

@@ -155,7 +155,7 @@ class _TheGameObserver:
         if n != self.players:  # (another table's views: start again)
             self._start(n)
         piles = view["piles"]
-        if piles is not self.piles and piles != self.piles:  # (views share unchanged parts)
+        if piles is not self.piles:  # (views share unchanged parts; ``_piles`` compares)
             self._piles(piles)
         counts = (
             view["draw_pile"],
@@ -174,7 +174,7 @@ class _TheGameObserver:
         if (-1 if turn is None else turn) != self.turn:
             self._turn(turn)
         signals = view["signals"]
-        if signals is not self.signals and signals != self.signals:
+        if signals is not self.signals:  # (``_all_signals`` compares seat by seat)
             self._all_signals(signals)
         seat = view["seat"]
         v = n if seat is None else seat % n  # (the spectator's hand: none, kept last)
