@@ -343,3 +343,21 @@ def test_opponents_that_react_talk_out_of_turn():
     said = {s for s, a in env.state.actions if a.startswith("signal ")}
     assert said & {1, 2}
     assert games.replay(env.state.record()).snapshot() == env.state.snapshot()
+
+
+def test_agent_iter_as_pettingzoos():
+    """``agent_iter`` (a generator of our own, #29) yields what PettingZoo's iterator yields:
+    the agent to act while any is left, at most ``max_iter`` times, again when iterated again."""
+    from pettingzoo.utils.env import AECIterable
+
+    env = make_env("the-game", players=2)
+    env.reset(seed=4)
+    assert isinstance(env.agent_iter(), AECIterable)
+    assert list(zip(env.agent_iter(3), range(9), strict=False)) == [
+        (env.agent_selection, k) for k in range(3)
+    ]
+    ours, theirs = env.agent_iter(5), AECIterable(env, 5)
+    assert list(ours) == list(theirs) == [env.agent_selection] * 5
+    assert list(ours) == [env.agent_selection] * 5  # (iterated again: from the start)
+    env.agents = []
+    assert list(env.agent_iter()) == []

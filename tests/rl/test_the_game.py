@@ -39,3 +39,33 @@ def test_a_view_read_back():
     signals = obs[F["seat2.signals"].start : F["seat2.signals"].start + 12].reshape(4, 3)
     assert signals.tolist()[3] == [0, 0, 1] and signals[:3].sum() == 0
     assert obs[F["seat3.present"].start] == 0 and obs[F["seat2.present"].start] == 1
+
+
+def test_masks_of_any_legal_list_as_written_out():
+    """The mask keeps its plays' part and its signal moves' part between calls (#29): any list,
+    of ``legal``'s shape or not, and one changed by its caller after a call, marks exactly its
+    actions."""
+    import numpy as np
+
+    enc = load_encoding(games.get("the-game"), 2, {})
+    plays = ["play 5 up1", "play 5 up2", "play 90 down1", "end"]
+    tail = list(games.get("the-game").deal(1, 2).legal(0)[-12:])
+    lists = [
+        plays + tail,
+        plays + tail,  # (the plays kept)
+        plays,  # (no signal moves: the talk limit took them)
+        [],
+        ["play 7 up1", *tail[:6], "play 8 up1", *tail],  # (signal moves among the plays)
+        tail[:5] + plays + tail,
+        ["signal up1 avoid"] * 12,
+    ]
+    mine = ["play 9 up1", *tail]
+    for legal in [*lists, mine]:
+        want = np.zeros(len(ACTIONS), dtype=np.int8)
+        want[[ACTIONS.index(a) for a in legal]] = 1
+        got = enc.mask(legal)
+        assert got.dtype == np.int8 and got.flags.writeable and (got == want).all(), legal
+    mine[0] = "play 10 up1"  # the caller's list changed: the kept part is not its list
+    want = np.zeros(len(ACTIONS), dtype=np.int8)
+    want[[ACTIONS.index(a) for a in mine]] = 1
+    assert (enc.mask(mine) == want).all()

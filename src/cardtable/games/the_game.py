@@ -9,7 +9,9 @@ sorted lists; the draw pile is a list with the top card last.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
+import sys
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from collections.abc import Mapping
@@ -29,7 +31,9 @@ CARDS = tuple(range(2, 100))
 SIGNALS = ("avoid", "small", "good")
 HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 
-_PLAY_TEXT = {(c, p): f"play {c} {PILES[p]}" for c in CARDS for p in range(4)}
+#: every play's text, interned (as the learning environments' action texts are: the same
+#: text is then the same object, and a look-up or a comparison of it an identity check)
+_PLAY_TEXT = {(c, p): sys.intern(f"play {c} {PILES[p]}") for c in CARDS for p in range(4)}
 _CARD_VALUES = {str(c): c for c in CARDS}
 _END = "end"
 #: card -> its four play texts, in PILES order
@@ -39,31 +43,26 @@ _PLAY_OF = {text: cp for cp, text in _PLAY_TEXT.items()}
 #: (pile, the seat's signal on it) -> the signal moves it may make there, in legal()'s order
 _SIGNAL_MOVES = {
     (pile, current): tuple(
-        [f"signal {pile} {s}" for s in SIGNALS if s != current]
-        + ([f"signal {pile} clear"] if current is not None else [])
+        [sys.intern(f"signal {pile} {s}") for s in SIGNALS if s != current]
+        + ([sys.intern(f"signal {pile} clear")] if current is not None else [])
     )
     for pile in PILES
     for current in (None, *SIGNALS)
 }
 #: every signal move's text, parsed (pile, word; "clear" included): ``act``'s one look-up
 _SIGNAL_OF = {
-    f"signal {pile} {word}": (pile, word) for pile in PILES for word in (*SIGNALS, "clear")
+    sys.intern(f"signal {pile} {word}"): (pile, word)
+    for pile in PILES
+    for word in (*SIGNALS, "clear")
 }
 #: the signal moves of a seat with no signal set, in legal()'s order
 _FIRST_SIGNALS = tuple(move for pile in PILES for move in _SIGNAL_MOVES[(pile, None)])
-#: a seat's signal moves by its signals (``tuple(signals.items())``), made when first met
-_SIGNAL_TAILS: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
-
-
-def _signal_moves(said: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    """The signal moves, in legal()'s order, of a seat whose signals are ``said`` (a few
-    thousand orders of them at most: kept once made)."""
-    moves = _SIGNAL_TAILS.get(said)
-    if moves is None:
-        mine = dict(said)
-        moves = tuple(m for pile in PILES for m in _SIGNAL_MOVES[(pile, mine.get(pile))])
-        _SIGNAL_TAILS[said] = moves
-    return moves
+#: a seat's signal moves, in legal()'s order, by its signal on each pile in PILES order
+#: (None: none): all 256 made at once
+_SIGNAL_TAILS = {
+    said: tuple(m for pile, s in zip(PILES, said, strict=True) for m in _SIGNAL_MOVES[(pile, s)])
+    for said in itertools.product((None, *SIGNALS), repeat=len(PILES))
+}
 
 
 #: piles as people read them
@@ -405,7 +404,10 @@ class _Shown:
         "played",
         "tops",
         "piles",
-        "plays_key",
+        "plays_seat",
+        "plays_end",
+        "plays_tops",
+        "plays_hand",
         "plays",
         "tails",
     )
@@ -422,7 +424,9 @@ class _Shown:
         self.tops: list[int] = []
         self.piles: dict[str, int] = {}
         #: ``legal``'s plays (and "end") of the seat in turn, and what they were made of
-        self.plays_key: tuple[Any, ...] = ()
+        self.plays_seat, self.plays_end = -1, False
+        self.plays_tops: list[int] = []
+        self.plays_hand: list[int] = []
         self.plays: list[str] = []
         #: ``legal``'s signal moves by seat, with the signals (a copy) they were made for
         self.tails: dict[int, tuple[dict[str, str], tuple[str, ...]]] = {}
@@ -483,8 +487,8 @@ class TheGameState(State):
             if known is not None and known[0] == mine:
                 tail = known[1]
             else:
-                said = tuple(mine.items())
-                tail = _SIGNAL_TAILS.get(said) or _signal_moves(said)
+                said = mine.get  # (the key's four look-ups written out: cheaper than a map)
+                tail = _SIGNAL_TAILS[said("up1"), said("up2"), said("down1"), said("down2")]
                 parts.tails[seat] = (dict(mine), tail)
         else:
             tail = _FIRST_SIGNALS
@@ -496,9 +500,17 @@ class TheGameState(State):
         options = self.options  # (``self.minimum`` written out: a property's call fewer)
         need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
         may_end = self.played >= need
-        key = (seat, may_end, *self.tops, *hand)
-        if key != parts.plays_key:
-            parts.plays_key, parts.plays = key, self._plays(hand, may_end)
+        tops = self.tops
+        # (each compared as it is: a tuple of them all cost more to build than to compare)
+        if (
+            hand != parts.plays_hand
+            or tops != parts.plays_tops
+            or may_end is not parts.plays_end
+            or seat != parts.plays_seat
+        ):
+            parts.plays_seat, parts.plays_end = seat, may_end
+            parts.plays_tops, parts.plays_hand = tops.copy(), hand.copy()
+            parts.plays = self._plays(hand, may_end)
         out = parts.plays.copy()
         out += tail
         return out
@@ -534,7 +546,8 @@ class TheGameState(State):
                 return self._act_end(seat)
             signal = _SIGNAL_OF.get(action) if type(action) is str else None
             if signal is not None and type(seat) is int and not self._ended:
-                return self._act_signal(seat, action, *signal)
+                on, word = signal  # (not ``*signal``: a call with a star is not inlined)
+                return self._act_signal(seat, action, on, word)
             return super().act(seat, action)
         card, pile = play
         top = self.tops[pile]
@@ -548,19 +561,24 @@ class TheGameState(State):
 
     def _act_signal(self, seat: int, action: str, pile: str, word: str) -> None:
         """``act`` of a well-formed signal (about half of a random agent's actions): set or
-        cleared by ``_signal``; one that changes nothing goes the base class's way, to be
-        refused with its reason."""
+        cleared here (``_signal``'s change, the pile and the word known good); one that
+        changes nothing goes the base class's way, to be refused with its reason."""
         mine = self.signals[seat] if 0 <= seat < self.players else None
         current = None if mine is None else mine.get(pile)
         if mine is None or word == current or (word == "clear" and current is None):
             return super().act(seat, action)
-        self._signal(seat, pile, word)
+        if word == "clear":
+            del mine[pile]
+        else:
+            mine[pile] = word
         self.actions.append((seat, action))
         return None
 
     def _act_end(self, seat: int) -> None:
         """``act`` of "end" by the seat in turn: the turn ended if the minimum is played."""
-        if not 0 <= seat < self.players or self.played < self.minimum:
+        options = self.options  # (``self.minimum`` written out: a property's call fewer)
+        need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
+        if not 0 <= seat < self.players or self.played < need:
             return super().act(seat, _END)  # refused, with the base class's reason
         self._end_turn()
         self.actions.append((seat, _END))
@@ -647,8 +665,11 @@ class TheGameState(State):
         if not hand:
             self._end_turn()  # a hand played out ends its turn by itself
         # (no minimum is above 3: a third card is past it without asking for it)
-        elif 3 > self.played < self.minimum and not fitting_cards(hand, self.tops, 1):
-            self._ended = True  # stuck before the minimum
+        elif self.played < 3:
+            options = self.options  # (``self.minimum`` written out: a property's call fewer)
+            need = (3 if options["pro"] else 2) if self.draw else options["min_after_empty"]
+            if self.played < need and not fitting_cards(hand, self.tops, 1):
+                self._ended = True  # stuck before the minimum
 
     def _end_turn(self) -> None:
         hand = self.hands[self.turn]
@@ -735,11 +756,12 @@ class TheGameState(State):
             parts.signals_seen = [dict(s) for s in signals]
         elif seen != signals:
             # a new list, as views hold the old one; the seats whose signals are the same
-            # keep their dicts (shown already: never changed), the others' are copied
+            # keep their dicts (shown already: never changed), the others' are copied (one
+            # copy both shown and remembered: neither is ever changed)
             shown = parts.signals.copy()
             for s, mine in enumerate(signals):
                 if seen[s] != mine:
-                    seen[s], shown[s] = dict(mine), dict(mine)
+                    seen[s] = shown[s] = dict(mine)
             parts.signals = shown
         return parts.signals
 

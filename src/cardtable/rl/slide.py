@@ -24,7 +24,15 @@ from cardtable.games.slide import (
     ROUNDS,
     SIZE,
 )
-from cardtable.rl.encoding import Encoding, FromViewer, Layout, Observe, place_rewards
+from cardtable.rl.encoding import (
+    _F32,
+    _JOIN,
+    Encoding,
+    FromViewer,
+    Layout,
+    Observe,
+    place_rewards,
+)
 
 MAX_SEATS = 6
 VALUES = 10
@@ -129,7 +137,8 @@ class _SlideObserver:
         #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
         #: does, in half the time)
         self.put = self.seats.data.cast("B").cast("f")
-        self.turned = FromViewer(self.seats, _HEAD, _BLOCK, n)
+        #: ``FromViewer``'s pieces of each viewer's copy, joined here (a call fewer a step)
+        self.pieces = FromViewer(self.seats, _HEAD, _BLOCK, n).pieces
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
@@ -164,7 +173,7 @@ class _SlideObserver:
             self.turn = _flag(seats, _TURN, n, self.turn, turn)
         if (-1 if first is None else first) != self.first:
             self.first = _flag(seats, _FIRST, n, self.first, first)
-        out = self.turned(view["seat"])
+        out = np.frombuffer(_JOIN(self.pieces[(view["seat"] or 0) % n]), _F32)
         if view["choice"] is not None:
             out[_CHOICE + CELL_INDEX[view["choice"]]] = 1
         return out
@@ -241,7 +250,9 @@ class SlideEncoding(Encoding):
         return self.observer()(view)
 
     def observer(self) -> Observe:
-        return _SlideObserver()
+        # (its bound method: Python calls one as a function, an object's ``__call__`` through
+        # a slot, about 0.2 µs more on every step)
+        return _SlideObserver().__call__
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # from the places: +1 first .. -1 last, shared places share (encoding.place_rewards)

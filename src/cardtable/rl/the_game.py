@@ -10,6 +10,8 @@ viewer (block 0 is the viewer's own) and the blocks of seats a smaller table lac
 
 from __future__ import annotations
 
+import itertools
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -17,7 +19,9 @@ import numpy as np
 
 from cardtable.games.the_game import CARDS, HAND_SIZE, PILES, SIGNALS
 from cardtable.rl.encoding import (
+    _F32,
     _INT8,
+    _JOIN,
     MASK_KEPT_UP_TO,
     MASKS_KEPT,
     Encoding,
@@ -34,10 +38,15 @@ TOPS = 100
 MINIMUMS = 3
 SIGNAL_WORDS = (*SIGNALS, "clear")
 
-ACTIONS = (
-    *(f"play {c} {p}" for c in CARDS for p in PILES),
-    "end",
-    *(f"signal {p} {s}" for p in PILES for s in SIGNAL_WORDS),
+#: interned, as the game's own texts are: its legal lists then hold these very objects, and
+#: the step's look-ups and its legality check compare them by identity
+ACTIONS = tuple(
+    sys.intern(a)
+    for a in (
+        *(f"play {c} {p}" for c in CARDS for p in PILES),
+        "end",
+        *(f"signal {p} {s}" for p in PILES for s in SIGNAL_WORDS),
+    )
 )
 
 
@@ -91,20 +100,23 @@ _TURN, _HAND_SIZE, _SIGNALS = (
 )
 _SAID = len(PILES) * len(SIGNALS)
 _CARDS = len(CARDS)
-#: a signal's place in a seat's signals block, by pile and word
-_SIGNAL = {
-    (pile, said): p * len(SIGNALS) + s
-    for p, pile in enumerate(PILES)
-    for s, said in enumerate(SIGNALS)
+#: a seat's signals block as bytes (float32), by its signal on each pile in PILES order
+#: (None: none): a changed seat's block is written in one copy
+_SIGNAL_BLOCKS = {
+    said: np.array([float(s == word) for s in said for word in SIGNALS], dtype=np.float32).tobytes()
+    for said in itertools.product((None, *SIGNALS), repeat=len(PILES))
 }
+#: where the hand's numbers lie in the observation, in bytes
+_HAND_BYTES = slice(4 * _HAND, 4 * (_HAND + _CARDS))
 
 
 class _TheGameObserver:
     """``TheGameEncoding.observer()``. Everything but the viewer's hand is the same for every
-    viewer, so it is kept once, the seats in seat order (``kept``), with the hand of the
-    viewer seen last; it is rewritten only where the view changed (a part of a view that is
-    the very one of the view before is unchanged: views never change a part they handed
-    out), and copied out in one copy, the seats counted from the viewer."""
+    viewer, so it is kept once, the seats in seat order (``kept``), and each viewer's hand
+    apart (a seat's own, so a new viewer rewrites none); both are rewritten only where the
+    view changed (a part of a view that is the very one of the view before is unchanged:
+    views never change a part they handed out), and joined in one copy, the seats counted
+    from the viewer."""
 
     def __init__(self) -> None:
         self.players = 0
@@ -116,24 +128,34 @@ class _TheGameObserver:
         self.kept[_HEAD : _HEAD + n * _BLOCK : _BLOCK] = 1  # present
         #: the same numbers, written one at a time (a memoryview writes a float32 as numpy
         #: does, in half the time)
-        self.put = self.kept.data.cast("B").cast("f")
-        self.turned = FromViewer(self.kept, _HEAD, _BLOCK, n)
+        self.raw = self.kept.data.cast("B")
+        self.put = self.raw.cast("f")
+        #: each viewer's hand (the spectator's last: none) as written, as a set too, and its
+        #: numbers
+        self.hands: list[list[int]] = [[] for _ in range(n + 1)]
+        self.hand_sets: list[set[int]] = [set() for _ in range(n + 1)]
+        hands = [np.zeros(_CARDS, dtype=np.float32) for _ in range(n + 1)]
+        self.hand_puts = [h.data.cast("B").cast("f") for h in hands]
+        #: the pieces each viewer's copy is joined from (views of the arrays' memory, so they
+        #: follow their changes): ``FromViewer``'s, the viewer's hand put in
+        turned = FromViewer(self.kept, _HEAD, _BLOCK, n).pieces
+        self.pieces = [
+            (first[: _HAND_BYTES.start], h.data.cast("B"), first[_HAND_BYTES.stop :], *rest)
+            for (first, *rest), h in zip([*turned, turned[0]], hands, strict=True)
+        ]
         self.piles: Mapping[str, int] = {}
         self.tops = [0] * len(PILES)  # (no pile's top written yet)
         self.minimum = self.turn = -1
         self.counts: tuple[Any, ...] = ()
         self.sizes = [-1] * n  # (nothing written yet)
         self.signals: list[dict[str, str]] = [{} for _ in range(n)]
-        #: the hand written (the last viewer's)
-        self.hand: list[int] = []
 
     def __call__(self, view: Mapping[str, Any]) -> np.ndarray:
         n = view["players"]
         if n != self.players:  # (another table's views: start again)
             self._start(n)
-        kept = self.put
         piles = view["piles"]
-        if piles is not self.piles and piles != self.piles:  # (views share unchanged parts)
+        if piles is not self.piles:  # (views share unchanged parts; ``_piles`` compares)
             self._piles(piles)
         counts = (
             view["draw_pile"],
@@ -152,15 +174,19 @@ class _TheGameObserver:
         if (-1 if turn is None else turn) != self.turn:
             self._turn(turn)
         signals = view["signals"]
-        if signals is not self.signals and signals != self.signals:
+        if signals is not self.signals:  # (``_all_signals`` compares seat by seat)
             self._all_signals(signals)
+        seat = view["seat"]
+        v = n if seat is None else seat % n  # (the spectator's hand: none, kept last)
         hand = view["hand"] or []
-        if hand != self.hand:
-            # only the cards that came or went (found in C), of the eight or so
-            for c in set(self.hand).symmetric_difference(hand):
-                kept[_HAND + c - LOW] = c in hand
-            self.hand = hand
-        return self.turned(view["seat"])
+        if hand != self.hands[v]:
+            # only the cards that came or went (found in C, the set of the hand written kept),
+            # of the eight or so
+            put, now = self.hand_puts[v], set(hand)
+            for c in now ^ self.hand_sets[v]:
+                put[c - LOW] = c in now
+            self.hands[v], self.hand_sets[v] = hand, now
+        return np.frombuffer(_JOIN(self.pieces[v]), _F32)
 
     def _counts(self, counts: tuple[int, int, int, int, bool]) -> None:
         """The draw pile, the cards left, the cards played this turn, the minimum, the end."""
@@ -196,7 +222,10 @@ class _TheGameObserver:
             now = signals[s]
             # (a seat whose signals did not change keeps its dict from view to view)
             if now is not was[s] and now != was[s]:
-                self._signals(_HEAD + s * _BLOCK + _SIGNALS, was[s], now)
+                at = 4 * (_HEAD + s * _BLOCK + _SIGNALS)
+                said = now.get  # (the key's four look-ups written out: cheaper than a map)
+                block = _SIGNAL_BLOCKS[said("up1"), said("up2"), said("down1"), said("down2")]
+                self.raw[at : at + 4 * _SAID] = block
         self.signals = signals  # (a view's own: views never change them)
 
     def _sizes(self, sizes: list[int]) -> None:
@@ -215,22 +244,15 @@ class _TheGameObserver:
             kept[_HEAD + turn * _BLOCK + _TURN] = 1
         self.turn = turn
 
-    def _signals(self, start: int, was: Mapping[str, str], now: Mapping[str, str]) -> None:
-        """Rewrite a seat's signals that changed (most changes are one pile's)."""
-        kept = self.put
-        for pile, said in was.items():
-            if now.get(pile) != said:
-                kept[start + _SIGNAL[pile, said]] = 0
-        for pile, said in now.items():
-            if was.get(pile) != said:
-                kept[start + _SIGNAL[pile, said]] = 1
-
 
 #: a seat's signal moves, last in its legal list: three a pile whatever its signals, the
 #: first on up1 ("small" when its signal there is "avoid")
 _TAIL = 3 * len(PILES)
 _TAIL_HEADS = ("signal up1 avoid", "signal up1 small")
-#: the masks of a seat's signal moves, by the moves (the same for every table: shared)
+#: the first signal move's index: every play's (and "end"'s) lies below it
+_SIGNALS_AT = ACTIONS.index("signal up1 avoid")
+#: the signals' part of the mask (from ``_SIGNALS_AT``) of a seat's signal moves, by the
+#: moves (the same for every table: shared); b"" for a tail that is not all signal moves
 _TAIL_MASKS: dict[tuple[str, ...], bytes] = {}
 
 
@@ -238,24 +260,51 @@ class TheGameEncoding(Encoding):
     actions = ACTIONS
     layout = LAYOUT
 
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        #: the plays (and "end") of the last long legal list, and their part of its mask
+        self._plays: list[str] = []
+        self._head = bytes(_SIGNALS_AT)
+
     def mask(self, legal: Iterable[str]) -> np.ndarray:
-        """A legal list ends with the seat's twelve signal moves (of a few hundred kinds): their
-        mask is kept, and the plays before them are written on a copy of it. (Here, not in
-        ``_mask``, for a long list: one Python call fewer on every step's path.)"""
-        if type(legal) is not list or len(legal) <= MASK_KEPT_UP_TO:
-            return super().mask(legal)  # (short lists: the masks kept; others: as a list)
-        if len(legal) < _TAIL or legal[-_TAIL] not in _TAIL_HEADS:
-            return super()._mask(legal)
-        tail = tuple(legal[-_TAIL:])
+        """A legal list is the plays (and "end"), then, unless the talk limit took them, the
+        seat's twelve signal moves, whose indices lie above the plays': its mask is the plays'
+        part joined to the signals' part, each kept, the plays' while they are the same (a
+        signal changes none: about half the steps), the signals' by the moves. (Here, not in
+        ``_mask``: one Python call fewer on every step's path.)"""
+        if type(legal) is not list:
+            return super().mask(legal)  # (as a list)
+        if not legal:  # (a seat not to act, every seat once over: the plays kept stay)
+            return np.zeros(len(ACTIONS), _INT8)
+        if len(legal) >= _TAIL and legal[-_TAIL] in _TAIL_HEADS:
+            plays, tail = legal[:-_TAIL], tuple(legal[-_TAIL:])
+        else:
+            plays, tail = legal, ()
+        if plays != self._plays and not self._keep_plays(plays):
+            return super()._mask(legal)  # (a signal move among the plays: not ``legal``'s shape)
         said = _TAIL_MASKS.get(tail)
         if said is None:
             if len(_TAIL_MASKS) >= MASKS_KEPT:
                 _TAIL_MASKS.clear()
-            said = _TAIL_MASKS[tail] = super()._mask(tail).tobytes()
-        hot, index = bytearray(said), self._index
-        for a in legal[:-_TAIL]:
-            hot[index[a]] = 1
-        return np.frombuffer(hot, _INT8)  # (the type by position: a keyword is parsed each call)
+            said = super()._mask(tail).tobytes()
+            said = _TAIL_MASKS[tail] = b"" if any(said[:_SIGNALS_AT]) else said[_SIGNALS_AT:]
+        if not said:
+            return super()._mask(legal)
+        # (one C call joins the parts into the fresh array's memory; the type by position: a
+        # keyword is parsed each call)
+        return np.frombuffer(_JOIN((self._head, said)), _INT8)
+
+    def _keep_plays(self, plays: list[str]) -> bool:
+        """Write and keep the plays' part of the mask; False if one is a signal move."""
+        hot, index = bytearray(_SIGNALS_AT), self._index
+        try:
+            for a in plays:
+                hot[index[a]] = 1
+        except IndexError:
+            return False
+        # (a copy: the caller may change its list)
+        self._plays, self._head = plays.copy(), bytes(hot)
+        return True
 
     def _mask(self, legal: Iterable[str]) -> np.ndarray:
         # (``mask`` and ``kept_mask`` come here: a long list goes the way of ``mask`` above)
@@ -269,7 +318,9 @@ class TheGameEncoding(Encoding):
         return self.observer()(view)
 
     def observer(self) -> Observe:
-        return _TheGameObserver()
+        # (its bound method: Python calls one as a function, an object's ``__call__`` through
+        # a slot, about 0.2 µs more on every step)
+        return _TheGameObserver().__call__
 
     def rewards(self, result: Mapping[str, Any]) -> list[float]:
         # cooperative: every seat gets the share of the 98 cards played (1.0 is a win)
