@@ -51,10 +51,23 @@ from cardtable.rl.the_game_vector import (
 # (the observation's hand is written by its slots: the_game_vector checks the layout for it)
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
-#: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
-SEAT_BLOCK = np.zeros((len(SIGNAL_HOT), BLOCK), dtype=np.float32)
-SEAT_BLOCK[:, 0] = 1
-SEAT_BLOCK[:, 3:] = SIGNAL_HOT
+SIZES = MAX_HAND + 1  # hand sizes 0..8
+
+
+def _seat_blocks() -> np.ndarray:
+    """(256 * 9 * 2, BLOCK) float32: a seat's block by its code, ``(signals * 9 + hand size)
+    * 2 + 1 on its turn`` (signals as one number, ``SIGNAL_CODE``): present, turn, hand size
+    / 8, the signals' one-hots."""
+    said, size, turn = np.unravel_index(np.arange(len(SIGNAL_HOT) * SIZES * 2), (256, SIZES, 2))
+    blocks = np.zeros((said.size, BLOCK), dtype=np.float32)
+    blocks[:, 0] = 1
+    blocks[:, 1] = turn
+    blocks[:, 2] = SIZE_NUMBER[size]
+    blocks[:, 3:] = SIGNAL_HOT[said]
+    return blocks
+
+
+SEAT_BLOCKS = _seat_blocks()
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -280,15 +293,12 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # block K is the seat K places after the viewer: the seats in that order
         order = np.take(self._orders, seat, axis=0)  # (N, P) (np.take: a fifth of [])
         at = self._seat_rows + order  # those (env, seat) indexes
-        # built apart (from a table by the signals: present and the signals' one-hots), then
-        # copied in whole: cheaper than writing a block's columns into the observation
-        blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
-        blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
-        # the turn: one 1 a live table, in the block of the seat to act (a flat write)
-        live = np.flatnonzero(~self.over)
-        turn = (self.turn[live] - seat[live]) % p
-        blocks.reshape(-1)[(live * p + turn) * BLOCK + 1] = 1
-        out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, p * BLOCK)
+        # each block read whole from a table by the seat's code: cheaper than writing its
+        # columns apart (the turn: the seat to act's block, where the game goes on)
+        code = np.take(self.said, at) * SIZES + np.take(self.sizes, at)
+        code *= 2
+        code += order == np.where(self.over, -1, self.turn)[:, None]
+        out[:, SEAT0 : SEAT0 + p * BLOCK] = np.take(SEAT_BLOCKS, code, axis=0).reshape(n, -1)
         return out
 
 
