@@ -52,6 +52,8 @@ from cardtable.rl.the_game_vector import (
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 SIZES = MAX_HAND + 1  # hand sizes 0..8
+#: a pile's signal after each word (avoid, small, good, clear): 1, 2, 3, none
+SAID_BY_WORD = np.array([1, 2, 3, 0])
 
 
 def _seat_blocks() -> np.ndarray:
@@ -166,9 +168,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         at = rows * self.players + seat[rows]  # (env, seat) as one index
         talk = act >= SIGNAL0
         if talk.any():
-            self._talk(rows[talk], at[talk], act[talk] - SIGNAL0)
-            moved = ~talk
-            rows, act, at = rows[moved], act[moved], at[moved]
+            k = np.flatnonzero(talk)  # (indexes once: a bool mask is counted at each use)
+            self._talk(rows[k], at[k], act[k] - SIGNAL0)
+            k = np.flatnonzero(~talk)
+            rows, act, at = rows[k], act[k], at[k]
         self.talked[rows] = 0
         playing = act < END
         ends = rows[~playing]
@@ -201,12 +204,11 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     def _talk(self, rows: np.ndarray, at: np.ndarray, signal: np.ndarray) -> None:
         """The signals ``signal`` (0..15: 4 pile + word) of the seats ``at`` ((env, seat)
         indexes) in the envs ``rows``: a word said, or cleared (word 3)."""
-        word, pile = signal % 4, signal // 4
-        new = np.where(word < 3, word + 1, 0)
-        signals = self.signals.reshape(-1)
-        said = signals[at * 4 + pile]
-        self.said.reshape(-1)[at] += (new - said) * SIGNAL_CODE[pile]
-        signals[at * 4 + pile] = new
+        pile = signal >> 2
+        new = np.take(SAID_BY_WORD, signal & 3)
+        signals, where = self.signals.reshape(-1), at * 4 + pile
+        self.said.reshape(-1)[at] += (new - signals[where]) * SIGNAL_CODE[pile]
+        signals[where] = new
         self.talked[rows] += 1
 
     def _end_turn(self, rows: np.ndarray) -> None:
