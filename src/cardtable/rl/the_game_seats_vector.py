@@ -44,7 +44,6 @@ from cardtable.rl.the_game_vector import (
     TheGameVectorEnv,
     decks,
     slot_can_run,
-    slot_fit_any,
     write_slot_plays,
 )
 
@@ -195,11 +194,16 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         played = self.played[plays] + 1
         self.played[plays] = played
         out = left == 0  # a hand played out ends its turn by itself
-        short = np.flatnonzero(~out & (played < self.minimum[plays]))
-        check, at = plays[short], at[short]
-        stuck = ~slot_fit_any(np.take(self.slots.reshape(-1, width), at, axis=0), self.tops[check])
-        self.over[check[stuck]] = True  # stuck before the minimum
-        self._end_turn(np.concatenate([ends, plays[out]]))
+        short = plays[~out & (played < self.minimum[plays])]
+        starting = self._end_turn(np.concatenate([ends, plays[out]]))
+        # one look at the hands for both: a seat short of its minimum is stuck unless a card
+        # fits (a run of one), a seat starting its turn unless it can play its minimum
+        check = np.concatenate([short, starting])
+        need = self.minimum[check]
+        need[: short.size] = 1
+        self.over[check] = ~slot_can_run(
+            self._slots(check, self.turn[check]), self.tops[check], need
+        )
 
     def _talk(self, rows: np.ndarray, at: np.ndarray, signal: np.ndarray) -> None:
         """The signals ``signal`` (0..15: 4 pile + word) of the seats ``at`` ((env, seat)
@@ -211,11 +215,11 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         signals[where] = new
         self.talked[rows] += 1
 
-    def _end_turn(self, rows: np.ndarray) -> None:
+    def _end_turn(self, rows: np.ndarray) -> np.ndarray:
         """Draw back up to the hand size, then the next seat holding cards: over when none
-        does (won) or when it cannot play its minimum."""
+        does (won). The rows that go on, whose seat must be able to play its minimum."""
         if rows.size == 0:
-            return
+            return rows
         p, size, seat = self.players, self.hand_size, self.turn[rows]
         at = rows * p + seat  # (env, seat) as one index
         sizes = self.sizes.reshape(-1)
@@ -244,11 +248,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.over[rows[empty]] = True  # every card is played: won
         if empty.any():
             rows, after, holding = rows[~empty], after[~empty], holding[~empty]
-        turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
-        self.turn[rows] = turn
-        self.over[rows] = ~slot_can_run(
-            self._slots(rows, turn), self.tops[rows], self.minimum[rows]
-        )
+        self.turn[rows] = after[np.arange(rows.size), np.argmax(holding, axis=1)]
+        return rows
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
