@@ -142,7 +142,7 @@ class SeatsVectorEnv(VectorEnv):
             raise RuntimeError("reset the environment first")
         n = self.num_envs
         a = np.asarray(actions, dtype=np.int64).reshape(n)
-        if (a.view(np.uint64) >= len(self.encoding.actions)).any():  # (a negative one: huge)
+        if a.view(np.uint64).max() >= len(self.encoding.actions):  # (a negative one: huge)
             raise ValueError(
                 f"action indices are 0..{len(self.encoding.actions) - 1}, not {a.tolist()}"
             )

@@ -120,6 +120,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.minimum = np.zeros(n, dtype=np.int64)
         self.held = np.zeros(n, dtype=np.int64)
         self._seat_rows = self.rows[:, None] * p  # (N, 1): each env's first (env, seat) index
+        #: (P, 1): each seat's first index in its env's hands (P, 98) flattened
+        self._seat_cards = (np.arange(p) * N_CARDS)[:, None]
         self._row_first = self.rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
@@ -134,8 +136,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         deck = decks(seeds)
         self.deck[rows] = deck
         dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
-        hand_first = (rows[:, None] * p + np.arange(p))[:, :, None] * N_CARDS
         self.hand[rows] = False
+        hand_first = (rows * (p * N_CARDS))[:, None, None] + self._seat_cards
         self.hand.reshape(-1)[hand_first + dealt] = True
         self.slots[rows] = dealt
         self.sizes[rows] = size
@@ -151,9 +153,11 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
 
-    def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-        """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
-        return np.take(self.slots.reshape(-1, self.hand_size), rows * self.players + seat, axis=0)
+    def _slots(self, rows: np.ndarray, seat: np.ndarray, first: bool = False) -> np.ndarray:
+        """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy); ``first``:
+        ``rows`` are the envs' first (env, seat) indexes already."""
+        at = rows + seat if first else rows * self.players + seat
+        return np.take(self.slots.reshape(-1, self.hand_size), at, axis=0)
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
@@ -263,7 +267,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
         # the viewer's slots, kept for ``_observe`` (called next, for the same seats)
-        self._seen = self._slots(rows, seat)
+        self._seen = self._slots(self._seat_rows[:, 0], seat, first=True)
         self._seen_seat = seat
         write_slot_plays(mask, np.where(acting[:, None], self._seen, PAD), self.tops)
         mask[:, END] = acting & (self.played >= self.minimum)

@@ -102,8 +102,10 @@ def key_order(words: np.ndarray) -> np.ndarray:
     packed.sort(axis=1)
     order = (packed & low).astype(np.int64)
     high = packed >> np.uint64(_INDEX_BITS)
-    for i in np.flatnonzero((high[:, 1:] == high[:, :-1]).any(axis=1)).tolist():
-        order[i] = np.argsort(words[i], kind="stable")
+    ties = high[:, 1:] == high[:, :-1]
+    if ties.any():  # (looked for row by row only then)
+        for i in np.flatnonzero(ties.any(axis=1)).tolist():
+            order[i] = np.argsort(words[i], kind="stable")
     return order
 
 
