@@ -26,7 +26,7 @@ from gymnasium.vector import VectorEnv
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.seats_vector import SeatsVectorEnv
-from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS
+from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
 from cardtable.rl.the_game_vector import (
     CARD_OF,
     END,
@@ -40,7 +40,6 @@ from cardtable.rl.the_game_vector import (
     SIGNAL_MOVES,
     SILENT,
     SIZE_NUMBER,
-    TOP_NUMBER,
     TheGameVectorEnv,
     decks,
     slot_can_run,
@@ -51,6 +50,9 @@ from cardtable.rl.the_game_vector import (
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
 SIZES = MAX_HAND + 1  # hand sizes 0..8
+#: the observation's column of each minimum (0..3: the options give 1..3), as the encoding
+#: clips it to its one-hot of 1..3
+MINIMUM_COLUMN = _F["minimum"].start - 1 + np.clip(np.arange(MINIMUMS + 1), 1, MINIMUMS)
 #: a pile's signal after each word (avoid, small, good, clear): 1, 2, 3, none
 SAID_BY_WORD = np.array([1, 2, 3, 0])
 
@@ -283,18 +285,22 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         flat[self._pile_first + self.tops] = 1  # the piles' one-hots
+        # the numbers divided in float64 and rounded into the observation, as the encoding
+        # writes them (no float32 temporaries)
         f = _F["tops"].start
-        out[:, f : f + 4] = np.take(TOP_NUMBER, self.tops)
+        np.divide(self.tops, TOPS, out=out[:, f : f + 4], casting="unsafe")
         seen = self._seen if self._seen_seat is seat else self._slots(self.rows, seat)
         # the hand's 1s by flat index; a PAD slot's 1 falls on draw_pile, the column after the
         # hand, written next
         flat[self._hand_first + seen] = 1
         draw = N_CARDS - self.next
-        out[:, _F["draw_pile"].start] = draw / N_CARDS
-        out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS
-        out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.minimum(np.maximum(self.minimum, 1), MINIMUMS)  # (np.clip costs more)
-        flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
+        np.divide(draw, N_CARDS, out=out[:, _F["draw_pile"].start], casting="unsafe")
+        draw += self.held
+        np.divide(draw, N_CARDS, out=out[:, _F["cards_left"].start], casting="unsafe")
+        # (a turn plays from a hand of at most MAX_HAND: the encoding's min(played, 8) is it)
+        f = _F["played_this_turn"].start
+        np.divide(self.played, MAX_HAND, out=out[:, f], casting="unsafe")
+        flat[self._row_first + np.take(MINIMUM_COLUMN, self.minimum)] = 1
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
