@@ -112,6 +112,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.played = np.zeros(n, dtype=np.int64)
         self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
         self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
+        #: each seat's code in ``SEAT_BLOCKS`` but for the turn, ``(said * 9 + hand size) * 2``,
+        #: kept where they change (the observation reads it for every seat every step)
+        self.seat_codes = np.zeros((n, p), dtype=np.int64)
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         #: per seat, the seats after it in turn order, itself last
@@ -151,6 +154,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.played[rows] = 0
         self.signals[rows] = 0
         self.said[rows] = 0
+        self.seat_codes[rows] = 2 * size
         self.talked[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
@@ -187,6 +191,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
+        self.seat_codes.reshape(-1)[at] -= 2
         # the card's slot takes the last card's, the last slot PAD
         slots, width = self.slots.reshape(-1), self.hand_size
         first = at * width
@@ -217,7 +222,10 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         pile = signal >> 2
         new = np.take(SAID_BY_WORD, signal & 3)
         signals, where = self.signals.reshape(-1), at * 4 + pile
-        self.said.reshape(-1)[at] += (new - signals[where]) * SIGNAL_CODE[pile]
+        change = (new - signals[where]) * SIGNAL_CODE[pile]
+        self.said.reshape(-1)[at] += change
+        change *= 2 * SIZES
+        self.seat_codes.reshape(-1)[at] += change
         signals[where] = new
         self.talked[rows] += 1
 
@@ -244,6 +252,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         new = old + take
         self.next[rows] = new
         sizes[at] = have + take
+        self.seat_codes.reshape(-1)[at] += 2 * take
         self.held[rows] += take
         self.minimum[rows] = np.where(new < N_CARDS, self._busy, self._empty)
         self.played[rows] = 0
@@ -259,8 +268,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
-        left = self.sizes[rows].sum(axis=1) + N_CARDS - self.next[rows]
-        share = (N_CARDS - left) / N_CARDS
+        share = (self.next[rows] - self.held[rows]) / N_CARDS  # (played: drawn, not held)
         return np.repeat(share[:, None], self.players, axis=1)
 
     # -- what a seat sees -------------------------------------------------------------------
@@ -308,8 +316,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         at = self._seat_rows + order  # those (env, seat) indexes
         # each block read whole from a table by the seat's code: cheaper than writing its
         # columns apart (the turn: the seat to act's block, where the game goes on)
-        code = np.take(self.said, at) * SIZES + np.take(self.sizes, at)
-        code *= 2
+        code = np.take(self.seat_codes, at)
         code += order == np.where(self.over, -1, self.turn)[:, None]
         out[:, SEAT0 : SEAT0 + p * BLOCK] = np.take(SEAT_BLOCKS, code, axis=0).reshape(n, -1)
         return out
