@@ -159,14 +159,13 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
 
-    def _slots(self, rows: np.ndarray, seat: np.ndarray, first: bool = False) -> np.ndarray:
-        """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy); ``first``:
-        ``rows`` are the envs' first (env, seat) indexes already."""
-        at = rows + seat if first else rows * self.players + seat
-        return np.take(self.slots.reshape(-1, self.hand_size), at, axis=0)
+    def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
+        return self._slots_at(rows * self.players + seat)
 
-    def _minimum(self, rows: np.ndarray) -> np.ndarray:
-        return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
+    def _slots_at(self, at: np.ndarray) -> np.ndarray:
+        """(M, hand size) the slots of the seats ``at`` ((env, seat) indexes; a copy)."""
+        return np.take(self.slots.reshape(-1, self.hand_size), at, axis=0)
 
     # -- the rules --------------------------------------------------------------------------
     def _actor(self) -> np.ndarray:
@@ -195,7 +194,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # the card's slot takes the last card's, the last slot PAD
         slots, width = self.slots.reshape(-1), self.hand_size
         first = at * width
-        held = np.take(self.slots.reshape(-1, width), at, axis=0)
+        held = self._slots_at(at)
         where = first + np.argmax(held == card[:, None], axis=1)
         last = first + left
         slots[where] = slots[last]
@@ -277,7 +276,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         mask = np.empty((n, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
         # the viewer's slots, kept for ``_observe`` (called next, for the same seats)
-        self._seen = self._slots(self._seat_rows[:, 0], seat, first=True)
+        self._seen = self._slots_at(self._seat_rows[:, 0] + seat)
         self._seen_seat = seat
         write_slot_plays(mask, np.where(acting[:, None], self._seen, PAD), self.tops)
         mask[:, END] = acting & (self.played >= self.minimum)
