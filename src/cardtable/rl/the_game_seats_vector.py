@@ -272,16 +272,17 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
 
     # -- what a seat sees -------------------------------------------------------------------
     def _legal(self, seat: np.ndarray) -> np.ndarray:
-        n, rows = self.num_envs, self.rows
-        mask = np.empty((n, N_ACTIONS), dtype=np.int8)
+        mask = np.empty((self.num_envs, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
+        at = self._seat_rows[:, 0] + seat  # (env, seat) as one index
         # the viewer's slots, kept for ``_observe`` (called next, for the same seats)
-        self._seen = self._slots_at(self._seat_rows[:, 0] + seat)
+        self._seen = self._slots_at(at)
         self._seen_seat = seat
-        write_slot_plays(mask, np.where(acting[:, None], self._seen, PAD), self.tops)
+        write_slot_plays(mask, self._seen, self.tops)
+        mask[np.flatnonzero(~acting), :END] = 0  # (the few: cheaper than PAD slots for them)
         mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
-        said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
+        said = np.where(talk, self.said.reshape(-1)[at], SILENT)
         mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, said, axis=0)
         return mask
 
