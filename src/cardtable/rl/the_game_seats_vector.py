@@ -49,7 +49,6 @@ from cardtable.rl.the_game_vector import (
 # (the observation's hand is written by its slots: the_game_vector checks the layout for it)
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
-SIZES = MAX_HAND + 1  # hand sizes 0..8
 #: the observation's column of each minimum (0..3: the options give 1..3), as the encoding
 #: clips it to its one-hot of 1..3
 MINIMUM_COLUMN = _F["minimum"].start - 1 + np.clip(np.arange(MINIMUMS + 1), 1, MINIMUMS)
@@ -57,20 +56,12 @@ MINIMUM_COLUMN = _F["minimum"].start - 1 + np.clip(np.arange(MINIMUMS + 1), 1, M
 SAID_BY_WORD = np.array([1, 2, 3, 0])
 
 
-def _seat_blocks() -> np.ndarray:
-    """(256 * 9 * 2, BLOCK) float32: a seat's block by its code, ``(signals * 9 + hand size)
-    * 2 + 1 on its turn`` (signals as one number, ``SIGNAL_CODE``): present, turn, hand size
-    / 8, the signals' one-hots."""
-    said, size, turn = np.unravel_index(np.arange(len(SIGNAL_HOT) * SIZES * 2), (256, SIZES, 2))
-    blocks = np.zeros((said.size, BLOCK), dtype=np.float32)
-    blocks[:, 0] = 1
-    blocks[:, 1] = turn
-    blocks[:, 2] = SIZE_NUMBER[size]
-    blocks[:, 3:] = SIGNAL_HOT[said]
-    return blocks
-
-
-SEAT_BLOCKS = _seat_blocks()
+#: a seat's block by its signals as one number (``SIGNAL_CODE``): present, (turn, hand size:
+#: written apart), the signals' one-hots. 15 kB: a table by signals, size and turn (276 kB)
+#: read fewer numbers but missed the caches in a step
+SEAT_BLOCK = np.zeros((len(SIGNAL_HOT), BLOCK), dtype=np.float32)
+SEAT_BLOCK[:, 0] = 1
+SEAT_BLOCK[:, 3:] = SIGNAL_HOT
 
 
 class TheGameSeatsVectorEnv(SeatsVectorEnv):
@@ -112,9 +103,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.played = np.zeros(n, dtype=np.int64)
         self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
         self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
-        #: each seat's code in ``SEAT_BLOCKS`` but for the turn, ``(said * 9 + hand size) * 2``,
-        #: kept where they change (the observation reads it for every seat every step)
-        self.seat_codes = np.zeros((n, p), dtype=np.int64)
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         #: per seat, the seats after it in turn order, itself last
@@ -154,7 +142,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.played[rows] = 0
         self.signals[rows] = 0
         self.said[rows] = 0
-        self.seat_codes[rows] = 2 * size
         self.talked[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
@@ -190,7 +177,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
-        self.seat_codes.reshape(-1)[at] -= 2
         # the card's slot takes the last card's, the last slot PAD
         slots, width = self.slots.reshape(-1), self.hand_size
         first = at * width
@@ -221,10 +207,7 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         pile = signal >> 2
         new = np.take(SAID_BY_WORD, signal & 3)
         signals, where = self.signals.reshape(-1), at * 4 + pile
-        change = (new - signals[where]) * SIGNAL_CODE[pile]
-        self.said.reshape(-1)[at] += change
-        change *= 2 * SIZES
-        self.seat_codes.reshape(-1)[at] += change
+        self.said.reshape(-1)[at] += (new - signals[where]) * SIGNAL_CODE[pile]
         signals[where] = new
         self.talked[rows] += 1
 
@@ -251,7 +234,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         new = old + take
         self.next[rows] = new
         sizes[at] = have + take
-        self.seat_codes.reshape(-1)[at] += 2 * take
         self.held[rows] += take
         self.minimum[rows] = np.where(new < N_CARDS, self._busy, self._empty)
         self.played[rows] = 0
@@ -314,11 +296,13 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         # block K is the seat K places after the viewer: the seats in that order
         order = np.take(self._orders, seat, axis=0)  # (N, P) (np.take: a fifth of [])
         at = self._seat_rows + order  # those (env, seat) indexes
-        # each block read whole from a table by the seat's code: cheaper than writing its
-        # columns apart (the turn: the seat to act's block, where the game goes on)
-        code = np.take(self.seat_codes, at)
-        code += order == np.where(self.over, -1, self.turn)[:, None]
-        out[:, SEAT0 : SEAT0 + p * BLOCK] = np.take(SEAT_BLOCKS, code, axis=0).reshape(n, -1)
+        # built apart (from a table by the signals), then copied in whole: cheaper than
+        # writing a block's columns into the observation; the turn: the seat to act's block,
+        # where the game goes on
+        blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
+        blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
+        blocks[:, :, 1] = order == np.where(self.over, -1, self.turn)[:, None]
+        out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, -1)
         return out
 
 
