@@ -158,6 +158,17 @@ def _lanes(numbers: np.ndarray) -> np.ndarray:
 #: (99,) each card index's lanes, and for PAD lanes below every top's by more than 10 on
 #: either sign (it fits nothing)
 CARD_LANES = _lanes(np.concatenate([LANE + CARD_OF[:, None] * SIGN, np.full((1, 4), 100)]))
+#: every lane LANE; the up piles' lanes, the down piles' (masks of a table's tops as lanes)
+LANES = _lanes(np.full((1, 4), LANE))[0]
+UP_LANES = _lanes(np.where(IS_UP, 0xFFFF, 0)[None])[0]
+DOWN_LANES = ~UP_LANES
+
+
+def top_lanes(tops: np.ndarray) -> np.ndarray:
+    """(M,) uint64: the table's lanes ``LANE - SIGN[p] * top`` of ``tops`` (M, 4), worked out
+    on the four tops as one word (no lane borrows: the tops are below LANE), not on each."""
+    word = _lanes(tops)
+    return np.asarray(LANES + (word & DOWN_LANES) - (word & UP_LANES))
 
 
 def slot_fit_words(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
@@ -165,7 +176,7 @@ def slot_fit_words(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
     bytes (0/1, pile 0..3 in memory order) saying on which piles of ``tops`` (M, 4) the card
     of each slot of the hands ``slots`` (M, k) (card indexes, PAD for none) goes."""
     lanes = np.take(CARD_LANES, slots.T)
-    lanes += _lanes(LANE - tops * SIGN)
+    lanes += top_lanes(tops)
     sums = lanes.view(np.uint16)
     fits = sums > 2 * LANE
     fits |= sums == 2 * LANE - 10
