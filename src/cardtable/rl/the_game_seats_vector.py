@@ -8,8 +8,9 @@ with N AEC environments step by step. One player is ``cardtable.rl.the_game_vect
 ``TheGameVectorEnv``; ``vector_env`` (the game's entry point in ``cardtable.vector_envs``)
 builds the one that fits the player count. docs/rl.md, "Vector environment".
 
-Per env, as ``TheGameState`` keeps it: ``hand[i, s]``, seat s's 0/1 hand over the cards
-2..99; the shuffled deck and the index of its next card; the four tops; the seat whose turn it
+Per env, as ``TheGameState`` keeps it: ``slots[i, s]``, seat s's hand as card indexes (its
+0/1 hand over the cards 2..99, ``hand[i, s]``, is worked out from them when read); the
+shuffled deck and the index of its next card; the four tops; the seat whose turn it
 is and the cards it played this turn; every seat's signals; the talk count of the seat to act
 (a seat talks on its own turn only, and its count restarts at each of its moves, so one count
 per table is the AEC's count of that seat).
@@ -91,10 +92,9 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self._busy = 3 if self.options["pro"] else 2  # the minimum while the draw pile lasts
         self._empty = int(self.options["min_after_empty"])
         n, p = num_envs, count
-        self.hand = np.zeros((n, p, N_CARDS), dtype=bool)
         self.sizes = np.zeros((n, p), dtype=np.int64)  # cards in each hand
-        #: the same hands as card indexes, ``sizes`` of them first, then PAD (the mask and the
-        #: observation read a few slots instead of 98 columns)
+        #: the hands as card indexes, ``sizes`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns); the only copy of the hands
         self.slots = np.full((n, p, self.hand_size), PAD, dtype=np.int64)
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)
@@ -113,8 +113,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.minimum = np.zeros(n, dtype=np.int64)
         self.held = np.zeros(n, dtype=np.int64)
         self._seat_rows = self.rows[:, None] * p  # (N, 1): each env's first (env, seat) index
-        #: (P, 1): each seat's first index in its env's hands (P, 98) flattened
-        self._seat_cards = (np.arange(p) * N_CARDS)[:, None]
         self._row_first = self.rows * self.encoding.size  # each env's first flat index
         #: (N, 4): each env's piles' one-hots' flat index of top 0
         self._pile_first = self._row_first[:, None] + PILE_STARTS
@@ -129,9 +127,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         deck = decks(seeds)
         self.deck[rows] = deck
         dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
-        self.hand[rows] = False
-        hand_first = (rows * (p * N_CARDS))[:, None, None] + self._seat_cards
-        self.hand.reshape(-1)[hand_first + dealt] = True
         self.slots[rows] = dealt
         self.sizes[rows] = size
         self.held[rows] = p * size
@@ -145,6 +140,28 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.talked[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
+
+    @property
+    def hand(self) -> np.ndarray:
+        """(N, P, 98) bools: each seat's hand over the cards 2..99, worked out from the slots
+        (a new array each time: kept beside the slots, it cost 4 % of a step)."""
+        n, p = self.num_envs, self.players
+        hand = np.zeros((n * p, N_CARDS + 1), dtype=bool)  # (column PAD: the empty slots)
+        hand[np.arange(n * p)[:, None], self.slots.reshape(n * p, -1)] = True
+        return hand[:, :N_CARDS].reshape(n, p, N_CARDS)
+
+    @hand.setter
+    def hand(self, hand: np.ndarray) -> None:
+        """Give the seats the hands ``hand`` (N, P, 98) bools: the slots (and the counts)
+        made from them, cards in order."""
+        sizes = hand.sum(axis=2)
+        if (sizes > self.hand_size).any():
+            raise ValueError(f"a hand holds at most {self.hand_size} cards")
+        first = np.argsort(~hand, axis=2, kind="stable")[:, :, : self.hand_size]
+        self.slots[:] = np.where(np.arange(self.hand_size) < sizes[:, :, None], first, PAD)
+        self.sizes[:] = sizes
+        self.held[:] = sizes.sum(axis=1)
+        self._seen_seat = None  # (the slots seen last are stale)
 
     def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
@@ -173,7 +190,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         k = np.flatnonzero(playing)  # (indexes once: a bool mask is counted at each use)
         plays, act, at = rows[k], act[k], at[k]
         card, pile = act >> 2, act & 3
-        self.hand.reshape(-1)[at * N_CARDS + card] = False
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
@@ -226,8 +242,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         cards = np.take(
             self.deck, rows[:, None] * N_CARDS + np.minimum(old[:, None] + step, N_CARDS - 1)
         )
-        hand_first = at[:, None] * N_CARDS - CARDS[0]
-        self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
         self.slots.reshape(-1)[(at[:, None] * size + have[:, None] + step)[drawn]] = (
             cards[drawn] - CARDS[0]
         )
