@@ -7,7 +7,8 @@ layout, ``cardtable.rl.the_game``), rewards, terminations, truncations and masks
 (``infos["action_mask"]``), which ``tests/rl/test_vector_the_game.py`` checks. docs/rl.md,
 "Vector environment".
 
-- **Arrays**: per env a 0/1 hand over the cards 2..99, the shuffled deck and the index of the
+- **Arrays**: per env the hand as card indexes (``slots``; its 0/1 hand over the cards
+  2..99, ``hand``, is worked out from them when read), the shuffled deck and the index of the
   next card to draw, the four pile tops, the cards played this turn, the seat's signals and its
   talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them
   (but over the rare hands that ``can_run`` leaves to the rules' own search).
@@ -327,9 +328,8 @@ class TheGameVectorEnv(VectorEnv):
         self._busy = 3 if self.options["pro"] else 2  # the minimum while the draw pile lasts
         self._empty = int(self.options["min_after_empty"])
         n = num_envs
-        self.hand = np.zeros((n, N_CARDS), dtype=bool)
-        #: the same hand as card indexes, ``size`` of them first, then PAD (the mask and the
-        #: observation read a few slots instead of 98 columns)
+        #: the hand as card indexes, ``size`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns); the only copy of the hand
         self.slots = np.full((n, HAND), PAD, dtype=np.int64)
         self.size = np.zeros(n, dtype=np.int64)  # cards in the hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
@@ -367,8 +367,6 @@ class TheGameVectorEnv(VectorEnv):
         """The deals of ``seeds`` into the envs ``rows``."""
         deck = decks(seeds)
         self.deck[rows] = deck
-        self.hand[rows] = False
-        self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
         self.slots[rows] = deck[:, :HAND] - CARDS[0]
         self.size[rows] = HAND
         self.next[rows] = HAND
@@ -380,6 +378,14 @@ class TheGameVectorEnv(VectorEnv):
         self.steps[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
+
+    @property
+    def hand(self) -> np.ndarray:
+        """(N, 98) bools: each env's hand over the cards 2..99, worked out from the slots (a
+        new array each time: kept beside the slots, it cost a few per cent of a step)."""
+        hand = np.zeros((self.num_envs, N_CARDS + 1), dtype=bool)  # (column PAD: empty slots)
+        hand[self._rows[:, None], self.slots] = True
+        return hand[:, :N_CARDS]
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
@@ -450,7 +456,6 @@ class TheGameVectorEnv(VectorEnv):
         k = np.flatnonzero(act < END)  # (indexes once: a bool mask is counted at each use)
         plays, act = rows[k], act[k]
         card, pile = act >> 2, act & 3
-        self.hand.reshape(-1)[plays * N_CARDS + card] = False
         left = self.size[plays] - 1
         self.size[plays] = left
         # the card's slot takes the last card's, the last slot PAD
@@ -479,7 +484,6 @@ class TheGameVectorEnv(VectorEnv):
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
         at = np.minimum(old[:, None] + step, N_CARDS - 1)
         cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
-        self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
         self.slots.reshape(-1)[(rows[:, None] * HAND + have[:, None] + step)[drawn]] = (
             cards[drawn] - CARDS[0]
         )
