@@ -53,8 +53,19 @@ SEAT0 = _F["seat0.present"].start
 #: the observation's column of each minimum (0..3: the options give 1..3), as the encoding
 #: clips it to its one-hot of 1..3
 MINIMUM_COLUMN = _F["minimum"].start - 1 + np.clip(np.arange(MINIMUMS + 1), 1, MINIMUMS)
-#: a pile's signal after each word (avoid, small, good, clear): 1, 2, 3, none
-SAID_BY_WORD = np.array([1, 2, 3, 0])
+
+
+def _next_said() -> np.ndarray:
+    """(256 * 16,) a seat's signals as one number (``SIGNAL_CODE``) after each signal action
+    (0..15: 4 pile + word; the words avoid, small, good set 1, 2, 3, clear sets none), at
+    ``said * 16 + signal``."""
+    said, signal = np.arange(256)[:, None], np.arange(16)
+    code = SIGNAL_CODE[signal // 4]
+    new = np.array([1, 2, 3, 0])[signal % 4]
+    return np.asarray(said + (new - said // code % 4) * code).reshape(-1)
+
+
+NEXT_SAID = _next_said()
 
 
 #: a seat's block by its signals as one number (``SIGNAL_CODE``): present, (turn, hand size:
@@ -101,8 +112,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
         self.turn = np.zeros(n, dtype=np.int64)
         self.played = np.zeros(n, dtype=np.int64)
-        self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
-        self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
+        #: each seat's signals (per pile 0 none, 1 avoid, 2 small, 3 good) as one number
+        self.said = np.zeros((n, p), dtype=np.int64)
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         #: per seat, the seats after it in turn order, itself last
@@ -135,7 +146,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.tops[rows] = START_TOPS
         self.turn[rows] = self.options["start"]
         self.played[rows] = 0
-        self.signals[rows] = 0
         self.said[rows] = 0
         self.talked[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
@@ -220,11 +230,8 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     def _talk(self, rows: np.ndarray, at: np.ndarray, signal: np.ndarray) -> None:
         """The signals ``signal`` (0..15: 4 pile + word) of the seats ``at`` ((env, seat)
         indexes) in the envs ``rows``: a word said, or cleared (word 3)."""
-        pile = signal >> 2
-        new = np.take(SAID_BY_WORD, signal & 3)
-        signals, where = self.signals.reshape(-1), at * 4 + pile
-        self.said.reshape(-1)[at] += (new - signals[where]) * SIGNAL_CODE[pile]
-        signals[where] = new
+        said = self.said.reshape(-1)
+        said[at] = np.take(NEXT_SAID, said[at] * 16 + signal)
         self.talked[rows] += 1
 
     def _end_turn(self, rows: np.ndarray) -> np.ndarray:
