@@ -64,3 +64,24 @@ def test_key_order_is_the_stable_argsort() -> None:
     words[4, :] = words[4, 0] & ~np.uint64(127)  # all tie in their high bits
     words[4, ::2] |= np.uint64(5)
     assert np.array_equal(key_order(words), np.argsort(words, axis=1, kind="stable"))
+
+
+def test_seats_hand_set_remakes_the_slots() -> None:
+    """The seats environment keeps its hands as slots only: ``hand`` is worked out from
+    them, and setting it (as a test may, to redeal) remakes the slots, sizes and counts the
+    mask and the observation read: they stay the same for the same hands."""
+    env = make_vector_env("the-game", 8, 3)
+    _, infos = env.reset(seed=12)
+    rng = np.random.default_rng(12)
+    for _ in range(60):
+        mask = infos["action_mask"]
+        _, _, _, _, infos = env.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    seat = infos["seat"]
+    hand, held = env.hand, env.held.copy()
+    before = env._legal(seat), env._observe(seat)
+    env.hand = hand[:, ::-1][:, ::-1]  # (the same hands, a new array)
+    assert np.array_equal(env.hand, hand) and np.array_equal(env.held, held)
+    after = env._legal(seat), env._observe(seat)
+    assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
+    with pytest.raises(ValueError):
+        env.hand = np.ones_like(hand)

@@ -77,6 +77,7 @@ class SeatsVectorEnv(VectorEnv):
         self._mask = np.zeros((n, len(encoding.actions)), dtype=np.int8)
         self._allowed = np.zeros((n, len(encoding.actions)), dtype=bool)
         self._seat = np.zeros(n, dtype=np.int64)
+        self._mask_first = self.rows * len(encoding.actions)  # each env's first flat index
         self._dealt = False
 
     # -- what a game fills in ---------------------------------------------------------------
@@ -141,16 +142,17 @@ class SeatsVectorEnv(VectorEnv):
             raise RuntimeError("reset the environment first")
         n = self.num_envs
         a = np.asarray(actions, dtype=np.int64).reshape(n)
-        if (a.view(np.uint64) >= len(self.encoding.actions)).any():  # (a negative one: huge)
+        if a.view(np.uint64).max() >= len(self.encoding.actions):  # (a negative one: huge)
             raise ValueError(
                 f"action indices are 0..{len(self.encoding.actions) - 1}, not {a.tolist()}"
             )
+        fresh = np.flatnonzero(self._autoreset)
         live = ~self._autoreset
         seat = self._seat  # the seat to act where the game goes on (the others': unused)
         # the mask of the seat to act, as computed from the state after the last step (a
         # private copy: the one handed out may have been written to)
-        ok = live & self._allowed.reshape(-1)[self.rows * len(self.encoding.actions) + a]
-        illegal = live & ~ok
+        ok = live & self._allowed.reshape(-1)[self._mask_first + a]
+        illegal = live ^ ok  # (ok only where live)
         self.steps += ok  # (a bool adds 0 or 1: cheaper than a masked write)
         self._apply(np.flatnonzero(ok), seat, a)
         ended = ok & self.over
@@ -162,15 +164,17 @@ class SeatsVectorEnv(VectorEnv):
         if bad.size:
             rewards[bad, seat[bad]] = self.illegal_reward
         terminated = ended | illegal
-        truncated = np.zeros(n, dtype=bool)
-        if self.max_steps is not None:
+        if self.max_steps is None:
+            truncated, stopped = np.zeros(n, dtype=bool), terminated
+        else:
             truncated = ok & ~self.over & (self.steps >= self.max_steps)
-        fresh = np.flatnonzero(~live)
+            stopped = terminated | truncated
         if fresh.size:
             self._redeal_rows(fresh)
-        self._autoreset = terminated | truncated
+        self._autoreset = stopped
         # the AEC's agent_selection: the seat to act, seat 0 once over or truncated
-        seat = np.where(self.over | truncated, 0, self._actor())
+        over = self.over if self.max_steps is None else self.over | truncated
+        seat = np.where(over, 0, self._actor())
         obs, infos = self._show(seat)
         return obs, rewards, terminated, truncated, infos
 

@@ -130,10 +130,13 @@ class SlideVectorEnv(SeatsVectorEnv):
         )
         n, p = num_envs, count
         self.target: int | None = self.options["target"]
-        self.grid = np.zeros((n, p, CELLS), dtype=np.int64)
+        # a byte a cell (-10..10, codes 0..11): each step reads every seat's codes and a push
+        # moves whole rows, so int64's eight times the bytes missed the caches (9 % of a step
+        # at 6 seats)
+        self.grid = np.zeros((n, p, CELLS), dtype=np.int8)
         #: each cell's one-hot code in the observation (``CODE``: the hole 0, face down 1,
         #: face up 1 + value), kept beside the grid: a lookup over every cell costs more
-        self.codes = np.zeros((n, p, CELLS), dtype=np.int64)
+        self.codes = np.zeros((n, p, CELLS), dtype=np.int8)
         self.hole = np.full((n, p), -1, dtype=np.int64)
         self.pending = np.full((n, p), -1, dtype=np.int64)
         self.centre = np.zeros((n, VALUES + 1), dtype=np.int64)

@@ -8,8 +8,9 @@ with N AEC environments step by step. One player is ``cardtable.rl.the_game_vect
 ``TheGameVectorEnv``; ``vector_env`` (the game's entry point in ``cardtable.vector_envs``)
 builds the one that fits the player count. docs/rl.md, "Vector environment".
 
-Per env, as ``TheGameState`` keeps it: ``hand[i, s]``, seat s's 0/1 hand over the cards
-2..99; the shuffled deck and the index of its next card; the four tops; the seat whose turn it
+Per env, as ``TheGameState`` keeps it: ``slots[i, s]``, seat s's hand as card indexes (its
+0/1 hand over the cards 2..99, ``hand[i, s]``, is worked out from them when read); the
+shuffled deck and the index of its next card; the four tops; the seat whose turn it
 is and the cards it played this turn; every seat's signals; the talk count of the seat to act
 (a seat talks on its own turn only, and its count restarts at each of its moves, so one count
 per table is the AEC's count of that seat).
@@ -26,7 +27,7 @@ from gymnasium.vector import VectorEnv
 from cardtable.games.the_game import CARDS, GAME, HAND_SIZE, START_TOPS
 from cardtable.rl.encoding import load_encoding
 from cardtable.rl.seats_vector import SeatsVectorEnv
-from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS
+from cardtable.rl.the_game import _F, MAX_HAND, MINIMUMS, TOPS
 from cardtable.rl.the_game_vector import (
     CARD_OF,
     END,
@@ -40,18 +41,36 @@ from cardtable.rl.the_game_vector import (
     SIGNAL_MOVES,
     SILENT,
     SIZE_NUMBER,
-    TOP_NUMBER,
     TheGameVectorEnv,
     decks,
     slot_can_run,
-    slot_fit_any,
     write_slot_plays,
 )
 
 # (the observation's hand is written by its slots: the_game_vector checks the layout for it)
 BLOCK = _F["seat1.present"].start - _F["seat0.present"].start  # 15 numbers a seat
 SEAT0 = _F["seat0.present"].start
-#: a seat's block by its signals as one number: present, (turn, hand size: 0), the signals
+#: the observation's column of each minimum (0..3: the options give 1..3), as the encoding
+#: clips it to its one-hot of 1..3
+MINIMUM_COLUMN = _F["minimum"].start - 1 + np.clip(np.arange(MINIMUMS + 1), 1, MINIMUMS)
+
+
+def _next_said() -> np.ndarray:
+    """(256 * 16,) a seat's signals as one number (``SIGNAL_CODE``) after each signal action
+    (0..15: 4 pile + word; the words avoid, small, good set 1, 2, 3, clear sets none), at
+    ``said * 16 + signal``."""
+    said, signal = np.arange(256)[:, None], np.arange(16)
+    code = SIGNAL_CODE[signal // 4]
+    new = np.array([1, 2, 3, 0])[signal % 4]
+    return np.asarray(said + (new - said // code % 4) * code).reshape(-1)
+
+
+NEXT_SAID = _next_said()
+
+
+#: a seat's block by its signals as one number (``SIGNAL_CODE``): present, (turn, hand size:
+#: written apart), the signals' one-hots. 15 kB: a table by signals, size and turn (276 kB)
+#: read fewer numbers but missed the caches in a step
 SEAT_BLOCK = np.zeros((len(SIGNAL_HOT), BLOCK), dtype=np.float32)
 SEAT_BLOCK[:, 0] = 1
 SEAT_BLOCK[:, 3:] = SIGNAL_HOT
@@ -84,18 +103,17 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self._busy = 3 if self.options["pro"] else 2  # the minimum while the draw pile lasts
         self._empty = int(self.options["min_after_empty"])
         n, p = num_envs, count
-        self.hand = np.zeros((n, p, N_CARDS), dtype=bool)
         self.sizes = np.zeros((n, p), dtype=np.int64)  # cards in each hand
-        #: the same hands as card indexes, ``sizes`` of them first, then PAD (the mask and the
-        #: observation read a few slots instead of 98 columns)
+        #: the hands as card indexes, ``sizes`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns); the only copy of the hands
         self.slots = np.full((n, p, self.hand_size), PAD, dtype=np.int64)
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
         self.next = np.full(n, N_CARDS, dtype=np.int64)
         self.tops = np.tile(np.array(START_TOPS, dtype=np.int64), (n, 1))
         self.turn = np.zeros(n, dtype=np.int64)
         self.played = np.zeros(n, dtype=np.int64)
-        self.signals = np.zeros((n, p, 4), dtype=np.int64)  # 0 none, 1 avoid, 2 small, 3 good
-        self.said = np.zeros((n, p), dtype=np.int64)  # each seat's signals as one number
+        #: each seat's signals (per pile 0 none, 1 avoid, 2 small, 3 good) as one number
+        self.said = np.zeros((n, p), dtype=np.int64)
         #: per viewer, the seats in the order of the observation's blocks (from the viewer)
         self._orders = (np.arange(p)[:, None] + np.arange(p)) % p
         #: per seat, the seats after it in turn order, itself last
@@ -120,9 +138,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         deck = decks(seeds)
         self.deck[rows] = deck
         dealt = deck[:, : p * size].reshape(rows.size, p, size) - CARDS[0]
-        hand_first = (rows[:, None] * p + np.arange(p))[:, :, None] * N_CARDS
-        self.hand[rows] = False
-        self.hand.reshape(-1)[hand_first + dealt] = True
         self.slots[rows] = dealt
         self.sizes[rows] = size
         self.held[rows] = p * size
@@ -131,18 +146,40 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.tops[rows] = START_TOPS
         self.turn[rows] = self.options["start"]
         self.played[rows] = 0
-        self.signals[rows] = 0
         self.said[rows] = 0
         self.talked[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
 
+    @property
+    def hand(self) -> np.ndarray:
+        """(N, P, 98) bools: each seat's hand over the cards 2..99, worked out from the slots
+        (a new array each time: kept beside the slots, it cost 4 % of a step)."""
+        n, p = self.num_envs, self.players
+        hand = np.zeros((n * p, N_CARDS + 1), dtype=bool)  # (column PAD: the empty slots)
+        hand[np.arange(n * p)[:, None], self.slots.reshape(n * p, -1)] = True
+        return hand[:, :N_CARDS].reshape(n, p, N_CARDS)
+
+    @hand.setter
+    def hand(self, hand: np.ndarray) -> None:
+        """Give the seats the hands ``hand`` (N, P, 98) bools: the slots (and the counts)
+        made from them, cards in order."""
+        sizes = hand.sum(axis=2)
+        if (sizes > self.hand_size).any():
+            raise ValueError(f"a hand holds at most {self.hand_size} cards")
+        first = np.argsort(~hand, axis=2, kind="stable")[:, :, : self.hand_size]
+        self.slots[:] = np.where(np.arange(self.hand_size) < sizes[:, :, None], first, PAD)
+        self.sizes[:] = sizes
+        self.held[:] = sizes.sum(axis=1)
+        self._seen_seat = None  # (the slots seen last are stale)
+
     def _slots(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """(M, hand size) the slots of ``seat[k]`` in env ``rows[k]`` (a copy)."""
-        return np.take(self.slots.reshape(-1, self.hand_size), rows * self.players + seat, axis=0)
+        return self._slots_at(rows * self.players + seat)
 
-    def _minimum(self, rows: np.ndarray) -> np.ndarray:
-        return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
+    def _slots_at(self, at: np.ndarray) -> np.ndarray:
+        """(M, hand size) the slots of the seats ``at`` ((env, seat) indexes; a copy)."""
+        return np.take(self.slots.reshape(-1, self.hand_size), at, axis=0)
 
     # -- the rules --------------------------------------------------------------------------
     def _actor(self) -> np.ndarray:
@@ -153,23 +190,23 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         at = rows * self.players + seat[rows]  # (env, seat) as one index
         talk = act >= SIGNAL0
         if talk.any():
-            self._talk(rows[talk], at[talk], act[talk] - SIGNAL0)
-            moved = ~talk
-            rows, act, at = rows[moved], act[moved], at[moved]
+            k = np.flatnonzero(talk)  # (indexes once: a bool mask is counted at each use)
+            self._talk(rows[k], at[k], act[k] - SIGNAL0)
+            k = np.flatnonzero(~talk)
+            rows, act, at = rows[k], act[k], at[k]
         self.talked[rows] = 0
         playing = act < END
         ends = rows[~playing]
         k = np.flatnonzero(playing)  # (indexes once: a bool mask is counted at each use)
         plays, act, at = rows[k], act[k], at[k]
         card, pile = act >> 2, act & 3
-        self.hand.reshape(-1)[at * N_CARDS + card] = False
         sizes = self.sizes.reshape(-1)
         left = sizes[at] - 1
         sizes[at] = left
         # the card's slot takes the last card's, the last slot PAD
         slots, width = self.slots.reshape(-1), self.hand_size
         first = at * width
-        held = np.take(self.slots.reshape(-1, width), at, axis=0)
+        held = self._slots_at(at)
         where = first + np.argmax(held == card[:, None], axis=1)
         last = first + left
         slots[where] = slots[last]
@@ -179,28 +216,29 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         played = self.played[plays] + 1
         self.played[plays] = played
         out = left == 0  # a hand played out ends its turn by itself
-        short = np.flatnonzero(~out & (played < self.minimum[plays]))
-        check, at = plays[short], at[short]
-        stuck = ~slot_fit_any(np.take(self.slots.reshape(-1, width), at, axis=0), self.tops[check])
-        self.over[check[stuck]] = True  # stuck before the minimum
-        self._end_turn(np.concatenate([ends, plays[out]]))
+        short = plays[~out & (played < self.minimum[plays])]
+        starting = self._end_turn(np.concatenate([ends, plays[out]]))
+        # one look at the hands for both: a seat short of its minimum is stuck unless a card
+        # fits (a run of one), a seat starting its turn unless it can play its minimum
+        check = np.concatenate([short, starting])
+        need = self.minimum[check]
+        need[: short.size] = 1
+        self.over[check] = ~slot_can_run(
+            self._slots(check, self.turn[check]), self.tops[check], need
+        )
 
     def _talk(self, rows: np.ndarray, at: np.ndarray, signal: np.ndarray) -> None:
         """The signals ``signal`` (0..15: 4 pile + word) of the seats ``at`` ((env, seat)
         indexes) in the envs ``rows``: a word said, or cleared (word 3)."""
-        word, pile = signal % 4, signal // 4
-        new = np.where(word < 3, word + 1, 0)
-        signals = self.signals.reshape(-1)
-        said = signals[at * 4 + pile]
-        self.said.reshape(-1)[at] += (new - said) * SIGNAL_CODE[pile]
-        signals[at * 4 + pile] = new
+        said = self.said.reshape(-1)
+        said[at] = np.take(NEXT_SAID, said[at] * 16 + signal)
         self.talked[rows] += 1
 
-    def _end_turn(self, rows: np.ndarray) -> None:
+    def _end_turn(self, rows: np.ndarray) -> np.ndarray:
         """Draw back up to the hand size, then the next seat holding cards: over when none
-        does (won) or when it cannot play its minimum."""
+        does (won). The rows that go on, whose seat must be able to play its minimum."""
         if rows.size == 0:
-            return
+            return rows
         p, size, seat = self.players, self.hand_size, self.turn[rows]
         at = rows * p + seat  # (env, seat) as one index
         sizes = self.sizes.reshape(-1)
@@ -211,8 +249,6 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         cards = np.take(
             self.deck, rows[:, None] * N_CARDS + np.minimum(old[:, None] + step, N_CARDS - 1)
         )
-        hand_first = at[:, None] * N_CARDS - CARDS[0]
-        self.hand.reshape(-1)[(hand_first + cards)[drawn]] = True
         self.slots.reshape(-1)[(at[:, None] * size + have[:, None] + step)[drawn]] = (
             cards[drawn] - CARDS[0]
         )
@@ -229,30 +265,27 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         self.over[rows[empty]] = True  # every card is played: won
         if empty.any():
             rows, after, holding = rows[~empty], after[~empty], holding[~empty]
-        turn = after[np.arange(rows.size), np.argmax(holding, axis=1)]
-        self.turn[rows] = turn
-        self.over[rows] = ~slot_can_run(
-            self._slots(rows, turn), self.tops[rows], self.minimum[rows]
-        )
+        self.turn[rows] = after[np.arange(rows.size), np.argmax(holding, axis=1)]
+        return rows
 
     def _rewards(self, rows: np.ndarray) -> np.ndarray:
         """The share of the 98 cards played, every seat the same."""
-        left = self.sizes[rows].sum(axis=1) + N_CARDS - self.next[rows]
-        share = (N_CARDS - left) / N_CARDS
+        share = (self.next[rows] - self.held[rows]) / N_CARDS  # (played: drawn, not held)
         return np.repeat(share[:, None], self.players, axis=1)
 
     # -- what a seat sees -------------------------------------------------------------------
     def _legal(self, seat: np.ndarray) -> np.ndarray:
-        n, rows = self.num_envs, self.rows
-        mask = np.empty((n, N_ACTIONS), dtype=np.int8)
+        mask = np.empty((self.num_envs, N_ACTIONS), dtype=np.int8)
         acting = ~self.over & (self.turn == seat)
+        at = self._seat_rows[:, 0] + seat  # (env, seat) as one index
         # the viewer's slots, kept for ``_observe`` (called next, for the same seats)
-        self._seen = self._slots(rows, seat)
+        self._seen = self._slots_at(at)
         self._seen_seat = seat
-        write_slot_plays(mask, np.where(acting[:, None], self._seen, PAD), self.tops)
+        write_slot_plays(mask, self._seen, self.tops)
+        mask[np.flatnonzero(~acting), :END] = 0  # (the few: cheaper than PAD slots for them)
         mask[:, END] = acting & (self.played >= self.minimum)
         talk = acting & (self.talked < self.talk_limit)
-        said = np.where(talk, self.said.reshape(-1)[rows * self.players + seat], SILENT)
+        said = np.where(talk, self.said.reshape(-1)[at], SILENT)
         mask[:, SIGNAL0:] = np.take(SIGNAL_MOVES, said, axis=0)
         return mask
 
@@ -263,32 +296,34 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
         out = np.zeros((n, self.encoding.size), dtype=np.float32)
         flat = out.reshape(-1)
         flat[self._pile_first + self.tops] = 1  # the piles' one-hots
+        # the numbers divided in float64 and rounded into the observation, as the encoding
+        # writes them (no float32 temporaries)
         f = _F["tops"].start
-        out[:, f : f + 4] = np.take(TOP_NUMBER, self.tops)
+        np.divide(self.tops, TOPS, out=out[:, f : f + 4], casting="unsafe")
         seen = self._seen if self._seen_seat is seat else self._slots(self.rows, seat)
         # the hand's 1s by flat index; a PAD slot's 1 falls on draw_pile, the column after the
         # hand, written next
         flat[self._hand_first + seen] = 1
         draw = N_CARDS - self.next
-        out[:, _F["draw_pile"].start] = draw / N_CARDS
-        out[:, _F["cards_left"].start] = (draw + self.held) / N_CARDS
-        out[:, _F["played_this_turn"].start] = np.minimum(self.played, MAX_HAND) / MAX_HAND
-        minimum = np.minimum(np.maximum(self.minimum, 1), MINIMUMS)  # (np.clip costs more)
-        flat[self._row_first + (_F["minimum"].start - 1) + minimum] = 1
+        np.divide(draw, N_CARDS, out=out[:, _F["draw_pile"].start], casting="unsafe")
+        draw += self.held
+        np.divide(draw, N_CARDS, out=out[:, _F["cards_left"].start], casting="unsafe")
+        # (a turn plays from a hand of at most MAX_HAND: the encoding's min(played, 8) is it)
+        f = _F["played_this_turn"].start
+        np.divide(self.played, MAX_HAND, out=out[:, f], casting="unsafe")
+        flat[self._row_first + np.take(MINIMUM_COLUMN, self.minimum)] = 1
         out[:, _F["players"].start + p - 1] = 1
         out[:, _F["over"].start] = self.over
         # block K is the seat K places after the viewer: the seats in that order
         order = np.take(self._orders, seat, axis=0)  # (N, P) (np.take: a fifth of [])
         at = self._seat_rows + order  # those (env, seat) indexes
-        # built apart (from a table by the signals: present and the signals' one-hots), then
-        # copied in whole: cheaper than writing a block's columns into the observation
+        # built apart (from a table by the signals), then copied in whole: cheaper than
+        # writing a block's columns into the observation; the turn: the seat to act's block,
+        # where the game goes on
         blocks = np.take(SEAT_BLOCK, np.take(self.said, at), axis=0)  # (N, P, BLOCK)
         blocks[:, :, 2] = np.take(SIZE_NUMBER, np.take(self.sizes, at))
-        # the turn: one 1 a live table, in the block of the seat to act (a flat write)
-        live = np.flatnonzero(~self.over)
-        turn = (self.turn[live] - seat[live]) % p
-        blocks.reshape(-1)[(live * p + turn) * BLOCK + 1] = 1
-        out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, p * BLOCK)
+        blocks[:, :, 1] = order == np.where(self.over, -1, self.turn)[:, None]
+        out[:, SEAT0 : SEAT0 + p * BLOCK] = blocks.reshape(n, -1)
         return out
 
 

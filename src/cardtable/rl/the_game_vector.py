@@ -7,7 +7,8 @@ layout, ``cardtable.rl.the_game``), rewards, terminations, truncations and masks
 (``infos["action_mask"]``), which ``tests/rl/test_vector_the_game.py`` checks. docs/rl.md,
 "Vector environment".
 
-- **Arrays**: per env a 0/1 hand over the cards 2..99, the shuffled deck and the index of the
+- **Arrays**: per env the hand as card indexes (``slots``; its 0/1 hand over the cards
+  2..99, ``hand``, is worked out from them when read), the shuffled deck and the index of the
   next card to draw, the four pile tops, the cards played this turn, the seat's signals and its
   talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them
   (but over the rare hands that ``can_run`` leaves to the rules' own search).
@@ -102,8 +103,10 @@ def key_order(words: np.ndarray) -> np.ndarray:
     packed.sort(axis=1)
     order = (packed & low).astype(np.int64)
     high = packed >> np.uint64(_INDEX_BITS)
-    for i in np.flatnonzero((high[:, 1:] == high[:, :-1]).any(axis=1)).tolist():
-        order[i] = np.argsort(words[i], kind="stable")
+    ties = high[:, 1:] == high[:, :-1]
+    if ties.any():  # (looked for row by row only then)
+        for i in np.flatnonzero(ties.any(axis=1)).tolist():
+            order[i] = np.argsort(words[i], kind="stable")
     return order
 
 
@@ -136,55 +139,72 @@ _PILE_ROWS = np.arange(4)[:, None]
 PAD = N_CARDS
 
 
-def _pile_table(p: int) -> np.ndarray:
-    """(101 * 99,) uint32: at ``top * 99 + k``, for pile ``p`` topped by ``top``, the four
-    bytes of card index k's plays on piles 0..3 (the mask's actions 4 k .. 4 k + 3), pile
-    ``p``'s filled in and the others' 0, and 0 for k = PAD; built byte by byte so that it
-    reads the same on any byte order."""
-    out = np.zeros((TOPS + 1, N_CARDS + 1, 4), dtype=np.uint8)
-    out[:, :N_CARDS, p] = FIT[p]
-    return np.ascontiguousarray(out.view(np.uint32)[..., 0]).reshape(-1)
+#: +1 for the up piles, -1 for the down ones: a card goes on pile p topped by t when
+#: ``SIGN[p] * (card - t)`` is above 0 (onward) or is -10 (the backwards trick)
+SIGN = np.where(IS_UP, 1, -1)
+#: The fits are worked out on a 64-bit word a card, four 16-bit lanes (one a pile): the card's
+#: lanes ``LANE + SIGN[p] * card`` plus the table's ``LANE - SIGN[p] * top`` give
+#: ``2 LANE + SIGN[p] * (card - top)`` in one addition (no lane carries into the next: each
+#: stays within 0..4 LANE), so that one int64 addition and two uint16 comparisons do the work
+#: of four lookups by each pile's top (whose index sums cost more than the lookups).
+LANE = 1024
 
 
-#: the plays on each pile by its top. One table a pile (40 kB each) read for a hand's few
-#: cards: the earlier tables by two piles' tops (4 MB each) read for all 98 cards missed the
-#: caches
-_SLOT_PLAYS = [_pile_table(p) for p in range(4)]
+def _lanes(numbers: np.ndarray) -> np.ndarray:
+    """(M,) uint64: the rows of ``numbers`` (M, 4) (each 0..2 LANE) as four 16-bit lanes
+    (laid out as in memory: the same on any byte order)."""
+    return np.ascontiguousarray(numbers.astype(np.uint16)).view(np.uint64).reshape(-1)
+
+
+#: (99,) each card index's lanes, and for PAD lanes below every top's by more than 10 on
+#: either sign (it fits nothing)
+CARD_LANES = _lanes(np.concatenate([LANE + CARD_OF[:, None] * SIGN, np.full((1, 4), 100)]))
+#: every lane LANE; the up piles' lanes, the down piles' (masks of a table's tops as lanes)
+LANES = _lanes(np.full((1, 4), LANE))[0]
+UP_LANES = _lanes(np.where(IS_UP, 0xFFFF, 0)[None])[0]
+DOWN_LANES = ~UP_LANES
+
+
+def top_lanes(tops: np.ndarray) -> np.ndarray:
+    """(M,) uint64: the table's lanes ``LANE - SIGN[p] * top`` of ``tops`` (M, 4), worked out
+    on the four tops as one word (no lane borrows: the tops are below LANE), not on each."""
+    word = _lanes(tops)
+    return np.asarray(LANES + (word & DOWN_LANES) - (word & UP_LANES))
+
+
+def slot_fit_words(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
+    """(k, M) uint32 (the slots' axis first: the table's lanes then add along rows): the four
+    bytes (0/1, pile 0..3 in memory order) saying on which piles of ``tops`` (M, 4) the card
+    of each slot of the hands ``slots`` (M, k) (card indexes, PAD for none) goes."""
+    lanes = np.take(CARD_LANES, slots.T)
+    lanes += top_lanes(tops)
+    sums = lanes.view(np.uint16)
+    fits = sums > 2 * LANE
+    fits |= sums == 2 * LANE - 10
+    return fits.view(np.uint32)
 
 
 def write_slot_plays(mask: np.ndarray, slots: np.ndarray, tops: np.ndarray) -> None:
     """Write the plays of the hands given by their slots (M, k) (card indexes, PAD for none)
-    on ``tops`` (M, 4) into ``mask[:, :392]`` (int8, action 4 k + p): four bytes a card (its
-    plays on piles 0..3) looked up for the few cards of a row, put in their places of a row
-    of aligned words, then copied in bytes (looking up all 98 cards' words and multiplying
-    them by a 0/1 hand read and wrote ten times the bytes)."""
+    on ``tops`` (M, 4) into ``mask[:, :392]`` (int8, action 4 k + p): a card's four bytes
+    (its plays on piles 0..3, as one word) put in their places of a row of aligned words,
+    then copied in bytes (working on all 98 cards' words, multiplied by a 0/1 hand, read and
+    wrote ten times the bytes)."""
     m, w = len(mask), N_CARDS + 1
-    plays = np.take(_SLOT_PLAYS[0], tops[:, :1] * w + slots)
-    for p in range(1, 4):
-        plays |= np.take(_SLOT_PLAYS[p], tops[:, p : p + 1] * w + slots)
     words = np.zeros((m, w), dtype=np.uint32)  # (column PAD takes the empty slots' 0s)
-    words.reshape(-1)[(np.arange(m) * w)[:, None] + slots] = plays
+    words.reshape(-1)[slots.T + np.arange(m) * w] = slot_fit_words(slots, tops)
     mask[:, :PLAYS] = words[:, :N_CARDS].view(np.int8).reshape(m, PLAYS)
-
-
-#: (4, 101 * 99) bools: at ``[p, top * 99 + k]``, does card index k go on pile p topped by
-#: ``top`` (False for k = PAD)
-_SLOT_FITS = np.stack([t != 0 for t in _SLOT_PLAYS])
 
 
 def slot_fitting(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M, k) bools: which cards of the hands given by their slots (M, k) fit some pile of
     ``tops`` (M, 4) (False for PAD)."""
-    w = N_CARDS + 1
-    fits = np.take(_SLOT_FITS[0], tops[:, :1] * w + slots)
-    for p in range(1, 4):
-        fits |= np.take(_SLOT_FITS[p], tops[:, p : p + 1] * w + slots)
-    return fits
+    return np.asarray(slot_fit_words(slots, tops) != 0).T
 
 
 def slot_fit_any(slots: np.ndarray, tops: np.ndarray) -> np.ndarray:
     """(M,) bools: does some card of the hands ``slots`` (M, k) fit some pile of ``tops``?"""
-    return np.asarray(slot_fitting(slots, tops).any(axis=1))
+    return np.asarray(slot_fit_words(slots, tops).any(axis=0))
 
 
 def _slot_second_play(slots: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.ndarray:
@@ -192,10 +212,11 @@ def _slot_second_play(slots: np.ndarray, tops: np.ndarray, card: np.ndarray) -> 
     second card follow it? Only the pile it goes on changes, so another card must fit that
     pile then."""
     rest = np.where(slots == card[:, None], PAD, slots)
-    # all four piles at once: (4, M) does the card go on pile p, and would another follow it
-    follows = np.take(_SLOT_FITS, CARD_OF[card][:, None] * (N_CARDS + 1) + rest, axis=1)
+    # all four piles at once: does the card go on pile p, and would another follow it there
+    on_card = np.repeat(CARD_OF[card][:, None], 4, axis=1)
+    follows = np.bitwise_or.reduce(slot_fit_words(rest, on_card), axis=0).view(bool)
     goes = FIT[_PILE_ROWS, tops.T, card]
-    return np.asarray((goes & follows.any(axis=2)).any(axis=0))
+    return np.asarray((goes & follows.reshape(-1, 4).T).any(axis=0))
 
 
 def slot_can_run(slots: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -307,9 +328,8 @@ class TheGameVectorEnv(VectorEnv):
         self._busy = 3 if self.options["pro"] else 2  # the minimum while the draw pile lasts
         self._empty = int(self.options["min_after_empty"])
         n = num_envs
-        self.hand = np.zeros((n, N_CARDS), dtype=bool)
-        #: the same hand as card indexes, ``size`` of them first, then PAD (the mask and the
-        #: observation read a few slots instead of 98 columns)
+        #: the hand as card indexes, ``size`` of them first, then PAD (the mask and the
+        #: observation read a few slots instead of 98 columns); the only copy of the hand
         self.slots = np.full((n, HAND), PAD, dtype=np.int64)
         self.size = np.zeros(n, dtype=np.int64)  # cards in the hand
         self.deck = np.zeros((n, N_CARDS), dtype=np.int64)
@@ -347,8 +367,6 @@ class TheGameVectorEnv(VectorEnv):
         """The deals of ``seeds`` into the envs ``rows``."""
         deck = decks(seeds)
         self.deck[rows] = deck
-        self.hand[rows] = False
-        self.hand.reshape(-1)[rows[:, None] * N_CARDS + deck[:, :HAND] - CARDS[0]] = True
         self.slots[rows] = deck[:, :HAND] - CARDS[0]
         self.size[rows] = HAND
         self.next[rows] = HAND
@@ -360,6 +378,14 @@ class TheGameVectorEnv(VectorEnv):
         self.steps[rows] = 0
         # every card fits the fresh piles, so a deal always plays its minimum (at most 3)
         self.over[rows] = False
+
+    @property
+    def hand(self) -> np.ndarray:
+        """(N, 98) bools: each env's hand over the cards 2..99, worked out from the slots (a
+        new array each time: kept beside the slots, it cost a few per cent of a step)."""
+        hand = np.zeros((self.num_envs, N_CARDS + 1), dtype=bool)  # (column PAD: empty slots)
+        hand[self._rows[:, None], self.slots] = True
+        return hand[:, :N_CARDS]
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
@@ -430,7 +456,6 @@ class TheGameVectorEnv(VectorEnv):
         k = np.flatnonzero(act < END)  # (indexes once: a bool mask is counted at each use)
         plays, act = rows[k], act[k]
         card, pile = act >> 2, act & 3
-        self.hand.reshape(-1)[plays * N_CARDS + card] = False
         left = self.size[plays] - 1
         self.size[plays] = left
         # the card's slot takes the last card's, the last slot PAD
@@ -459,7 +484,6 @@ class TheGameVectorEnv(VectorEnv):
         drawn = step < take[:, None]  # (rows, 8): the j-th card drawn from the deck
         at = np.minimum(old[:, None] + step, N_CARDS - 1)
         cards = np.take(self.deck, rows[:, None] * N_CARDS + at)
-        self.hand.reshape(-1)[(rows[:, None] * N_CARDS + cards - CARDS[0])[drawn]] = True
         self.slots.reshape(-1)[(rows[:, None] * HAND + have[:, None] + step)[drawn]] = (
             cards[drawn] - CARDS[0]
         )
