@@ -108,27 +108,34 @@ def test_observations_hold_nothing_hidden():
     rng = np.random.default_rng(5)
     vec = TheGameSeatsVectorEnv(8, players=3)
     _, info = vec.reset(seed=5)
+    changed = 0
     for _ in range(150):
         mask = info["action_mask"]
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
         _, _, _, _, info = vec.step(actions)
         seat = info["seat"]
         before = vec._observe(seat), vec._legal(seat)
-        hand, deck = vec.hand.copy(), vec.deck.copy()
+        hand, deck = vec.hand, vec.deck.copy()
+        redealt = hand.copy()
         for i in range(vec.num_envs):
             others = [s for s in range(3) if s != seat[i]]
-            pool = [c for s in others for c in np.flatnonzero(vec.hand[i, s])]
+            pool = [c for s in others for c in np.flatnonzero(hand[i, s])]
             pool += (vec.deck[i, vec.next[i] :] - 2).tolist()
             pool = list(rng.permutation(pool))
             for s in others:
-                k = int(vec.hand[i, s].sum())
-                vec.hand[i, s] = False
-                vec.hand[i, s, pool[:k]] = True
+                k = int(hand[i, s].sum())
+                redealt[i, s] = False
+                redealt[i, s, pool[:k]] = True
                 pool = pool[k:]
             vec.deck[i, vec.next[i] :] = np.array(pool, dtype=np.int64) + 2
+        vec.hand = redealt  # (the slots remade from the hands)
+        assert np.array_equal(vec.hand, redealt)
+        moved = sum(not np.array_equal(redealt[i], hand[i]) for i in range(vec.num_envs))
         after = vec._observe(seat), vec._legal(seat)
         assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
         vec.hand, vec.deck = hand, deck
+        changed += moved
+    assert changed > 100  # other seats' hands did change, most steps
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,7 +12,8 @@ import pytest  # noqa: E402
 
 from cardtable.games.the_game import can_play_run  # noqa: E402
 from cardtable.rl import make_vector_env  # noqa: E402
-from cardtable.rl.the_game_vector import PAD, key_order, slot_can_run  # noqa: E402
+from cardtable.rl.the_game_seats_vector import TheGameSeatsVectorEnv  # noqa: E402
+from cardtable.rl.the_game_vector import PAD, TheGameVectorEnv, key_order, slot_can_run  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [1, 2, 5])
@@ -85,3 +86,12 @@ def test_seats_hand_set_remakes_the_slots() -> None:
     assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
     with pytest.raises(ValueError):
         env.hand = np.ones_like(hand)
+
+
+def test_a_hand_read_from_the_slots_refuses_a_write():
+    """``hand`` is worked out from the slots each time: a write into it would change
+    nothing, so it fails (the seats env takes new hands whole, by assignment)."""
+    for env in (TheGameVectorEnv(2, 1), TheGameSeatsVectorEnv(2, players=3)):
+        env.reset(seed=1)
+        with pytest.raises(ValueError, match="read-only"):
+            env.hand[0, ..., 0] = True

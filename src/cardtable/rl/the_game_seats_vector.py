@@ -154,11 +154,14 @@ class TheGameSeatsVectorEnv(SeatsVectorEnv):
     @property
     def hand(self) -> np.ndarray:
         """(N, P, 98) bools: each seat's hand over the cards 2..99, worked out from the slots
-        (a new array each time: kept beside the slots, it cost 4 % of a step)."""
+        (a new array each time: kept beside the slots, it cost 4 % of a step). Read-only, so
+        that a write into it fails instead of changing nothing: give new hands whole."""
         n, p = self.num_envs, self.players
         hand = np.zeros((n * p, N_CARDS + 1), dtype=bool)  # (column PAD: the empty slots)
         hand[np.arange(n * p)[:, None], self.slots.reshape(n * p, -1)] = True
-        return hand[:, :N_CARDS].reshape(n, p, N_CARDS)
+        out = hand[:, :N_CARDS].reshape(n, p, N_CARDS)
+        out.flags.writeable = False
+        return out
 
     @hand.setter
     def hand(self, hand: np.ndarray) -> None:

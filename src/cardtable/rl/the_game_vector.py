@@ -382,10 +382,13 @@ class TheGameVectorEnv(VectorEnv):
     @property
     def hand(self) -> np.ndarray:
         """(N, 98) bools: each env's hand over the cards 2..99, worked out from the slots (a
-        new array each time: kept beside the slots, it cost a few per cent of a step)."""
+        new array each time: kept beside the slots, it cost a few per cent of a step).
+        Read-only, so that a write into it fails instead of changing nothing."""
         hand = np.zeros((self.num_envs, N_CARDS + 1), dtype=bool)  # (column PAD: empty slots)
         hand[self._rows[:, None], self.slots] = True
-        return hand[:, :N_CARDS]
+        out = hand[:, :N_CARDS]
+        out.flags.writeable = False
+        return out
 
     def _minimum(self, rows: np.ndarray) -> np.ndarray:
         return np.where(self.next[rows] < N_CARDS, self._busy, self._empty)
