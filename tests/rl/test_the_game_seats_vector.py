@@ -5,7 +5,7 @@ environment")."""
 
 from __future__ import annotations
 
-from helpers import need_rl, random_tops
+from helpers import need_rl
 
 need_rl()
 
@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from cardtable import games  # noqa: E402
-from cardtable.games.the_game import can_play_run, greedy_play  # noqa: E402
+from cardtable.games.the_game import greedy_play  # noqa: E402
 from cardtable.rl import make_vector_env  # noqa: E402
 from cardtable.rl.the_game import ACTIONS  # noqa: E402
 from cardtable.rl.the_game_seats_vector import TheGameSeatsVectorEnv  # noqa: E402
-from cardtable.rl.the_game_vector import TheGameVectorEnv, can_run  # noqa: E402
+from cardtable.rl.the_game_vector import TheGameVectorEnv  # noqa: E402
 from seats_reference import Tables, same_games  # noqa: E402
 
 GAME = games.get("the-game")
@@ -82,24 +82,6 @@ def test_one_player_is_the_single_gym_environments_one():
         state = GAME.deal(s, 4)
         for seat in range(4):
             assert (np.flatnonzero(vec.hand[i, seat]) + 2).tolist() == state.hands[seat]
-
-
-def test_can_run_is_the_rules_can_play_run():
-    """The array search of "can the seat still play its minimum" against the rules' own, on
-    random hands, tops and counts (most of them short of fitting cards)."""
-    rng = np.random.default_rng(3)
-    m = 4000
-    hand = np.zeros((m, 98), dtype=bool)
-    for i in range(m):
-        hand[i, rng.choice(98, rng.integers(1, 9), replace=False)] = True
-    tops = random_tops(rng, m)
-    count = rng.integers(0, 4, m)
-    want = [
-        can_play_run((np.flatnonzero(hand[i]) + 2).tolist(), tops[i].tolist(), int(count[i]))
-        for i in range(m)
-    ]
-    assert can_run(hand, tops, count).tolist() == want
-    assert 0.2 < np.mean(want) < 0.95  # both answers well represented
 
 
 def test_observations_hold_nothing_hidden():

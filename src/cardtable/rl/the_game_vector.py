@@ -11,7 +11,7 @@ layout, ``cardtable.rl.the_game``), rewards, terminations, truncations and masks
   2..99, ``hand``, is worked out from them when read), the shuffled deck and the index of the
   next card to draw, the four pile tops, the cards played this turn, the seat's signals and its
   talk count, the over flag. ``step`` runs on all envs at once, with no Python loop over them
-  (but over the rare hands that ``can_run`` leaves to the rules' own search).
+  (but over the rare hands that ``slot_can_run`` leaves to the rules' own search).
 - **Seeds**: ``reset(seed=s)`` deals env ``i`` the deal of seed ``s + i`` (what SyncVectorEnv
   gives its ``i``-th env); a list gives each env its own (None: drawn). Env ``i`` keeps its own
   generator, seeded as ``gymnasium.Env.reset`` seeds it, and draws its next deal's seed from it
@@ -237,53 +237,6 @@ def slot_can_run(slots: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.n
         ok[two] = _slot_second_play(held, tops[two], card)
     for i in np.flatnonzero(short & ~one).tolist():
         cards = sorted((slots[i][slots[i] != PAD] + CARDS[0]).tolist())
-        ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
-    return ok
-
-
-# the same on 0/1 hands over the 98 cards (M, 98)
-
-
-def fitting(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M, 98) bools: the cards of ``hand`` (M, 98) that fit some pile of ``tops`` (M, 4)."""
-    fits = np.take(FIT[0], tops[:, 0], axis=0)
-    for p in range(1, 4):
-        fits |= np.take(FIT[p], tops[:, p], axis=0)
-    fits &= hand
-    return fits
-
-
-def fit_any(hand: np.ndarray, tops: np.ndarray) -> np.ndarray:
-    """(M,) bools: does some card of ``hand`` (M, 98) fit some pile of ``tops`` (M, 4)?"""
-    return np.asarray(fitting(hand, tops).any(axis=1))
-
-
-def _second_play(hand: np.ndarray, tops: np.ndarray, card: np.ndarray) -> np.ndarray:
-    """(M,) bools: with ``card`` (M,) the only card of ``hand`` that fits, can a second card
-    follow it? Only the pile it goes on changes, so another card must fit that pile then."""
-    rest = hand.copy()
-    rest[np.arange(len(hand)), card] = False
-    # all four piles at once: (4, M) does the card go on pile p, and would another follow it
-    follows = (np.take(FIT, CARD_OF[card], axis=1) & rest).any(axis=2)
-    goes = FIT[_PILE_ROWS, tops.T, card]
-    return np.asarray((goes & follows).any(axis=0))
-
-
-def can_run(hand: np.ndarray, tops: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """(M,) bools: can ``count`` cards of ``hand`` be played one after another on ``tops``
-    (``can_play_run``, for every row at once)? Cards that fit now can all be played; of the
-    rows with fewer fitting cards than ``count`` (but some), those with one fitting card and
-    two to play look for a second card on arrays, the few others search with the rules' own
-    ``can_play_run``."""
-    fit = fitting(hand, tops)
-    fit_count = fit.view(np.uint8).sum(axis=1, dtype=np.uint8)  # (at most 98: a byte holds it)
-    ok = (count <= 0) | (fit_count >= count)
-    short = ~ok & (fit_count > 0)
-    two = np.flatnonzero(short & (count == 2) & (fit_count == 1))
-    if two.size:
-        ok[two] = _second_play(hand[two], tops[two], np.argmax(fit[two], axis=1))
-    for i in np.flatnonzero(short & ~((count == 2) & (fit_count == 1))).tolist():
-        cards = (np.flatnonzero(hand[i]) + CARDS[0]).tolist()
         ok[i] = can_play_run(cards, tops[i].tolist(), int(count[i]))
     return ok
 
